@@ -1,0 +1,127 @@
+//! The command line: one file per subcommand. Each prints its results and returns an exit
+//! code; errors that are the user's to fix (`UserError`) print one line and exit 2.
+
+pub mod check;
+pub mod exec;
+pub mod render;
+pub mod trace;
+pub mod validate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::content::Content;
+use crate::error::UserError;
+use crate::tui::theme::ThemeName;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tooldojo",
+    version,
+    about = "A terminal dojo for one skill: never trust a tool call a model proposes.",
+    long_about = None,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub content: ContentArgs,
+    #[command(flatten)]
+    pub tui: TuiArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Where lessons and fixtures come from (every subcommand).
+#[derive(Debug, Clone, Default, Args)]
+pub struct ContentArgs {
+    /// Read lessons from this directory instead of the built-in ones (authoring: the app
+    /// reloads a lesson when its file changes).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub lessons: Option<PathBuf>,
+    /// Read fixtures from this directory instead of the built-in ones.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub fixtures: Option<PathBuf>,
+}
+
+impl ContentArgs {
+    pub fn content(&self) -> Content {
+        Content::new(self.lessons.as_deref(), self.fixtures.as_deref())
+    }
+}
+
+/// Options of the interactive app (no subcommand).
+#[derive(Debug, Clone, Default, Args)]
+pub struct TuiArgs {
+    /// Colour theme; NO_COLOR in the environment implies mono.
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeName>,
+    /// Draw with ASCII only (borders, marks, bars).
+    #[arg(long)]
+    pub ascii: bool,
+    /// Presenter mode: bigger spacing, one step at a time.
+    #[arg(long)]
+    pub present: bool,
+    /// Open this lesson (its id, e.g. 03-bool-int-trap) instead of the first unfinished one.
+    #[arg(long, value_name = "ID")]
+    pub lesson: Option<String>,
+    /// Use this ticket store (@FILE, the fixtures/tickets.json format).
+    #[arg(long, value_name = "@FILE")]
+    pub records: Option<String>,
+    /// Forget all saved progress and start over.
+    #[arg(long)]
+    pub reset_progress: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the seed validator on one set of arguments or on JSON lines.
+    Validate(validate::ValidateArgs),
+    /// Run the get_ticket executor on one call or on JSON lines.
+    Exec(exec::ExecArgs),
+    /// Run every fixture row, scenario and lesson through the real code.
+    Check(check::CheckArgs),
+    /// Run the orchestrator headless on a scenario and print its trace.
+    Trace(trace::TraceArgs),
+    /// Draw one screen of the app as plain text.
+    Render(render::RenderArgs),
+}
+
+/// Parse flags, run, and turn the outcome into an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            if let Some(user) = err.downcast_ref::<UserError>() {
+                eprintln!("tooldojo: {user}");
+            } else {
+                eprintln!("tooldojo: {err:?}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
+pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
+    let content = cli.content.clone();
+    match cli.command {
+        Some(Command::Validate(args)) => validate::run(args, &content),
+        Some(Command::Exec(args)) => exec::run(args, &content),
+        Some(Command::Check(args)) => check::run(args, &content),
+        Some(Command::Trace(args)) => trace::run(args, &content),
+        Some(Command::Render(args)) => render::run(args, &content),
+        None => crate::tui::run_app(cli.tui, &content),
+    }
+}
+
+/// Read `@path` as a file or take the text inline.
+pub fn inline_or_file(value: &str) -> Result<(String, String), UserError> {
+    match value.strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path)
+            .map(|t| (path.to_owned(), t))
+            .map_err(|e| UserError::new(format!("{path}: {e}"))),
+        None => Ok(("<inline>".to_owned(), value.to_owned())),
+    }
+}

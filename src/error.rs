@@ -1,0 +1,47 @@
+//! Errors that are the user's to fix (bad flags, a malformed file): the CLI prints
+//! them on one line, without a backtrace, and exits with code 2.
+use std::fmt;
+
+/// A problem with the user's input: a file that does not parse, a flag that makes no sense.
+/// `message` should already name the file and, where known, the line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserError {
+    pub message: String,
+}
+
+impl UserError {
+    pub fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+        }
+    }
+
+    /// `file:line:column: what` for a serde_json error found while reading `file`.
+    pub fn json(file: &str, err: &serde_json::Error) -> Self {
+        Self::new(format!(
+            "{file}:{}:{}: {}",
+            err.line(),
+            err.column(),
+            strip_position(&err.to_string())
+        ))
+    }
+}
+
+/// serde_json appends " at line L column C" to its messages; we put the position first instead.
+fn strip_position(msg: &str) -> &str {
+    match msg.rfind(" at line ") {
+        Some(i) => &msg[..i],
+        None => msg,
+    }
+}
+
+impl fmt::Display for UserError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for UserError {}
+
+/// Shorthand for results whose error is the user's to fix.
+pub type UserResult<T> = Result<T, UserError>;
