@@ -3,6 +3,7 @@
 //!
 //! Everything here is plain data and parsing; nothing knows about screens or flags.
 
+pub mod fixtures;
 pub mod lessons;
 
 use std::path::{Path, PathBuf};
