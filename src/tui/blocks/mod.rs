@@ -26,6 +26,11 @@ pub struct RenderCtx<'a> {
 #[derive(Clone)]
 pub struct BlockEnv {
     pub content: Arc<Content>,
+    /// The ticket store the executor playground and predict tables run against
+    /// (`fixtures/tickets.json`, or `--records @FILE`).
+    pub records: Arc<Vec<crate::executor::Record>>,
+    /// Seed for orchestrator runs of `trace` blocks (default 0).
+    pub seed: u64,
 }
 
 /// What a key did to a block. `#[must_use]`: the reader decides what to redraw / save.
@@ -83,6 +88,11 @@ pub trait BlockWidget {
     /// Advance an animation; return true while still animating (the loop ticks only then).
     fn tick(&mut self) -> bool {
         false
+    }
+    /// Trace blocks: move the playback cursor to virtual time `t_ms` (used by
+    /// `tooldojo render trace:NAME@T` and the future scrubber). Others ignore it.
+    fn seek_ms(&mut self, t_ms: u64) {
+        let _ = t_ms;
     }
 }
 
