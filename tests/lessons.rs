@@ -52,3 +52,44 @@ fn quizzes_give_a_why_for_every_choice() {
         }
     }
 }
+
+#[test]
+fn code_lines_fit_an_80_column_page() {
+    use tooldojo::content::lessons::Item;
+    for l in load_all(&Content::embedded()).unwrap() {
+        for p in &l.pages {
+            for item in &p.items {
+                let text = match item {
+                    Item::Markdown(m) => m.clone(),
+                    Item::Block(b) if b.kind == BlockKind::Playground => {
+                        format!("```\n{}\n```", b.body)
+                    }
+                    Item::Block(_) => continue,
+                };
+                let mut in_code = false;
+                for line in text.lines() {
+                    if line.trim_start().starts_with("```") {
+                        in_code = !in_code;
+                        continue;
+                    }
+                    assert!(
+                        !in_code || line.chars().count() <= 70,
+                        "{} page {:?}: code line too wide for 80 columns: {line}",
+                        l.file,
+                        p.title
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_course_takes_two_to_three_hours() {
+    let total: u32 = load_all(&Content::embedded())
+        .unwrap()
+        .iter()
+        .map(|l| l.minutes)
+        .sum();
+    assert!((120..=180).contains(&total), "course takes {total} minutes");
+}
