@@ -666,13 +666,271 @@ pub fn load_all(content: &Content) -> UserResult<Vec<Lesson>> {
     Ok(out)
 }
 
+/// The names the lint checks blocks against, read from the fixtures.
+#[derive(Debug, Clone, Default)]
+pub struct LintTables {
+    /// get_ticket rows: (id, group), in file order.
+    pub get_ticket: Vec<(String, String)>,
+    /// validator rows: (id, group), in file order.
+    pub validator: Vec<(String, String)>,
+    pub schemas: Vec<String>,
+    pub scenarios: Vec<String>,
+}
+
+impl LintTables {
+    /// Read the fixture tables of `content`. A fixture that does not parse is an error.
+    pub fn load(content: &Content) -> UserResult<LintTables> {
+        use crate::content::fixtures;
+        let get_ticket = fixtures::get_ticket_cases(content)?
+            .into_iter()
+            .map(|c| (c.id, c.group))
+            .collect();
+        let validator = fixtures::validator_cases(content)?
+            .into_iter()
+            .map(|c| (c.id, c.group))
+            .collect();
+        let schemas = fixtures::schemas(content)?
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        let scenarios = content
+            .fixtures
+            .list("scenarios", ".json")?
+            .into_iter()
+            .filter_map(|rel| {
+                let name = rel.rsplit('/').next()?;
+                name.strip_suffix(".json").map(str::to_owned)
+            })
+            .collect();
+        Ok(LintTables {
+            get_ticket,
+            validator,
+            schemas,
+            scenarios,
+        })
+    }
+
+    fn rows(&self, fixture: &str) -> (&[(String, String)], &'static str) {
+        if fixture == "validator" {
+            (&self.validator, "fixtures/validator_cases.json")
+        } else {
+            (&self.get_ticket, "fixtures/get_ticket_cases.json")
+        }
+    }
+}
+
+/// The fixture rows a predict block shows, or what it names that does not exist.
+pub fn predict_rows(block: &Block, tables: &LintTables) -> Result<Vec<String>, String> {
+    let fixture = block.option("fixture").unwrap_or("");
+    let (rows, file) = tables.rows(fixture);
+    let group = block.option("group");
+    let mut missing = Vec::new();
+    if let Some(g) = group {
+        if !rows.iter().any(|(_, rg)| rg == g) {
+            missing.push(format!("group `{g}` in {file}"));
+        }
+    }
+    let wanted = block.rows();
+    for id in &wanted {
+        match rows.iter().find(|(rid, _)| rid == id) {
+            None => missing.push(format!("row `{id}` in {file}")),
+            Some((_, rg)) => {
+                if let Some(g) = group {
+                    if rg != g {
+                        missing.push(format!("row `{id}` in group `{g}` (it is in `{rg}`)"));
+                    }
+                }
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Err(format!("missing: {}", missing.join(", ")));
+    }
+    Ok(if !wanted.is_empty() {
+        wanted
+    } else {
+        rows.iter()
+            .filter(|(_, rg)| group.is_none_or(|g| rg == g))
+            .map(|(id, _)| id.clone())
+            .collect()
+    })
+}
+
+fn short(file: &str) -> &str {
+    file.rsplit(['/', '\\']).next().unwrap_or(file)
+}
+
+fn row(name: String, expected: &str, actual: String, pass: bool) -> crate::content::CheckRow {
+    crate::content::CheckRow {
+        suite: "lessons".to_owned(),
+        name,
+        expected: serde_json::Value::String(expected.to_owned()),
+        actual: serde_json::Value::String(actual),
+        pass,
+    }
+}
+
+/// The lint over already-parsed lessons and fixture tables (see [`lint`]).
+pub fn lint_lessons(lessons: &[Lesson], tables: &LintTables) -> Vec<crate::content::CheckRow> {
+    let mut out = Vec::new();
+    // (fixture, row id) -> where it is predicted
+    let mut predicted: Vec<(String, String, String)> = Vec::new();
+    let mut traced: Vec<(String, String)> = Vec::new();
+    let mut playgrounds: Vec<(String, String)> = Vec::new();
+
+    for l in lessons {
+        let blocks: Vec<&Block> = l.blocks().collect();
+        let mut problems = Vec::new();
+        if l.minutes == 0 {
+            problems.push("no study-time line (`*About N minutes*` before the first page)");
+        }
+        if blocks.is_empty() {
+            problems.push("no interactive block");
+        }
+        let actual = if problems.is_empty() {
+            format!("{} min, {} interactive blocks", l.minutes, blocks.len())
+        } else {
+            problems.join("; ")
+        };
+        out.push(row(
+            format!("{} lesson", short(&l.file)),
+            "a study time and at least one interactive block",
+            actual,
+            problems.is_empty(),
+        ));
+
+        for b in blocks {
+            let at = format!("{}:{}", short(&l.file), b.line);
+            let name = format!("{at} {}", b.kind.name());
+            let (expected, result): (String, Result<String, String>) = match b.kind {
+                BlockKind::Predict => {
+                    let fixture = b.option("fixture").unwrap_or("").to_owned();
+                    let expected = format!("fixture {fixture} rows exist");
+                    let r = predict_rows(b, tables).map(|ids| {
+                        let n = ids.len();
+                        for id in ids {
+                            predicted.push((fixture.clone(), id, at.clone()));
+                        }
+                        format!("{n} rows")
+                    });
+                    (expected, r)
+                }
+                BlockKind::Playground => {
+                    let mode = b.option("mode").unwrap_or("").to_owned();
+                    playgrounds.push((mode.clone(), at.clone()));
+                    if mode == "validator" {
+                        let schema = b.option("schema").unwrap_or("");
+                        let r = if tables.schemas.iter().any(|s| s == schema) {
+                            Ok(format!("schema {schema}"))
+                        } else {
+                            Err(format!(
+                                "missing: schema `{schema}` in fixtures/schemas.json"
+                            ))
+                        };
+                        ("the schema exists".to_owned(), r)
+                    } else {
+                        ("an executor playground".to_owned(), Ok("ok".to_owned()))
+                    }
+                }
+                BlockKind::Trace => {
+                    let sc = b.option("scenario").unwrap_or("");
+                    traced.push((sc.to_owned(), at.clone()));
+                    let r = if tables.scenarios.iter().any(|s| s == sc) {
+                        Ok(format!("scenario {sc}"))
+                    } else {
+                        Err(format!("missing: fixtures/scenarios/{sc}.json"))
+                    };
+                    ("the scenario exists".to_owned(), r)
+                }
+                BlockKind::Quiz | BlockKind::Explain | BlockKind::Checklist => {
+                    let what = match &b.spec {
+                        BlockSpec::Quiz(q) => format!("{} choices", q.choices.len()),
+                        BlockSpec::Explain(e) => format!("{} key points", e.key_points.len()),
+                        BlockSpec::Checklist(c) => format!("{} items", c.items.len()),
+                        BlockSpec::None => String::new(),
+                    };
+                    ("parses".to_owned(), Ok(what))
+                }
+            };
+            let pass = result.is_ok();
+            out.push(row(name, &expected, result.unwrap_or_else(|e| e), pass));
+        }
+    }
+
+    for (fixture, rows) in [
+        ("get_ticket", &tables.get_ticket),
+        ("validator", &tables.validator),
+    ] {
+        for (id, _) in rows {
+            let wher: Vec<&str> = predicted
+                .iter()
+                .filter(|(f, rid, _)| f == fixture && rid == id)
+                .map(|(_, _, at)| at.as_str())
+                .collect();
+            let pass = !wher.is_empty();
+            let actual = if pass {
+                wher.join(", ")
+            } else {
+                format!("row {id} is not predicted by any lesson")
+            };
+            out.push(row(
+                format!("predicted {fixture} {id}"),
+                "predicted by a lesson",
+                actual,
+                pass,
+            ));
+        }
+    }
+    for sc in &tables.scenarios {
+        let wher: Vec<&str> = traced
+            .iter()
+            .filter(|(s, _)| s == sc)
+            .map(|(_, at)| at.as_str())
+            .collect();
+        let pass = !wher.is_empty();
+        let actual = if pass {
+            wher.join(", ")
+        } else {
+            format!("scenario {sc} has no trace block in any lesson")
+        };
+        out.push(row(
+            format!("traced {sc}"),
+            "traced by a lesson",
+            actual,
+            pass,
+        ));
+    }
+    for mode in ["validator", "executor"] {
+        let wher: Vec<&str> = playgrounds
+            .iter()
+            .filter(|(m, _)| m == mode)
+            .map(|(_, at)| at.as_str())
+            .collect();
+        let pass = !wher.is_empty();
+        let actual = if pass {
+            wher.join(", ")
+        } else {
+            format!("no lesson has a {mode} playground")
+        };
+        out.push(row(
+            format!("playground {mode}"),
+            "a lesson has one",
+            actual,
+            pass,
+        ));
+    }
+    out
+}
+
 /// `tooldojo check`'s lesson lint: every block parses, every fixture, row, scenario and
-/// schema a block names exists, every fixture row is predicted somewhere.
-/// Returns rows for the check table; a lesson that cannot be parsed at all is an `Err`
-/// (exit 2, naming file and line).
+/// schema a block names exists, every fixture row is predicted somewhere, every scenario is
+/// traced somewhere, every lesson has a study time and an interactive block.
+/// Returns rows for the check table (suite `lessons`); a lesson that cannot be parsed at
+/// all is an `Err` (exit 2, naming file and line).
 pub fn lint(content: &Content) -> UserResult<Vec<crate::content::CheckRow>> {
-    let _ = content;
-    Ok(Vec::new()) // course helper: replace with the real lint
+    let lessons = load_all(content)?;
+    let tables = LintTables::load(content)?;
+    Ok(lint_lessons(&lessons, &tables))
 }
 
 #[cfg(test)]
