@@ -49,12 +49,18 @@ fn render_too_small(area: Rect, buf: &mut Buffer, t: &Theme) {
         "Terminal {}x{} is too small: tooldojo needs at least {MIN_WIDTH}x{MIN_HEIGHT}.",
         area.width, area.height
     );
-    let short = format!("Need {MIN_WIDTH}x{MIN_HEIGHT}");
-    let text = if width_of(&full) <= usize::from(area.width) {
-        full
-    } else {
-        short
-    };
+    let text = [
+        full,
+        format!(
+            "Too small ({}x{}): need {MIN_WIDTH}x{MIN_HEIGHT}",
+            area.width, area.height
+        ),
+        format!("Need {MIN_WIDTH}x{MIN_HEIGHT}"),
+        format!("{MIN_WIDTH}x{MIN_HEIGHT}"),
+    ]
+    .into_iter()
+    .find(|t| width_of(t) <= usize::from(area.width))
+    .unwrap_or_else(|| "!".to_owned());
     let y = area.y + area.height / 2;
     let line = Line::styled(text, t.warn);
     buf.set_line(area.x, y, &line, area.width);
@@ -299,10 +305,9 @@ fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
             w.render(area, buf, &ctx);
         }
         Err(e) => {
-            let file = app.current().map(|e| e.file.as_str()).unwrap_or("");
             let block = border_block(t, focused).title(Line::styled(
                 format!(
-                    " {} {} block ({file}:{}) ",
+                    " {} {} block, line {} ",
                     t.sym.bad,
                     kind_name(&slot.kind),
                     slot.line
@@ -335,7 +340,15 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
             items.push((h.keys.to_owned(), h.what.to_owned()));
         }
     }
+    let no_blocks = app.slots.is_empty();
     for c in keys::commands(ctx) {
+        let block_cmd = matches!(
+            c.action,
+            keys::Action::FocusNext | keys::Action::FocusPrev | keys::Action::Activate
+        );
+        if ctx == Context::Reader && no_blocks && block_cmd {
+            continue;
+        }
         if c.bar && c.action != keys::Action::ToggleHelp {
             items.push((c.label.to_owned(), c.what.to_owned()));
         }
