@@ -357,7 +357,11 @@ impl App {
             Constraint::Fill(1),
             Constraint::Length(1),
         ]));
-        let side_w = if area.width >= 110 { 30 } else { 24 };
+        let side_w = match area.width {
+            0..100 => 24,
+            100..140 => 30,
+            _ => 36,
+        };
         let (sidebar, main) = if self.show_sidebar && area.width >= 80 {
             let [s, m] = body.layout(&Layout::horizontal([
                 Constraint::Length(side_w),

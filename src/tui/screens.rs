@@ -123,6 +123,8 @@ pub fn build(
                 let Some(idx) = list.iter().position(|l| l.id == id) else {
                     return Err(unknown(&list));
                 };
+                let mut opts = opts;
+                opts.lesson = Some(list[idx].id.clone());
                 let mut app = App::new(opts, env, lessons, Progress::default(), size);
                 app.open(idx, page);
                 return Ok(app);
