@@ -826,10 +826,8 @@ impl App {
                         match keys::lookup(Context::BlockFocused, &key)
                             .or_else(|| keys::lookup(Context::Reader, &key))
                         {
-                            Some(c) if c.action != Action::Activate => {
-                                self.active = false;
-                                self.apply(c.action)
-                            }
+                            // Focus and page moves end the block's turn themselves.
+                            Some(c) if c.action != Action::Activate => self.apply(c.action),
                             _ => Update::None,
                         }
                     }
