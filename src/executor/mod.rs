@@ -4,8 +4,22 @@
 //!
 //! OWNER: foundation helper. The items below are the interface other modules use;
 //! add freely, do not rename.
+//!
+//! Check order (first failure wins): tool name, argument shape, ticket_id value, read
+//! permission, lookup. Tenant and permission come only from [`Context`]; a `tenant` argument
+//! is an extra field and so `invalid_arguments`, even when it names the session's tenant.
+//!
+//! [`ExecRules`] lets a learner switch one safeguard off and watch what the real code then
+//! does: every switch changes the code path below, nothing is looked up in a table.
 
-use serde_json::Value;
+pub mod cases;
+mod store;
+
+use serde_json::{Value, json};
+
+use crate::validate::json::{self as vjson, Json};
+
+pub use store::{Store, TicketHandle};
 
 /// Trusted context: comes from authentication, never from the model.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -14,6 +28,17 @@ pub struct Context {
     pub can_read_tickets: bool,
     #[serde(default)]
     pub can_write_tickets: bool,
+}
+
+impl Context {
+    /// A reader of `tenant` (read allowed, write not).
+    pub fn reader(tenant: &str) -> Self {
+        Context {
+            tenant: tenant.to_owned(),
+            can_read_tickets: true,
+            can_write_tickets: false,
+        }
+    }
 }
 
 /// A stored ticket (the `fixtures/tickets.json` record format).
@@ -35,6 +60,17 @@ pub struct Ticket {
     pub status: String,
 }
 
+impl Ticket {
+    /// Copy only the three fields the model may see.
+    pub fn of(r: &Record) -> Ticket {
+        Ticket {
+            id: r.id.clone(),
+            title: r.title.clone(),
+            status: r.status.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
@@ -44,6 +80,17 @@ pub enum ErrorCode {
     NotFound,
 }
 
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::UnknownTool => "unknown_tool",
+            ErrorCode::InvalidArguments => "invalid_arguments",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::NotFound => "not_found",
+        }
+    }
+}
+
 /// The stable result envelope.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Envelope {
@@ -51,22 +98,351 @@ pub enum Envelope {
     Err { code: ErrorCode, detail: String },
 }
 
-/// The ticket store, keyed by (tenant, id) as a pair.
-#[derive(Debug, Clone, Default)]
-pub struct Store {
-    _todo: (),
+impl Envelope {
+    fn err(code: ErrorCode, detail: impl Into<String>) -> Self {
+        Envelope::Err {
+            code,
+            detail: detail.into(),
+        }
+    }
+
+    pub fn is_ok(&self) -> bool {
+        matches!(self, Envelope::Ok { .. })
+    }
+
+    /// The error code, or `None` for a success.
+    pub fn code(&self) -> Option<ErrorCode> {
+        match self {
+            Envelope::Ok { .. } => None,
+            Envelope::Err { code, .. } => Some(*code),
+        }
+    }
+
+    /// `ok` for a success, else the error code: the "category" of the result.
+    pub fn category(&self) -> &'static str {
+        self.code().map_or("ok", ErrorCode::as_str)
+    }
+
+    /// The envelope as a JSON value, `ok` first:
+    /// `{"ok": true, "ticket": {"id", "title", "status"}}` or
+    /// `{"ok": false, "code": "...", "detail": "..."}`.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Envelope::Ok { ticket } => json!({
+                "ok": true,
+                "ticket": {"id": ticket.id, "title": ticket.title, "status": ticket.status}
+            }),
+            Envelope::Err { code, detail } => json!({
+                "ok": false,
+                "code": code.as_str(),
+                "detail": detail
+            }),
+        }
+    }
+
+    /// One line of JSON, spaced the way the contract writes it.
+    pub fn to_json(&self) -> String {
+        vjson::dumps(&self.to_value())
+    }
+
+    /// Does this envelope agree with an expected one? Every field the expected object names
+    /// must be equal (so fixtures may leave out `detail`); nothing else is compared.
+    pub fn matches(&self, expected: &Value) -> bool {
+        let actual = self.to_value();
+        match (expected, &actual) {
+            (Value::Object(want), Value::Object(got)) => {
+                want.iter().all(|(k, v)| got.get(k).is_some_and(|g| g == v))
+            }
+            _ => false,
+        }
+    }
 }
 
-impl Store {
-    pub fn from_records(records: Vec<Record>) -> Store {
-        let _ = records;
-        unimplemented!("foundation helper")
+/// The safeguards a learner may switch off, one at a time. All on by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExecRules {
+    /// Only registered names run. Off: a naive adapter that never reads the name runs its
+    /// one handler for any name (so `delete_ticket` returns a ticket).
+    pub allowlist: bool,
+    /// Args must be an object with exactly the declared fields. Off: extra fields (such as
+    /// `tenant`) are ignored and only `ticket_id` is read.
+    pub exact_shape: bool,
+    /// ticket_id must be a string `TKT-` + three ASCII digits. Off: any value is looked up
+    /// as it is (a number by its digits).
+    pub id_format: bool,
+    /// The context must allow reading. Off: anyone may read.
+    pub read_permission: bool,
+    /// Look up by (tenant, id). Off: by id alone, across tenants (the first stored record
+    /// with that id wins), so one tenant can read another's ticket.
+    pub tenant_scoping: bool,
+    /// Return a copy. Off: the caller's handle aliases the stored record, so changing the
+    /// result changes the store.
+    pub copy_on_return: bool,
+}
+
+impl Default for ExecRules {
+    fn default() -> Self {
+        ExecRules::ALL_ON
+    }
+}
+
+impl ExecRules {
+    pub const ALL_ON: ExecRules = ExecRules {
+        allowlist: true,
+        exact_shape: true,
+        id_format: true,
+        read_permission: true,
+        tenant_scoping: true,
+        copy_on_return: true,
+    };
+
+    /// The switch names, in check order.
+    pub const NAMES: [&'static str; 6] = [
+        "allowlist",
+        "exact_shape",
+        "id_format",
+        "read_permission",
+        "tenant_scoping",
+        "copy_on_return",
+    ];
+
+    /// Turn one switch on or off by name; `false` if there is no such switch.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        let slot = match name {
+            "allowlist" => &mut self.allowlist,
+            "exact_shape" => &mut self.exact_shape,
+            "id_format" => &mut self.id_format,
+            "read_permission" => &mut self.read_permission,
+            "tenant_scoping" => &mut self.tenant_scoping,
+            "copy_on_return" => &mut self.copy_on_return,
+            _ => return false,
+        };
+        *slot = on;
+        true
+    }
+
+    pub fn get(&self, name: &str) -> Option<bool> {
+        Some(match name {
+            "allowlist" => self.allowlist,
+            "exact_shape" => self.exact_shape,
+            "id_format" => self.id_format,
+            "read_permission" => self.read_permission,
+            "tenant_scoping" => self.tenant_scoping,
+            "copy_on_return" => self.copy_on_return,
+            _ => return None,
+        })
+    }
+}
+
+/// What a call produced: the envelope, and for a success the handle the caller holds
+/// (a private copy, or with `copy_on_return` off an alias of the stored record).
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub envelope: Envelope,
+    pub handle: Option<TicketHandle>,
+}
+
+impl Outcome {
+    fn err(code: ErrorCode, detail: impl Into<String>) -> Self {
+        Outcome {
+            envelope: Envelope::err(code, detail),
+            handle: None,
+        }
+    }
+}
+
+/// A tool handler: already-parsed args, trusted context, the store, the switches.
+pub type Handler = fn(&Json<'_>, &Context, &Store, &ExecRules) -> Outcome;
+
+/// The allowlist: tool name -> handler. A model-given name selects code only by an exact
+/// match here; nothing is ever evaluated or loaded by name.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    tools: Vec<(&'static str, Handler)>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry::standard()
+    }
+}
+
+impl Registry {
+    /// The executor of seed 004: `get_ticket` only.
+    pub fn standard() -> Self {
+        Registry {
+            tools: vec![("get_ticket", get_ticket as Handler)],
+        }
+    }
+
+    /// Registered names, in registration order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.tools.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// The handler for `name`. With the allowlist off, the naive adapter's behaviour: the
+    /// name is not looked at and the first registered handler serves every call.
+    pub fn lookup(&self, name: &str, rules: &ExecRules) -> Option<Handler> {
+        let exact = self.tools.iter().find(|(n, _)| *n == name).map(|(_, h)| *h);
+        if rules.allowlist {
+            exact
+        } else {
+            exact.or_else(|| self.tools.first().map(|(_, h)| *h))
+        }
+    }
+
+    /// Run one call through this registry.
+    pub fn execute(
+        &self,
+        name: &str,
+        args: &Json<'_>,
+        ctx: &Context,
+        store: &Store,
+        rules: &ExecRules,
+    ) -> Outcome {
+        match self.lookup(name, rules) {
+            Some(handler) => handler(args, ctx, store, rules),
+            None => Outcome::err(
+                ErrorCode::UnknownTool,
+                format!(
+                    "no tool named {} is registered",
+                    serde_json::to_string(&vjson::cut(name, 60)).unwrap_or_default()
+                ),
+            ),
+        }
     }
 }
 
 /// Execute a model-proposed call. Order: tool name, argument shape, ticket_id value,
 /// read permission, lookup.
 pub fn execute(name: &str, args: &Value, ctx: &Context, store: &Store) -> Envelope {
-    let _ = (name, args, ctx, store);
-    unimplemented!("foundation helper")
+    execute_with(name, args, ctx, store, &ExecRules::ALL_ON).envelope
 }
+
+/// [`execute`] with some safeguards switched off; also returns the caller's handle.
+pub fn execute_with(
+    name: &str,
+    args: &Value,
+    ctx: &Context,
+    store: &Store,
+    rules: &ExecRules,
+) -> Outcome {
+    Registry::standard().execute(name, &Json::from_value(args), ctx, store, rules)
+}
+
+/// Execute with raw argument text: text that is not JSON, or repeats a key, is
+/// `invalid_arguments` (after the tool-name check, which comes first).
+pub fn execute_text(
+    name: &str,
+    text: &str,
+    ctx: &Context,
+    store: &Store,
+    rules: &ExecRules,
+) -> Outcome {
+    let registry = Registry::standard();
+    if registry.lookup(name, rules).is_none() {
+        return registry.execute(name, &Json::Null, ctx, store, rules);
+    }
+    match vjson::parse(text) {
+        Ok(args) => registry.execute(name, &args, ctx, store, rules),
+        Err(e) => Outcome::err(ErrorCode::InvalidArguments, e.message()),
+    }
+}
+
+/// `TKT-` followed by exactly three ASCII digits, nothing before or after (no Unicode
+/// digits, no trailing newline).
+pub fn is_ticket_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 7 && b.starts_with(b"TKT-") && b[4..].iter().all(u8::is_ascii_digit)
+}
+
+/// The `get_ticket` handler.
+fn get_ticket(args: &Json<'_>, ctx: &Context, store: &Store, rules: &ExecRules) -> Outcome {
+    use ErrorCode::*;
+    // 2. argument shape
+    let Json::Object(fields) = args else {
+        return Outcome::err(
+            InvalidArguments,
+            format!("arguments must be a JSON object, got {}", json_kind(args)),
+        );
+    };
+    let extra = fields.iter().find(|(k, _)| k != "ticket_id");
+    if let Some((extra, _)) = extra.filter(|_| rules.exact_shape) {
+        return Outcome::err(
+            InvalidArguments,
+            format!(
+                "unexpected field {}: get_ticket takes only ticket_id",
+                serde_json::to_string(&vjson::cut(extra, 40)).unwrap_or_default()
+            ),
+        );
+    }
+    let Some(raw_id) = args.get("ticket_id") else {
+        return Outcome::err(InvalidArguments, "missing field: ticket_id");
+    };
+    // 3. the ticket_id value
+    let id: String = match raw_id {
+        Json::Str(s) => s.to_string(),
+        other if rules.id_format => {
+            return Outcome::err(
+                InvalidArguments,
+                format!("ticket_id must be a string, got {}", json_kind(other)),
+            );
+        }
+        other => other.show(),
+    };
+    if rules.id_format && !is_ticket_id(&id) {
+        return Outcome::err(
+            InvalidArguments,
+            format!(
+                "ticket_id must be TKT- and three ASCII digits, got {}",
+                raw_id.show()
+            ),
+        );
+    }
+    // 4. read permission, from the trusted context only
+    if rules.read_permission && !ctx.can_read_tickets {
+        return Outcome::err(Forbidden, "this session may not read tickets");
+    }
+    // 5. lookup, scoped to the context's tenant
+    let cell = if rules.tenant_scoping {
+        store.cell(&ctx.tenant, &id)
+    } else {
+        store.cell_by_id(&id)
+    };
+    let Some(cell) = cell else {
+        return Outcome::err(
+            NotFound,
+            format!(
+                "no ticket {} for this tenant",
+                serde_json::to_string(&vjson::cut(&id, 40)).unwrap_or_default()
+            ),
+        );
+    };
+    let ticket = store::read(&cell, Ticket::of);
+    let handle = if rules.copy_on_return {
+        TicketHandle::Copy(ticket.clone())
+    } else {
+        TicketHandle::Shared(cell)
+    };
+    Outcome {
+        envelope: Envelope::Ok { ticket },
+        handle: Some(handle),
+    }
+}
+
+/// The JSON name of a value's kind, for executor details (`an array`, `null`, ...).
+fn json_kind(v: &Json<'_>) -> &'static str {
+    {
+        match v {
+            Json::Null => "null",
+            Json::Bool(_) => "a boolean",
+            Json::Int(_) | Json::BigInt(_) | Json::Float(_) => "a number",
+            Json::Str(_) => "a string",
+            Json::Array(_) => "an array",
+            Json::Object(_) => "an object",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

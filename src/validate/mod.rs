@@ -4,8 +4,27 @@
 //!
 //! OWNER: foundation helper. The items below are the interface other modules use;
 //! add freely, do not rename.
+//!
+//! - [`json`]: the strict argument reader (order kept, repeated keys refused, huge integers
+//!   stay integers, nesting capped);
+//! - [`schema`]: the three forms compiled into [`Schema`];
+//! - [`tools`]: the declarations of the tools the orchestrator registers;
+//! - this file: [`ValidatorRules`] and the checks.
+//!
+//! Args that are JSON but not an object (a list, `null`, a number) are refused before the
+//! four checks with `invalid args: expected a JSON object (dict), got T` (kind `Parse`): the
+//! seed's function takes a dict, and its checks have no meaning for anything else.
+
+pub mod cases;
+pub mod json;
+pub mod jsonl;
+pub mod schema;
+pub mod tools;
 
 use serde_json::Value;
+
+pub use json::{Json, MAX_DEPTH, ParseError};
+pub use schema::{Bound, Constraints, Form, JsType, Property, PyType, Schema, TypeSpec};
 
 /// Which of the ordered checks fired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -29,36 +48,387 @@ pub struct Violation {
     pub message: String,
 }
 
-/// A validator schema in one internal form, whatever form it was written in.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Schema {
-    _todo: (),
+impl Violation {
+    fn new(kind: CheckKind, arg: &str, message: String) -> Self {
+        Violation {
+            kind,
+            arg: arg.to_owned(),
+            message,
+        }
+    }
+
+    fn parse(e: &ParseError) -> Self {
+        let arg = match e {
+            ParseError::Duplicate { path } => path.clone(),
+            ParseError::Syntax { .. } => String::new(),
+        };
+        Violation {
+            kind: CheckKind::Parse,
+            arg,
+            message: e.message(),
+        }
+    }
+}
+
+/// The checks a learner may switch off, one at a time, to watch fixture rows flip.
+/// Every switch changes what the real checks below do; all are on by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ValidatorRules {
+    /// Check 1: every required name is present.
+    pub required: bool,
+    /// Check 2: no key outside the schema (for JSON Schema, only with `additionalProperties: false`).
+    pub unknown: bool,
+    /// Check 3: each known value has its declared type.
+    pub types: bool,
+    /// Inside check 3: a boolean never passes as an int or a number (Python's
+    /// `isinstance(True, int)` is true, so without this guard `true` slips into an int field).
+    pub bool_guard: bool,
+    /// Check 4: bounds, enum, pattern, lengths.
+    pub values: bool,
+}
+
+impl Default for ValidatorRules {
+    fn default() -> Self {
+        ValidatorRules::ALL_ON
+    }
+}
+
+impl ValidatorRules {
+    pub const ALL_ON: ValidatorRules = ValidatorRules {
+        required: true,
+        unknown: true,
+        types: true,
+        bool_guard: true,
+        values: true,
+    };
+
+    /// The switch names, in check order (for flags and the TUI).
+    pub const NAMES: [&'static str; 5] = ["required", "unknown", "types", "bool_guard", "values"];
+
+    /// Turn one switch on or off by name; `false` if there is no such switch.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        let slot = match name {
+            "required" => &mut self.required,
+            "unknown" => &mut self.unknown,
+            "types" => &mut self.types,
+            "bool_guard" => &mut self.bool_guard,
+            "values" => &mut self.values,
+            _ => return false,
+        };
+        *slot = on;
+        true
+    }
+
+    pub fn get(&self, name: &str) -> Option<bool> {
+        Some(match name {
+            "required" => self.required,
+            "unknown" => self.unknown,
+            "types" => self.types,
+            "bool_guard" => self.bool_guard,
+            "values" => self.values,
+            _ => return None,
+        })
+    }
 }
 
 impl Schema {
     /// Accept any of the three contract forms. `required` is only used for the flat form
-    /// (`{"city": "str"}`); the other forms carry their own `required` list.
+    /// (`{"city": "str"}`); the other forms carry their own `required` list (passing a
+    /// non-empty list with them is an error). The error says what is wrong with the schema.
     pub fn from_json(schema: &Value, required: &[String]) -> Result<Schema, String> {
-        let _ = (schema, required);
-        unimplemented!("foundation helper")
+        schema::compile(schema, required)
+    }
+
+    /// Like [`Schema::from_json`] from text; a schema that repeats a key is refused too.
+    pub fn from_text(text: &str, required: &[String]) -> Result<Schema, String> {
+        let v = json::parse(text).map_err(|e| match e {
+            ParseError::Duplicate { path } => format!("the schema repeats the key {path:?}"),
+            other => other
+                .message()
+                .replacen("invalid JSON", "the schema is not JSON", 1),
+        })?;
+        Schema::from_json(&v.to_value(), required)
+    }
+
+    /// The declared property called `name`.
+    pub fn property(&self, name: &str) -> Option<&Property> {
+        self.properties.iter().find(|p| p.name == name)
     }
 }
 
 /// Parse model-written argument text: preserves key order, rejects repeated keys
 /// (`duplicate arg: NAME`), reports `invalid JSON: ... line L column C`.
 pub fn parse_args(text: &str) -> Result<Value, Violation> {
-    let _ = text;
-    unimplemented!("foundation helper")
+    json::parse(text)
+        .map(|j| j.to_value())
+        .map_err(|e| Violation::parse(&e))
 }
 
 /// Run the ordered checks; the first failure wins.
 pub fn validate(schema: &Schema, args: &Value) -> Result<(), Violation> {
-    let _ = (schema, args);
-    unimplemented!("foundation helper")
+    validate_with(schema, args, &ValidatorRules::ALL_ON)
 }
 
 /// Every failure, in check order (the `--all` flag).
 pub fn validate_all(schema: &Schema, args: &Value) -> Vec<Violation> {
-    let _ = (schema, args);
-    unimplemented!("foundation helper")
+    validate_all_with(schema, args, &ValidatorRules::ALL_ON)
 }
+
+/// [`validate`] with some checks switched off.
+pub fn validate_with(
+    schema: &Schema,
+    args: &Value,
+    rules: &ValidatorRules,
+) -> Result<(), Violation> {
+    validate_json(schema, &Json::from_value(args), rules)
+}
+
+/// [`validate_all`] with some checks switched off.
+pub fn validate_all_with(schema: &Schema, args: &Value, rules: &ValidatorRules) -> Vec<Violation> {
+    validate_json_all(schema, &Json::from_value(args), rules)
+}
+
+/// Parse and validate model-written text (what `--args`, the playground and the JSON-lines
+/// path use): keeps the exact Python type of every literal, huge integers included.
+pub fn validate_text(schema: &Schema, text: &str, rules: &ValidatorRules) -> Result<(), Violation> {
+    match json::parse(text) {
+        Ok(args) => validate_json(schema, &args, rules),
+        Err(e) => Err(Violation::parse(&e)),
+    }
+}
+
+/// Every failure of model-written text (a parse failure is the only one, if any).
+pub fn validate_text_all(schema: &Schema, text: &str, rules: &ValidatorRules) -> Vec<Violation> {
+    match json::parse(text) {
+        Ok(args) => validate_json_all(schema, &args, rules),
+        Err(e) => vec![Violation::parse(&e)],
+    }
+}
+
+/// First failure on already-parsed arguments.
+pub fn validate_json(
+    schema: &Schema,
+    args: &Json<'_>,
+    rules: &ValidatorRules,
+) -> Result<(), Violation> {
+    let mut first = None;
+    run(schema, args, rules, &mut |v| {
+        first = Some(v);
+        false
+    });
+    match first {
+        Some(v) => Err(v),
+        None => Ok(()),
+    }
+}
+
+/// Every failure on already-parsed arguments.
+pub fn validate_json_all(
+    schema: &Schema,
+    args: &Json<'_>,
+    rules: &ValidatorRules,
+) -> Vec<Violation> {
+    let mut all = Vec::new();
+    run(schema, args, rules, &mut |v| {
+        all.push(v);
+        true
+    });
+    all
+}
+
+/// Does `v` have the type `ty` declares?
+pub fn type_ok(ty: &TypeSpec, v: &Json<'_>, rules: &ValidatorRules) -> bool {
+    let loose_bool = !rules.bool_guard && matches!(v, Json::Bool(_));
+    match ty {
+        TypeSpec::Any => true,
+        TypeSpec::Py(t) => match t {
+            PyType::Str => matches!(v, Json::Str(_)),
+            // Python: isinstance(True, int) is True; only the guard keeps bools out.
+            PyType::Int => matches!(v, Json::Int(_) | Json::BigInt(_)) || loose_bool,
+            // isinstance(3, float) and isinstance(True, float) are both False.
+            PyType::Float => matches!(v, Json::Float(_)),
+            PyType::Bool => matches!(v, Json::Bool(_)),
+            PyType::List => matches!(v, Json::Array(_)),
+            PyType::Dict => matches!(v, Json::Object(_)),
+        },
+        TypeSpec::Js(ts) => ts.iter().any(|t| match t {
+            JsType::String => matches!(v, Json::Str(_)),
+            // Strict like the flat form: 3.0 is a float, not an integer.
+            JsType::Integer => matches!(v, Json::Int(_) | Json::BigInt(_)) || loose_bool,
+            JsType::Number => {
+                matches!(v, Json::Int(_) | Json::BigInt(_) | Json::Float(_)) || loose_bool
+            }
+            JsType::Boolean => matches!(v, Json::Bool(_)),
+            JsType::Array => matches!(v, Json::Array(_)),
+            JsType::Object => matches!(v, Json::Object(_)),
+            JsType::Null => matches!(v, Json::Null),
+        }),
+    }
+}
+
+/// The checks. `sink` gets each violation in order and says whether to go on.
+fn run(
+    schema: &Schema,
+    args: &Json<'_>,
+    rules: &ValidatorRules,
+    sink: &mut dyn FnMut(Violation) -> bool,
+) {
+    let Json::Object(fields) = args else {
+        sink(Violation::new(
+            CheckKind::Parse,
+            "",
+            format!(
+                "invalid args: expected a JSON object (dict), got {}",
+                args.py_type()
+            ),
+        ));
+        return;
+    };
+    // 1. missing required args, in declared order
+    if rules.required {
+        for name in &schema.required {
+            if !fields.iter().any(|(k, _)| k == name)
+                && !sink(Violation::new(
+                    CheckKind::Missing,
+                    name,
+                    format!("missing required arg: {name}"),
+                ))
+            {
+                return;
+            }
+        }
+    }
+    // 2. unknown args, in the order written
+    if rules.unknown && !schema.additional_allowed {
+        for (k, _) in fields {
+            if schema.property(k).is_none()
+                && !sink(Violation::new(
+                    CheckKind::Unknown,
+                    k,
+                    format!("unknown arg: {k}"),
+                ))
+            {
+                return;
+            }
+        }
+    }
+    // 3. types of the declared args, in the order written
+    if rules.types {
+        for (k, v) in fields {
+            let Some(p) = schema.property(k) else {
+                continue;
+            };
+            if !type_ok(&p.ty, v, rules)
+                && !sink(Violation::new(
+                    CheckKind::Type,
+                    k,
+                    format!(
+                        "type error: {k} expected {}, got {}",
+                        p.ty.expected_name(),
+                        v.py_type()
+                    ),
+                ))
+            {
+                return;
+            }
+        }
+    }
+    // 4. value constraints of declared args whose type is right
+    if rules.values {
+        for (k, v) in fields {
+            let Some(p) = schema.property(k) else {
+                continue;
+            };
+            if p.constraints.is_empty() || (rules.types && !type_ok(&p.ty, v, rules)) {
+                continue;
+            }
+            for message in value_problems(k, &p.constraints, v) {
+                if !sink(Violation::new(CheckKind::Value, k, message)) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The value-constraint failures of one value, each a full `value error: ...` message that
+/// states the bound and the value. Numeric bounds apply to numbers, lengths and patterns
+/// to strings (as in JSON Schema); `enum` to anything.
+pub fn value_problems(name: &str, c: &Constraints, v: &Json<'_>) -> Vec<String> {
+    use std::cmp::Ordering::{Greater, Less};
+    let mut out = Vec::new();
+    let is_number = matches!(v, Json::Int(_) | Json::BigInt(_) | Json::Float(_));
+    if is_number {
+        let shown = v.show();
+        type Pass = fn(std::cmp::Ordering) -> bool;
+        let checks: [(&Option<Bound>, &str, Pass); 4] = [
+            (&c.minimum, ">=", |o| o != Less),
+            (&c.maximum, "<=", |o| o != Greater),
+            (&c.exclusive_minimum, ">", |o| o == Greater),
+            (&c.exclusive_maximum, "<", |o| o == Less),
+        ];
+        for (b, op, pass) in checks {
+            let Some(b) = b else { continue };
+            if !b.compare(v).is_some_and(pass) {
+                out.push(format!(
+                    "value error: {name} must be {op} {}, got {shown}",
+                    b.text
+                ));
+            }
+        }
+    }
+    let allowed = |options: &Vec<Value>| options.iter().any(|o| Json::from_value(o).same_as(v));
+    if let Some(options) = c.one_of.as_ref().filter(|o| !allowed(o)) {
+        let listed = options
+            .iter()
+            .map(|o| serde_json::to_string(o).unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let listed = json::cut(&listed, 80);
+        if options.len() == 1 {
+            out.push(format!(
+                "value error: {name} must be {listed}, got {}",
+                v.show()
+            ));
+        } else {
+            out.push(format!(
+                "value error: {name} must be one of {listed}, got {}",
+                v.show()
+            ));
+        }
+    }
+    if let Json::Str(s) = v {
+        if c.min_length.is_some() || c.max_length.is_some() {
+            let n = s.chars().count() as u64;
+            if let Some(min) = c.min_length.filter(|&m| n < m) {
+                out.push(format!(
+                    "value error: {name} must be at least {min} {} long, got {n} ({})",
+                    chars(min),
+                    v.show()
+                ));
+            }
+            if let Some(max) = c.max_length.filter(|&m| n > m) {
+                out.push(format!(
+                    "value error: {name} must be at most {max} {} long, got {n} ({})",
+                    chars(max),
+                    v.show()
+                ));
+            }
+        }
+        if let Some(p) = c.pattern.as_ref().filter(|p| !p.0.is_match(s)) {
+            out.push(format!(
+                "value error: {name} must match the pattern {}, got {}",
+                p.0.as_str(),
+                v.show()
+            ));
+        }
+    }
+    out
+}
+
+fn chars(n: u64) -> &'static str {
+    if n == 1 { "character" } else { "characters" }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,449 @@
+use serde_json::json;
+
+use super::*;
+
+fn weather() -> Schema {
+    Schema::from_json(&json!({"city": "str", "days": "int"}), &["city".into()]).unwrap()
+}
+
+/// `(ok, message)` the way the seed's function answers.
+fn verdict(schema: &Schema, text: &str) -> (bool, String) {
+    verdict_with(schema, text, &ValidatorRules::ALL_ON)
+}
+
+fn verdict_with(schema: &Schema, text: &str, rules: &ValidatorRules) -> (bool, String) {
+    match validate_text(schema, text, rules) {
+        Ok(()) => (true, String::new()),
+        Err(v) => (false, v.message),
+    }
+}
+
+#[test]
+fn the_seeds_four_examples() {
+    let s = weather();
+    let rows = [
+        (r#"{"city": "Paris", "days": 3}"#, ""),
+        (r#"{"days": 3}"#, "missing required arg: city"),
+        (r#"{"city": "Paris", "unit": "C"}"#, "unknown arg: unit"),
+        (
+            r#"{"city": "Paris", "days": "3"}"#,
+            "type error: days expected int, got str",
+        ),
+    ];
+    for (args, want) in rows {
+        assert_eq!(
+            verdict(&s, args),
+            (want.is_empty(), want.to_owned()),
+            "{args}"
+        );
+    }
+}
+
+/// Every place where a careless port of the Python reference would disagree with it.
+#[test]
+fn traps_agree_with_python() {
+    let s = Schema::from_json(
+        &json!({"n": "int", "x": "float", "b": "bool", "s": "str", "l": "list", "d": "dict"}),
+        &[],
+    )
+    .unwrap();
+    let rows = [
+        // bool is a subclass of int in Python; the guard keeps it out
+        (r#"{"n": true}"#, "type error: n expected int, got bool"),
+        (r#"{"n": false}"#, "type error: n expected int, got bool"),
+        // ...and bool is never a float either
+        (r#"{"x": true}"#, "type error: x expected float, got bool"),
+        // a bool field takes a bool, and only a bool
+        (r#"{"b": true}"#, ""),
+        (r#"{"b": 1}"#, "type error: b expected bool, got int"),
+        // 3.0 is a float, 3 is not
+        (r#"{"n": 3.0}"#, "type error: n expected int, got float"),
+        (r#"{"x": 3}"#, "type error: x expected float, got int"),
+        (r#"{"x": 3.0}"#, ""),
+        // an exponent makes a float, even when the value is whole
+        (r#"{"n": 1e2}"#, "type error: n expected int, got float"),
+        (r#"{"x": 1e2}"#, ""),
+        (r#"{"x": 1E400}"#, ""),
+        // integers beyond i64/u64 are still ints in Python
+        (r#"{"n": 123456789012345678901234567890}"#, ""),
+        (r#"{"n": 18446744073709551616}"#, ""),
+        (r#"{"n": -9223372036854775809}"#, ""),
+        (
+            r#"{"x": 123456789012345678901234567890}"#,
+            "type error: x expected float, got int",
+        ),
+        (r#"{"n": -0}"#, ""),
+        // null is NoneType, never "null" or "None"
+        (r#"{"s": null}"#, "type error: s expected str, got NoneType"),
+        (r#"{"l": {}}"#, "type error: l expected list, got dict"),
+        (r#"{"d": []}"#, "type error: d expected dict, got list"),
+        (r#"{"s": "3"}"#, ""),
+        (r#"{"n": "3"}"#, "type error: n expected int, got str"),
+    ];
+    for (args, want) in rows {
+        assert_eq!(
+            verdict(&s, args),
+            (want.is_empty(), want.to_owned()),
+            "{args}"
+        );
+    }
+}
+
+#[test]
+fn order_of_checks_and_of_args() {
+    let s = Schema::from_json(
+        &json!({"city": "str", "days": "int", "unit": "str"}),
+        &["city".into(), "days".into()],
+    )
+    .unwrap();
+    let rows = [
+        // missing beats unknown beats type
+        (r#"{"extra": 1, "unit": 5}"#, "missing required arg: city"),
+        (
+            r#"{"city": "P", "days": "x", "zzz": 1}"#,
+            "unknown arg: zzz",
+        ),
+        // required names are reported in declared order
+        (r#"{"unit": "C"}"#, "missing required arg: city"),
+        (r#"{"city": "P"}"#, "missing required arg: days"),
+        // unknown and type errors follow the order the model wrote
+        (
+            r#"{"b": 1, "a": 2, "city": "P", "days": 1}"#,
+            "unknown arg: b",
+        ),
+        (
+            r#"{"unit": 1, "city": 2, "days": 3}"#,
+            "type error: unit expected str, got int",
+        ),
+        (
+            r#"{"days": "1", "city": 2}"#,
+            "type error: days expected int, got str",
+        ),
+    ];
+    for (args, want) in rows {
+        assert_eq!(verdict(&s, args), (false, want.to_owned()), "{args}");
+    }
+}
+
+#[test]
+fn parse_problems() {
+    let s = weather();
+    let (ok, m) = verdict(&s, r#"{"city": "Paris", "days": }"#);
+    assert!(!ok);
+    assert_eq!(m, "invalid JSON: expected a value at line 1 column 27");
+    assert_eq!(
+        verdict(&s, r#"{"city": "Paris", "city": "Rome"}"#).1,
+        "duplicate arg: city"
+    );
+    assert_eq!(
+        verdict(&s, r#"["city"]"#).1,
+        "invalid args: expected a JSON object (dict), got list"
+    );
+    assert_eq!(
+        verdict(&s, "null").1,
+        "invalid args: expected a JSON object (dict), got NoneType"
+    );
+    assert_eq!(
+        verdict(&s, "7").1,
+        "invalid args: expected a JSON object (dict), got int"
+    );
+    let deep = format!("{{\"city\": {}", "[".repeat(10_000));
+    let (ok, m) = verdict(&s, &deep);
+    assert!(!ok);
+    assert!(
+        m.starts_with("invalid JSON: nesting deeper than 128 levels at line 1 column"),
+        "{m}"
+    );
+    // parse_args keeps the order and refuses repeats
+    let v = parse_args(r#"{"z": 1, "a": 2}"#).unwrap();
+    assert_eq!(
+        v.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["z", "a"]
+    );
+    let e = parse_args(r#"{"a": 1, "a": 1}"#).unwrap_err();
+    assert_eq!((e.kind, e.arg.as_str()), (CheckKind::Parse, "a"));
+}
+
+fn create_event() -> Schema {
+    Schema::from_json(
+        &json!({
+            "type": "object",
+            "properties": {
+                "title": {"type": "string", "minLength": 3, "maxLength": 10},
+                "room": {"type": "string", "pattern": "^[A-Z]-[0-9]{2}$"},
+                "tag": {"type": "string", "pattern": "urgent"},
+                "attendees": {"type": "integer", "minimum": 1, "maximum": 50},
+                "duration_h": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 8},
+                "kind": {"enum": ["meeting", "call", 3]},
+                "note": {"type": ["string", "null"]}
+            },
+            "required": ["title"],
+            "additionalProperties": false
+        }),
+        &[],
+    )
+    .unwrap()
+}
+
+#[test]
+fn value_constraints_state_bound_and_value() {
+    let s = create_event();
+    let rows = [
+        (r#"{"title": "Standup"}"#, ""),
+        (
+            r#"{"title": "ab"}"#,
+            r#"value error: title must be at least 3 characters long, got 2 ("ab")"#,
+        ),
+        // characters, not bytes: "été" is 3 chars, 5 bytes
+        (r#"{"title": "été"}"#, ""),
+        (
+            r#"{"title": "ééééééééééé"}"#,
+            r#"value error: title must be at most 10 characters long, got 11 ("ééééééééééé")"#,
+        ),
+        (
+            r#"{"title": "abc", "attendees": 0}"#,
+            "value error: attendees must be >= 1, got 0",
+        ),
+        (
+            r#"{"title": "abc", "attendees": 99999999}"#,
+            "value error: attendees must be <= 50, got 99999999",
+        ),
+        (r#"{"title": "abc", "attendees": 50}"#, ""),
+        (
+            r#"{"title": "abc", "duration_h": 0}"#,
+            "value error: duration_h must be > 0, got 0",
+        ),
+        (
+            r#"{"title": "abc", "duration_h": 8.0}"#,
+            "value error: duration_h must be < 8, got 8.0",
+        ),
+        (r#"{"title": "abc", "duration_h": 7.5}"#, ""),
+        (r#"{"title": "abc", "duration_h": 1}"#, ""),
+        (
+            r#"{"title": "abc", "kind": "party"}"#,
+            r#"value error: kind must be one of "meeting", "call", 3, got "party""#,
+        ),
+        (r#"{"title": "abc", "kind": 3.0}"#, ""),
+        (
+            r#"{"title": "abc", "kind": true}"#,
+            r#"value error: kind must be one of "meeting", "call", 3, got true"#,
+        ),
+        (r#"{"title": "abc", "room": "B-12"}"#, ""),
+        (
+            r#"{"title": "abc", "room": "B-123"}"#,
+            r#"value error: room must match the pattern ^[A-Z]-[0-9]{2}$, got "B-123""#,
+        ),
+        // Rust's $ does not match before a trailing newline (Python's does)
+        (
+            r#"{"title": "abc", "room": "B-12\n"}"#,
+            r#"value error: room must match the pattern ^[A-Z]-[0-9]{2}$, got "B-12\n""#,
+        ),
+        // [0-9] is ASCII only
+        (
+            r#"{"title": "abc", "room": "B-١٢"}"#,
+            r#"value error: room must match the pattern ^[A-Z]-[0-9]{2}$, got "B-١٢""#,
+        ),
+        // patterns are unanchored unless written with ^ and $
+        (r#"{"title": "abc", "tag": "very urgent!"}"#, ""),
+        (r#"{"title": "abc", "note": null}"#, ""),
+        (
+            r#"{"title": "abc", "note": 5}"#,
+            "type error: note expected str or NoneType, got int",
+        ),
+        (
+            r#"{"title": "abc", "attendees": 2.0}"#,
+            "type error: attendees expected int, got float",
+        ),
+        (
+            r#"{"title": "abc", "duration_h": "2"}"#,
+            "type error: duration_h expected int or float, got str",
+        ),
+        (r#"{"title": "abc", "x": 1}"#, "unknown arg: x"),
+    ];
+    for (args, want) in rows {
+        assert_eq!(
+            verdict(&s, args),
+            (want.is_empty(), want.to_owned()),
+            "{args}"
+        );
+    }
+}
+
+#[test]
+fn all_failures_in_check_order() {
+    let s = create_event();
+    let all: Vec<String> = validate_text_all(
+        &s,
+        r#"{"attendees": 0, "zz": 1, "room": 5, "duration_h": 9, "yy": 2}"#,
+        &ValidatorRules::ALL_ON,
+    )
+    .into_iter()
+    .map(|v| v.message)
+    .collect();
+    assert_eq!(
+        all,
+        [
+            "missing required arg: title",
+            "unknown arg: zz",
+            "unknown arg: yy",
+            "type error: room expected str, got int",
+            "value error: attendees must be >= 1, got 0",
+            "value error: duration_h must be < 8, got 9",
+        ]
+    );
+    // The Value API gives the same answers.
+    let v = parse_args(r#"{"attendees": 0, "zz": 1}"#).unwrap();
+    assert_eq!(validate_all(&s, &v).len(), 3);
+    assert_eq!(
+        validate(&s, &v).unwrap_err().message,
+        "missing required arg: title"
+    );
+}
+
+#[test]
+fn json_schema_defaults_and_forms() {
+    // Without additionalProperties: false, JSON Schema allows extra keys.
+    let open = Schema::from_json(
+        &json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        verdict(&open, r#"{"q": "x", "other": 1}"#),
+        (true, "".into())
+    );
+    // A tool declaration wraps a JSON Schema.
+    let tool = Schema::from_json(&tools::declaration("search_tickets").unwrap(), &[]).unwrap();
+    assert_eq!(tool.form, Form::Tool);
+    assert_eq!(tool.tool.as_deref(), Some("search_tickets"));
+    assert_eq!(
+        verdict(&tool, r#"{"query": "crash", "page_size": 99999999}"#).1,
+        "value error: page_size must be <= 100, got 99999999"
+    );
+    assert_eq!(
+        verdict(&tool, r#"{"query": "crash", "page_size": true}"#).1,
+        "type error: page_size expected int, got bool"
+    );
+    // A flat schema with a property called "type" is still flat.
+    let flat = Schema::from_json(&json!({"type": "str"}), &[]).unwrap();
+    assert_eq!(flat.form, Form::Flat);
+    // Text form refuses a schema that repeats a key.
+    assert!(
+        Schema::from_text(r#"{"a": "int", "a": "str"}"#, &[])
+            .unwrap_err()
+            .contains("repeats the key")
+    );
+}
+
+#[test]
+fn malformed_schemas_are_errors() {
+    let bad = [
+        (json!([1]), "must be a JSON object"),
+        (json!({"city": "string"}), "unknown type \"string\""),
+        (json!({"city": 5}), "Python type name"),
+        (
+            json!({"type": "object", "properties": {"a": {"type": "text"}}}),
+            "unknown type",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"pattern": "("}}}),
+            "bad pattern",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"minimum": "1"}}}),
+            "must be a number",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"maxLength": -1}}}),
+            "whole number",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"items": {}}}}),
+            "unsupported keyword \"items\"",
+        ),
+        (
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            "additionalProperties",
+        ),
+        (json!({"type": "object", "required": "a"}), "required"),
+        (json!({"name": "t", "input_schema": 3}), "input_schema"),
+        (
+            json!({"type": "object", "properties": {"a": {"enum": []}}}),
+            "enum",
+        ),
+    ];
+    for (schema, want) in bad {
+        let e = Schema::from_json(&schema, &[]).unwrap_err();
+        assert!(e.contains(want), "{schema}: {e}");
+    }
+    assert!(
+        Schema::from_json(&json!({"type": "object"}), &["a".into()])
+            .unwrap_err()
+            .contains("flat form")
+    );
+}
+
+#[test]
+fn switching_a_rule_off_changes_the_verdict() {
+    let s = weather();
+    let off = |name: &str| {
+        let mut r = ValidatorRules::ALL_ON;
+        assert!(r.set(name, false));
+        r
+    };
+    assert!(verdict_with(&s, r#"{"days": 3}"#, &off("required")).0);
+    assert!(verdict_with(&s, r#"{"city": "P", "unit": "C"}"#, &off("unknown")).0);
+    assert!(verdict_with(&s, r#"{"city": "P", "days": "3"}"#, &off("types")).0);
+    // Without the guard, Python's isinstance(True, int) lets a bool in.
+    assert_eq!(
+        verdict_with(&s, r#"{"city": "P", "days": true}"#, &off("bool_guard")),
+        (true, String::new())
+    );
+    let t = Schema::from_json(&tools::declaration("search_tickets").unwrap(), &[]).unwrap();
+    assert!(verdict_with(&t, r#"{"query": "a", "page_size": 0}"#, &off("values")).0);
+    // Value checks still run on the right kind when the type check is off.
+    assert_eq!(
+        verdict_with(&t, r#"{"query": "a", "page_size": 0}"#, &off("types")).1,
+        "value error: page_size must be >= 1, got 0"
+    );
+    assert!(!ValidatorRules::ALL_ON.clone().set("nope", false));
+}
+
+#[test]
+fn tool_declarations_compile_and_validate() {
+    for d in tools::declarations() {
+        let name = d["name"].as_str().unwrap();
+        assert!(tools::schema(name).is_some(), "{name}");
+    }
+    let d = tools::declaration("get_ticket").unwrap();
+    let ok = tools::validate_call(
+        &d,
+        &json!({"ticket_id": "TKT-104"}),
+        &ValidatorRules::ALL_ON,
+    );
+    assert_eq!(ok, Ok(Ok(())));
+    let bad = tools::validate_call(
+        &d,
+        &json!({"ticket_id": "TKT-1040"}),
+        &ValidatorRules::ALL_ON,
+    )
+    .unwrap()
+    .unwrap_err();
+    assert_eq!(bad.kind, CheckKind::Value);
+    assert!(
+        tools::validate_call(
+            &json!({"name": 1, "input_schema": {}}),
+            &json!({}),
+            &ValidatorRules::ALL_ON
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn dumps_matches_the_contract_spacing() {
+    assert_eq!(
+        json::dumps(&json!({"ok": false, "error": "a \"b\"\n\u{1}"})),
+        r#"{"ok": false, "error": "a \"b\"\n\u0001"}"#
+    );
+}
