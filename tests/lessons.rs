@@ -93,3 +93,17 @@ fn the_course_takes_two_to_three_hours() {
         .sum();
     assert!((120..=180).contains(&total), "course takes {total} minutes");
 }
+
+#[test]
+fn the_shipped_course_passes_its_own_lint() {
+    let rows = tooldojo::content::lessons::lint(&Content::embedded()).expect("lint runs");
+    let failing: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.pass)
+        .map(|r| format!("{}: {}", r.name, r.actual))
+        .collect();
+    assert!(failing.is_empty(), "{failing:#?}");
+    // Every row of both fixtures and every scenario got its own row.
+    assert!(rows.iter().any(|r| r.name == "predicted get_ticket row-8"));
+    assert!(rows.iter().any(|r| r.name == "traced race-vs-cancel"));
+}
