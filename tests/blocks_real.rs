@@ -61,22 +61,82 @@ fn case(id: &str, label: &str, tool: &str, args: Value, c: Context, expected: Va
 fn eight_rows() -> Vec<ExecCase> {
     let err = |code: &str| json!({"ok": false, "code": code});
     vec![
-        case("r1", "get_ticket, TKT-104", "get_ticket", json!({"ticket_id": "TKT-104"}), ctx("alpha", true),
-            json!({"ok": true, "ticket": {"id": "TKT-104", "title": "Settings crash", "status": "open"}})),
-        case("r2", "get_ticket, TKT-104", "get_ticket", json!({"ticket_id": "TKT-104"}), ctx("beta", true),
-            json!({"ok": true, "ticket": {"id": "TKT-104", "title": "Private billing issue", "status": "closed"}})),
-        case("r3", "get_ticket, TKT-999", "get_ticket", json!({"ticket_id": "TKT-999"}), ctx("alpha", true), err("not_found")),
-        case("r4", "get_ticket, TKT-104", "get_ticket", json!({"ticket_id": "TKT-104"}), ctx("alpha", false), err("forbidden")),
-        case("r5", "delete_ticket, TKT-104", "delete_ticket", json!({"ticket_id": "TKT-104"}), ctx("alpha", true), err("unknown_tool")),
-        case("r6", "get_ticket, numeric 104", "get_ticket", json!({"ticket_id": 104}), ctx("alpha", true), err("invalid_arguments")),
-        case("r7", "TKT-104 plus tenant beta", "get_ticket", json!({"ticket_id": "TKT-104", "tenant": "beta"}), ctx("alpha", true), err("invalid_arguments")),
-        case("r8", "get_ticket, null arguments", "get_ticket", Value::Null, ctx("alpha", true), err("invalid_arguments")),
+        case(
+            "r1",
+            "get_ticket, TKT-104",
+            "get_ticket",
+            json!({"ticket_id": "TKT-104"}),
+            ctx("alpha", true),
+            json!({"ok": true, "ticket": {"id": "TKT-104", "title": "Settings crash", "status": "open"}}),
+        ),
+        case(
+            "r2",
+            "get_ticket, TKT-104",
+            "get_ticket",
+            json!({"ticket_id": "TKT-104"}),
+            ctx("beta", true),
+            json!({"ok": true, "ticket": {"id": "TKT-104", "title": "Private billing issue", "status": "closed"}}),
+        ),
+        case(
+            "r3",
+            "get_ticket, TKT-999",
+            "get_ticket",
+            json!({"ticket_id": "TKT-999"}),
+            ctx("alpha", true),
+            err("not_found"),
+        ),
+        case(
+            "r4",
+            "get_ticket, TKT-104",
+            "get_ticket",
+            json!({"ticket_id": "TKT-104"}),
+            ctx("alpha", false),
+            err("forbidden"),
+        ),
+        case(
+            "r5",
+            "delete_ticket, TKT-104",
+            "delete_ticket",
+            json!({"ticket_id": "TKT-104"}),
+            ctx("alpha", true),
+            err("unknown_tool"),
+        ),
+        case(
+            "r6",
+            "get_ticket, numeric 104",
+            "get_ticket",
+            json!({"ticket_id": 104}),
+            ctx("alpha", true),
+            err("invalid_arguments"),
+        ),
+        case(
+            "r7",
+            "TKT-104 plus tenant beta",
+            "get_ticket",
+            json!({"ticket_id": "TKT-104", "tenant": "beta"}),
+            ctx("alpha", true),
+            err("invalid_arguments"),
+        ),
+        case(
+            "r8",
+            "get_ticket, null arguments",
+            "get_ticket",
+            Value::Null,
+            ctx("alpha", true),
+            err("invalid_arguments"),
+        ),
     ]
 }
 
 fn mutate_row() -> ExecCase {
-    let mut c = case("m1", "mutate the result", "get_ticket", json!({"ticket_id": "TKT-104"}), ctx("alpha", true),
-        json!({"ok": true, "ticket": {"id": "TKT-104", "title": "Settings crash", "status": "open"}}));
+    let mut c = case(
+        "m1",
+        "mutate the result",
+        "get_ticket",
+        json!({"ticket_id": "TKT-104"}),
+        ctx("alpha", true),
+        json!({"ok": true, "ticket": {"id": "TKT-104", "title": "Settings crash", "status": "open"}}),
+    );
     c.group = "edge".into();
     c.mutate_result = true;
     c
@@ -123,7 +183,11 @@ fn predict_lock_needs_a_pick_and_unlock_works() {
     press(&mut p, &[key(KeyCode::Enter)]);
     assert_eq!(p.prediction("r1"), Some(("unknown_tool", true)));
     press(&mut p, &[ch('3')]);
-    assert_eq!(p.prediction("r1"), Some(("unknown_tool", true)), "locked picks do not change");
+    assert_eq!(
+        p.prediction("r1"),
+        Some(("unknown_tool", true)),
+        "locked picks do not change"
+    );
     press(&mut p, &[ch('u'), ch('1')]);
     assert_eq!(p.prediction("r1"), Some(("ok", false)));
 }
@@ -132,7 +196,10 @@ fn predict_lock_needs_a_pick_and_unlock_works() {
 fn predict_all_eight_rows_match_the_seed_table() {
     let mut p = PredictWidget::for_exec_cases(eight_rows(), records());
     // ok, ok, not_found, forbidden, unknown_tool, invalid x3.
-    for (i, n) in ['1', '1', '5', '4', '2', '3', '3', '3'].into_iter().enumerate() {
+    for (i, n) in ['1', '1', '5', '4', '2', '3', '3', '3']
+        .into_iter()
+        .enumerate()
+    {
         predict_row(&mut p, n);
         if i < 7 {
             press(&mut p, &[key(KeyCode::Down)]);
@@ -150,7 +217,12 @@ fn predict_all_eight_rows_match_the_seed_table() {
 fn predict_custom_records_change_the_actual() {
     // alpha's TKT-104 is gone: the real executor now says not_found, and the row's
     // expected (ok) disagrees with the real code, which the reveal says out loud.
-    let only_beta = Arc::new(vec![rec("beta", "TKT-104", "Private billing issue", "closed")]);
+    let only_beta = Arc::new(vec![rec(
+        "beta",
+        "TKT-104",
+        "Private billing issue",
+        "closed",
+    )]);
     let mut p = PredictWidget::for_exec_cases(eight_rows(), only_beta);
     predict_row(&mut p, '1');
     let a = p.actual("r1").unwrap();
@@ -169,7 +241,7 @@ fn predict_review_queue_replays_missed_rows() {
     press(&mut p, &[key(KeyCode::Down)]);
     predict_row(&mut p, '1'); // r3 wrong
     assert_eq!(p.queue(), ["r1", "r3"]);
-    assert_eq!(press(&mut p, &[ch('r')]), BlockOutcome::Changed);
+    assert_eq!(press_out(&mut p, &[ch('r')]), BlockOutcome::Changed);
     assert!(p.in_review());
     assert_eq!(p.current_id().as_deref(), Some("r1"));
     assert_eq!(p.prediction("r1"), None, "replay starts fresh");
@@ -199,7 +271,11 @@ fn predict_save_restore_round_trip() {
     assert_eq!(q.queue(), ["r1"]);
     assert_eq!(q.prediction("r2"), Some(("forbidden", true)));
     assert_eq!(q.prediction("r3"), Some(("invalid_arguments", false)));
-    assert_eq!(q.actual("r1").unwrap().outcome, "ok", "recomputed by the real code");
+    assert_eq!(
+        q.actual("r1").unwrap().outcome,
+        "ok",
+        "recomputed by the real code"
+    );
     q.restore(&json!({"rows": {"r1": {"pick": "nonsense", "locked": true, "revealed": true}}, "queue": [3]}));
     assert_eq!(q.prediction("r1"), None);
 }
@@ -210,7 +286,12 @@ fn predict_mutation_row_checks_the_store() {
     predict_row(&mut p, '1');
     let a = p.actual("m1").unwrap();
     assert!(a.agrees);
-    assert!(a.extra.as_deref().unwrap().contains("left the store as it was"));
+    assert!(
+        a.extra
+            .as_deref()
+            .unwrap()
+            .contains("left the store as it was")
+    );
 }
 
 #[test]
@@ -221,7 +302,10 @@ fn predict_draws_at_many_sizes_and_themes() {
     assert!(ascii.is_ascii(), "{ascii}");
     assert!(ascii.contains("+ Right"), "{ascii}");
     let wide = render(&p, 140, 30);
-    assert!(wide.contains("Trusted context") && wide.contains("Right"), "{wide}");
+    assert!(
+        wide.contains("Trusted context") && wide.contains("Right"),
+        "{wide}"
+    );
     assert!(p.height(80) <= 24, "fits an 80x24 reader: {}", p.height(80));
     render_tiny_sizes(&p);
 }
@@ -272,12 +356,48 @@ fn vcases() -> Vec<ValidatorCase> {
     dup.args = None;
     dup.args_text = Some(r#"{"city": "Paris", "city": "Rome"}"#.into());
     vec![
-        vcase("ok", "weather", json!({"city": "Paris", "days": 3}), true, ""),
-        vcase("missing", "weather", json!({"days": 3}), false, "missing required arg: city"),
-        vcase("unknown", "weather", json!({"city": "Paris", "unit": "C"}), false, "unknown arg: unit"),
-        vcase("type", "weather", json!({"city": "Paris", "days": "3"}), false, "type error: days expected int, got str"),
-        vcase("bool", "weather", json!({"city": "Paris", "days": true}), false, "type error: days expected int, got bool"),
-        vcase("range", "search", json!({"query": "x", "page_size": 99999999}), false, "value error: page_size must be <= 100, got 99999999"),
+        vcase(
+            "ok",
+            "weather",
+            json!({"city": "Paris", "days": 3}),
+            true,
+            "",
+        ),
+        vcase(
+            "missing",
+            "weather",
+            json!({"days": 3}),
+            false,
+            "missing required arg: city",
+        ),
+        vcase(
+            "unknown",
+            "weather",
+            json!({"city": "Paris", "unit": "C"}),
+            false,
+            "unknown arg: unit",
+        ),
+        vcase(
+            "type",
+            "weather",
+            json!({"city": "Paris", "days": "3"}),
+            false,
+            "type error: days expected int, got str",
+        ),
+        vcase(
+            "bool",
+            "weather",
+            json!({"city": "Paris", "days": true}),
+            false,
+            "type error: days expected int, got bool",
+        ),
+        vcase(
+            "range",
+            "search",
+            json!({"query": "x", "page_size": 99999999}),
+            false,
+            "value error: page_size must be <= 100, got 99999999",
+        ),
         dup,
     ]
 }
@@ -300,14 +420,21 @@ fn validator_predict_uses_the_real_validator() {
     assert_eq!(p.actual("bool").unwrap().outcome, "type");
     assert_eq!(p.actual("dup").unwrap().outcome, "parse");
     let screen = render(&p, 80, 24);
-    assert!(screen.contains("6 parse"), "parse option on parse rows: {screen}");
+    assert!(
+        screen.contains("6 parse"),
+        "parse option on parse rows: {screen}"
+    );
     assert!(screen.contains("duplicate arg: city"), "{screen}");
 }
 
 #[test]
 fn validator_playground_pipeline_and_bool_guard_switch() {
-    let mut pg = ValidatorPlayground::new(schemas(), 0, r#"{"city": "Paris", "days": true}"#, vcases());
-    assert_eq!(pg.verdict().unwrap().error, "type error: days expected int, got bool");
+    let mut pg =
+        ValidatorPlayground::new(schemas(), 0, r#"{"city": "Paris", "days": true}"#, vcases());
+    assert_eq!(
+        pg.verdict().unwrap().error,
+        "type error: days expected int, got bool"
+    );
     assert_eq!(pg.fired(), Some(tooldojo::validate::CheckKind::Type));
     let screen = render(&pg, 80, 24);
     assert!(screen.contains("✗ type FIRED"), "{screen}");
@@ -318,7 +445,10 @@ fn validator_playground_pipeline_and_bool_guard_switch() {
     assert_eq!(pg.focus(), Panel::Rules);
     press(&mut pg, &[ch('j'), ch('j'), ch('j'), ch(' ')]);
     assert_eq!(pg.off(), Some(ValRule::BoolGuard));
-    assert!(pg.verdict().unwrap().ok, "without the guard, true slips into days");
+    assert!(
+        pg.verdict().unwrap().ok,
+        "without the guard, true slips into days"
+    );
     let ids: Vec<&str> = pg.flips().iter().map(|f| f.id.as_str()).collect();
     assert_eq!(ids, ["bool"]);
     let screen = render(&pg, 80, 24);
@@ -362,7 +492,7 @@ fn validator_playground_edits_rerun_and_json_errors_point_at_the_spot() {
     press(&mut pg, &[key(KeyCode::Esc)]);
     assert!(!pg.captures_text());
     press(&mut pg, &[key(KeyCode::Home)]);
-    assert_eq!(press(&mut pg, &[ch('g')]), BlockOutcome::Changed);
+    assert_eq!(press_out(&mut pg, &[ch('g')]), BlockOutcome::Changed);
     assert!(pg.captures_text());
     assert_eq!(pg.args_cursor().0, 1, "cursor on the error line");
     assert_eq!(pg.args_cursor().1 + 1, err.column.min(" \"days\": }".len()));
@@ -372,13 +502,24 @@ fn validator_playground_edits_rerun_and_json_errors_point_at_the_spot() {
         let _ = pg.handle_key(key(KeyCode::Backspace), true);
     }
     type_text(&mut pg, "4}");
-    assert_eq!(pg.verdict().unwrap(), Verdict { ok: true, error: String::new() });
+    assert_eq!(
+        pg.verdict().unwrap(),
+        Verdict {
+            ok: true,
+            error: String::new()
+        }
+    );
     assert_eq!(pg.args_text(), "{\"city\": \"q?\",\n \"days\": 4}");
 }
 
 #[test]
 fn validator_playground_schema_picker_editor_and_restore() {
-    let mut pg = ValidatorPlayground::new(schemas(), 0, r#"{"query": "x", "page_size": 500, "extra": 1}"#, vcases());
+    let mut pg = ValidatorPlayground::new(
+        schemas(),
+        0,
+        r#"{"query": "x", "page_size": 500, "extra": 1}"#,
+        vcases(),
+    );
     assert_eq!(pg.schema_name(), Some("weather"));
     press(&mut pg, &[key(KeyCode::BackTab)]);
     assert_eq!(pg.focus(), Panel::Schema);
@@ -410,14 +551,40 @@ fn validator_playground_schema_picker_editor_and_restore() {
 fn executor_stage_split_is_pinned_on_real_rows() {
     let recs = records();
     let stage = |tool: &str, args: Value| {
-        engine::run_exec(tool, &ArgsInput::Value(args), &ctx("alpha", true), &recs, None, false).fired
+        engine::run_exec(
+            tool,
+            &ArgsInput::Value(args),
+            &ctx("alpha", true),
+            &recs,
+            None,
+            false,
+        )
+        .fired
     };
-    assert_eq!(stage("nope", json!({"ticket_id": "TKT-104"})), Some(Stage::Name));
-    assert_eq!(stage("get_ticket", json!({"ticket_id": 104})), Some(Stage::Value));
-    assert_eq!(stage("get_ticket", json!({"ticket_id": "TKT-1040"})), Some(Stage::Value));
-    assert_eq!(stage("get_ticket", json!({"ticket_id": "TKT-104", "tenant": "alpha"})), Some(Stage::Shape));
+    assert_eq!(
+        stage("nope", json!({"ticket_id": "TKT-104"})),
+        Some(Stage::Name)
+    );
+    assert_eq!(
+        stage("get_ticket", json!({"ticket_id": 104})),
+        Some(Stage::Value)
+    );
+    assert_eq!(
+        stage("get_ticket", json!({"ticket_id": "TKT-1040"})),
+        Some(Stage::Value)
+    );
+    assert_eq!(
+        stage(
+            "get_ticket",
+            json!({"ticket_id": "TKT-104", "tenant": "alpha"})
+        ),
+        Some(Stage::Shape)
+    );
     assert_eq!(stage("get_ticket", Value::Null), Some(Stage::Shape));
-    assert_eq!(stage("get_ticket", json!({"ticket_id": "TKT-999"})), Some(Stage::Lookup));
+    assert_eq!(
+        stage("get_ticket", json!({"ticket_id": "TKT-999"})),
+        Some(Stage::Lookup)
+    );
     assert_eq!(stage("get_ticket", json!({"ticket_id": "TKT-104"})), None);
 }
 
@@ -441,7 +608,14 @@ fn executor_playground_context_tool_and_pipeline() {
     assert!(screen.contains("✗ permission FIRED"), "{screen}");
     assert!(screen.contains("✓ value"), "{screen}");
     // Tool name: Tab back to the tool field, edit to delete_ticket.
-    press(&mut pg, &[key(KeyCode::BackTab), key(KeyCode::BackTab), key(KeyCode::Enter)]);
+    press(
+        &mut pg,
+        &[
+            key(KeyCode::BackTab),
+            key(KeyCode::BackTab),
+            key(KeyCode::Enter),
+        ],
+    );
     assert!(pg.captures_text());
     let _ = pg.handle_key(key(KeyCode::Home), true);
     for _ in 0.."get_".len() {
@@ -488,7 +662,10 @@ fn executor_playground_rule_switches_flip_rows() {
     press(&mut pg, &[ch(' ')]);
     let screen = render(&pg, 80, 24);
     assert!(screen.contains("store changed"), "{screen}");
-    let row = screen.lines().find(|l| l.contains("[ ] copy on return")).unwrap();
+    let row = screen
+        .lines()
+        .find(|l| l.contains("[ ] copy on return"))
+        .unwrap();
     assert!(row.contains("OFF"), "{screen}");
     let saved = pg.save();
     let mut other = exec_pg("{}");
@@ -507,6 +684,6 @@ fn executor_playground_bad_json_is_invalid_arguments_with_position() {
     assert_eq!(pg.fired(), Some(Stage::Shape));
     let screen = render(&pg, 80, 24);
     assert!(screen.contains("args line 2, column"), "{screen}");
-    assert_eq!(press(&mut pg, &[ch('g')]), BlockOutcome::Changed);
+    assert_eq!(press_out(&mut pg, &[ch('g')]), BlockOutcome::Changed);
     assert!(pg.captures_text());
 }

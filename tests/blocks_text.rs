@@ -43,30 +43,46 @@ fn quiz() -> Box<dyn BlockWidget> {
 fn quiz_wrong_then_right_with_number_keys() {
     let mut q = quiz();
     assert!(!q.is_done());
-    assert_eq!(q.handle_key(ch('1'), false), BlockOutcome::Ignored, "inactive blocks ignore keys");
-    assert_eq!(press(q.as_mut(), &[ch('1')]), BlockOutcome::Changed);
+    assert_eq!(
+        q.handle_key(ch('1'), false),
+        BlockOutcome::Ignored,
+        "inactive blocks ignore keys"
+    );
+    assert_eq!(press_out(q.as_mut(), &[ch('1')]), BlockOutcome::Changed);
     assert!(!q.is_done());
     let screen = render(q.as_ref(), 80, 24);
     assert!(screen.contains("Incorrect"), "{screen}");
     assert!(screen.contains("Types are checked last"), "{screen}");
-    assert!(!screen.contains("It comes second"), "only tried choices explain themselves yet");
+    assert!(
+        !screen.contains("It comes second"),
+        "only tried choices explain themselves yet"
+    );
     press(q.as_mut(), &[ch('2')]);
     assert!(q.is_done());
     let screen = render(q.as_ref(), 80, 24);
     assert!(screen.contains("Correct"), "{screen}");
-    assert!(screen.contains("It comes second"), "all explanations once solved: {screen}");
+    assert!(
+        screen.contains("It comes second"),
+        "all explanations once solved: {screen}"
+    );
     assert!(screen.contains("(●)"), "radio mark for the pick: {screen}");
 }
 
 #[test]
 fn quiz_arrows_and_enter_and_retry() {
     let mut q = quiz();
-    press(q.as_mut(), &[key(KeyCode::Down), key(KeyCode::Down), key(KeyCode::Enter)]);
+    press(
+        q.as_mut(),
+        &[key(KeyCode::Down), key(KeyCode::Down), key(KeyCode::Enter)],
+    );
     assert!(!q.is_done());
-    assert_eq!(press(q.as_mut(), &[ch('r')]), BlockOutcome::Changed);
+    assert_eq!(press_out(q.as_mut(), &[ch('r')]), BlockOutcome::Changed);
     press(q.as_mut(), &[ch('k'), key(KeyCode::Enter)]);
     assert!(q.is_done());
-    assert_eq!(press(q.as_mut(), &[key(KeyCode::Esc)]), BlockOutcome::Release);
+    assert_eq!(
+        press_out(q.as_mut(), &[key(KeyCode::Esc)]),
+        BlockOutcome::Release
+    );
 }
 
 #[test]
@@ -102,9 +118,12 @@ fn bad_quiz_is_an_error_not_a_panic() {
     for c in &mut spec.choices {
         c.correct = false;
     }
-    let err = build(&block(BlockKind::Quiz, &[], "", BlockSpec::Quiz(spec)), &env())
-        .err()
-        .expect("no correct choice is an error");
+    let err = build(
+        &block(BlockKind::Quiz, &[], "", BlockSpec::Quiz(spec)),
+        &env(),
+    )
+    .err()
+    .expect("no correct choice is an error");
     assert!(err.contains("line 7"), "{err}");
     let err = build(&block(BlockKind::Quiz, &[], "", BlockSpec::None), &env())
         .err()
@@ -140,9 +159,15 @@ fn explain_edit_compare_tick() {
     assert!(!x.captures_text());
     press(x.as_mut(), &[key(KeyCode::Enter)]);
     assert!(x.captures_text(), "Enter starts the editor");
-    type_text(x.as_mut(), "The session decides the tenant; q n ? are text here");
+    type_text(
+        x.as_mut(),
+        "The session decides the tenant; q n ? are text here",
+    );
     assert!(x.captures_text());
-    assert_eq!(press(x.as_mut(), &[key(KeyCode::Esc)]), BlockOutcome::Changed);
+    assert_eq!(
+        press_out(x.as_mut(), &[key(KeyCode::Esc)]),
+        BlockOutcome::Changed
+    );
     assert!(!x.captures_text(), "Esc leaves the editor");
     let saved = x.save();
     assert_eq!(
@@ -205,7 +230,10 @@ fn checklist() -> Box<dyn BlockWidget> {
 #[test]
 fn checklist_ticks_and_restores() {
     let mut c = checklist();
-    press(c.as_mut(), &[ch(' '), key(KeyCode::Down), key(KeyCode::Down), ch(' ')]);
+    press(
+        c.as_mut(),
+        &[ch(' '), key(KeyCode::Down), key(KeyCode::Down), ch(' ')],
+    );
     assert_eq!(c.save()["ticked"], serde_json::json!([true, false, true]));
     assert!(!c.is_done());
     press(c.as_mut(), &[ch('2')]);

@@ -20,8 +20,13 @@ pub fn ch(c: char) -> KeyEvent {
     key(KeyCode::Char(c))
 }
 
+/// Press keys with the block active.
+pub fn press(w: &mut dyn BlockWidget, keys: &[KeyEvent]) {
+    let _ = press_out(w, keys);
+}
+
 /// Press keys with the block active; returns the last outcome.
-pub fn press(w: &mut dyn BlockWidget, keys: &[KeyEvent]) -> BlockOutcome {
+pub fn press_out(w: &mut dyn BlockWidget, keys: &[KeyEvent]) -> BlockOutcome {
     let mut last = BlockOutcome::Ignored;
     for k in keys {
         last = w.handle_key(*k, true);
@@ -32,7 +37,11 @@ pub fn press(w: &mut dyn BlockWidget, keys: &[KeyEvent]) -> BlockOutcome {
 /// Type text into whatever editor is active.
 pub fn type_text(w: &mut dyn BlockWidget, text: &str) {
     for c in text.chars() {
-        let k = if c == '\n' { key(KeyCode::Enter) } else { ch(c) };
+        let k = if c == '\n' {
+            key(KeyCode::Enter)
+        } else {
+            ch(c)
+        };
         let _ = w.handle_key(k, true);
     }
 }
@@ -86,7 +95,16 @@ pub fn render_tiny_sizes(w: &dyn BlockWidget) {
         Theme::new(ThemeName::Default, false),
         Theme::new(ThemeName::Mono, true),
     ] {
-        for (x, y) in [(1, 1), (2, 1), (1, 3), (5, 2), (10, 3), (20, 5), (30, 8), (0, 0)] {
+        for (x, y) in [
+            (1, 1),
+            (2, 1),
+            (1, 3),
+            (5, 2),
+            (10, 3),
+            (20, 5),
+            (30, 8),
+            (0, 0),
+        ] {
             let area = Rect::new(0, 0, x, y);
             let mut buf = Buffer::empty(area);
             w.render(

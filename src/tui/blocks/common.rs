@@ -308,7 +308,10 @@ pub fn verdict_line(theme: &Theme, ok: bool, word: &str, detail: &str) -> Line<'
     };
     let mut spans = vec![Span::styled(format!("{mark} {word}"), style)];
     if !detail.is_empty() {
-        spans.push(Span::styled(format!("  {}", clean(detail, false)), theme.base));
+        spans.push(Span::styled(
+            format!("  {}", clean(detail, false)),
+            theme.base,
+        ));
     }
     Line::from(spans)
 }
@@ -320,7 +323,12 @@ pub fn draw_lines(area: Rect, buf: &mut Buffer, lines: &[Line<'_>], skip: usize)
     if area.is_empty() {
         return;
     }
-    for (row, line) in lines.iter().skip(skip).take(area.height as usize).enumerate() {
+    for (row, line) in lines
+        .iter()
+        .skip(skip)
+        .take(area.height as usize)
+        .enumerate()
+    {
         buf.set_line(area.x, area.y + row as u16, line, area.width);
     }
 }
@@ -336,7 +344,10 @@ pub fn scroll_to(focus: usize, height: usize, total: usize) -> usize {
 
 /// A plain key (no Ctrl/Alt) with this code.
 pub fn plain(key: &KeyEvent, code: KeyCode) -> bool {
-    key.code == code && !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    key.code == code
+        && !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
 }
 
 /// A plain character key.
@@ -361,7 +372,9 @@ pub fn is_right(key: &KeyEvent) -> bool {
 pub fn digit(key: &KeyEvent) -> Option<usize> {
     match key.code {
         KeyCode::Char(c @ '1'..='9')
-            if !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
         {
             Some(c as usize - '1' as usize)
         }
@@ -427,7 +440,9 @@ impl Editor {
 
     /// Put the cursor at a 1-based line and column (clamped).
     pub fn jump_to(&mut self, line: usize, column: usize) {
-        let row = line.saturating_sub(1).min(self.ta.lines().len().saturating_sub(1));
+        let row = line
+            .saturating_sub(1)
+            .min(self.ta.lines().len().saturating_sub(1));
         let len = self.ta.lines()[row].chars().count();
         let col = column.saturating_sub(1).min(len);
         self.ta
@@ -441,7 +456,15 @@ impl Editor {
     }
 
     /// Draw with the theme; the cursor shows only while `editing`.
-    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme, editing: bool, title: &str, focused: bool) {
+    pub fn render(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+        editing: bool,
+        title: &str,
+        focused: bool,
+    ) {
         let area = area.intersection(buf.area);
         if area.is_empty() {
             return;
@@ -544,9 +567,21 @@ mod tests {
         let l = highlight_json_line("{\"a\": \"x\u{202e}y\", \"n\": 3, \"b\": true}", &t);
         let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
         assert!(!text.contains('\u{202e}'));
-        assert!(l.spans.iter().any(|s| s.content == "\"a\"" && s.style == t.json_key));
-        assert!(l.spans.iter().any(|s| s.content == "3" && s.style == t.json_number));
-        assert!(l.spans.iter().any(|s| s.content == "true" && s.style == t.json_literal));
+        assert!(
+            l.spans
+                .iter()
+                .any(|s| s.content == "\"a\"" && s.style == t.json_key)
+        );
+        assert!(
+            l.spans
+                .iter()
+                .any(|s| s.content == "3" && s.style == t.json_number)
+        );
+        assert!(
+            l.spans
+                .iter()
+                .any(|s| s.content == "true" && s.style == t.json_literal)
+        );
     }
 
     #[test]

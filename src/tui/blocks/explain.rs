@@ -35,9 +35,9 @@ pub struct ExplainWidget {
 
 const STOPWORDS: &[&str] = &[
     "that", "this", "with", "from", "they", "them", "then", "than", "have", "what", "when",
-    "which", "would", "could", "should", "their", "there", "about", "into", "only", "even",
-    "does", "because", "were", "will", "your", "just", "also", "more", "most", "some", "such",
-    "each", "every", "been", "being", "here", "while", "where", "after", "before", "other",
+    "which", "would", "could", "should", "their", "there", "about", "into", "only", "even", "does",
+    "because", "were", "will", "your", "just", "also", "more", "most", "some", "such", "each",
+    "every", "been", "being", "here", "while", "where", "after", "before", "other",
 ];
 
 /// Lower-case content words (4+ letters, no common filler words).
@@ -95,11 +95,21 @@ impl ExplainWidget {
     }
 
     /// Lines of the comparison panel (model answer, key points, hint).
-    fn compare_lines(&self, theme: &Theme, width: usize, show_cursor: bool) -> (Vec<Line<'static>>, usize) {
+    fn compare_lines(
+        &self,
+        theme: &Theme,
+        width: usize,
+        show_cursor: bool,
+    ) -> (Vec<Line<'static>>, usize) {
         let mut out = Vec::new();
         let mut focus = 0;
         out.push(Line::from(Span::styled("Model answer", theme.heading)));
-        out.extend(wrap_prefixed(Vec::new(), &self.model_answer, width, theme.base));
+        out.extend(wrap_prefixed(
+            Vec::new(),
+            &self.model_answer,
+            width,
+            theme.base,
+        ));
         if self.key_points.is_empty() {
             return (out, focus);
         }
@@ -212,7 +222,12 @@ impl BlockWidget for ExplainWidget {
         if inner.is_empty() {
             return;
         }
-        let q = wrap_prefixed(Vec::new(), &self.question, inner.width as usize, theme.heading);
+        let q = wrap_prefixed(
+            Vec::new(),
+            &self.question,
+            inner.width as usize,
+            theme.heading,
+        );
         let qh = (q.len() as u16).min(inner.height);
         let [qa, rest] = inner.layout(&Layout::vertical([
             Constraint::Length(qh),
@@ -222,8 +237,10 @@ impl BlockWidget for ExplainWidget {
         if rest.height < 2 {
             return;
         }
-        let [body, status_area] =
-            rest.layout(&Layout::vertical([Constraint::Fill(1), Constraint::Length(1)]));
+        let [body, status_area] = rest.layout(&Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(1),
+        ]));
         common::draw_lines(status_area, buf, &[self.status_line(theme)], 0);
         let show_cursor = (ctx.active || ctx.focused) && !self.editing;
         if self.compared && inner.width >= WIDE {
@@ -231,7 +248,8 @@ impl BlockWidget for ExplainWidget {
                 Constraint::Percentage(50),
                 Constraint::Percentage(50),
             ]));
-            self.editor.render(left, buf, theme, self.editing, "Your answer", ctx.active);
+            self.editor
+                .render(left, buf, theme, self.editing, "Your answer", ctx.active);
             let pad = Rect {
                 x: right.x + 1,
                 width: right.width.saturating_sub(1),
@@ -246,7 +264,8 @@ impl BlockWidget for ExplainWidget {
                 Constraint::Length(eh),
                 Constraint::Fill(1),
             ]));
-            self.editor.render(ed, buf, theme, self.editing, "Your answer", ctx.active);
+            self.editor
+                .render(ed, buf, theme, self.editing, "Your answer", ctx.active);
             if self.compared {
                 let (lines, focus) = self.compare_lines(theme, below.width as usize, show_cursor);
                 let skip = common::scroll_to(focus, below.height as usize, lines.len());
@@ -341,7 +360,10 @@ impl BlockWidget for ExplainWidget {
         if let Some(a) = state.get("answer").and_then(Value::as_str) {
             self.editor.set_text(a);
         }
-        self.compared = state.get("compared").and_then(Value::as_bool).unwrap_or(false);
+        self.compared = state
+            .get("compared")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         if let Some(arr) = state.get("ticked").and_then(Value::as_array) {
             for (i, v) in arr.iter().enumerate().take(self.ticked.len()) {
                 self.ticked[i] = v.as_bool().unwrap_or(false);

@@ -5,10 +5,10 @@
 //! OWNER: blocks helper. The trait is the interface with the TUI helper; add to it, do not rename.
 
 pub mod checklist;
-pub mod panels;
 pub mod common;
 pub mod engine;
 pub mod explain;
+pub mod panels;
 pub mod playground_executor;
 pub mod playground_validator;
 pub mod predict;
@@ -129,7 +129,9 @@ pub fn build(
             Some(other) => Err(at(format!(
                 "playground: unknown mode {other:?} (validator or executor)"
             ))),
-            None => Err(at("playground needs mode=validator or mode=executor".to_owned())),
+            None => Err(at(
+                "playground needs mode=validator or mode=executor".to_owned()
+            )),
         },
         (BlockKind::Trace, _) => trace::TraceWidget::from_block(block, env)
             .map(|w| Box::new(w) as Box<dyn BlockWidget>)

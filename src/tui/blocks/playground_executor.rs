@@ -60,16 +60,17 @@ impl ExecutorPlayground {
         let tool = block.option("tool").unwrap_or("get_ticket");
         let tenant = match block.option("tenant") {
             None => 0,
-            Some(t) => TENANTS
-                .iter()
-                .position(|x| *x == t)
-                .ok_or_else(|| format!("playground: tenant must be alpha, beta or gamma, not {t:?}"))?,
+            Some(t) => TENANTS.iter().position(|x| *x == t).ok_or_else(|| {
+                format!("playground: tenant must be alpha, beta or gamma, not {t:?}")
+            })?,
         };
         let read = match block.option("read") {
             None | Some("allow") => true,
             Some("deny") => false,
             Some(other) => {
-                return Err(format!("playground: read must be allow or deny, not {other:?}"));
+                return Err(format!(
+                    "playground: read must be allow or deny, not {other:?}"
+                ));
             }
         };
         let cases =
@@ -269,7 +270,12 @@ impl ExecutorPlayground {
                 "a completed lookup that found nothing for this tenant",
             ));
         }
-        out.extend(panels::pipeline_lines(theme, "checks:", &self.stages(), width));
+        out.extend(panels::pipeline_lines(
+            theme,
+            "checks:",
+            &self.stages(),
+            width,
+        ));
         if let Some((l, c, msg)) = &self.json_error {
             out.extend(wrap_prefixed(
                 vec![Span::styled(format!("{} ", theme.sym.pointer), theme.warn)],
@@ -316,8 +322,14 @@ impl ExecutorPlayground {
             width: area.width.saturating_sub(8).min(32),
             ..area
         };
-        self.tool
-            .render(field, buf, theme, self.editing && self.focus == Panel::Tool, "", tf);
+        self.tool.render(
+            field,
+            buf,
+            theme,
+            self.editing && self.focus == Panel::Tool,
+            "",
+            tf,
+        );
         let hint_x = field.x + field.width + 1;
         if hint_x < area.x + area.width {
             let hint = Rect {
@@ -339,7 +351,9 @@ impl ExecutorPlayground {
 
     fn rules_and_flips(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show: bool) {
         let labels: Vec<&str> = ExecRule::ALL.iter().map(|r| r.label()).collect();
-        let off_idx = self.off.and_then(|o| ExecRule::ALL.iter().position(|r| *r == o));
+        let off_idx = self
+            .off
+            .and_then(|o| ExecRule::ALL.iter().position(|r| *r == o));
         let cursor = (show && self.focus == Panel::Rules).then_some(self.rule_cursor);
         let rw = 30.min(area.width / 2);
         let [ra, fa] = area.layout(&Layout::horizontal([
@@ -448,7 +462,9 @@ impl BlockWidget for ExecutorPlayground {
             return BlockOutcome::Consumed;
         }
         if self.editing {
-            if plain(&key, KeyCode::Esc) || (self.focus == Panel::Tool && plain(&key, KeyCode::Enter)) {
+            if plain(&key, KeyCode::Esc)
+                || (self.focus == Panel::Tool && plain(&key, KeyCode::Enter))
+            {
                 self.editing = false;
                 return BlockOutcome::Changed;
             }
@@ -525,7 +541,11 @@ impl BlockWidget for ExecutorPlayground {
                 }
                 if is_char(&key, ' ') || plain(&key, KeyCode::Enter) {
                     let rule = ExecRule::ALL[self.rule_cursor];
-                    let next = if self.off == Some(rule) { None } else { Some(rule) };
+                    let next = if self.off == Some(rule) {
+                        None
+                    } else {
+                        Some(rule)
+                    };
                     self.set_off(next);
                     return BlockOutcome::Changed;
                 }
@@ -596,9 +616,18 @@ impl BlockWidget for ExecutorPlayground {
         if let Some(a) = state.get("args").and_then(Value::as_str) {
             self.args = Editor::new(a);
         }
-        self.edited = state.get("edited").and_then(Value::as_bool).unwrap_or(false);
-        self.switched = state.get("switched").and_then(Value::as_bool).unwrap_or(false);
-        self.off = state.get("off").and_then(Value::as_str).and_then(ExecRule::from_key);
+        self.edited = state
+            .get("edited")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        self.switched = state
+            .get("switched")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        self.off = state
+            .get("off")
+            .and_then(Value::as_str)
+            .and_then(ExecRule::from_key);
         self.refresh();
         self.refresh_flips();
     }

@@ -105,7 +105,12 @@ pub fn parse_schema_text(text: &str) -> Result<Schema, JsonError> {
         let req: Vec<String> = v
             .get("required")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default();
         (v["schema"].clone(), req)
     } else {
@@ -129,7 +134,8 @@ impl ValidatorPlayground {
             .iter()
             .position(|(n, _)| n == name)
             .ok_or_else(|| format!("playground: no schema named {name:?} in schemas.json"))?;
-        let cases = crate::content::fixtures::validator_cases(&env.content).map_err(|e| e.to_string())?;
+        let cases =
+            crate::content::fixtures::validator_cases(&env.content).map_err(|e| e.to_string())?;
         let args = if block.body.trim().is_empty() {
             "{}".to_owned()
         } else {
@@ -145,7 +151,10 @@ impl ValidatorPlayground {
         cases: Vec<ValidatorCase>,
     ) -> ValidatorPlayground {
         let idx = idx.min(schemas.len().saturating_sub(1));
-        let text = schemas.get(idx).map(|(_, e)| schema_text(e)).unwrap_or_default();
+        let text = schemas
+            .get(idx)
+            .map(|(_, e)| schema_text(e))
+            .unwrap_or_default();
         let mut p = ValidatorPlayground {
             schemas,
             schema_idx: Some(idx),
@@ -273,7 +282,11 @@ impl ValidatorPlayground {
             let (a, b) = (with.verdict(), without.verdict());
             if a != b {
                 let words = |v: &crate::content::fixtures::Verdict| {
-                    if v.ok { "ok".to_owned() } else { v.error.clone() }
+                    if v.ok {
+                        "ok".to_owned()
+                    } else {
+                        v.error.clone()
+                    }
                 };
                 self.flips.push(Flip {
                     id: case.id.clone(),
@@ -292,7 +305,11 @@ impl ValidatorPlayground {
         }
         let n = self.schemas.len();
         let cur = self.schema_idx.unwrap_or(0);
-        let next = if forward { (cur + 1) % n } else { (cur + n - 1) % n };
+        let next = if forward {
+            (cur + 1) % n
+        } else {
+            (cur + n - 1) % n
+        };
         self.schema_idx = Some(next);
         self.schema_editor = Editor::new(&schema_text(&self.schemas[next].1));
         self.refresh();
@@ -329,13 +346,13 @@ impl ValidatorPlayground {
         VAL_STAGES
             .iter()
             .map(|&k| {
-                let off = match (k, self.off) {
+                let off = matches!(
+                    (k, self.off),
                     (CheckKind::Missing, Some(ValRule::Required))
-                    | (CheckKind::Unknown, Some(ValRule::Unknown))
-                    | (CheckKind::Type, Some(ValRule::Type))
-                    | (CheckKind::Value, Some(ValRule::Value)) => true,
-                    _ => false,
-                };
+                        | (CheckKind::Unknown, Some(ValRule::Unknown))
+                        | (CheckKind::Type, Some(ValRule::Type))
+                        | (CheckKind::Value, Some(ValRule::Value))
+                );
                 let label = if k == CheckKind::Type && self.off == Some(ValRule::BoolGuard) {
                     "type (no bool guard)"
                 } else {
@@ -365,17 +382,18 @@ impl ValidatorPlayground {
             Outcome::Run(run) => {
                 let v = run.verdict();
                 let line = json!({"ok": v.ok, "error": v.error});
-                let mut spans = verdict_line(
-                    theme,
-                    v.ok,
-                    if v.ok { "accepted" } else { "rejected" },
-                    "",
-                )
-                .spans;
+                let mut spans =
+                    verdict_line(theme, v.ok, if v.ok { "accepted" } else { "rejected" }, "").spans;
                 spans.push(Span::raw("  "));
-                spans.extend(common::highlight_json_line(&common::json_compact(&line), theme).spans);
+                spans
+                    .extend(common::highlight_json_line(&common::json_compact(&line), theme).spans);
                 out.push(Line::from(spans));
-                out.extend(panels::pipeline_lines(theme, "checks:", &self.stages(), width));
+                out.extend(panels::pipeline_lines(
+                    theme,
+                    "checks:",
+                    &self.stages(),
+                    width,
+                ));
             }
         }
         if let Some(e) = &self.json_error {
@@ -414,7 +432,9 @@ impl ValidatorPlayground {
 
     fn rules_and_flips(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show_cursor: bool) {
         let labels: Vec<&str> = ValRule::ALL.iter().map(|r| r.label()).collect();
-        let off_idx = self.off.and_then(|o| ValRule::ALL.iter().position(|r| *r == o));
+        let off_idx = self
+            .off
+            .and_then(|o| ValRule::ALL.iter().position(|r| *r == o));
         let cursor = (show_cursor && self.focus == Panel::Rules).then_some(self.rule_cursor);
         let rw = 30.min(area.width / 2);
         let [ra, fa] = area.layout(&Layout::horizontal([
@@ -483,7 +503,9 @@ impl BlockWidget for ValidatorPlayground {
         let h = if inner >= WIDE {
             let right = (inner / 2) as usize;
             let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-            let r = self.result_lines(&theme, right).len() as u16 + 1 + (2 + self.flips.len() as u16).max(6);
+            let r = self.result_lines(&theme, right).len() as u16
+                + 1
+                + (2 + self.flips.len() as u16).max(6);
             r.max(1 + 2 * EDITOR_H)
         } else {
             self.narrow_height(inner as usize)
@@ -518,8 +540,10 @@ impl BlockWidget for ValidatorPlayground {
                 Constraint::Fill(1),
             ]));
             common::draw_lines(pick, buf, &[self.picker_line(theme, sch_focus)], 0);
-            self.schema_editor.render(sch, buf, theme, edit_schema, "schema", sch_focus);
-            self.args_editor.render(args, buf, theme, edit_args, "arguments", args_focus);
+            self.schema_editor
+                .render(sch, buf, theme, edit_schema, "schema", sch_focus);
+            self.args_editor
+                .render(args, buf, theme, edit_args, "arguments", args_focus);
             let right = Rect {
                 x: right.x + 1,
                 width: right.width.saturating_sub(1),
@@ -551,8 +575,10 @@ impl BlockWidget for ValidatorPlayground {
             Constraint::Percentage(50),
             Constraint::Percentage(50),
         ]));
-        self.schema_editor.render(sa, buf, theme, edit_schema, "schema", sch_focus);
-        self.args_editor.render(aa, buf, theme, edit_args, "arguments", args_focus);
+        self.schema_editor
+            .render(sa, buf, theme, edit_schema, "schema", sch_focus);
+        self.args_editor
+            .render(aa, buf, theme, edit_args, "arguments", args_focus);
         common::draw_lines(ra, buf, &res, 0);
         self.rules_and_flips(theme, rules, buf, show);
     }
@@ -634,7 +660,11 @@ impl BlockWidget for ValidatorPlayground {
                 }
                 if is_char(&key, ' ') || plain(&key, KeyCode::Enter) {
                     let rule = ValRule::ALL[self.rule_cursor];
-                    let next = if self.off == Some(rule) { None } else { Some(rule) };
+                    let next = if self.off == Some(rule) {
+                        None
+                    } else {
+                        Some(rule)
+                    };
                     self.set_off(next);
                     return BlockOutcome::Changed;
                 }
@@ -704,9 +734,18 @@ impl BlockWidget for ValidatorPlayground {
         if let Some(a) = state.get("args").and_then(Value::as_str) {
             self.args_editor = Editor::new(a);
         }
-        self.edited = state.get("edited").and_then(Value::as_bool).unwrap_or(false);
-        self.switched = state.get("switched").and_then(Value::as_bool).unwrap_or(false);
-        self.off = state.get("off").and_then(Value::as_str).and_then(ValRule::from_key);
+        self.edited = state
+            .get("edited")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        self.switched = state
+            .get("switched")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        self.off = state
+            .get("off")
+            .and_then(Value::as_str)
+            .and_then(ValRule::from_key);
         self.refresh();
         self.refresh_flips();
     }

@@ -324,8 +324,7 @@ impl PredictWidget {
                 }
             }
             RowData::Val(case) => {
-                let expected =
-                    serde_json::to_value(&case.expected).unwrap_or(Value::Null);
+                let expected = serde_json::to_value(&case.expected).unwrap_or(Value::Null);
                 match engine::run_validator_case(case, &self.named, None) {
                     Ok(run) => {
                         let verdict = run.verdict();
@@ -455,7 +454,10 @@ impl PredictWidget {
             let (c1_text, c2_text) = match &row.data {
                 RowData::Exec(c) => (clean(&c.label, false), engine::context_words(&c.context)),
                 RowData::Val(c) => (
-                    clean(&ArgsInput::from_case(&c.args, &c.args_text).display(), false),
+                    clean(
+                        &ArgsInput::from_case(&c.args, &c.args_text).display(),
+                        false,
+                    ),
                     match &c.schema {
                         Value::String(n) => clean(n, false),
                         _ => "inline".to_owned(),
@@ -464,7 +466,7 @@ impl PredictWidget {
             };
             let pointer = if here { theme.sym.pointer } else { " " };
             let mut spans = vec![
-                Span::styled(format!("{pointer}"), theme.focus),
+                Span::styled(pointer.to_string(), theme.focus),
                 Span::styled(format!("{:>2} ", i + 1), base),
                 Span::styled(format!("{} ", fit(&c1_text, flex, e)), base),
             ];
@@ -523,13 +525,22 @@ impl PredictWidget {
         };
         let title = match &row.data {
             RowData::Exec(c) => format!("Row {}: {}", i + 1, clean(&c.label, false)),
-            RowData::Val(c) => format!("Row {}: {} ({})", i + 1, clean(&c.id, false), clean(&c.group, false)),
+            RowData::Val(c) => format!(
+                "Row {}: {} ({})",
+                i + 1,
+                clean(&c.id, false),
+                clean(&c.group, false)
+            ),
         };
         out.extend(wrap_prefixed(Vec::new(), &title, w, theme.heading));
         match &row.data {
             RowData::Exec(c) => {
                 field(&mut out, "tool", &clean(&c.tool, false));
-                field(&mut out, "args", &ArgsInput::from_case(&c.args, &c.args_text).display());
+                field(
+                    &mut out,
+                    "args",
+                    &ArgsInput::from_case(&c.args, &c.args_text).display(),
+                );
                 out.push(Line::from(vec![
                     Span::styled(format!("{:<label_w$}", "context"), theme.dim),
                     Span::styled(engine::context_words(&c.context), theme.base),
@@ -560,19 +571,29 @@ impl PredictWidget {
                 field(
                     &mut out,
                     "args",
-                    &clean(&ArgsInput::from_case(&c.args, &c.args_text).display(), false),
+                    &clean(
+                        &ArgsInput::from_case(&c.args, &c.args_text).display(),
+                        false,
+                    ),
                 );
             }
         }
         // The outcome menu.
         let mut menu: Vec<Span<'static>> = vec![Span::styled(
-            format!("{:<label_w$}", if row.locked { "locked" } else { "predict" }),
+            format!(
+                "{:<label_w$}",
+                if row.locked { "locked" } else { "predict" }
+            ),
             theme.dim,
         )];
         let mut menu_w = label_w;
         for (n, word) in row.options().iter().enumerate() {
             let on = row.pick == Some(n);
-            let radio = if on { theme.sym.radio_on } else { theme.sym.radio_off };
+            let radio = if on {
+                theme.sym.radio_on
+            } else {
+                theme.sym.radio_off
+            };
             let item = format!("{radio} {} {word}  ", n + 1);
             let iw = common::width_of(&item);
             if menu_w + iw > w && menu_w > label_w {
@@ -705,9 +726,9 @@ impl BlockWidget for PredictWidget {
         // The detail keeps what it needs; the table gets the rest (at least 3 lines).
         let want_table = table.len() as u16;
         let detail_h = (detail.len() as u16).min(inner.height.saturating_sub(4));
-        let table_h = want_table.min(inner.height.saturating_sub(detail_h + 1)).max(
-            if inner.height >= 4 { 2 } else { inner.height },
-        );
+        let table_h = want_table
+            .min(inner.height.saturating_sub(detail_h + 1))
+            .max(if inner.height >= 4 { 2 } else { inner.height });
         let [ta, sep, da] = inner.layout(&Layout::vertical([
             Constraint::Length(table_h),
             Constraint::Length(1),
@@ -780,7 +801,9 @@ impl BlockWidget for PredictWidget {
                 .filter(|&i| self.rows[i].locked && !self.rows[i].revealed)
                 .collect();
             if locked.is_empty() {
-                self.note = Some("No locked rows to reveal: lock a prediction with Enter first.".to_owned());
+                self.note = Some(
+                    "No locked rows to reveal: lock a prediction with Enter first.".to_owned(),
+                );
                 return BlockOutcome::Consumed;
             }
             for i in locked {
@@ -919,8 +942,8 @@ impl BlockWidget for PredictWidget {
                     .collect()
             })
             .unwrap_or_default();
-        self.review = state.get("review").and_then(Value::as_bool) == Some(true)
-            && !self.queue.is_empty();
+        self.review =
+            state.get("review").and_then(Value::as_bool) == Some(true) && !self.queue.is_empty();
         self.cursor = 0;
     }
 

@@ -110,7 +110,10 @@ impl QuizWidget {
             let style = if here { theme.selected } else { theme.base };
             let prefix = vec![
                 Span::styled(format!("{pointer} "), theme.focus),
-                Span::styled(format!("{radio} "), if chosen { theme.accent } else { theme.dim }),
+                Span::styled(
+                    format!("{radio} "),
+                    if chosen { theme.accent } else { theme.dim },
+                ),
                 Span::styled(format!("{}. ", i + 1), theme.key),
             ];
             out.extend(wrap_prefixed(prefix, &c.text, width, style));

@@ -14,9 +14,16 @@ use serde_json::{Value, json};
 
 use crate::content::lessons::Block;
 use crate::sanitize::clean;
-use crate::tui::blocks::common::{self, fit, frame, is_char, is_left, is_right, plain, wrap_prefixed};
+use crate::tui::blocks::common::{
+    self, fit, frame, is_char, is_left, is_right, plain, wrap_prefixed,
+};
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::{Theme, ThemeName};
+
+/// Lines of the scenario's note shown above the player (the rest is cut with a mark).
+const NOTE_LINES: usize = 2;
+/// Event lines the inline player shows (it scrolls to keep the cursor in view).
+const EVENT_LINES: usize = 8;
 
 /// Budgets spent when an event happened.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -67,7 +74,6 @@ pub struct TraceData {
 
 impl TraceData {
     /// Run the real orchestrator on a scenario.
-    #[cfg(orchestrator_landed)]
     pub fn run(env: &BlockEnv, name: &str, seed: u64) -> Result<TraceData, String> {
         let scenario =
             crate::orchestrator::load_scenario(&env.content, name).map_err(|e| e.to_string())?;
@@ -75,7 +81,6 @@ impl TraceData {
         Ok(TraceData::from_run(&scenario, &run))
     }
 
-    #[cfg(orchestrator_landed)]
     pub fn from_run(
         scenario: &crate::orchestrator::Scenario,
         run: &crate::orchestrator::Run,
@@ -145,10 +150,7 @@ impl TraceWidget {
                 .parse::<u64>()
                 .map_err(|_| format!("trace: seed must be a whole number, not {s:?}"))?,
         };
-        #[cfg(orchestrator_landed)]
-        return Ok(TraceWidget::new(TraceData::run(env, name, seed)?));
-        #[allow(unreachable_code)]
-        Err(format!("TEMP {name} {seed} {}", env.seed))
+        Ok(TraceWidget::new(TraceData::run(env, name, seed)?))
     }
 
     pub fn new(data: TraceData) -> TraceWidget {
@@ -232,8 +234,11 @@ impl TraceWidget {
                     lane.state = format!("attempt {} running", step.field("attempt"));
                 }
                 "attempt_finished" => {
-                    lane.state =
-                        format!("attempt {}: {}", step.field("attempt"), step.field("outcome"));
+                    lane.state = format!(
+                        "attempt {}: {}",
+                        step.field("attempt"),
+                        step.field("outcome")
+                    );
                 }
                 "handler_still_running" => {
                     lane.state = format!(
@@ -274,7 +279,10 @@ impl TraceWidget {
 
     fn header_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         let mut out = wrap_prefixed(
-            vec![Span::styled(format!("{} ", self.data.scenario), theme.accent)],
+            vec![Span::styled(
+                format!("{} ", self.data.scenario),
+                theme.accent,
+            )],
             &self.data.title,
             width,
             theme.heading,
@@ -282,12 +290,12 @@ impl TraceWidget {
         if !self.data.note.is_empty() {
             let note = wrap_prefixed(Vec::new(), &self.data.note, width, theme.dim);
             let n = note.len();
-            out.extend(note.into_iter().take(3));
-            if n > 3 {
+            out.extend(note.into_iter().take(NOTE_LINES));
+            if n > NOTE_LINES {
                 out.pop();
                 out.extend(wrap_prefixed(
                     Vec::new(),
-                    &format!("{}", theme.sym.ellipsis),
+                    theme.sym.ellipsis,
                     width,
                     theme.dim,
                 ));
@@ -296,13 +304,6 @@ impl TraceWidget {
         let d = common::dot(theme);
         let s = self.spent();
         let l = self.data.limits;
-        let state = if self.playing {
-            format!("{} playing", theme.sym.pointer)
-        } else if self.at_end() {
-            format!("{} end", theme.sym.done)
-        } else {
-            "paused".to_owned()
-        };
         out.push(Line::from(vec![
             Span::styled("budgets ", theme.dim),
             Span::styled(
@@ -313,12 +314,7 @@ impl TraceWidget {
                 theme.base,
             ),
             Span::styled(
-                format!(
-                    "   t={} ms {d} event {}/{} {d} {state}",
-                    self.clock_ms,
-                    self.shown,
-                    self.data.steps.len()
-                ),
+                format!("  {d} event {}/{}", self.shown, self.data.steps.len()),
                 theme.dim,
             ),
         ]));
@@ -371,7 +367,7 @@ impl TraceWidget {
             let style = if here { theme.selected } else { theme.base };
             let body = width.saturating_sub(12);
             out.push(Line::from(vec![
-                Span::styled(format!("{pointer}"), theme.focus),
+                Span::styled(pointer.to_string(), theme.focus),
                 Span::styled(format!("{:>7} ms ", step.t_ms), theme.dim),
                 Span::styled(fit(&step.summary, body, e), style),
             ]));
@@ -419,16 +415,23 @@ impl BlockWidget for TraceWidget {
             .collect::<std::collections::BTreeSet<_>>()
             .len();
         let body = if inner >= 100 {
-            (calls + 1).max(12)
+            (calls + 1).max(EVENT_LINES + 1)
         } else {
-            calls + 1 + 12
+            calls + 1 + EVENT_LINES + 1
         };
         (2 + head + 1 + body).min(u16::MAX as usize) as u16
     }
 
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
         let theme = ctx.theme;
-        let status = format!("t={} ms", self.clock_ms);
+        let state = if self.playing {
+            format!("{} playing", theme.sym.pointer)
+        } else if self.at_end() {
+            format!("{} end", theme.sym.done)
+        } else {
+            "paused".to_owned()
+        };
+        let status = format!("{state} {} t={} ms", common::dot(theme), self.clock_ms);
         let inner = frame(area, buf, ctx, &self.title(), &status);
         if inner.is_empty() {
             return;
@@ -449,7 +452,14 @@ impl BlockWidget for TraceWidget {
                 Constraint::Percentage(45),
                 Constraint::Percentage(55),
             ]));
-            (l, Rect { x: r.x + 1, width: r.width.saturating_sub(1), ..r })
+            (
+                l,
+                Rect {
+                    x: r.x + 1,
+                    width: r.width.saturating_sub(1),
+                    ..r
+                },
+            )
         } else {
             let lanes = self.lane_lines(theme, body.width as usize).len() as u16;
             let lh = lanes.min(body.height / 2).max(2.min(body.height));
@@ -461,14 +471,22 @@ impl BlockWidget for TraceWidget {
         };
         common::draw_lines(la, buf, &self.lane_lines(theme, la.width as usize), 0);
         let (events, focus) = self.event_lines(theme, ea.width as usize);
-        // Keep the latest event near the bottom: the list grows downwards like a log.
+        // The heading stays; the list below keeps the latest event in view, like a log.
+        common::draw_lines(ea, buf, &events[..1], 0);
+        let ea = Rect {
+            y: ea.y + 1,
+            height: ea.height.saturating_sub(1),
+            ..ea
+        };
+        let events = &events[1..];
+        let focus = focus.saturating_sub(1);
         let h = ea.height as usize;
         let skip = if events.len() > h {
             (focus + 2).saturating_sub(h).min(events.len() - h)
         } else {
             0
         };
-        common::draw_lines(ea, buf, &events, skip);
+        common::draw_lines(ea, buf, events, skip);
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
@@ -532,7 +550,10 @@ impl BlockWidget for TraceWidget {
     }
 
     fn restore(&mut self, state: &Value) {
-        let finished = state.get("finished").and_then(Value::as_bool).unwrap_or(false);
+        let finished = state
+            .get("finished")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         if let Some(n) = state.get("shown").and_then(Value::as_u64) {
             self.set_shown(n as usize);
         }
@@ -570,7 +591,12 @@ impl BlockWidget for TraceWidget {
 
     fn seek_ms(&mut self, t_ms: u64) {
         self.playing = false;
-        self.shown = self.data.steps.iter().take_while(|s| s.t_ms <= t_ms).count();
+        self.shown = self
+            .data
+            .steps
+            .iter()
+            .take_while(|s| s.t_ms <= t_ms)
+            .count();
         self.clock_ms = t_ms;
         if self.at_end() {
             self.finished = true;
