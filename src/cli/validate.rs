@@ -1,13 +1,137 @@
-//! `tooldojo validate`.
+//! `tooldojo validate`: the seed validator, live.
+//!
+//! ```text
+//! tooldojo validate --schema SCHEMA [--required a,b] --args JSON [--all] [--off RULE]
+//! tooldojo validate --jsonl [FILE] [--all] [--off RULE]
+//! ```
+//! SCHEMA is inline JSON, `@path`, or the name of a schema in `fixtures/schemas.json`.
 
+use std::io;
 use std::process::ExitCode;
 
-use super::ContentArgs;
+use serde_json::{Value, json};
+
+use super::{ContentArgs, inline_or_file};
+use crate::content::fixtures;
+use crate::error::UserError;
+use crate::validate::{self, Schema, ValidatorRules, jsonl};
 
 #[derive(Debug, clap::Args)]
-pub struct ValidateArgs {}
+pub struct ValidateArgs {
+    /// The schema: inline JSON, @FILE, or a name from fixtures/schemas.json (e.g. weather).
+    #[arg(long, value_name = "SCHEMA", required_unless_present = "jsonl")]
+    pub schema: Option<String>,
+    /// Required names for a flat-form schema, comma separated, in the order to check them.
+    #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
+    pub required: Vec<String>,
+    /// The arguments the model wrote: JSON text (or @FILE).
+    #[arg(
+        long,
+        value_name = "JSON",
+        required_unless_present = "jsonl",
+        allow_hyphen_values = true
+    )]
+    pub args: Option<String>,
+    /// Read cases as JSON lines from FILE (or stdin when FILE is absent or `-`).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-",
+          conflicts_with_all = ["schema", "args", "required"])]
+    pub jsonl: Option<String>,
+    /// List every failure in check order (`"errors": [...]`), not just the first.
+    #[arg(long)]
+    pub all: bool,
+    /// Switch one check off to see what it was catching (repeatable):
+    /// required, unknown, types, bool_guard, values.
+    #[arg(long, value_name = "RULE")]
+    pub off: Vec<String>,
+}
+
+/// Parse `--off` names into rules.
+pub fn rules_from(off: &[String]) -> Result<ValidatorRules, UserError> {
+    let mut rules = ValidatorRules::ALL_ON;
+    for name in off {
+        if !rules.set(name, false) {
+            return Err(UserError::new(format!(
+                "--off {name}: no such check (choose from {})",
+                ValidatorRules::NAMES.join(", ")
+            )));
+        }
+    }
+    Ok(rules)
+}
+
+/// Resolve `--schema`: `@file`, inline JSON, or a named schema.
+pub fn load_schema(
+    value: &str,
+    required: &[String],
+    content: &ContentArgs,
+) -> Result<Schema, UserError> {
+    let trimmed = value.trim_start();
+    if value.starts_with('@') || trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let (name, text) = inline_or_file(value)?;
+        let v = validate::json::parse(&text).map_err(|e| match e {
+            validate::ParseError::Syntax { what, line, column } => UserError::new(format!(
+                "{name}:{line}:{column}: schema is not JSON: {what}"
+            )),
+            validate::ParseError::Duplicate { path } => {
+                UserError::new(format!("{name}: the schema repeats the key {path:?}"))
+            }
+        })?;
+        return Schema::from_json(&v.to_value(), required)
+            .map_err(|e| UserError::new(format!("{name}: bad schema: {e}")));
+    }
+    let named = fixtures::schemas(&content.content())?;
+    validate::cases::resolve_schema(&Value::String(value.to_owned()), required, &named)
+        .map_err(|e| UserError::new(format!("--schema: {e}")))
+}
+
+/// The contract's output line for a verdict (and `errors` with `--all`).
+pub fn verdict_line(violations: &[validate::Violation], all: bool) -> String {
+    let mut v = json!({
+        "ok": violations.is_empty(),
+        "error": violations.first().map_or("", |v| v.message.as_str()),
+    });
+    if all {
+        v["errors"] = violations.iter().map(|v| v.message.clone()).collect();
+    }
+    validate::json::dumps(&v)
+}
 
 pub fn run(args: ValidateArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
-    let _ = (args, content);
-    Err(crate::error::UserError::new("`validate` is not built yet").into())
+    let rules = rules_from(&args.off)?;
+    if let Some(file) = &args.jsonl {
+        let opts = jsonl::Options {
+            all: args.all,
+            rules,
+            named: fixtures::schemas(&content.content())?,
+        };
+        let stdout = io::stdout().lock();
+        let result = if file == "-" {
+            jsonl::run(io::stdin().lock(), stdout, &opts)
+        } else {
+            let f =
+                std::fs::File::open(file).map_err(|e| UserError::new(format!("{file}: {e}")))?;
+            jsonl::run(io::BufReader::with_capacity(1 << 16, f), stdout, &opts)
+        };
+        return match result {
+            Ok(_) => Ok(ExitCode::SUCCESS),
+            // A closed pipe (`| head`) is the reader's choice, not our failure.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+            Err(e) => Err(UserError::new(format!("{file}: {e}")).into()),
+        };
+    }
+    let (Some(schema), Some(args_value)) = (&args.schema, &args.args) else {
+        return Err(UserError::new("give --schema and --args, or --jsonl").into());
+    };
+    let schema = load_schema(schema, &args.required, content)?;
+    let (_, text) = inline_or_file(args_value)?;
+    let violations = if args.all {
+        validate::validate_text_all(&schema, &text, &rules)
+    } else {
+        validate::validate_text(&schema, &text, &rules)
+            .err()
+            .into_iter()
+            .collect()
+    };
+    println!("{}", verdict_line(&violations, args.all));
+    Ok(ExitCode::SUCCESS)
 }

@@ -12,6 +12,7 @@
 //! [`ExecRules`] lets a learner switch one safeguard off and watch what the real code then
 //! does: every switch changes the code path below, nothing is looked up in a table.
 
+pub mod cases;
 mod store;
 
 use serde_json::{Value, json};

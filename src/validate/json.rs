@@ -292,6 +292,15 @@ pub fn parse(text: &str) -> Result<Json<'_>, ParseError> {
     result.map_err(|f| p.error(f))
 }
 
+/// Parse like [`parse`], but let repeated keys through (the first value is kept). Only for
+/// reading the envelope around model-written args that already failed with a repeat.
+pub fn parse_allowing_duplicates(text: &str) -> Result<Json<'_>, ParseError> {
+    let mut p = Parser::new(text);
+    p.allow_duplicates = true;
+    let result = p.document();
+    result.map_err(|f| p.error(f))
+}
+
 /// A cursor over JSON text. `pub(crate)` so the JSON-lines readers can pick a case apart
 /// key by key and keep the raw text of a value (to reuse a compiled schema).
 pub(crate) struct Parser<'a> {
@@ -299,6 +308,9 @@ pub(crate) struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     depth: usize,
+    /// Accept repeated keys (keeping the first); only for re-reading a JSON-lines case
+    /// whose `args` already failed with a duplicate, to find where the args end.
+    pub(crate) allow_duplicates: bool,
 }
 
 type PResult<T> = Result<T, Fail>;
@@ -310,6 +322,7 @@ impl<'a> Parser<'a> {
             bytes: src.as_bytes(),
             pos: 0,
             depth: 0,
+            allow_duplicates: false,
         }
     }
 
@@ -436,7 +449,7 @@ impl<'a> Parser<'a> {
                     d
                 }
             };
-            if dup {
+            if dup && !self.allow_duplicates {
                 return Err(Fail::Dup(vec![key.into_owned()]));
             }
             self.ws();
@@ -453,7 +466,9 @@ impl<'a> Parser<'a> {
                 }
                 Err(e) => return Err(e),
             };
-            fields.push((key, v));
+            if !dup {
+                fields.push((key, v));
+            }
             self.ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -658,10 +673,8 @@ impl<'a> Parser<'a> {
     }
 
     // ---- pieces for the JSON-lines readers ----
-    // (allow: the readers land in the next commit)
 
     /// Read `{` and report whether the object is empty (the `}` is then consumed too).
-    #[allow(dead_code)]
     pub(crate) fn open_object(&mut self) -> Result<bool, ParseError> {
         self.ws();
         if self.peek() != Some(b'{') {
@@ -677,7 +690,6 @@ impl<'a> Parser<'a> {
     }
 
     /// Read one `"key":` of the top-level object.
-    #[allow(dead_code)]
     pub(crate) fn key(&mut self) -> Result<Cow<'a, str>, ParseError> {
         self.ws();
         if self.peek() != Some(b'"') {
@@ -694,7 +706,6 @@ impl<'a> Parser<'a> {
     }
 
     /// Read one value, returning it with its raw text.
-    #[allow(dead_code)]
     pub(crate) fn value_with_text(&mut self) -> Result<(Json<'a>, &'a str), ParseError> {
         self.ws();
         let start = self.pos;
@@ -704,7 +715,6 @@ impl<'a> Parser<'a> {
 
     /// After a member: `true` if another member follows (`,`), `false` at the closing `}`
     /// (then only whitespace may follow).
-    #[allow(dead_code)]
     pub(crate) fn next_member(&mut self) -> Result<bool, ParseError> {
         self.ws();
         match self.peek() {

@@ -15,7 +15,9 @@
 //! four checks with `invalid args: expected a JSON object (dict), got T` (kind `Parse`): the
 //! seed's function takes a dict, and its checks have no meaning for anything else.
 
+pub mod cases;
 pub mod json;
+pub mod jsonl;
 pub mod schema;
 pub mod tools;
 
@@ -400,13 +402,15 @@ pub fn value_problems(name: &str, c: &Constraints, v: &Json<'_>) -> Vec<String> 
             let n = s.chars().count() as u64;
             if let Some(min) = c.min_length.filter(|&m| n < m) {
                 out.push(format!(
-                    "value error: {name} must be at least {min} characters long, got {n} ({})",
+                    "value error: {name} must be at least {min} {} long, got {n} ({})",
+                    chars(min),
                     v.show()
                 ));
             }
             if let Some(max) = c.max_length.filter(|&m| n > m) {
                 out.push(format!(
-                    "value error: {name} must be at most {max} characters long, got {n} ({})",
+                    "value error: {name} must be at most {max} {} long, got {n} ({})",
+                    chars(max),
                     v.show()
                 ));
             }
@@ -420,6 +424,10 @@ pub fn value_problems(name: &str, c: &Constraints, v: &Json<'_>) -> Vec<String> 
         }
     }
     out
+}
+
+fn chars(n: u64) -> &'static str {
+    if n == 1 { "character" } else { "characters" }
 }
 
 #[cfg(test)]

@@ -1,0 +1,433 @@
+//! `tooldojo validate --jsonl`: one case per line in, one verdict per line out, in order.
+//!
+//! Built for throughput: input is read in large buffered chunks, each line is parsed once by
+//! the strict reader (strings borrowed from the line), the compiled schema of the previous
+//! lines is reused when a line carries the same schema text, and verdicts are written into
+//! one reused buffer.
+//!
+//! Case: `{"schema": SCHEMA, "required": [...], "args": <any JSON>}` or with
+//! `"args_text": "<raw text>"` instead of `args`. SCHEMA may also be the name of a schema in
+//! `fixtures/schemas.json`. Other keys are ignored. A line that is not a case gives
+//! `{"ok": false, "error": "bad case: ..."}` and the run goes on.
+
+use std::io::{self, BufRead, Write};
+
+use super::json::{Json, ParseError, Parser, push_str_json};
+use super::{Schema, ValidatorRules, Violation};
+use crate::content::fixtures::NamedSchema;
+
+/// Options of a JSON-lines run.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// List every failure (`"errors": [...]` beside the first `error`).
+    pub all: bool,
+    pub rules: ValidatorRules,
+    /// Schemas a case may name.
+    pub named: Vec<(String, NamedSchema)>,
+}
+
+/// Counts of one run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub lines: usize,
+    pub ok: usize,
+    pub rejected: usize,
+    pub bad: usize,
+}
+
+/// How many compiled schemas to remember (by their exact text).
+const CACHE: usize = 16;
+
+struct Cached {
+    schema_text: String,
+    required_text: String,
+    schema: Result<Schema, String>,
+}
+
+/// Run every line of `input`, writing one verdict line each to `output`.
+pub fn run(input: impl BufRead, output: impl Write, opts: &Options) -> io::Result<Stats> {
+    let mut input = input;
+    let mut out = io::BufWriter::with_capacity(1 << 16, output);
+    let mut line = Vec::with_capacity(1024);
+    let mut buf = String::with_capacity(256);
+    let mut cache: Vec<Cached> = Vec::new();
+    let mut stats = Stats::default();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        let mut bytes = &line[..];
+        if let Some(rest) = bytes.strip_suffix(b"\n") {
+            bytes = rest;
+        }
+        if let Some(rest) = bytes.strip_suffix(b"\r") {
+            bytes = rest;
+        }
+        buf.clear();
+        stats.lines += 1;
+        match std::str::from_utf8(bytes) {
+            Ok(text) => match one_case(text, opts, &mut cache) {
+                Ok(Ok(())) => {
+                    stats.ok += 1;
+                    buf.push_str("{\"ok\": true, \"error\": \"\"");
+                    if opts.all {
+                        buf.push_str(", \"errors\": []");
+                    }
+                    buf.push('}');
+                }
+                Ok(Err(violations)) => {
+                    stats.rejected += 1;
+                    write_failure(&mut buf, &violations, opts.all);
+                }
+                Err(bad) => {
+                    stats.bad += 1;
+                    write_bad(&mut buf, &bad, opts.all);
+                }
+            },
+            Err(e) => {
+                stats.bad += 1;
+                write_bad(
+                    &mut buf,
+                    &format!("the line is not UTF-8 (byte {})", e.valid_up_to() + 1),
+                    opts.all,
+                );
+            }
+        }
+        buf.push('\n');
+        out.write_all(buf.as_bytes())?;
+    }
+    out.flush()?;
+    Ok(stats)
+}
+
+fn write_failure(buf: &mut String, violations: &[Violation], all: bool) {
+    buf.push_str("{\"ok\": false, \"error\": ");
+    push_str_json(violations.first().map_or("", |v| &v.message), buf);
+    if all {
+        buf.push_str(", \"errors\": [");
+        for (i, v) in violations.iter().enumerate() {
+            if i > 0 {
+                buf.push_str(", ");
+            }
+            push_str_json(&v.message, buf);
+        }
+        buf.push(']');
+    }
+    buf.push('}');
+}
+
+fn write_bad(buf: &mut String, why: &str, all: bool) {
+    let v = Violation {
+        kind: super::CheckKind::Parse,
+        arg: String::new(),
+        message: format!("bad case: {why}"),
+    };
+    write_failure(buf, std::slice::from_ref(&v), all);
+}
+
+/// `Ok(verdict)` for a case, `Err(reason)` for a line that is not a case.
+/// The verdict is `Ok(())` or the violations (just the first unless `opts.all`).
+fn one_case(
+    text: &str,
+    opts: &Options,
+    cache: &mut Vec<Cached>,
+) -> Result<Result<(), Vec<Violation>>, String> {
+    match read_case(text, false) {
+        Ok(case) => judge(case, None, opts, cache),
+        Err(CaseError::DuplicateInArgs(path)) => {
+            // Read the line again, letting the repeat through, to check the rest of it.
+            let case = read_case(text, true).map_err(CaseError::into_reason)?;
+            judge(case, Some(path), opts, cache)
+        }
+        Err(e) => Err(e.into_reason()),
+    }
+}
+
+struct RawCase<'a> {
+    schema: Option<(Json<'a>, &'a str)>,
+    required_text: &'a str,
+    required: Option<Json<'a>>,
+    args: Option<Json<'a>>,
+    args_text: Option<std::borrow::Cow<'a, str>>,
+}
+
+enum CaseError {
+    Bad(String),
+    DuplicateInArgs(String),
+}
+
+impl CaseError {
+    fn into_reason(self) -> String {
+        match self {
+            CaseError::Bad(s) => s,
+            CaseError::DuplicateInArgs(p) => format!("args repeat the key {p:?}"),
+        }
+    }
+}
+
+fn syntax(e: ParseError) -> CaseError {
+    CaseError::Bad(match e {
+        ParseError::Duplicate { path } => format!("the case repeats the key {path:?}"),
+        other => format!(
+            "not JSON: {}",
+            other.message().trim_start_matches("invalid JSON: ")
+        ),
+    })
+}
+
+fn read_case(text: &str, allow_duplicates: bool) -> Result<RawCase<'_>, CaseError> {
+    let mut p = Parser::new(text);
+    p.allow_duplicates = allow_duplicates;
+    let mut case = RawCase {
+        schema: None,
+        required_text: "",
+        required: None,
+        args: None,
+        args_text: None,
+    };
+    if text.trim().is_empty() {
+        return Err(CaseError::Bad("empty line".into()));
+    }
+    if !text.trim_start().starts_with('{') {
+        return Err(CaseError::Bad("a case must be a JSON object".into()));
+    }
+    if p.open_object().map_err(syntax)? {
+        return Err(CaseError::Bad("missing \"schema\"".into()));
+    }
+    let mut seen_required = false;
+    loop {
+        let key = p.key().map_err(syntax)?;
+        let repeat = |k: &str| CaseError::Bad(format!("the case repeats the key {k:?}"));
+        match key.as_ref() {
+            "schema" => {
+                if case.schema.is_some() {
+                    return Err(repeat("schema"));
+                }
+                case.schema = Some(p.value_with_text().map_err(|e| match e {
+                    ParseError::Duplicate { path } => {
+                        CaseError::Bad(format!("the schema repeats the key {path:?}"))
+                    }
+                    other => syntax(other),
+                })?);
+            }
+            "required" => {
+                if seen_required {
+                    return Err(repeat("required"));
+                }
+                seen_required = true;
+                let (v, raw) = p.value_with_text().map_err(syntax)?;
+                case.required = Some(v);
+                case.required_text = raw;
+            }
+            "args" => {
+                if case.args.is_some() {
+                    return Err(repeat("args"));
+                }
+                let (v, _) = p.value_with_text().map_err(|e| match e {
+                    ParseError::Duplicate { path } => CaseError::DuplicateInArgs(path),
+                    other => syntax(other),
+                })?;
+                case.args = Some(v);
+            }
+            "args_text" => {
+                if case.args_text.is_some() {
+                    return Err(repeat("args_text"));
+                }
+                match p.value_with_text().map_err(syntax)?.0 {
+                    Json::Str(s) => case.args_text = Some(s),
+                    other => {
+                        return Err(CaseError::Bad(format!(
+                            "\"args_text\" must be a string, got {}",
+                            other.py_type()
+                        )));
+                    }
+                }
+            }
+            _ => {
+                p.value_with_text().map_err(syntax)?;
+            }
+        }
+        if !p.next_member().map_err(syntax)? {
+            break;
+        }
+    }
+    Ok(case)
+}
+
+fn judge(
+    case: RawCase<'_>,
+    duplicate: Option<String>,
+    opts: &Options,
+    cache: &mut Vec<Cached>,
+) -> Result<Result<(), Vec<Violation>>, String> {
+    let Some((schema_json, schema_text)) = case.schema else {
+        return Err("missing \"schema\"".into());
+    };
+    let idx = match cache
+        .iter()
+        .position(|c| c.schema_text == schema_text && c.required_text == case.required_text)
+    {
+        Some(i) => i,
+        None => {
+            let compiled = compile(&schema_json, case.required.as_ref(), opts);
+            if cache.len() == CACHE {
+                cache.remove(0);
+            }
+            cache.push(Cached {
+                schema_text: schema_text.to_owned(),
+                required_text: case.required_text.to_owned(),
+                schema: compiled,
+            });
+            cache.len() - 1
+        }
+    };
+    let schema = match &cache[idx].schema {
+        Ok(s) => s,
+        Err(e) => return Err(e.clone()),
+    };
+    let parsed_text;
+    let args = match (case.args, case.args_text) {
+        (Some(_), Some(_)) => return Err("both \"args\" and \"args_text\"".into()),
+        (None, None) => return Err("missing \"args\" (or \"args_text\")".into()),
+        (Some(a), None) => {
+            if let Some(path) = duplicate {
+                return Ok(Err(vec![Violation {
+                    kind: super::CheckKind::Parse,
+                    arg: path.clone(),
+                    message: format!("duplicate arg: {path}"),
+                }]));
+            }
+            a
+        }
+        (None, Some(text)) => {
+            parsed_text = text;
+            match super::json::parse(&parsed_text) {
+                Ok(a) => a,
+                Err(e) => {
+                    return Ok(Err(vec![Violation {
+                        kind: super::CheckKind::Parse,
+                        arg: match &e {
+                            ParseError::Duplicate { path } => path.clone(),
+                            ParseError::Syntax { .. } => String::new(),
+                        },
+                        message: e.message(),
+                    }]));
+                }
+            }
+        }
+    };
+    if opts.all {
+        let all = super::validate_json_all(schema, &args, &opts.rules);
+        Ok(if all.is_empty() { Ok(()) } else { Err(all) })
+    } else {
+        Ok(super::validate_json(schema, &args, &opts.rules).map_err(|v| vec![v]))
+    }
+}
+
+fn compile(
+    schema: &Json<'_>,
+    required: Option<&Json<'_>>,
+    opts: &Options,
+) -> Result<Schema, String> {
+    let mut names = Vec::new();
+    match required {
+        None | Some(Json::Null) => {}
+        Some(Json::Array(items)) => {
+            for item in items {
+                match item {
+                    Json::Str(s) => names.push(s.to_string()),
+                    other => {
+                        return Err(format!(
+                            "\"required\" must list names, found {}",
+                            other.show()
+                        ));
+                    }
+                }
+            }
+        }
+        Some(other) => {
+            return Err(format!(
+                "\"required\" must be a list of names, got {}",
+                other.py_type()
+            ));
+        }
+    }
+    super::cases::resolve_schema(&schema.to_value(), &names, &opts.named)
+        .map_err(|e| format!("schema: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &str, all: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let opts = Options {
+            all,
+            ..Options::default()
+        };
+        run(input.as_bytes(), &mut out, &opts).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn one_verdict_per_line_in_order() {
+        let s = r#""schema": {"city": "str", "days": "int"}, "required": ["city"]"#;
+        let input = format!(
+            "{{{s}, \"args\": {{\"city\": \"Paris\", \"days\": 3}}}}\n\
+             {{{s}, \"args\": {{\"days\": 3}}}}\n\
+             not a case\n\
+             {{{s}, \"args_text\": \"{{\\\"city\\\": \\\"P\\\", \\\"city\\\": \\\"Q\\\"}}\"}}\n\
+             {{{s}, \"args\": {{\"city\": \"P\", \"days\": 1, \"days\": 2}}}}\r\n\
+             {{{s}, \"args\": {{\"city\": \"P\", \"days\": 123456789012345678901234567890}}}}\n\
+             {{\"schema\": {{\"city\": \"text\"}}, \"args\": {{}}}}\n\
+             \n\
+             {{{s}, \"args_text\": \"{{\\\"city\\\": \"}}"
+        );
+        let got = lines(&input, false);
+        assert_eq!(
+            got,
+            [
+                r#"{"ok": true, "error": ""}"#,
+                r#"{"ok": false, "error": "missing required arg: city"}"#,
+                r#"{"ok": false, "error": "bad case: a case must be a JSON object"}"#,
+                r#"{"ok": false, "error": "duplicate arg: city"}"#,
+                r#"{"ok": false, "error": "duplicate arg: days"}"#,
+                r#"{"ok": true, "error": ""}"#,
+                r#"{"ok": false, "error": "bad case: schema: flat schema: unknown type \"text\" for \"city\" (use str, int, float, bool, list or dict)"}"#,
+                r#"{"ok": false, "error": "bad case: empty line"}"#,
+                r#"{"ok": false, "error": "invalid JSON: expected a value, found the end of the text at line 1 column 10"}"#,
+            ]
+        );
+    }
+
+    #[test]
+    fn all_lists_every_failure() {
+        let got = lines(
+            r#"{"schema": {"a": "int"}, "required": ["a"], "args": {"x": 1, "y": 2}}"#,
+            true,
+        );
+        assert_eq!(
+            got,
+            [
+                r#"{"ok": false, "error": "missing required arg: a", "errors": ["missing required arg: a", "unknown arg: x", "unknown arg: y"]}"#
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_cases_do_not_stop_the_run() {
+        let got = lines(
+            "{\"args\": {}}\n{\"schema\": {}, \"args\": {}, \"args_text\": \"{}\"}\n{\"schema\": {}}\n[1]\n{\"schema\": {}, \"schema\": {}, \"args\": {}}\n{\"schema\": {}, \"args\": {}}\n",
+            false,
+        );
+        assert_eq!(got.len(), 6);
+        assert!(got[..5].iter().all(|l| l.contains("bad case: ")), "{got:?}");
+        assert_eq!(got[5], r#"{"ok": true, "error": ""}"#);
+    }
+}
