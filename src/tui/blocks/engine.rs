@@ -139,20 +139,14 @@ impl ValRun {
     }
 }
 
-/// A schema resolved from a fixture reference (a name in `schemas.json` or inline JSON).
+/// A schema resolved from a fixture reference (a name in `schemas.json` or inline JSON),
+/// exactly as `tooldojo check` resolves it.
 pub fn resolve_schema(
     schema: &Value,
     required: &[String],
     named: &[(String, NamedSchema)],
 ) -> Result<Schema, String> {
-    if let Value::String(name) = schema {
-        let (_, entry) = named
-            .iter()
-            .find(|(n, _)| n == name)
-            .ok_or_else(|| format!("no schema named {name:?} in schemas.json"))?;
-        return Schema::from_json(&entry.schema, &entry.required);
-    }
-    Schema::from_json(schema, required)
+    crate::validate::cases::resolve_schema(schema, required, named)
 }
 
 /// The validator's switches with `off` switched off (everything else on).
@@ -186,18 +180,20 @@ pub fn run_validator(schema: &Schema, args: &ArgsInput, off: Option<ValRule>) ->
     ValRun { first, all }
 }
 
-/// Run a validator fixture row.
+/// Run a validator fixture row. `Err` when the row itself is broken.
 pub fn run_validator_case(
     case: &ValidatorCase,
     named: &[(String, NamedSchema)],
     off: Option<ValRule>,
 ) -> Result<ValRun, String> {
     let schema = resolve_schema(&case.schema, &case.required, named)?;
-    Ok(run_validator(
-        &schema,
-        &ArgsInput::from_case(&case.args, &case.args_text),
-        off,
-    ))
+    let args = match (&case.args, &case.args_text) {
+        (Some(v), None) => ArgsInput::Value(v.clone()),
+        (None, Some(t)) => ArgsInput::Text(t.clone()),
+        (Some(_), Some(_)) => return Err("the row has both args and args_text".into()),
+        (None, None) => return Err("the row has neither args nor args_text".into()),
+    };
+    Ok(run_validator(&schema, &args, off))
 }
 
 // ---------------------------------------------------------------- executor
@@ -289,6 +285,8 @@ pub struct ExecRun {
     pub fired: Option<Stage>,
     /// For calls whose result is mutated afterwards: did the store change?
     pub store_changed: Option<bool>,
+    /// Fixture rows: the real result agrees with the row's `expected` (free runs: true).
+    pub agrees: bool,
 }
 
 impl ExecRun {
@@ -376,38 +374,43 @@ pub fn run_exec(
         envelope: outcome.envelope.to_value(),
         fired: stage_of(&outcome.envelope),
         store_changed,
+        agrees: true,
     }
 }
 
-/// Run a get_ticket fixture row.
-pub fn run_exec_case(case: &ExecCase, records: &[Record], off: Option<ExecRule>) -> ExecRun {
-    run_exec(
-        &case.tool,
-        &ArgsInput::from_case(&case.args, &case.args_text),
-        &case.context,
-        records,
-        off,
-        case.mutate_result,
-    )
-}
-
-/// Does the real run agree with the row's expected envelope (and, for mutation rows,
-/// leave the store unchanged)?
-pub fn exec_agrees(case: &ExecCase, run: &ExecRun) -> bool {
-    // Every field the expected envelope names must be equal (fixtures may leave out `detail`).
-    let fields_agree = match (&case.expected, &run.envelope) {
-        (Value::Object(want), Value::Object(got)) => {
-            want.iter().all(|(k, v)| got.get(k).is_some_and(|g| g == v))
-        }
-        _ => false,
-    };
-    fields_agree && run.store_changed != Some(true)
+/// Run a get_ticket fixture row on a fresh store, exactly as `tooldojo check` does
+/// (mutation rows included). `Err` when the row itself is broken.
+pub fn run_exec_case(
+    case: &ExecCase,
+    records: &[Record],
+    off: Option<ExecRule>,
+) -> Result<ExecRun, String> {
+    let run = crate::executor::cases::run_case(case, records, &exec_rules(off))?;
+    Ok(ExecRun {
+        fired: stage_of(&run.envelope),
+        agrees: run.passes(&case.expected),
+        envelope: run.envelope.to_value(),
+        store_changed: run.store_changed,
+    })
 }
 
 /// Short human words for a trusted context: `alpha, read allowed`.
 pub fn context_words(ctx: &Context) -> String {
     format!(
         "{}, read {}",
+        crate::sanitize::clean(&ctx.tenant, false),
+        if ctx.can_read_tickets {
+            "allowed"
+        } else {
+            "denied"
+        }
+    )
+}
+
+/// The shortest words for a trusted context, for narrow table cells: `alpha, allowed`.
+pub fn context_short(ctx: &Context) -> String {
+    format!(
+        "{}, {}",
         crate::sanitize::clean(&ctx.tenant, false),
         if ctx.can_read_tickets {
             "allowed"

@@ -108,13 +108,14 @@ pub fn flip_lines(
 ) -> Vec<Line<'static>> {
     let e = theme.sym.ellipsis;
     let Some(rule) = rule else {
-        return vec![
-            Line::from(Span::styled("Rows that flip", theme.heading)),
-            Line::from(Span::styled(
-                "Switch a rule off to see which fixture rows change: that is why the rule exists.",
-                theme.dim,
-            )),
-        ];
+        let mut out = vec![Line::from(Span::styled("Rows that flip", theme.heading))];
+        out.extend(wrap_prefixed(
+            Vec::new(),
+            "Switch a rule off to see which fixture rows change: that is why the rule exists.",
+            width,
+            theme.dim,
+        ));
+        return out;
     };
     let mut out = wrap_prefixed(
         vec![Span::styled(format!("Without the {rule}: "), theme.heading)],

@@ -113,6 +113,7 @@ impl ExecutorPlayground {
                 envelope: Value::Null,
                 fired: None,
                 store_changed: None,
+                agrees: true,
             },
             json_error: None,
             flips: Vec::new(),
@@ -191,8 +192,12 @@ impl ExecutorPlayground {
             s
         };
         for case in &self.cases {
-            let with = engine::run_exec_case(case, &self.records, None);
-            let without = engine::run_exec_case(case, &self.records, Some(rule));
+            let (Ok(with), Ok(without)) = (
+                engine::run_exec_case(case, &self.records, None),
+                engine::run_exec_case(case, &self.records, Some(rule)),
+            ) else {
+                continue;
+            };
             self.flip_total += 1;
             if with.contract_envelope() != without.contract_envelope()
                 || with.store_changed != without.store_changed

@@ -127,13 +127,17 @@ pub fn parse_schema_text(text: &str) -> Result<Schema, JsonError> {
 impl ValidatorPlayground {
     pub fn from_block(block: &Block, env: &BlockEnv) -> Result<ValidatorPlayground, String> {
         let schemas = engine::load_named_schemas(&env.content)?;
-        let name = block
-            .option("schema")
-            .ok_or("playground mode=validator needs schema=NAME")?;
-        let idx = schemas
-            .iter()
-            .position(|(n, _)| n == name)
-            .ok_or_else(|| format!("playground: no schema named {name:?} in schemas.json"))?;
+        if schemas.is_empty() {
+            return Err("playground: schemas.json names no schema".to_owned());
+        }
+        // Without schema=NAME the first named schema is shown.
+        let idx = match block.option("schema") {
+            None => 0,
+            Some(name) => schemas
+                .iter()
+                .position(|(n, _)| n == name)
+                .ok_or_else(|| format!("playground: no schema named {name:?} in schemas.json"))?,
+        };
         let cases =
             crate::content::fixtures::validator_cases(&env.content).map_err(|e| e.to_string())?;
         let args = if block.body.trim().is_empty() {

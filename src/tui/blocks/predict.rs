@@ -35,6 +35,8 @@ const EXEC_OUTCOMES: [&str; 5] = [
 const VAL_OUTCOMES: [&str; 5] = ["ok", "missing", "unknown", "type", "value"];
 /// Inner width from which the row detail goes beside the table.
 const WIDE: u16 = 110;
+/// Table rows shown at once in the stacked layout (the table scrolls around the cursor).
+const MAX_TABLE_ROWS: usize = 8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FixtureKind {
@@ -306,23 +308,31 @@ impl PredictWidget {
     /// Run the real code on row `i`.
     fn compute_actual(&self, i: usize) -> Actual {
         match &self.rows[i].data {
-            RowData::Exec(case) => {
-                let run = engine::run_exec_case(case, &self.records, None);
-                let extra = run.store_changed.map(|changed| {
-                    if changed {
-                        "changing the returned ticket changed the store".to_owned()
-                    } else {
-                        "changing the returned ticket left the store as it was".to_owned()
+            RowData::Exec(case) => match engine::run_exec_case(case, &self.records, None) {
+                Ok(run) => {
+                    let extra = run.store_changed.map(|changed| {
+                        if changed {
+                            "changing the returned ticket changed the store".to_owned()
+                        } else {
+                            "changing the returned ticket left the store as it was".to_owned()
+                        }
+                    });
+                    Actual {
+                        outcome: run.outcome(),
+                        agrees: run.agrees,
+                        expected: common::json_compact(&case.expected),
+                        shown: run.envelope,
+                        extra,
                     }
-                });
-                Actual {
-                    outcome: run.outcome(),
-                    agrees: engine::exec_agrees(case, &run),
-                    expected: common::json_compact(&case.expected),
-                    shown: run.envelope,
-                    extra,
                 }
-            }
+                Err(e) => Actual {
+                    outcome: "broken row".to_owned(),
+                    agrees: false,
+                    shown: json!({"row_error": e}),
+                    expected: common::json_compact(&case.expected),
+                    extra: None,
+                },
+            },
             RowData::Val(case) => {
                 let expected = serde_json::to_value(&case.expected).unwrap_or(Value::Null);
                 match engine::run_validator_case(case, &self.named, None) {
@@ -337,9 +347,9 @@ impl PredictWidget {
                         }
                     }
                     Err(e) => Actual {
-                        outcome: "schema error".to_owned(),
+                        outcome: "broken row".to_owned(),
                         agrees: false,
-                        shown: json!({"schema_error": e}),
+                        shown: json!({"row_error": e}),
                         expected: common::json_compact(&expected),
                         extra: None,
                     },
@@ -421,14 +431,14 @@ impl PredictWidget {
         let mut out = Vec::new();
         let visible = self.visible();
         let (c2, c3, c4) = match self.kind {
-            FixtureKind::GetTicket => (16usize, 18usize, 20usize),
+            FixtureKind::GetTicket => (14usize, 17usize, 19usize),
             FixtureKind::Validator => (12, 9, 11),
         };
         let show_c2 = width >= 60;
         let fixed = 4 + if show_c2 { c2 + 1 } else { 0 } + c3 + 1 + c4;
         let flex = width.saturating_sub(fixed + 1).max(4);
         let (h1, h2) = match self.kind {
-            FixtureKind::GetTicket => ("Tool and arguments", "Trusted context"),
+            FixtureKind::GetTicket => ("Call", "Context"),
             FixtureKind::Validator => ("Arguments", "Schema"),
         };
         let mut header = vec![Span::styled(
@@ -452,7 +462,14 @@ impl PredictWidget {
             let here = show_cursor && pos == self.cursor;
             let base = if here { theme.selected } else { theme.base };
             let (c1_text, c2_text) = match &row.data {
-                RowData::Exec(c) => (clean(&c.label, false), engine::context_words(&c.context)),
+                RowData::Exec(c) => {
+                    // The tool name is only news when it is not get_ticket.
+                    let label = match c.label.strip_prefix("get_ticket, ") {
+                        Some(rest) if c.tool == "get_ticket" => rest,
+                        _ => c.label.as_str(),
+                    };
+                    (clean(label, false), engine::context_short(&c.context))
+                }
                 RowData::Val(c) => (
                     clean(
                         &ArgsInput::from_case(&c.args, &c.args_text).display(),
@@ -535,11 +552,14 @@ impl PredictWidget {
         out.extend(wrap_prefixed(Vec::new(), &title, w, theme.heading));
         match &row.data {
             RowData::Exec(c) => {
-                field(&mut out, "tool", &clean(&c.tool, false));
                 field(
                     &mut out,
-                    "args",
-                    &ArgsInput::from_case(&c.args, &c.args_text).display(),
+                    "call",
+                    &format!(
+                        "{} {}",
+                        clean(&c.tool, false),
+                        ArgsInput::from_case(&c.args, &c.args_text).display()
+                    ),
                 );
                 out.push(Line::from(vec![
                     Span::styled(format!("{:<label_w$}", "context"), theme.dim),
@@ -688,11 +708,11 @@ impl BlockWidget for PredictWidget {
 
     fn height(&self, width: u16) -> u16 {
         let inner = width.saturating_sub(2);
-        let table = 1 + self.visible().len().max(1);
+        let rows = self.visible().len().max(1);
         let h = if inner >= WIDE {
-            table.max(self.detail_height((inner / 2) as usize))
+            (1 + rows).max(self.detail_height((inner / 2) as usize))
         } else {
-            table + 1 + self.detail_height(inner as usize)
+            1 + rows.min(MAX_TABLE_ROWS) + self.detail_height(inner as usize)
         };
         (h + 2).min(u16::MAX as usize) as u16
     }
@@ -723,15 +743,15 @@ impl BlockWidget for PredictWidget {
         }
         let table = self.table_lines(theme, inner.width as usize, show_cursor);
         let detail = self.detail_lines(theme, inner.width as usize);
-        // The detail keeps what it needs; the table gets the rest (at least 3 lines).
-        let want_table = table.len() as u16;
-        let detail_h = (detail.len() as u16).min(inner.height.saturating_sub(4));
+        // The detail keeps what it needs; the table gets the rest (header + 1 row at least)
+        // and never more than MAX_TABLE_ROWS rows: it scrolls around the cursor.
+        let want_table = table.len().min(1 + MAX_TABLE_ROWS) as u16;
+        let detail_h = (detail.len() as u16).min(inner.height.saturating_sub(2));
         let table_h = want_table
-            .min(inner.height.saturating_sub(detail_h + 1))
-            .max(if inner.height >= 4 { 2 } else { inner.height });
-        let [ta, sep, da] = inner.layout(&Layout::vertical([
+            .min(inner.height.saturating_sub(detail_h))
+            .max(inner.height.min(2));
+        let [ta, da] = inner.layout(&Layout::vertical([
             Constraint::Length(table_h),
-            Constraint::Length(1),
             Constraint::Fill(1),
         ]));
         // Header stays; rows scroll around the cursor.
@@ -745,13 +765,6 @@ impl BlockWidget for PredictWidget {
             let rows = &table[1..];
             let skip = common::scroll_to(self.cursor, rows_area.height as usize, rows.len());
             common::draw_lines(rows_area, buf, rows, skip);
-        }
-        if !sep.is_empty() {
-            let line = Line::from(Span::styled(
-                theme.sym.border.horizontal_top.repeat(sep.width as usize),
-                theme.border,
-            ));
-            common::draw_lines(sep, buf, &[line], 0);
         }
         common::draw_lines(da, buf, &detail, 0);
     }
