@@ -176,6 +176,30 @@ pub fn wrap_prefixed(
     out
 }
 
+/// Wrap JSON text under a first-line prefix (hanging indent), highlighting each piece.
+pub fn wrap_json(
+    prefix: Vec<Span<'static>>,
+    json_text: &str,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let pw: usize = prefix.iter().map(|s| s.width()).sum();
+    let body = width.saturating_sub(pw).max(4);
+    wrap(json_text, body)
+        .into_iter()
+        .enumerate()
+        .map(|(i, piece)| {
+            let mut spans = if i == 0 {
+                prefix.clone()
+            } else {
+                vec![Span::raw(" ".repeat(pw))]
+            };
+            spans.extend(highlight_json_line(&piece, theme).spans);
+            Line::from(spans)
+        })
+        .collect()
+}
+
 /// Syntax-highlight JSON (or JSON-like) text line by line. Works on invalid text too:
 /// tokens it does not know keep the base style. Every token is cleaned for the terminal.
 pub fn highlight_json_text(text: &str, theme: &Theme) -> Vec<Line<'static>> {

@@ -186,6 +186,12 @@ impl ExecutorPlayground {
         };
         let words = |r: &ExecRun| {
             let mut s = r.outcome();
+            // Two successes can differ in whose ticket came back: name it.
+            if r.store_changed.is_none()
+                && let Some(title) = r.envelope.pointer("/ticket/title").and_then(Value::as_str)
+            {
+                s.push_str(&format!(": {}", crate::sanitize::clean(title, false)));
+            }
             if r.store_changed == Some(true) {
                 s.push_str(", store changed");
             }

@@ -386,12 +386,15 @@ impl ValidatorPlayground {
             Outcome::Run(run) => {
                 let v = run.verdict();
                 let line = json!({"ok": v.ok, "error": v.error});
-                let mut spans =
+                let mut prefix =
                     verdict_line(theme, v.ok, if v.ok { "accepted" } else { "rejected" }, "").spans;
-                spans.push(Span::raw("  "));
-                spans
-                    .extend(common::highlight_json_line(&common::json_compact(&line), theme).spans);
-                out.push(Line::from(spans));
+                prefix.push(Span::raw("  "));
+                out.extend(common::wrap_json(
+                    prefix,
+                    &common::json_compact(&line),
+                    width,
+                    theme,
+                ));
                 out.extend(panels::pipeline_lines(
                     theme,
                     "checks:",
@@ -421,10 +424,7 @@ impl ValidatorPlayground {
             )));
             for v in &run.all {
                 out.extend(wrap_prefixed(
-                    vec![
-                        Span::styled(format!("  {} ", theme.sym.bullet), theme.dim),
-                        Span::styled(format!("{:<8}", engine::check_word(v.kind)), theme.dim),
-                    ],
+                    vec![Span::styled(format!("  {} ", theme.sym.bullet), theme.dim)],
                     &crate::sanitize::clean(&v.message, false),
                     width,
                     theme.base,

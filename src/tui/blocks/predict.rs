@@ -18,8 +18,8 @@ use crate::content::lessons::Block;
 use crate::executor::Record;
 use crate::sanitize::clean;
 use crate::tui::blocks::common::{
-    self, fit, frame, highlight_json_text, is_char, is_down, is_left, is_right, is_up, plain,
-    verdict_line, wrap, wrap_prefixed,
+    self, fit, frame, is_char, is_down, is_left, is_right, is_up, plain, verdict_line,
+    wrap_prefixed,
 };
 use crate::tui::blocks::engine::{self, ArgsInput};
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
@@ -526,19 +526,12 @@ impl PredictWidget {
         let w = width.max(8);
         let label_w = 9;
         let field = |out: &mut Vec<Line<'static>>, name: &str, json_text: &str| {
-            let body = w.saturating_sub(label_w).max(4);
-            for (n, piece) in wrap(json_text, body).into_iter().enumerate() {
-                let mut spans = vec![Span::styled(
-                    if n == 0 {
-                        format!("{name:<label_w$}")
-                    } else {
-                        " ".repeat(label_w)
-                    },
-                    theme.dim,
-                )];
-                spans.extend(highlight_json_text(&piece, theme).remove(0).spans);
-                out.push(Line::from(spans));
-            }
+            out.extend(common::wrap_json(
+                vec![Span::styled(format!("{name:<label_w$}"), theme.dim)],
+                json_text,
+                w,
+                theme,
+            ));
         };
         let title = match &row.data {
             RowData::Exec(c) => format!("Row {}: {}", i + 1, clean(&c.label, false)),
