@@ -207,7 +207,12 @@ fn reloading_keeps_the_page_and_shows_a_parse_error() {
     let text = screen(&app);
     assert!(text.contains("a fence is never"), "{text}");
     let _ = app.update(Input::Lessons(Ok(lessons())));
-    assert!(screen(&app).contains("The order of checks") || app.page == 0);
+    assert_eq!(
+        (app.lesson, app.page),
+        (0, 1),
+        "back on the page the learner had"
+    );
+    assert!(screen(&app).contains("The order of checks"));
 }
 
 #[test]

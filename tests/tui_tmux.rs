@@ -55,20 +55,23 @@ impl Drop for Tmux {
     }
 }
 
-#[test]
-fn help_page_resize_and_quit_in_a_real_terminal() {
+fn have_tmux() -> bool {
     if Command::new("tmux").arg("-V").output().is_err() {
         eprintln!("SKIPPED: tmux is not installed (the CI script installs it)");
-        return;
+        return false;
     }
-    let state = tempfile::tempdir().unwrap();
+    true
+}
+
+/// Start the app in an 80x24 tmux window with an isolated state directory.
+fn start(tag: &str, state: &std::path::Path) -> Tmux {
     let bin = env!("CARGO_BIN_EXE_tooldojo");
     let tmux = Tmux {
-        socket: format!("tooldojo-test-{}", std::process::id()),
+        socket: format!("tooldojo-test-{tag}-{}", std::process::id()),
     };
     let cmd = format!(
         "TOOLDOJO_STATE_DIR='{}' '{}'; echo EXITED=$?; sleep 60",
-        state.path().display(),
+        state.display(),
         bin
     );
     tmux.run(&[
@@ -84,6 +87,68 @@ fn help_page_resize_and_quit_in_a_real_terminal() {
         "-c",
         &cmd,
     ]);
+    tmux
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    if !have_tmux() {
+        return;
+    }
+    let state = tempfile::tempdir().unwrap();
+    let tmux = start("term", state.path());
+    tmux.wait_for("? help");
+    let shell = tmux.run(&["display", "-p", "-t", "dojo", "#{pane_pid}"]);
+    let child = Command::new("pgrep")
+        .args(["-P", shell.trim()])
+        .output()
+        .expect("pgrep runs");
+    let pid = String::from_utf8_lossy(&child.stdout).trim().to_owned();
+    assert!(!pid.is_empty(), "found the app's pid");
+    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    let after = tmux.wait_for("EXITED=");
+    assert!(after.contains("EXITED=0"), "{after}");
+    assert_eq!(
+        tmux.run(&["display", "-p", "-t", "dojo", "#{alternate_on}"])
+            .trim(),
+        "0"
+    );
+}
+
+#[test]
+fn a_damaged_progress_file_is_set_aside_and_reported() {
+    if !have_tmux() {
+        return;
+    }
+    let state = tempfile::tempdir().unwrap();
+    std::fs::write(state.path().join("progress.json"), "{\"lessons\": [1,").unwrap();
+    let tmux = start("damaged", state.path());
+    let shown = tmux.wait_for("Notice");
+    assert!(shown.contains("moved to"), "{shown}");
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXITED=0");
+    let names: Vec<String> = std::fs::read_dir(state.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("progress.json.damaged-")),
+        "{names:?}"
+    );
+    assert!(names.iter().any(|n| n == "progress.json"), "{names:?}");
+}
+
+#[test]
+fn help_page_resize_and_quit_in_a_real_terminal() {
+    if !have_tmux() {
+        return;
+    }
+    let state = tempfile::tempdir().unwrap();
+    let tmux = start("main", state.path());
     tmux.wait_for("? help");
     assert_eq!(
         tmux.run(&["display", "-p", "-t", "dojo", "#{alternate_on}"])

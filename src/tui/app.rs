@@ -237,6 +237,9 @@ pub struct App {
     pub size: Rect,
     /// A block said it is animating: the loop ticks.
     pub animating: bool,
+    /// Page and scroll the learner had when a reload cut the lesson short (say, while the
+    /// file did not parse); restored when the lesson is whole again.
+    pub held_place: Option<(String, usize, usize)>,
 }
 
 impl App {
@@ -272,6 +275,7 @@ impl App {
             progress,
             size,
             animating: false,
+            held_place: None,
         };
         // Where to start: --lesson, else where the learner left, else the first unfinished.
         let resume = app.progress.current.clone();
@@ -668,6 +672,7 @@ impl App {
     /// Open lesson `lesson` at `page` (clamped), top of the page.
     pub fn open(&mut self, lesson: usize, page: usize) {
         self.stash_slots();
+        self.held_place = None;
         if self.lessons.is_empty() {
             self.slots.clear();
             return;
@@ -821,10 +826,8 @@ impl App {
                         match keys::lookup(Context::BlockFocused, &key)
                             .or_else(|| keys::lookup(Context::Reader, &key))
                         {
-                            Some(c) if c.action != Action::Activate => {
-                                self.active = false;
-                                self.apply(c.action)
-                            }
+                            // Focus and page moves end the block's turn themselves.
+                            Some(c) if c.action != Action::Activate => self.apply(c.action),
                             _ => Update::None,
                         }
                     }
@@ -1073,13 +1076,23 @@ impl App {
         match idx {
             Some(i) => {
                 let changed = self.lessons[i].source != old_source.unwrap_or_default();
+                let id = self.lessons[i].id.clone();
+                let (want_page, want_scroll) = match self.held_place.take() {
+                    Some((held, p, s)) if held == id => (p, s),
+                    _ => (self.page, scroll),
+                };
                 // `open` would stash again: the stash above is already done.
                 self.lesson = i;
-                self.page = self.page.min(self.lessons[i].page_count() - 1);
+                self.page = want_page.min(self.lessons[i].page_count() - 1);
+                if self.page != want_page || self.lessons[i].parsed.is_err() {
+                    self.held_place = Some((id, want_page, want_scroll));
+                }
                 self.sidebar_sel = self.sidebar_sel.min(self.lessons.len() - 1);
                 self.build_slots();
-                self.note_progress();
-                self.scroll = scroll;
+                if self.lessons[i].parsed.is_ok() {
+                    self.note_progress();
+                }
+                self.scroll = want_scroll;
                 self.focus = match focus {
                     Focus::Block(b) if b < self.slots.len() => Focus::Block(b),
                     Focus::Block(_) => Focus::Page,

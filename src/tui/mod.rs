@@ -148,6 +148,8 @@ impl Drop for RestoreGuard {
     }
 }
 
+const SAVE_EVERY: Duration = Duration::from_millis(400);
+
 async fn event_loop(
     terminal: &mut DefaultTerminal,
     app: &mut App,
@@ -161,7 +163,19 @@ async fn event_loop(
     let mut ticker = tokio::time::interval(Duration::from_millis(50));
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut redraw = true;
+    // Progress is written at most every SAVE_EVERY while keys arrive (an editor changes on
+    // every key); whatever is left is written on the way out.
+    let mut dirty = false;
+    let mut last_save = std::time::Instant::now() - SAVE_EVERY;
     loop {
+        if dirty && last_save.elapsed() >= SAVE_EVERY {
+            dirty = false;
+            last_save = std::time::Instant::now();
+            if let Err(e) = store.save(&app.progress_snapshot()) {
+                let _ = app.update(Input::Status(format!("Could not save progress: {e}")));
+                redraw = true;
+            }
+        }
         if redraw {
             terminal.draw(|f| ui::draw(f, app))?;
             redraw = false;
@@ -182,19 +196,20 @@ async fn event_loop(
             _ = sigterm.recv() => return Ok(()),
             _ = sighup.recv() => return Ok(()),
             _ = ticker.tick(), if app.animating => Input::Tick,
+            // Write pending progress once the burst of changes is over.
+            _ = tokio::time::sleep_until((last_save + SAVE_EVERY).into()), if dirty => continue,
         };
         match app.update(input) {
             Update::None => {}
             Update::Redraw => redraw = true,
             Update::Save => {
                 redraw = true;
-                if let Err(e) = store.save(&app.progress_snapshot()) {
-                    let _ = app.update(Input::Status(format!("Could not save progress: {e}")));
-                }
+                dirty = true;
             }
             Update::Quit => return Ok(()),
             Update::Suspend => {
                 let _ = store.save(&app.progress_snapshot());
+                dirty = false;
                 suspend(terminal)?;
                 redraw = true;
             }

@@ -50,17 +50,7 @@ pub fn names(lessons: &[LessonEntry], scenarios: &[String]) -> Vec<String> {
 
 /// Scenario names under `fixtures/scenarios/`.
 pub fn scenario_names(env: &BlockEnv) -> Vec<String> {
-    env.content
-        .fixtures
-        .list("scenarios", ".json")
-        .unwrap_or_default()
-        .into_iter()
-        .map(|p| {
-            p.trim_start_matches("scenarios/")
-                .trim_end_matches(".json")
-                .to_owned()
-        })
-        .collect()
+    crate::orchestrator::scenario_names(&env.content).unwrap_or_default()
 }
 
 fn synthetic(title: &str, kind: BlockKind, options: Vec<(String, String)>) -> LessonEntry {

@@ -454,16 +454,19 @@ fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
             Span::styled(w.clone(), t.base),
         ]));
     }
-    text.push(Line::default());
-    text.push(Line::styled(
-        "Keys type into an editor while it is active; Esc leaves it.",
-        t.dim,
-    ));
-    let want_w = text.iter().map(Line::width).max().unwrap_or(20) + 4;
+    let col_w = text.iter().map(Line::width).max().unwrap_or(20);
+    let room_h = usize::from(area.height.saturating_sub(4));
+    // Too tall for the window: two columns, if they fit side by side.
+    let two = text.len() > room_h && usize::from(area.width) >= 2 * col_w + 7;
+    let (rows, want_w) = if two {
+        (text.len().div_ceil(2), 2 * col_w + 7)
+    } else {
+        (text.len(), col_w + 4)
+    };
     let w = u16::try_from(want_w)
         .unwrap_or(u16::MAX)
         .min(area.width.saturating_sub(2));
-    let h = u16::try_from(text.len() + 2)
+    let h = u16::try_from(rows + 2)
         .unwrap_or(u16::MAX)
         .min(area.height.saturating_sub(2));
     let r = centered(area, w, h);
@@ -479,7 +482,17 @@ fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
         width: inner.width.saturating_sub(1),
         ..inner
     };
-    Paragraph::new(text).render(inner, buf);
+    if two {
+        let right = text.split_off(rows);
+        let [a, b] = inner.layout(&Layout::horizontal([
+            Constraint::Length(u16::try_from(col_w + 2).unwrap_or(u16::MAX)),
+            Constraint::Fill(1),
+        ]));
+        Paragraph::new(text).render(a, buf);
+        Paragraph::new(right).render(b, buf);
+    } else {
+        Paragraph::new(text).render(inner, buf);
+    }
 }
 
 fn render_notice(msg: &str, t: &Theme, area: Rect, buf: &mut Buffer) {
