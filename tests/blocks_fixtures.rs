@@ -196,3 +196,24 @@ fn fixture_blocks_fit_an_80x24_reader_and_never_panic() {
         render_tiny_sizes(p.as_ref());
     }
 }
+
+#[test]
+fn every_block_in_the_shipped_lessons_builds() {
+    let env = env();
+    let lessons = tooldojo::content::lessons::load_all(&env.content).expect("lessons parse");
+    let mut kinds = std::collections::BTreeMap::new();
+    for lesson in &lessons {
+        for page in &lesson.pages {
+            for item in &page.items {
+                if let tooldojo::content::lessons::Item::Block(b) = item {
+                    let w = build(b, &env)
+                        .unwrap_or_else(|e| panic!("{} line {}: {e}", lesson.file, b.line));
+                    *kinds.entry(format!("{:?}", b.kind)).or_insert(0) += 1;
+                    render_tiny_sizes(w.as_ref());
+                    let _ = render(w.as_ref(), 76, w.height(76).min(60));
+                }
+            }
+        }
+    }
+    assert!(kinds.len() >= 6, "{kinds:?}");
+}

@@ -7,7 +7,6 @@ use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
 use crate::content::lessons::Checklist;
-use crate::sanitize::clean;
 use crate::tui::blocks::common::{self, frame, is_char, is_down, is_up, plain, wrap_prefixed};
 use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::Theme;
@@ -24,7 +23,7 @@ impl ChecklistWidget {
             return Err("checklist has no items".to_owned());
         }
         Ok(ChecklistWidget {
-            items: spec.items.iter().map(|s| clean(s, false)).collect(),
+            items: spec.items.iter().map(|s| common::prose(s)).collect(),
             ticked: vec![false; spec.items.len()],
             cursor: 0,
         })

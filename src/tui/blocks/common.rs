@@ -55,6 +55,29 @@ pub fn frame(area: Rect, buf: &mut Buffer, ctx: &RenderCtx, title: &str, status:
     inner
 }
 
+/// Untrusted prose from a lesson (a question, a choice, a model answer): cleaned for the
+/// terminal, single line breaks joined into spaces (Markdown soft breaks), blank lines kept
+/// as paragraph breaks.
+pub fn prose(text: &str) -> String {
+    let cleaned = clean(text, true);
+    let mut paras: Vec<String> = Vec::new();
+    let mut cur: Vec<&str> = Vec::new();
+    for line in cleaned.lines() {
+        if line.trim().is_empty() {
+            if !cur.is_empty() {
+                paras.push(cur.join(" "));
+                cur.clear();
+            }
+        } else {
+            cur.push(line.trim());
+        }
+    }
+    if !cur.is_empty() {
+        paras.push(cur.join(" "));
+    }
+    paras.join("\n")
+}
+
 /// The separator between status items: a middle dot, or `|` in ASCII mode.
 pub fn dot(theme: &Theme) -> &'static str {
     if theme.ascii { "|" } else { "·" }
@@ -567,6 +590,12 @@ mod tests {
         assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
         assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
         assert_eq!(wrap("", 5), vec![""]);
+    }
+
+    #[test]
+    fn prose_joins_soft_breaks_and_keeps_paragraphs() {
+        assert_eq!(prose("a\nb\n\nc\u{1b}"), "a b\nc\u{241b}");
+        assert_eq!(prose("  one  \n"), "one");
     }
 
     #[test]

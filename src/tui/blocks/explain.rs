@@ -11,7 +11,6 @@ use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
 use crate::content::lessons::Explain;
-use crate::sanitize::clean;
 use crate::tui::blocks::common::{
     self, Editor, frame, is_char, is_down, is_up, plain, wrap_prefixed,
 };
@@ -57,9 +56,9 @@ impl ExplainWidget {
             return Err("explain block has no model answer".to_owned());
         }
         Ok(ExplainWidget {
-            question: clean(&spec.question, false),
-            model_answer: clean(&spec.model_answer, true),
-            key_points: spec.key_points.iter().map(|k| clean(k, false)).collect(),
+            question: common::prose(&spec.question),
+            model_answer: common::prose(&spec.model_answer),
+            key_points: spec.key_points.iter().map(|k| common::prose(k)).collect(),
             editor: Editor::new(""),
             editing: false,
             compared: false,

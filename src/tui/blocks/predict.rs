@@ -434,22 +434,35 @@ impl PredictWidget {
             FixtureKind::GetTicket => (14usize, 17usize, 19usize),
             FixtureKind::Validator => (12, 9, 11),
         };
-        let show_c2 = width >= 60;
-        let fixed = 4 + if show_c2 { c2 + 1 } else { 0 } + c3 + 1 + c4;
+        // Narrow: "You" and "Real" share one column (the reveal replaces the prediction;
+        // the detail below still shows both). The context column is what a row is about,
+        // so it stays.
+        let compact = width < 4 + 12 + c2 + c3 + c4 + 3;
+        let c2 = if compact && self.kind == FixtureKind::Validator {
+            c2.min(width / 5)
+        } else {
+            c2
+        };
+        let fixed = if compact {
+            4 + c2 + 1 + c4
+        } else {
+            4 + c2 + 1 + c3 + 1 + c4
+        };
         let flex = width.saturating_sub(fixed + 1).max(4);
         let (h1, h2) = match self.kind {
             FixtureKind::GetTicket => ("Call", "Context"),
             FixtureKind::Validator => ("Arguments", "Schema"),
         };
-        let mut header = vec![Span::styled(
-            format!("    {} ", fit(h1, flex, e)),
-            theme.dim,
-        )];
-        if show_c2 {
-            header.push(Span::styled(format!("{} ", fit(h2, c2, e)), theme.dim));
+        let mut header = vec![
+            Span::styled(format!("    {} ", fit(h1, flex, e)), theme.dim),
+            Span::styled(format!("{} ", fit(h2, c2, e)), theme.dim),
+        ];
+        if compact {
+            header.push(Span::styled(fit("You / real", c4, e), theme.dim));
+        } else {
+            header.push(Span::styled(format!("{} ", fit("You", c3, e)), theme.dim));
+            header.push(Span::styled(fit("Real", c4, e), theme.dim));
         }
-        header.push(Span::styled(format!("{} ", fit("You", c3, e)), theme.dim));
-        header.push(Span::styled(fit("Real", c4, e), theme.dim));
         out.push(Line::from(header));
         if visible.is_empty() {
             out.push(Line::from(Span::styled(
@@ -486,18 +499,15 @@ impl PredictWidget {
                 Span::styled(pointer.to_string(), theme.focus),
                 Span::styled(format!("{:>2} ", i + 1), base),
                 Span::styled(format!("{} ", fit(&c1_text, flex, e)), base),
+                Span::styled(format!("{} ", fit(&c2_text, c2, e)), base),
             ];
-            if show_c2 {
-                spans.push(Span::styled(format!("{} ", fit(&c2_text, c2, e)), base));
-            }
             let you = match (row.pick_word(), row.locked) {
                 (None, _) => theme.sym.pending.to_owned(),
                 (Some(w), true) => w.to_owned(),
                 (Some(w), false) => format!("{w}?"),
             };
             let you_style = if row.locked { base } else { theme.dim };
-            spans.push(Span::styled(format!("{} ", fit(&you, c3, e)), you_style));
-            match (&row.actual, row.revealed) {
+            let real = match (&row.actual, row.revealed) {
                 (Some(a), true) => {
                     let right = row.pick_word() == Some(a.outcome.as_str());
                     let (mark, st) = if right {
@@ -505,12 +515,18 @@ impl PredictWidget {
                     } else {
                         (theme.sym.bad, theme.bad)
                     };
-                    spans.push(Span::styled(
+                    Some(Span::styled(
                         fit(&format!("{mark} {}", a.outcome), c4, e),
                         st,
-                    ));
+                    ))
                 }
-                _ => spans.push(Span::styled(fit("", c4, e), base)),
+                _ => None,
+            };
+            if compact {
+                spans.push(real.unwrap_or_else(|| Span::styled(fit(&you, c4, e), you_style)));
+            } else {
+                spans.push(Span::styled(format!("{} ", fit(&you, c3, e)), you_style));
+                spans.push(real.unwrap_or_else(|| Span::styled(fit("", c4, e), base)));
             }
             out.push(Line::from(spans));
         }
@@ -554,11 +570,15 @@ impl PredictWidget {
                         ArgsInput::from_case(&c.args, &c.args_text).display()
                     ),
                 );
-                out.push(Line::from(vec![
-                    Span::styled(format!("{:<label_w$}", "context"), theme.dim),
-                    Span::styled(engine::context_words(&c.context), theme.base),
-                    Span::styled("  (trusted, from the session)", theme.dim),
-                ]));
+                out.extend(wrap_prefixed(
+                    vec![Span::styled(format!("{:<label_w$}", "context"), theme.dim)],
+                    &format!(
+                        "{} (trusted: from the session)",
+                        engine::context_words(&c.context)
+                    ),
+                    w,
+                    theme.base,
+                ));
             }
             RowData::Val(c) => {
                 let schema_text = match &c.schema {

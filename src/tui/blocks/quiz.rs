@@ -9,7 +9,6 @@ use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
 use crate::content::lessons::Quiz;
-use crate::sanitize::clean;
 use crate::tui::blocks::common::{
     self, frame, is_char, is_down, is_up, plain, verdict_line, wrap_prefixed,
 };
@@ -44,14 +43,14 @@ impl QuizWidget {
             return Err("quiz has more than nine choices".to_owned());
         }
         Ok(QuizWidget {
-            question: clean(&spec.question, false),
+            question: common::prose(&spec.question),
             choices: spec
                 .choices
                 .iter()
                 .map(|c| QChoice {
-                    text: clean(&c.text, false),
+                    text: common::prose(&c.text),
                     correct: c.correct,
-                    why: clean(&c.why, false),
+                    why: common::prose(&c.why),
                 })
                 .collect(),
             cursor: 0,

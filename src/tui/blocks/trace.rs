@@ -288,17 +288,20 @@ impl TraceWidget {
             theme.heading,
         );
         if !self.data.note.is_empty() {
-            let note = wrap_prefixed(Vec::new(), &self.data.note, width, theme.dim);
-            let n = note.len();
-            out.extend(note.into_iter().take(NOTE_LINES));
-            if n > NOTE_LINES {
-                out.pop();
-                out.extend(wrap_prefixed(
-                    Vec::new(),
-                    theme.sym.ellipsis,
-                    width,
-                    theme.dim,
-                ));
+            let lines = common::wrap(&self.data.note, width.max(1));
+            let n = lines.len();
+            for (i, l) in lines.into_iter().take(NOTE_LINES).enumerate() {
+                // The last shown line says when the note goes on (the lesson text has it all).
+                let l = if i + 1 == NOTE_LINES && n > NOTE_LINES {
+                    common::truncate(
+                        &format!("{l} {}", theme.sym.ellipsis),
+                        width,
+                        theme.sym.ellipsis,
+                    )
+                } else {
+                    l
+                };
+                out.push(Line::from(Span::styled(l, theme.dim)));
             }
         }
         let d = common::dot(theme);
@@ -419,7 +422,8 @@ impl BlockWidget for TraceWidget {
         } else {
             calls + 1 + EVENT_LINES + 1
         };
-        (2 + head + 1 + body).min(u16::MAX as usize) as u16
+        // Fit an 80x24 reader (21 rows) when the run has many calls: the event list gives way.
+        (2 + head + 1 + body).min(21.max(2 + head + 1 + 8)) as u16
     }
 
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
