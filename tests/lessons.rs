@@ -156,3 +156,22 @@ mod never_panics {
         }
     }
 }
+
+#[test]
+#[ignore = "timing, run by hand: cargo test --release --test lessons -- --ignored --nocapture"]
+fn time_parse_and_lint() {
+    let content = Content::embedded();
+    let t = std::time::Instant::now();
+    let n = 100;
+    for _ in 0..n {
+        let _ = load_all(&content).unwrap();
+    }
+    let parse = t.elapsed() / n;
+    let t = std::time::Instant::now();
+    let rows = tooldojo::content::lessons::lint(&content).unwrap();
+    eprintln!(
+        "parse 14 lessons: {parse:?}; lint ({} rows): {:?}",
+        rows.len(),
+        t.elapsed()
+    );
+}
