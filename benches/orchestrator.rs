@@ -24,7 +24,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(run_blocking(black_box(&small), 0)))
     });
     let run = run_blocking(&small, 0);
-    c.bench_function("partial_success_jsonl", |b| b.iter(|| black_box(run.to_jsonl())));
+    c.bench_function("partial_success_jsonl", |b| {
+        b.iter(|| black_box(run.to_jsonl()))
+    });
 }
 
 criterion_group!(benches, bench);

@@ -17,10 +17,17 @@ fn run(name: &str) -> Run {
 }
 
 fn events_of<'a>(run: &'a Run, name: &str) -> Vec<&'a tooldojo::orchestrator::TraceEvent> {
-    run.events.iter().filter(|e| e.kind.name() == name).collect()
+    run.events
+        .iter()
+        .filter(|e| e.kind.name() == name)
+        .collect()
 }
 
-fn for_call<'a>(run: &'a Run, call: &str, name: &str) -> Vec<&'a tooldojo::orchestrator::TraceEvent> {
+fn for_call<'a>(
+    run: &'a Run,
+    call: &str,
+    name: &str,
+) -> Vec<&'a tooldojo::orchestrator::TraceEvent> {
     run.events
         .iter()
         .filter(|e| e.kind.name() == name && e.call_id() == Some(call))
@@ -86,12 +93,19 @@ fn every_shipped_scenario_meets_its_expectation() {
         "truncation",
         "injection",
     ] {
-        assert!(names.iter().any(|n| n == needed), "missing scenario {needed}");
+        assert!(
+            names.iter().any(|n| n == needed),
+            "missing scenario {needed}"
+        );
     }
     let rows = check_rows(&content).unwrap();
     assert_eq!(rows.len(), names.len());
     for row in rows {
-        assert!(row.pass, "{}: expected {} got {}", row.name, row.expected, row.actual);
+        assert!(
+            row.pass,
+            "{}: expected {} got {}",
+            row.name, row.expected, row.actual
+        );
     }
     for name in names {
         let s = scenario(&name);
@@ -116,7 +130,10 @@ fn every_proposed_call_gets_exactly_one_result_and_stopped_is_last() {
             }
         }
         // Time never runs backwards in the trace.
-        assert!(r.events.windows(2).all(|w| w[0].t_ms <= w[1].t_ms), "{name}");
+        assert!(
+            r.events.windows(2).all(|w| w[0].t_ms <= w[1].t_ms),
+            "{name}"
+        );
     }
 }
 
@@ -167,7 +184,10 @@ fn invalid_calls_get_a_concise_error_and_repairs_are_bounded() {
     assert!(is_error);
     let v: Value = serde_json::from_str(content).unwrap();
     assert_eq!(v["code"], "invalid_arguments");
-    assert!(v["error"].as_str().unwrap().contains("ticket_id"), "{content}");
+    assert!(
+        v["error"].as_str().unwrap().contains("ticket_id"),
+        "{content}"
+    );
     assert!(content.len() < 200, "concise: {content}");
     assert_eq!(r.tool_calls_used, 1, "the invalid call spent no budget");
 
@@ -216,7 +236,10 @@ fn reads_retry_with_capped_seeded_backoff_within_the_budgets() {
         } = e.kind
         {
             let base = (b.backoff_ms << (attempt - 1)).min(b.max_backoff_ms);
-            assert!((base / 2..=base).contains(&delay_ms), "{delay_ms} vs {base}");
+            assert!(
+                (base / 2..=base).contains(&delay_ms),
+                "{delay_ms} vs {base}"
+            );
         }
     }
     for id in ["c1", "c2"] {
@@ -282,8 +305,15 @@ fn idempotency_key_replays_the_first_result_and_refuses_other_args() {
     );
     assert_eq!(r.category_of("c2"), Some(Category::Error));
     let (content, is_error) = tool_result(&r, "c2");
-    assert!(is_error && content.contains("different arguments"), "{content}");
-    assert_eq!(for_call(&r, "c2", "attempt_started").len(), 1, "a refusal is not retried");
+    assert!(
+        is_error && content.contains("different arguments"),
+        "{content}"
+    );
+    assert_eq!(
+        for_call(&r, "c2", "attempt_started").len(),
+        1,
+        "a refusal is not retried"
+    );
 }
 
 #[test]
@@ -324,7 +354,10 @@ fn concurrency_never_exceeds_the_semaphore() {
     assert_eq!(max_in_flight(&r), 2);
     assert!(r.events.iter().all(|e| e.used.in_flight <= 2));
     // Three waves of 100 ms after the 100 ms model turn.
-    let ends: Vec<u64> = events_of(&r, "call_result").iter().map(|e| e.t_ms).collect();
+    let ends: Vec<u64> = events_of(&r, "call_result")
+        .iter()
+        .map(|e| e.t_ms)
+        .collect();
     assert_eq!(ends, [200, 200, 300, 300, 400, 400]);
 }
 
@@ -388,7 +421,10 @@ fn oversized_results_are_cut_with_a_marker() {
     // Cuts land on character boundaries.
     let (cut, t) = truncate_result("é".repeat(100), 61);
     assert!(t && cut.len() <= 61 && cut.contains("[truncated"));
-    assert_eq!(truncate_result("short".into(), 61), ("short".to_owned(), false));
+    assert_eq!(
+        truncate_result("short".into(), 61),
+        ("short".to_owned(), false)
+    );
 }
 
 #[test]
@@ -446,7 +482,12 @@ fn ticket_text_never_steers_the_loop() {
                     EventKind::Stopped { stop_reason, .. } => stop_reason.to_string(),
                     _ => String::new(),
                 };
-                (e.t_ms, e.kind.name(), e.call_id().map(str::to_owned), detail)
+                (
+                    e.t_ms,
+                    e.kind.name(),
+                    e.call_id().map(str::to_owned),
+                    detail,
+                )
             })
             .collect()
     };
@@ -454,7 +495,11 @@ fn ticket_text_never_steers_the_loop() {
     assert_eq!(shape(&a), shape(&b));
     assert_eq!(a.category_of("c2"), Some(Category::UnknownTool));
     // The hostile title did reach the model, as data inside a tool result.
-    assert!(tool_result(&a, "c1").0.contains("IGNORE ALL PREVIOUS INSTRUCTIONS"));
+    assert!(
+        tool_result(&a, "c1")
+            .0
+            .contains("IGNORE ALL PREVIOUS INSTRUCTIONS")
+    );
 }
 
 #[test]
@@ -519,10 +564,19 @@ fn trace_lines_carry_the_contract_fields() {
     let required: &[(&str, &[&str])] = &[
         ("model_turn", &["turn"]),
         ("attempt_started", &["call_id", "tool", "attempt"]),
-        ("attempt_finished", &["call_id", "tool", "attempt", "outcome"]),
+        (
+            "attempt_finished",
+            &["call_id", "tool", "attempt", "outcome"],
+        ),
         ("retry_scheduled", &["call_id", "attempt", "delay_ms"]),
-        ("call_result", &["call_id", "tool", "category", "attempts", "truncated"]),
-        ("stopped", &["stop_reason", "turns_used", "tool_calls_used", "results"]),
+        (
+            "call_result",
+            &["call_id", "tool", "category", "attempts", "truncated"],
+        ),
+        (
+            "stopped",
+            &["stop_reason", "turns_used", "tool_calls_used", "results"],
+        ),
     ];
     for e in &r.events {
         let v = e.to_json();
@@ -555,5 +609,19 @@ fn generated_load_runs_every_call_within_the_bound() {
     assert_eq!(max_in_flight(&r), 64);
     // TKT-900 to TKT-999 are not in the store.
     assert!(r.results.iter().any(|(_, c)| *c == Category::NotFound));
-    assert!(r.results.iter().all(|(_, c)| matches!(c, Category::Ok | Category::NotFound)));
+    assert!(
+        r.results
+            .iter()
+            .all(|(_, c)| matches!(c, Category::Ok | Category::NotFound))
+    );
+}
+
+#[test]
+fn playback_helpers_follow_the_cursor() {
+    let r = run("bounded-concurrency");
+    assert_eq!(r.events_until(0).len(), 1, "only run_started at t=0");
+    assert_eq!(r.used_at(150).in_flight, 2);
+    assert_eq!(r.used_at(150).tool_calls, 6);
+    assert_eq!(r.used_at(r.end_ms).in_flight, 0);
+    assert_eq!(r.events_until(r.end_ms).len(), r.events.len());
 }

@@ -20,10 +20,10 @@ fn records() -> Value {
 /// One generated call: which tool and argument shape, and its per-attempt script.
 fn call_strategy() -> impl Strategy<Value = (u8, u8, Vec<(u64, bool)>, bool)> {
     (
-        0u8..6,                                                  // tool / shape
-        0u8..5,                                                  // ticket number
+        0u8..6,                                                              // tool / shape
+        0u8..5,                                                              // ticket number
         prop::collection::vec((0u64..700, prop::bool::weighted(0.2)), 0..3), // attempts
-        any::<bool>(),                                           // idempotency key
+        any::<bool>(),                                                       // idempotency key
     )
 }
 
@@ -106,7 +106,7 @@ fn check_invariants(s: &Scenario, r: &Run) -> Result<(), TestCaseError> {
     for e in &r.events {
         prop_assert!(e.used.tool_calls <= b.max_tool_calls);
         if let EventKind::AttemptStarted { call_id, .. } = &e.kind {
-            prop_assert!(accepted.contains(&call_id.as_str()), "{call_id} ran unreserved");
+            prop_assert!(accepted.contains(&&**call_id), "{call_id} ran unreserved");
         }
     }
     // In flight never above max_concurrency (counted from the events alone).
@@ -125,7 +125,11 @@ fn check_invariants(s: &Scenario, r: &Run) -> Result<(), TestCaseError> {
     }
     prop_assert_eq!(now, 0);
     // Attempts bounded per call, retries bounded per run.
-    let retries = r.events.iter().filter(|e| e.kind.name() == "retry_scheduled").count();
+    let retries = r
+        .events
+        .iter()
+        .filter(|e| e.kind.name() == "retry_scheduled")
+        .count();
     prop_assert!(retries as u32 <= b.retry_budget);
     for id in &accepted {
         let n = r
@@ -172,7 +176,11 @@ fn every_shipped_scenario_replays_byte_for_byte() {
             check_invariants(&s, &first).unwrap();
             let first = first.to_jsonl();
             for _ in 0..4 {
-                assert_eq!(run_blocking(&s, seed).to_jsonl(), first, "{name} seed {seed}");
+                assert_eq!(
+                    run_blocking(&s, seed).to_jsonl(),
+                    first,
+                    "{name} seed {seed}"
+                );
             }
         }
     }

@@ -18,7 +18,11 @@ fn stdout(out: &std::process::Output) -> String {
 #[test]
 fn json_lines_have_t_ms_and_event_and_end_with_stopped() {
     let out = tooldojo(&["trace", "partial-success", "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = stdout(&out);
     let lines: Vec<Value> = text
         .lines()
@@ -64,14 +68,22 @@ fn default_output_is_a_readable_timeline() {
 fn chrome_export_has_complete_events_one_track_per_call() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("run.json");
-    let out = tooldojo(&["trace", "parallel-out-of-order", "--chrome", file.to_str().unwrap()]);
+    let out = tooldojo(&[
+        "trace",
+        "parallel-out-of-order",
+        "--chrome",
+        file.to_str().unwrap(),
+    ]);
     assert!(out.status.success());
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let events = doc["traceEvents"].as_array().unwrap();
     let slices: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
     assert!(!slices.is_empty());
     for s in &slices {
-        assert!(s["ts"].is_u64() && s["dur"].is_u64() && s["tid"].is_u64(), "{s}");
+        assert!(
+            s["ts"].is_u64() && s["dur"].is_u64() && s["tid"].is_u64(),
+            "{s}"
+        );
     }
     let call_tracks: std::collections::BTreeSet<u64> = slices
         .iter()
@@ -80,11 +92,11 @@ fn chrome_export_has_complete_events_one_track_per_call() {
         .collect();
     assert_eq!(call_tracks.len(), 3);
     // c1 took 300 ms of virtual time: 300,000 microseconds.
-    assert!(slices.iter().any(|s| s["name"]
-        .as_str()
-        .unwrap()
-        .starts_with("c1 get_ticket")
-        && s["dur"] == 300_000));
+    assert!(
+        slices.iter().any(
+            |s| s["name"].as_str().unwrap().starts_with("c1 get_ticket") && s["dur"] == 300_000
+        )
+    );
 }
 
 #[test]
@@ -126,7 +138,11 @@ fn a_scenario_file_on_disk_runs_like_a_shipped_one() {
     )
     .unwrap();
     let out = tooldojo(&["trace", file.to_str().unwrap(), "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let last: Value = serde_json::from_str(stdout(&out).lines().last().unwrap()).unwrap();
     assert_eq!(last["results"]["a"], "ok");
 }
