@@ -578,6 +578,9 @@ impl App {
 
     /// Save the states of the current page's blocks into `progress`.
     fn stash_slots(&mut self) {
+        if self.slots.is_empty() {
+            return;
+        }
         let Some(id) = self.current().map(|e| e.id.clone()) else {
             return;
         };
