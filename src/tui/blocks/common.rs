@@ -446,7 +446,10 @@ impl std::fmt::Debug for Editor {
 }
 
 impl Editor {
+    /// Text enters cleaned (lesson bodies and saved progress are not trusted either):
+    /// control characters and bidi overrides become visible stand-ins.
     pub fn new(text: &str) -> Editor {
+        let text = clean(text, true);
         let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
         let mut ta = TextArea::new(lines);
         ta.set_tab_length(2);
@@ -457,7 +460,7 @@ impl Editor {
     }
 
     pub fn single(text: &str) -> Editor {
-        let mut e = Editor::new(&text.replace('\n', " "));
+        let mut e = Editor::new(&clean(text, false).replace('\u{240a}', " "));
         e.single_line = true;
         e
     }
@@ -635,6 +638,12 @@ mod tests {
                 .iter()
                 .any(|s| s.content == "true" && s.style == t.json_literal)
         );
+    }
+
+    #[test]
+    fn editor_text_is_cleaned() {
+        assert_eq!(Editor::new("a\u{1b}[2J\nb").text(), "a\u{241b}[2J\nb");
+        assert_eq!(Editor::single("get\nticket").text(), "get ticket");
     }
 
     #[test]
