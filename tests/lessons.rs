@@ -93,3 +93,66 @@ fn the_course_takes_two_to_three_hours() {
         .sum();
     assert!((120..=180).contains(&total), "course takes {total} minutes");
 }
+
+#[test]
+fn the_shipped_course_passes_its_own_lint() {
+    let rows = tooldojo::content::lessons::lint(&Content::embedded()).expect("lint runs");
+    let failing: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.pass)
+        .map(|r| format!("{}: {}", r.name, r.actual))
+        .collect();
+    assert!(failing.is_empty(), "{failing:#?}");
+    // Every row of both fixtures and every scenario got its own row.
+    assert!(rows.iter().any(|r| r.name == "predicted get_ticket row-8"));
+    assert!(rows.iter().any(|r| r.name == "traced race-vs-cancel"));
+}
+
+mod never_panics {
+    use proptest::prelude::*;
+    use tooldojo::content::TextFile;
+    use tooldojo::content::lessons::parse_lesson;
+
+    fn file(text: String) -> TextFile {
+        TextFile {
+            display: "lessons/99-fuzz.md".into(),
+            rel: "99-fuzz.md".into(),
+            text,
+        }
+    }
+
+    // Lines drawn from the pieces the format is made of, in any order.
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("# Title".to_owned()),
+            Just("*About 5 minutes*".to_owned()),
+            Just("## Page".to_owned()),
+            Just("```".to_owned()),
+            Just("````".to_owned()),
+            Just("~~~".to_owned()),
+            Just("```quiz".to_owned()),
+            Just("```explain".to_owned()),
+            Just("```checklist".to_owned()),
+            Just("```predict fixture=get_ticket".to_owned()),
+            Just("```trace scenario=x seed=1".to_owned()),
+            Just("```playground mode=executor".to_owned()),
+            Just("- [x] a :: b".to_owned()),
+            Just("- [ ] a".to_owned()),
+            Just("- item".to_owned()),
+            Just("  more".to_owned()),
+            Just("---".to_owned()),
+            Just(String::new()),
+            "[ -~é`]{0,12}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn parse_never_panics(lines in prop::collection::vec(piece(), 0..30)) {
+            match parse_lesson(&file(lines.join("\n"))) {
+                Ok(l) => prop_assert!(!l.pages.is_empty()),
+                Err(e) => prop_assert!(e.message.starts_with("lessons/99-fuzz.md:")),
+            }
+        }
+    }
+}

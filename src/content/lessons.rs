@@ -358,6 +358,13 @@ fn classify(file: &TextFile, line: usize, info: &str) -> UserResult<Option<(Bloc
                     format!("unknown block kind `{first}` (kinds: {})", known.join(", ")),
                 ));
             }
+            if let Some((near, _)) = KINDS.iter().find(|(n, _)| near_miss(first, n)) {
+                return Err(err(
+                    file,
+                    line,
+                    format!("unknown block kind `{first}`: did you mean `{near}`?"),
+                ));
+            }
             return Ok(None);
         }
     };
@@ -385,6 +392,26 @@ fn classify(file: &TextFile, line: usize, info: &str) -> UserResult<Option<(Bloc
         options.push((k.to_owned(), v.to_owned()));
     }
     Ok(Some((kind, options)))
+}
+
+/// A word one edit away from a kind (two for the longer kinds): a typo, not a language.
+fn near_miss(word: &str, kind: &str) -> bool {
+    let w: Vec<char> = word.to_lowercase().chars().collect();
+    let k: Vec<char> = kind.chars().collect();
+    let limit = if k.len() >= 7 { 2 } else { 1 };
+    if w == k || w.len().abs_diff(k.len()) > limit {
+        return w == k; // `Quiz` and `QUIZ` are kinds in the wrong case
+    }
+    let mut prev: Vec<usize> = (0..=k.len()).collect();
+    for (i, wc) in w.iter().enumerate() {
+        let mut cur = vec![i + 1; k.len() + 1];
+        for (j, kc) in k.iter().enumerate() {
+            let cost = usize::from(wc != kc);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[k.len()] <= limit
 }
 
 /// Option keys and closed value sets; names that live in fixtures are the lint's job.
@@ -1227,6 +1254,29 @@ Because.
                 "for {text:?}\n got: {got}\nwant: {want}"
             );
             assert!(got.starts_with("lessons/01-demo.md:"), "{got}");
+        }
+    }
+
+    #[test]
+    fn typos_of_kinds_are_errors_even_without_options() {
+        for (text, want) in [
+            (
+                "# T\n```quizz\nQ\n```\n",
+                ":2: unknown block kind `quizz`: did you mean `quiz`?",
+            ),
+            ("# T\n```predcit\n```\n", "did you mean `predict`?"),
+            ("# T\n```checklst\n```\n", "did you mean `checklist`?"),
+            ("# T\n```Trace\n```\n", "did you mean `trace`?"),
+        ] {
+            let got = err_of(text);
+            assert!(got.contains(want), "{got}");
+        }
+        // Real languages stay code.
+        for lang in [
+            "json", "python", "rust", "text", "sh", "js", "ts", "yaml", "toml", "diff",
+        ] {
+            let l = parse(&format!("# T\n```{lang}\nx\n```\n")).unwrap();
+            assert_eq!(l.blocks().count(), 0, "{lang}");
         }
     }
 

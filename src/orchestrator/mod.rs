@@ -123,3 +123,82 @@ pub fn check_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
     }
     Ok(rows)
 }
+
+/// A generated load scenario: one model turn proposing `calls` lookups, run `concurrency` at a
+/// time, with varied latencies, every tenth call failing once upstream (so retries run) and
+/// ids TKT-900 to TKT-999 missing from the store (so some lookups are not_found).
+/// Used by the bench and the soak test; built in code rather than shipped as a huge file.
+pub fn load_scenario_generated(calls: usize, concurrency: u32) -> Scenario {
+    let records: Vec<crate::executor::Record> = (0..900)
+        .map(|i| crate::executor::Record {
+            tenant: "alpha".into(),
+            id: format!("TKT-{i:03}"),
+            title: format!("Generated ticket {i}"),
+            status: if i % 3 == 0 { "closed" } else { "open" }.into(),
+            description: None,
+        })
+        .collect();
+    let mut scripts = std::collections::BTreeMap::new();
+    let proposed: Vec<ProposedCall> = (0..calls)
+        .map(|i| {
+            let id = format!("c{i}");
+            let latency = 5 + (i as u64 * 7919) % 60;
+            let mut attempts = vec![AttemptScript {
+                latency_ms: Some(latency),
+                ..AttemptScript::default()
+            }];
+            if i % 10 == 0 {
+                attempts.insert(
+                    0,
+                    AttemptScript {
+                        latency_ms: Some(latency / 2),
+                        error: Some("upstream 503".into()),
+                        stop_delay_ms: 0,
+                    },
+                );
+            }
+            scripts.insert(id.clone(), CallScript { attempts });
+            ProposedCall {
+                id,
+                tool: "get_ticket".into(),
+                args: Some(json!({"ticket_id": format!("TKT-{:03}", i % 1000)})),
+                args_text: None,
+                idempotency_key: None,
+            }
+        })
+        .collect();
+    Scenario {
+        name: format!("generated-{calls}x{concurrency}"),
+        title: format!("{calls} lookups, {concurrency} at a time"),
+        note: String::new(),
+        task: None,
+        context: crate::executor::Context {
+            tenant: "alpha".into(),
+            can_read_tickets: true,
+            can_write_tickets: false,
+        },
+        budgets: Budgets {
+            max_model_turns: 2,
+            max_tool_calls: calls as u32,
+            deadline_ms: 3_600_000,
+            max_concurrency: concurrency,
+            retry_budget: calls as u32,
+            ..Budgets::default()
+        },
+        timeouts: TimeoutMode::Cancel,
+        cancel_at_ms: None,
+        model_latency_ms: 100,
+        default_latency_ms: 40,
+        calls: scripts,
+        turns: vec![
+            Turn::Calls { calls: proposed },
+            Turn::Final {
+                r#final: "done".into(),
+            },
+        ],
+        sensitive_args: Vec::new(),
+        records: Some(records),
+        default_records: Vec::new(),
+        expected: None,
+    }
+}

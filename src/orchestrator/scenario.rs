@@ -105,11 +105,39 @@ pub struct AttemptScript {
 }
 
 /// One model response: tool calls, or a final answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum Turn {
     Final { r#final: String },
     Calls { calls: Vec<ProposedCall> },
+}
+
+/// A turn as written, so a typo inside it is reported with its own message and position.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TurnRepr {
+    #[serde(default)]
+    r#final: Option<String>,
+    #[serde(default)]
+    calls: Option<Vec<ProposedCall>>,
+}
+
+impl<'de> Deserialize<'de> for Turn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match TurnRepr::deserialize(d)? {
+            TurnRepr {
+                r#final: Some(f),
+                calls: None,
+            } => Ok(Turn::Final { r#final: f }),
+            TurnRepr {
+                r#final: None,
+                calls: Some(calls),
+            } => Ok(Turn::Calls { calls }),
+            _ => Err(serde::de::Error::custom(
+                "a turn has either \"calls\" or \"final\" (exactly one of them)",
+            )),
+        }
+    }
 }
 
 /// A tool call as the model wrote it.

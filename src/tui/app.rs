@@ -958,7 +958,10 @@ impl App {
             }
             Action::Activate => match self.focus {
                 Focus::Sidebar => {
-                    if self.sidebar_sel < self.lessons.len() {
+                    if self.sidebar_sel == self.lesson {
+                        // The lesson already open: back to where the learner was.
+                        self.focus = Focus::Page;
+                    } else if self.sidebar_sel < self.lessons.len() {
                         let sel = self.sidebar_sel;
                         self.open(sel, 0);
                         self.focus = Focus::Page;
