@@ -346,6 +346,55 @@ fn write_compact(value: &Value, out: &mut String) {
     }
 }
 
+/// JSON for a small editor: containers are opened up only when their one-line form does
+/// not fit in `width` cells at their indent, so short objects stay on one line.
+pub fn json_semi_pretty(value: &Value, width: usize) -> String {
+    let mut out = String::new();
+    write_semi(value, 0, 0, width, &mut out);
+    out
+}
+
+/// `lead`: cells already on the line after the indent (a key and `": "`).
+fn write_semi(value: &Value, indent: usize, lead: usize, width: usize, out: &mut String) {
+    let mut compact = String::new();
+    write_compact(value, &mut compact);
+    // +1 for the comma that may follow.
+    let fits = indent + lead + width_of(&compact) < width;
+    let pad = " ".repeat(indent + 2);
+    match value {
+        Value::Object(map) if !fits && !map.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, v)) in map.iter().enumerate() {
+                out.push_str(&pad);
+                let key = Value::String(k.clone()).to_string();
+                out.push_str(&key);
+                out.push_str(": ");
+                write_semi(v, indent + 2, width_of(&key) + 2, width, out);
+                if i + 1 < map.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.push_str(&" ".repeat(indent));
+            out.push('}');
+        }
+        Value::Array(items) if !fits && !items.is_empty() => {
+            out.push_str("[\n");
+            for (i, v) in items.iter().enumerate() {
+                out.push_str(&pad);
+                write_semi(v, indent + 2, 0, width, out);
+                if i + 1 < items.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.push_str(&" ".repeat(indent));
+            out.push(']');
+        }
+        _ => out.push_str(&compact),
+    }
+}
+
 /// The one-line verdict: a mark and a word (never colour alone), then the detail.
 pub fn verdict_line(theme: &Theme, ok: bool, word: &str, detail: &str) -> Line<'static> {
     let (mark, style) = if ok {
@@ -599,6 +648,22 @@ mod tests {
     fn prose_joins_soft_breaks_and_keeps_paragraphs() {
         assert_eq!(prose("a\nb\n\nc\u{1b}"), "a b\nc\u{241b}");
         assert_eq!(prose("  one  \n"), "one");
+    }
+
+    #[test]
+    fn semi_pretty_keeps_short_containers_inline_and_stays_json() {
+        let v: Value = serde_json::from_str(
+            r#"{"schema": {"city": "str", "days": "int"}, "required": ["city"], "long": {"a": [1, 2, 3], "b": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}}"#,
+        )
+        .unwrap();
+        let text = json_semi_pretty(&v, 44);
+        assert!(
+            text.contains("  \"schema\": {\"city\": \"str\", \"days\": \"int\"},\n"),
+            "{text}"
+        );
+        assert!(text.contains("    \"a\": [1, 2, 3],\n"), "{text}");
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, v);
     }
 
     #[test]
