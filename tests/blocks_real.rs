@@ -595,6 +595,7 @@ fn exec_pg(args: &str) -> ExecutorPlayground {
 fn executor_playground_context_tool_and_pipeline() {
     let mut pg = exec_pg(r#"{"ticket_id": "TKT-104"}"#);
     assert_eq!(pg.envelope()["ticket"]["title"], "Settings crash");
+    assert!(render(&pg, 80, 24).contains("✓ store intact"));
     press(&mut pg, &[ch('t')]);
     assert_eq!(pg.context().tenant, "beta");
     assert_eq!(pg.envelope()["ticket"]["title"], "Private billing issue");
@@ -659,6 +660,10 @@ fn executor_playground_rule_switches_flip_rows() {
     press(&mut pg, &[ch(' ')]);
     let screen = render(&pg, 80, 24);
     assert!(screen.contains("store changed"), "{screen}");
+    assert!(
+        screen.contains("✗ store changed  the caller's edit went into"),
+        "{screen}"
+    );
     let row = screen
         .lines()
         .find(|l| l.contains("[ ] copy on return"))

@@ -108,3 +108,36 @@ fn trace_screen() {
         snap("trace_partial_success_300ms", &app);
     }
 }
+
+#[test]
+fn predict_block_after_keys() {
+    // Focus the table, enter it, pick an outcome for the first row.
+    scripted(
+        "predict_entered",
+        ThemeName::Default,
+        false,
+        "<Tab><Enter>1",
+    );
+}
+
+#[test]
+fn trace_after_steps() {
+    for (w, h) in SIZES {
+        let mut app = screens::build(
+            "trace:retry-read",
+            options(ThemeName::Default, false),
+            env(),
+            Ok(lessons()),
+            Rect::new(0, 0, w, h),
+        )
+        .unwrap();
+        let _ = press(&mut app, "<Enter>");
+        for _ in 0..4 {
+            let _ = app.update(Input::Key(crossterm::event::KeyEvent::new(
+                crossterm::event::KeyCode::Right,
+                crossterm::event::KeyModifiers::NONE,
+            )));
+        }
+        snap("trace_retry_read_4_steps", &app);
+    }
+}

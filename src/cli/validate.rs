@@ -110,7 +110,7 @@ pub fn run(args: ValidateArgs, content: &ContentArgs) -> color_eyre::Result<Exit
         } else {
             let f =
                 std::fs::File::open(file).map_err(|e| UserError::new(format!("{file}: {e}")))?;
-            jsonl::run(io::BufReader::with_capacity(1 << 16, f), stdout, &opts)
+            jsonl::run(f, stdout, &opts)
         };
         return match result {
             Ok(_) => Ok(ExitCode::SUCCESS),

@@ -335,10 +335,13 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
     buf.set_style(area, t.bar);
     let ctx = app.context();
     let mut items: Vec<(String, String)> = Vec::new();
-    if matches!(ctx, Context::BlockFocused | Context::BlockActive) {
-        for h in app.block_hints() {
-            items.push((h.keys.to_owned(), h.what.to_owned()));
-        }
+    let hints = if matches!(ctx, Context::BlockFocused | Context::BlockActive) {
+        app.block_hints()
+    } else {
+        Vec::new()
+    };
+    for h in &hints {
+        items.push((h.keys.to_owned(), h.what.to_owned()));
     }
     let no_blocks = app.slots.is_empty();
     for c in keys::commands(ctx) {
@@ -347,6 +350,15 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
             keys::Action::FocusNext | keys::Action::FocusPrev | keys::Action::Activate
         );
         if ctx == Context::Reader && no_blocks && block_cmd {
+            continue;
+        }
+        // A block that could not be built cannot be entered.
+        let broken = matches!(app.focus, Focus::Block(i) if app.slots.get(i).is_some_and(|s| s.widget.is_err()));
+        if ctx == Context::BlockFocused && broken && c.action == keys::Action::Activate {
+            continue;
+        }
+        // The block's own word for a key wins over the generic one.
+        if hints.iter().any(|h| h.keys == c.label) {
             continue;
         }
         if c.bar && c.action != keys::Action::ToggleHelp {

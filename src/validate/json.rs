@@ -522,19 +522,22 @@ impl<'a> Parser<'a> {
     fn string(&mut self) -> PResult<Cow<'a, str>> {
         self.pos += 1; // opening quote
         let start = self.pos;
-        loop {
-            match self.bytes.get(self.pos) {
-                None => return Err(Fail::At(start - 1, "unterminated string".into())),
-                Some(b'"') => {
-                    let s = &self.src[start..self.pos];
-                    self.pos += 1;
-                    return Ok(Cow::Borrowed(s));
+        let stop = self.bytes[start..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        match stop {
+            None => return Err(Fail::At(start - 1, "unterminated string".into())),
+            Some(i) => {
+                self.pos = start + i;
+                match self.bytes[self.pos] {
+                    b'"' => {
+                        let s = &self.src[start..self.pos];
+                        self.pos += 1;
+                        return Ok(Cow::Borrowed(s));
+                    }
+                    b'\\' => {}
+                    _ => return Err(self.fail("control character inside a string")),
                 }
-                Some(b'\\') => break,
-                Some(&b) if b < 0x20 => {
-                    return Err(self.fail("control character inside a string"));
-                }
-                Some(_) => self.pos += 1,
             }
         }
         // Slow path: there are escapes.
@@ -711,6 +714,20 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let v = self.value().map_err(|f| self.error(f))?;
         Ok((v, &self.src[start..self.pos]))
+    }
+
+    /// Skip `raw` if the text at the cursor starts with it. `raw` must be the text of a
+    /// complete object, array or string read before: those end themselves, so the value here
+    /// is then exactly that value, and parsing it again can be skipped.
+    pub(crate) fn skip_known(&mut self, raw: &str) -> Option<&'a str> {
+        self.ws();
+        let start = self.pos;
+        if !raw.is_empty() && self.bytes[start..].starts_with(raw.as_bytes()) {
+            self.pos += raw.len();
+            Some(&self.src[start..self.pos])
+        } else {
+            None
+        }
     }
 
     /// After a member: `true` if another member follows (`,`), `false` at the closing `}`

@@ -1,6 +1,7 @@
 //! `tooldojo validate --jsonl`: one case per line in, one verdict per line out, in order.
 //!
-//! Built for throughput: input is read in large buffered chunks, each line is parsed once by
+//! Built for throughput: input is read in 64 KB chunks and lines are judged in place, each
+//! line is parsed once by
 //! the strict reader (strings borrowed from the line), the compiled schema of the previous
 //! lines is reused when a line carries the same schema text, and verdicts are written into
 //! one reused buffer.
@@ -10,7 +11,7 @@
 //! `fixtures/schemas.json`. Other keys are ignored. A line that is not a case gives
 //! `{"ok": false, "error": "bad case: ..."}` and the run goes on.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Read, Write};
 
 use super::json::{Json, ParseError, Parser, push_str_json};
 use super::{Schema, ValidatorRules, Violation};
@@ -45,60 +46,122 @@ struct Cached {
 }
 
 /// Run every line of `input`, writing one verdict line each to `output`.
-pub fn run(input: impl BufRead, output: impl Write, opts: &Options) -> io::Result<Stats> {
+pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<Stats> {
     let mut input = input;
     let mut out = io::BufWriter::with_capacity(1 << 16, output);
-    let mut line = Vec::with_capacity(1024);
-    let mut buf = String::with_capacity(256);
     let mut cache: Vec<Cached> = Vec::new();
     let mut stats = Stats::default();
+    let mut reply = String::with_capacity(256);
+    // Lines are handled straight from a large buffer; only a partial last line is moved.
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut filled = 0;
     loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        let n = read_some(&mut input, &mut chunk[filled..])?;
+        filled += n;
+        let mut start = 0;
+        while let Some(off) = find_newline(&chunk[start..filled]) {
+            one_line(
+                &chunk[start..start + off],
+                opts,
+                &mut cache,
+                &mut stats,
+                &mut reply,
+            );
+            out.write_all(reply.as_bytes())?;
+            start += off + 1;
+        }
+        if n == 0 {
+            if start < filled {
+                one_line(
+                    &chunk[start..filled],
+                    opts,
+                    &mut cache,
+                    &mut stats,
+                    &mut reply,
+                );
+                out.write_all(reply.as_bytes())?;
+            }
             break;
         }
-        let mut bytes = &line[..];
-        if let Some(rest) = bytes.strip_suffix(b"\n") {
-            bytes = rest;
+        chunk.copy_within(start..filled, 0);
+        filled -= start;
+        if filled == chunk.len() {
+            // A line longer than the buffer: make room.
+            chunk.resize(chunk.len() * 2, 0);
         }
-        if let Some(rest) = bytes.strip_suffix(b"\r") {
-            bytes = rest;
-        }
-        buf.clear();
-        stats.lines += 1;
-        match std::str::from_utf8(bytes) {
-            Ok(text) => match one_case(text, opts, &mut cache) {
-                Ok(Ok(())) => {
-                    stats.ok += 1;
-                    buf.push_str("{\"ok\": true, \"error\": \"\"");
-                    if opts.all {
-                        buf.push_str(", \"errors\": []");
-                    }
-                    buf.push('}');
-                }
-                Ok(Err(violations)) => {
-                    stats.rejected += 1;
-                    write_failure(&mut buf, &violations, opts.all);
-                }
-                Err(bad) => {
-                    stats.bad += 1;
-                    write_bad(&mut buf, &bad, opts.all);
-                }
-            },
-            Err(e) => {
-                stats.bad += 1;
-                write_bad(
-                    &mut buf,
-                    &format!("the line is not UTF-8 (byte {})", e.valid_up_to() + 1),
-                    opts.all,
-                );
-            }
-        }
-        buf.push('\n');
-        out.write_all(buf.as_bytes())?;
     }
     out.flush()?;
     Ok(stats)
+}
+
+/// `read`, retrying when interrupted.
+fn read_some(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match input.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+/// Position of the first `\n`, eight bytes at a time.
+fn find_newline(hay: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = LO * b'\n' as u64;
+    let mut i = 0;
+    while i + 8 <= hay.len() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&hay[i..i + 8]);
+        let x = u64::from_le_bytes(word) ^ NL;
+        if (x.wrapping_sub(LO) & !x & HI) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    hay[i..].iter().position(|&b| b == b'\n').map(|p| i + p)
+}
+
+/// Judge one line (without its `\n`) and leave the reply line, `\n` included, in `reply`.
+fn one_line(
+    line: &[u8],
+    opts: &Options,
+    cache: &mut Vec<Cached>,
+    stats: &mut Stats,
+    reply: &mut String,
+) {
+    let bytes = line.strip_suffix(b"\r").unwrap_or(line);
+    reply.clear();
+    stats.lines += 1;
+    match std::str::from_utf8(bytes) {
+        Ok(text) => match one_case(text, opts, cache) {
+            Ok(Ok(())) => {
+                stats.ok += 1;
+                reply.push_str("{\"ok\": true, \"error\": \"\"");
+                if opts.all {
+                    reply.push_str(", \"errors\": []");
+                }
+                reply.push('}');
+            }
+            Ok(Err(violations)) => {
+                stats.rejected += 1;
+                write_failure(reply, &violations, opts.all);
+            }
+            Err(bad) => {
+                stats.bad += 1;
+                write_bad(reply, &bad, opts.all);
+            }
+        },
+        Err(e) => {
+            stats.bad += 1;
+            write_bad(
+                reply,
+                &format!("the line is not UTF-8 (byte {})", e.valid_up_to() + 1),
+                opts.all,
+            );
+        }
+    }
+    reply.push('\n');
 }
 
 fn write_failure(buf: &mut String, violations: &[Violation], all: bool) {
@@ -133,11 +196,11 @@ fn one_case(
     opts: &Options,
     cache: &mut Vec<Cached>,
 ) -> Result<Result<(), Vec<Violation>>, String> {
-    match read_case(text, false) {
+    match read_case(text, false, cache) {
         Ok(case) => judge(case, None, opts, cache),
         Err(CaseError::DuplicateInArgs(path)) => {
             // Read the line again, letting the repeat through, to check the rest of it.
-            let case = read_case(text, true).map_err(CaseError::into_reason)?;
+            let case = read_case(text, true, cache).map_err(CaseError::into_reason)?;
             judge(case, Some(path), opts, cache)
         }
         Err(e) => Err(e.into_reason()),
@@ -145,9 +208,11 @@ fn one_case(
 }
 
 struct RawCase<'a> {
-    schema: Option<(Json<'a>, &'a str)>,
+    /// Raw text of the schema and required values (parsed again only on a cache miss).
+    schema_text: Option<&'a str>,
+    /// The cache entry whose schema text this line repeats, if any.
+    schema_hit: Option<usize>,
     required_text: &'a str,
-    required: Option<Json<'a>>,
     args: Option<Json<'a>>,
     args_text: Option<std::borrow::Cow<'a, str>>,
 }
@@ -176,13 +241,17 @@ fn syntax(e: ParseError) -> CaseError {
     })
 }
 
-fn read_case(text: &str, allow_duplicates: bool) -> Result<RawCase<'_>, CaseError> {
+fn read_case<'a>(
+    text: &'a str,
+    allow_duplicates: bool,
+    cache: &[Cached],
+) -> Result<RawCase<'a>, CaseError> {
     let mut p = Parser::new(text);
     p.allow_duplicates = allow_duplicates;
     let mut case = RawCase {
-        schema: None,
+        schema_text: None,
+        schema_hit: None,
         required_text: "",
-        required: None,
         args: None,
         args_text: None,
     };
@@ -201,24 +270,45 @@ fn read_case(text: &str, allow_duplicates: bool) -> Result<RawCase<'_>, CaseErro
         let repeat = |k: &str| CaseError::Bad(format!("the case repeats the key {k:?}"));
         match key.as_ref() {
             "schema" => {
-                if case.schema.is_some() {
+                if case.schema_text.is_some() {
                     return Err(repeat("schema"));
                 }
-                case.schema = Some(p.value_with_text().map_err(|e| match e {
-                    ParseError::Duplicate { path } => {
-                        CaseError::Bad(format!("the schema repeats the key {path:?}"))
+                // The same schema as an earlier line: no need to parse it again.
+                let known = cache
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.schema_text.starts_with(['{', '"']))
+                    .find_map(|(i, c)| p.skip_known(&c.schema_text).map(|raw| (i, raw)));
+                case.schema_text = Some(match known {
+                    Some((i, raw)) => {
+                        case.schema_hit = Some(i);
+                        raw
                     }
-                    other => syntax(other),
-                })?);
+                    None => {
+                        p.value_with_text()
+                            .map_err(|e| match e {
+                                ParseError::Duplicate { path } => {
+                                    CaseError::Bad(format!("the schema repeats the key {path:?}"))
+                                }
+                                other => syntax(other),
+                            })?
+                            .1
+                    }
+                });
             }
             "required" => {
                 if seen_required {
                     return Err(repeat("required"));
                 }
                 seen_required = true;
-                let (v, raw) = p.value_with_text().map_err(syntax)?;
-                case.required = Some(v);
-                case.required_text = raw;
+                let known = cache
+                    .iter()
+                    .filter(|c| c.required_text.starts_with('['))
+                    .find_map(|c| p.skip_known(&c.required_text));
+                case.required_text = match known {
+                    Some(raw) => raw,
+                    None => p.value_with_text().map_err(syntax)?.1,
+                };
             }
             "args" => {
                 if case.args.is_some() {
@@ -261,16 +351,20 @@ fn judge(
     opts: &Options,
     cache: &mut Vec<Cached>,
 ) -> Result<Result<(), Vec<Violation>>, String> {
-    let Some((schema_json, schema_text)) = case.schema else {
+    let Some(schema_text) = case.schema_text else {
         return Err("missing \"schema\"".into());
     };
-    let idx = match cache
-        .iter()
-        .position(|c| c.schema_text == schema_text && c.required_text == case.required_text)
-    {
+    let hit = case
+        .schema_hit
+        .filter(|&i| cache[i].required_text == case.required_text);
+    let idx = match hit.or_else(|| {
+        cache
+            .iter()
+            .position(|c| c.schema_text == schema_text && c.required_text == case.required_text)
+    }) {
         Some(i) => i,
         None => {
-            let compiled = compile(&schema_json, case.required.as_ref(), opts);
+            let compiled = compile(schema_text, case.required_text, opts);
             if cache.len() == CACHE {
                 cache.remove(0);
             }
@@ -325,13 +419,16 @@ fn judge(
     }
 }
 
-fn compile(
-    schema: &Json<'_>,
-    required: Option<&Json<'_>>,
-    opts: &Options,
-) -> Result<Schema, String> {
+/// Compile a schema from the raw texts of a case (a cache miss).
+fn compile(schema_text: &str, required_text: &str, opts: &Options) -> Result<Schema, String> {
+    let schema = super::json::parse(schema_text).map_err(|e| format!("schema: {e}"))?;
+    let required = if required_text.is_empty() {
+        None
+    } else {
+        Some(super::json::parse(required_text).map_err(|e| format!("required: {e}"))?)
+    };
     let mut names = Vec::new();
-    match required {
+    match required.as_ref() {
         None | Some(Json::Null) => {}
         Some(Json::Array(items)) => {
             for item in items {
@@ -429,5 +526,40 @@ mod tests {
         assert_eq!(got.len(), 6);
         assert!(got[..5].iter().all(|l| l.contains("bad case: ")), "{got:?}");
         assert_eq!(got[5], r#"{"ok": true, "error": ""}"#);
+    }
+}
+
+#[cfg(test)]
+mod reader_tests {
+    use super::*;
+
+    #[test]
+    fn newline_search() {
+        for len in 0..40 {
+            for at in 0..len {
+                let mut v = vec![b'x'; len];
+                v[at] = b'\n';
+                assert_eq!(find_newline(&v), Some(at));
+            }
+            assert_eq!(find_newline(&vec![b'y'; len]), None);
+        }
+        assert_eq!(find_newline("ééé\né".as_bytes()), Some(6));
+    }
+
+    #[test]
+    fn lines_longer_than_the_buffer_and_no_final_newline() {
+        let big = format!(
+            "{{\"schema\": {{\"s\": \"str\"}}, \"args\": {{\"s\": \"{}\"}}}}",
+            "a".repeat(3 << 20)
+        );
+        let input = format!("{big}\n{big}");
+        let mut out = Vec::new();
+        let stats = run(input.as_bytes(), &mut out, &Options::default()).unwrap();
+        assert_eq!(stats.lines, 2);
+        assert_eq!(stats.ok, 2);
+        assert_eq!(
+            out,
+            b"{\"ok\": true, \"error\": \"\"}\n{\"ok\": true, \"error\": \"\"}\n"
+        );
     }
 }

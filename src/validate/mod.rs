@@ -291,7 +291,7 @@ fn run(
                 && !sink(Violation::new(
                     CheckKind::Missing,
                     name,
-                    format!("missing required arg: {name}"),
+                    concat(&["missing required arg: ", name]),
                 ))
             {
                 return;
@@ -305,7 +305,7 @@ fn run(
                 && !sink(Violation::new(
                     CheckKind::Unknown,
                     k,
-                    format!("unknown arg: {k}"),
+                    concat(&["unknown arg: ", k]),
                 ))
             {
                 return;
@@ -322,11 +322,14 @@ fn run(
                 && !sink(Violation::new(
                     CheckKind::Type,
                     k,
-                    format!(
-                        "type error: {k} expected {}, got {}",
-                        p.ty.expected_name(),
-                        v.py_type()
-                    ),
+                    concat(&[
+                        "type error: ",
+                        k,
+                        " expected ",
+                        &p.ty.expected_name(),
+                        ", got ",
+                        v.py_type(),
+                    ]),
                 ))
             {
                 return;
@@ -424,6 +427,15 @@ pub fn value_problems(name: &str, c: &Constraints, v: &Json<'_>) -> Vec<String> 
         }
     }
     out
+}
+
+/// Join pieces into one exactly-sized string (cheaper than `format!` on the hot path).
+fn concat(parts: &[&str]) -> String {
+    let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        s.push_str(p);
+    }
+    s
 }
 
 fn chars(n: u64) -> &'static str {

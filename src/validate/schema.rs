@@ -113,15 +113,17 @@ pub enum TypeSpec {
 
 impl TypeSpec {
     /// The "expected T" text of a type error.
-    pub fn expected_name(&self) -> String {
+    pub fn expected_name(&self) -> std::borrow::Cow<'static, str> {
         match self {
             TypeSpec::Any => "any".into(),
             TypeSpec::Py(t) => t.name().into(),
+            TypeSpec::Js(ts) if ts.len() == 1 => ts[0].py_name().into(),
             TypeSpec::Js(ts) => ts
                 .iter()
                 .map(|t| t.py_name())
                 .collect::<Vec<_>>()
-                .join(" or "),
+                .join(" or ")
+                .into(),
         }
     }
 }

@@ -83,7 +83,9 @@ pub fn options(name: ThemeName, ascii: bool) -> Options {
 }
 
 pub fn env() -> tooldojo::tui::blocks::BlockEnv {
-    app::block_env(Content::embedded(), Vec::new(), 0)
+    let content = Content::embedded();
+    let records = tooldojo::content::fixtures::tickets(&content).expect("shipped tickets");
+    app::block_env(content, records, 0)
 }
 
 pub fn new_app(w: u16, h: u16, name: ThemeName, ascii: bool) -> App {

@@ -346,6 +346,55 @@ fn write_compact(value: &Value, out: &mut String) {
     }
 }
 
+/// JSON for a small editor: containers are opened up only when their one-line form does
+/// not fit in `width` cells at their indent, so short objects stay on one line.
+pub fn json_semi_pretty(value: &Value, width: usize) -> String {
+    let mut out = String::new();
+    write_semi(value, 0, 0, width, &mut out);
+    out
+}
+
+/// `lead`: cells already on the line after the indent (a key and `": "`).
+fn write_semi(value: &Value, indent: usize, lead: usize, width: usize, out: &mut String) {
+    let mut compact = String::new();
+    write_compact(value, &mut compact);
+    // +1 for the comma that may follow.
+    let fits = indent + lead + width_of(&compact) < width;
+    let pad = " ".repeat(indent + 2);
+    match value {
+        Value::Object(map) if !fits && !map.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, v)) in map.iter().enumerate() {
+                out.push_str(&pad);
+                let key = Value::String(k.clone()).to_string();
+                out.push_str(&key);
+                out.push_str(": ");
+                write_semi(v, indent + 2, width_of(&key) + 2, width, out);
+                if i + 1 < map.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.push_str(&" ".repeat(indent));
+            out.push('}');
+        }
+        Value::Array(items) if !fits && !items.is_empty() => {
+            out.push_str("[\n");
+            for (i, v) in items.iter().enumerate() {
+                out.push_str(&pad);
+                write_semi(v, indent + 2, 0, width, out);
+                if i + 1 < items.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.push_str(&" ".repeat(indent));
+            out.push(']');
+        }
+        _ => out.push_str(&compact),
+    }
+}
+
 /// The one-line verdict: a mark and a word (never colour alone), then the detail.
 pub fn verdict_line(theme: &Theme, ok: bool, word: &str, detail: &str) -> Line<'static> {
     let (mark, style) = if ok {
@@ -446,7 +495,10 @@ impl std::fmt::Debug for Editor {
 }
 
 impl Editor {
+    /// Text enters cleaned (lesson bodies and saved progress are not trusted either):
+    /// control characters and bidi overrides become visible stand-ins.
     pub fn new(text: &str) -> Editor {
+        let text = clean(text, true);
         let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
         let mut ta = TextArea::new(lines);
         ta.set_tab_length(2);
@@ -457,7 +509,7 @@ impl Editor {
     }
 
     pub fn single(text: &str) -> Editor {
-        let mut e = Editor::new(&text.replace('\n', " "));
+        let mut e = Editor::new(&clean(text, false).replace('\u{240a}', " "));
         e.single_line = true;
         e
     }
@@ -599,6 +651,22 @@ mod tests {
     }
 
     #[test]
+    fn semi_pretty_keeps_short_containers_inline_and_stays_json() {
+        let v: Value = serde_json::from_str(
+            r#"{"schema": {"city": "str", "days": "int"}, "required": ["city"], "long": {"a": [1, 2, 3], "b": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}}"#,
+        )
+        .unwrap();
+        let text = json_semi_pretty(&v, 44);
+        assert!(
+            text.contains("  \"schema\": {\"city\": \"str\", \"days\": \"int\"},\n"),
+            "{text}"
+        );
+        assert!(text.contains("    \"a\": [1, 2, 3],\n"), "{text}");
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, v);
+    }
+
+    #[test]
     fn truncate_adds_ellipsis() {
         assert_eq!(truncate("abcdef", 4, "..."), "a...");
         assert_eq!(truncate("abc", 4, "..."), "abc");
@@ -635,6 +703,12 @@ mod tests {
                 .iter()
                 .any(|s| s.content == "true" && s.style == t.json_literal)
         );
+    }
+
+    #[test]
+    fn editor_text_is_cleaned() {
+        assert_eq!(Editor::new("a\u{1b}[2J\nb").text(), "a\u{241b}[2J\nb");
+        assert_eq!(Editor::single("get\nticket").text(), "get ticket");
     }
 
     #[test]

@@ -27,6 +27,8 @@ use crate::tui::theme::Theme;
 pub const TENANTS: [&str; 3] = ["alpha", "beta", "gamma"];
 const WIDE: u16 = 110;
 const EDITOR_H: u16 = 8;
+/// Inner width from which the tool field and the context get a line each (with hints).
+const ROOMY: u16 = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Panel {
@@ -168,7 +170,8 @@ impl ExecutorPlayground {
             &self.context(),
             &self.records,
             self.off,
-            false,
+            // On success, a careless caller then edits the result: is the store touched?
+            true,
         );
         self.json_error = None;
         if let Some(detail) = self.run.envelope.get("detail").and_then(Value::as_str)
@@ -287,6 +290,22 @@ impl ExecutorPlayground {
             &self.stages(),
             width,
         ));
+        if let Some(changed) = self.run.store_changed {
+            let (ok, word, detail) = if changed {
+                (
+                    false,
+                    "store changed",
+                    "the caller's edit went into the stored record",
+                )
+            } else {
+                (
+                    true,
+                    "store intact",
+                    "a caller who edits the result edits only its copy",
+                )
+            };
+            out.push(verdict_line(theme, ok, word, detail));
+        }
         if let Some((l, c, msg)) = &self.json_error {
             out.extend(wrap_prefixed(
                 vec![Span::styled(format!("{} ", theme.sym.pointer), theme.warn)],
@@ -298,13 +317,19 @@ impl ExecutorPlayground {
         out
     }
 
-    fn envelope_lines(&self, theme: &Theme) -> Vec<Line<'static>> {
-        let mut out = vec![Line::from(Span::styled("Envelope", theme.heading))];
-        out.extend(common::json_pretty(&self.run.envelope, theme));
+    /// The envelope, opened up only as far as `width` needs; headed when there is room.
+    fn envelope_lines(&self, theme: &Theme, width: usize, height: usize) -> Vec<Line<'static>> {
+        let text = common::json_semi_pretty(&self.run.envelope, width);
+        let body = common::highlight_json_text(&text, theme);
+        let mut out = Vec::new();
+        if body.len() < height {
+            out.push(Line::from(Span::styled("Envelope", theme.heading)));
+        }
+        out.extend(body);
         out
     }
 
-    fn top_lines(&self, theme: &Theme, show: bool) -> Line<'static> {
+    fn top_lines(&self, theme: &Theme, show: bool, roomy: bool) -> Line<'static> {
         let cf = show && self.focus == Panel::Context;
         let tenant_style = if cf { theme.selected } else { theme.base };
         let (r_allow, r_deny) = if self.read {
@@ -312,25 +337,44 @@ impl ExecutorPlayground {
         } else {
             (theme.sym.radio_off, theme.sym.radio_on)
         };
-        Line::from(vec![
-            Span::styled("context ", if cf { theme.focus } else { theme.dim }),
+        let mut spans = vec![
+            Span::styled(
+                if roomy { "context " } else { "trusted " },
+                if cf { theme.focus } else { theme.dim },
+            ),
             Span::styled(format!("tenant < {} >", TENANTS[self.tenant]), tenant_style),
-            Span::styled("  read ", theme.dim),
+            Span::styled(" read ", theme.dim),
             Span::styled(format!("{r_allow} allowed {r_deny} denied"), tenant_style),
-            Span::styled("  (trusted session)", theme.dim),
-        ])
+        ];
+        if roomy {
+            spans.push(Span::styled("  (trusted: from the session)", theme.dim));
+        }
+        Line::from(spans)
     }
 
-    fn draw_tool(&self, area: Rect, buf: &mut Buffer, theme: &Theme, show: bool) {
+    /// The tool field; returns the columns it used. Narrow: a short field, the context
+    /// follows on the same line.
+    fn draw_tool(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+        show: bool,
+        roomy: bool,
+    ) -> u16 {
         let tf = show && self.focus == Panel::Tool;
+        let lw: u16 = if roomy { 8 } else { 5 };
         let label = Line::from(Span::styled(
-            "tool    ",
+            if roomy { "tool    " } else { "tool " },
             if tf { theme.focus } else { theme.dim },
         ));
         common::draw_lines(area, buf, &[label], 0);
         let field = Rect {
-            x: area.x + 8,
-            width: area.width.saturating_sub(8).min(32),
+            x: area.x + lw,
+            width: area
+                .width
+                .saturating_sub(lw)
+                .min(if roomy { 32 } else { 15 }),
             ..area
         };
         self.tool.render(
@@ -342,6 +386,9 @@ impl ExecutorPlayground {
             tf,
         );
         let hint_x = field.x + field.width + 1;
+        if !roomy {
+            return (hint_x - area.x).min(area.width);
+        }
         if hint_x < area.x + area.width {
             let hint = Rect {
                 x: hint_x,
@@ -358,6 +405,7 @@ impl ExecutorPlayground {
                 0,
             );
         }
+        area.width
     }
 
     fn rules_and_flips(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show: bool) {
@@ -403,7 +451,8 @@ impl BlockWidget for ExecutorPlayground {
         let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
         let rules = (2 + self.flips.len() as u16).max(1 + ExecRule::ALL.len() as u16);
         let res = self.result_lines(&theme, inner as usize).len() as u16;
-        2 + 2 + EDITOR_H + res + rules
+        let top = if inner >= ROOMY { 2 } else { 1 };
+        2 + top + EDITOR_H + res + rules
     }
 
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
@@ -419,13 +468,23 @@ impl BlockWidget for ExecutorPlayground {
             return;
         }
         let show = ctx.focused || ctx.active;
+        let roomy = inner.width >= ROOMY;
         let [tool_a, ctx_a, rest] = inner.layout(&Layout::vertical([
             Constraint::Length(1),
-            Constraint::Length(1),
+            Constraint::Length(if roomy { 1 } else { 0 }),
             Constraint::Fill(1),
         ]));
-        self.draw_tool(tool_a, buf, theme, show);
-        common::draw_lines(ctx_a, buf, &[self.top_lines(theme, show)], 0);
+        let used = self.draw_tool(tool_a, buf, theme, show, roomy);
+        let ctx_a = if roomy {
+            ctx_a
+        } else {
+            Rect {
+                x: tool_a.x + used + 1,
+                width: tool_a.width.saturating_sub(used + 1),
+                ..tool_a
+            }
+        };
+        common::draw_lines(ctx_a, buf, &[self.top_lines(theme, show, roomy)], 0);
         let res = self.result_lines(theme, rest.width as usize);
         let eh = EDITOR_H.min(rest.height);
         let rh = (res.len() as u16).min(rest.height.saturating_sub(eh));
@@ -452,7 +511,8 @@ impl BlockWidget for ExecutorPlayground {
             width: ea.width.saturating_sub(1),
             ..ea
         };
-        common::draw_lines(ea, buf, &self.envelope_lines(theme), 0);
+        let env = self.envelope_lines(theme, ea.width as usize, ea.height as usize);
+        common::draw_lines(ea, buf, &env, 0);
         common::draw_lines(ra, buf, &res, 0);
         self.rules_and_flips(theme, rules, buf, show);
     }

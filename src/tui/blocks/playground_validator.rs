@@ -76,7 +76,7 @@ fn schema_text(entry: &NamedSchema) -> String {
     } else {
         json!({"schema": entry.schema, "required": entry.required})
     };
-    serde_json::to_string_pretty(&v).unwrap_or_default()
+    common::json_semi_pretty(&v, 34)
 }
 
 /// Read the schema editor's text into a schema. Accepts any contract form, or the

@@ -206,7 +206,8 @@ impl BlockWidget for QuizWidget {
             return self.pick(self.cursor);
         }
         if is_char(&key, 'r') {
-            if self.picked.is_some() {
+            // Clearing a wrong answer to try again; a right answer stands.
+            if self.picked.is_some() && !self.answered_correctly() {
                 self.picked = None;
                 return BlockOutcome::Changed;
             }
