@@ -615,3 +615,13 @@ fn generated_load_runs_every_call_within_the_bound() {
             .all(|(_, c)| matches!(c, Category::Ok | Category::NotFound))
     );
 }
+
+#[test]
+fn playback_helpers_follow_the_cursor() {
+    let r = run("bounded-concurrency");
+    assert_eq!(r.events_until(0).len(), 1, "only run_started at t=0");
+    assert_eq!(r.used_at(150).in_flight, 2);
+    assert_eq!(r.used_at(150).tool_calls, 6);
+    assert_eq!(r.used_at(r.end_ms).in_flight, 0);
+    assert_eq!(r.events_until(r.end_ms).len(), r.events.len());
+}

@@ -106,10 +106,7 @@ fn check_invariants(s: &Scenario, r: &Run) -> Result<(), TestCaseError> {
     for e in &r.events {
         prop_assert!(e.used.tool_calls <= b.max_tool_calls);
         if let EventKind::AttemptStarted { call_id, .. } = &e.kind {
-            prop_assert!(
-                accepted.contains(&call_id.as_str()),
-                "{call_id} ran unreserved"
-            );
+            prop_assert!(accepted.contains(&&**call_id), "{call_id} ran unreserved");
         }
     }
     // In flight never above max_concurrency (counted from the events alone).

@@ -181,7 +181,7 @@ fn exec_case(text: &str, store: &Store, rules: &ExecRules) -> Result<Envelope, S
         Some(c) => serde_json::from_value(c.to_value()).map_err(|e| format!("context: {e}"))?,
         None => return Err("missing \"context\"".into()),
     };
-    let registry = Registry::standard();
+    let registry = Registry::shared();
     let args = case.get("args");
     let args_text = case.get("args_text");
     match (args, args_text) {

@@ -275,6 +275,12 @@ impl Registry {
         }
     }
 
+    /// The standard registry, built once.
+    pub fn shared() -> &'static Registry {
+        static STANDARD: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+        STANDARD.get_or_init(Registry::standard)
+    }
+
     /// Registered names, in registration order.
     pub fn names(&self) -> Vec<&'static str> {
         self.tools.iter().map(|(n, _)| *n).collect()
@@ -327,7 +333,7 @@ pub fn execute_with(
     store: &Store,
     rules: &ExecRules,
 ) -> Outcome {
-    Registry::standard().execute(name, &Json::from_value(args), ctx, store, rules)
+    Registry::shared().execute(name, &Json::from_value(args), ctx, store, rules)
 }
 
 /// Execute with raw argument text: text that is not JSON, or repeats a key, is
@@ -339,7 +345,7 @@ pub fn execute_text(
     store: &Store,
     rules: &ExecRules,
 ) -> Outcome {
-    let registry = Registry::standard();
+    let registry = Registry::shared();
     if registry.lookup(name, rules).is_none() {
         return registry.execute(name, &Json::Null, ctx, store, rules);
     }

@@ -26,7 +26,8 @@ fn write<T>(cell: &Cell, f: impl FnOnce(&mut Record) -> T) -> T {
 /// The ticket store, keyed by (tenant, id) as a pair.
 #[derive(Debug, Default)]
 pub struct Store {
-    cells: HashMap<(String, String), Cell>,
+    /// tenant -> id -> record: a lookup needs both parts, and no string is ever joined.
+    cells: HashMap<String, HashMap<String, Cell>>,
     /// Keys in the order the records were given (for listing and id-only lookups).
     order: Vec<(String, String)>,
 }
@@ -52,7 +53,7 @@ impl Store {
     pub fn try_from_records(records: Vec<Record>) -> Result<Store, String> {
         let mut store = Store::default();
         for r in records {
-            if store.cells.contains_key(&(r.tenant.clone(), r.id.clone())) {
+            if store.cell(&r.tenant, &r.id).is_some() {
                 return Err(format!(
                     "two records for tenant {:?} and id {:?}",
                     r.tenant, r.id
@@ -65,12 +66,14 @@ impl Store {
 
     /// Add or replace a record.
     pub fn insert(&mut self, r: Record) {
-        let key = (r.tenant.clone(), r.id.clone());
-        if let Some(cell) = self.cells.get(&key) {
-            write(cell, |slot| *slot = r);
+        if let Some(cell) = self.cell(&r.tenant, &r.id) {
+            write(&cell, |slot| *slot = r);
         } else {
-            self.order.push(key.clone());
-            self.cells.insert(key, Arc::new(RwLock::new(r)));
+            self.order.push((r.tenant.clone(), r.id.clone()));
+            self.cells
+                .entry(r.tenant.clone())
+                .or_default()
+                .insert(r.id.clone(), Arc::new(RwLock::new(r)));
         }
     }
 
@@ -84,8 +87,7 @@ impl Store {
 
     /// The cell of (tenant, id).
     pub(crate) fn cell(&self, tenant: &str, id: &str) -> Option<Cell> {
-        // A HashMap keyed by a tuple of Strings needs owned keys to look up.
-        self.cells.get(&(tenant.to_owned(), id.to_owned())).cloned()
+        self.cells.get(tenant)?.get(id).cloned()
     }
 
     /// The first stored cell with this id, whatever its tenant (the unscoped lookup that
@@ -94,7 +96,7 @@ impl Store {
         self.order
             .iter()
             .find(|(_, i)| i == id)
-            .and_then(|k| self.cells.get(k).cloned())
+            .and_then(|(t, i)| self.cell(t, i))
     }
 
     /// A copy of the record of (tenant, id).
@@ -106,8 +108,8 @@ impl Store {
     pub fn records(&self) -> Vec<Record> {
         self.order
             .iter()
-            .filter_map(|k| self.cells.get(k))
-            .map(|c| read(c, Record::clone))
+            .filter_map(|(t, i)| self.cell(t, i))
+            .map(|c| read(&c, Record::clone))
             .collect()
     }
 
@@ -116,8 +118,8 @@ impl Store {
         self.order
             .iter()
             .filter(|(t, _)| t == tenant)
-            .filter_map(|k| self.cells.get(k))
-            .map(|c| read(c, Record::clone))
+            .filter_map(|(t, i)| self.cell(t, i))
+            .map(|c| read(&c, Record::clone))
             .collect()
     }
 

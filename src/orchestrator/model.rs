@@ -3,6 +3,7 @@
 //! `Model` trait, and `ScriptedModel`, which plays a scenario's turns.
 
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -29,13 +30,18 @@ pub enum Block {
         id: String,
         name: String,
         /// The arguments as the model wrote them (raw text that is not JSON stays a string).
-        input: Value,
+        #[serde(serialize_with = "shared_value")]
+        input: Arc<Value>,
     },
     ToolResult {
         tool_use_id: String,
         content: String,
         is_error: bool,
     },
+}
+
+fn shared_value<S: serde::Serializer>(v: &Arc<Value>, s: S) -> Result<S::Ok, S::Error> {
+    Value::serialize(v, s)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -54,20 +60,26 @@ impl Message {
         }
     }
 
-    /// The assistant's turn that proposes `calls`.
-    pub fn assistant_calls(calls: &[ProposedCall]) -> Message {
+    /// The assistant's turn that proposes `calls`. `inputs[i]`, when given, stands for
+    /// `calls[i].args` (already moved out and shared).
+    pub fn assistant_calls(calls: Vec<ProposedCall>, inputs: Vec<Option<Arc<Value>>>) -> Message {
+        let mut inputs = inputs.into_iter();
         Message {
             role: Role::Assistant,
             content: calls
-                .iter()
-                .map(|c| Block::ToolUse {
-                    id: c.id.clone(),
-                    name: c.tool.clone(),
-                    input: match (&c.args, &c.args_text) {
-                        (Some(v), _) => v.clone(),
-                        (None, Some(t)) => Value::String(t.clone()),
-                        (None, None) => Value::Null,
-                    },
+                .into_iter()
+                .map(|c| {
+                    let shared = inputs.next().flatten();
+                    Block::ToolUse {
+                        id: c.id,
+                        name: c.tool,
+                        input: match (shared, c.args, c.args_text) {
+                            (Some(v), _, _) => v,
+                            (None, Some(v), _) => Arc::new(v),
+                            (None, None, Some(t)) => Arc::new(Value::String(t)),
+                            (None, None, None) => Arc::new(Value::Null),
+                        },
+                    }
                 })
                 .collect(),
         }
@@ -117,8 +129,8 @@ pub trait Model: Send {
 /// Plays a scenario's `turns` in order, taking `latency_ms` of (virtual) time per reply.
 /// It keeps what it was shown, so tests can check the transcript it received.
 #[derive(Debug, Clone)]
-pub struct ScriptedModel {
-    turns: Vec<Turn>,
+pub struct ScriptedModel<'a> {
+    turns: &'a [Turn],
     next: usize,
     latency: Duration,
     /// The conversation as handed over at each reply.
@@ -126,8 +138,8 @@ pub struct ScriptedModel {
     record_seen: bool,
 }
 
-impl ScriptedModel {
-    pub fn new(turns: Vec<Turn>, latency_ms: u64) -> ScriptedModel {
+impl<'a> ScriptedModel<'a> {
+    pub fn new(turns: &'a [Turn], latency_ms: u64) -> ScriptedModel<'a> {
         ScriptedModel {
             turns,
             next: 0,
@@ -138,13 +150,13 @@ impl ScriptedModel {
     }
 
     /// Keep a copy of every conversation the model is handed (tests).
-    pub fn recording(mut self) -> ScriptedModel {
+    pub fn recording(mut self) -> ScriptedModel<'a> {
         self.record_seen = true;
         self
     }
 }
 
-impl Model for ScriptedModel {
+impl Model for ScriptedModel<'_> {
     #[allow(clippy::manual_async_fn)]
     fn respond(
         &mut self,

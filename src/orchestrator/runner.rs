@@ -9,6 +9,8 @@
 //! results enter the transcript in proposal order whatever order they finished in. With no
 //! real I/O and one thread, the same scenario and seed replay the same schedule.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,7 +25,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::budgets::Budgets;
 use super::model::{Block, Message, Model, ModelReply, Role, ScriptedModel};
-use super::scenario::{ProposedCall, Scenario, TimeoutMode};
+use super::scenario::{AttemptScript, ProposedCall, Scenario, TimeoutMode};
 use super::services::{self, AttemptInfo, HandlerOut, Services, ToolKind};
 use super::trace::{
     Category, EventKind, HandlerState, Outcome, Recorder, Rejection, StopReason, TraceEvent,
@@ -42,7 +44,7 @@ pub struct Run {
     pub turns_used: u32,
     pub tool_calls_used: u32,
     /// call id -> category, for every call the model proposed, in proposal order.
-    pub results: Vec<(String, Category)>,
+    pub results: Vec<(Arc<str>, Category)>,
     /// Virtual ms when the last event happened.
     pub end_ms: u64,
     pub transcript: Vec<Message>,
@@ -51,14 +53,28 @@ pub struct Run {
 impl Run {
     /// The call ids in the order the model proposed them (the trace player's lanes).
     pub fn call_ids(&self) -> Vec<&str> {
-        self.results.iter().map(|(id, _)| id.as_str()).collect()
+        self.results.iter().map(|(id, _)| &**id).collect()
     }
 
     pub fn category_of(&self, call_id: &str) -> Option<Category> {
         self.results
             .iter()
-            .find(|(id, _)| id == call_id)
+            .find(|(id, _)| &**id == call_id)
             .map(|(_, c)| *c)
+    }
+
+    /// The events that happened at or before `t_ms` (a playback cursor's view).
+    pub fn events_until(&self, t_ms: u64) -> &[TraceEvent] {
+        let n = self.events.partition_point(|e| e.t_ms <= t_ms);
+        &self.events[..n]
+    }
+
+    /// Budgets spent as of `t_ms` (for gauges while playing back).
+    pub fn used_at(&self, t_ms: u64) -> super::budgets::Used {
+        self.events_until(t_ms)
+            .last()
+            .map(|e| e.used)
+            .unwrap_or_default()
     }
 
     /// The whole trace as JSON Lines (each line ends with `\n`).
@@ -84,26 +100,26 @@ impl Run {
 /// Run `scenario` with the scripted model on a fresh thread with its own current-thread
 /// runtime and a paused clock. Safe to call from inside another tokio runtime.
 pub fn run_blocking(scenario: &Scenario, seed: u64) -> Run {
-    let scenario = scenario.clone();
-    let worker = std::thread::Builder::new()
-        .name("tooldojo-run".into())
-        .spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_time()
-                .start_paused(true)
-                .build()
-                .expect("a current-thread tokio runtime can always be built");
-            rt.block_on(async {
-                let mut model =
-                    ScriptedModel::new(scenario.turns.clone(), scenario.model_latency_ms);
-                run_with_model(&scenario, seed, &mut model).await
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("tooldojo-run".into())
+            .spawn_scoped(scope, || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_time()
+                    .start_paused(true)
+                    .build()
+                    .expect("a current-thread tokio runtime can always be built");
+                rt.block_on(async {
+                    let mut model = ScriptedModel::new(&scenario.turns, scenario.model_latency_ms);
+                    run_with_model(scenario, seed, &mut model).await
+                })
             })
-        })
-        .expect("spawning the run thread");
-    match worker.join() {
-        Ok(run) => run,
-        Err(panic) => std::panic::resume_unwind(panic),
-    }
+            .expect("spawning the run thread");
+        match worker.join() {
+            Ok(run) => run,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
 }
 
 /// A stable id for a run: the same scenario and seed always get the same id.
@@ -128,7 +144,8 @@ struct Shared {
     budgets: Budgets,
     mode: TimeoutMode,
     seed: u64,
-    scenario: Arc<Scenario>,
+    /// The registered tools' names, shared by every event that names them.
+    tool_names: [Arc<str>; 3],
     /// Race mode: waiters for handlers nobody waits for any more.
     lingering: Mutex<Vec<JoinHandle<()>>>,
 }
@@ -137,10 +154,12 @@ struct Shared {
 struct Dispatch {
     idx: usize,
     global: u64,
-    id: String,
+    id: Arc<str>,
     kind: ToolKind,
-    args: Value,
+    args: Arc<Value>,
     key: Option<String>,
+    /// The scenario's script for this call's attempts (empty: defaults).
+    script: Vec<AttemptScript>,
 }
 
 /// What a call ended with, for the transcript.
@@ -153,7 +172,15 @@ struct Finished {
 pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mut M) -> Run {
     let start = Instant::now();
     let run_id = run_id(scenario, seed);
-    let rec = Recorder::new(start, &run_id);
+    let expected_calls: usize = scenario
+        .turns
+        .iter()
+        .map(|t| match t {
+            super::scenario::Turn::Calls { calls } => calls.len(),
+            super::scenario::Turn::Final { .. } => 0,
+        })
+        .sum();
+    let rec = Recorder::new(start, &run_id, 8 + expected_calls * 5);
     let b = scenario.budgets;
     let deadline = start + Duration::from_millis(b.deadline_ms);
     let stop = CancellationToken::new();
@@ -205,6 +232,7 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
             .unwrap_or(StopReason::Cancelled)
     };
 
+    let tool_names: [Arc<str>; 3] = services::TOOLS.map(|t| Arc::from(t.name()));
     let shared = Arc::new(Shared {
         rec: rec.clone(),
         services: Services::new(
@@ -218,7 +246,7 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
         budgets: b,
         mode: scenario.timeouts,
         seed,
-        scenario: Arc::new(scenario.clone()),
+        tool_names: tool_names.clone(),
         lingering: Mutex::new(Vec::new()),
     });
 
@@ -228,7 +256,7 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
         .clone()
         .unwrap_or_else(|| scenario.title.clone());
     let mut transcript = vec![Message::user_text(&task)];
-    let mut results: Vec<(String, Category)> = Vec::new();
+    let mut results: Vec<(Arc<str>, Category)> = Vec::with_capacity(expected_calls);
     let mut turn: u32 = 0;
     let mut forbidden_seen = false;
     let mut invalid_calls: u32 = 0;
@@ -276,19 +304,27 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
                 final_answer: None,
             }),
         );
-        transcript.push(Message::assistant_calls(&calls));
 
         // 1. Classify every call before anything runs.
         let mut slots: Vec<Option<Finished>> = calls.iter().map(|_| None).collect();
-        let mut valid: Vec<(usize, ToolKind, Value)> = Vec::new();
+        let mut valid: Vec<(usize, ToolKind, Arc<Value>)> = Vec::with_capacity(calls.len());
         let mut stop_now: Option<StopReason> = None;
+        // The arguments as written, shared by the dispatch, the trace and the transcript.
+        let mut calls = calls;
+        let inputs: Vec<Option<Arc<Value>>> = calls
+            .iter_mut()
+            .map(|c| c.args.take().map(Arc::new))
+            .collect();
         for (idx, call) in calls.iter().enumerate() {
-            let shown = services::redact(
-                &call.tool,
-                call.args.as_ref(),
-                call.args_text.as_deref(),
-                &scenario.sensitive_args,
-            );
+            let input = inputs[idx].as_deref();
+            let shown = || {
+                Arc::new(services::redact(
+                    &call.tool,
+                    input,
+                    call.args_text.as_deref(),
+                    &scenario.sensitive_args,
+                ))
+            };
             if forbidden_seen {
                 let msg = "a call was forbidden earlier in this run; no further tool calls are dispatched";
                 slots[idx] = Some(reject(
@@ -297,22 +333,27 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
                     call,
                     Rejection::DeniedAfterForbidden,
                     msg,
-                    shown,
+                    shown(),
                     &mut results,
                 ));
                 stop_now = Some(StopReason::AuthorizationDenied);
                 continue;
             }
-            match services::validate_call(&call.tool, call.args.as_ref(), call.args_text.as_deref())
-            {
-                Ok((kind, args)) => valid.push((idx, kind, args)),
+            match services::validate_call(&call.tool, input, call.args_text.as_deref()) {
+                Ok((kind, parsed)) => {
+                    let args = match parsed {
+                        Some(v) => Arc::new(v),
+                        None => inputs[idx].clone().unwrap_or_else(|| Arc::new(Value::Null)),
+                    };
+                    valid.push((idx, kind, args))
+                }
                 Err((why, msg)) => {
                     invalid_calls += 1;
                     let over = invalid_calls > b.max_repairs;
                     if !over {
                         rec.update(turn, |u| u.repairs = invalid_calls, None);
                     }
-                    slots[idx] = Some(reject(&rec, turn, call, why, &msg, shown, &mut results));
+                    slots[idx] = Some(reject(&rec, turn, call, why, &msg, shown(), &mut results));
                     if over {
                         stop_now.get_or_insert(StopReason::RepairLimit);
                     }
@@ -330,10 +371,12 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
                 let content = json!({"ok": false, "code": "cancelled",
                     "detail": "not dispatched: the run stopped in this turn"})
                 .to_string();
+                let id: Arc<str> = Arc::from(call.id.as_str());
                 record_result(
                     &rec,
                     turn,
-                    call,
+                    &id,
+                    &call.tool,
                     Category::Cancelled,
                     0,
                     false,
@@ -341,19 +384,23 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
                     rec.now_ms(),
                     "not_checked",
                 );
-                results.push((call.id.clone(), Category::Cancelled));
+                results.push((id, Category::Cancelled));
                 slots[idx] = Some(Finished {
                     category: Category::Cancelled,
                     content,
                 });
                 continue;
             }
-            let shown = services::redact(
-                &call.tool,
-                call.args.as_ref(),
-                call.args_text.as_deref(),
-                &scenario.sensitive_args,
-            );
+            let shown = if services::has_sensitive_args(&call.tool, &scenario.sensitive_args) {
+                Arc::new(services::redact(
+                    &call.tool,
+                    Some(&args),
+                    None,
+                    &scenario.sensitive_args,
+                ))
+            } else {
+                args.clone()
+            };
             if rec.used().tool_calls >= b.max_tool_calls {
                 let msg = format!(
                     "tool-call budget of {} is spent; the call was not run",
@@ -371,25 +418,31 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
                 budget_hit = true;
                 continue;
             }
+            let id: Arc<str> = Arc::from(call.id.as_str());
             rec.update(
                 turn,
                 |u| u.tool_calls += 1,
                 Some(EventKind::CallAccepted {
-                    call_id: call.id.clone(),
-                    tool: call.tool.clone(),
+                    call_id: id.clone(),
+                    tool: tool_names[kind as usize].clone(),
                     args: shown,
                     idempotency_key: call.idempotency_key.clone(),
                 }),
             );
             pos[idx] = results.len();
-            results.push((call.id.clone(), Category::Cancelled)); // placeholder until it finishes
+            results.push((id.clone(), Category::Cancelled)); // placeholder until it finishes
             let d = Dispatch {
                 idx,
                 global: proposed + idx as u64,
-                id: call.id.clone(),
+                id,
                 kind,
                 args,
                 key: call.idempotency_key.clone(),
+                script: scenario
+                    .calls
+                    .get(&call.id)
+                    .map(|c| c.attempts.clone())
+                    .unwrap_or_default(),
             };
             set.spawn(call_task(shared.clone(), d, turn));
         }
@@ -422,6 +475,7 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
                 content: fin.content,
             });
         }
+        transcript.push(Message::assistant_calls(calls, inputs));
         transcript.push(Message {
             role: Role::User,
             content: blocks,
@@ -485,14 +539,15 @@ fn reject(
     call: &ProposedCall,
     why: Rejection,
     msg: &str,
-    shown: Value,
-    results: &mut Vec<(String, Category)>,
+    shown: Arc<Value>,
+    results: &mut Vec<(Arc<str>, Category)>,
 ) -> Finished {
+    let id: Arc<str> = Arc::from(call.id.as_str());
     rec.emit(
         turn,
         EventKind::CallRejected {
-            call_id: call.id.clone(),
-            tool: call.tool.clone(),
+            call_id: id.clone(),
+            tool: Arc::from(call.tool.as_str()),
             category: why,
             error: msg.to_owned(),
             args: shown,
@@ -508,7 +563,8 @@ fn reject(
     record_result(
         rec,
         turn,
-        call,
+        &id,
+        &call.tool,
         category,
         0,
         false,
@@ -516,7 +572,7 @@ fn reject(
         rec.now_ms(),
         authorization,
     );
-    results.push((call.id.clone(), category));
+    results.push((id, category));
     Finished { category, content }
 }
 
@@ -524,7 +580,8 @@ fn reject(
 fn record_result(
     rec: &Recorder,
     turn: u32,
-    call: &ProposedCall,
+    call_id: &Arc<str>,
+    tool: &str,
     category: Category,
     attempts: u32,
     truncated: bool,
@@ -539,8 +596,8 @@ fn record_result(
     rec.emit(
         turn,
         EventKind::CallResult {
-            call_id: call.id.clone(),
-            tool: call.tool.clone(),
+            call_id: call_id.clone(),
+            tool: Arc::from(tool),
             category,
             attempts,
             truncated,
@@ -567,10 +624,12 @@ pub fn truncate_result(text: String, max: usize) -> (String, bool) {
 
 /// One dispatched call: attempts, timeouts, retries with backoff, until it has a result.
 async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished) {
-    let mut rng =
-        ChaCha8Rng::seed_from_u64(sh.seed ^ (d.global + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    // Jitter per call, seeded from the run seed and the call's place in the run, so the
+    // draws do not depend on which task happens to retry first.
+    let rng_seed = sh.seed ^ (d.global + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut rng: Option<ChaCha8Rng> = None;
     let b = sh.budgets;
-    let tool = d.kind.name();
+    let tool: Arc<str> = sh.tool_names[d.kind as usize].clone();
     let start_ms = sh.rec.now_ms();
     let mut attempts: u32 = 0;
     let grace = Duration::from_millis(b.cancel_grace_ms);
@@ -598,7 +657,7 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
             |u| u.in_flight += 1,
             Some(EventKind::AttemptStarted {
                 call_id: d.id.clone(),
-                tool: tool.to_owned(),
+                tool: tool.clone(),
                 attempt,
                 timeout_ms: limit.as_millis() as u64,
             }),
@@ -610,15 +669,22 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
             call_id: d.id.clone(),
             attempt,
         };
-        let script = sh.scenario.attempt_script(&d.id, attempt);
-        let mut handle = tokio::spawn(sh.services.clone().handle(
-            d.kind,
-            d.args.clone(),
-            d.key.clone(),
-            script,
-            a_stop.clone(),
-            info,
-        ));
+        let script = d
+            .script
+            .get(attempt as usize - 1)
+            .cloned()
+            .unwrap_or_default();
+        // The handler is polled right here while someone waits for it; in race mode a
+        // timed-out handler moves onto a task of its own and runs on.
+        let mut handler: Pin<Box<dyn Future<Output = HandlerOut> + Send>> =
+            Box::pin(sh.services.clone().handle(
+                d.kind,
+                d.args.clone(),
+                d.key.clone(),
+                script,
+                a_stop.clone(),
+                info,
+            ));
 
         enum Waited {
             Done(HandlerOut),
@@ -627,9 +693,8 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
         }
         let waited = tokio::select! {
             biased;
-            r = tokio::time::timeout(limit, &mut handle) => match r {
-                Ok(Ok(out)) => Waited::Done(out),
-                Ok(Err(e)) => Waited::Done(HandlerOut::error(format!("the handler failed: {e}"))),
+            r = tokio::time::timeout(limit, &mut handler) => match r {
+                Ok(out) => Waited::Done(out),
                 // A timeout that lands on the deadline is the deadline stopping the call.
                 Err(_) if Instant::now() >= sh.deadline => Waited::Stopped,
                 Err(_) => Waited::TimedOut,
@@ -649,27 +714,25 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
                     TimeoutMode::Cancel => {
                         // Tell the handler to stop and give it a bounded grace to do so.
                         a_stop.cancel();
-                        if tokio::time::timeout(grace, &mut handle).await.is_err() {
-                            handle.abort();
+                        if tokio::time::timeout(grace, &mut handler).await.is_err() {
+                            // Past the grace: drop it, which aborts the work.
+                            drop(handler);
                         }
                         (outcome, HandlerState::Stopped, None)
                     }
                     TimeoutMode::Race => {
                         // Only the waiting stops: the handler keeps its slot and runs on.
                         let rec = sh.rec.clone();
-                        let (id, held) = (d.id.clone(), permit.take());
+                        let (id, held, tool) = (d.id.clone(), permit.take(), tool.clone());
                         let waiter = tokio::spawn(async move {
-                            let late = match handle.await {
-                                Ok(out) => out.outcome,
-                                Err(_) => Outcome::Error,
-                            };
+                            let late = handler.await.outcome;
                             drop(held);
                             rec.update(
                                 turn,
                                 |u| u.in_flight -= 1,
                                 Some(EventKind::HandlerStillRunning {
                                     call_id: id,
-                                    tool: tool.to_owned(),
+                                    tool: tool.clone(),
                                     attempt,
                                     start_ms: a_start,
                                     outcome: late,
@@ -695,7 +758,7 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
             },
             Some(EventKind::AttemptFinished {
                 call_id: d.id.clone(),
-                tool: tool.to_owned(),
+                tool: tool.clone(),
                 attempt,
                 outcome,
                 start_ms: a_start,
@@ -740,7 +803,10 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
         if !may_retry || attempt >= b.max_attempts || sh.stop.is_cancelled() {
             break failed;
         }
-        let delay = b.backoff(attempt, &mut rng);
+        let delay = b.backoff(
+            attempt,
+            rng.get_or_insert_with(|| ChaCha8Rng::seed_from_u64(rng_seed)),
+        );
         if Instant::now() + Duration::from_millis(delay) >= sh.deadline {
             break failed;
         }
@@ -763,7 +829,7 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
         }
     };
 
-    let (content, truncated) = truncate_result(out.body.to_string(), b.max_result_bytes);
+    let (content, truncated) = truncate_result(out.body, b.max_result_bytes);
     let authorization = match category {
         Category::Ok | Category::NotFound => "allowed",
         Category::Forbidden => "denied",
@@ -773,7 +839,7 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
         turn,
         EventKind::CallResult {
             call_id: d.id.clone(),
-            tool: tool.to_owned(),
+            tool,
             category,
             attempts,
             truncated,
@@ -788,7 +854,7 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
 
 fn failure_body(code: &str, detail: &str) -> HandlerOut {
     HandlerOut {
-        body: json!({"ok": false, "code": code, "detail": detail}),
+        body: json!({"ok": false, "code": code, "detail": detail}).to_string(),
         ..HandlerOut::error(detail)
     }
 }

@@ -4,7 +4,7 @@
 //! per call and per attempt. The write service remembers idempotency keys.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -59,50 +59,21 @@ impl ToolKind {
         }
     }
 
-    /// The declaration shown to the model (name, description, JSON Schema).
+    /// The declaration shown to the model (name, description, JSON Schema): the one the
+    /// validator module ships for this tool.
     pub fn decl(self) -> ToolDecl {
-        let ticket_id = json!({"type": "string", "pattern": "^TKT-[0-9]{3}$"});
-        let (description, schema) = match self {
-            ToolKind::GetTicket => (
-                "Read one ticket of the current tenant by id.",
-                json!({"type": "object",
-                       "properties": {"ticket_id": ticket_id},
-                       "required": ["ticket_id"], "additionalProperties": false}),
-            ),
-            ToolKind::SearchTickets => (
-                "Search the current tenant's tickets; returns matching ids.",
-                json!({"type": "object",
-                       "properties": {"query": {"type": "string", "minLength": 1, "maxLength": 200},
-                                      "page_size": {"type": "integer", "minimum": 1, "maximum": 100}},
-                       "required": ["query", "page_size"], "additionalProperties": false}),
-            ),
-            ToolKind::CloseTicket => (
-                "Close one ticket of the current tenant (a write; needs write permission).",
-                json!({"type": "object",
-                       "properties": {"ticket_id": ticket_id},
-                       "required": ["ticket_id"], "additionalProperties": false}),
-            ),
-        };
+        let d = validate::tools::declaration(self.name()).unwrap_or_default();
         ToolDecl {
             name: self.name().to_owned(),
-            description: description.to_owned(),
-            input_schema: schema,
+            description: d["description"].as_str().unwrap_or_default().to_owned(),
+            input_schema: d["input_schema"].clone(),
         }
     }
 
-    /// The validator's form of the declaration, built once.
+    /// The validator's compiled form of the declaration.
     pub fn schema(self) -> &'static Schema {
-        static SCHEMAS: OnceLock<Vec<Schema>> = OnceLock::new();
-        let all = SCHEMAS.get_or_init(|| {
-            TOOLS
-                .iter()
-                .map(|t| {
-                    Schema::from_json(&t.decl().to_json(), &[])
-                        .unwrap_or_else(|e| panic!("built-in declaration of {}: {e}", t.name()))
-                })
-                .collect()
-        });
-        &all[self as usize]
+        validate::tools::schema(self.name())
+            .unwrap_or_else(|| panic!("the validator declares no tool {}", self.name()))
     }
 }
 
@@ -112,12 +83,13 @@ pub fn declarations() -> Vec<ToolDecl> {
 }
 
 /// Validate a proposed call against the allowlist and the tool's declared schema, through
-/// the real validator. `Err` carries the concise message the model gets back.
+/// the real validator. `Ok` carries the tool and, for raw `args_text`, the parsed arguments
+/// (JSON `args` are used as they are). `Err` carries the concise message the model gets back.
 pub fn validate_call(
     tool: &str,
     args: Option<&Value>,
     args_text: Option<&str>,
-) -> Result<(ToolKind, Value), (super::trace::Rejection, String)> {
+) -> Result<(ToolKind, Option<Value>), (super::trace::Rejection, String)> {
     use super::trace::Rejection;
     let Some(kind) = ToolKind::from_name(tool) else {
         return Err((
@@ -128,16 +100,21 @@ pub fn validate_call(
             ),
         ));
     };
-    let args = match (args, args_text) {
-        (Some(v), _) => v.clone(),
+    let parsed = match (args, args_text) {
         (None, Some(text)) => {
-            validate::parse_args(text).map_err(|v| (Rejection::InvalidArguments, v.message))?
+            Some(validate::parse_args(text).map_err(|v| (Rejection::InvalidArguments, v.message))?)
         }
-        (None, None) => Value::Null,
+        _ => None,
     };
-    validate::validate(kind.schema(), &args)
+    let checked = parsed.as_ref().or(args).unwrap_or(&Value::Null);
+    validate::validate(kind.schema(), checked)
         .map_err(|v| (Rejection::InvalidArguments, v.message))?;
-    Ok((kind, args))
+    Ok((kind, parsed))
+}
+
+/// Does the trace need a redacted copy of this tool's arguments?
+pub fn has_sensitive_args(tool: &str, extra: &[String]) -> bool {
+    !extra.is_empty() || ToolKind::from_name(tool).is_some_and(|t| !t.sensitive_args().is_empty())
 }
 
 /// Hash the values of sensitive arguments (sha256, first 16 hex digits); never print them.
@@ -188,8 +165,8 @@ pub fn hash_value(text: &str) -> String {
 #[derive(Debug, Clone, PartialEq)]
 pub struct HandlerOut {
     pub outcome: Outcome,
-    /// The result envelope as JSON (what the model would be shown).
-    pub body: Value,
+    /// The result envelope as JSON text (what the model would be shown).
+    pub body: String,
     pub error: Option<String>,
     /// An upstream failure that a retry may cure (scripted 5xx-like errors). A refused
     /// idempotency key, for one, is not.
@@ -202,7 +179,7 @@ impl HandlerOut {
         let msg = msg.into();
         HandlerOut {
             outcome: Outcome::Error,
-            body: json!({"ok": false, "code": "error", "detail": msg}),
+            body: json!({"ok": false, "code": "error", "detail": msg}).to_string(),
             error: Some(msg),
             transient: false,
         }
@@ -218,7 +195,7 @@ impl HandlerOut {
     pub fn cancelled() -> HandlerOut {
         HandlerOut {
             outcome: Outcome::Cancelled,
-            body: json!({"ok": false, "code": "cancelled"}),
+            body: r#"{"ok":false,"code":"cancelled"}"#.to_owned(),
             error: None,
             transient: false,
         }
@@ -228,7 +205,7 @@ impl HandlerOut {
         match env {
             Envelope::Ok { ticket } => HandlerOut {
                 outcome: Outcome::Ok,
-                body: json!({"ok": true, "ticket": ticket}),
+                body: ok_ticket_json(&ticket),
                 error: None,
                 transient: false,
             },
@@ -244,7 +221,7 @@ impl HandlerOut {
                 }
                 HandlerOut {
                     outcome,
-                    body,
+                    body: body.to_string(),
                     error: (outcome == Outcome::Error).then_some(detail),
                     transient: false,
                 }
@@ -253,12 +230,23 @@ impl HandlerOut {
     }
 }
 
+/// `{"ok":true,"ticket":{...}}` without building a `Value` first (the hot path).
+fn ok_ticket_json(ticket: &executor::Ticket) -> String {
+    #[derive(serde::Serialize)]
+    struct OkTicket<'a> {
+        ok: bool,
+        ticket: &'a executor::Ticket,
+    }
+    serde_json::to_string(&OkTicket { ok: true, ticket })
+        .unwrap_or_else(|_| r#"{"ok":true}"#.to_owned())
+}
+
 /// Who an attempt is, for the service's own trace lines.
 #[derive(Clone)]
 pub struct AttemptInfo {
     pub rec: Recorder,
     pub turn: u32,
-    pub call_id: String,
+    pub call_id: Arc<str>,
     pub attempt: u32,
 }
 
@@ -327,7 +315,7 @@ impl Services {
     pub async fn handle(
         self: Arc<Self>,
         kind: ToolKind,
-        args: Value,
+        args: Arc<Value>,
         key: Option<String>,
         script: AttemptScript,
         stop: CancellationToken,
@@ -473,7 +461,7 @@ impl Services {
                 let page: Vec<&str> = hits.into_iter().take(page).collect();
                 HandlerOut {
                     outcome: Outcome::Ok,
-                    body: json!({"ok": true, "ids": page, "total": total}),
+                    body: json!({"ok": true, "ids": page, "total": total}).to_string(),
                     error: None,
                     transient: false,
                 }

@@ -135,27 +135,27 @@ pub enum EventKind {
     },
     /// A call passed validation and had budget reserved; it is about to be dispatched.
     CallAccepted {
-        call_id: String,
-        tool: String,
-        args: Value,
+        call_id: Arc<str>,
+        tool: Arc<str>,
+        args: Arc<Value>,
         idempotency_key: Option<String>,
     },
     CallRejected {
-        call_id: String,
-        tool: String,
+        call_id: Arc<str>,
+        tool: Arc<str>,
         category: Rejection,
         error: String,
-        args: Value,
+        args: Arc<Value>,
     },
     AttemptStarted {
-        call_id: String,
-        tool: String,
+        call_id: Arc<str>,
+        tool: Arc<str>,
         attempt: u32,
         timeout_ms: u64,
     },
     AttemptFinished {
-        call_id: String,
-        tool: String,
+        call_id: Arc<str>,
+        tool: Arc<str>,
         attempt: u32,
         outcome: Outcome,
         start_ms: u64,
@@ -163,28 +163,28 @@ pub enum EventKind {
         error: Option<String>,
     },
     HandlerStillRunning {
-        call_id: String,
-        tool: String,
+        call_id: Arc<str>,
+        tool: Arc<str>,
         attempt: u32,
         start_ms: u64,
         /// What the handler produced when it finally finished, nobody waiting.
         outcome: Outcome,
     },
     RetryScheduled {
-        call_id: String,
+        call_id: Arc<str>,
         attempt: u32,
         delay_ms: u64,
     },
     /// The simulated write service applied a write (or replayed one for a known key).
     WriteApplied {
-        call_id: String,
+        call_id: Arc<str>,
         attempt: u32,
         ticket_id: String,
         replayed: bool,
     },
     CallResult {
-        call_id: String,
-        tool: String,
+        call_id: Arc<str>,
+        tool: Arc<str>,
         category: Category,
         attempts: u32,
         truncated: bool,
@@ -196,7 +196,7 @@ pub enum EventKind {
     Stopped {
         stop_reason: StopReason,
         decided_ms: u64,
-        results: Vec<(String, Category)>,
+        results: Vec<(Arc<str>, Category)>,
     },
 }
 
@@ -242,7 +242,7 @@ impl EventKind {
             | EventKind::HandlerStillRunning { call_id, .. }
             | EventKind::RetryScheduled { call_id, .. }
             | EventKind::WriteApplied { call_id, .. }
-            | EventKind::CallResult { call_id, .. } => Some(call_id),
+            | EventKind::CallResult { call_id, .. } => Some(&**call_id),
             _ => None,
         }
     }
@@ -296,10 +296,10 @@ impl TraceEvent {
                 idempotency_key,
             } => {
                 put("turn", json!(self.turn));
-                put("call_id", json!(call_id));
-                put("tool", json!(tool));
+                put("call_id", json!(&**call_id));
+                put("tool", json!(&**tool));
                 put("validation", json!("ok"));
-                put("args", args.clone());
+                put("args", Value::clone(args));
                 if let Some(k) = idempotency_key {
                     put("idempotency_key", json!(k));
                 }
@@ -312,8 +312,8 @@ impl TraceEvent {
                 args,
             } => {
                 put("turn", json!(self.turn));
-                put("call_id", json!(call_id));
-                put("tool", json!(tool));
+                put("call_id", json!(&**call_id));
+                put("tool", json!(&**tool));
                 put("category", json!(category));
                 put("error", json!(error));
                 let validation = match category {
@@ -324,7 +324,7 @@ impl TraceEvent {
                 if *category == Rejection::DeniedAfterForbidden {
                     put("authorization", json!("denied"));
                 }
-                put("args", args.clone());
+                put("args", Value::clone(args));
             }
             EventKind::AttemptStarted {
                 call_id,
@@ -332,8 +332,8 @@ impl TraceEvent {
                 attempt,
                 timeout_ms,
             } => {
-                put("call_id", json!(call_id));
-                put("tool", json!(tool));
+                put("call_id", json!(&**call_id));
+                put("tool", json!(&**tool));
                 put("attempt", json!(attempt));
                 put("turn", json!(self.turn));
                 put("timeout_ms", json!(timeout_ms));
@@ -348,8 +348,8 @@ impl TraceEvent {
                 handler,
                 error,
             } => {
-                put("call_id", json!(call_id));
-                put("tool", json!(tool));
+                put("call_id", json!(&**call_id));
+                put("tool", json!(&**tool));
                 put("attempt", json!(attempt));
                 put("outcome", json!(outcome));
                 put("turn", json!(self.turn));
@@ -367,9 +367,9 @@ impl TraceEvent {
                 start_ms,
                 outcome,
             } => {
-                put("call_id", json!(call_id));
+                put("call_id", json!(&**call_id));
                 put("attempt", json!(attempt));
-                put("tool", json!(tool));
+                put("tool", json!(&**tool));
                 put("turn", json!(self.turn));
                 put("outcome", json!(outcome));
                 put("start_ms", json!(start_ms));
@@ -380,7 +380,7 @@ impl TraceEvent {
                 attempt,
                 delay_ms,
             } => {
-                put("call_id", json!(call_id));
+                put("call_id", json!(&**call_id));
                 put("attempt", json!(attempt));
                 put("delay_ms", json!(delay_ms));
                 put("turn", json!(self.turn));
@@ -391,7 +391,7 @@ impl TraceEvent {
                 ticket_id,
                 replayed,
             } => {
-                put("call_id", json!(call_id));
+                put("call_id", json!(&**call_id));
                 put("attempt", json!(attempt));
                 put("turn", json!(self.turn));
                 put("ticket_id", json!(ticket_id));
@@ -408,8 +408,8 @@ impl TraceEvent {
                 validation,
                 authorization,
             } => {
-                put("call_id", json!(call_id));
-                put("tool", json!(tool));
+                put("call_id", json!(&**call_id));
+                put("tool", json!(&**tool));
                 put("category", json!(category));
                 put("attempts", json!(attempts));
                 put("truncated", json!(truncated));
@@ -430,7 +430,7 @@ impl TraceEvent {
                 put("tool_calls_used", json!(self.used.tool_calls));
                 let mut r = Map::new();
                 for (id, c) in results {
-                    r.insert(id.clone(), json!(c));
+                    r.insert(id.to_string(), json!(c));
                 }
                 put("results", Value::Object(r));
                 put("turn", json!(self.turn));
@@ -616,10 +616,10 @@ struct Log {
 }
 
 impl Recorder {
-    pub fn new(start: Instant, run_id: &str) -> Recorder {
+    pub fn new(start: Instant, run_id: &str, capacity: usize) -> Recorder {
         Recorder {
             inner: Arc::new(Mutex::new(Log {
-                events: Vec::with_capacity(64),
+                events: Vec::with_capacity(capacity),
                 used: Used::default(),
             })),
             start,
@@ -687,9 +687,9 @@ impl Recorder {
 }
 
 /// call id -> category, in proposal order, as a map (for `check` and tests).
-pub fn results_map(results: &[(String, Category)]) -> BTreeMap<String, String> {
+pub fn results_map(results: &[(Arc<str>, Category)]) -> BTreeMap<String, String> {
     results
         .iter()
-        .map(|(id, c)| (id.clone(), c.to_string()))
+        .map(|(id, c)| (id.to_string(), c.to_string()))
         .collect()
 }

@@ -466,15 +466,19 @@ impl App {
             }
         };
         // The lesson title in big letters on its first page, projector mode only.
+        let mut big = None;
         if self.present && self.page == 0 && !theme.ascii {
             let title = lesson.title.trim();
             let cols = title.chars().count() * 4;
             if !title.is_empty() && cols <= usize::from(width) && title.is_ascii() {
                 push(SegKind::Big(title.to_owned()), 5, &mut segments);
+                big = Some(title);
             }
         }
         if let Some(page) = lesson.pages.get(self.page) {
-            if !page.title.trim().is_empty() {
+            // The big title already says it.
+            let same_as_big = big.is_some_and(|b| b == page.title.trim());
+            if !page.title.trim().is_empty() && !same_as_big {
                 let style = theme.heading;
                 let mut lines = markdown::wrap(
                     &[ratatui::text::Span::styled(
@@ -578,6 +582,9 @@ impl App {
 
     /// Save the states of the current page's blocks into `progress`.
     fn stash_slots(&mut self) {
+        if self.slots.is_empty() {
+            return;
+        }
         let Some(id) = self.current().map(|e| e.id.clone()) else {
             return;
         };

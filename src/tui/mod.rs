@@ -58,7 +58,8 @@ pub fn setup(
     };
     let theme = theme_for(args);
     let mut opts = app::Options::new(theme);
-    opts.present = args.present || opts.theme.name == theme::ThemeName::Projector;
+    // The projector layout is asked for by name; NO_COLOR takes the colours away, not the layout.
+    opts.present = args.present || args.theme == Some(theme::ThemeName::Projector);
     opts.lesson = args.lesson.clone();
     opts.watching = content.lessons.is_some();
     opts.lessons_from = match &content.lessons {

@@ -352,6 +352,11 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
         if ctx == Context::Reader && no_blocks && block_cmd {
             continue;
         }
+        // A block that could not be built cannot be entered.
+        let broken = matches!(app.focus, Focus::Block(i) if app.slots.get(i).is_some_and(|s| s.widget.is_err()));
+        if ctx == Context::BlockFocused && broken && c.action == keys::Action::Activate {
+            continue;
+        }
         // The block's own word for a key wins over the generic one.
         if hints.iter().any(|h| h.keys == c.label) {
             continue;

@@ -1,6 +1,6 @@
 //! `tooldojo validate --jsonl`: one case per line in, one verdict per line out, in order.
 //!
-//! Built for throughput: input is read in 1 MB chunks and lines are judged in place, each
+//! Built for throughput: input is read in 64 KB chunks and lines are judged in place, each
 //! line is parsed once by
 //! the strict reader (strings borrowed from the line), the compiled schema of the previous
 //! lines is reused when a line carries the same schema text, and verdicts are written into
@@ -53,7 +53,7 @@ pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<S
     let mut stats = Stats::default();
     let mut reply = String::with_capacity(256);
     // Lines are handled straight from a large buffer; only a partial last line is moved.
-    let mut chunk = vec![0u8; 1 << 20];
+    let mut chunk = vec![0u8; 1 << 16];
     let mut filled = 0;
     loop {
         let n = read_some(&mut input, &mut chunk[filled..])?;
