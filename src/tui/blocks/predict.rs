@@ -689,7 +689,9 @@ impl PredictWidget {
         } else {
             let hint = match (&self.note, row.pick, row.locked) {
                 (Some(n), _, _) => n.clone(),
-                (None, None, _) => "Pick an outcome: 1-5 or left/right.".to_owned(),
+                (None, None, _) => {
+                    format!("Pick an outcome: 1-{} or left/right.", row.options().len())
+                }
                 (None, Some(_), false) => "Enter locks your prediction.".to_owned(),
                 (None, Some(_), true) => {
                     "Locked. Enter reveals what the real code does (u unlocks).".to_owned()
@@ -878,7 +880,10 @@ impl BlockWidget for PredictWidget {
                 return BlockOutcome::Consumed;
             }
             if row.pick.is_none() {
-                self.note = Some("Pick an outcome first: 1-5 or left/right.".to_owned());
+                self.note = Some(format!(
+                    "Pick an outcome first: 1-{} or left/right.",
+                    self.rows[i].options().len()
+                ));
                 return BlockOutcome::Consumed;
             }
             if !row.locked {
@@ -897,7 +902,17 @@ impl BlockWidget for PredictWidget {
         }
         let mut v = vec![
             KeyHint::new("Up/Down", "row"),
-            KeyHint::new("1-5/Left/Right", "pick"),
+            KeyHint::new(
+                if self
+                    .current()
+                    .is_some_and(|i| self.rows[i].options().len() == 6)
+                {
+                    "1-6/Left/Right"
+                } else {
+                    "1-5/Left/Right"
+                },
+                "pick",
+            ),
             KeyHint::new("Enter", "lock, then reveal"),
             KeyHint::new("u", "unlock"),
             KeyHint::new("a", "reveal locked"),
