@@ -729,7 +729,7 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
                             drop(held);
                             rec.update(
                                 turn,
-                                |u| u.in_flight -= 1,
+                                |u| u.in_flight = u.in_flight.saturating_sub(1),
                                 Some(EventKind::HandlerStillRunning {
                                     call_id: id,
                                     tool: tool.clone(),
@@ -753,7 +753,7 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
             turn,
             |u| {
                 if !running {
-                    u.in_flight -= 1
+                    u.in_flight = u.in_flight.saturating_sub(1)
                 }
             },
             Some(EventKind::AttemptFinished {
