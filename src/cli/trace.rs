@@ -1,13 +1,49 @@
-//! `tooldojo trace`.
+//! `tooldojo trace SCENARIO [--json] [--seed N] [--chrome FILE]`: run the real orchestrator
+//! headless on virtual time and print its trace.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use super::ContentArgs;
+use crate::error::UserError;
+use crate::orchestrator::{chrome_trace, load_scenario, run_blocking};
 
 #[derive(Debug, clap::Args)]
-pub struct TraceArgs {}
+pub struct TraceArgs {
+    /// A scenario name (see fixtures/scenarios/) or a path to a scenario file.
+    pub scenario: String,
+    /// Print JSON Lines (one event per line) instead of the human timeline.
+    #[arg(long)]
+    pub json: bool,
+    /// Seed for the retry jitter; the same scenario and seed print the same bytes.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Also write the run in the Chrome trace event format (open it in Perfetto).
+    #[arg(long, value_name = "FILE")]
+    pub chrome: Option<std::path::PathBuf>,
+}
 
 pub fn run(args: TraceArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
-    let _ = (args, content);
-    Err(crate::error::UserError::new("`trace` is not built yet").into())
+    let content = content.content();
+    let scenario = load_scenario(&content, &args.scenario)?;
+    let run = run_blocking(&scenario, args.seed);
+    if let Some(path) = &args.chrome {
+        let doc = chrome_trace(&run);
+        let text = serde_json::to_string(&doc)?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| UserError::new(format!("{}: {e}", path.display())))?;
+    }
+    let text = if args.json {
+        run.to_jsonl()
+    } else {
+        run.timeline()
+    };
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth a message.
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        return Err(e.into());
+    }
+    Ok(ExitCode::SUCCESS)
 }

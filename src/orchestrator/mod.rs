@@ -13,11 +13,192 @@
 //! - `check_rows(&Content) -> UserResult<Vec<CheckRow>>` : every scenario's expected stop
 //!   reason and per-call categories against a real run.
 
-use crate::content::{CheckRow, Content};
-use crate::error::UserResult;
+pub mod budgets;
+pub mod chrome;
+pub mod model;
+pub mod runner;
+pub mod scenario;
+pub mod services;
+pub mod trace;
 
-/// Every scenario's expected stop reason and per-call categories against a real run.
+use std::path::Path;
+
+use serde_json::json;
+
+pub use budgets::{Budgets, Used};
+pub use chrome::chrome_trace;
+pub use model::{Block, Message, Model, ModelReply, Role, ScriptedModel, ToolDecl};
+pub use runner::{Run, run_blocking, run_id, run_with_model, truncate_result};
+pub use scenario::{
+    AttemptScript, CallScript, Expected, ProposedCall, Scenario, TimeoutMode, Turn,
+};
+pub use services::{ToolKind, declarations};
+pub use trace::{
+    Category, EventKind, HandlerState, Outcome, Rejection, StopReason, TraceEvent, results_map,
+};
+
+use crate::content::{CheckRow, Content, TextFile, parse_json};
+use crate::error::{UserError, UserResult};
+
+/// The folder of the fixtures tree that holds the scenarios.
+pub const SCENARIO_DIR: &str = "scenarios";
+
+/// Load a scenario: a path to a file, or a name under `fixtures/scenarios/`. A file that does
+/// not parse is reported as `file:line:col: what`.
+pub fn load_scenario(content: &Content, name_or_path: &str) -> UserResult<Scenario> {
+    let looks_like_path = name_or_path.contains('/')
+        || name_or_path.contains('\\')
+        || name_or_path.ends_with(".json");
+    let file = if looks_like_path || Path::new(name_or_path).is_file() {
+        let text = std::fs::read_to_string(name_or_path)
+            .map_err(|e| UserError::new(format!("{name_or_path}: {e}")))?;
+        TextFile {
+            display: name_or_path.to_owned(),
+            rel: name_or_path.to_owned(),
+            text,
+        }
+    } else {
+        let rel = format!("{SCENARIO_DIR}/{name_or_path}.json");
+        if !content.fixtures.exists(&rel) {
+            let known = scenario_names(content).unwrap_or_default().join(", ");
+            return Err(UserError::new(format!(
+                "no scenario named {name_or_path:?} (known: {known})"
+            )));
+        }
+        content.fixtures.read(&rel)?
+    };
+    let mut scenario: Scenario = parse_json(&file)?;
+    scenario.name = Path::new(&file.rel)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    scenario
+        .lint()
+        .map_err(|e| UserError::new(format!("{}: {e}", file.display)))?;
+    if scenario.records.is_none() {
+        scenario.default_records = crate::content::fixtures::tickets(content)?;
+    }
+    Ok(scenario)
+}
+
+/// The names of the shipped (or `--fixtures`) scenarios, sorted.
+pub fn scenario_names(content: &Content) -> UserResult<Vec<String>> {
+    Ok(content
+        .fixtures
+        .list(SCENARIO_DIR, ".json")?
+        .into_iter()
+        .filter_map(|rel| {
+            Path::new(&rel)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .collect())
+}
+
+/// Every scenario's expected stop reason and per-call categories against a real run (seed 0).
 pub fn check_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
-    let _ = content;
-    Ok(Vec::new()) // orchestrator helper: replace with the real runs
+    let mut rows = Vec::new();
+    for name in scenario_names(content)? {
+        let scenario = load_scenario(content, &name)?;
+        let run = run_blocking(&scenario, 0);
+        let actual = json!({
+            "stop_reason": run.stop_reason,
+            "results": results_map(&run.results),
+        });
+        let (expected, pass) = match &scenario.expected {
+            Some(exp) => {
+                let expected = json!({"stop_reason": exp.stop_reason, "results": exp.results});
+                let pass = expected == actual;
+                (expected, pass)
+            }
+            None => (json!("(the scenario declares no \"expected\")"), false),
+        };
+        rows.push(CheckRow {
+            suite: "scenario".to_owned(),
+            name,
+            expected,
+            actual,
+            pass,
+        });
+    }
+    Ok(rows)
+}
+
+/// A generated load scenario: one model turn proposing `calls` lookups, run `concurrency` at a
+/// time, with varied latencies, every tenth call failing once upstream (so retries run) and
+/// ids TKT-900 to TKT-999 missing from the store (so some lookups are not_found).
+/// Used by the bench and the soak test; built in code rather than shipped as a huge file.
+pub fn load_scenario_generated(calls: usize, concurrency: u32) -> Scenario {
+    let records: Vec<crate::executor::Record> = (0..900)
+        .map(|i| crate::executor::Record {
+            tenant: "alpha".into(),
+            id: format!("TKT-{i:03}"),
+            title: format!("Generated ticket {i}"),
+            status: if i % 3 == 0 { "closed" } else { "open" }.into(),
+            description: None,
+        })
+        .collect();
+    let mut scripts = std::collections::BTreeMap::new();
+    let proposed: Vec<ProposedCall> = (0..calls)
+        .map(|i| {
+            let id = format!("c{i}");
+            let latency = 5 + (i as u64 * 7919) % 60;
+            let mut attempts = vec![AttemptScript {
+                latency_ms: Some(latency),
+                ..AttemptScript::default()
+            }];
+            if i % 10 == 0 {
+                attempts.insert(
+                    0,
+                    AttemptScript {
+                        latency_ms: Some(latency / 2),
+                        error: Some("upstream 503".into()),
+                        stop_delay_ms: 0,
+                    },
+                );
+            }
+            scripts.insert(id.clone(), CallScript { attempts });
+            ProposedCall {
+                id,
+                tool: "get_ticket".into(),
+                args: Some(json!({"ticket_id": format!("TKT-{:03}", i % 1000)})),
+                args_text: None,
+                idempotency_key: None,
+            }
+        })
+        .collect();
+    Scenario {
+        name: format!("generated-{calls}x{concurrency}"),
+        title: format!("{calls} lookups, {concurrency} at a time"),
+        note: String::new(),
+        task: None,
+        context: crate::executor::Context {
+            tenant: "alpha".into(),
+            can_read_tickets: true,
+            can_write_tickets: false,
+        },
+        budgets: Budgets {
+            max_model_turns: 2,
+            max_tool_calls: calls as u32,
+            deadline_ms: 3_600_000,
+            max_concurrency: concurrency,
+            retry_budget: calls as u32,
+            ..Budgets::default()
+        },
+        timeouts: TimeoutMode::Cancel,
+        cancel_at_ms: None,
+        model_latency_ms: 100,
+        default_latency_ms: 40,
+        calls: scripts,
+        turns: vec![
+            Turn::Calls { calls: proposed },
+            Turn::Final {
+                r#final: "done".into(),
+            },
+        ],
+        sensitive_args: Vec::new(),
+        records: Some(records),
+        default_records: Vec::new(),
+        expected: None,
+    }
 }

@@ -2,16 +2,283 @@
 //!
 //! OWNER: TUI helper (frame, loop, reader, progress, render); `blocks/` belongs to the
 //! blocks helper.
+//!
+//! One event loop (`tokio::select!`) waits on terminal events, an app message channel
+//! (the lesson watcher sends there; background work never touches `App`), SIGTERM/SIGHUP,
+//! and a tick timer that only runs while a block animates. Idle means no wake-ups.
 
+pub mod app;
 pub mod blocks;
+pub mod keys;
+pub mod markdown;
+pub mod progress;
+pub mod screens;
 pub mod theme;
+pub mod ui;
 
+use std::io::stdout;
 use std::process::ExitCode;
+use std::time::Duration;
+
+use color_eyre::eyre::WrapErr;
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, EventStream};
+use futures::StreamExt;
+use ratatui::DefaultTerminal;
+use tokio::sync::mpsc;
 
 use crate::cli::{ContentArgs, TuiArgs};
+use crate::error::UserError;
+use app::{App, Input, Update};
+
+/// Messages from background work into the loop.
+pub enum AppMsg {
+    Lessons(Result<Vec<app::LessonEntry>, String>),
+    Status(String),
+}
+
+/// The theme the flags and environment ask for (`--present` implies the projector theme
+/// unless a theme was named; `NO_COLOR` wins over both).
+pub fn theme_for(args: &TuiArgs) -> theme::Theme {
+    let requested = args
+        .theme
+        .or(args.present.then_some(theme::ThemeName::Projector));
+    theme::Theme::from_env(requested, args.ascii)
+}
+
+/// Build the app's options and block environment from the flags (shared by `run_app` and
+/// `tooldojo render`).
+pub fn setup(
+    args: &TuiArgs,
+    content: &ContentArgs,
+) -> Result<(app::Options, blocks::BlockEnv), UserError> {
+    let c = content.content();
+    let records = match &args.records {
+        Some(flag) => crate::content::fixtures::records_from_flag(flag)?,
+        None => crate::content::fixtures::tickets(&c).unwrap_or_default(),
+    };
+    let theme = theme_for(args);
+    let mut opts = app::Options::new(theme);
+    // The projector layout is asked for by name; NO_COLOR takes the colours away, not the layout.
+    opts.present = args.present || args.theme == Some(theme::ThemeName::Projector);
+    opts.lesson = args.lesson.clone();
+    opts.watching = content.lessons.is_some();
+    opts.lessons_from = match &content.lessons {
+        Some(p) => crate::sanitize::clean(&p.display().to_string(), false),
+        None => "the built-in lessons".into(),
+    };
+    Ok((opts, app::block_env(c, records, 0)))
+}
 
 /// Run the interactive app until the learner quits.
 pub fn run_app(args: TuiArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
-    let _ = (args, content);
-    Err(crate::error::UserError::new("the app is not built yet").into())
+    let (opts, env) = setup(&args, content)?;
+    let lessons = app::load_lessons(&env.content);
+    if let (Some(id), Ok(list)) = (&args.lesson, &lessons)
+        && !list.iter().any(|l| &l.id == id)
+    {
+        let names: Vec<&str> = list.iter().map(|l| l.id.as_str()).collect();
+        return Err(
+            UserError::new(format!("no lesson {id:?}; lessons: {}", names.join(", "))).into(),
+        );
+    }
+    let opened = progress::Store::open(progress::state_dir(), args.reset_progress);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .wrap_err("starting the async runtime")?;
+    rt.block_on(async move {
+        let mut terminal = init_terminal()?;
+        let _guard = RestoreGuard;
+        let size = terminal.size()?;
+        let mut app = App::new(
+            opts,
+            env,
+            lessons,
+            opened.progress,
+            ratatui::layout::Rect::new(0, 0, size.width, size.height),
+        );
+        if let Some(notice) = opened.notice {
+            app.overlay = Some(app::Overlay::Notice(notice));
+        }
+        let (tx, rx) = mpsc::unbounded_channel();
+        // Keep the watcher alive for the whole run.
+        let _watcher = match &content.lessons {
+            Some(dir) => match watch_lessons(dir, content, tx.clone()) {
+                Ok(w) => Some(w),
+                Err(e) => {
+                    let _ = tx.send(AppMsg::Status(format!("Not watching lessons: {e}")));
+                    None
+                }
+            },
+            None => None,
+        };
+        let result = event_loop(&mut terminal, &mut app, rx, &opened.store).await;
+        if let Err(e) = opened.store.save(&app.progress_snapshot()) {
+            restore_terminal();
+            eprintln!("tooldojo: could not save progress: {e}");
+        }
+        result
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn init_terminal() -> color_eyre::Result<DefaultTerminal> {
+    let terminal = ratatui::try_init().wrap_err("tooldojo needs an interactive terminal")?;
+    // ratatui's panic hook restores the screen; ours also turns mouse reporting off first.
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = crossterm::execute!(stdout(), DisableMouseCapture);
+        previous(info);
+    }));
+    crossterm::execute!(stdout(), EnableMouseCapture)?;
+    Ok(terminal)
+}
+
+fn restore_terminal() {
+    let _ = crossterm::execute!(stdout(), DisableMouseCapture);
+    ratatui::restore();
+}
+
+/// Restores the terminal on every way out of the loop, early returns included.
+struct RestoreGuard;
+
+impl Drop for RestoreGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+const SAVE_EVERY: Duration = Duration::from_millis(400);
+
+async fn event_loop(
+    terminal: &mut DefaultTerminal,
+    app: &mut App,
+    mut rx: mpsc::UnboundedReceiver<AppMsg>,
+    store: &progress::Store,
+) -> color_eyre::Result<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut events = EventStream::new();
+    let mut sigterm = signal(SignalKind::terminate())?;
+    let mut sighup = signal(SignalKind::hangup())?;
+    let mut ticker = tokio::time::interval(Duration::from_millis(50));
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut redraw = true;
+    // Progress is written at most every SAVE_EVERY while keys arrive (an editor changes on
+    // every key); whatever is left is written on the way out.
+    let mut dirty = false;
+    let mut last_save = std::time::Instant::now() - SAVE_EVERY;
+    loop {
+        if dirty && last_save.elapsed() >= SAVE_EVERY {
+            dirty = false;
+            last_save = std::time::Instant::now();
+            if let Err(e) = store.save(&app.progress_snapshot()) {
+                let _ = app.update(Input::Status(format!("Could not save progress: {e}")));
+                redraw = true;
+            }
+        }
+        if redraw {
+            terminal.draw(|f| ui::draw(f, app))?;
+            redraw = false;
+        }
+        let input = tokio::select! {
+            ev = events.next() => match ev {
+                Some(Ok(ev)) => match event_input(ev) {
+                    Some(i) => i,
+                    None => continue,
+                },
+                Some(Err(e)) => return Err(e).wrap_err("reading terminal events"),
+                None => return Ok(()),
+            },
+            Some(msg) = rx.recv() => match msg {
+                AppMsg::Lessons(l) => Input::Lessons(l),
+                AppMsg::Status(s) => Input::Status(s),
+            },
+            _ = sigterm.recv() => return Ok(()),
+            _ = sighup.recv() => return Ok(()),
+            _ = ticker.tick(), if app.animating => Input::Tick,
+            // Write pending progress once the burst of changes is over.
+            _ = tokio::time::sleep_until((last_save + SAVE_EVERY).into()), if dirty => continue,
+        };
+        match app.update(input) {
+            Update::None => {}
+            Update::Redraw => redraw = true,
+            Update::Save => {
+                redraw = true;
+                dirty = true;
+            }
+            Update::Quit => return Ok(()),
+            Update::Suspend => {
+                let _ = store.save(&app.progress_snapshot());
+                dirty = false;
+                suspend(terminal)?;
+                redraw = true;
+            }
+        }
+    }
+}
+
+/// Terminal events that matter: key presses (never releases or repeats), mouse, resize.
+fn event_input(ev: Event) -> Option<Input> {
+    if let Some(key) = ev.as_key_press_event() {
+        return Some(Input::Key(key));
+    }
+    match ev {
+        Event::Mouse(m) => Some(Input::Mouse(m)),
+        Event::Resize(w, h) => Some(Input::Resize(w, h)),
+        _ => None,
+    }
+}
+
+/// Ctrl-Z: give the terminal back, stop, and take it again on `fg`.
+fn suspend(terminal: &mut DefaultTerminal) -> color_eyre::Result<()> {
+    restore_terminal();
+    signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
+    // Continued (fg): take the terminal again and redraw everything.
+    crossterm::terminal::enable_raw_mode()?;
+    crossterm::execute!(
+        stdout(),
+        crossterm::terminal::EnterAlternateScreen,
+        EnableMouseCapture
+    )?;
+    terminal.clear()?;
+    Ok(())
+}
+
+/// Watch the lesson directory; on changes, re-read the lessons off the loop and send them.
+fn watch_lessons(
+    dir: &std::path::Path,
+    content: &ContentArgs,
+    tx: mpsc::UnboundedSender<AppMsg>,
+) -> notify::Result<notify::RecommendedWatcher> {
+    use notify::{EventKind, RecursiveMode, Watcher};
+    let (ping_tx, mut ping_rx) = mpsc::unbounded_channel::<()>();
+    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        if let Ok(ev) = res
+            && !matches!(ev.kind, EventKind::Access(_))
+            && ev
+                .paths
+                .iter()
+                .any(|p| p.extension().is_some_and(|e| e == "md"))
+        {
+            let _ = ping_tx.send(());
+        }
+    })?;
+    watcher.watch(dir, RecursiveMode::NonRecursive)?;
+    let content = content.content();
+    tokio::spawn(async move {
+        while ping_rx.recv().await.is_some() {
+            // Editors save in bursts (write, rename, chmod): wait for the burst to end.
+            tokio::time::sleep(Duration::from_millis(80)).await;
+            while ping_rx.try_recv().is_ok() {}
+            let c = content.clone();
+            let lessons = tokio::task::spawn_blocking(move || app::load_lessons(&c))
+                .await
+                .unwrap_or_else(|e| Err(e.to_string()));
+            if tx.send(AppMsg::Lessons(lessons)).is_err() {
+                break;
+            }
+        }
+    });
+    Ok(watcher)
 }

@@ -367,6 +367,37 @@ mod tests {
         }
     }
 
+    /// Text styles (not borders) of the light and default themes stay readable (WCAG AA,
+    /// 4.5:1) on the background they are meant for: white, and a typical dark terminal.
+    #[test]
+    fn light_and_default_text_is_at_least_4_5_to_1() {
+        for (name, bg) in [
+            (ThemeName::Light, (0xff, 0xff, 0xff)),
+            (ThemeName::Default, (0x1c, 0x1c, 0x1c)),
+        ] {
+            let t = Theme::new(name, false);
+            for (what, style) in [
+                ("base", t.base),
+                ("dim", t.dim),
+                ("heading", t.heading),
+                ("accent", t.accent),
+                ("ok", t.ok),
+                ("bad", t.bad),
+                ("warn", t.warn),
+                ("code", t.code),
+                ("key", t.key),
+                ("json_key", t.json_key),
+                ("json_string", t.json_string),
+                ("json_number", t.json_number),
+                ("json_literal", t.json_literal),
+            ] {
+                let fg = rgb(style.fg).unwrap_or_else(|| panic!("{what} has no rgb fg"));
+                let ratio = contrast(fg, rgb(style.bg).unwrap_or(bg));
+                assert!(ratio >= 4.5, "{name:?} {what}: {ratio:.2}:1");
+            }
+        }
+    }
+
     #[test]
     fn contrast_of_black_on_white_is_21() {
         assert!((contrast((0, 0, 0), (255, 255, 255)) - 21.0).abs() < 0.01);

@@ -4,6 +4,17 @@
 //!
 //! OWNER: blocks helper. The trait is the interface with the TUI helper; add to it, do not rename.
 
+pub mod checklist;
+pub mod common;
+pub mod engine;
+pub mod explain;
+pub mod panels;
+pub mod playground_executor;
+pub mod playground_validator;
+pub mod predict;
+pub mod quiz;
+pub mod trace;
+
 use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
@@ -102,6 +113,38 @@ pub fn build(
     block: &crate::content::lessons::Block,
     env: &BlockEnv,
 ) -> Result<Box<dyn BlockWidget>, String> {
-    let _ = (block, env);
-    Err("interactive blocks are being built".to_owned())
+    use crate::content::lessons::{BlockKind, BlockSpec};
+    let at = |e: String| format!("line {}: {e}", block.line);
+    match (&block.kind, &block.spec) {
+        (BlockKind::Predict, _) => predict::PredictWidget::from_block(block, env)
+            .map(|w| Box::new(w) as Box<dyn BlockWidget>)
+            .map_err(at),
+        (BlockKind::Playground, _) => match block.option("mode") {
+            Some("validator") => playground_validator::ValidatorPlayground::from_block(block, env)
+                .map(|w| Box::new(w) as Box<dyn BlockWidget>)
+                .map_err(at),
+            Some("executor") => playground_executor::ExecutorPlayground::from_block(block, env)
+                .map(|w| Box::new(w) as Box<dyn BlockWidget>)
+                .map_err(at),
+            Some(other) => Err(at(format!(
+                "playground: unknown mode {other:?} (validator or executor)"
+            ))),
+            None => Err(at(
+                "playground needs mode=validator or mode=executor".to_owned()
+            )),
+        },
+        (BlockKind::Trace, _) => trace::TraceWidget::from_block(block, env)
+            .map(|w| Box::new(w) as Box<dyn BlockWidget>)
+            .map_err(at),
+        (BlockKind::Quiz, BlockSpec::Quiz(q)) => quiz::QuizWidget::new(q)
+            .map(|w| Box::new(w) as Box<dyn BlockWidget>)
+            .map_err(at),
+        (BlockKind::Explain, BlockSpec::Explain(x)) => explain::ExplainWidget::new(x)
+            .map(|w| Box::new(w) as Box<dyn BlockWidget>)
+            .map_err(at),
+        (BlockKind::Checklist, BlockSpec::Checklist(c)) => checklist::ChecklistWidget::new(c)
+            .map(|w| Box::new(w) as Box<dyn BlockWidget>)
+            .map_err(at),
+        (kind, _) => Err(at(format!("{kind:?} block has no parsed body"))),
+    }
 }

@@ -1,0 +1,156 @@
+//! `checklist`: items the learner ticks; ticks are remembered through save/restore.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use serde_json::{Value, json};
+
+use crate::content::lessons::Checklist;
+use crate::tui::blocks::common::{self, frame, is_char, is_down, is_up, plain, wrap_prefixed};
+use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+use crate::tui::theme::Theme;
+
+pub struct ChecklistWidget {
+    items: Vec<String>,
+    ticked: Vec<bool>,
+    cursor: usize,
+}
+
+impl ChecklistWidget {
+    pub fn new(spec: &Checklist) -> Result<ChecklistWidget, String> {
+        if spec.items.is_empty() {
+            return Err("checklist has no items".to_owned());
+        }
+        Ok(ChecklistWidget {
+            items: spec.items.iter().map(|s| common::prose(s)).collect(),
+            ticked: vec![false; spec.items.len()],
+            cursor: 0,
+        })
+    }
+
+    pub fn ticked(&self) -> &[bool] {
+        &self.ticked
+    }
+
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    fn lines(&self, theme: &Theme, width: usize, show_cursor: bool) -> (Vec<Line<'static>>, usize) {
+        let mut out = Vec::new();
+        let mut focus = 0;
+        let done = self.ticked.iter().filter(|t| **t).count();
+        out.push(Line::from(Span::styled(
+            format!("{done} of {} ticked", self.items.len()),
+            theme.dim,
+        )));
+        for (i, item) in self.items.iter().enumerate() {
+            let here = show_cursor && i == self.cursor;
+            if here {
+                focus = out.len();
+            }
+            let pointer = if here { theme.sym.pointer } else { " " };
+            let (mark, mark_style) = if self.ticked[i] {
+                (theme.sym.checked, theme.ok)
+            } else {
+                (theme.sym.unchecked, theme.dim)
+            };
+            let style = if here { theme.selected } else { theme.base };
+            let prefix = vec![
+                Span::styled(format!("{pointer} "), theme.focus),
+                Span::styled(format!("{mark} "), mark_style),
+            ];
+            out.extend(wrap_prefixed(prefix, item, width, style));
+        }
+        (out, focus)
+    }
+}
+
+impl BlockWidget for ChecklistWidget {
+    fn title(&self) -> String {
+        "Checklist".to_owned()
+    }
+
+    fn height(&self, width: u16) -> u16 {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let (lines, _) = self.lines(&theme, width.saturating_sub(2) as usize, false);
+        (lines.len() + 2).min(u16::MAX as usize) as u16
+    }
+
+    fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
+        let done = self.ticked.iter().all(|t| *t);
+        let status = if done {
+            format!("{} done", ctx.theme.sym.ok)
+        } else {
+            String::new()
+        };
+        let inner = frame(area, buf, ctx, &self.title(), &status);
+        if inner.is_empty() {
+            return;
+        }
+        let (lines, focus) = self.lines(ctx.theme, inner.width as usize, ctx.active || ctx.focused);
+        let skip = common::scroll_to(focus, inner.height as usize, lines.len());
+        common::draw_lines(inner, buf, &lines, skip);
+    }
+
+    fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
+        if !active {
+            return BlockOutcome::Ignored;
+        }
+        if plain(&key, KeyCode::Esc) {
+            return BlockOutcome::Release;
+        }
+        if is_up(&key) {
+            if self.cursor > 0 {
+                self.cursor -= 1;
+            }
+            return BlockOutcome::Consumed;
+        }
+        if is_down(&key) {
+            if self.cursor + 1 < self.items.len() {
+                self.cursor += 1;
+            }
+            return BlockOutcome::Consumed;
+        }
+        if let Some(i) = common::digit(&key)
+            && i < self.items.len()
+        {
+            self.cursor = i;
+            self.ticked[i] = !self.ticked[i];
+            return BlockOutcome::Changed;
+        }
+        if is_char(&key, ' ') || plain(&key, KeyCode::Enter) || is_char(&key, 'x') {
+            self.ticked[self.cursor] = !self.ticked[self.cursor];
+            return BlockOutcome::Changed;
+        }
+        BlockOutcome::Ignored
+    }
+
+    fn key_hints(&self, active: bool) -> Vec<KeyHint> {
+        if !active {
+            return vec![KeyHint::new("Enter", "open checklist")];
+        }
+        vec![
+            KeyHint::new("Up/Down", "move"),
+            KeyHint::new("Space", "tick"),
+            KeyHint::new("Esc", "back to page"),
+        ]
+    }
+
+    fn save(&self) -> Value {
+        json!({ "ticked": self.ticked })
+    }
+
+    fn restore(&mut self, state: &Value) {
+        if let Some(arr) = state.get("ticked").and_then(Value::as_array) {
+            for (i, v) in arr.iter().enumerate().take(self.ticked.len()) {
+                self.ticked[i] = v.as_bool().unwrap_or(false);
+            }
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        self.ticked.iter().all(|t| *t)
+    }
+}

@@ -1,0 +1,722 @@
+//! Helpers every block shares: the framed border, word wrapping, JSON highlighting,
+//! verdict lines, key matching and a themed wrapper around `ratatui-textarea`.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget};
+use ratatui_textarea::{CursorMove, TextArea};
+use serde_json::Value;
+
+use crate::sanitize::clean;
+use crate::tui::blocks::RenderCtx;
+use crate::tui::theme::Theme;
+
+/// Draw the block's border with its title (and an optional right-aligned status) and
+/// return the inner area. Tiny areas get no border at all.
+pub fn frame(area: Rect, buf: &mut Buffer, ctx: &RenderCtx, title: &str, status: &str) -> Rect {
+    let area = area.intersection(buf.area);
+    if area.width < 4 || area.height < 3 {
+        return area;
+    }
+    let t = ctx.theme;
+    let border_style = if ctx.focused || ctx.active {
+        t.focus
+    } else {
+        t.border
+    };
+    let marker = if ctx.active {
+        format!("{} ", t.sym.pointer)
+    } else {
+        String::new()
+    };
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .border_set(t.sym.border)
+        .border_style(border_style)
+        .title(Line::from(vec![
+            Span::styled(format!(" {marker}"), border_style),
+            Span::styled(
+                format!("{title} "),
+                if ctx.focused || ctx.active {
+                    t.focus
+                } else {
+                    t.heading
+                },
+            ),
+        ]));
+    if !status.is_empty() {
+        block = block.title(Line::from(Span::styled(format!(" {status} "), t.dim)).right_aligned());
+    }
+    let inner = block.inner(area);
+    block.render(area, buf);
+    inner
+}
+
+/// Untrusted prose from a lesson (a question, a choice, a model answer): cleaned for the
+/// terminal, single line breaks joined into spaces (Markdown soft breaks), blank lines kept
+/// as paragraph breaks.
+pub fn prose(text: &str) -> String {
+    let cleaned = clean(text, true);
+    let mut paras: Vec<String> = Vec::new();
+    let mut cur: Vec<&str> = Vec::new();
+    for line in cleaned.lines() {
+        if line.trim().is_empty() {
+            if !cur.is_empty() {
+                paras.push(cur.join(" "));
+                cur.clear();
+            }
+        } else {
+            cur.push(line.trim());
+        }
+    }
+    if !cur.is_empty() {
+        paras.push(cur.join(" "));
+    }
+    paras.join("\n")
+}
+
+/// The separator between status items: a middle dot, or `|` in ASCII mode.
+pub fn dot(theme: &Theme) -> &'static str {
+    if theme.ascii { "|" } else { "·" }
+}
+
+/// Display width of a string in terminal cells.
+pub fn width_of(s: &str) -> usize {
+    Span::raw(s).width()
+}
+
+/// Cut `s` to at most `max` cells, ending with the theme's ellipsis when cut.
+pub fn truncate(s: &str, max: usize, ellipsis: &str) -> String {
+    if width_of(s) <= max {
+        return s.to_owned();
+    }
+    let ew = width_of(ellipsis);
+    if max <= ew {
+        return s.chars().take(max).collect();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for ch in s.chars() {
+        let cw = width_of(ch.encode_utf8(&mut [0; 4]));
+        if w + cw > max - ew {
+            break;
+        }
+        out.push(ch);
+        w += cw;
+    }
+    out.push_str(ellipsis);
+    out
+}
+
+/// Pad or cut to exactly `w` cells.
+pub fn fit(s: &str, w: usize, ellipsis: &str) -> String {
+    let mut out = truncate(s, w, ellipsis);
+    let have = width_of(&out);
+    if have < w {
+        out.push_str(&" ".repeat(w - have));
+    }
+    out
+}
+
+/// Greedy word wrap into lines of at most `width` cells; long words are split.
+/// Explicit newlines start a new line.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        let mut w = 0;
+        for word in para.split_whitespace() {
+            let mut word = word.to_owned();
+            loop {
+                let ww = width_of(&word);
+                let need = if line.is_empty() { ww } else { w + 1 + ww };
+                if need <= width {
+                    if !line.is_empty() {
+                        line.push(' ');
+                    }
+                    line.push_str(&word);
+                    w = need;
+                    break;
+                }
+                if !line.is_empty() {
+                    out.push(std::mem::take(&mut line));
+                    w = 0;
+                    continue;
+                }
+                // A word longer than the line: split it.
+                let mut head = String::new();
+                let mut hw = 0;
+                let mut rest = String::new();
+                for ch in word.chars() {
+                    let cw = width_of(ch.encode_utf8(&mut [0; 4]));
+                    if rest.is_empty() && hw + cw <= width {
+                        head.push(ch);
+                        hw += cw;
+                    } else {
+                        rest.push(ch);
+                    }
+                }
+                if head.is_empty() {
+                    // A single character wider than the line.
+                    out.push(word.clone());
+                    break;
+                }
+                out.push(head);
+                if rest.is_empty() {
+                    break;
+                }
+                word = rest;
+            }
+        }
+        out.push(line);
+    }
+    out
+}
+
+/// Wrap `text` with a first-line prefix and a hanging indent of the same width.
+pub fn wrap_prefixed(
+    prefix: Vec<Span<'static>>,
+    text: &str,
+    width: usize,
+    style: Style,
+) -> Vec<Line<'static>> {
+    let pw: usize = prefix.iter().map(|s| s.width()).sum();
+    let body = width.saturating_sub(pw).max(1);
+    let mut out = Vec::new();
+    for (i, l) in wrap(text, body).into_iter().enumerate() {
+        let mut spans = if i == 0 {
+            prefix.clone()
+        } else {
+            vec![Span::raw(" ".repeat(pw))]
+        };
+        spans.push(Span::styled(l, style));
+        out.push(Line::from(spans));
+    }
+    out
+}
+
+/// Wrap JSON text under a first-line prefix (hanging indent), highlighting each piece.
+pub fn wrap_json(
+    prefix: Vec<Span<'static>>,
+    json_text: &str,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let pw: usize = prefix.iter().map(|s| s.width()).sum();
+    let body = width.saturating_sub(pw).max(4);
+    wrap(json_text, body)
+        .into_iter()
+        .enumerate()
+        .map(|(i, piece)| {
+            let mut spans = if i == 0 {
+                prefix.clone()
+            } else {
+                vec![Span::raw(" ".repeat(pw))]
+            };
+            spans.extend(highlight_json_line(&piece, theme).spans);
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// Syntax-highlight JSON (or JSON-like) text line by line. Works on invalid text too:
+/// tokens it does not know keep the base style. Every token is cleaned for the terminal.
+pub fn highlight_json_text(text: &str, theme: &Theme) -> Vec<Line<'static>> {
+    text.split('\n')
+        .map(|l| highlight_json_line(l, theme))
+        .collect()
+}
+
+/// One line of JSON text, highlighted.
+pub fn highlight_json_line(line: &str, theme: &Theme) -> Line<'static> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut plain = String::new();
+    let flush = |plain: &mut String, spans: &mut Vec<Span<'static>>| {
+        if !plain.is_empty() {
+            spans.push(Span::styled(clean(plain, false), theme.base));
+            plain.clear();
+        }
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '"' {
+            flush(&mut plain, &mut spans);
+            let start = i;
+            i += 1;
+            while i < chars.len() {
+                if chars[i] == '\\' {
+                    i += 2;
+                    continue;
+                }
+                if chars[i] == '"' {
+                    i += 1;
+                    break;
+                }
+                i += 1;
+            }
+            let end = i.min(chars.len());
+            let s: String = chars[start..end].iter().collect();
+            let mut j = end;
+            while j < chars.len() && chars[j] == ' ' {
+                j += 1;
+            }
+            let is_key = j < chars.len() && chars[j] == ':';
+            let style = if is_key {
+                theme.json_key
+            } else {
+                theme.json_string
+            };
+            spans.push(Span::styled(clean(&s, false), style));
+        } else if c == '-' || c.is_ascii_digit() {
+            flush(&mut plain, &mut spans);
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_ascii_digit() || matches!(chars[i], '-' | '+' | '.' | 'e' | 'E'))
+            {
+                i += 1;
+            }
+            let s: String = chars[start..i].iter().collect();
+            spans.push(Span::styled(s, theme.json_number));
+        } else if c.is_ascii_alphabetic() {
+            flush(&mut plain, &mut spans);
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
+            let s: String = chars[start..i].iter().collect();
+            let style = if matches!(s.as_str(), "true" | "false" | "null") {
+                theme.json_literal
+            } else {
+                theme.base
+            };
+            spans.push(Span::styled(s, style));
+        } else {
+            plain.push(c);
+            i += 1;
+        }
+    }
+    flush(&mut plain, &mut spans);
+    Line::from(spans)
+}
+
+/// A JSON value pretty-printed and highlighted.
+pub fn json_pretty(value: &Value, theme: &Theme) -> Vec<Line<'static>> {
+    let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "?".to_owned());
+    highlight_json_text(&text, theme)
+}
+
+/// A JSON value on one line (compact, `", "` and `": "` separators for reading).
+pub fn json_compact(value: &Value) -> String {
+    let mut out = String::new();
+    write_compact(value, &mut out);
+    clean(&out, false)
+}
+
+fn write_compact(value: &Value, out: &mut String) {
+    match value {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_compact(v, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push_str(": ");
+                write_compact(v, out);
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// JSON for a small editor: containers are opened up only when their one-line form does
+/// not fit in `width` cells at their indent, so short objects stay on one line.
+pub fn json_semi_pretty(value: &Value, width: usize) -> String {
+    let mut out = String::new();
+    write_semi(value, 0, 0, width, &mut out);
+    out
+}
+
+/// `lead`: cells already on the line after the indent (a key and `": "`).
+fn write_semi(value: &Value, indent: usize, lead: usize, width: usize, out: &mut String) {
+    let mut compact = String::new();
+    write_compact(value, &mut compact);
+    // +1 for the comma that may follow.
+    let fits = indent + lead + width_of(&compact) < width;
+    let pad = " ".repeat(indent + 2);
+    match value {
+        Value::Object(map) if !fits && !map.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, v)) in map.iter().enumerate() {
+                out.push_str(&pad);
+                let key = Value::String(k.clone()).to_string();
+                out.push_str(&key);
+                out.push_str(": ");
+                write_semi(v, indent + 2, width_of(&key) + 2, width, out);
+                if i + 1 < map.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.push_str(&" ".repeat(indent));
+            out.push('}');
+        }
+        Value::Array(items) if !fits && !items.is_empty() => {
+            out.push_str("[\n");
+            for (i, v) in items.iter().enumerate() {
+                out.push_str(&pad);
+                write_semi(v, indent + 2, 0, width, out);
+                if i + 1 < items.len() {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.push_str(&" ".repeat(indent));
+            out.push(']');
+        }
+        _ => out.push_str(&compact),
+    }
+}
+
+/// The one-line verdict: a mark and a word (never colour alone), then the detail.
+pub fn verdict_line(theme: &Theme, ok: bool, word: &str, detail: &str) -> Line<'static> {
+    let (mark, style) = if ok {
+        (theme.sym.ok, theme.ok)
+    } else {
+        (theme.sym.bad, theme.bad)
+    };
+    let mut spans = vec![Span::styled(format!("{mark} {word}"), style)];
+    if !detail.is_empty() {
+        spans.push(Span::styled(
+            format!("  {}", clean(detail, false)),
+            theme.base,
+        ));
+    }
+    Line::from(spans)
+}
+
+/// Render pre-built lines into `area`, skipping the first `skip` lines; lines are cut
+/// at the right edge (callers wrap first).
+pub fn draw_lines(area: Rect, buf: &mut Buffer, lines: &[Line<'_>], skip: usize) {
+    let area = area.intersection(buf.area);
+    if area.is_empty() {
+        return;
+    }
+    for (row, line) in lines
+        .iter()
+        .skip(skip)
+        .take(area.height as usize)
+        .enumerate()
+    {
+        buf.set_line(area.x, area.y + row as u16, line, area.width);
+    }
+}
+
+/// Scroll offset that keeps line `focus` visible in a window of `height` lines.
+pub fn scroll_to(focus: usize, height: usize, total: usize) -> usize {
+    if height == 0 || total <= height {
+        return 0;
+    }
+    let max = total - height;
+    focus.saturating_sub(height / 2).min(max)
+}
+
+/// A plain key (no Ctrl/Alt) with this code.
+pub fn plain(key: &KeyEvent, code: KeyCode) -> bool {
+    key.code == code
+        && !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+}
+
+/// A plain character key.
+pub fn is_char(key: &KeyEvent, c: char) -> bool {
+    plain(key, KeyCode::Char(c))
+}
+
+pub fn is_up(key: &KeyEvent) -> bool {
+    plain(key, KeyCode::Up) || is_char(key, 'k')
+}
+pub fn is_down(key: &KeyEvent) -> bool {
+    plain(key, KeyCode::Down) || is_char(key, 'j')
+}
+pub fn is_left(key: &KeyEvent) -> bool {
+    plain(key, KeyCode::Left) || is_char(key, 'h')
+}
+pub fn is_right(key: &KeyEvent) -> bool {
+    plain(key, KeyCode::Right) || is_char(key, 'l')
+}
+
+/// Digit keys 1-9 as a 0-based index.
+pub fn digit(key: &KeyEvent) -> Option<usize> {
+    match key.code {
+        KeyCode::Char(c @ '1'..='9')
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            Some(c as usize - '1' as usize)
+        }
+        _ => None,
+    }
+}
+
+/// A themed text editor: `ratatui-textarea` underneath, never our own editing code.
+#[derive(Clone)]
+pub struct Editor {
+    pub ta: TextArea<'static>,
+    /// One-line field: Enter does not insert a newline.
+    pub single_line: bool,
+}
+
+impl std::fmt::Debug for Editor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Editor")
+            .field("text", &self.text())
+            .finish()
+    }
+}
+
+impl Editor {
+    /// Text enters cleaned (lesson bodies and saved progress are not trusted either):
+    /// control characters and bidi overrides become visible stand-ins.
+    pub fn new(text: &str) -> Editor {
+        let text = clean(text, true);
+        let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+        let mut ta = TextArea::new(lines);
+        ta.set_tab_length(2);
+        Editor {
+            ta,
+            single_line: false,
+        }
+    }
+
+    pub fn single(text: &str) -> Editor {
+        let mut e = Editor::new(&clean(text, false).replace('\u{240a}', " "));
+        e.single_line = true;
+        e
+    }
+
+    pub fn text(&self) -> String {
+        self.ta.lines().join("\n")
+    }
+
+    pub fn set_text(&mut self, text: &str) {
+        let single = self.single_line;
+        *self = if single {
+            Editor::single(text)
+        } else {
+            Editor::new(text)
+        };
+    }
+
+    /// Feed one key press; returns true when the text changed.
+    pub fn input(&mut self, key: KeyEvent) -> bool {
+        if self.single_line && key.code == KeyCode::Enter {
+            return false;
+        }
+        let before = self.ta.lines().to_vec();
+        self.ta.input(key);
+        self.ta.lines() != before.as_slice()
+    }
+
+    /// Put the cursor at a 1-based line and column (clamped).
+    pub fn jump_to(&mut self, line: usize, column: usize) {
+        let row = line
+            .saturating_sub(1)
+            .min(self.ta.lines().len().saturating_sub(1));
+        let len = self.ta.lines()[row].chars().count();
+        let col = column.saturating_sub(1).min(len);
+        self.ta
+            .move_cursor(CursorMove::Jump(row as u16, col as u16));
+    }
+
+    /// 0-based (row, col) of the cursor.
+    pub fn cursor(&self) -> (usize, usize) {
+        let c = self.ta.cursor();
+        (c.0, c.1)
+    }
+
+    /// Draw with the theme; the cursor shows only while `editing`.
+    pub fn render(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+        editing: bool,
+        title: &str,
+        focused: bool,
+    ) {
+        let area = area.intersection(buf.area);
+        if area.is_empty() {
+            return;
+        }
+        let mut ta = self.ta.clone();
+        ta.set_style(theme.code);
+        ta.set_cursor_line_style(Style::default());
+        if editing {
+            ta.set_cursor_style(theme.code.add_modifier(Modifier::REVERSED));
+        } else {
+            ta.set_cursor_style(theme.code);
+        }
+        ta.set_placeholder_text("(empty)");
+        ta.set_placeholder_style(theme.dim);
+        if area.height >= 3 && area.width >= 6 {
+            let style = if editing || focused {
+                theme.focus
+            } else {
+                theme.border
+            };
+            let mark = if editing {
+                format!("{} ", theme.sym.pointer)
+            } else {
+                String::new()
+            };
+            ta.set_block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .border_set(theme.sym.border)
+                    .border_style(style)
+                    .title(Span::styled(format!(" {mark}{title} "), style)),
+            );
+        }
+        (&ta).render(area, buf);
+    }
+}
+
+/// Pull `line L column C` out of a parse error message (serde_json's wording).
+pub fn line_col(message: &str) -> Option<(usize, usize)> {
+    let idx = message.rfind("line ")?;
+    let rest = &message[idx + 5..];
+    let mut parts = rest.split_whitespace();
+    let line: usize = parts.next()?.trim_end_matches(',').parse().ok()?;
+    if parts.next()? != "column" {
+        return None;
+    }
+    let col: usize = parts
+        .next()?
+        .trim_end_matches(|c: char| !c.is_ascii_digit())
+        .parse()
+        .ok()?;
+    Some((line, col))
+}
+
+/// Plain text of a rendered buffer region (tests and debugging).
+pub fn buffer_text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in area.y..area.y + area.height {
+        for x in area.x..area.x + area.width {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::theme::ThemeName;
+
+    #[test]
+    fn wrap_splits_on_words_and_long_words() {
+        assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
+        assert_eq!(wrap("", 5), vec![""]);
+    }
+
+    #[test]
+    fn prose_joins_soft_breaks_and_keeps_paragraphs() {
+        assert_eq!(prose("a\nb\n\nc\u{1b}"), "a b\nc\u{241b}");
+        assert_eq!(prose("  one  \n"), "one");
+    }
+
+    #[test]
+    fn semi_pretty_keeps_short_containers_inline_and_stays_json() {
+        let v: Value = serde_json::from_str(
+            r#"{"schema": {"city": "str", "days": "int"}, "required": ["city"], "long": {"a": [1, 2, 3], "b": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}}"#,
+        )
+        .unwrap();
+        let text = json_semi_pretty(&v, 44);
+        assert!(
+            text.contains("  \"schema\": {\"city\": \"str\", \"days\": \"int\"},\n"),
+            "{text}"
+        );
+        assert!(text.contains("    \"a\": [1, 2, 3],\n"), "{text}");
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn truncate_adds_ellipsis() {
+        assert_eq!(truncate("abcdef", 4, "..."), "a...");
+        assert_eq!(truncate("abc", 4, "..."), "abc");
+        assert_eq!(fit("ab", 4, "~"), "ab  ");
+    }
+
+    #[test]
+    fn line_col_reads_serde_messages() {
+        assert_eq!(
+            line_col("invalid JSON: expected value at line 2 column 5"),
+            Some((2, 5))
+        );
+        assert_eq!(line_col("unknown arg: x"), None);
+    }
+
+    #[test]
+    fn json_highlight_marks_keys_and_cleans_text() {
+        let t = Theme::new(ThemeName::Default, false);
+        let l = highlight_json_line("{\"a\": \"x\u{202e}y\", \"n\": 3, \"b\": true}", &t);
+        let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+        assert!(!text.contains('\u{202e}'));
+        assert!(
+            l.spans
+                .iter()
+                .any(|s| s.content == "\"a\"" && s.style == t.json_key)
+        );
+        assert!(
+            l.spans
+                .iter()
+                .any(|s| s.content == "3" && s.style == t.json_number)
+        );
+        assert!(
+            l.spans
+                .iter()
+                .any(|s| s.content == "true" && s.style == t.json_literal)
+        );
+    }
+
+    #[test]
+    fn editor_text_is_cleaned() {
+        assert_eq!(Editor::new("a\u{1b}[2J\nb").text(), "a\u{241b}[2J\nb");
+        assert_eq!(Editor::single("get\nticket").text(), "get ticket");
+    }
+
+    #[test]
+    fn editor_jump_clamps() {
+        let mut e = Editor::new("{\n  \"a\": 1\n}");
+        e.jump_to(2, 4);
+        assert_eq!(e.cursor(), (1, 3));
+        e.jump_to(99, 99);
+        assert_eq!(e.cursor(), (2, 1));
+    }
+}

@@ -1,0 +1,376 @@
+//! `explain`: the learner answers in their own words (a `ratatui-textarea` editor), then
+//! compares with the model answer, ticks the key points they covered, and sees an honest
+//! word-overlap hint (labelled as such: shared words are not understanding).
+
+use std::collections::BTreeSet;
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use serde_json::{Value, json};
+
+use crate::content::lessons::Explain;
+use crate::tui::blocks::common::{
+    self, Editor, frame, is_char, is_down, is_up, plain, wrap_prefixed,
+};
+use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+use crate::tui::theme::{Theme, ThemeName};
+
+/// Inner width from which the model answer goes beside the learner's answer.
+const WIDE: u16 = 96;
+const EDITOR_MIN: u16 = 5;
+
+pub struct ExplainWidget {
+    question: String,
+    model_answer: String,
+    key_points: Vec<String>,
+    editor: Editor,
+    editing: bool,
+    compared: bool,
+    ticked: Vec<bool>,
+    kp_cursor: usize,
+}
+
+const STOPWORDS: &[&str] = &[
+    "that", "this", "with", "from", "they", "them", "then", "than", "have", "what", "when",
+    "which", "would", "could", "should", "their", "there", "about", "into", "only", "even", "does",
+    "because", "were", "will", "your", "just", "also", "more", "most", "some", "such", "each",
+    "every", "been", "being", "here", "while", "where", "after", "before", "other",
+];
+
+/// Lower-case content words (4+ letters, no common filler words).
+pub fn content_words(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map(str::to_lowercase)
+        .filter(|w| w.chars().count() >= 4 && !STOPWORDS.contains(&w.as_str()))
+        .collect()
+}
+
+impl ExplainWidget {
+    pub fn new(spec: &Explain) -> Result<ExplainWidget, String> {
+        if spec.question.trim().is_empty() {
+            return Err("explain block has no question".to_owned());
+        }
+        if spec.model_answer.trim().is_empty() {
+            return Err("explain block has no model answer".to_owned());
+        }
+        Ok(ExplainWidget {
+            question: common::prose(&spec.question),
+            model_answer: common::prose(&spec.model_answer),
+            key_points: spec.key_points.iter().map(|k| common::prose(k)).collect(),
+            editor: Editor::new(""),
+            editing: false,
+            compared: false,
+            ticked: vec![false; spec.key_points.len()],
+            kp_cursor: 0,
+        })
+    }
+
+    pub fn answer(&self) -> String {
+        self.editor.text()
+    }
+
+    pub fn compared(&self) -> bool {
+        self.compared
+    }
+
+    pub fn ticked(&self) -> &[bool] {
+        &self.ticked
+    }
+
+    /// For each key point, the content words it shares with the learner's answer.
+    pub fn overlap(&self) -> Vec<Vec<String>> {
+        let mine = content_words(&self.answer());
+        self.key_points
+            .iter()
+            .map(|k| content_words(k).intersection(&mine).cloned().collect())
+            .collect()
+    }
+
+    fn editor_height(&self) -> u16 {
+        let n = self.editor.ta.lines().len() as u16;
+        (n + 2).clamp(EDITOR_MIN, 10)
+    }
+
+    /// Lines of the comparison panel (model answer, key points, hint).
+    fn compare_lines(
+        &self,
+        theme: &Theme,
+        width: usize,
+        show_cursor: bool,
+    ) -> (Vec<Line<'static>>, usize) {
+        let mut out = Vec::new();
+        let mut focus = 0;
+        out.push(Line::from(Span::styled("Model answer", theme.heading)));
+        out.extend(wrap_prefixed(
+            Vec::new(),
+            &self.model_answer,
+            width,
+            theme.base,
+        ));
+        if self.key_points.is_empty() {
+            return (out, focus);
+        }
+        out.push(Line::default());
+        out.push(Line::from(Span::styled(
+            "Key points: tick the ones your answer covered",
+            theme.heading,
+        )));
+        let overlap = self.overlap();
+        let answer_empty = self.answer().trim().is_empty();
+        for (i, point) in self.key_points.iter().enumerate() {
+            let here = show_cursor && i == self.kp_cursor;
+            if here {
+                focus = out.len();
+            }
+            let (mark, st) = if self.ticked[i] {
+                (theme.sym.checked, theme.ok)
+            } else {
+                (theme.sym.unchecked, theme.dim)
+            };
+            let pointer = if here { theme.sym.pointer } else { " " };
+            let prefix = vec![
+                Span::styled(format!("{pointer} "), theme.focus),
+                Span::styled(format!("{mark} "), st),
+            ];
+            let style = if here { theme.selected } else { theme.base };
+            out.extend(wrap_prefixed(prefix, point, width, style));
+            let hint = if answer_empty {
+                "no answer written".to_owned()
+            } else if overlap[i].is_empty() {
+                "no shared words".to_owned()
+            } else {
+                format!("shares: {}", overlap[i].join(", "))
+            };
+            out.extend(wrap_prefixed(
+                vec![Span::raw("        ")],
+                &hint,
+                width,
+                theme.dim,
+            ));
+        }
+        out.push(Line::default());
+        out.extend(wrap_prefixed(
+            Vec::new(),
+            "Hint, not a grade: shared words only show where to look; judge the ticks yourself.",
+            width,
+            theme.dim,
+        ));
+        (out, focus)
+    }
+
+    fn status_line(&self, theme: &Theme) -> Line<'static> {
+        if self.editing {
+            return Line::from(Span::styled("Typing: Esc stops editing.", theme.dim));
+        }
+        if self.compared {
+            let n = self.ticked.iter().filter(|t| **t).count();
+            return Line::from(vec![
+                Span::styled(format!("{} compared", theme.sym.ok), theme.ok),
+                Span::styled(
+                    format!("  {n} of {} key points ticked", self.key_points.len()),
+                    theme.dim,
+                ),
+            ]);
+        }
+        if self.answer().trim().is_empty() {
+            Line::from(Span::styled(
+                "Enter or e: write your answer; c: compare with the model answer.",
+                theme.dim,
+            ))
+        } else {
+            Line::from(Span::styled(
+                "c: compare with the model answer; e: keep editing.",
+                theme.dim,
+            ))
+        }
+    }
+}
+
+impl BlockWidget for ExplainWidget {
+    fn title(&self) -> String {
+        "Explain in your own words".to_owned()
+    }
+
+    fn height(&self, width: u16) -> u16 {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let w = width.saturating_sub(2);
+        let q = wrap_prefixed(Vec::new(), &self.question, w as usize, theme.base).len() as u16;
+        let mut h = 2 + q + 1 + self.editor_height() + 1;
+        if self.compared {
+            let cw = if w >= WIDE { w / 2 } else { w };
+            let (cl, _) = self.compare_lines(&theme, cw as usize, false);
+            if w >= WIDE {
+                h = h.max(2 + q + 1 + cl.len() as u16 + 1);
+            } else {
+                h += cl.len() as u16 + 1;
+            }
+        }
+        h
+    }
+
+    fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
+        let theme = ctx.theme;
+        let status = if self.compared {
+            format!("{} compared", theme.sym.ok)
+        } else {
+            String::new()
+        };
+        let inner = frame(area, buf, ctx, &self.title(), &status);
+        if inner.is_empty() {
+            return;
+        }
+        let q = wrap_prefixed(
+            Vec::new(),
+            &self.question,
+            inner.width as usize,
+            theme.heading,
+        );
+        let qh = (q.len() as u16).min(inner.height);
+        let [qa, rest] = inner.layout(&Layout::vertical([
+            Constraint::Length(qh),
+            Constraint::Fill(1),
+        ]));
+        common::draw_lines(qa, buf, &q, 0);
+        if rest.height < 2 {
+            return;
+        }
+        let [body, status_area] = rest.layout(&Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(1),
+        ]));
+        common::draw_lines(status_area, buf, &[self.status_line(theme)], 0);
+        let show_cursor = (ctx.active || ctx.focused) && !self.editing;
+        if self.compared && inner.width >= WIDE {
+            let [left, right] = body.layout(&Layout::horizontal([
+                Constraint::Percentage(50),
+                Constraint::Percentage(50),
+            ]));
+            self.editor
+                .render(left, buf, theme, self.editing, "Your answer", ctx.active);
+            let pad = Rect {
+                x: right.x + 1,
+                width: right.width.saturating_sub(1),
+                ..right
+            };
+            let (lines, focus) = self.compare_lines(theme, pad.width as usize, show_cursor);
+            let skip = common::scroll_to(focus, pad.height as usize, lines.len());
+            common::draw_lines(pad, buf, &lines, skip);
+        } else {
+            let eh = self.editor_height().min(body.height);
+            let [ed, below] = body.layout(&Layout::vertical([
+                Constraint::Length(eh),
+                Constraint::Fill(1),
+            ]));
+            self.editor
+                .render(ed, buf, theme, self.editing, "Your answer", ctx.active);
+            if self.compared {
+                let (lines, focus) = self.compare_lines(theme, below.width as usize, show_cursor);
+                let skip = common::scroll_to(focus, below.height as usize, lines.len());
+                common::draw_lines(below, buf, &lines, skip);
+            }
+        }
+    }
+
+    fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
+        if !active {
+            self.editing = false;
+            return BlockOutcome::Ignored;
+        }
+        if self.editing {
+            if plain(&key, KeyCode::Esc) {
+                self.editing = false;
+                return BlockOutcome::Changed;
+            }
+            return if self.editor.input(key) {
+                BlockOutcome::Changed
+            } else {
+                BlockOutcome::Consumed
+            };
+        }
+        if plain(&key, KeyCode::Esc) {
+            return BlockOutcome::Release;
+        }
+        if is_char(&key, 'e') || (plain(&key, KeyCode::Enter) && !self.compared) {
+            self.editing = true;
+            return BlockOutcome::Changed;
+        }
+        if is_char(&key, 'c') {
+            if self.compared {
+                return BlockOutcome::Consumed;
+            }
+            self.compared = true;
+            return BlockOutcome::Changed;
+        }
+        if self.compared && !self.key_points.is_empty() {
+            if is_up(&key) {
+                self.kp_cursor = self.kp_cursor.saturating_sub(1);
+                return BlockOutcome::Consumed;
+            }
+            if is_down(&key) {
+                if self.kp_cursor + 1 < self.key_points.len() {
+                    self.kp_cursor += 1;
+                }
+                return BlockOutcome::Consumed;
+            }
+            if is_char(&key, ' ') || plain(&key, KeyCode::Enter) || is_char(&key, 'x') {
+                self.ticked[self.kp_cursor] = !self.ticked[self.kp_cursor];
+                return BlockOutcome::Changed;
+            }
+            if let Some(i) = common::digit(&key)
+                && i < self.key_points.len()
+            {
+                self.kp_cursor = i;
+                self.ticked[i] = !self.ticked[i];
+                return BlockOutcome::Changed;
+            }
+        }
+        BlockOutcome::Ignored
+    }
+
+    fn key_hints(&self, active: bool) -> Vec<KeyHint> {
+        if !active {
+            return vec![KeyHint::new("Enter", "answer in your words")];
+        }
+        if self.editing {
+            return vec![KeyHint::new("Esc", "stop editing")];
+        }
+        let mut v = vec![KeyHint::new("e", "edit answer")];
+        if self.compared {
+            v.push(KeyHint::new("Up/Down", "key point"));
+            v.push(KeyHint::new("Space", "tick"));
+        } else {
+            v.push(KeyHint::new("c", "compare"));
+        }
+        v.push(KeyHint::new("Esc", "back to page"));
+        v
+    }
+
+    fn captures_text(&self) -> bool {
+        self.editing
+    }
+
+    fn save(&self) -> Value {
+        json!({ "answer": self.answer(), "compared": self.compared, "ticked": self.ticked })
+    }
+
+    fn restore(&mut self, state: &Value) {
+        if let Some(a) = state.get("answer").and_then(Value::as_str) {
+            self.editor.set_text(a);
+        }
+        self.compared = state
+            .get("compared")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        if let Some(arr) = state.get("ticked").and_then(Value::as_array) {
+            for (i, v) in arr.iter().enumerate().take(self.ticked.len()) {
+                self.ticked[i] = v.as_bool().unwrap_or(false);
+            }
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        self.compared
+    }
+}

@@ -1,0 +1,168 @@
+//! Pieces both playgrounds draw: the ordered pipeline of checks, the rule switches and
+//! the "which fixture rows flip" table.
+
+use ratatui::text::{Line, Span};
+
+use crate::tui::blocks::common::{fit, width_of, wrap_prefixed};
+use crate::tui::theme::Theme;
+
+/// Where one check of a pipeline stands after a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageState {
+    Passed,
+    Fired,
+    NotRun,
+    Off,
+}
+
+/// `✓ parse → ✓ required → ✗ unknown → · type → · value`, wrapped to `width`.
+/// The fired stage is drawn in the `bad` style and says `FIRED`; a switched-off stage says `off`.
+pub fn pipeline_lines(
+    theme: &Theme,
+    title: &str,
+    stages: &[(&str, StageState)],
+    width: usize,
+) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    let mut line: Vec<Span<'static>> = vec![Span::styled(format!("{title} "), theme.dim)];
+    let mut w = width_of(title) + 1;
+    let indent = w;
+    for (n, (label, state)) in stages.iter().enumerate() {
+        let (mark, style, suffix) = match state {
+            StageState::Passed => (theme.sym.ok, theme.ok, ""),
+            StageState::Fired => (theme.sym.bad, theme.bad.patch(theme.selected), " FIRED"),
+            StageState::NotRun => (theme.sym.todo, theme.dim, ""),
+            StageState::Off => (theme.sym.todo, theme.dim, " off"),
+        };
+        let text = format!("{mark} {label}{suffix}");
+        let sep = if n + 1 < stages.len() {
+            format!(" {} ", theme.sym.arrow)
+        } else {
+            String::new()
+        };
+        let need = width_of(&text) + width_of(&sep);
+        if w + need > width && w > indent {
+            out.push(Line::from(std::mem::take(&mut line)));
+            line.push(Span::raw(" ".repeat(indent)));
+            w = indent;
+        }
+        line.push(Span::styled(text, style));
+        line.push(Span::styled(sep, theme.dim));
+        w += need;
+    }
+    out.push(Line::from(line));
+    out
+}
+
+/// The rule switches, one a line: `▶ [✓] type check  on`.
+pub fn rule_lines(
+    theme: &Theme,
+    labels: &[&str],
+    off: Option<usize>,
+    cursor: Option<usize>,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let mut out = vec![Line::from(Span::styled(
+        "Rules (Space: off/on)",
+        theme.heading,
+    ))];
+    for (i, label) in labels.iter().enumerate() {
+        let is_off = off == Some(i);
+        let here = cursor == Some(i);
+        let pointer = if here { theme.sym.pointer } else { " " };
+        let (mark, st, word) = if is_off {
+            (theme.sym.unchecked, theme.warn, "OFF")
+        } else {
+            (theme.sym.checked, theme.ok, "on")
+        };
+        let style = if here { theme.selected } else { theme.base };
+        let body = width.saturating_sub(width_of(pointer) + width_of(mark) + 6);
+        out.push(Line::from(vec![
+            Span::styled(format!("{pointer} "), theme.focus),
+            Span::styled(format!("{mark} "), st),
+            Span::styled(fit(label, body, theme.sym.ellipsis), style),
+            Span::styled(format!(" {word}"), st),
+        ]));
+    }
+    out
+}
+
+/// One fixture row whose result changes when a rule is off.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flip {
+    pub id: String,
+    /// Result with every rule on (`ok`, a code, or a verdict message).
+    pub with: String,
+    pub with_ok: bool,
+    pub without: String,
+    pub without_ok: bool,
+}
+
+/// The flip table: `row | with rule | without rule`.
+pub fn flip_lines(
+    theme: &Theme,
+    rule: Option<&str>,
+    flips: &[Flip],
+    total: usize,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let e = theme.sym.ellipsis;
+    let Some(rule) = rule else {
+        let mut out = vec![Line::from(Span::styled("Rows that flip", theme.heading))];
+        out.extend(wrap_prefixed(
+            Vec::new(),
+            "Switch a rule off to see which fixture rows change: that is why the rule exists.",
+            width,
+            theme.dim,
+        ));
+        return out;
+    };
+    let mut out = wrap_prefixed(
+        vec![Span::styled(format!("Without the {rule}: "), theme.heading)],
+        &format!("{} of {total} fixture rows flip", flips.len()),
+        width,
+        if flips.is_empty() {
+            theme.dim
+        } else {
+            theme.warn
+        },
+    );
+    if flips.is_empty() {
+        out.push(Line::from(Span::styled(
+            "No row depends on it alone (another check still catches them).",
+            theme.dim,
+        )));
+        return out;
+    }
+    let idw = flips
+        .iter()
+        .map(|f| width_of(&f.id))
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 18)
+        .min(width / 3);
+    let rest = width.saturating_sub(idw + 2);
+    let cw = (rest / 2).saturating_sub(1).max(3);
+    out.push(Line::from(vec![
+        Span::styled(format!("{} ", fit("row", idw, e)), theme.dim),
+        Span::styled(format!("{} ", fit("with rule", cw, e)), theme.dim),
+        Span::styled(fit("without rule", cw, e), theme.dim),
+    ]));
+    for f in flips {
+        let cell = |ok: bool, text: &str| {
+            let (mark, st) = if ok {
+                (theme.sym.ok, theme.ok)
+            } else {
+                (theme.sym.bad, theme.bad)
+            };
+            Span::styled(fit(&format!("{mark} {text}"), cw, e), st)
+        };
+        out.push(Line::from(vec![
+            Span::styled(format!("{} ", fit(&f.id, idw, e)), theme.base),
+            cell(f.with_ok, &f.with),
+            Span::raw(" "),
+            cell(f.without_ok, &f.without),
+        ]));
+    }
+    out
+}

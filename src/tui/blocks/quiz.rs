@@ -1,0 +1,258 @@
+//! `quiz`: one question, choices with radio marks, an explanation per choice.
+//! Pick with arrows + Enter or a number key; a wrong pick shows why and allows a retry;
+//! once the right choice is picked every explanation is shown.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use serde_json::{Value, json};
+
+use crate::content::lessons::Quiz;
+use crate::tui::blocks::common::{
+    self, frame, is_char, is_down, is_up, plain, verdict_line, wrap_prefixed,
+};
+use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+use crate::tui::theme::{Theme, ThemeName};
+
+struct QChoice {
+    text: String,
+    correct: bool,
+    why: String,
+}
+
+pub struct QuizWidget {
+    question: String,
+    choices: Vec<QChoice>,
+    cursor: usize,
+    /// The current answer, if any.
+    picked: Option<usize>,
+    /// Every choice tried so far, in order (for "first try" and the explanations).
+    tried: Vec<usize>,
+}
+
+impl QuizWidget {
+    pub fn new(spec: &Quiz) -> Result<QuizWidget, String> {
+        if spec.choices.len() < 2 {
+            return Err("quiz needs at least two choices".to_owned());
+        }
+        if !spec.choices.iter().any(|c| c.correct) {
+            return Err("quiz has no correct choice".to_owned());
+        }
+        if spec.choices.len() > 9 {
+            return Err("quiz has more than nine choices".to_owned());
+        }
+        Ok(QuizWidget {
+            question: common::prose(&spec.question),
+            choices: spec
+                .choices
+                .iter()
+                .map(|c| QChoice {
+                    text: common::prose(&c.text),
+                    correct: c.correct,
+                    why: common::prose(&c.why),
+                })
+                .collect(),
+            cursor: 0,
+            picked: None,
+            tried: Vec::new(),
+        })
+    }
+
+    pub fn picked(&self) -> Option<usize> {
+        self.picked
+    }
+
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// The answer stands and is right.
+    pub fn answered_correctly(&self) -> bool {
+        self.picked.is_some_and(|i| self.choices[i].correct)
+    }
+
+    /// Right on the first pick.
+    pub fn first_try(&self) -> Option<bool> {
+        self.tried.first().map(|i| self.choices[*i].correct)
+    }
+
+    fn pick(&mut self, i: usize) -> BlockOutcome {
+        if i >= self.choices.len() || self.answered_correctly() {
+            return BlockOutcome::Consumed;
+        }
+        self.cursor = i;
+        self.picked = Some(i);
+        if !self.tried.contains(&i) {
+            self.tried.push(i);
+        }
+        BlockOutcome::Changed
+    }
+
+    fn lines(&self, theme: &Theme, width: usize, show_cursor: bool) -> (Vec<Line<'static>>, usize) {
+        let mut out = wrap_prefixed(Vec::new(), &self.question, width, theme.heading);
+        out.push(Line::default());
+        let mut focus = 0;
+        let solved = self.answered_correctly();
+        for (i, c) in self.choices.iter().enumerate() {
+            let here = show_cursor && i == self.cursor;
+            if here {
+                focus = out.len();
+            }
+            let chosen = self.picked == Some(i);
+            let radio = if chosen {
+                theme.sym.radio_on
+            } else {
+                theme.sym.radio_off
+            };
+            let pointer = if here { theme.sym.pointer } else { " " };
+            let style = if here { theme.selected } else { theme.base };
+            let prefix = vec![
+                Span::styled(format!("{pointer} "), theme.focus),
+                Span::styled(
+                    format!("{radio} "),
+                    if chosen { theme.accent } else { theme.dim },
+                ),
+                Span::styled(format!("{}. ", i + 1), theme.key),
+            ];
+            out.extend(wrap_prefixed(prefix, &c.text, width, style));
+            // Explanations: the picked one (and earlier tries) right away, all once solved.
+            let show_why = solved || self.tried.contains(&i);
+            if show_why && !c.why.is_empty() {
+                let (mark, word, st) = if c.correct {
+                    (theme.sym.ok, "right", theme.ok)
+                } else {
+                    (theme.sym.bad, "wrong", theme.bad)
+                };
+                let prefix = vec![
+                    Span::raw("        "),
+                    Span::styled(format!("{mark} {word}: "), st),
+                ];
+                out.extend(wrap_prefixed(prefix, &c.why, width, theme.dim));
+            }
+        }
+        out.push(Line::default());
+        match self.picked {
+            None => out.push(Line::from(Span::styled(
+                "Pick an answer: a number key, or arrows and Enter.",
+                theme.dim,
+            ))),
+            Some(i) if self.choices[i].correct => {
+                let detail = if self.first_try() == Some(true) {
+                    "on the first try."
+                } else {
+                    "every explanation is shown above."
+                };
+                out.push(verdict_line(theme, true, "Correct", detail));
+            }
+            Some(_) => out.push(verdict_line(
+                theme,
+                false,
+                "Incorrect",
+                "read why above, then pick again (or r to clear).",
+            )),
+        }
+        (out, focus)
+    }
+}
+
+impl BlockWidget for QuizWidget {
+    fn title(&self) -> String {
+        "Quiz".to_owned()
+    }
+
+    fn height(&self, width: u16) -> u16 {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let (lines, _) = self.lines(&theme, width.saturating_sub(2) as usize, false);
+        (lines.len() + 2).min(u16::MAX as usize) as u16
+    }
+
+    fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
+        let status = match self.picked {
+            Some(i) if self.choices[i].correct => format!("{} answered", ctx.theme.sym.ok),
+            Some(_) => format!("{} try again", ctx.theme.sym.bad),
+            None => String::new(),
+        };
+        let inner = frame(area, buf, ctx, &self.title(), &status);
+        if inner.is_empty() {
+            return;
+        }
+        let (lines, focus) = self.lines(ctx.theme, inner.width as usize, ctx.active || ctx.focused);
+        let skip = common::scroll_to(focus, inner.height as usize, lines.len());
+        common::draw_lines(inner, buf, &lines, skip);
+    }
+
+    fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
+        if !active {
+            return BlockOutcome::Ignored;
+        }
+        if plain(&key, KeyCode::Esc) {
+            return BlockOutcome::Release;
+        }
+        if is_up(&key) {
+            self.cursor = self.cursor.saturating_sub(1);
+            return BlockOutcome::Consumed;
+        }
+        if is_down(&key) {
+            if self.cursor + 1 < self.choices.len() {
+                self.cursor += 1;
+            }
+            return BlockOutcome::Consumed;
+        }
+        if let Some(i) = common::digit(&key) {
+            return self.pick(i);
+        }
+        if plain(&key, KeyCode::Enter) || is_char(&key, ' ') {
+            return self.pick(self.cursor);
+        }
+        if is_char(&key, 'r') {
+            // Clearing a wrong answer to try again; a right answer stands.
+            if self.picked.is_some() && !self.answered_correctly() {
+                self.picked = None;
+                return BlockOutcome::Changed;
+            }
+            return BlockOutcome::Consumed;
+        }
+        BlockOutcome::Ignored
+    }
+
+    fn key_hints(&self, active: bool) -> Vec<KeyHint> {
+        if !active {
+            return vec![KeyHint::new("Enter", "answer the quiz")];
+        }
+        vec![
+            KeyHint::new("Up/Down", "move"),
+            KeyHint::new("Enter/1-9", "pick"),
+            KeyHint::new("r", "retry"),
+            KeyHint::new("Esc", "back to page"),
+        ]
+    }
+
+    fn save(&self) -> Value {
+        json!({ "picked": self.picked, "tried": self.tried })
+    }
+
+    fn restore(&mut self, state: &Value) {
+        let n = self.choices.len();
+        if let Some(arr) = state.get("tried").and_then(Value::as_array) {
+            self.tried = arr
+                .iter()
+                .filter_map(Value::as_u64)
+                .map(|v| v as usize)
+                .filter(|i| *i < n)
+                .collect();
+        }
+        self.picked = state
+            .get("picked")
+            .and_then(Value::as_u64)
+            .map(|v| v as usize)
+            .filter(|i| *i < n);
+        if let Some(p) = self.picked {
+            self.cursor = p;
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        self.answered_correctly()
+    }
+}

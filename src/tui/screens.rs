@@ -1,0 +1,181 @@
+//! Named screens: the app put into a known state, for `tooldojo render`, snapshot tests and
+//! the bench. Each is drawn by the same `ui` code the terminal uses.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use crate::content::lessons::{Block, BlockKind, BlockSpec, Item, Lesson, Page};
+use crate::error::UserError;
+use crate::tui::app::{App, Focus, LessonEntry, Options, Overlay};
+use crate::tui::blocks::BlockEnv;
+use crate::tui::progress::Progress;
+
+/// The fixed block screens: name, block kind, options.
+const BLOCK_SCREENS: &[(&str, BlockKind, &str, &str)] = &[
+    (
+        "predict:get_ticket",
+        BlockKind::Predict,
+        "fixture",
+        "get_ticket",
+    ),
+    (
+        "predict:validator",
+        BlockKind::Predict,
+        "fixture",
+        "validator",
+    ),
+    (
+        "playground:validator",
+        BlockKind::Playground,
+        "mode",
+        "validator",
+    ),
+    (
+        "playground:executor",
+        BlockKind::Playground,
+        "mode",
+        "executor",
+    ),
+];
+
+/// Every screen name `render` accepts, given the lessons and scenarios available.
+pub fn names(lessons: &[LessonEntry], scenarios: &[String]) -> Vec<String> {
+    let mut out = vec!["home".to_owned(), "help".to_owned()];
+    out.extend(lessons.iter().map(|l| format!("lesson:{}", l.id)));
+    out.extend(BLOCK_SCREENS.iter().map(|(n, ..)| (*n).to_owned()));
+    out.extend(scenarios.iter().map(|s| format!("trace:{s}")));
+    out
+}
+
+/// Scenario names under `fixtures/scenarios/`.
+pub fn scenario_names(env: &BlockEnv) -> Vec<String> {
+    crate::orchestrator::scenario_names(&env.content).unwrap_or_default()
+}
+
+fn synthetic(title: &str, kind: BlockKind, options: Vec<(String, String)>) -> LessonEntry {
+    let block = Block {
+        kind,
+        options,
+        body: String::new(),
+        line: 1,
+        spec: BlockSpec::None,
+    };
+    LessonEntry::from_lesson(Lesson {
+        id: "screen".into(),
+        title: title.into(),
+        minutes: 0,
+        file: "(render)".into(),
+        pages: vec![Page {
+            title: String::new(),
+            items: vec![Item::Block(block)],
+        }],
+    })
+}
+
+/// Build the app in the state the screen `name` names.
+pub fn build(
+    name: &str,
+    opts: Options,
+    env: BlockEnv,
+    lessons: Result<Vec<LessonEntry>, String>,
+    size: Rect,
+) -> Result<App, UserError> {
+    let scenarios = scenario_names(&env);
+    let unknown = |lessons: &[LessonEntry]| {
+        UserError::new(format!(
+            "unknown screen {name:?}; screens: {}",
+            names(lessons, &scenarios).join(", ")
+        ))
+    };
+    let list = lessons.clone().unwrap_or_default();
+    match name {
+        "home" | "help" => {
+            let mut app = App::new(opts, env, lessons, Progress::default(), size);
+            if name == "help" {
+                app.overlay = Some(Overlay::Help);
+            } else if app.sidebar_visible() {
+                app.focus = Focus::Sidebar;
+            }
+            Ok(app)
+        }
+        _ => {
+            if let Some(rest) = name.strip_prefix("lesson:") {
+                let (id, page) = match rest.split_once('#') {
+                    Some((id, p)) => {
+                        let n: usize = p.parse().map_err(|_| {
+                            UserError::new(format!("{name:?}: page must be a number from 1"))
+                        })?;
+                        (id, n.max(1) - 1)
+                    }
+                    None => (rest, 0),
+                };
+                let Some(idx) = list.iter().position(|l| l.id == id) else {
+                    return Err(unknown(&list));
+                };
+                let mut opts = opts;
+                opts.lesson = Some(list[idx].id.clone());
+                let mut app = App::new(opts, env, lessons, Progress::default(), size);
+                app.open(idx, page);
+                return Ok(app);
+            }
+            if let Some((_, kind, key, value)) = BLOCK_SCREENS.iter().find(|(n, ..)| *n == name) {
+                let title = format!("{} {value}", kind_title(kind));
+                let entry = synthetic(&title, kind.clone(), vec![((*key).into(), (*value).into())]);
+                let mut opts = opts;
+                opts.lesson = None;
+                let mut app = App::new(opts, env, Ok(vec![entry]), Progress::default(), size);
+                app.show_sidebar = false;
+                app.focus = Focus::Block(0);
+                return Ok(app);
+            }
+            if let Some(rest) = name.strip_prefix("trace:") {
+                let (scenario, t) = match rest.split_once('@') {
+                    Some((s, t)) => {
+                        let t: u64 = t.parse().map_err(|_| {
+                            UserError::new(format!(
+                                "{name:?}: the time after @ must be milliseconds"
+                            ))
+                        })?;
+                        (s, t)
+                    }
+                    None => (rest, 0),
+                };
+                if !scenarios.iter().any(|s| s == scenario) {
+                    return Err(unknown(&list));
+                }
+                let entry = synthetic(
+                    &format!("Trace {scenario}"),
+                    BlockKind::Trace,
+                    vec![("scenario".into(), scenario.into())],
+                );
+                let mut app = App::new(opts, env, Ok(vec![entry]), Progress::default(), size);
+                app.show_sidebar = false;
+                app.focus = Focus::Block(0);
+                if let Some(Ok(w)) = app.slots.get_mut(0).map(|s| &mut s.widget) {
+                    w.seek_ms(t);
+                }
+                return Ok(app);
+            }
+            Err(unknown(&list))
+        }
+    }
+}
+
+fn kind_title(kind: &BlockKind) -> &'static str {
+    match kind {
+        BlockKind::Predict => "Predict:",
+        BlockKind::Playground => "Playground:",
+        BlockKind::Trace => "Trace:",
+        BlockKind::Quiz => "Quiz:",
+        BlockKind::Explain => "Explain:",
+        BlockKind::Checklist => "Checklist:",
+    }
+}
+
+/// Draw `app` into a fresh buffer of its size.
+pub fn draw_to_buffer(app: &App) -> Buffer {
+    let mut buf = Buffer::empty(app.size);
+    app.render(app.size, &mut buf);
+    buf
+}

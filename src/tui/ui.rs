@@ -1,0 +1,561 @@
+//! Drawing. Everything here reads `&App` and writes into a `Buffer`; nothing mutates state.
+//! The same code draws the terminal and `tooldojo render`'s text frames.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+
+use crate::tui::app::{App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, SegKind};
+use crate::tui::blocks::RenderCtx;
+use crate::tui::keys::{self, Context};
+use crate::tui::markdown::width_of;
+use crate::tui::theme::Theme;
+
+/// Draw the whole app into a frame.
+pub fn draw(frame: &mut ratatui::Frame, app: &App) {
+    let area = frame.area();
+    app.render(area, frame.buffer_mut());
+}
+
+impl Widget for &App {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let t = &self.theme;
+        if area.width == 0 || area.height == 0 {
+            return;
+        }
+        buf.set_style(area, t.base);
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            render_too_small(area, buf, t);
+            return;
+        }
+        let areas = self.areas(area);
+        if let Some(side) = areas.sidebar {
+            render_sidebar(self, side, buf);
+        }
+        render_main(self, areas.main, areas.content, buf);
+        render_bar(self, areas.bar, buf);
+        match &self.overlay {
+            Some(Overlay::Help) => render_help(self, area, buf),
+            Some(Overlay::Notice(msg)) => render_notice(msg, t, area, buf),
+            None => {}
+        }
+    }
+}
+
+fn render_too_small(area: Rect, buf: &mut Buffer, t: &Theme) {
+    let full = format!(
+        "Terminal {}x{} is too small: tooldojo needs at least {MIN_WIDTH}x{MIN_HEIGHT}.",
+        area.width, area.height
+    );
+    let text = [
+        full,
+        format!(
+            "Too small ({}x{}): need {MIN_WIDTH}x{MIN_HEIGHT}",
+            area.width, area.height
+        ),
+        format!("Need {MIN_WIDTH}x{MIN_HEIGHT}"),
+        format!("{MIN_WIDTH}x{MIN_HEIGHT}"),
+    ]
+    .into_iter()
+    .find(|t| width_of(t) <= usize::from(area.width))
+    .unwrap_or_else(|| "!".to_owned());
+    let y = area.y + area.height / 2;
+    let line = Line::styled(text, t.warn);
+    buf.set_line(area.x, y, &line, area.width);
+}
+
+fn border_block<'a>(t: &Theme, focused: bool) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_set(t.sym.border)
+        .border_style(if focused { t.focus } else { t.border })
+}
+
+fn truncate(s: &str, width: usize, ellipsis: &str) -> String {
+    if width_of(s) <= width {
+        return s.to_owned();
+    }
+    let keep = width.saturating_sub(width_of(ellipsis));
+    let mut out = String::new();
+    let mut used = 0;
+    for ch in s.chars() {
+        let w = width_of(ch.encode_utf8(&mut [0; 4]));
+        if used + w > keep {
+            break;
+        }
+        used += w;
+        out.push(ch);
+    }
+    if width >= width_of(ellipsis) {
+        out.push_str(ellipsis);
+    }
+    out
+}
+
+/// Screen rows of the sidebar entries: (row, lesson index). Used for drawing and clicks.
+pub fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
+    let inner_h = usize::from(area.height.saturating_sub(2));
+    let per = 2;
+    let fits = (inner_h / per).max(1);
+    let sel = if app.focus == Focus::Sidebar {
+        app.sidebar_sel
+    } else {
+        app.lesson
+    };
+    let first = if sel >= fits { sel + 1 - fits } else { 0 };
+    (first..app.lessons.len())
+        .take(fits)
+        .enumerate()
+        .map(|(n, i)| (area.y + 1 + u16::try_from(n * per).unwrap_or(0), i))
+        .collect()
+}
+
+fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let focused = app.focus == Focus::Sidebar;
+    let done = (0..app.lessons.len())
+        .filter(|i| app.lesson_state(*i) == LessonState::Done)
+        .count();
+    let block = border_block(t, focused)
+        .title(Line::styled(
+            " Lessons ",
+            if focused { t.focus } else { t.heading },
+        ))
+        .title_bottom(Line::styled(
+            format!(" {done}/{} done ", app.lessons.len()),
+            t.dim,
+        ));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.width < 4 {
+        return;
+    }
+    let w = usize::from(inner.width);
+    for (row, i) in sidebar_rows(app, area) {
+        let entry = &app.lessons[i];
+        let (mark, word, style) = match app.lesson_state(i) {
+            LessonState::Done => (t.sym.done, "done", t.ok),
+            LessonState::Started => (t.sym.in_progress, "started", t.warn),
+            LessonState::Todo => (t.sym.todo, "to do", t.dim),
+            LessonState::Broken => (t.sym.bad, "error", t.bad),
+        };
+        let current = i == app.lesson;
+        let selected = focused && i == app.sidebar_sel;
+        let pointer = if current { t.sym.pointer } else { " " };
+        let pw = width_of(pointer).max(1);
+        let title = truncate(&entry.title(), w.saturating_sub(pw + 1), t.sym.ellipsis);
+        let title_style = if current { t.accent } else { t.base };
+        let title_line = Line::from(vec![
+            Span::styled(format!("{pointer:<pw$} "), t.accent),
+            Span::styled(title, title_style),
+        ]);
+        let minutes = entry
+            .parsed
+            .as_ref()
+            .map(|l| format!(" {} {} min", t.sym.bullet, l.minutes))
+            .unwrap_or_default();
+        let status_line = Line::from(vec![
+            Span::raw(" ".repeat(pw + 1)),
+            Span::styled(format!("{mark} {word}"), style),
+            Span::styled(minutes, t.dim),
+        ]);
+        let row_area = Rect::new(inner.x, row, inner.width, 1);
+        if row_area.y < inner.bottom() {
+            buf.set_line(inner.x, row, &title_line, inner.width);
+            if selected {
+                buf.set_style(row_area, t.selected);
+            }
+        }
+        if row + 1 < inner.bottom() {
+            buf.set_line(inner.x, row + 1, &status_line, inner.width);
+            if selected {
+                buf.set_style(Rect::new(inner.x, row + 1, inner.width, 1), t.selected);
+            }
+        }
+    }
+}
+
+fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let focused = app.focus == Focus::Page;
+    let (title, pages) = match app.current() {
+        Some(e) => (e.title(), e.page_count()),
+        None => ("tooldojo".to_owned(), 1),
+    };
+    let view = app.page_view(content.width);
+    let page_label = format!(" page {}/{} ", app.page + 1, pages);
+    let room = usize::from(main.width)
+        .saturating_sub(width_of(&page_label) + 6)
+        .max(1);
+    let mut block = border_block(t, focused)
+        .title(Line::styled(
+            format!(" {} ", truncate(&title, room, t.sym.ellipsis)),
+            if focused { t.focus } else { t.heading },
+        ))
+        .title(Line::styled(page_label, t.dim).right_aligned());
+    let vh = usize::from(content.height);
+    if view.height > vh {
+        let last = (app.scroll + vh).min(view.height);
+        let more = if last < view.height {
+            format!(" {} more below ", t.sym.arrow)
+        } else {
+            " end of page ".to_owned()
+        };
+        block = block.title_bottom(
+            Line::styled(
+                format!(" lines {}-{last} of {} {more}", app.scroll + 1, view.height),
+                t.dim,
+            )
+            .right_aligned(),
+        );
+    }
+    block.render(main, buf);
+    if content.width == 0 || content.height == 0 {
+        return;
+    }
+    let top = app.scroll;
+    let bottom = top + vh;
+    for seg in &view.segments {
+        let (s0, s1) = (seg.y, seg.y + seg.height);
+        if s1 <= top || s0 >= bottom {
+            continue;
+        }
+        // Rows of this segment that are visible, in segment coordinates.
+        let from = top.saturating_sub(s0);
+        let to = (bottom - s0).min(seg.height);
+        let screen_y = content.y + u16::try_from(s0 + from - top).unwrap_or(0);
+        match &seg.kind {
+            SegKind::Lines(lines) => {
+                for (n, line) in lines[from..to].iter().enumerate() {
+                    let y = screen_y + u16::try_from(n).unwrap_or(0);
+                    buf.set_line(content.x, y, line, content.width);
+                }
+            }
+            SegKind::Big(text) => {
+                let big = tui_big_text::BigText::builder()
+                    .pixel_size(tui_big_text::PixelSize::Quadrant)
+                    .style(t.heading)
+                    .lines(vec![Line::from(text.clone())])
+                    .build();
+                let mut off = Buffer::empty(Rect::new(0, 0, content.width, 4));
+                big.render(off.area, &mut off);
+                copy_rows(&off, from, to.min(4), content.x, screen_y, buf);
+            }
+            SegKind::Slot(i) => {
+                let h = u16::try_from(seg.height).unwrap_or(u16::MAX);
+                let mut off = Buffer::empty(Rect::new(0, 0, content.width, h));
+                off.set_style(off.area, t.base);
+                render_slot(app, *i, &mut off);
+                copy_rows(&off, from, to, content.x, screen_y, buf);
+            }
+        }
+    }
+}
+
+/// Copy rows `from..to` of an off-screen buffer to `buf` at (`x`, `y`).
+fn copy_rows(src: &Buffer, from: usize, to: usize, x: u16, y: u16, buf: &mut Buffer) {
+    let dst = buf.area;
+    for (n, row) in (from..to).enumerate() {
+        let Ok(row) = u16::try_from(row) else { break };
+        let ty = y + u16::try_from(n).unwrap_or(0);
+        if row >= src.area.height || ty >= dst.bottom() {
+            break;
+        }
+        for col in 0..src.area.width {
+            let tx = x + col;
+            if tx >= dst.right() {
+                break;
+            }
+            if let (Some(s), Some(d)) = (src.cell((col, row)), buf.cell_mut((tx, ty))) {
+                *d = s.clone();
+            }
+        }
+    }
+}
+
+fn kind_name(kind: &crate::content::lessons::BlockKind) -> &'static str {
+    use crate::content::lessons::BlockKind::*;
+    match kind {
+        Predict => "predict",
+        Playground => "playground",
+        Trace => "trace",
+        Quiz => "quiz",
+        Explain => "explain",
+        Checklist => "checklist",
+    }
+}
+
+/// Draw one block into `buf` (its whole area), or its build error.
+fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
+    let t = &app.theme;
+    let area = buf.area;
+    let Some(slot) = app.slots.get(i) else {
+        return;
+    };
+    let focused = app.focus == Focus::Block(i);
+    match &slot.widget {
+        Ok(w) => {
+            let ctx = RenderCtx {
+                theme: t,
+                focused,
+                active: focused && app.active,
+            };
+            w.render(area, buf, &ctx);
+        }
+        Err(e) => {
+            let block = border_block(t, focused).title(Line::styled(
+                format!(
+                    " {} {} block, line {} ",
+                    t.sym.bad,
+                    kind_name(&slot.kind),
+                    slot.line
+                ),
+                t.bad,
+            ));
+            let inner = block.inner(area);
+            block.render(area, buf);
+            let inner = Rect {
+                x: inner.x + 1,
+                width: inner.width.saturating_sub(2),
+                ..inner
+            };
+            Paragraph::new(crate::sanitize::clean(e, true))
+                .style(t.warn)
+                .wrap(Wrap { trim: false })
+                .render(inner, buf);
+        }
+    }
+}
+
+/// The key bar: the focused element's commands, then `? help` at the right.
+fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    buf.set_style(area, t.bar);
+    let ctx = app.context();
+    let mut items: Vec<(String, String)> = Vec::new();
+    let hints = if matches!(ctx, Context::BlockFocused | Context::BlockActive) {
+        app.block_hints()
+    } else {
+        Vec::new()
+    };
+    for h in &hints {
+        items.push((h.keys.to_owned(), h.what.to_owned()));
+    }
+    let no_blocks = app.slots.is_empty();
+    for c in keys::commands(ctx) {
+        let block_cmd = matches!(
+            c.action,
+            keys::Action::FocusNext | keys::Action::FocusPrev | keys::Action::Activate
+        );
+        if ctx == Context::Reader && no_blocks && block_cmd {
+            continue;
+        }
+        // A block that could not be built cannot be entered.
+        let broken = matches!(app.focus, Focus::Block(i) if app.slots.get(i).is_some_and(|s| s.widget.is_err()));
+        if ctx == Context::BlockFocused && broken && c.action == keys::Action::Activate {
+            continue;
+        }
+        // The block's own word for a key wins over the generic one.
+        if hints.iter().any(|h| h.keys == c.label) {
+            continue;
+        }
+        if c.bar && c.action != keys::Action::ToggleHelp {
+            items.push((c.label.to_owned(), c.what.to_owned()));
+        }
+    }
+    let help_key = if matches!(ctx, Context::BlockActive | Context::Help) {
+        None
+    } else {
+        Some(("?".to_owned(), "help".to_owned()))
+    };
+    let right: Vec<Span> = help_key
+        .iter()
+        .flat_map(|(k, w)| {
+            [
+                Span::styled(format!(" {k} "), t.bar.patch(t.key)),
+                Span::styled(format!("{w} "), t.bar),
+            ]
+        })
+        .collect();
+    let right_w: usize = right.iter().map(Span::width).sum();
+    let avail = usize::from(area.width).saturating_sub(right_w);
+    let mut left: Vec<Span> = Vec::new();
+    let mut used = 0;
+    if let Some(status) = &app.status {
+        let s = truncate(&format!(" {status} "), avail, t.sym.ellipsis);
+        left.push(Span::styled(s, t.bar.patch(t.warn)));
+    } else {
+        for (k, w) in items {
+            let kw = width_of(&k) + 2;
+            let ww = width_of(&w) + 1;
+            if used + kw + ww > avail {
+                break;
+            }
+            left.push(Span::styled(format!(" {k} "), t.bar.patch(t.key)));
+            left.push(Span::styled(format!("{w} "), t.bar));
+            used += kw + ww;
+        }
+    }
+    buf.set_line(area.x, area.y, &Line::from(left), area.width);
+    if right_w <= usize::from(area.width) {
+        let x = area.right() - u16::try_from(right_w).unwrap_or(0);
+        buf.set_line(x, area.y, &Line::from(right), area.width);
+    }
+}
+
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let [r] = area.layout(
+        &Layout::vertical([Constraint::Length(height.min(area.height))]).flex(Flex::Center),
+    );
+    let [r] = r.layout(
+        &Layout::horizontal([Constraint::Length(width.min(area.width))]).flex(Flex::Center),
+    );
+    r
+}
+
+/// The lines of the help overlay: every key of the screen underneath.
+pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
+    let under = {
+        // The context below the overlay.
+        let mut probe = app.focus;
+        if probe == Focus::Sidebar && !app.sidebar_visible() {
+            probe = Focus::Page;
+        }
+        match probe {
+            Focus::Sidebar => Context::Sidebar,
+            Focus::Page => Context::Reader,
+            Focus::Block(_) if app.active => Context::BlockActive,
+            Focus::Block(_) => Context::BlockFocused,
+        }
+    };
+    let mut out = Vec::new();
+    let section = match under {
+        Context::Sidebar => "Lesson list",
+        Context::BlockFocused | Context::BlockActive => "Block",
+        _ => "Reading",
+    };
+    for h in app.block_hints() {
+        out.push((h.keys.to_owned(), h.what.to_owned(), Some("This block")));
+    }
+    for c in keys::commands(under) {
+        out.push((c.label.to_owned(), c.what.to_owned(), Some(section)));
+    }
+    out
+}
+
+fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme;
+    let lines = help_lines(app);
+    let key_w = lines.iter().map(|(k, _, _)| width_of(k)).max().unwrap_or(4);
+    let mut text: Vec<Line> = Vec::new();
+    let mut last_section = None;
+    for (k, w, section) in &lines {
+        if *section != last_section {
+            if !text.is_empty() {
+                text.push(Line::default());
+            }
+            if let Some(s) = section {
+                text.push(Line::styled(*s, t.heading));
+            }
+            last_section = *section;
+        }
+        text.push(Line::from(vec![
+            Span::styled(format!("  {k:<key_w$}  "), t.key),
+            Span::styled(w.clone(), t.base),
+        ]));
+    }
+    let col_w = text.iter().map(Line::width).max().unwrap_or(20);
+    let room_h = usize::from(area.height.saturating_sub(4));
+    // Too tall for the window: two columns, if they fit side by side.
+    let two = text.len() > room_h && usize::from(area.width) >= 2 * col_w + 7;
+    let (rows, want_w) = if two {
+        (text.len().div_ceil(2), 2 * col_w + 7)
+    } else {
+        (text.len(), col_w + 4)
+    };
+    let w = u16::try_from(want_w)
+        .unwrap_or(u16::MAX)
+        .min(area.width.saturating_sub(2));
+    let h = u16::try_from(rows + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.height.saturating_sub(2));
+    let r = centered(area, w, h);
+    Clear.render(r, buf);
+    buf.set_style(r, t.base);
+    let block = border_block(t, true)
+        .title(Line::styled(" Keys ", t.focus))
+        .title_bottom(Line::styled(" Esc or ? closes ", t.dim).right_aligned());
+    let inner = block.inner(r);
+    block.render(r, buf);
+    let inner = Rect {
+        x: inner.x + 1,
+        width: inner.width.saturating_sub(1),
+        ..inner
+    };
+    if two {
+        let right = text.split_off(rows);
+        let [a, b] = inner.layout(&Layout::horizontal([
+            Constraint::Length(u16::try_from(col_w + 2).unwrap_or(u16::MAX)),
+            Constraint::Fill(1),
+        ]));
+        Paragraph::new(text).render(a, buf);
+        Paragraph::new(right).render(b, buf);
+    } else {
+        Paragraph::new(text).render(inner, buf);
+    }
+}
+
+fn render_notice(msg: &str, t: &Theme, area: Rect, buf: &mut Buffer) {
+    let w = area.width.saturating_sub(8).clamp(10, 70);
+    let inner_w = usize::from(w.saturating_sub(4).max(1));
+    let rows: usize = msg
+        .lines()
+        .map(|l| width_of(l).div_ceil(inner_w).max(1) + 1)
+        .sum::<usize>()
+        + 3;
+    let h = u16::try_from(rows)
+        .unwrap_or(u16::MAX)
+        .min(area.height.saturating_sub(2));
+    let r = centered(area, w, h);
+    Clear.render(r, buf);
+    buf.set_style(r, t.base);
+    let block = border_block(t, true)
+        .title(Line::styled(format!(" {} Notice ", t.sym.bad), t.warn))
+        .title_bottom(Line::styled(" Enter closes ", t.dim).right_aligned());
+    let inner = block.inner(r);
+    block.render(r, buf);
+    let inner = Rect {
+        x: inner.x + 1,
+        width: inner.width.saturating_sub(2),
+        ..inner
+    };
+    Paragraph::new(msg.to_owned())
+        .style(Style::default().patch(t.base))
+        .wrap(Wrap { trim: true })
+        .render(inner, buf);
+}
+
+/// Plain text of a buffer, one line per row, trailing spaces trimmed.
+pub fn buffer_text(buf: &Buffer) -> String {
+    let mut out = String::new();
+    let area = buf.area;
+    for y in area.top()..area.bottom() {
+        let mut line = String::new();
+        let mut skip = 0;
+        for x in area.left()..area.right() {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let sym = buf.cell((x, y)).map(|c| c.symbol()).unwrap_or(" ");
+            let w = width_of(sym);
+            line.push_str(if sym.is_empty() { " " } else { sym });
+            skip = w.saturating_sub(1);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,114 @@
+//! `tooldojo render` as a user runs it: screen names, sizes, themes, errors.
+
+use std::process::{Command, Output};
+
+fn render(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .arg("render")
+        .args(args)
+        .env(
+            "TOOLDOJO_STATE_DIR",
+            std::env::temp_dir().join("tooldojo-render-test"),
+        )
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn list_names_the_required_screens() {
+    let out = render(&["--list"]);
+    assert!(out.status.success());
+    let names = stdout(&out);
+    for want in [
+        "home",
+        "help",
+        "predict:get_ticket",
+        "predict:validator",
+        "playground:validator",
+        "playground:executor",
+    ] {
+        assert!(
+            names.lines().any(|l| l == want),
+            "{want} missing from:\n{names}"
+        );
+    }
+    assert!(!names.contains("rehearsal"), "no fake rehearsal screen");
+}
+
+#[test]
+fn every_listed_screen_draws_at_every_size() {
+    let names = stdout(&render(&["--list"]));
+    for name in names.lines() {
+        for size in ["80x24", "120x40", "40x12", "1x1"] {
+            let out = render(&[name, "--size", size]);
+            assert!(
+                out.status.success(),
+                "{name} at {size}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let (w, h) = size.split_once('x').unwrap();
+            let text = stdout(&out);
+            assert_eq!(
+                text.lines().count(),
+                h.parse::<usize>().unwrap(),
+                "{name} {size}"
+            );
+            for line in text.lines() {
+                assert!(
+                    line.chars().count() <= w.parse::<usize>().unwrap(),
+                    "{name} {size}: {line:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn ascii_output_is_ascii_in_every_theme() {
+    let names = stdout(&render(&["--list"]));
+    for name in names.lines() {
+        for theme in ["default", "light", "projector", "mono"] {
+            let out = render(&[name, "--ascii", "--theme", theme, "--size", "100x30"]);
+            assert!(out.status.success());
+            let text = stdout(&out);
+            assert!(text.is_ascii(), "{name} {theme}:\n{text}");
+            assert!(!text.contains('\u{1b}'), "no escape codes");
+        }
+    }
+}
+
+#[test]
+fn unknown_screen_exits_2_and_lists_the_names() {
+    let out = render(&["no-such-screen"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no-such-screen") && err.contains("predict:get_ticket"),
+        "{err}"
+    );
+    assert_eq!(render(&["lesson:no-such-lesson"]).status.code(), Some(2));
+    assert_eq!(
+        render(&["trace:no-such-scenario@10"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn bad_size_exits_2() {
+    for size in ["80", "0x10", "axb", "80x"] {
+        let out = render(&["home", "--size", size]);
+        assert_eq!(out.status.code(), Some(2), "{size}");
+    }
+}
+
+#[test]
+fn help_screen_lists_keys() {
+    let text = stdout(&render(&["help", "--size", "100x30"]));
+    for key in ["next page", "quit", "help"] {
+        assert!(text.contains(key), "{text}");
+    }
+}

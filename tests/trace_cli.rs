@@ -1,0 +1,148 @@
+//! `tooldojo trace` as a user runs it: the built binary over the shipped scenarios.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn tooldojo(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .args(args)
+        .output()
+        .expect("run tooldojo")
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+#[test]
+fn json_lines_have_t_ms_and_event_and_end_with_stopped() {
+    let out = tooldojo(&["trace", "partial-success", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.len() > 5);
+    for l in &lines {
+        assert!(l["t_ms"].is_u64() && l["event"].is_string(), "{l}");
+    }
+    let last = lines.last().unwrap();
+    assert_eq!(last["event"], "stopped");
+    assert_eq!(last["stop_reason"], "final_answer");
+    assert_eq!(last["results"]["c1"], "ok");
+    assert_eq!(last["results"]["c2"], "timeout");
+}
+
+#[test]
+fn same_scenario_and_seed_print_the_same_bytes() {
+    for args in [
+        &["trace", "retry-read", "--json", "--seed", "7"][..],
+        &["trace", "race-vs-cancel"][..],
+    ] {
+        let a = stdout(&tooldojo(args));
+        let b = stdout(&tooldojo(args));
+        assert_eq!(a, b);
+    }
+    let a = stdout(&tooldojo(&["trace", "retry-read", "--json", "--seed", "1"]));
+    let b = stdout(&tooldojo(&["trace", "retry-read", "--json", "--seed", "2"]));
+    assert_ne!(a, b, "the jitter follows the seed");
+}
+
+#[test]
+fn default_output_is_a_readable_timeline() {
+    let out = tooldojo(&["trace", "happy-path"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.lines().all(|l| l.contains(" ms  ")), "{text}");
+    assert!(text.lines().last().unwrap().contains("final_answer"));
+    assert!(!text.contains('{'), "no JSON in the human output");
+}
+
+#[test]
+fn chrome_export_has_complete_events_one_track_per_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.json");
+    let out = tooldojo(&[
+        "trace",
+        "parallel-out-of-order",
+        "--chrome",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let events = doc["traceEvents"].as_array().unwrap();
+    let slices: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
+    assert!(!slices.is_empty());
+    for s in &slices {
+        assert!(
+            s["ts"].is_u64() && s["dur"].is_u64() && s["tid"].is_u64(),
+            "{s}"
+        );
+    }
+    let call_tracks: std::collections::BTreeSet<u64> = slices
+        .iter()
+        .filter(|s| s["cat"] == "call")
+        .map(|s| s["tid"].as_u64().unwrap())
+        .collect();
+    assert_eq!(call_tracks.len(), 3);
+    // c1 took 300 ms of virtual time: 300,000 microseconds.
+    assert!(
+        slices.iter().any(
+            |s| s["name"].as_str().unwrap().starts_with("c1 get_ticket") && s["dur"] == 300_000
+        )
+    );
+}
+
+#[test]
+fn a_broken_scenario_exits_2_with_file_line_col() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.json");
+    std::fs::write(&file, "{\n  \"title\": \"x\",\n  \"turns\": [,]\n}\n").unwrap();
+    let out = tooldojo(&["trace", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("{}:3:", file.display())), "{err}");
+    assert!(!err.contains("panicked"));
+
+    // A field with a typo is caught too, with its position.
+    std::fs::write(
+        &file,
+        "{\"title\": \"x\", \"context\": {\"tenant\": \"a\", \"can_read_tickets\": true},\n \"turnz\": []}",
+    )
+    .unwrap();
+    let out = tooldojo(&["trace", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(":2:"));
+
+    let out = tooldojo(&["trace", "no-such-scenario"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("happy-path"));
+}
+
+#[test]
+fn a_scenario_file_on_disk_runs_like_a_shipped_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.json");
+    std::fs::write(
+        &file,
+        r#"{"title": "mine", "context": {"tenant": "alpha", "can_read_tickets": true},
+            "records": [{"tenant": "alpha", "id": "TKT-555", "title": "t", "status": "open"}],
+            "turns": [{"calls": [{"id": "a", "tool": "get_ticket", "args": {"ticket_id": "TKT-555"}}]},
+                      {"final": "ok"}]}"#,
+    )
+    .unwrap();
+    let out = tooldojo(&["trace", file.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let last: Value = serde_json::from_str(stdout(&out).lines().last().unwrap()).unwrap();
+    assert_eq!(last["results"]["a"], "ok");
+}
