@@ -59,16 +59,30 @@ pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<S
         let n = read_some(&mut input, &mut chunk[filled..])?;
         filled += n;
         let mut start = 0;
-        while let Some(off) = find_newline(&chunk[start..filled]) {
-            one_line(
-                &chunk[start..start + off],
-                opts,
-                &mut cache,
-                &mut stats,
-                &mut reply,
-            );
-            out.write_all(reply.as_bytes())?;
-            start += off + 1;
+        // Complete lines: check UTF-8 once for all of them, then split in place.
+        let whole = chunk[..filled]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        if let Ok(text) = std::str::from_utf8(&chunk[..whole]) {
+            for line in text.split_terminator('\n') {
+                one_text_line(line, opts, &mut cache, &mut stats, &mut reply);
+                out.write_all(reply.as_bytes())?;
+            }
+            start = whole;
+        } else {
+            // Some line is not UTF-8: go line by line so only that line is refused.
+            while let Some(off) = find_newline(&chunk[start..filled]) {
+                one_line(
+                    &chunk[start..start + off],
+                    opts,
+                    &mut cache,
+                    &mut stats,
+                    &mut reply,
+                );
+                out.write_all(reply.as_bytes())?;
+                start += off + 1;
+            }
         }
         if n == 0 {
             if start < filled {
@@ -130,11 +144,35 @@ fn one_line(
     stats: &mut Stats,
     reply: &mut String,
 ) {
-    let bytes = line.strip_suffix(b"\r").unwrap_or(line);
+    match std::str::from_utf8(line) {
+        Ok(text) => one_text_line(text, opts, cache, stats, reply),
+        Err(e) => {
+            reply.clear();
+            stats.lines += 1;
+            stats.bad += 1;
+            write_bad(
+                reply,
+                &format!("the line is not UTF-8 (byte {})", e.valid_up_to() + 1),
+                opts.all,
+            );
+            reply.push('\n');
+        }
+    }
+}
+
+/// Judge one line of text (without its `\n`) into `reply`.
+fn one_text_line(
+    line: &str,
+    opts: &Options,
+    cache: &mut Vec<Cached>,
+    stats: &mut Stats,
+    reply: &mut String,
+) {
+    let text = line.strip_suffix('\r').unwrap_or(line);
     reply.clear();
     stats.lines += 1;
-    match std::str::from_utf8(bytes) {
-        Ok(text) => match one_case(text, opts, cache) {
+    {
+        match one_case(text, opts, cache) {
             Ok(Ok(())) => {
                 stats.ok += 1;
                 reply.push_str("{\"ok\": true, \"error\": \"\"");
@@ -151,14 +189,6 @@ fn one_line(
                 stats.bad += 1;
                 write_bad(reply, &bad, opts.all);
             }
-        },
-        Err(e) => {
-            stats.bad += 1;
-            write_bad(
-                reply,
-                &format!("the line is not UTF-8 (byte {})", e.valid_up_to() + 1),
-                opts.all,
-            );
         }
     }
     reply.push('\n');
@@ -544,6 +574,24 @@ mod reader_tests {
             assert_eq!(find_newline(&vec![b'y'; len]), None);
         }
         assert_eq!(find_newline("ééé\né".as_bytes()), Some(6));
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_refused_alone() {
+        let ok = b"{\"schema\": {}, \"args\": {}}\n";
+        let mut input = ok.to_vec();
+        input.extend_from_slice(b"{\"schema\": \xff}\r\n");
+        input.extend_from_slice(ok);
+        let mut out = Vec::new();
+        let stats = run(&input[..], &mut out, &Options::default()).unwrap();
+        assert_eq!((stats.lines, stats.ok, stats.bad), (3, 2, 1));
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[1],
+            r#"{"ok": false, "error": "bad case: the line is not UTF-8 (byte 12)"}"#
+        );
+        assert_eq!(lines[2], r#"{"ok": true, "error": ""}"#);
     }
 
     #[test]

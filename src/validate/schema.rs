@@ -188,7 +188,14 @@ pub struct Constraints {
 
 impl Constraints {
     pub fn is_empty(&self) -> bool {
-        *self == Constraints::default()
+        self.minimum.is_none()
+            && self.maximum.is_none()
+            && self.exclusive_minimum.is_none()
+            && self.exclusive_maximum.is_none()
+            && self.one_of.is_none()
+            && self.pattern.is_none()
+            && self.min_length.is_none()
+            && self.max_length.is_none()
     }
 }
 
