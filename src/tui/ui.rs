@@ -358,11 +358,31 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
             continue;
         }
         // The block's own word for a key wins over the generic one.
-        if hints.iter().any(|h| h.keys == c.label) {
+        if hints.iter().any(|h| same_key(h.keys, c.label)) {
             continue;
         }
-        if c.bar && c.action != keys::Action::ToggleHelp {
-            items.push((c.label.to_owned(), c.what.to_owned()));
+        if !c.bar || c.action == keys::Action::ToggleHelp {
+            continue;
+        }
+        match c.action {
+            // One entry for the pair: the bar has little room at 80 columns.
+            keys::Action::NextPage
+                if keys::commands(ctx)
+                    .iter()
+                    .any(|p| p.bar && p.action == keys::Action::PrevPage) =>
+            {
+                items.push(("n/p".into(), "next/prev page".into()));
+            }
+            keys::Action::PrevPage if items.iter().any(|(k, _)| k == "n/p") => {}
+            keys::Action::ToggleSidebar => {
+                let what = if app.sidebar_visible() {
+                    "hide lessons"
+                } else {
+                    "show lessons"
+                };
+                items.push((c.label.to_owned(), what.to_owned()));
+            }
+            _ => items.push((c.label.to_owned(), c.what.to_owned())),
         }
     }
     let help_key = if matches!(ctx, Context::BlockActive | Context::Help) {
@@ -405,6 +425,11 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// Do two key labels ("Enter", "Enter/1-9", "j/Down") name a common key?
+pub fn same_key(a: &str, b: &str) -> bool {
+    a.split('/').any(|x| b.split('/').any(|y| x == y))
+}
+
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let [r] = area.layout(
         &Layout::vertical([Constraint::Length(height.min(area.height))]).flex(Flex::Center),
@@ -436,10 +461,15 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
         Context::BlockFocused | Context::BlockActive => "Block",
         _ => "Reading",
     };
-    for h in app.block_hints() {
+    let hints = app.block_hints();
+    for h in &hints {
         out.push((h.keys.to_owned(), h.what.to_owned(), Some("This block")));
     }
     for c in keys::commands(under) {
+        // A key the block names itself is listed once, with the block's word.
+        if hints.iter().any(|h| same_key(h.keys, c.label)) {
+            continue;
+        }
         out.push((c.label.to_owned(), c.what.to_owned(), Some(section)));
     }
     out
