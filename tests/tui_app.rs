@@ -448,3 +448,18 @@ fn the_lesson_list_reopens_a_lesson_where_the_learner_left_it() {
     let _ = press(&mut app, "hkk<Enter>");
     assert_eq!((app.lesson, app.page), (0, 0));
 }
+
+#[test]
+fn an_entered_block_always_shows_the_way_out() {
+    for w in [80, 120] {
+        let mut app = new_app(w, 24, ThemeName::Default, false);
+        let _ = press(&mut app, "<Tab><Enter>");
+        assert!(app.active);
+        let text = screen(&app);
+        let bar = text.lines().last().unwrap();
+        // The block's own word for Esc ("back to page"), at the right end.
+        let at = bar.find(" Esc ").expect(bar);
+        assert!(bar[at..].trim_end().len() < 25, "{w}: {bar}");
+        assert_eq!(bar.matches("Esc").count(), 1, "{bar}");
+    }
+}

@@ -1009,7 +1009,10 @@ impl App {
             Action::Right => {}
             Action::ToggleSidebar => {
                 self.show_sidebar = !self.show_sidebar;
-                self.progress.sidebar_hidden = !self.show_sidebar;
+                // The projector hides the list by itself: only the learner's own choice is kept.
+                if !self.present {
+                    self.progress.sidebar_hidden = !self.show_sidebar;
+                }
                 if !self.sidebar_visible() && self.focus == Focus::Sidebar {
                     self.focus = Focus::Page;
                 }

@@ -385,10 +385,18 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
             _ => items.push((c.label.to_owned(), c.what.to_owned())),
         }
     }
-    let help_key = if matches!(ctx, Context::BlockActive | Context::Help) {
-        None
-    } else {
-        Some(("?".to_owned(), "help".to_owned()))
+    // The way out keeps its place on the right, however many keys the block lists.
+    let help_key = match ctx {
+        Context::Help => None,
+        Context::BlockActive => {
+            let esc = hints
+                .iter()
+                .find(|h| same_key(h.keys, "Esc"))
+                .map_or("leave block", |h| h.what);
+            items.retain(|(k, _)| !same_key(k, "Esc"));
+            Some(("Esc".to_owned(), esc.to_owned()))
+        }
+        _ => Some(("?".to_owned(), "help".to_owned())),
     };
     let right: Vec<Span> = help_key
         .iter()
