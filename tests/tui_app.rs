@@ -463,3 +463,16 @@ fn an_entered_block_always_shows_the_way_out() {
         assert_eq!(bar.matches("Esc").count(), 1, "{bar}");
     }
 }
+
+#[test]
+fn leaving_a_block_keeps_its_focus_line_in_view_when_the_list_comes_back() {
+    let mut app = new_app(80, 24, ThemeName::Default, false);
+    app.slots[0].widget = Ok(grower(60, 0));
+    let _ = press(&mut app, "<Tab><Enter>");
+    let _ = press(&mut app, &"j".repeat(40));
+    assert!(screen(&app).contains(">row 40"));
+    let _ = press(&mut app, "<Esc>");
+    assert!(app.sidebar_visible());
+    let text = screen(&app);
+    assert!(text.contains(">row 40"), "{text}");
+}

@@ -822,8 +822,9 @@ impl App {
                 let (slot_h, width) = self.focused_height();
                 let out = self.on_key(key);
                 if self.sidebar_visible() != had_sidebar {
-                    // The page changed width: keep the focused block in view.
+                    // The page changed width: keep the focused block, and its focus line, in view.
                     self.reveal_focus();
+                    self.keep_focus_line(0, 0);
                 } else if focus == self.focus && matches!(out, Update::Save | Update::Redraw) {
                     self.keep_focus_line(slot_h, width);
                 }
