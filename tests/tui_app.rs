@@ -476,3 +476,27 @@ fn leaving_a_block_keeps_its_focus_line_in_view_when_the_list_comes_back() {
     let text = screen(&app);
     assert!(text.contains(">row 40"), "{text}");
 }
+
+#[test]
+fn the_lesson_list_says_how_many_lessons_are_out_of_view() {
+    let mut many = Vec::new();
+    for n in 0..12 {
+        let mut e = lessons().remove(2);
+        e.id = format!("{n:02}-lesson");
+        many.push(e);
+    }
+    let mut app = App::new(
+        options(ThemeName::Default, false),
+        env(),
+        Ok(many),
+        Progress::default(),
+        Rect::new(0, 0, 80, 24),
+    );
+    let text = screen(&app);
+    assert!(text.contains(" 2 more "), "{text}");
+    assert!(!text.contains(" above "), "{text}");
+    let _ = press(&mut app, &format!("h{}", "j".repeat(11)));
+    let text = screen(&app);
+    assert!(text.contains(" 2 above "), "{text}");
+    assert!(!text.contains(" more "), "{text}");
+}

@@ -127,13 +127,26 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
             format!(" {done}/{} done ", app.lessons.len()),
             t.dim,
         ));
+    // Lessons scrolled out of the list say so: at 80x24 not all of them fit.
+    let rows = sidebar_rows(app, area);
+    let above = rows.first().map_or(0, |(_, i)| *i);
+    let below = rows
+        .last()
+        .map_or(0, |(_, i)| app.lessons.len().saturating_sub(i + 1));
+    let mut block = block;
+    if above > 0 {
+        block = block.title(Line::styled(format!(" {above} above "), t.dim).right_aligned());
+    }
+    if below > 0 {
+        block = block.title_bottom(Line::styled(format!(" {below} more "), t.dim).right_aligned());
+    }
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.width < 4 {
         return;
     }
     let w = usize::from(inner.width);
-    for (row, i) in sidebar_rows(app, area) {
+    for (row, i) in rows {
         let entry = &app.lessons[i];
         let (mark, word, style) = match app.lesson_state(i) {
             LessonState::Done => (t.sym.done, "done", t.ok),
