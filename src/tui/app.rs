@@ -20,6 +20,8 @@ pub const MIN_WIDTH: u16 = 40;
 pub const MIN_HEIGHT: u16 = 12;
 /// Tallest a block may be drawn inline (a block asking for more is cut here).
 const MAX_BLOCK_HEIGHT: u16 = 500;
+/// Below this width the lesson list steps aside while a block is entered.
+pub const NARROW_WIDTH: u16 = 100;
 
 /// One lesson file: parsed, or the error that stopped it.
 #[derive(Debug, Clone, PartialEq)]
@@ -255,7 +257,7 @@ impl App {
             Err(e) => (Vec::new(), Some(e)),
         };
         let mut app = App {
-            show_sidebar: !opts.present,
+            show_sidebar: !opts.present && !progress.sidebar_hidden,
             theme: opts.theme,
             present: opts.present,
             env,
@@ -366,7 +368,9 @@ impl App {
             100..140 => 30,
             _ => 36,
         };
-        let (sidebar, main) = if self.show_sidebar && area.width >= 80 {
+        // While a block is entered on a narrow terminal it gets the whole width.
+        let entered_narrow = self.active && area.width < NARROW_WIDTH;
+        let (sidebar, main) = if self.show_sidebar && area.width >= 80 && !entered_narrow {
             let [s, m] = body.layout(&Layout::horizontal([
                 Constraint::Length(side_w),
                 Constraint::Fill(1),
@@ -578,6 +582,46 @@ impl App {
         self.clamp_scroll();
     }
 
+    /// Height and drawing width of the focused block (0 when no block has focus).
+    fn focused_height(&self) -> (u16, u16) {
+        let w = self.content_area().width;
+        match self.focus {
+            Focus::Block(i) => (self.slot_height(i, w), w),
+            _ => (0, w),
+        }
+    }
+
+    /// After a key inside the focused block: keep its focus line in view and, when the block
+    /// just grew, show its new bottom as far as the focus line (or its top) allows.
+    fn keep_focus_line(&mut self, old_h: u16, old_w: u16) {
+        let Focus::Block(i) = self.focus else {
+            return;
+        };
+        let c = self.content_area();
+        let view = self.page_view(c.width);
+        let Some((y, h)) = view.slot_span(i) else {
+            return;
+        };
+        let vh = usize::from(c.height.max(1));
+        let line = match self.slots.get(i).map(|s| &s.widget) {
+            Some(Ok(w)) => w.focus_line(c.width),
+            _ => None,
+        };
+        let anchor = y + line.map_or(0, |l| usize::from(l).min(h.saturating_sub(1)));
+        let grew = old_w == c.width && h > usize::from(old_h);
+        if grew && y + h > self.scroll + vh {
+            self.scroll = (y + h - vh).min(anchor);
+        }
+        if line.is_some() {
+            if anchor < self.scroll {
+                self.scroll = anchor;
+            } else if anchor >= self.scroll + vh {
+                self.scroll = anchor + 1 - vh;
+            }
+        }
+        self.clamp_scroll();
+    }
+
     // ----- lessons, pages, blocks -----------------------------------------------------
 
     /// Save the states of the current page's blocks into `progress`.
@@ -651,6 +695,7 @@ impl App {
         };
         let lp = self.progress.lessons.entry(id.clone()).or_default();
         lp.pages_seen.insert(self.page);
+        lp.last_page = self.page;
         for (i, slot) in self.slots.iter().enumerate() {
             let key = progress::block_key(self.page, i);
             match &slot.widget {
@@ -772,7 +817,18 @@ impl App {
         match input {
             Input::Key(key) => {
                 self.status = None;
-                self.on_key(key).or(Update::Redraw)
+                let had_sidebar = self.sidebar_visible();
+                let focus = self.focus;
+                let (slot_h, width) = self.focused_height();
+                let out = self.on_key(key);
+                if self.sidebar_visible() != had_sidebar {
+                    // The page changed width: keep the focused block, and its focus line, in view.
+                    self.reveal_focus();
+                    self.keep_focus_line(0, 0);
+                } else if focus == self.focus && matches!(out, Update::Save | Update::Redraw) {
+                    self.keep_focus_line(slot_h, width);
+                }
+                out.or(Update::Redraw)
             }
             Input::Mouse(m) => self.on_mouse(m),
             Input::Resize(w, h) => {
@@ -954,6 +1010,10 @@ impl App {
             Action::Right => {}
             Action::ToggleSidebar => {
                 self.show_sidebar = !self.show_sidebar;
+                // The projector hides the list by itself: only the learner's own choice is kept.
+                if !self.present {
+                    self.progress.sidebar_hidden = !self.show_sidebar;
+                }
                 if !self.sidebar_visible() && self.focus == Focus::Sidebar {
                     self.focus = Focus::Page;
                 }
@@ -961,7 +1021,8 @@ impl App {
                     self.status =
                         Some("The lesson list needs a window at least 80 columns wide.".into());
                 }
-                self.clamp_scroll();
+                self.reveal_focus();
+                return Update::Save;
             }
             Action::Activate => match self.focus {
                 Focus::Sidebar => {
@@ -970,7 +1031,7 @@ impl App {
                         self.focus = Focus::Page;
                     } else if self.sidebar_sel < self.lessons.len() {
                         let sel = self.sidebar_sel;
-                        self.open(sel, 0);
+                        self.open(sel, self.resume_page(sel));
                         self.focus = Focus::Page;
                         return Update::Save;
                     }
@@ -1006,6 +1067,16 @@ impl App {
         Update::Redraw
     }
 
+    /// The page to open lesson `i` at from the lesson list: where the learner left it,
+    /// or the first page once the lesson is finished.
+    pub fn resume_page(&self, i: usize) -> usize {
+        self.lessons
+            .get(i)
+            .and_then(|e| self.progress.lessons.get(&e.id))
+            .filter(|p| !p.done)
+            .map_or(0, |p| p.last_page)
+    }
+
     pub fn sidebar_visible(&self) -> bool {
         self.areas(self.size).sidebar.is_some()
             && self.size.height >= MIN_HEIGHT
@@ -1038,7 +1109,7 @@ impl App {
                         self.focus = Focus::Sidebar;
                         self.sidebar_sel = i;
                         if i != self.lesson {
-                            self.open(i, 0);
+                            self.open(i, self.resume_page(i));
                             return Update::Save;
                         }
                     }

@@ -179,7 +179,7 @@ const SIDEBAR: Command = cmd(
     "s",
     "show/hide lessons",
     Action::ToggleSidebar,
-    false,
+    true,
 );
 const ENTER_BLOCK: Command = cmd(
     &[code(KeyCode::Enter)],
@@ -272,6 +272,7 @@ pub fn commands(ctx: Context) -> Vec<Command> {
             TAB,
             BACKTAB,
             ENTER_BLOCK,
+            SIDEBAR,
             SCROLL_DOWN,
             SCROLL_UP,
             PGDN,
@@ -279,9 +280,10 @@ pub fn commands(ctx: Context) -> Vec<Command> {
             TOP,
             BOTTOM,
             LESSONS,
-            SIDEBAR,
         ],
-        Context::Sidebar => vec![SIDE_DOWN, SIDE_UP, SIDE_OPEN, SIDE_BACK, SIDEBAR],
+        Context::Sidebar => vec![
+            SIDE_DOWN, SIDE_UP, SIDE_OPEN, NEXT, PREV, SIDE_BACK, SIDEBAR,
+        ],
         Context::BlockFocused => vec![
             ENTER_BLOCK,
             TAB,
@@ -289,6 +291,7 @@ pub fn commands(ctx: Context) -> Vec<Command> {
             BACK_TO_PAGE,
             NEXT,
             PREV,
+            SIDEBAR,
             PGDN,
             PGUP,
         ],
@@ -354,6 +357,29 @@ mod tests {
                 )
                 .is_none()
             );
+        }
+    }
+
+    #[test]
+    fn n_and_p_turn_pages_from_every_focus_but_an_entered_block() {
+        for ctx in [Context::Reader, Context::Sidebar, Context::BlockFocused] {
+            for (c, want) in [('n', Action::NextPage), ('p', Action::PrevPage)] {
+                let got = lookup(ctx, &press(KeyCode::Char(c), KeyModifiers::NONE));
+                assert_eq!(got.map(|c| c.action), Some(want), "{ctx:?} {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn s_toggles_the_lesson_list_from_reader_sidebar_and_block() {
+        for ctx in [Context::Reader, Context::Sidebar, Context::BlockFocused] {
+            let got = lookup(ctx, &press(KeyCode::Char('s'), KeyModifiers::NONE));
+            assert_eq!(
+                got.map(|c| c.action),
+                Some(Action::ToggleSidebar),
+                "{ctx:?}"
+            );
+            assert!(got.unwrap().bar, "{ctx:?}: s is in the key bar");
         }
     }
 

@@ -6,7 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::sanitize::clean;
-use crate::tui::theme::Theme;
+use crate::tui::theme::{Theme, ThemeName};
 
 /// Display width of a string in terminal columns.
 pub fn width_of(s: &str) -> usize {
@@ -132,7 +132,13 @@ impl Renderer<'_> {
             }
             Event::Code(t) => {
                 let s = self.theme.code;
-                self.spans.push(Span::styled(clean(&t, false), s));
+                // Without colour (mono) or in plain ASCII, the backticks mark the code.
+                let text = if self.theme.name == ThemeName::Mono || self.theme.ascii {
+                    format!("`{}`", clean(&t, false))
+                } else {
+                    clean(&t, false)
+                };
+                self.spans.push(Span::styled(text, s));
             }
             Event::SoftBreak => {
                 let s = self.style();
@@ -575,6 +581,18 @@ mod tests {
         assert_eq!(find("\"TKT-1\""), t.json_string);
         assert_eq!(find("-3.5"), t.json_number);
         assert_eq!(find("false"), t.json_literal);
+    }
+
+    #[test]
+    fn inline_code_keeps_its_backticks_without_colour() {
+        let src = "Call `get_ticket` with `ticket_id`.";
+        let mono = text(&render(src, 60, &Theme::new(ThemeName::Mono, false)));
+        assert_eq!(mono[0], "Call `get_ticket` with `ticket_id`.");
+        let ascii = text(&render(src, 60, &Theme::new(ThemeName::Default, true)));
+        assert_eq!(ascii[0], "Call `get_ticket` with `ticket_id`.");
+        // With colour the style marks it and the backticks go.
+        let colour = text(&render(src, 60, &Theme::new(ThemeName::Default, false)));
+        assert_eq!(colour[0], "Call get_ticket with ticket_id.");
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct Progress {
     /// Per lesson id.
     #[serde(default)]
     pub lessons: BTreeMap<String, LessonProgress>,
+    /// The learner hid the lesson list with `s`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sidebar_hidden: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,6 +58,9 @@ pub struct LessonProgress {
     /// Blocks met on a seen page that are not finished yet.
     #[serde(default)]
     pub pending: BTreeSet<String>,
+    /// The page the learner was last on in this lesson (opening it again resumes there).
+    #[serde(default)]
+    pub last_page: usize,
 }
 
 impl LessonProgress {

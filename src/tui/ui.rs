@@ -127,13 +127,26 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
             format!(" {done}/{} done ", app.lessons.len()),
             t.dim,
         ));
+    // Lessons scrolled out of the list say so: at 80x24 not all of them fit.
+    let rows = sidebar_rows(app, area);
+    let above = rows.first().map_or(0, |(_, i)| *i);
+    let below = rows
+        .last()
+        .map_or(0, |(_, i)| app.lessons.len().saturating_sub(i + 1));
+    let mut block = block;
+    if above > 0 {
+        block = block.title(Line::styled(format!(" {above} above "), t.dim).right_aligned());
+    }
+    if below > 0 {
+        block = block.title_bottom(Line::styled(format!(" {below} more "), t.dim).right_aligned());
+    }
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.width < 4 {
         return;
     }
     let w = usize::from(inner.width);
-    for (row, i) in sidebar_rows(app, area) {
+    for (row, i) in rows {
         let entry = &app.lessons[i];
         let (mark, word, style) = match app.lesson_state(i) {
             LessonState::Done => (t.sym.done, "done", t.ok),
@@ -358,17 +371,45 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
             continue;
         }
         // The block's own word for a key wins over the generic one.
-        if hints.iter().any(|h| h.keys == c.label) {
+        if hints.iter().any(|h| same_key(h.keys, c.label)) {
             continue;
         }
-        if c.bar && c.action != keys::Action::ToggleHelp {
-            items.push((c.label.to_owned(), c.what.to_owned()));
+        if !c.bar || c.action == keys::Action::ToggleHelp {
+            continue;
+        }
+        match c.action {
+            // One entry for the pair: the bar has little room at 80 columns.
+            keys::Action::NextPage
+                if keys::commands(ctx)
+                    .iter()
+                    .any(|p| p.bar && p.action == keys::Action::PrevPage) =>
+            {
+                items.push(("n/p".into(), "next/prev page".into()));
+            }
+            keys::Action::PrevPage if items.iter().any(|(k, _)| k == "n/p") => {}
+            keys::Action::ToggleSidebar => {
+                let what = if app.sidebar_visible() {
+                    "hide lessons"
+                } else {
+                    "show lessons"
+                };
+                items.push((c.label.to_owned(), what.to_owned()));
+            }
+            _ => items.push((c.label.to_owned(), c.what.to_owned())),
         }
     }
-    let help_key = if matches!(ctx, Context::BlockActive | Context::Help) {
-        None
-    } else {
-        Some(("?".to_owned(), "help".to_owned()))
+    // The way out keeps its place on the right, however many keys the block lists.
+    let help_key = match ctx {
+        Context::Help => None,
+        Context::BlockActive => {
+            let esc = hints
+                .iter()
+                .find(|h| same_key(h.keys, "Esc"))
+                .map_or("leave block", |h| h.what);
+            items.retain(|(k, _)| !same_key(k, "Esc"));
+            Some(("Esc".to_owned(), esc.to_owned()))
+        }
+        _ => Some(("?".to_owned(), "help".to_owned())),
     };
     let right: Vec<Span> = help_key
         .iter()
@@ -405,6 +446,11 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// Do two key labels ("Enter", "Enter/1-9", "j/Down") name a common key?
+pub fn same_key(a: &str, b: &str) -> bool {
+    a.split('/').any(|x| b.split('/').any(|y| x == y))
+}
+
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let [r] = area.layout(
         &Layout::vertical([Constraint::Length(height.min(area.height))]).flex(Flex::Center),
@@ -436,10 +482,15 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
         Context::BlockFocused | Context::BlockActive => "Block",
         _ => "Reading",
     };
-    for h in app.block_hints() {
+    let hints = app.block_hints();
+    for h in &hints {
         out.push((h.keys.to_owned(), h.what.to_owned(), Some("This block")));
     }
     for c in keys::commands(under) {
+        // A key the block names itself is listed once, with the block's word.
+        if hints.iter().any(|h| same_key(h.keys, c.label)) {
+            continue;
+        }
         out.push((c.label.to_owned(), c.what.to_owned(), Some(section)));
     }
     out

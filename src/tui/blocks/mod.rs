@@ -105,6 +105,14 @@ pub trait BlockWidget {
     fn seek_ms(&mut self, t_ms: u64) {
         let _ = t_ms;
     }
+    /// The row, counted from the block's top at `width` columns, that must stay in view
+    /// after a key: the row under the cursor, or the first row of what a reveal just added.
+    /// The reader scrolls to keep it visible (and, when the block grew, shows its new bottom
+    /// as far as that row allows). `None`: keep the block's top in view.
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        let _ = width;
+        None
+    }
 }
 
 /// Build the widget for one lesson block. An error string is shown in place of the block
