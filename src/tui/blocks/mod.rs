@@ -105,6 +105,19 @@ pub trait BlockWidget {
     fn seek_ms(&mut self, t_ms: u64) {
         let _ = t_ms;
     }
+    /// The row inside the block (0-based, at this width) that should stay visible: the selected row, the just-revealed verdict, the editor cursor. None = no preference.
+    ///
+    /// Rows count from the block's top border, as in `height(width)` and `handle_click`.
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        let _ = width;
+        None
+    }
+    /// A mouse click at `row`, `col`, relative to the block's area (the top border is row 0).
+    /// Blocks map it to the row / choice / switch they last drew there.
+    fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
+        let _ = (row, col);
+        BlockOutcome::Ignored
+    }
 }
 
 /// Build the widget for one lesson block. An error string is shown in place of the block
