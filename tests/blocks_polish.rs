@@ -342,6 +342,10 @@ fn playgrounds_fit_52_columns_and_switches_take_clicks() {
     let screen = render_with(exec.as_ref(), 52, exec.height(52), &mono());
     assert!(screen.contains("( ) deny"), "context cut at 52:\n{screen}");
     assert!(
+        screen.contains("\"title\": \"Settings") && screen.contains("  crash\","),
+        "envelope wraps, not cut:\n{screen}"
+    );
+    assert!(
         squeeze(&screen).contains("the call ran; only id, title and status come back"),
         "{screen}"
     );

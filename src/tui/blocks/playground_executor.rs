@@ -318,7 +318,22 @@ impl ExecutorPlayground {
     /// The envelope, opened up only as far as `width` needs; headed when there is room.
     fn envelope_lines(&self, theme: &Theme, width: usize, height: usize) -> Vec<Line<'static>> {
         let text = common::json_semi_pretty(&self.run.envelope, width);
-        let body = common::highlight_json_text(&text, theme);
+        // Lines still too long (a long string) wrap under their own indent, not off the edge.
+        let mut body = Vec::new();
+        for line in text.split('\n') {
+            if common::width_of(line) <= width {
+                body.push(common::highlight_json_line(line, theme));
+            } else {
+                let rest = line.trim_start();
+                let indent = line.len() - rest.len();
+                body.extend(common::wrap_json(
+                    vec![Span::raw(" ".repeat(indent))],
+                    rest,
+                    width,
+                    theme,
+                ));
+            }
+        }
         let mut out = Vec::new();
         if body.len() < height {
             out.push(Line::from(Span::styled("Envelope", theme.heading)));

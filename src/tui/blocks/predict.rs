@@ -568,11 +568,7 @@ impl PredictWidget {
 
     /// The detail lines and where each outcome sits in the menu: (line, first column,
     /// end column, option index), for mouse clicks.
-    fn detail_with_menu(
-        &self,
-        theme: &Theme,
-        width: usize,
-    ) -> (Vec<Line<'static>>, Vec<MenuHit>) {
+    fn detail_with_menu(&self, theme: &Theme, width: usize) -> (Vec<Line<'static>>, Vec<MenuHit>) {
         let mut out = Vec::new();
         let mut hits = Vec::new();
         let Some(i) = self.current() else {
