@@ -1,5 +1,7 @@
 //! `checklist`: items the learner ticks; ticks are remembered through save/restore.
 
+use std::cell::Cell;
+
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -7,7 +9,7 @@ use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
 use crate::content::lessons::Checklist;
-use crate::tui::blocks::common::{self, frame, is_char, is_down, is_up, plain, wrap_prefixed};
+use crate::tui::blocks::common::{self, frame, is_char, is_down, is_up, plain};
 use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::Theme;
 
@@ -15,6 +17,8 @@ pub struct ChecklistWidget {
     items: Vec<String>,
     ticked: Vec<bool>,
     cursor: usize,
+    /// Inner width and scroll of the last draw, to map a mouse click to an item.
+    drawn: Cell<(u16, usize)>,
 }
 
 impl ChecklistWidget {
@@ -26,6 +30,7 @@ impl ChecklistWidget {
             items: spec.items.iter().map(|s| common::prose(s)).collect(),
             ticked: vec![false; spec.items.len()],
             cursor: 0,
+            drawn: Cell::new((0, 0)),
         })
     }
 
@@ -37,8 +42,15 @@ impl ChecklistWidget {
         self.cursor
     }
 
-    fn lines(&self, theme: &Theme, width: usize, show_cursor: bool) -> (Vec<Line<'static>>, usize) {
+    /// The lines, the line of the selected item, and which item each line belongs to.
+    fn lines(
+        &self,
+        theme: &Theme,
+        width: usize,
+        show_cursor: bool,
+    ) -> (Vec<Line<'static>>, usize, Vec<Option<usize>>) {
         let mut out = Vec::new();
+        let mut owners = vec![None];
         let mut focus = 0;
         let done = self.ticked.iter().filter(|t| **t).count();
         out.push(Line::from(Span::styled(
@@ -61,9 +73,11 @@ impl ChecklistWidget {
                 Span::styled(format!("{pointer} "), theme.focus),
                 Span::styled(format!("{mark} "), mark_style),
             ];
-            out.extend(wrap_prefixed(prefix, item, width, style));
+            let lines = common::wrap_rich(prefix, item, width, style, theme);
+            owners.extend(std::iter::repeat_n(Some(i), lines.len()));
+            out.extend(lines);
         }
-        (out, focus)
+        (out, focus, owners)
     }
 }
 
@@ -74,7 +88,7 @@ impl BlockWidget for ChecklistWidget {
 
     fn height(&self, width: u16) -> u16 {
         let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-        let (lines, _) = self.lines(&theme, width.saturating_sub(2) as usize, false);
+        let (lines, _, _) = self.lines(&theme, width.saturating_sub(2) as usize, false);
         (lines.len() + 2).min(u16::MAX as usize) as u16
     }
 
@@ -89,8 +103,10 @@ impl BlockWidget for ChecklistWidget {
         if inner.is_empty() {
             return;
         }
-        let (lines, focus) = self.lines(ctx.theme, inner.width as usize, ctx.active || ctx.focused);
+        let (lines, focus, _) =
+            self.lines(ctx.theme, inner.width as usize, ctx.active || ctx.focused);
         let skip = common::scroll_to(focus, inner.height as usize, lines.len());
+        self.drawn.set((inner.width, skip));
         common::draw_lines(inner, buf, &lines, skip);
     }
 
@@ -152,5 +168,28 @@ impl BlockWidget for ChecklistWidget {
 
     fn is_done(&self) -> bool {
         self.ticked.iter().all(|t| *t)
+    }
+
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let (_, focus, _) = self.lines(&theme, width.saturating_sub(2) as usize, true);
+        Some(1 + focus as u16)
+    }
+
+    fn handle_click(&mut self, row: u16, _col: u16) -> BlockOutcome {
+        let (width, skip) = self.drawn.get();
+        if row == 0 || width == 0 {
+            return BlockOutcome::Ignored;
+        }
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let (_, _, owners) = self.lines(&theme, width as usize, true);
+        match owners.get(row as usize - 1 + skip).copied().flatten() {
+            Some(i) => {
+                self.cursor = i;
+                self.ticked[i] = !self.ticked[i];
+                BlockOutcome::Changed
+            }
+            None => BlockOutcome::Ignored,
+        }
     }
 }

@@ -47,12 +47,21 @@ pub fn frame(area: Rect, buf: &mut Buffer, ctx: &RenderCtx, title: &str, status:
                 },
             ),
         ]));
-    if !status.is_empty() {
+    if !status.is_empty() && border_fits(area.width, title, status, ctx.active) {
         block = block.title(Line::from(Span::styled(format!(" {status} "), t.dim)).right_aligned());
     }
     let inner = block.inner(area);
     block.render(area, buf);
     inner
+}
+
+/// Title and status share the top border of a block `width` cells wide without touching
+/// (a status that does not fit is left out by `frame`; blocks offer shorter ones first).
+pub fn border_fits(width: u16, title: &str, status: &str, active: bool) -> bool {
+    // Corners, the spaces around each text, the active marker, one border cell between.
+    let marker = if active { 2 } else { 0 };
+    let need = 2 + (width_of(title) + 2 + marker) + (width_of(status) + 2) + 1;
+    need <= width as usize
 }
 
 /// Untrusted prose from a lesson (a question, a choice, a model answer): cleaned for the
@@ -197,6 +206,137 @@ pub fn wrap_prefixed(
         out.push(Line::from(spans));
     }
     out
+}
+
+/// Inline Markdown in lesson prose: `code` spans take the theme's code style and
+/// *emphasis* is italic. In mono and ASCII themes the backticks stay, so code keeps a
+/// visible mark without colour. Returns styled words per paragraph (a word may mix
+/// styles, e.g. a code span followed by a comma).
+fn rich_words(text: &str, base: Style, theme: &Theme) -> Vec<Vec<Vec<(String, Style)>>> {
+    let keep_ticks = theme.ascii || theme.name == crate::tui::theme::ThemeName::Mono;
+    let code = theme.code;
+    let mut paras = Vec::new();
+    for para in text.split('\n') {
+        let chars: Vec<char> = para.chars().collect();
+        let mut words: Vec<Vec<(String, Style)>> = Vec::new();
+        let mut word: Vec<(String, Style)> = Vec::new();
+        let mut piece = String::new();
+        let (mut in_code, mut in_em) = (false, false);
+        let style_now = |in_code: bool, in_em: bool| {
+            if in_code {
+                code
+            } else if in_em {
+                base.add_modifier(Modifier::ITALIC)
+            } else {
+                base
+            }
+        };
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            let st = style_now(in_code, in_em);
+            if c == '`' && (in_code || chars[i + 1..].contains(&'`')) {
+                if !piece.is_empty() {
+                    word.push((std::mem::take(&mut piece), st));
+                }
+                in_code = !in_code;
+                if keep_ticks {
+                    word.push(("`".to_owned(), code));
+                }
+            } else if c == '*'
+                && !in_code
+                && ((in_em && i > 0 && !chars[i - 1].is_whitespace())
+                    || (!in_em
+                        && chars
+                            .get(i + 1)
+                            .is_some_and(|n| !n.is_whitespace() && *n != '*')
+                        && chars[i + 1..].contains(&'*')))
+            {
+                if !piece.is_empty() {
+                    word.push((std::mem::take(&mut piece), st));
+                }
+                in_em = !in_em;
+            } else if c.is_whitespace() {
+                if !piece.is_empty() {
+                    word.push((std::mem::take(&mut piece), st));
+                }
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            } else {
+                piece.push(c);
+            }
+            i += 1;
+        }
+        if !piece.is_empty() {
+            word.push((piece, style_now(in_code, in_em)));
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+        paras.push(words);
+    }
+    paras
+}
+
+/// Like [`wrap_prefixed`], for lesson prose with inline Markdown (`code`, *emphasis*).
+pub fn wrap_rich(
+    prefix: Vec<Span<'static>>,
+    text: &str,
+    width: usize,
+    style: Style,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let pw: usize = prefix.iter().map(|s| s.width()).sum();
+    let body = width.saturating_sub(pw).max(1);
+    let mut rows: Vec<Vec<Span<'static>>> = Vec::new();
+    for para in rich_words(text, style, theme) {
+        let mut line: Vec<Span<'static>> = Vec::new();
+        let mut w = 0usize;
+        for word in para {
+            let ww: usize = word.iter().map(|(s, _)| width_of(s)).sum();
+            if w > 0 && w + 1 + ww > body {
+                rows.push(std::mem::take(&mut line));
+                w = 0;
+            }
+            if w > 0 {
+                line.push(Span::styled(" ", style));
+                w += 1;
+            }
+            for (s, st) in word {
+                // A piece longer than the line is split by characters.
+                let mut cur = String::new();
+                for ch in s.chars() {
+                    let cw = width_of(ch.encode_utf8(&mut [0; 4]));
+                    if w + cw > body && w > 0 {
+                        if !cur.is_empty() {
+                            line.push(Span::styled(std::mem::take(&mut cur), st));
+                        }
+                        rows.push(std::mem::take(&mut line));
+                        w = 0;
+                    }
+                    cur.push(ch);
+                    w += cw;
+                }
+                if !cur.is_empty() {
+                    line.push(Span::styled(cur, st));
+                }
+            }
+        }
+        rows.push(line);
+    }
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, spans)| {
+            let mut all = if i == 0 {
+                prefix.clone()
+            } else {
+                vec![Span::raw(" ".repeat(pw))]
+            };
+            all.extend(spans);
+            Line::from(all)
+        })
+        .collect()
 }
 
 /// Wrap JSON text under a first-line prefix (hanging indent), highlighting each piece.
@@ -410,6 +550,39 @@ pub fn verdict_line(theme: &Theme, ok: bool, word: &str, detail: &str) -> Line<'
         ));
     }
     Line::from(spans)
+}
+
+/// The verdict wrapped to `width` cells: mark and word first, the detail under a hanging
+/// indent (nothing is cut at the right edge).
+pub fn verdict_lines(
+    theme: &Theme,
+    ok: bool,
+    word: &str,
+    detail: &str,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let (mark, style) = if ok {
+        (theme.sym.ok, theme.ok)
+    } else {
+        (theme.sym.bad, theme.bad)
+    };
+    let head = vec![Span::styled(format!("{mark} {word}  "), style)];
+    if detail.is_empty() {
+        return vec![Line::from(Span::styled(format!("{mark} {word}"), style))];
+    }
+    let hw: usize = head.iter().map(|s| s.width()).sum();
+    if width < hw + 12 {
+        // Too narrow for a hanging indent: the detail goes under the word.
+        let mut out = vec![Line::from(Span::styled(format!("{mark} {word}"), style))];
+        out.extend(wrap_prefixed(
+            Vec::new(),
+            &clean(detail, false),
+            width,
+            theme.base,
+        ));
+        return out;
+    }
+    wrap_prefixed(head, &clean(detail, false), width, theme.base)
 }
 
 /// Render pre-built lines into `area`, skipping the first `skip` lines; lines are cut

@@ -27,7 +27,10 @@ pub struct ExplainWidget {
     key_points: Vec<String>,
     editor: Editor,
     editing: bool,
+    /// Compared at least once (the block is done).
     compared: bool,
+    /// The comparison panel is open (`c` toggles it).
+    showing: bool,
     ticked: Vec<bool>,
     kp_cursor: usize,
 }
@@ -62,6 +65,7 @@ impl ExplainWidget {
             editor: Editor::new(""),
             editing: false,
             compared: false,
+            showing: false,
             ticked: vec![false; spec.key_points.len()],
             kp_cursor: 0,
         })
@@ -73,6 +77,11 @@ impl ExplainWidget {
 
     pub fn compared(&self) -> bool {
         self.compared
+    }
+
+    /// The comparison panel is open.
+    pub fn showing(&self) -> bool {
+        self.showing
     }
 
     pub fn ticked(&self) -> &[bool] {
@@ -103,11 +112,12 @@ impl ExplainWidget {
         let mut out = Vec::new();
         let mut focus = 0;
         out.push(Line::from(Span::styled("Model answer", theme.heading)));
-        out.extend(wrap_prefixed(
+        out.extend(common::wrap_rich(
             Vec::new(),
             &self.model_answer,
             width,
             theme.base,
+            theme,
         ));
         if self.key_points.is_empty() {
             return (out, focus);
@@ -135,7 +145,7 @@ impl ExplainWidget {
                 Span::styled(format!("{mark} "), st),
             ];
             let style = if here { theme.selected } else { theme.base };
-            out.extend(wrap_prefixed(prefix, point, width, style));
+            out.extend(common::wrap_rich(prefix, point, width, style, theme));
             let hint = if answer_empty {
                 "no answer written".to_owned()
             } else if overlap[i].is_empty() {
@@ -160,31 +170,37 @@ impl ExplainWidget {
         (out, focus)
     }
 
-    fn status_line(&self, theme: &Theme) -> Line<'static> {
+    /// The hint under the editor, wrapped to `width`.
+    fn status_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         if self.editing {
-            return Line::from(Span::styled("Typing: Esc stops editing.", theme.dim));
+            return wrap_prefixed(Vec::new(), "Typing: Esc stops editing.", width, theme.dim);
         }
         if self.compared {
             let n = self.ticked.iter().filter(|t| **t).count();
-            return Line::from(vec![
-                Span::styled(format!("{} compared", theme.sym.ok), theme.ok),
-                Span::styled(
-                    format!("  {n} of {} key points ticked", self.key_points.len()),
-                    theme.dim,
+            let more = if self.showing {
+                "c hides the model answer"
+            } else {
+                "c shows the model answer again"
+            };
+            return wrap_prefixed(
+                vec![Span::styled(
+                    format!("{} compared  ", theme.sym.ok),
+                    theme.ok,
+                )],
+                &format!(
+                    "{n} of {} key points ticked; {more}.",
+                    self.key_points.len()
                 ),
-            ]);
-        }
-        if self.answer().trim().is_empty() {
-            Line::from(Span::styled(
-                "Enter or e: write your answer; c: compare with the model answer.",
+                width,
                 theme.dim,
-            ))
+            );
+        }
+        let text = if self.answer().trim().is_empty() {
+            "Enter or e: write your answer; c: compare with the model answer."
         } else {
-            Line::from(Span::styled(
-                "c: compare with the model answer; e: keep editing.",
-                theme.dim,
-            ))
-        }
+            "c: compare with the model answer; e: keep editing."
+        };
+        wrap_prefixed(Vec::new(), text, width, theme.dim)
     }
 }
 
@@ -196,13 +212,15 @@ impl BlockWidget for ExplainWidget {
     fn height(&self, width: u16) -> u16 {
         let theme = Theme::new(ThemeName::Mono, false);
         let w = width.saturating_sub(2);
-        let q = wrap_prefixed(Vec::new(), &self.question, w as usize, theme.base).len() as u16;
-        let mut h = 2 + q + 1 + self.editor_height() + 1;
-        if self.compared {
+        let q = common::wrap_rich(Vec::new(), &self.question, w as usize, theme.base, &theme).len()
+            as u16;
+        let st = self.status_lines(&theme, w as usize).len() as u16;
+        let mut h = 2 + q + st + self.editor_height() + 1;
+        if self.showing {
             let cw = if w >= WIDE { w / 2 } else { w };
             let (cl, _) = self.compare_lines(&theme, cw as usize, false);
             if w >= WIDE {
-                h = h.max(2 + q + 1 + cl.len() as u16 + 1);
+                h = h.max(2 + q + st + cl.len() as u16);
             } else {
                 h += cl.len() as u16 + 1;
             }
@@ -221,11 +239,12 @@ impl BlockWidget for ExplainWidget {
         if inner.is_empty() {
             return;
         }
-        let q = wrap_prefixed(
+        let q = common::wrap_rich(
             Vec::new(),
             &self.question,
             inner.width as usize,
             theme.heading,
+            theme,
         );
         let qh = (q.len() as u16).min(inner.height);
         let [qa, rest] = inner.layout(&Layout::vertical([
@@ -236,13 +255,15 @@ impl BlockWidget for ExplainWidget {
         if rest.height < 2 {
             return;
         }
+        let st = self.status_lines(theme, rest.width as usize);
+        let sh = (st.len() as u16).min(rest.height.saturating_sub(1));
         let [body, status_area] = rest.layout(&Layout::vertical([
             Constraint::Fill(1),
-            Constraint::Length(1),
+            Constraint::Length(sh),
         ]));
-        common::draw_lines(status_area, buf, &[self.status_line(theme)], 0);
+        common::draw_lines(status_area, buf, &st, 0);
         let show_cursor = (ctx.active || ctx.focused) && !self.editing;
-        if self.compared && inner.width >= WIDE {
+        if self.showing && inner.width >= WIDE {
             let [left, right] = body.layout(&Layout::horizontal([
                 Constraint::Percentage(50),
                 Constraint::Percentage(50),
@@ -265,7 +286,7 @@ impl BlockWidget for ExplainWidget {
             ]));
             self.editor
                 .render(ed, buf, theme, self.editing, "Your answer", ctx.active);
-            if self.compared {
+            if self.showing {
                 let (lines, focus) = self.compare_lines(theme, below.width as usize, show_cursor);
                 let skip = common::scroll_to(focus, below.height as usize, lines.len());
                 common::draw_lines(below, buf, &lines, skip);
@@ -292,18 +313,17 @@ impl BlockWidget for ExplainWidget {
         if plain(&key, KeyCode::Esc) {
             return BlockOutcome::Release;
         }
-        if is_char(&key, 'e') || (plain(&key, KeyCode::Enter) && !self.compared) {
+        if is_char(&key, 'e') || (plain(&key, KeyCode::Enter) && !self.showing) {
             self.editing = true;
             return BlockOutcome::Changed;
         }
         if is_char(&key, 'c') {
-            if self.compared {
-                return BlockOutcome::Consumed;
-            }
+            // Opens the comparison (the block is done from then on); again hides it.
             self.compared = true;
+            self.showing = !self.showing;
             return BlockOutcome::Changed;
         }
-        if self.compared && !self.key_points.is_empty() {
+        if self.showing && !self.key_points.is_empty() {
             if is_up(&key) {
                 self.kp_cursor = self.kp_cursor.saturating_sub(1);
                 return BlockOutcome::Consumed;
@@ -337,9 +357,12 @@ impl BlockWidget for ExplainWidget {
             return vec![KeyHint::new("Esc", "stop editing")];
         }
         let mut v = vec![KeyHint::new("e", "edit answer")];
-        if self.compared {
+        if self.showing {
             v.push(KeyHint::new("Up/Down", "key point"));
             v.push(KeyHint::new("Space", "tick"));
+            v.push(KeyHint::new("c", "hide answer"));
+        } else if self.compared {
+            v.push(KeyHint::new("c", "show answer"));
         } else {
             v.push(KeyHint::new("c", "compare"));
         }
@@ -352,7 +375,12 @@ impl BlockWidget for ExplainWidget {
     }
 
     fn save(&self) -> Value {
-        json!({ "answer": self.answer(), "compared": self.compared, "ticked": self.ticked })
+        json!({
+            "answer": self.answer(),
+            "compared": self.compared,
+            "hidden": self.compared && !self.showing,
+            "ticked": self.ticked,
+        })
     }
 
     fn restore(&mut self, state: &Value) {
@@ -363,6 +391,7 @@ impl BlockWidget for ExplainWidget {
             .get("compared")
             .and_then(Value::as_bool)
             .unwrap_or(false);
+        self.showing = self.compared && state.get("hidden").and_then(Value::as_bool) != Some(true);
         if let Some(arr) = state.get("ticked").and_then(Value::as_array) {
             for (i, v) in arr.iter().enumerate().take(self.ticked.len()) {
                 self.ticked[i] = v.as_bool().unwrap_or(false);
@@ -372,5 +401,22 @@ impl BlockWidget for ExplainWidget {
 
     fn is_done(&self) -> bool {
         self.compared
+    }
+
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let w = width.saturating_sub(2);
+        let q = common::wrap_rich(Vec::new(), &self.question, w as usize, theme.base, &theme).len()
+            as u16;
+        let eh = self.editor_height();
+        if self.showing && !self.editing {
+            let cw = if w >= WIDE { w / 2 - 1 } else { w };
+            let (_, focus) = self.compare_lines(&theme, cw as usize, true);
+            let below = if w >= WIDE { 0 } else { eh };
+            return Some(1 + q + below + focus as u16);
+        }
+        // The editor's cursor line (its box has a top border; it scrolls past its height).
+        let row = (self.editor.cursor().0 as u16).min(eh.saturating_sub(3));
+        Some(1 + q + 1 + row)
     }
 }

@@ -105,13 +105,20 @@ pub trait BlockWidget {
     fn seek_ms(&mut self, t_ms: u64) {
         let _ = t_ms;
     }
-    /// The row, counted from the block's top at `width` columns, that must stay in view
-    /// after a key: the row under the cursor, or the first row of what a reveal just added.
-    /// The reader scrolls to keep it visible (and, when the block grew, shows its new bottom
-    /// as far as that row allows). `None`: keep the block's top in view.
+    /// The row, counted from the block's top border at `width` columns (as in `height` and
+    /// `handle_click`), that must stay in view after a key: the row under the cursor, the
+    /// just-revealed verdict, the editor cursor. The reader scrolls to keep it visible (and,
+    /// when the block grew, shows its new bottom as far as that row allows). `None`: keep
+    /// the block's top in view.
     fn focus_line(&self, width: u16) -> Option<u16> {
         let _ = width;
         None
+    }
+    /// A mouse click at `row`, `col`, relative to the block's area (the top border is row 0).
+    /// Blocks map it to the row / choice / switch they last drew there.
+    fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
+        let _ = (row, col);
+        BlockOutcome::Ignored
     }
 }
 

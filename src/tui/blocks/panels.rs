@@ -117,21 +117,33 @@ pub fn flip_lines(
         ));
         return out;
     };
-    let mut out = wrap_prefixed(
-        vec![Span::styled(format!("Without the {rule}: "), theme.heading)],
-        &format!("{} of {total} fixture rows flip", flips.len()),
-        width,
-        if flips.is_empty() {
-            theme.dim
-        } else {
-            theme.warn
-        },
-    );
+    let head = format!("Without the {rule}: ");
+    let count = format!("{} of {total} fixture rows flip", flips.len());
+    let count_style = if flips.is_empty() {
+        theme.dim
+    } else {
+        theme.warn
+    };
+    // A narrow panel puts the heading on its own lines so nothing runs off the edge.
+    let mut out = if width_of(&head) + 12 <= width {
+        wrap_prefixed(
+            vec![Span::styled(head, theme.heading)],
+            &count,
+            width,
+            count_style,
+        )
+    } else {
+        let mut v = wrap_prefixed(Vec::new(), head.trim_end(), width, theme.heading);
+        v.extend(wrap_prefixed(Vec::new(), &count, width, count_style));
+        v
+    };
     if flips.is_empty() {
-        out.push(Line::from(Span::styled(
+        out.extend(wrap_prefixed(
+            Vec::new(),
             "No row depends on it alone (another check still catches them).",
+            width,
             theme.dim,
-        )));
+        ));
         return out;
     }
     let idw = flips

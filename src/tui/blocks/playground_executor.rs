@@ -16,7 +16,7 @@ use crate::content::fixtures::ExecCase;
 use crate::content::lessons::Block;
 use crate::executor::{Context, Record};
 use crate::tui::blocks::common::{
-    self, Editor, frame, is_char, is_down, is_left, is_right, is_up, plain, verdict_line,
+    self, Editor, frame, is_char, is_down, is_left, is_right, is_up, plain, verdict_lines,
     wrap_prefixed,
 };
 use crate::tui::blocks::engine::{self, ArgsInput, ExecRule, ExecRun, Stage};
@@ -39,6 +39,8 @@ pub enum Panel {
 }
 
 pub struct ExecutorPlayground {
+    /// Where the last draw put the block (x, y) and the rule switches (absolute), for clicks.
+    drawn: std::cell::Cell<((u16, u16), Rect)>,
     tool: Editor,
     tenant: usize,
     read: bool,
@@ -101,6 +103,7 @@ impl ExecutorPlayground {
         records: Arc<Vec<Record>>,
     ) -> ExecutorPlayground {
         let mut p = ExecutorPlayground {
+            drawn: std::cell::Cell::new(((0, 0), Rect::default())),
             tool: Editor::single(tool),
             tenant: tenant.min(TENANTS.len() - 1),
             read,
@@ -265,25 +268,20 @@ impl ExecutorPlayground {
         let mut out = Vec::new();
         let outcome = self.run.outcome();
         let ok = outcome == "ok";
-        out.push(verdict_line(
+        let detail = if ok {
+            "the call ran; only id, title and status come back"
+        } else if outcome == "not_found" {
+            "a completed lookup that found nothing for this tenant"
+        } else {
+            "the call was refused before the store was read"
+        };
+        out.extend(verdict_lines(
             theme,
             ok,
             if ok { "ok" } else { &outcome },
-            if ok {
-                "the call ran; only id, title and status come back"
-            } else {
-                "the call was refused before the store was read"
-            },
+            detail,
+            width,
         ));
-        if outcome == "not_found" {
-            out.pop();
-            out.push(verdict_line(
-                theme,
-                false,
-                "not_found",
-                "a completed lookup that found nothing for this tenant",
-            ));
-        }
         out.extend(panels::pipeline_lines(
             theme,
             "checks:",
@@ -304,7 +302,7 @@ impl ExecutorPlayground {
                     "a caller who edits the result edits only its copy",
                 )
             };
-            out.push(verdict_line(theme, ok, word, detail));
+            out.extend(verdict_lines(theme, ok, word, detail, width));
         }
         if let Some((l, c, msg)) = &self.json_error {
             out.extend(wrap_prefixed(
@@ -320,7 +318,22 @@ impl ExecutorPlayground {
     /// The envelope, opened up only as far as `width` needs; headed when there is room.
     fn envelope_lines(&self, theme: &Theme, width: usize, height: usize) -> Vec<Line<'static>> {
         let text = common::json_semi_pretty(&self.run.envelope, width);
-        let body = common::highlight_json_text(&text, theme);
+        // Lines still too long (a long string) wrap under their own indent, not off the edge.
+        let mut body = Vec::new();
+        for line in text.split('\n') {
+            if common::width_of(line) <= width {
+                body.push(common::highlight_json_line(line, theme));
+            } else {
+                let rest = line.trim_start();
+                let indent = line.len() - rest.len();
+                body.extend(common::wrap_json(
+                    vec![Span::raw(" ".repeat(indent))],
+                    rest,
+                    width,
+                    theme,
+                ));
+            }
+        }
         let mut out = Vec::new();
         if body.len() < height {
             out.push(Line::from(Span::styled("Envelope", theme.heading)));
@@ -329,7 +342,23 @@ impl ExecutorPlayground {
         out
     }
 
+    /// The context goes on a row of its own when the block is roomy or when it does not
+    /// fit beside the short tool field (it is never cut at the right edge).
+    fn context_own_row(&self, theme: &Theme, inner_width: u16) -> bool {
+        if inner_width >= ROOMY {
+            return true;
+        }
+        let need = self.top_lines(theme, false, false).width() as u16;
+        // "tool " + a 15-cell field + a space.
+        need + 21 > inner_width
+    }
+
     fn top_lines(&self, theme: &Theme, show: bool, roomy: bool) -> Line<'static> {
+        self.context_line(theme, show, roomy, false)
+    }
+
+    /// `tight`: short words (allow/deny) so the line fits a narrow reader.
+    fn context_line(&self, theme: &Theme, show: bool, roomy: bool, tight: bool) -> Line<'static> {
         let cf = show && self.focus == Panel::Context;
         let tenant_style = if cf { theme.selected } else { theme.base };
         let (r_allow, r_deny) = if self.read {
@@ -344,7 +373,14 @@ impl ExecutorPlayground {
             ),
             Span::styled(format!("tenant < {} >", TENANTS[self.tenant]), tenant_style),
             Span::styled(" read ", theme.dim),
-            Span::styled(format!("{r_allow} allowed {r_deny} denied"), tenant_style),
+            Span::styled(
+                if tight {
+                    format!("{r_allow} allow {r_deny} deny")
+                } else {
+                    format!("{r_allow} allowed {r_deny} denied")
+                },
+                tenant_style,
+            ),
         ];
         if roomy {
             spans.push(Span::styled("  (trusted: from the session)", theme.dim));
@@ -408,6 +444,22 @@ impl ExecutorPlayground {
         area.width
     }
 
+    /// Lines the rules-and-flips panel needs when it is `width` cells wide.
+    fn rules_panel_height(&self, width: u16) -> u16 {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let rw = 30.min(width / 2);
+        let fw = width.saturating_sub(rw + 1);
+        let flips = panels::flip_lines(
+            &theme,
+            self.off.map(|r| r.label()),
+            &self.flips,
+            self.flip_total,
+            fw as usize,
+        )
+        .len() as u16;
+        flips.max(1 + ExecRule::ALL.len() as u16)
+    }
+
     fn rules_and_flips(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show: bool) {
         let labels: Vec<&str> = ExecRule::ALL.iter().map(|r| r.label()).collect();
         let off_idx = self
@@ -419,6 +471,8 @@ impl ExecutorPlayground {
             Constraint::Length(rw),
             Constraint::Fill(1),
         ]));
+        let (origin, _) = self.drawn.get();
+        self.drawn.set((origin, ra));
         common::draw_lines(
             ra,
             buf,
@@ -449,9 +503,13 @@ impl BlockWidget for ExecutorPlayground {
     fn height(&self, width: u16) -> u16 {
         let inner = width.saturating_sub(2);
         let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-        let rules = (2 + self.flips.len() as u16).max(1 + ExecRule::ALL.len() as u16);
+        let rules = self.rules_panel_height(inner);
         let res = self.result_lines(&theme, inner as usize).len() as u16;
-        let top = if inner >= ROOMY { 2 } else { 1 };
+        let top = if self.context_own_row(&theme, inner) {
+            2
+        } else {
+            1
+        };
         2 + top + EDITOR_H + res + rules
     }
 
@@ -467,15 +525,17 @@ impl BlockWidget for ExecutorPlayground {
         if inner.is_empty() {
             return;
         }
+        self.drawn.set(((area.x, area.y), Rect::default()));
         let show = ctx.focused || ctx.active;
         let roomy = inner.width >= ROOMY;
+        let own_row = self.context_own_row(theme, inner.width);
         let [tool_a, ctx_a, rest] = inner.layout(&Layout::vertical([
             Constraint::Length(1),
-            Constraint::Length(if roomy { 1 } else { 0 }),
+            Constraint::Length(if own_row { 1 } else { 0 }),
             Constraint::Fill(1),
         ]));
         let used = self.draw_tool(tool_a, buf, theme, show, roomy);
-        let ctx_a = if roomy {
+        let ctx_a = if own_row {
             ctx_a
         } else {
             Rect {
@@ -484,7 +544,13 @@ impl BlockWidget for ExecutorPlayground {
                 ..tool_a
             }
         };
-        common::draw_lines(ctx_a, buf, &[self.top_lines(theme, show, roomy)], 0);
+        let tight = !roomy && self.top_lines(theme, show, roomy).width() as u16 > ctx_a.width;
+        common::draw_lines(
+            ctx_a,
+            buf,
+            &[self.context_line(theme, show, roomy, tight)],
+            0,
+        );
         let res = self.result_lines(theme, rest.width as usize);
         let eh = EDITOR_H.min(rest.height);
         let rh = (res.len() as u16).min(rest.height.saturating_sub(eh));
@@ -623,6 +689,46 @@ impl BlockWidget for ExecutorPlayground {
             }
         }
         BlockOutcome::Ignored
+    }
+
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let inner = width.saturating_sub(2);
+        let top = if self.context_own_row(&theme, inner) {
+            2
+        } else {
+            1
+        };
+        if self.editing && self.focus == Panel::Args {
+            // The editor box has a top border; it scrolls past its height.
+            let row = (self.args.cursor().0 as u16).min(EDITOR_H.saturating_sub(3));
+            return Some(1 + top + 1 + row);
+        }
+        // Otherwise the verdict under the editor.
+        Some(1 + top + EDITOR_H)
+    }
+
+    fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
+        // A click on a rule switch selects it and flips it, as Space would.
+        let ((ox, oy), ra) = self.drawn.get();
+        let (x, y) = (ox.saturating_add(col), oy.saturating_add(row));
+        if ra.is_empty() || x < ra.x || x >= ra.right() || y <= ra.y || y >= ra.bottom() {
+            return BlockOutcome::Ignored;
+        }
+        let idx = (y - ra.y - 1) as usize;
+        let Some(&rule) = ExecRule::ALL.get(idx) else {
+            return BlockOutcome::Ignored;
+        };
+        self.editing = false;
+        self.focus = Panel::Rules;
+        self.rule_cursor = idx;
+        let next = if self.off == Some(rule) {
+            None
+        } else {
+            Some(rule)
+        };
+        self.set_off(next);
+        BlockOutcome::Changed
     }
 
     fn key_hints(&self, active: bool) -> Vec<KeyHint> {

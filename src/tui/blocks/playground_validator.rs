@@ -14,7 +14,7 @@ use crate::content::fixtures::{NamedSchema, ValidatorCase};
 use crate::content::lessons::Block;
 use crate::tui::blocks::common::{
     self, Editor, frame, is_char, is_down, is_left, is_right, is_up, plain, verdict_line,
-    wrap_prefixed,
+    verdict_lines, wrap_prefixed,
 };
 use crate::tui::blocks::engine::{self, ArgsInput, VAL_STAGES, ValRule, ValRun};
 use crate::tui::blocks::panels::{self, Flip, StageState};
@@ -50,6 +50,8 @@ enum Outcome {
 }
 
 pub struct ValidatorPlayground {
+    /// Where the last draw put the block (x, y) and the rule switches (absolute), for clicks.
+    drawn: std::cell::Cell<((u16, u16), Rect)>,
     schemas: Vec<(String, NamedSchema)>,
     /// The fixture schema shown, or `None` once the learner edited the schema text.
     schema_idx: Option<usize>,
@@ -160,6 +162,7 @@ impl ValidatorPlayground {
             .map(|(_, e)| schema_text(e))
             .unwrap_or_default();
         let mut p = ValidatorPlayground {
+            drawn: std::cell::Cell::new(((0, 0), Rect::default())),
             schemas,
             schema_idx: Some(idx),
             schema_editor: Editor::new(&text),
@@ -381,7 +384,7 @@ impl ValidatorPlayground {
         let mut out = Vec::new();
         match &self.outcome {
             Outcome::SchemaError(msg) => {
-                out.push(verdict_line(theme, false, "schema error", msg));
+                out.extend(verdict_lines(theme, false, "schema error", msg, width));
             }
             Outcome::Run(run) => {
                 let v = run.verdict();
@@ -434,6 +437,22 @@ impl ValidatorPlayground {
         out
     }
 
+    /// Lines the rules-and-flips panel needs when it is `width` cells wide.
+    fn rules_panel_height(&self, width: u16) -> u16 {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let rw = 30.min(width / 2);
+        let fw = width.saturating_sub(rw + 1);
+        let flips = panels::flip_lines(
+            &theme,
+            self.off.map(|r| r.label()),
+            &self.flips,
+            self.flip_total,
+            fw as usize,
+        )
+        .len() as u16;
+        flips.max(1 + ValRule::ALL.len() as u16)
+    }
+
     fn rules_and_flips(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show_cursor: bool) {
         let labels: Vec<&str> = ValRule::ALL.iter().map(|r| r.label()).collect();
         let off_idx = self
@@ -445,6 +464,8 @@ impl ValidatorPlayground {
             Constraint::Length(rw),
             Constraint::Fill(1),
         ]));
+        let (origin, _) = self.drawn.get();
+        self.drawn.set((origin, ra));
         let rules = panels::rule_lines(theme, &labels, off_idx, cursor, ra.width as usize);
         common::draw_lines(ra, buf, &rules, 0);
         let fa = Rect {
@@ -462,7 +483,7 @@ impl ValidatorPlayground {
         common::draw_lines(fa, buf, &flips, 0);
     }
 
-    fn picker_line(&self, theme: &Theme, focused: bool) -> Line<'static> {
+    fn picker_lines(&self, theme: &Theme, focused: bool, width: usize) -> Vec<Line<'static>> {
         let name = match self.schema_idx {
             Some(i) => format!(
                 "{} ({}/{})",
@@ -473,27 +494,32 @@ impl ValidatorPlayground {
             None => "edited".to_owned(),
         };
         let style = if focused { theme.selected } else { theme.base };
-        let mut spans = vec![
+        let spans = vec![
             Span::styled("Schema ", theme.dim),
             Span::styled(format!("< {name} >"), style),
         ];
+        let mut out = vec![Line::from(spans)];
         if let Some(i) = self.schema_idx {
             let d = &self.schemas[i].1.description;
             if !d.is_empty() {
-                spans.push(Span::styled(
-                    format!("  {}", crate::sanitize::clean(d, false)),
+                // The description wraps under the picker instead of running off the edge.
+                out.extend(common::wrap_rich(
+                    Vec::new(),
+                    &crate::sanitize::clean(d, false),
+                    width.max(8),
                     theme.dim,
+                    theme,
                 ));
             }
         }
-        Line::from(spans)
+        out
     }
 
     fn narrow_height(&self, width: usize) -> u16 {
         let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
         let res = self.result_lines(&theme, width).len() as u16;
-        let flips = 2 + self.flips.len() as u16;
-        1 + EDITOR_H + res + flips.max(6)
+        let flips = self.rules_panel_height(width as u16);
+        self.picker_lines(&theme, false, width).len() as u16 + EDITOR_H + res + flips
     }
 }
 
@@ -509,8 +535,9 @@ impl BlockWidget for ValidatorPlayground {
             let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
             let r = self.result_lines(&theme, right).len() as u16
                 + 1
-                + (2 + self.flips.len() as u16).max(6);
-            r.max(1 + 2 * EDITOR_H)
+                + self.rules_panel_height((inner / 2).saturating_sub(1));
+            let pick = self.picker_lines(&theme, false, (inner / 2) as usize).len() as u16;
+            r.max(pick + 2 * EDITOR_H)
         } else {
             self.narrow_height(inner as usize)
         };
@@ -528,6 +555,7 @@ impl BlockWidget for ValidatorPlayground {
         if inner.is_empty() {
             return;
         }
+        self.drawn.set(((area.x, area.y), Rect::default()));
         let show = ctx.focused || ctx.active;
         let sch_focus = show && self.focus == Panel::Schema;
         let args_focus = show && self.focus == Panel::Args;
@@ -538,12 +566,13 @@ impl BlockWidget for ValidatorPlayground {
                 Constraint::Percentage(50),
                 Constraint::Percentage(50),
             ]));
+            let picker = self.picker_lines(theme, sch_focus, left.width as usize);
             let [pick, sch, args] = left.layout(&Layout::vertical([
-                Constraint::Length(1),
+                Constraint::Length(picker.len() as u16),
                 Constraint::Fill(1),
                 Constraint::Fill(1),
             ]));
-            common::draw_lines(pick, buf, &[self.picker_line(theme, sch_focus)], 0);
+            common::draw_lines(pick, buf, &picker, 0);
             self.schema_editor
                 .render(sch, buf, theme, edit_schema, "schema", sch_focus);
             self.args_editor
@@ -565,16 +594,20 @@ impl BlockWidget for ValidatorPlayground {
             return;
         }
         let res = self.result_lines(theme, inner.width as usize);
-        let eh = EDITOR_H.min(inner.height.saturating_sub(1));
-        let rest = inner.height.saturating_sub(1 + eh);
+        let picker = self.picker_lines(theme, sch_focus, inner.width as usize);
+        let ph = (picker.len() as u16)
+            .min(inner.height.saturating_sub(1))
+            .max(1);
+        let eh = EDITOR_H.min(inner.height.saturating_sub(ph));
+        let rest = inner.height.saturating_sub(ph + eh);
         let rh = (res.len() as u16).min(rest);
         let [pick, eds, ra, rules] = inner.layout(&Layout::vertical([
-            Constraint::Length(1),
+            Constraint::Length(ph),
             Constraint::Length(eh),
             Constraint::Length(rh),
             Constraint::Fill(1),
         ]));
-        common::draw_lines(pick, buf, &[self.picker_line(theme, sch_focus)], 0);
+        common::draw_lines(pick, buf, &picker, 0);
         let [sa, aa] = eds.layout(&Layout::horizontal([
             Constraint::Percentage(50),
             Constraint::Percentage(50),
@@ -679,6 +712,52 @@ impl BlockWidget for ValidatorPlayground {
             return BlockOutcome::Changed;
         }
         BlockOutcome::Ignored
+    }
+
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let inner = width.saturating_sub(2);
+        let wide = inner >= WIDE;
+        let pick_w = if wide { inner / 2 } else { inner };
+        let ph = self.picker_lines(&theme, false, pick_w as usize).len() as u16;
+        let editor_row = |e: &Editor| (e.cursor().0 as u16).min(EDITOR_H.saturating_sub(3));
+        if self.editing {
+            let (top, ed) = match self.focus {
+                Panel::Schema => (0, &self.schema_editor),
+                _ if wide => {
+                    // Schema and arguments share the left column's height.
+                    let left_h = self.height(width).saturating_sub(2 + ph);
+                    (left_h / 2, &self.args_editor)
+                }
+                _ => (0, &self.args_editor),
+            };
+            return Some(1 + ph + top + 1 + editor_row(ed));
+        }
+        // Otherwise the verdict: right column top when wide, under the editors when narrow.
+        Some(if wide { 1 } else { 1 + ph + EDITOR_H })
+    }
+
+    fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
+        // A click on a rule switch selects it and flips it, as Space would.
+        let ((ox, oy), ra) = self.drawn.get();
+        let (x, y) = (ox.saturating_add(col), oy.saturating_add(row));
+        if ra.is_empty() || x < ra.x || x >= ra.right() || y <= ra.y || y >= ra.bottom() {
+            return BlockOutcome::Ignored;
+        }
+        let idx = (y - ra.y - 1) as usize;
+        let Some(&rule) = ValRule::ALL.get(idx) else {
+            return BlockOutcome::Ignored;
+        };
+        self.editing = false;
+        self.focus = Panel::Rules;
+        self.rule_cursor = idx;
+        let next = if self.off == Some(rule) {
+            None
+        } else {
+            Some(rule)
+        };
+        self.set_off(next);
+        BlockOutcome::Changed
     }
 
     fn key_hints(&self, active: bool) -> Vec<KeyHint> {

@@ -18,7 +18,7 @@ use crate::content::lessons::Block;
 use crate::executor::Record;
 use crate::sanitize::clean;
 use crate::tui::blocks::common::{
-    self, fit, frame, is_char, is_down, is_left, is_right, is_up, plain, verdict_line,
+    self, fit, frame, is_char, is_down, is_left, is_right, is_up, plain, verdict_lines,
     wrap_prefixed,
 };
 use crate::tui::blocks::engine::{self, ArgsInput};
@@ -102,7 +102,23 @@ impl Row {
     }
 }
 
+/// One outcome in the menu: (detail line, first column, end column, option index).
+type MenuHit = (usize, usize, usize, usize);
+
+/// Layout inside the border (coordinates relative to the inner area).
+struct Geometry {
+    wide: bool,
+    left_w: u16,
+    /// Stacked: rows of the table (header included); wide: the left column's height.
+    table_h: u16,
+    /// Table lines scrolled away (stacked: data rows; wide: whole table lines).
+    row_skip: usize,
+    detail: Rect,
+}
+
 pub struct PredictWidget {
+    /// Inner size of the last draw, to map mouse clicks.
+    drawn: std::cell::Cell<(u16, u16)>,
     kind: FixtureKind,
     rows: Vec<Row>,
     /// Index into `visible()`.
@@ -199,6 +215,7 @@ impl PredictWidget {
         named: Vec<(String, NamedSchema)>,
     ) -> PredictWidget {
         PredictWidget {
+            drawn: std::cell::Cell::new((0, 0)),
             kind,
             rows: rows
                 .into_iter()
@@ -414,14 +431,26 @@ impl PredictWidget {
         }
     }
 
-    fn status(&self, theme: &Theme) -> String {
+    /// The score for the top border: the longest wording that fits beside the title at
+    /// `width` (the score never runs into the title).
+    fn status(&self, theme: &Theme, width: u16, active: bool) -> String {
         let d = common::dot(theme);
         let (right, revealed, total) = self.score();
-        let mut s = format!("score {right}/{revealed} {d} {revealed} of {total} revealed");
-        if !self.queue.is_empty() {
-            s.push_str(&format!(" {d} review {}", self.queue.len()));
-        }
-        s
+        let review = if self.queue.is_empty() {
+            String::new()
+        } else {
+            format!(" {d} review {}", self.queue.len())
+        };
+        let title = self.title();
+        [
+            format!("score {right}/{revealed} {d} {revealed} of {total} revealed{review}"),
+            format!("score {right}/{revealed} {d} {revealed}/{total}{review}"),
+            format!("{right}/{revealed} right{review}"),
+            format!("{right}/{revealed}"),
+        ]
+        .into_iter()
+        .find(|s| common::border_fits(width, &title, s, active))
+        .unwrap_or_default()
     }
 
     // ------------------------------------------------------------ drawing
@@ -534,9 +563,16 @@ impl PredictWidget {
     }
 
     fn detail_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+        self.detail_with_menu(theme, width).0
+    }
+
+    /// The detail lines and where each outcome sits in the menu: (line, first column,
+    /// end column, option index), for mouse clicks.
+    fn detail_with_menu(&self, theme: &Theme, width: usize) -> (Vec<Line<'static>>, Vec<MenuHit>) {
         let mut out = Vec::new();
+        let mut hits = Vec::new();
         let Some(i) = self.current() else {
-            return out;
+            return (out, hits);
         };
         let row = &self.rows[i];
         let w = width.max(8);
@@ -636,6 +672,7 @@ impl PredictWidget {
             }
             let st = if on { theme.selected } else { theme.base };
             menu.push(Span::styled(item, st));
+            hits.push((out.len(), menu_w, menu_w + iw, n));
             menu_w += iw;
         }
         out.push(Line::from(menu));
@@ -646,11 +683,12 @@ impl PredictWidget {
                 FixtureKind::GetTicket => "the real executor returned",
                 FixtureKind::Validator => "the real validator said",
             };
-            out.push(verdict_line(
+            out.extend(verdict_lines(
                 theme,
                 right,
                 if right { "Right" } else { "Missed" },
                 &format!("you said {word}; {who} {}", a.outcome),
+                w,
             ));
             let label = match self.kind {
                 FixtureKind::GetTicket => "envelope",
@@ -699,7 +737,61 @@ impl PredictWidget {
             };
             out.extend(wrap_prefixed(Vec::new(), &hint, w, theme.dim));
         }
-        out
+        (out, hits)
+    }
+
+    /// Where things go inside the border at this inner size (shared by `render`,
+    /// `focus_line` and `handle_click`).
+    fn geometry(&self, inner_w: u16, inner_h: u16) -> Geometry {
+        let theme = Theme::new(ThemeName::Mono, false);
+        if inner_w >= WIDE {
+            let [left, _] = Rect::new(0, 0, inner_w, inner_h).layout(&Layout::horizontal([
+                Constraint::Percentage(55),
+                Constraint::Percentage(45),
+            ]));
+            let left_w = left.width;
+            let table = self.table_lines(&theme, left_w as usize, true);
+            let skip = common::scroll_to(self.cursor + 1, inner_h as usize, table.len());
+            return Geometry {
+                wide: true,
+                left_w,
+                table_h: inner_h,
+                row_skip: skip,
+                detail: Rect {
+                    x: left_w + 1,
+                    y: 0,
+                    width: inner_w.saturating_sub(left_w + 1),
+                    height: inner_h,
+                },
+            };
+        }
+        let table = self.table_lines(&theme, inner_w as usize, true);
+        let detail = self.detail_lines(&theme, inner_w as usize);
+        let want_table = table.len().min(1 + MAX_TABLE_ROWS) as u16;
+        let detail_h = (detail.len() as u16).min(inner_h.saturating_sub(2));
+        let table_h = want_table
+            .min(inner_h.saturating_sub(detail_h))
+            .max(inner_h.min(2));
+        let rows_h = table_h.saturating_sub(1) as usize;
+        let skip = common::scroll_to(self.cursor, rows_h, table.len().saturating_sub(1));
+        Geometry {
+            wide: false,
+            left_w: inner_w,
+            table_h,
+            row_skip: skip,
+            detail: Rect {
+                x: 0,
+                y: table_h,
+                width: inner_w,
+                height: inner_h.saturating_sub(table_h),
+            },
+        }
+    }
+
+    /// The inner size this block gets when drawn inline at `width` (its own height).
+    fn inline_geometry(&self, width: u16) -> Geometry {
+        let h = self.height(width);
+        self.geometry(width.saturating_sub(2), h.saturating_sub(2))
     }
 
     fn detail_height(&self, width: usize) -> usize {
@@ -734,41 +826,39 @@ impl BlockWidget for PredictWidget {
 
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
         let theme = ctx.theme;
-        let inner = frame(area, buf, ctx, &self.title(), &self.status(theme));
+        let status = self.status(theme, area.width, ctx.active);
+        let inner = frame(area, buf, ctx, &self.title(), &status);
         if inner.is_empty() {
             return;
         }
+        self.drawn.set((inner.width, inner.height));
         let show_cursor = ctx.focused || ctx.active;
-        if inner.width >= WIDE {
-            let [left, right] = inner.layout(&Layout::horizontal([
-                Constraint::Percentage(55),
-                Constraint::Percentage(45),
-            ]));
-            let table = self.table_lines(theme, left.width as usize, show_cursor);
-            let skip = common::scroll_to(self.cursor + 1, left.height as usize, table.len());
-            common::draw_lines(left, buf, &table, skip);
-            let pad = Rect {
-                x: right.x + 1,
-                width: right.width.saturating_sub(1),
-                ..right
+        let g = self.geometry(inner.width, inner.height);
+        let at = |r: Rect| {
+            Rect {
+                x: inner.x + r.x,
+                y: inner.y + r.y,
+                ..r
+            }
+            .intersection(inner)
+        };
+        let detail_a = at(g.detail);
+        let detail = self.detail_lines(theme, detail_a.width as usize);
+        if g.wide {
+            let left = Rect {
+                width: g.left_w,
+                ..inner
             };
-            let detail = self.detail_lines(theme, pad.width as usize);
-            common::draw_lines(pad, buf, &detail, 0);
+            let table = self.table_lines(theme, left.width as usize, show_cursor);
+            common::draw_lines(left, buf, &table, g.row_skip);
+            common::draw_lines(detail_a, buf, &detail, 0);
             return;
         }
         let table = self.table_lines(theme, inner.width as usize, show_cursor);
-        let detail = self.detail_lines(theme, inner.width as usize);
-        // The detail keeps what it needs; the table gets the rest (header + 1 row at least)
-        // and never more than MAX_TABLE_ROWS rows: it scrolls around the cursor.
-        let want_table = table.len().min(1 + MAX_TABLE_ROWS) as u16;
-        let detail_h = (detail.len() as u16).min(inner.height.saturating_sub(2));
-        let table_h = want_table
-            .min(inner.height.saturating_sub(detail_h))
-            .max(inner.height.min(2));
-        let [ta, da] = inner.layout(&Layout::vertical([
-            Constraint::Length(table_h),
-            Constraint::Fill(1),
-        ]));
+        let ta = Rect {
+            height: g.table_h.min(inner.height),
+            ..inner
+        };
         // Header stays; rows scroll around the cursor.
         if !ta.is_empty() {
             common::draw_lines(ta, buf, &table[..1], 0);
@@ -777,11 +867,9 @@ impl BlockWidget for PredictWidget {
                 height: ta.height.saturating_sub(1),
                 ..ta
             };
-            let rows = &table[1..];
-            let skip = common::scroll_to(self.cursor, rows_area.height as usize, rows.len());
-            common::draw_lines(rows_area, buf, rows, skip);
+            common::draw_lines(rows_area, buf, &table[1..], g.row_skip);
         }
-        common::draw_lines(da, buf, &detail, 0);
+        common::draw_lines(detail_a, buf, &detail, 0);
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
@@ -990,5 +1078,74 @@ impl BlockWidget for PredictWidget {
 
     fn is_done(&self) -> bool {
         self.rows.iter().all(|r| r.first.is_some())
+    }
+
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        let g = self.inline_geometry(width);
+        let theme = Theme::new(ThemeName::Mono, false);
+        let revealed = self.current().is_some_and(|i| self.rows[i].revealed);
+        if revealed {
+            // The end of the reveal (the row's reason) is what the learner reads next.
+            let n = self.detail_lines(&theme, g.detail.width as usize).len() as u16;
+            return Some(
+                1 + g.detail.y + n.saturating_sub(1).min(g.detail.height.saturating_sub(1)),
+            );
+        }
+        let line = if g.wide {
+            (self.cursor + 1).saturating_sub(g.row_skip)
+        } else {
+            1 + self.cursor.saturating_sub(g.row_skip)
+        };
+        Some(1 + line as u16)
+    }
+
+    fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
+        let (w, h) = self.drawn.get();
+        if w == 0 || row == 0 || col == 0 {
+            return BlockOutcome::Ignored;
+        }
+        let (y, x) = (row - 1, col - 1);
+        let g = self.geometry(w, h);
+        let n = self.visible().len();
+        // A table row selects that row.
+        let in_table = if g.wide { x < g.left_w } else { y < g.table_h };
+        if in_table {
+            let idx = if g.wide {
+                (y as usize + g.row_skip).checked_sub(1)
+            } else {
+                (y as usize).checked_sub(1).map(|r| r + g.row_skip)
+            };
+            return match idx {
+                Some(i) if i < n => {
+                    self.note = None;
+                    self.cursor = i;
+                    BlockOutcome::Consumed
+                }
+                _ => BlockOutcome::Ignored,
+            };
+        }
+        // An outcome in the menu picks it (as its number key would).
+        let d = g.detail;
+        if x < d.x || y < d.y {
+            return BlockOutcome::Ignored;
+        }
+        let theme = Theme::new(ThemeName::Mono, false);
+        let (_, hits) = self.detail_with_menu(&theme, d.width as usize);
+        let (ly, lx) = ((y - d.y) as usize, (x - d.x) as usize);
+        let Some(&(_, _, _, opt)) = hits
+            .iter()
+            .find(|(l, x0, x1, _)| *l == ly && lx >= *x0 && lx < *x1)
+        else {
+            return BlockOutcome::Ignored;
+        };
+        let Some(i) = self.current() else {
+            return BlockOutcome::Ignored;
+        };
+        if self.rows[i].locked {
+            return BlockOutcome::Consumed;
+        }
+        self.note = None;
+        self.rows[i].pick = Some(opt);
+        BlockOutcome::Changed
     }
 }

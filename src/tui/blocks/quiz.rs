@@ -2,6 +2,8 @@
 //! Pick with arrows + Enter or a number key; a wrong pick shows why and allows a retry;
 //! once the right choice is picked every explanation is shown.
 
+use std::cell::Cell;
+
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -10,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::content::lessons::Quiz;
 use crate::tui::blocks::common::{
-    self, frame, is_char, is_down, is_up, plain, verdict_line, wrap_prefixed,
+    self, frame, is_char, is_down, is_up, plain, verdict_lines, wrap_prefixed,
 };
 use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::{Theme, ThemeName};
@@ -22,6 +24,8 @@ struct QChoice {
 }
 
 pub struct QuizWidget {
+    /// Inner width and scroll of the last draw, to map a mouse click to a choice.
+    drawn: Cell<(u16, usize)>,
     question: String,
     choices: Vec<QChoice>,
     cursor: usize,
@@ -43,6 +47,7 @@ impl QuizWidget {
             return Err("quiz has more than nine choices".to_owned());
         }
         Ok(QuizWidget {
+            drawn: Cell::new((0, 0)),
             question: common::prose(&spec.question),
             choices: spec
                 .choices
@@ -89,9 +94,16 @@ impl QuizWidget {
         BlockOutcome::Changed
     }
 
-    fn lines(&self, theme: &Theme, width: usize, show_cursor: bool) -> (Vec<Line<'static>>, usize) {
-        let mut out = wrap_prefixed(Vec::new(), &self.question, width, theme.heading);
+    /// The lines, the line to keep in view, and which choice each line belongs to.
+    fn lines(
+        &self,
+        theme: &Theme,
+        width: usize,
+        show_cursor: bool,
+    ) -> (Vec<Line<'static>>, usize, Vec<Option<usize>>) {
+        let mut out = common::wrap_rich(Vec::new(), &self.question, width, theme.heading, theme);
         out.push(Line::default());
+        let mut owners = vec![None; out.len()];
         let mut focus = 0;
         let solved = self.answered_correctly();
         for (i, c) in self.choices.iter().enumerate() {
@@ -115,7 +127,8 @@ impl QuizWidget {
                 ),
                 Span::styled(format!("{}. ", i + 1), theme.key),
             ];
-            out.extend(wrap_prefixed(prefix, &c.text, width, style));
+            let first = out.len();
+            out.extend(common::wrap_rich(prefix, &c.text, width, style, theme));
             // Explanations: the picked one (and earlier tries) right away, all once solved.
             let show_why = solved || self.tried.contains(&i);
             if show_why && !c.why.is_empty() {
@@ -128,31 +141,41 @@ impl QuizWidget {
                     Span::raw("        "),
                     Span::styled(format!("{mark} {word}: "), st),
                 ];
-                out.extend(wrap_prefixed(prefix, &c.why, width, theme.dim));
+                out.extend(common::wrap_rich(prefix, &c.why, width, theme.dim, theme));
+                // The chosen choice's explanation is what the learner must see next.
+                if self.picked == Some(i) {
+                    focus = out.len() - 1;
+                }
             }
+            owners.resize(first, None);
+            owners.resize(out.len(), Some(i));
         }
         out.push(Line::default());
         match self.picked {
-            None => out.push(Line::from(Span::styled(
+            None => out.extend(wrap_prefixed(
+                Vec::new(),
                 "Pick an answer: a number key, or arrows and Enter.",
+                width,
                 theme.dim,
-            ))),
+            )),
             Some(i) if self.choices[i].correct => {
                 let detail = if self.first_try() == Some(true) {
                     "on the first try."
                 } else {
                     "every explanation is shown above."
                 };
-                out.push(verdict_line(theme, true, "Correct", detail));
+                out.extend(verdict_lines(theme, true, "Correct", detail, width));
             }
-            Some(_) => out.push(verdict_line(
+            Some(_) => out.extend(verdict_lines(
                 theme,
                 false,
                 "Incorrect",
                 "read why above, then pick again (or r to clear).",
+                width,
             )),
         }
-        (out, focus)
+        owners.resize(out.len(), None);
+        (out, focus, owners)
     }
 }
 
@@ -163,7 +186,7 @@ impl BlockWidget for QuizWidget {
 
     fn height(&self, width: u16) -> u16 {
         let theme = Theme::new(ThemeName::Mono, false);
-        let (lines, _) = self.lines(&theme, width.saturating_sub(2) as usize, false);
+        let (lines, _, _) = self.lines(&theme, width.saturating_sub(2) as usize, false);
         (lines.len() + 2).min(u16::MAX as usize) as u16
     }
 
@@ -177,8 +200,10 @@ impl BlockWidget for QuizWidget {
         if inner.is_empty() {
             return;
         }
-        let (lines, focus) = self.lines(ctx.theme, inner.width as usize, ctx.active || ctx.focused);
+        let (lines, focus, _) =
+            self.lines(ctx.theme, inner.width as usize, ctx.active || ctx.focused);
         let skip = common::scroll_to(focus, inner.height as usize, lines.len());
+        self.drawn.set((inner.width, skip));
         common::draw_lines(inner, buf, &lines, skip);
     }
 
@@ -254,5 +279,24 @@ impl BlockWidget for QuizWidget {
 
     fn is_done(&self) -> bool {
         self.answered_correctly()
+    }
+
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let (_, focus, _) = self.lines(&theme, width.saturating_sub(2) as usize, true);
+        Some(1 + focus as u16)
+    }
+
+    fn handle_click(&mut self, row: u16, _col: u16) -> BlockOutcome {
+        let (width, skip) = self.drawn.get();
+        if row == 0 || width == 0 {
+            return BlockOutcome::Ignored;
+        }
+        let theme = Theme::new(ThemeName::Mono, false);
+        let (_, _, owners) = self.lines(&theme, width as usize, true);
+        match owners.get(row as usize - 1 + skip).copied().flatten() {
+            Some(i) => self.pick(i),
+            None => BlockOutcome::Ignored,
+        }
     }
 }

@@ -387,7 +387,7 @@ impl TraceWidget {
             let ok = reason == "final_answer";
             let s = self.spent();
             focus = out.len();
-            out.push(common::verdict_line(
+            out.extend(common::verdict_lines(
                 theme,
                 ok,
                 &format!("stopped: {reason}"),
@@ -395,6 +395,7 @@ impl TraceWidget {
                     "after {} turn(s) and {} tool call(s)",
                     s.turns, s.tool_calls
                 ),
+                width,
             ));
         }
         (out, focus)
@@ -424,6 +425,33 @@ impl BlockWidget for TraceWidget {
         };
         // Fit an 80x24 reader (21 rows) when the run has many calls: the event list gives way.
         (2 + head + 1 + body).min(21.max(2 + head + 1 + 8)) as u16
+    }
+
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        // Replays the layout `render` uses at `height(width)`.
+        let theme = Theme::new(ThemeName::Mono, false);
+        let inner_w = width.saturating_sub(2);
+        let inner_h = self.height(width).saturating_sub(2);
+        let hh = (self.header_lines(&theme, inner_w as usize).len() as u16).min(inner_h);
+        let body_y = 1 + hh + 1;
+        let body_h = inner_h.saturating_sub(hh + 1);
+        let (ea_y, ea_h, ea_w) = if inner_w >= 100 {
+            (body_y, body_h, (inner_w * 55 / 100).saturating_sub(1))
+        } else {
+            let lanes = self.lane_lines(&theme, inner_w as usize).len() as u16;
+            let lh = lanes.min(body_h / 2).max(2.min(body_h));
+            (body_y + lh, body_h.saturating_sub(lh), inner_w)
+        };
+        let (events, focus) = self.event_lines(&theme, ea_w as usize);
+        let n = events.len().saturating_sub(1);
+        let focus = focus.saturating_sub(1);
+        let h = ea_h.saturating_sub(1) as usize;
+        let skip = if n > h {
+            (focus + 2).saturating_sub(h).min(n - h)
+        } else {
+            0
+        };
+        Some(ea_y + 1 + focus.saturating_sub(skip) as u16)
     }
 
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
