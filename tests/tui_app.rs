@@ -236,6 +236,22 @@ fn wheel_scrolls_and_click_focuses_a_block() {
     };
     let _ = app.update(Input::Mouse(click));
     assert_eq!(app.focus, Focus::Block(0));
+    // The click also reaches the block, in the block's own coordinates (the fake block
+    // prints what it saw on its first row: scroll back up to read it).
+    let _ = press(&mut app, "g");
+    let text = screen(&app);
+    let at = text.find("typed=click@").expect("the block saw the click");
+    let coords: String = text[at + "typed=click@".len()..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .collect();
+    let (row, col) = coords.split_once(',').expect("row,col");
+    let (row, col): (u16, u16) = (row.parse().unwrap(), col.parse().unwrap());
+    assert!(row < 30, "row {row} is inside the 30-row block");
+    assert!(
+        col > 0 && col < 40,
+        "col {col} is relative to the block, not the screen"
+    );
 }
 
 /// A block that moves a cursor with j/k and grows by `step` rows on `x`; its focus line is

@@ -1119,13 +1119,29 @@ impl App {
                     let y = self.scroll + usize::from(m.row - areas.content.y);
                     let view = self.page_view(areas.content.width);
                     let hit = view.segments.iter().find_map(|s| match s.kind {
-                        SegKind::Slot(i) if y >= s.y && y < s.y + s.height => Some(i),
+                        SegKind::Slot(i) if y >= s.y && y < s.y + s.height => Some((i, y - s.y)),
                         _ => None,
                     });
-                    let target = hit.map_or(Focus::Page, Focus::Block);
+                    let target = hit.map_or(Focus::Page, |(i, _)| Focus::Block(i));
                     if target != self.focus {
                         self.focus = target;
                         self.active = false;
+                    }
+                    // Hand the click to the block itself (select a row, pick a choice, flip a
+                    // switch), in the block's own coordinates: its top border is row 0.
+                    if let Some((i, row)) = hit
+                        && let Some(Ok(w)) = self.slots.get_mut(i).map(|s| &mut s.widget)
+                    {
+                        let row = u16::try_from(row).unwrap_or(u16::MAX);
+                        let col = m.column - areas.content.x;
+                        match w.handle_click(row, col) {
+                            BlockOutcome::Changed => return self.after_block_change(),
+                            BlockOutcome::Release => {
+                                self.active = false;
+                                return self.after_block_change();
+                            }
+                            BlockOutcome::Consumed | BlockOutcome::Ignored => {}
+                        }
                     }
                     return Update::Redraw;
                 }

@@ -162,6 +162,10 @@ impl BlockWidget for Fake {
     fn title(&self) -> String {
         "Fake".into()
     }
+    fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
+        self.typed = format!("click@{row},{col}");
+        BlockOutcome::Changed
+    }
     fn height(&self, _width: u16) -> u16 {
         self.rows
     }
