@@ -691,3 +691,19 @@ fn playback_helpers_follow_the_cursor() {
     assert_eq!(r.used_at(r.end_ms).in_flight, 0);
     assert_eq!(r.events_until(r.end_ms).len(), r.events.len());
 }
+
+#[test]
+fn the_timeline_fits_an_80_column_terminal() {
+    let content = Content::embedded();
+    for name in scenario_names(&content).unwrap() {
+        let text = run(&name).timeline();
+        for line in text.lines() {
+            assert!(line.chars().count() <= 80, "{name}: {line:?}");
+            // An event starts with its time; a wrapped event goes on indented under its text.
+            assert!(
+                line.contains(" ms  ") || line.starts_with("                 "),
+                "{name}: {line:?}"
+            );
+        }
+    }
+}

@@ -92,14 +92,72 @@ impl Run {
         out
     }
 
-    /// The compact human timeline.
+    /// The compact human timeline, for an 80-column terminal: one event a line, a long one
+    /// wrapped at word boundaries and indented under its text.
     pub fn timeline(&self) -> String {
         let mut out = String::new();
         for e in &self.events {
-            out.push_str(&format!("{:>7} ms  {}\n", e.t_ms, e.summary()));
+            let head = format!("{:>7} ms  ", e.t_ms);
+            let width = TIMELINE_WIDTH - head.len();
+            for (i, line) in wrap_words(&e.summary(), width, width - CONTINUED.len())
+                .iter()
+                .enumerate()
+            {
+                out.push_str(if i == 0 { &head } else { CONTINUED_ALL });
+                out.push_str(line);
+                out.push('\n');
+            }
         }
         out
     }
+}
+
+const TIMELINE_WIDTH: usize = 80;
+/// A wrapped event goes on under the text after its lane label (`c1    `).
+const CONTINUED: &str = "      ";
+const CONTINUED_ALL: &str = "                 ";
+
+/// Split `text` into lines of at most `first` characters (the first) and `rest` (the others),
+/// at spaces where it can, mid-word only for a word longer than a whole line.
+fn wrap_words(text: &str, first: usize, rest: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut len = 0;
+    for word in text.split(' ') {
+        let mut word = word;
+        loop {
+            let width = if lines.is_empty() { first } else { rest };
+            let wlen = word.chars().count();
+            let gap = usize::from(len > 0);
+            if len + gap + wlen <= width {
+                if gap == 1 {
+                    line.push(' ');
+                }
+                line.push_str(word);
+                len += gap + wlen;
+                break;
+            }
+            if len > 0 {
+                lines.push(std::mem::take(&mut line));
+                len = 0;
+                continue;
+            }
+            // A word longer than a whole line: cut it.
+            let cut = word
+                .char_indices()
+                .nth(width)
+                .map_or(word.len(), |(i, _)| i);
+            lines.push(word[..cut].to_owned());
+            word = &word[cut..];
+            if word.is_empty() {
+                break;
+            }
+        }
+    }
+    if len > 0 || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// Run `scenario` with the scripted model on a fresh thread with its own current-thread
