@@ -5,7 +5,7 @@ use serde_json::Value;
 use tooldojo::content::Content;
 use tooldojo::orchestrator::{
     Block, Category, EventKind, HandlerState, Outcome, Rejection, Role, Run, Scenario, StopReason,
-    TimeoutMode, check_rows, load_scenario, run_blocking, scenario_names, truncate_result,
+    TimeoutMode, Turn, check_rows, load_scenario, run_blocking, scenario_names, truncate_result,
 };
 
 fn scenario(name: &str) -> Scenario {
@@ -225,6 +225,49 @@ fn forbidden_is_never_retried_and_ends_tool_use() {
     assert_eq!(r.stop_reason, StopReason::FinalAnswer);
 }
 
+/// `forbidden` with c1 and c2 in the same turn: the forbidden scenario's second lookup moved
+/// up beside the first.
+fn forbidden_same_turn(max_concurrency: u32) -> Scenario {
+    let mut s = scenario("forbidden");
+    s.budgets.max_concurrency = max_concurrency;
+    let Turn::Calls { calls } = s.turns.remove(1) else {
+        unreachable!()
+    };
+    let Turn::Calls { calls: first } = &mut s.turns[0] else {
+        unreachable!()
+    };
+    first.extend(calls);
+    s
+}
+
+#[test]
+fn a_call_still_queued_when_forbidden_arrives_is_never_dispatched() {
+    // max_concurrency 1: c2 waits for c1's slot; c1 comes back forbidden.
+    let r = run_blocking(&forbidden_same_turn(1), 0);
+    assert_eq!(r.stop_reason, StopReason::AuthorizationDenied);
+    assert!(for_call(&r, "c2", "attempt_started").is_empty());
+    let rejected = for_call(&r, "c2", "call_rejected");
+    assert_eq!(rejected.len(), 1);
+    assert!(matches!(
+        rejected[0].kind,
+        EventKind::CallRejected {
+            category: Rejection::DeniedAfterForbidden,
+            ..
+        }
+    ));
+    assert_eq!(for_call(&r, "c2", "call_result").len(), 1);
+    assert_eq!(r.category_of("c2"), Some(Category::Forbidden));
+    // The reservation of the call that never ran is given back.
+    assert_eq!(r.tool_calls_used, 1);
+    assert!(r.to_jsonl().contains("denied_after_forbidden"));
+    // Room for both: c2 was already in flight when c1 was denied, so it finishes; the
+    // model's next request would then be refused, but here it answers instead.
+    let r = run_blocking(&forbidden_same_turn(2), 0);
+    assert_eq!(for_call(&r, "c2", "attempt_started").len(), 1);
+    assert_eq!(r.category_of("c2"), Some(Category::Forbidden));
+    assert!(for_call(&r, "c2", "call_rejected").is_empty());
+}
+
 #[test]
 fn reads_retry_with_capped_seeded_backoff_within_the_budgets() {
     let s = scenario("retry-read");
@@ -346,6 +389,29 @@ fn results_attach_by_call_id_whatever_order_they_finish() {
     let r = run("partial-success");
     assert_eq!(for_call(&r, "c1", "attempt_started").len(), 1);
     assert_eq!(r.category_of("c1"), Some(Category::Ok));
+}
+
+#[test]
+fn the_deadline_stops_race_mode_handlers_too() {
+    // Race mode: the first attempt times out and its handler runs on (until 1100 ms). A
+    // deadline at 700 ms must stop that handler as well, within the grace, not wait for it.
+    let mut s = scenario("race-vs-cancel");
+    assert_eq!(s.timeouts, TimeoutMode::Race);
+    s.budgets.deadline_ms = 700;
+    let r = run_blocking(&s, 0);
+    assert_eq!(r.stop_reason, StopReason::Deadline);
+    let limit = 700 + r.budgets.cancel_grace_ms;
+    assert!(r.end_ms <= limit, "run ended at {} ms", r.end_ms);
+    for e in events_of(&r, "handler_still_running") {
+        assert!(e.t_ms <= limit);
+        assert!(matches!(
+            e.kind,
+            EventKind::HandlerStillRunning {
+                outcome: Outcome::Cancelled,
+                ..
+            }
+        ));
+    }
 }
 
 #[test]
@@ -624,4 +690,20 @@ fn playback_helpers_follow_the_cursor() {
     assert_eq!(r.used_at(150).tool_calls, 6);
     assert_eq!(r.used_at(r.end_ms).in_flight, 0);
     assert_eq!(r.events_until(r.end_ms).len(), r.events.len());
+}
+
+#[test]
+fn the_timeline_fits_an_80_column_terminal() {
+    let content = Content::embedded();
+    for name in scenario_names(&content).unwrap() {
+        let text = run(&name).timeline();
+        for line in text.lines() {
+            assert!(line.chars().count() <= 80, "{name}: {line:?}");
+            // An event starts with its time; a wrapped event goes on indented under its text.
+            assert!(
+                line.contains(" ms  ") || line.starts_with("                 "),
+                "{name}: {line:?}"
+            );
+        }
+    }
 }

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use tooldojo::content::Content;
 use tooldojo::orchestrator::{
     EventKind, HandlerState, Run, Scenario, load_scenario, run_blocking, scenario_names,
+    truncate_result,
 };
 
 fn records() -> Value {
@@ -151,6 +152,31 @@ fn check_invariants(s: &Scenario, r: &Run) -> Result<(), TestCaseError> {
     prop_assert_eq!(r.events.last().unwrap().kind.name(), "stopped");
     prop_assert!(r.events.windows(2).all(|w| w[0].t_ms <= w[1].t_ms));
     Ok(())
+}
+
+proptest! {
+    #[test]
+    fn truncation_never_exceeds_the_limit_nor_splits_a_character(
+        parts in prop::collection::vec(prop::sample::select(vec!["a", "é", "€", "😀", " ", "\n"]), 0..200),
+        max in 0usize..400,
+    ) {
+        let text: String = parts.concat();
+        let (cut, truncated) = truncate_result(text.clone(), max);
+        prop_assert!(cut.len() <= max || (!truncated && cut == text));
+        prop_assert_eq!(truncated, text.len() > max);
+        if truncated && max < " [truncated]".len() {
+            // No room for any text: as much of the marker as fits.
+            prop_assert_eq!(cut.as_str(), &"[truncated]"[..max]);
+        } else if truncated {
+            // The kept text is a prefix of the original (cut on a character boundary, or
+            // this slice would not be a String), followed by the marker.
+            let at = cut.rfind(" [truncated").unwrap();
+            prop_assert!(text.starts_with(&cut[..at]));
+            prop_assert!(cut.ends_with(']'));
+        } else {
+            prop_assert_eq!(cut, text);
+        }
+    }
 }
 
 proptest! {

@@ -59,7 +59,11 @@ fn default_output_is_a_readable_timeline() {
     let out = tooldojo(&["trace", "happy-path"]);
     assert!(out.status.success());
     let text = stdout(&out);
-    assert!(text.lines().all(|l| l.contains(" ms  ")), "{text}");
+    assert!(
+        text.lines().next().unwrap().contains("0 ms  start"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
     assert!(text.lines().last().unwrap().contains("final_answer"));
     assert!(!text.contains('{'), "no JSON in the human output");
 }

@@ -11,6 +11,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -30,6 +31,10 @@ use super::services::{self, AttemptInfo, HandlerOut, Services, ToolKind};
 use super::trace::{
     Category, EventKind, HandlerState, Outcome, Recorder, Rejection, StopReason, TraceEvent,
 };
+
+/// What the model is told when a call is refused because an earlier one was forbidden.
+const DENIED_AFTER_FORBIDDEN: &str =
+    "a call was forbidden earlier in this run; no further tool calls are dispatched";
 
 /// A finished run: every event in order, the stop summary and the transcript the model saw.
 #[derive(Debug, Clone)]
@@ -87,14 +92,72 @@ impl Run {
         out
     }
 
-    /// The compact human timeline.
+    /// The compact human timeline, for an 80-column terminal: one event a line, a long one
+    /// wrapped at word boundaries and indented under its text.
     pub fn timeline(&self) -> String {
         let mut out = String::new();
         for e in &self.events {
-            out.push_str(&format!("{:>7} ms  {}\n", e.t_ms, e.summary()));
+            let head = format!("{:>7} ms  ", e.t_ms);
+            let width = TIMELINE_WIDTH - head.len();
+            for (i, line) in wrap_words(&e.summary(), width, width - CONTINUED.len())
+                .iter()
+                .enumerate()
+            {
+                out.push_str(if i == 0 { &head } else { CONTINUED_ALL });
+                out.push_str(line);
+                out.push('\n');
+            }
         }
         out
     }
+}
+
+const TIMELINE_WIDTH: usize = 80;
+/// A wrapped event goes on under the text after its lane label (`c1    `).
+const CONTINUED: &str = "      ";
+const CONTINUED_ALL: &str = "                 ";
+
+/// Split `text` into lines of at most `first` characters (the first) and `rest` (the others),
+/// at spaces where it can, mid-word only for a word longer than a whole line.
+fn wrap_words(text: &str, first: usize, rest: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut len = 0;
+    for word in text.split(' ') {
+        let mut word = word;
+        loop {
+            let width = if lines.is_empty() { first } else { rest };
+            let wlen = word.chars().count();
+            let gap = usize::from(len > 0);
+            if len + gap + wlen <= width {
+                if gap == 1 {
+                    line.push(' ');
+                }
+                line.push_str(word);
+                len += gap + wlen;
+                break;
+            }
+            if len > 0 {
+                lines.push(std::mem::take(&mut line));
+                len = 0;
+                continue;
+            }
+            // A word longer than a whole line: cut it.
+            let cut = word
+                .char_indices()
+                .nth(width)
+                .map_or(word.len(), |(i, _)| i);
+            lines.push(word[..cut].to_owned());
+            word = &word[cut..];
+            if word.is_empty() {
+                break;
+            }
+        }
+    }
+    if len > 0 || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// Run `scenario` with the scripted model on a fresh thread with its own current-thread
@@ -148,6 +211,9 @@ struct Shared {
     tool_names: [Arc<str>; 3],
     /// Race mode: waiters for handlers nobody waits for any more.
     lingering: Mutex<Vec<JoinHandle<()>>>,
+    /// Set the moment an attempt comes back `forbidden`: from then on no call of the run
+    /// starts an attempt, not even one of the same turn still waiting for a slot.
+    forbidden: AtomicBool,
 }
 
 /// A validated call with its budget reserved.
@@ -157,6 +223,8 @@ struct Dispatch {
     id: Arc<str>,
     kind: ToolKind,
     args: Arc<Value>,
+    /// The arguments as the trace shows them (sensitive ones hashed).
+    shown: Arc<Value>,
     key: Option<String>,
     /// The scenario's script for this call's attempts (empty: defaults).
     script: Vec<AttemptScript>,
@@ -166,6 +234,8 @@ struct Dispatch {
 struct Finished {
     category: Category,
     content: String,
+    /// Refused after a `forbidden` result (the run then stops with `authorization_denied`).
+    denied: bool,
 }
 
 /// The loop itself, with any model. Call it on a runtime with a paused clock for virtual time.
@@ -248,6 +318,7 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
         seed,
         tool_names: tool_names.clone(),
         lingering: Mutex::new(Vec::new()),
+        forbidden: AtomicBool::new(false),
     });
 
     let tools = services::declarations();
@@ -326,7 +397,7 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
                 ))
             };
             if forbidden_seen {
-                let msg = "a call was forbidden earlier in this run; no further tool calls are dispatched";
+                let msg = DENIED_AFTER_FORBIDDEN;
                 slots[idx] = Some(reject(
                     &rec,
                     turn,
@@ -388,6 +459,7 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
                 slots[idx] = Some(Finished {
                     category: Category::Cancelled,
                     content,
+                    denied: false,
                 });
                 continue;
             }
@@ -425,7 +497,7 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
                 Some(EventKind::CallAccepted {
                     call_id: id.clone(),
                     tool: tool_names[kind as usize].clone(),
-                    args: shown,
+                    args: shown.clone(),
                     idempotency_key: call.idempotency_key.clone(),
                 }),
             );
@@ -437,6 +509,7 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
                 id,
                 kind,
                 args,
+                shown,
                 key: call.idempotency_key.clone(),
                 script: scenario
                     .calls
@@ -452,6 +525,9 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
         while let Some(joined) = set.join_next().await {
             match joined {
                 Ok((idx, fin)) => {
+                    if fin.denied {
+                        stop_now.get_or_insert(StopReason::AuthorizationDenied);
+                    }
                     if let Some(slot) = results.get_mut(pos[idx]) {
                         slot.1 = fin.category;
                     }
@@ -465,6 +541,7 @@ pub async fn run_with_model<M: Model>(scenario: &Scenario, seed: u64, model: &mu
             let fin = slot.unwrap_or(Finished {
                 category: Category::Cancelled,
                 content: json!({"ok": false, "code": "cancelled"}).to_string(),
+                denied: false,
             });
             if fin.category == Category::Forbidden {
                 forbidden_seen = true;
@@ -573,7 +650,11 @@ fn reject(
         authorization,
     );
     results.push((id, category));
-    Finished { category, content }
+    Finished {
+        category,
+        content,
+        denied: why == Rejection::DeniedAfterForbidden,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -609,17 +690,30 @@ fn record_result(
     );
 }
 
-/// Cut `text` to at most `max` bytes, marker included, on a character boundary.
+/// Cut `text` to at most `max` bytes, marker included, on a character boundary. The marker
+/// says how much was cut when it fits; a short one when only that fits; with no room for any
+/// text at all, as much of the short marker as fits (the trace still says `truncated: true`).
 pub fn truncate_result(text: String, max: usize) -> (String, bool) {
     if text.len() <= max {
         return (text, false);
     }
-    let marker = format!(" [truncated: result cut to {max} of {} bytes]", text.len());
-    let mut keep = max.saturating_sub(marker.len());
+    const SHORT: &str = " [truncated]";
+    let long = format!(" [truncated: result cut to {max} of {} bytes]", text.len());
+    let marker = if long.len() <= max {
+        long.as_str()
+    } else if SHORT.len() <= max {
+        SHORT
+    } else {
+        return (SHORT[1..1 + max.min(SHORT.len() - 1)].to_owned(), true);
+    };
+    let mut keep = max - marker.len();
     while !text.is_char_boundary(keep) {
         keep -= 1;
     }
-    (format!("{}{marker}", &text[..keep]), true)
+    let mut out = text;
+    out.truncate(keep);
+    out.push_str(marker);
+    (out, true)
 }
 
 /// One dispatched call: attempts, timeouts, retries with backoff, until it has a result.
@@ -633,6 +727,7 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
     let start_ms = sh.rec.now_ms();
     let mut attempts: u32 = 0;
     let grace = Duration::from_millis(b.cancel_grace_ms);
+    let mut last_failure: Option<(Category, HandlerOut)> = None;
 
     let (category, out) = loop {
         // A slot first: never more than max_concurrency handlers at once.
@@ -644,6 +739,15 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
                 Err(_) => break (Category::Cancelled, HandlerOut::cancelled()),
             },
         };
+        if sh.forbidden.load(Ordering::Relaxed) {
+            drop(permit);
+            match last_failure.take() {
+                // A retry of a call that already ran: no new attempt, it keeps its failure.
+                Some(failed) => break failed,
+                // Queued behind the slot when the denial came: never dispatched.
+                None => return deny_after_forbidden(&sh, d, turn),
+            }
+        }
         let now = Instant::now();
         if now >= sh.deadline {
             break (Category::Cancelled, HandlerOut::cancelled());
@@ -710,7 +814,17 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
                 } else {
                     Outcome::Cancelled
                 };
+                // The deadline and the user's cancel stop the work in either mode; race
+                // mode only lets a handler run on past its own attempt timeout.
+                let stopping = matches!(waited, Waited::Stopped);
                 match sh.mode {
+                    _ if stopping => {
+                        a_stop.cancel();
+                        if tokio::time::timeout(grace, &mut handler).await.is_err() {
+                            drop(handler);
+                        }
+                        (outcome, HandlerState::Stopped, None)
+                    }
                     TimeoutMode::Cancel => {
                         // Tell the handler to stop and give it a bounded grace to do so.
                         a_stop.cancel();
@@ -724,8 +838,19 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
                         // Only the waiting stops: the handler keeps its slot and runs on.
                         let rec = sh.rec.clone();
                         let (id, held, tool) = (d.id.clone(), permit.take(), tool.clone());
+                        let stop = sh.stop.clone();
                         let waiter = tokio::spawn(async move {
-                            let late = handler.await.outcome;
+                            // It runs on until it finishes, or until the deadline or the
+                            // user's cancel, which stop it like any other work in flight.
+                            let late = tokio::select! {
+                                biased;
+                                out = &mut handler => out.outcome,
+                                _ = stop.cancelled() => {
+                                    a_stop.cancel();
+                                    let _ = tokio::time::timeout(grace, &mut handler).await;
+                                    Outcome::Cancelled
+                                }
+                            };
                             drop(held);
                             rec.update(
                                 turn,
@@ -748,6 +873,9 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
                 }
             }
         };
+        if outcome == Outcome::Forbidden {
+            sh.forbidden.store(true, Ordering::Relaxed);
+        }
         let running = state == HandlerState::Running;
         sh.rec.update(
             turn,
@@ -822,6 +950,7 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
         if !scheduled {
             break failed;
         }
+        last_failure = Some(failed);
         tokio::select! {
             biased;
             _ = sh.stop.cancelled() => break (Category::Cancelled, HandlerOut::cancelled()),
@@ -849,7 +978,56 @@ async fn call_task(sh: Arc<Shared>, d: Dispatch, turn: u32) -> (usize, Finished)
             authorization,
         },
     );
-    (d.idx, Finished { category, content })
+    (
+        d.idx,
+        Finished {
+            category,
+            content,
+            denied: false,
+        },
+    )
+}
+
+/// A call that was accepted but still waiting for a slot when another call of the run came
+/// back `forbidden`: refused without running, and its tool-call reservation given back.
+fn deny_after_forbidden(sh: &Shared, d: Dispatch, turn: u32) -> (usize, Finished) {
+    let why = Rejection::DeniedAfterForbidden;
+    let msg = DENIED_AFTER_FORBIDDEN;
+    let tool = sh.tool_names[d.kind as usize].clone();
+    sh.rec.update(
+        turn,
+        |u| u.tool_calls = u.tool_calls.saturating_sub(1),
+        Some(EventKind::CallRejected {
+            call_id: d.id.clone(),
+            tool: tool.clone(),
+            category: why,
+            error: msg.to_owned(),
+            args: d.shown,
+        }),
+    );
+    let content = json!({"ok": false, "code": why, "error": msg}).to_string();
+    sh.rec.emit(
+        turn,
+        EventKind::CallResult {
+            call_id: d.id,
+            tool,
+            category: why.category(),
+            attempts: 0,
+            truncated: false,
+            bytes: content.len(),
+            start_ms: sh.rec.now_ms(),
+            validation: "ok",
+            authorization: "denied",
+        },
+    );
+    (
+        d.idx,
+        Finished {
+            category: why.category(),
+            content,
+            denied: true,
+        },
+    )
 }
 
 fn failure_body(code: &str, detail: &str) -> HandlerOut {
