@@ -317,7 +317,7 @@ impl TraceWidget {
                 theme.base,
             ),
             Span::styled(
-                format!("  {d} event {}/{}", self.shown, self.data.steps.len()),
+                format!(" {d} event {}/{}", self.shown, self.data.steps.len()),
                 theme.dim,
             ),
         ]));
