@@ -1,6 +1,7 @@
 //! Pieces both playgrounds draw: the ordered pipeline of checks, the rule switches and
 //! the "which fixture rows flip" table.
 
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use crate::tui::blocks::common::{fit, width_of, wrap_prefixed};
@@ -177,4 +178,31 @@ pub fn flip_lines(
         ]));
     }
     out
+}
+
+/// The rule switch a click lands on: `drawn` is where the block was last drawn (its origin)
+/// and the rules list's area (a bordered box, first rule on the row under its top border);
+/// `row`, `col` are relative to the block. Returns the rule's index and the rule.
+pub fn clicked_rule<R: Copy>(
+    drawn: ((u16, u16), Rect),
+    row: u16,
+    col: u16,
+    rules: &[R],
+) -> Option<(usize, R)> {
+    let ((ox, oy), ra) = drawn;
+    let (x, y) = (ox.saturating_add(col), oy.saturating_add(row));
+    if ra.is_empty() || x < ra.x || x >= ra.right() || y <= ra.y || y >= ra.bottom() {
+        return None;
+    }
+    let idx = usize::from(y - ra.y - 1);
+    rules.get(idx).map(|&r| (idx, r))
+}
+
+/// Space (or a click) on a rule: switch it off, or back on when it is already the one off.
+pub fn toggled<R: PartialEq>(off: Option<R>, rule: R) -> Option<R> {
+    if off.as_ref() == Some(&rule) {
+        None
+    } else {
+        Some(rule)
+    }
 }

@@ -678,12 +678,7 @@ impl BlockWidget for ExecutorPlayground {
                 }
                 if is_char(&key, ' ') || plain(&key, KeyCode::Enter) {
                     let rule = ExecRule::ALL[self.rule_cursor];
-                    let next = if self.off == Some(rule) {
-                        None
-                    } else {
-                        Some(rule)
-                    };
-                    self.set_off(next);
+                    self.set_off(panels::toggled(self.off, rule));
                     return BlockOutcome::Changed;
                 }
             }
@@ -710,24 +705,14 @@ impl BlockWidget for ExecutorPlayground {
 
     fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
         // A click on a rule switch selects it and flips it, as Space would.
-        let ((ox, oy), ra) = self.drawn.get();
-        let (x, y) = (ox.saturating_add(col), oy.saturating_add(row));
-        if ra.is_empty() || x < ra.x || x >= ra.right() || y <= ra.y || y >= ra.bottom() {
-            return BlockOutcome::Ignored;
-        }
-        let idx = (y - ra.y - 1) as usize;
-        let Some(&rule) = ExecRule::ALL.get(idx) else {
+        let Some((idx, rule)) = panels::clicked_rule(self.drawn.get(), row, col, &ExecRule::ALL)
+        else {
             return BlockOutcome::Ignored;
         };
         self.editing = false;
         self.focus = Panel::Rules;
         self.rule_cursor = idx;
-        let next = if self.off == Some(rule) {
-            None
-        } else {
-            Some(rule)
-        };
-        self.set_off(next);
+        self.set_off(panels::toggled(self.off, rule));
         BlockOutcome::Changed
     }
 
