@@ -206,3 +206,74 @@ pub fn toggled<R: PartialEq>(off: Option<R>, rule: R) -> Option<R> {
         Some(rule)
     }
 }
+
+/// The rules-and-flips panel both playgrounds draw: the rule switches on the left, the
+/// fixture rows that flip with the switched-off rule on the right.
+pub struct RulesPanel<'a> {
+    /// The rule labels, in switch order.
+    pub labels: &'a [&'a str],
+    /// Index of the rule switched off, if any.
+    pub off: Option<usize>,
+    /// Index of the highlighted switch, when the panel has the cursor.
+    pub cursor: Option<usize>,
+    pub flips: &'a [Flip],
+    pub flip_total: usize,
+}
+
+impl RulesPanel<'_> {
+    fn rules_width(width: u16) -> u16 {
+        30.min(width / 2)
+    }
+
+    fn off_label(&self) -> Option<&str> {
+        self.off.and_then(|i| self.labels.get(i).copied())
+    }
+
+    /// Rows the panel needs at `width` columns.
+    pub fn height(&self, width: u16) -> u16 {
+        let fw = width.saturating_sub(Self::rules_width(width) + 1);
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let flips = flip_lines(
+            &theme,
+            self.off_label(),
+            self.flips,
+            self.flip_total,
+            usize::from(fw),
+        )
+        .len();
+        let flips = u16::try_from(flips).unwrap_or(u16::MAX);
+        let rules = u16::try_from(self.labels.len()).unwrap_or(u16::MAX);
+        flips.max(rules.saturating_add(1))
+    }
+
+    /// Draw into `area`; returns the rules column's area (for mapping clicks).
+    pub fn render(&self, theme: &Theme, area: Rect, buf: &mut ratatui::buffer::Buffer) -> Rect {
+        use ratatui::layout::{Constraint, Layout};
+        let [ra, fa] = area.layout(&Layout::horizontal([
+            Constraint::Length(Self::rules_width(area.width)),
+            Constraint::Fill(1),
+        ]));
+        let rules = rule_lines(
+            theme,
+            self.labels,
+            self.off,
+            self.cursor,
+            usize::from(ra.width),
+        );
+        crate::tui::blocks::common::draw_lines(ra, buf, &rules, 0);
+        let fa = Rect {
+            x: fa.x + 1,
+            width: fa.width.saturating_sub(1),
+            ..fa
+        };
+        let flips = flip_lines(
+            theme,
+            self.off_label(),
+            self.flips,
+            self.flip_total,
+            usize::from(fa.width),
+        );
+        crate::tui::blocks::common::draw_lines(fa, buf, &flips, 0);
+        ra
+    }
+}

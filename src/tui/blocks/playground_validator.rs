@@ -17,7 +17,7 @@ use crate::tui::blocks::common::{
     verdict_lines, wrap_prefixed,
 };
 use crate::tui::blocks::engine::{self, ArgsInput, VAL_STAGES, ValRule, ValRun};
-use crate::tui::blocks::panels::{self, Flip, StageState};
+use crate::tui::blocks::panels::{self, Flip, RulesPanel, StageState};
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::Theme;
 use crate::validate::{CheckKind, Schema};
@@ -439,48 +439,28 @@ impl ValidatorPlayground {
 
     /// Lines the rules-and-flips panel needs when it is `width` cells wide.
     fn rules_panel_height(&self, width: u16) -> u16 {
-        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-        let rw = 30.min(width / 2);
-        let fw = width.saturating_sub(rw + 1);
-        let flips = panels::flip_lines(
-            &theme,
-            self.off.map(|r| r.label()),
-            &self.flips,
-            self.flip_total,
-            fw as usize,
-        )
-        .len() as u16;
-        flips.max(1 + ValRule::ALL.len() as u16)
+        let labels = ValRule::ALL.map(|r| r.label());
+        self.rules_panel(&labels, None).height(width)
+    }
+
+    fn rules_panel<'a>(&'a self, labels: &'a [&'a str], cursor: Option<usize>) -> RulesPanel<'a> {
+        RulesPanel {
+            labels,
+            off: self
+                .off
+                .and_then(|o| ValRule::ALL.iter().position(|r| *r == o)),
+            cursor,
+            flips: &self.flips,
+            flip_total: self.flip_total,
+        }
     }
 
     fn rules_and_flips(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show_cursor: bool) {
-        let labels: Vec<&str> = ValRule::ALL.iter().map(|r| r.label()).collect();
-        let off_idx = self
-            .off
-            .and_then(|o| ValRule::ALL.iter().position(|r| *r == o));
+        let labels = ValRule::ALL.map(|r| r.label());
         let cursor = (show_cursor && self.focus == Panel::Rules).then_some(self.rule_cursor);
-        let rw = 30.min(area.width / 2);
-        let [ra, fa] = area.layout(&Layout::horizontal([
-            Constraint::Length(rw),
-            Constraint::Fill(1),
-        ]));
+        let ra = self.rules_panel(&labels, cursor).render(theme, area, buf);
         let (origin, _) = self.drawn.get();
         self.drawn.set((origin, ra));
-        let rules = panels::rule_lines(theme, &labels, off_idx, cursor, ra.width as usize);
-        common::draw_lines(ra, buf, &rules, 0);
-        let fa = Rect {
-            x: fa.x + 1,
-            width: fa.width.saturating_sub(1),
-            ..fa
-        };
-        let flips = panels::flip_lines(
-            theme,
-            self.off.map(|r| r.label()),
-            &self.flips,
-            self.flip_total,
-            fa.width as usize,
-        );
-        common::draw_lines(fa, buf, &flips, 0);
     }
 
     fn picker_lines(&self, theme: &Theme, focused: bool, width: usize) -> Vec<Line<'static>> {
