@@ -1,7 +1,4 @@
-//! Lessons: Markdown files with interactive fenced blocks (see CONTRACT.md, "Content").
-//!
-//! OWNER: course helper. The types below are the interface the TUI and `check` rely on;
-//! add to them freely, do not rename.
+//! Lessons: Markdown files with interactive fenced blocks (the format is described in lessons/README.md).
 
 use crate::content::{Content, TextFile};
 use crate::error::{UserError, UserResult};

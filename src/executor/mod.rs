@@ -1,9 +1,6 @@
 //! The tenant-scoped `get_ticket` adapter: an allowlisted registry of handlers, an exact
 //! argument contract, trusted `Context`, a `Store` keyed by (tenant, id), and the result
-//! `Envelope` of seed 004.
-//!
-//! OWNER: foundation helper. The items below are the interface other modules use;
-//! add freely, do not rename.
+//! `Envelope` the model receives.
 //!
 //! Check order (first failure wins): tool name, argument shape, ticket_id value, read
 //! permission, lookup. Tenant and permission come only from [`Context`]; a `tenant` argument
@@ -268,7 +265,7 @@ impl Default for Registry {
 }
 
 impl Registry {
-    /// The executor of seed 004: `get_ticket` only.
+    /// The course's executor: `get_ticket` only.
     pub fn standard() -> Self {
         Registry {
             tools: vec![("get_ticket", get_ticket as Handler)],

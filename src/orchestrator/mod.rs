@@ -1,10 +1,10 @@
-//! The bounded agent loop of seed 004, as real async Rust on tokio's paused clock:
+//! The bounded agent loop, as real async Rust on tokio's paused clock:
 //! scenarios (serde), budgets, a `Model` trait with `ScriptedModel`, simulated services,
 //! the runner (JoinSet, Semaphore, CancellationToken, timeout), `TraceEvent`s and the
 //! Chrome trace export.
 //!
-//! OWNER: orchestrator helper. Interface others rely on (add freely, do not rename):
-//! - `Scenario` (serde, the CONTRACT's scenario file) and `load_scenario(&Content, name_or_path)`
+//! The public face:
+//! - `Scenario` (serde, the scenario file format of the README) and `load_scenario(&Content, name_or_path)`
 //! - `scenario_names(&Content) -> UserResult<Vec<String>>`
 //! - `run_blocking(&Scenario, seed) -> Run` : runs on its own thread + paused runtime,
 //!   safe to call from inside another tokio runtime (the TUI), returns every event.

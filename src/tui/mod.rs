@@ -1,8 +1,5 @@
 //! The terminal app. `App` owns all UI state; keys become actions; drawing reads `&App`.
 //!
-//! OWNER: TUI helper (frame, loop, reader, progress, render); `blocks/` belongs to the
-//! blocks helper.
-//!
 //! One event loop (`tokio::select!`) waits on terminal events, an app message channel
 //! (the lesson watcher sends there; background work never touches `App`), SIGTERM/SIGHUP,
 //! and a tick timer that only runs while a block animates. Idle means no wake-ups.

@@ -1,9 +1,6 @@
 //! The seed validator: three schema forms become one `Schema`; four ordered checks
-//! (missing, unknown, type, value), first failure wins; messages exactly as CONTRACT.md says.
+//! (missing, unknown, type, value), first failure wins; messages exactly as the README documents them.
 //! No I/O here.
-//!
-//! OWNER: foundation helper. The items below are the interface other modules use;
-//! add freely, do not rename.
 //!
 //! - [`json`]: the strict argument reader (order kept, repeated keys refused, huge integers
 //!   stay integers, nesting capped);

@@ -1,6 +1,6 @@
 //! The three schema forms of the contract compiled into one internal `Schema`.
 //!
-//! 1. flat form (seed 000): `{"city": "str", "days": "int"}` plus a separate required list;
+//! 1. flat form (the validator exercise): `{"city": "str", "days": "int"}` plus a separate required list;
 //! 2. a JSON Schema object: `{"type": "object", "properties": {...}, "required": [...]}`;
 //! 3. a tool declaration: `{"name": ..., "input_schema": <form 2>}` (`parameters` is accepted
 //!    as another spelling of `input_schema`).

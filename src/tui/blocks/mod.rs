@@ -1,8 +1,6 @@
 //! Interactive lesson blocks (`predict`, `playground`, `trace`, `quiz`, `explain`,
 //! `checklist`) as self-contained components. The lesson reader owns a `Box<dyn BlockWidget>`
 //! per block on the page, draws each into its slot, and routes keys to the focused one.
-//!
-//! OWNER: blocks helper. The trait is the interface with the TUI helper; add to it, do not rename.
 
 pub mod checklist;
 pub mod common;
