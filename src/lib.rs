@@ -4,6 +4,7 @@
 //! The core (`validate`, `executor`, `orchestrator`, `content`) knows nothing of
 //! screens or flags; `tui` draws it and `cli` wires both to the command line.
 
+pub mod check;
 pub mod cli;
 pub mod content;
 pub mod error;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use blocks_support::*;
 use crossterm::event::KeyCode;
 use serde_json::{Value, json};
-use tooldojo::content::fixtures::{ExecCase, NamedSchema, ValidatorCase, Verdict};
+use tooldojo::executor::cases::ExecCase;
 use tooldojo::executor::{Context, Record};
 use tooldojo::tui::blocks::engine::{self, ArgsInput, ExecRule, Stage, ValRule};
 use tooldojo::tui::blocks::playground_executor::ExecutorPlayground;
@@ -16,6 +16,7 @@ use tooldojo::tui::blocks::playground_validator::{Panel, ValidatorPlayground};
 use tooldojo::tui::blocks::predict::PredictWidget;
 use tooldojo::tui::blocks::{BlockOutcome, BlockWidget};
 use tooldojo::tui::theme::{Theme, ThemeName};
+use tooldojo::validate::cases::{NamedSchema, ValidatorCase, Verdict};
 
 fn rec(tenant: &str, id: &str, title: &str, status: &str) -> Record {
     Record {

@@ -3,15 +3,15 @@
 
 use std::collections::HashSet;
 
-use tooldojo::content::{Content, fixtures};
+use tooldojo::content::Content;
 use tooldojo::executor::{ExecRules, cases as exec_cases};
 use tooldojo::validate::{ValidatorRules, cases as val_cases, tools};
 
 #[test]
 fn lesson_facing_ids_exist() {
     let c = Content::embedded();
-    let v = fixtures::validator_cases(&c).unwrap();
-    let g = fixtures::get_ticket_cases(&c).unwrap();
+    let v = val_cases::validator_cases(&c).unwrap();
+    let g = exec_cases::get_ticket_cases(&c).unwrap();
     let vid: Vec<&str> = v.iter().map(|r| r.id.as_str()).collect();
     for id in ["seed-ok", "seed-missing", "seed-unknown", "seed-type"] {
         assert!(vid.contains(&id), "{id}");
@@ -66,7 +66,7 @@ fn lesson_facing_ids_exist() {
 #[test]
 fn named_schemas_match_the_built_in_declarations() {
     let c = Content::embedded();
-    let named = fixtures::schemas(&c).unwrap();
+    let named = val_cases::schemas(&c).unwrap();
     let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
     for n in [
         "weather",
@@ -91,7 +91,7 @@ fn named_schemas_match_the_built_in_declarations() {
 
 #[test]
 fn tickets_cover_the_scenarios() {
-    let recs = fixtures::tickets(&Content::embedded()).unwrap();
+    let recs = exec_cases::tickets(&Content::embedded()).unwrap();
     let tenants: HashSet<&str> = recs.iter().map(|r| r.tenant.as_str()).collect();
     assert!(
         ["alpha", "beta", "gamma"]
@@ -124,8 +124,8 @@ fn tickets_cover_the_scenarios() {
 #[test]
 fn each_validator_switch_flips_a_row() {
     let c = Content::embedded();
-    let named = fixtures::schemas(&c).unwrap();
-    let cases = fixtures::validator_cases(&c).unwrap();
+    let named = val_cases::schemas(&c).unwrap();
+    let cases = val_cases::validator_cases(&c).unwrap();
     for name in ValidatorRules::NAMES {
         let mut rules = ValidatorRules::ALL_ON;
         rules.set(name, false);
@@ -145,8 +145,8 @@ fn each_validator_switch_flips_a_row() {
 #[test]
 fn each_exec_switch_flips_a_row() {
     let c = Content::embedded();
-    let records = fixtures::tickets(&c).unwrap();
-    let cases = fixtures::get_ticket_cases(&c).unwrap();
+    let records = exec_cases::tickets(&c).unwrap();
+    let cases = exec_cases::get_ticket_cases(&c).unwrap();
     for name in ExecRules::NAMES {
         let mut rules = ExecRules::ALL_ON;
         rules.set(name, false);

@@ -50,8 +50,8 @@ pub fn setup(
 ) -> Result<(app::Options, blocks::BlockEnv), UserError> {
     let c = content.content();
     let records = match &args.records {
-        Some(flag) => crate::content::fixtures::records_from_flag(flag)?,
-        None => crate::content::fixtures::tickets(&c).unwrap_or_default(),
+        Some(flag) => crate::executor::cases::records_from_flag(flag)?,
+        None => crate::executor::cases::tickets(&c).unwrap_or_default(),
     };
     let theme = theme_for(args);
     let mut opts = app::Options::new(theme);

@@ -13,9 +13,9 @@
 
 use std::io::{self, Read, Write};
 
+use super::cases::NamedSchema;
 use super::json::{Json, ParseError, Parser, push_str_json};
 use super::{Schema, ValidatorRules, Violation};
-use crate::content::fixtures::NamedSchema;
 
 /// Options of a JSON-lines run.
 #[derive(Debug, Clone, Default)]

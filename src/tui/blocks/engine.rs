@@ -5,8 +5,9 @@
 use serde_json::Value;
 
 use crate::content::Content;
-use crate::content::fixtures::{ExecCase, NamedSchema, ValidatorCase, Verdict};
+use crate::executor::cases::ExecCase;
 use crate::executor::{Context, Envelope, ErrorCode, ExecRules, Record, Store};
+use crate::validate::cases::{NamedSchema, ValidatorCase, Verdict};
 use crate::validate::{CheckKind, Schema, ValidatorRules, Violation};
 
 // ---------------------------------------------------------------- validator
@@ -422,5 +423,5 @@ pub fn context_short(ctx: &Context) -> String {
 
 /// Loaded fixture tables a block needs, with a message naming the file on error.
 pub fn load_named_schemas(content: &Content) -> Result<Vec<(String, NamedSchema)>, String> {
-    crate::content::fixtures::schemas(content).map_err(|e| e.to_string())
+    crate::validate::cases::schemas(content).map_err(|e| e.to_string())
 }

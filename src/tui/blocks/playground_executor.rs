@@ -12,8 +12,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
-use crate::content::fixtures::ExecCase;
 use crate::content::lessons::Block;
+use crate::executor::cases::ExecCase;
 use crate::executor::{Context, Record};
 use crate::tui::blocks::common::{
     self, Editor, frame, is_char, is_down, is_left, is_right, is_up, plain, verdict_lines,
@@ -78,7 +78,7 @@ impl ExecutorPlayground {
             }
         };
         let cases =
-            crate::content::fixtures::get_ticket_cases(&env.content).map_err(|e| e.to_string())?;
+            crate::executor::cases::get_ticket_cases(&env.content).map_err(|e| e.to_string())?;
         let args = if block.body.trim().is_empty() {
             "{\"ticket_id\": \"TKT-104\"}".to_owned()
         } else {

@@ -10,7 +10,6 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
-use crate::content::fixtures::{NamedSchema, ValidatorCase};
 use crate::content::lessons::Block;
 use crate::tui::blocks::common::{
     self, Editor, frame, is_char, is_down, is_left, is_right, is_up, plain, verdict_line,
@@ -20,6 +19,7 @@ use crate::tui::blocks::engine::{self, ArgsInput, VAL_STAGES, ValRule, ValRun};
 use crate::tui::blocks::panels::{self, Flip, RulesPanel, StageState};
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::Theme;
+use crate::validate::cases::{NamedSchema, ValidatorCase};
 use crate::validate::{CheckKind, Schema};
 
 const WIDE: u16 = 110;
@@ -141,7 +141,7 @@ impl ValidatorPlayground {
                 .ok_or_else(|| format!("playground: no schema named {name:?} in schemas.json"))?,
         };
         let cases =
-            crate::content::fixtures::validator_cases(&env.content).map_err(|e| e.to_string())?;
+            crate::validate::cases::validator_cases(&env.content).map_err(|e| e.to_string())?;
         let args = if block.body.trim().is_empty() {
             "{}".to_owned()
         } else {
@@ -218,7 +218,7 @@ impl ValidatorPlayground {
     }
 
     /// The verdict of the latest run (`None` while the schema is broken).
-    pub fn verdict(&self) -> Option<crate::content::fixtures::Verdict> {
+    pub fn verdict(&self) -> Option<crate::validate::cases::Verdict> {
         match &self.outcome {
             Outcome::Run(r) => Some(r.verdict()),
             Outcome::SchemaError(_) => None,
@@ -288,7 +288,7 @@ impl ValidatorPlayground {
             self.flip_total += 1;
             let (a, b) = (with.verdict(), without.verdict());
             if a != b {
-                let words = |v: &crate::content::fixtures::Verdict| {
+                let words = |v: &crate::validate::cases::Verdict| {
                     if v.ok {
                         "ok".to_owned()
                     } else {

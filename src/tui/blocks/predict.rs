@@ -13,9 +13,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
-use crate::content::fixtures::{ExecCase, NamedSchema, ValidatorCase};
 use crate::content::lessons::Block;
 use crate::executor::Record;
+use crate::executor::cases::ExecCase;
 use crate::sanitize::clean;
 use crate::tui::blocks::common::{
     self, fit, frame, is_char, is_down, is_left, is_right, is_up, plain, verdict_lines,
@@ -24,6 +24,7 @@ use crate::tui::blocks::common::{
 use crate::tui::blocks::engine::{self, ArgsInput};
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::{Theme, ThemeName};
+use crate::validate::cases::{NamedSchema, ValidatorCase};
 
 const EXEC_OUTCOMES: [&str; 5] = [
     "ok",
@@ -148,7 +149,7 @@ impl PredictWidget {
         let (kind, all): (FixtureKind, Vec<(String, String, RowData)>) = match fixture {
             "get_ticket" => (
                 FixtureKind::GetTicket,
-                crate::content::fixtures::get_ticket_cases(content)
+                crate::executor::cases::get_ticket_cases(content)
                     .map_err(|e| e.to_string())?
                     .into_iter()
                     .map(|c| (c.id.clone(), c.group.clone(), RowData::Exec(Box::new(c))))
@@ -156,7 +157,7 @@ impl PredictWidget {
             ),
             "validator" => (
                 FixtureKind::Validator,
-                crate::content::fixtures::validator_cases(content)
+                crate::validate::cases::validator_cases(content)
                     .map_err(|e| e.to_string())?
                     .into_iter()
                     .map(|c| (c.id.clone(), c.group.clone(), RowData::Val(Box::new(c))))
