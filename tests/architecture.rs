@@ -340,7 +340,7 @@ fn allowed(from: &str, to: &str) -> Result<(), String> {
     match targets {
         None => Ok(()),
         Some(list) if list.contains(&to) || LEAVES.contains(&to) => Ok(()),
-        Some(list) if list.is_empty() => Err(format!("only the helpers {leaves}")),
+        Some([]) => Err(format!("only the helpers {leaves}")),
         Some(list) => Err(format!("{} and the helpers {leaves}", list.join(", "))),
     }
 }
