@@ -62,112 +62,24 @@ pub fn parse_lesson(file: &TextFile) -> UserResult<Lesson> {
     let name = file.rel.rsplit('/').next().unwrap_or(&file.rel);
     let id = name.strip_suffix(".md").unwrap_or(name).to_owned();
     let lines: Vec<&str> = file.text.lines().collect();
-
-    let mut idx = 0;
-    while idx < lines.len() && lines[idx].trim().is_empty() {
-        idx += 1;
-    }
-    let title = match lines.get(idx).and_then(|l| l.strip_prefix("# ")) {
-        Some(t) if !t.trim().is_empty() => t.trim().to_owned(),
-        _ => {
-            return Err(err(
-                file,
-                idx + 1,
-                "a lesson starts with its title: `# Title`",
-            ));
-        }
+    let (title, body_start) = title_line(file, &lines)?;
+    let mut reader = Reader {
+        file,
+        lines: &lines,
+        minutes: 0,
+        pages: Vec::new(),
+        page: Page {
+            title: title.clone(),
+            items: Vec::new(),
+        },
+        prose: Vec::new(),
+        first_page_seen: false,
     };
-    idx += 1;
-
-    let mut minutes = 0;
-    let mut pages: Vec<Page> = Vec::new();
-    let mut page = Page {
-        title: title.clone(),
-        items: Vec::new(),
-    };
-    let mut prose: Vec<&str> = Vec::new();
-
-    fn flush(prose: &mut Vec<&str>, items: &mut Vec<Item>) {
-        let text = prose.join("\n");
-        let text = text.trim_matches('\n');
-        if !text.trim().is_empty() {
-            items.push(Item::Markdown(text.to_owned()));
-        }
-        prose.clear();
-    }
-
-    let mut first_page_seen = false;
+    let mut idx = body_start;
     while idx < lines.len() {
-        let line = lines[idx];
-        let lineno = idx + 1;
-        if let Some(h) = line.strip_prefix("## ") {
-            flush(&mut prose, &mut page.items);
-            let done = std::mem::replace(
-                &mut page,
-                Page {
-                    title: h.trim().to_owned(),
-                    items: Vec::new(),
-                },
-            );
-            // An intro with nothing in it (title and study time only) is not a page.
-            if first_page_seen || !done.items.is_empty() {
-                pages.push(done);
-            }
-            first_page_seen = true;
-            idx += 1;
-            continue;
-        }
-        if !first_page_seen {
-            if let Some(m) = minutes_header(line) {
-                if minutes != 0 {
-                    return Err(err(file, lineno, "a second study-time line"));
-                }
-                if m == 0 {
-                    return Err(err(file, lineno, "study time must be at least 1 minute"));
-                }
-                minutes = m;
-                idx += 1;
-                continue;
-            }
-        }
-        if let Some((ch, n, info)) = fence_open(line) {
-            // Find the closing fence.
-            let close = (idx + 1..lines.len()).find(|&j| fence_closes(lines[j], ch, n));
-            let Some(close) = close else {
-                return Err(err(file, lineno, "code fence is never closed"));
-            };
-            match classify(file, lineno, info)? {
-                None => {
-                    prose.extend_from_slice(&lines[idx..=close]);
-                }
-                Some((kind, options)) => {
-                    flush(&mut prose, &mut page.items);
-                    let body_lines = &lines[idx + 1..close];
-                    let body = body_lines.join("\n");
-                    check_options(file, lineno, &kind, &options)?;
-                    let spec = parse_body(file, &kind, lineno + 1, body_lines)?;
-                    page.items.push(Item::Block(Block {
-                        kind,
-                        options,
-                        body,
-                        line: lineno,
-                        spec,
-                    }));
-                }
-            }
-            idx = close + 1;
-            continue;
-        }
-        prose.push(line);
-        idx += 1;
+        idx = reader.line(idx)?;
     }
-    flush(&mut prose, &mut page.items);
-    if first_page_seen || !page.items.is_empty() {
-        pages.push(page);
-    }
-    if pages.is_empty() {
-        return Err(err(file, lines.len().max(1), "the lesson has no content"));
-    }
+    let (minutes, pages) = reader.finish()?;
     Ok(Lesson {
         id,
         title,
@@ -175,6 +87,143 @@ pub fn parse_lesson(file: &TextFile) -> UserResult<Lesson> {
         file: file.display.clone(),
         pages,
     })
+}
+
+/// The `# Title` line (after any blank lines): the title and the index of the next line.
+fn title_line(file: &TextFile, lines: &[&str]) -> UserResult<(String, usize)> {
+    let idx = lines
+        .iter()
+        .position(|l| !l.trim().is_empty())
+        .unwrap_or(lines.len());
+    match lines.get(idx).and_then(|l| l.strip_prefix("# ")) {
+        Some(t) if !t.trim().is_empty() => Ok((t.trim().to_owned(), idx + 1)),
+        _ => Err(err(
+            file,
+            idx + 1,
+            "a lesson starts with its title: `# Title`",
+        )),
+    }
+}
+
+/// The state of a lesson read line by line, after its title.
+struct Reader<'a> {
+    file: &'a TextFile,
+    lines: &'a [&'a str],
+    minutes: u32,
+    pages: Vec<Page>,
+    /// The page being filled.
+    page: Page,
+    /// Prose lines not yet turned into a Markdown item.
+    prose: Vec<&'a str>,
+    /// Has a `## ` heading been read? Before it, the page is the lesson's intro.
+    first_page_seen: bool,
+}
+
+impl<'a> Reader<'a> {
+    /// Read the line at `idx` (and, for a fence, the lines up to its close); returns the
+    /// index of the next unread line.
+    fn line(&mut self, idx: usize) -> UserResult<usize> {
+        let line = self.lines[idx];
+        if let Some(h) = line.strip_prefix("## ") {
+            self.heading(h);
+            return Ok(idx + 1);
+        }
+        if !self.first_page_seen {
+            if let Some(m) = minutes_header(line) {
+                self.study_time(idx + 1, m)?;
+                return Ok(idx + 1);
+            }
+        }
+        if let Some((ch, n, info)) = fence_open(line) {
+            return self.fence(idx, ch, n, info);
+        }
+        self.prose.push(line);
+        Ok(idx + 1)
+    }
+
+    fn flush(&mut self) {
+        let text = self.prose.join("\n");
+        let text = text.trim_matches('\n');
+        if !text.trim().is_empty() {
+            self.page.items.push(Item::Markdown(text.to_owned()));
+        }
+        self.prose.clear();
+    }
+
+    /// A `## ` heading closes the page being filled and starts the next.
+    fn heading(&mut self, h: &str) {
+        self.flush();
+        let done = std::mem::replace(
+            &mut self.page,
+            Page {
+                title: h.trim().to_owned(),
+                items: Vec::new(),
+            },
+        );
+        // An intro with nothing in it (title and study time only) is not a page.
+        if self.first_page_seen || !done.items.is_empty() {
+            self.pages.push(done);
+        }
+        self.first_page_seen = true;
+    }
+
+    fn study_time(&mut self, lineno: usize, m: u32) -> UserResult<()> {
+        if self.minutes != 0 {
+            return Err(err(self.file, lineno, "a second study-time line"));
+        }
+        if m == 0 {
+            return Err(err(
+                self.file,
+                lineno,
+                "study time must be at least 1 minute",
+            ));
+        }
+        self.minutes = m;
+        Ok(())
+    }
+
+    /// A fence opened at `idx`: ordinary code stays prose, an interactive kind becomes a
+    /// block. Returns the index after the closing fence.
+    fn fence(&mut self, idx: usize, ch: char, n: usize, info: &str) -> UserResult<usize> {
+        let (file, lines, lineno) = (self.file, self.lines, idx + 1);
+        let close = (idx + 1..lines.len()).find(|&j| fence_closes(lines[j], ch, n));
+        let Some(close) = close else {
+            return Err(err(file, lineno, "code fence is never closed"));
+        };
+        match classify(file, lineno, info)? {
+            None => self.prose.extend_from_slice(&lines[idx..=close]),
+            Some((kind, options)) => {
+                self.flush();
+                let body_lines = &lines[idx + 1..close];
+                check_options(file, lineno, &kind, &options)?;
+                let spec = parse_body(file, &kind, lineno + 1, body_lines)?;
+                self.page.items.push(Item::Block(Block {
+                    kind,
+                    options,
+                    body: body_lines.join("\n"),
+                    line: lineno,
+                    spec,
+                }));
+            }
+        }
+        Ok(close + 1)
+    }
+
+    /// The study time and the pages, once every line is read.
+    fn finish(mut self) -> UserResult<(u32, Vec<Page>)> {
+        self.flush();
+        if self.first_page_seen || !self.page.items.is_empty() {
+            self.pages.push(self.page);
+        }
+        if self.pages.is_empty() {
+            return Err(err(
+                self.file,
+                self.lines.len().max(1),
+                "the lesson has no content",
+            ));
+        }
+        Ok((self.minutes, self.pages))
+    }
 }
 
 pub(super) type Options = Vec<(String, String)>;

@@ -155,136 +155,138 @@ fn empty_intro_is_dropped() {
     assert_eq!(l.pages[0].title, "Only");
 }
 
+/// Malformed lessons and the start of the error each must give (after the file name).
+const ERROR_CASES: &[(&str, &str)] = &[
+    ("no title\n", "lessons/01-demo.md:1: a lesson starts"),
+    ("\n\n#Title\n", "lessons/01-demo.md:3: a lesson starts"),
+    (
+        "# T\n\n```predcit fixture=x\n```\n",
+        "lessons/01-demo.md:3: unknown block kind `predcit`",
+    ),
+    (
+        "# T\n```trace scenario\n```\n",
+        "lessons/01-demo.md:2: malformed option `scenario`",
+    ),
+    (
+        "# T\n```trace scenario=\n```\n",
+        "lessons/01-demo.md:2: malformed option",
+    ),
+    (
+        "# T\n```trace scenario=a scenario=b\n```\n",
+        ":2: option `scenario` given twice",
+    ),
+    ("# T\n\n\n```quiz\nQ\n", ":4: code fence is never closed"),
+    (
+        "# T\n```quiz\nQ?\n- [ ] a :: no\n- [ ] b :: no\n```\n",
+        ":2: a quiz needs at least one `- [x]`",
+    ),
+    (
+        "# T\n```quiz\nQ?\n- [x] a :: yes\n- [ ] b\n```\n",
+        ":5: a quiz choice needs ` :: why`",
+    ),
+    (
+        "# T\n```quiz\n- [x] a :: yes\n- [ ] b :: no\n```\n",
+        ":2: a quiz starts",
+    ),
+    (
+        "# T\n```quiz\nQ?\n- [x] a :: yes\n```\n",
+        ":2: a quiz needs at least two",
+    ),
+    (
+        "# T\n```quiz\nQ?\n- [x] a :: yes\nstray\n```\n",
+        ":5: expected a `- [x] choice :: why` line",
+    ),
+    (
+        "# T\n```explain\nQ\n---\nA\n```\n",
+        ":2: an explain block is",
+    ),
+    (
+        "# T\n```explain\nQ\n---\n---\n- p\n```\n",
+        ":4: an explain block needs a model",
+    ),
+    (
+        "# T\n```explain\nQ\n---\nA\n---\n```\n",
+        ":6: an explain block needs `- key",
+    ),
+    (
+        "# T\n```explain\nQ\n---\nA\n---\nnot a point\n```\n",
+        ":7: expected a `- key point`",
+    ),
+    ("# T\n```checklist\n```\n", ":2: a checklist needs"),
+    (
+        "# T\n```checklist\n- a\nb\n```\n",
+        ":4: expected a `- item` line",
+    ),
+    (
+        "# T\n```predict group=row\n```\n",
+        ":2: a predict block needs fixture=",
+    ),
+    (
+        "# T\n```predict fixture=weather\n```\n",
+        ":2: predict option fixture=weather",
+    ),
+    (
+        "# T\n```predict fixture=validator colour=red\n```\n",
+        ":2: unknown option `colour`",
+    ),
+    (
+        "# T\n```predict fixture=validator rows=a,,b\n```\n",
+        ":2: malformed option rows",
+    ),
+    (
+        "# T\n```predict fixture=validator\nbody\n```\n",
+        ":3: a predict block takes no body",
+    ),
+    (
+        "# T\n```quiz x=1\nQ\n```\n",
+        ":2: a quiz block takes no options",
+    ),
+    (
+        "# T\n```playground schema=weather\n```\n",
+        ":2: a playground block needs mode=",
+    ),
+    (
+        "# T\n```playground mode=validator\n```\n",
+        ":2: a playground block needs schema=",
+    ),
+    (
+        "# T\n```playground mode=validator schema=w tenant=alpha\n```\n",
+        ":2: option `tenant` is for mode=executor",
+    ),
+    (
+        "# T\n```playground mode=executor schema=w\n```\n",
+        ":2: option `schema` is for",
+    ),
+    (
+        "# T\n```playground mode=executor tenant=delta\n```\n",
+        ":2: playground option tenant=delta",
+    ),
+    (
+        "# T\n```playground mode=executor read=maybe\n```\n",
+        ":2: playground option read=maybe",
+    ),
+    (
+        "# T\n```trace seed=1\n```\n",
+        ":2: a trace block needs scenario=",
+    ),
+    (
+        "# T\n```trace scenario=a seed=x\n```\n",
+        ":2: trace option seed=x",
+    ),
+    (
+        "# T\n*About 5 minutes*\n*About 6 minutes*\n",
+        ":3: a second study-time line",
+    ),
+    (
+        "# T\n*About 0 minutes*\n",
+        ":2: study time must be at least",
+    ),
+    ("# T\n", ":1: the lesson has no content"),
+];
+
 #[test]
 fn error_cases_name_file_and_line() {
-    let cases: &[(&str, &str)] = &[
-        ("no title\n", "lessons/01-demo.md:1: a lesson starts"),
-        ("\n\n#Title\n", "lessons/01-demo.md:3: a lesson starts"),
-        (
-            "# T\n\n```predcit fixture=x\n```\n",
-            "lessons/01-demo.md:3: unknown block kind `predcit`",
-        ),
-        (
-            "# T\n```trace scenario\n```\n",
-            "lessons/01-demo.md:2: malformed option `scenario`",
-        ),
-        (
-            "# T\n```trace scenario=\n```\n",
-            "lessons/01-demo.md:2: malformed option",
-        ),
-        (
-            "# T\n```trace scenario=a scenario=b\n```\n",
-            ":2: option `scenario` given twice",
-        ),
-        ("# T\n\n\n```quiz\nQ\n", ":4: code fence is never closed"),
-        (
-            "# T\n```quiz\nQ?\n- [ ] a :: no\n- [ ] b :: no\n```\n",
-            ":2: a quiz needs at least one `- [x]`",
-        ),
-        (
-            "# T\n```quiz\nQ?\n- [x] a :: yes\n- [ ] b\n```\n",
-            ":5: a quiz choice needs ` :: why`",
-        ),
-        (
-            "# T\n```quiz\n- [x] a :: yes\n- [ ] b :: no\n```\n",
-            ":2: a quiz starts",
-        ),
-        (
-            "# T\n```quiz\nQ?\n- [x] a :: yes\n```\n",
-            ":2: a quiz needs at least two",
-        ),
-        (
-            "# T\n```quiz\nQ?\n- [x] a :: yes\nstray\n```\n",
-            ":5: expected a `- [x] choice :: why` line",
-        ),
-        (
-            "# T\n```explain\nQ\n---\nA\n```\n",
-            ":2: an explain block is",
-        ),
-        (
-            "# T\n```explain\nQ\n---\n---\n- p\n```\n",
-            ":4: an explain block needs a model",
-        ),
-        (
-            "# T\n```explain\nQ\n---\nA\n---\n```\n",
-            ":6: an explain block needs `- key",
-        ),
-        (
-            "# T\n```explain\nQ\n---\nA\n---\nnot a point\n```\n",
-            ":7: expected a `- key point`",
-        ),
-        ("# T\n```checklist\n```\n", ":2: a checklist needs"),
-        (
-            "# T\n```checklist\n- a\nb\n```\n",
-            ":4: expected a `- item` line",
-        ),
-        (
-            "# T\n```predict group=row\n```\n",
-            ":2: a predict block needs fixture=",
-        ),
-        (
-            "# T\n```predict fixture=weather\n```\n",
-            ":2: predict option fixture=weather",
-        ),
-        (
-            "# T\n```predict fixture=validator colour=red\n```\n",
-            ":2: unknown option `colour`",
-        ),
-        (
-            "# T\n```predict fixture=validator rows=a,,b\n```\n",
-            ":2: malformed option rows",
-        ),
-        (
-            "# T\n```predict fixture=validator\nbody\n```\n",
-            ":3: a predict block takes no body",
-        ),
-        (
-            "# T\n```quiz x=1\nQ\n```\n",
-            ":2: a quiz block takes no options",
-        ),
-        (
-            "# T\n```playground schema=weather\n```\n",
-            ":2: a playground block needs mode=",
-        ),
-        (
-            "# T\n```playground mode=validator\n```\n",
-            ":2: a playground block needs schema=",
-        ),
-        (
-            "# T\n```playground mode=validator schema=w tenant=alpha\n```\n",
-            ":2: option `tenant` is for mode=executor",
-        ),
-        (
-            "# T\n```playground mode=executor schema=w\n```\n",
-            ":2: option `schema` is for",
-        ),
-        (
-            "# T\n```playground mode=executor tenant=delta\n```\n",
-            ":2: playground option tenant=delta",
-        ),
-        (
-            "# T\n```playground mode=executor read=maybe\n```\n",
-            ":2: playground option read=maybe",
-        ),
-        (
-            "# T\n```trace seed=1\n```\n",
-            ":2: a trace block needs scenario=",
-        ),
-        (
-            "# T\n```trace scenario=a seed=x\n```\n",
-            ":2: trace option seed=x",
-        ),
-        (
-            "# T\n*About 5 minutes*\n*About 6 minutes*\n",
-            ":3: a second study-time line",
-        ),
-        (
-            "# T\n*About 0 minutes*\n",
-            ":2: study time must be at least",
-        ),
-        ("# T\n", ":1: the lesson has no content"),
-    ];
-    for (text, want) in cases {
+    for (text, want) in ERROR_CASES {
         let got = err_of(text);
         assert!(
             got.contains(want),
