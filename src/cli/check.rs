@@ -1,4 +1,5 @@
-//! `tooldojo check`: every fixture row, scenario and lesson through the real code.
+//! `tooldojo check`: every fixture row, scenario and lesson through the real code (the rows
+//! come from `crate::check`; this file prints them and sets the exit code).
 //!
 //! Human table by default (suite, row, expected, actual, mark and PASS/FAIL), `--json` one
 //! object per row. Exit 1 on any mismatch, 2 when a file cannot be read or is malformed.

@@ -1,4 +1,7 @@
 //! Lessons: Markdown files with interactive fenced blocks (the format is described in lessons/README.md).
+//!
+//! This file holds the lesson types and loads a tree of lessons; `parse` reads a file's pages,
+//! prose and fences, `body` checks a block's options and parses its body.
 
 mod body;
 mod parse;
