@@ -25,25 +25,43 @@ fn unique_ids<'a>(file: &str, ids: impl Iterator<Item = &'a str>) -> UserResult<
     Ok(())
 }
 
+/// One row per case of a fixture file, in file order. A case the real code cannot run at
+/// all (a broken row, not a mismatch) is an error naming the file and the row.
+fn fixture_rows<C>(
+    file: &str,
+    cases: &[C],
+    id: impl Fn(&C) -> &str,
+    run: impl Fn(&C) -> Result<CheckRow, String>,
+) -> UserResult<Vec<CheckRow>> {
+    unique_ids(file, cases.iter().map(&id))?;
+    cases
+        .iter()
+        .map(|case| {
+            run(case).map_err(|e| UserError::new(format!("{file}: row {:?}: {e}", id(case))))
+        })
+        .collect()
+}
+
 /// The validator fixture rows against the real validator.
 pub fn validator_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
     let named = val_cases::schemas(content)?;
     let cases = val_cases::validator_cases(content)?;
     let file = format!("fixtures/{}", val_cases::VALIDATOR_CASES);
-    unique_ids(&file, cases.iter().map(|c| c.id.as_str()))?;
-    let mut rows = Vec::with_capacity(cases.len());
-    for case in &cases {
-        let verdict = val_cases::run_case(case, &named, &ValidatorRules::ALL_ON)
-            .map_err(|e| UserError::new(format!("{file}: row {:?}: {e}", case.id)))?;
-        rows.push(CheckRow {
-            suite: "validator".into(),
-            name: case.id.clone(),
-            expected: json!({"ok": case.expected.ok, "error": case.expected.error}),
-            actual: json!({"ok": verdict.ok, "error": verdict.error}),
-            pass: verdict == case.expected,
-        });
-    }
-    Ok(rows)
+    fixture_rows(
+        &file,
+        &cases,
+        |c| &c.id,
+        |case| {
+            let verdict = val_cases::run_case(case, &named, &ValidatorRules::ALL_ON)?;
+            Ok(CheckRow {
+                suite: "validator".into(),
+                name: case.id.clone(),
+                expected: json!({"ok": case.expected.ok, "error": case.expected.error}),
+                actual: json!({"ok": verdict.ok, "error": verdict.error}),
+                pass: verdict == case.expected,
+            })
+        },
+    )
 }
 
 /// The get_ticket fixture rows against the real executor (each on a fresh store).
@@ -51,20 +69,21 @@ pub fn get_ticket_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
     let records = exec_cases::tickets(content)?;
     let cases = exec_cases::get_ticket_cases(content)?;
     let file = format!("fixtures/{}", exec_cases::GET_TICKET_CASES);
-    unique_ids(&file, cases.iter().map(|c| c.id.as_str()))?;
-    let mut rows = Vec::with_capacity(cases.len());
-    for case in &cases {
-        let run = exec_cases::run_case(case, &records, &ExecRules::ALL_ON)
-            .map_err(|e| UserError::new(format!("{file}: row {:?}: {e}", case.id)))?;
-        rows.push(CheckRow {
-            suite: "get_ticket".into(),
-            name: case.id.clone(),
-            expected: case.expected.clone(),
-            actual: run.actual(),
-            pass: run.passes(&case.expected),
-        });
-    }
-    Ok(rows)
+    fixture_rows(
+        &file,
+        &cases,
+        |c| &c.id,
+        |case| {
+            let run = exec_cases::run_case(case, &records, &ExecRules::ALL_ON)?;
+            Ok(CheckRow {
+                suite: "get_ticket".into(),
+                name: case.id.clone(),
+                expected: case.expected.clone(),
+                actual: run.actual(),
+                pass: run.passes(&case.expected),
+            })
+        },
+    )
 }
 
 /// Every scenario's expected stop reason and per-call categories against a real run (seed 0).
