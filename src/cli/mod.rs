@@ -74,6 +74,21 @@ pub struct TuiArgs {
     pub reset_progress: bool,
 }
 
+impl TuiArgs {
+    /// The app's plain config: what was parsed, plus where content comes from.
+    pub fn config(&self, content: Content) -> crate::tui::Config {
+        crate::tui::Config {
+            theme: self.theme,
+            ascii: self.ascii,
+            present: self.present,
+            lesson: self.lesson.clone(),
+            records: self.records.clone(),
+            reset_progress: self.reset_progress,
+            content,
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the seed validator on one set of arguments or on JSON lines.
@@ -112,7 +127,7 @@ pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
         Some(Command::Check(args)) => check::run(args, &content),
         Some(Command::Trace(args)) => trace::run(args, &content),
         Some(Command::Render(args)) => render::run(args, &content),
-        None => crate::tui::run_app(cli.tui, &content),
+        None => crate::tui::run_app(cli.tui.config(content.content())),
     }
 }
 
