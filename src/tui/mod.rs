@@ -132,7 +132,7 @@ pub fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
             ratatui::layout::Rect::new(0, 0, size.width, size.height),
         );
         if let Some(notice) = opened.notice {
-            app.overlay = Some(app::Overlay::Notice(notice));
+            app.show_overlay(app::Overlay::Notice(notice));
         }
         let (tx, rx) = mpsc::unbounded_channel();
         // Keep the watcher alive for the whole run.
@@ -229,7 +229,7 @@ async fn event_loop(
             },
             _ = sigterm.recv() => return Ok(()),
             _ = sighup.recv() => return Ok(()),
-            _ = ticker.tick(), if app.animating => Input::Tick,
+            _ = ticker.tick(), if app.animating() => Input::Tick,
             // Write pending progress once the burst of changes is over.
             _ = tokio::time::sleep_until((last_save + SAVE_EVERY).into()), if dirty => continue,
         };

@@ -93,9 +93,9 @@ pub fn build(
         "home" | "help" => {
             let mut app = App::new(opts, env, lessons, Progress::default(), size);
             if name == "help" {
-                app.overlay = Some(Overlay::Help);
+                app.show_overlay(Overlay::Help);
             } else if app.sidebar_visible() {
-                app.focus = Focus::Sidebar;
+                app.set_focus(Focus::Sidebar);
             }
             Ok(app)
         }
@@ -125,8 +125,8 @@ pub fn build(
                 let mut opts = opts;
                 opts.lesson = None;
                 let mut app = App::new(opts, env, Ok(vec![entry]), Progress::default(), size);
-                app.show_sidebar = false;
-                app.focus = Focus::Block(0);
+                app.hide_sidebar();
+                app.set_focus(Focus::Block(0));
                 return Ok(app);
             }
             if let Some(rest) = name.strip_prefix("trace:") {
@@ -150,9 +150,9 @@ pub fn build(
                     vec![("scenario".into(), scenario.into())],
                 );
                 let mut app = App::new(opts, env, Ok(vec![entry]), Progress::default(), size);
-                app.show_sidebar = false;
-                app.focus = Focus::Block(0);
-                if let Some(Ok(w)) = app.slots.get_mut(0).map(|s| &mut s.widget) {
+                app.hide_sidebar();
+                app.set_focus(Focus::Block(0));
+                if let Some(w) = app.widget_mut(0) {
                     w.seek_ms(t);
                 }
                 return Ok(app);
@@ -175,7 +175,7 @@ fn kind_title(kind: &BlockKind) -> &'static str {
 
 /// Draw `app` into a fresh buffer of its size.
 pub fn draw_to_buffer(app: &App) -> Buffer {
-    let mut buf = Buffer::empty(app.size);
-    app.render(app.size, &mut buf);
+    let mut buf = Buffer::empty(app.size());
+    app.render(app.size(), &mut buf);
     buf
 }

@@ -21,7 +21,7 @@ pub fn draw(frame: &mut ratatui::Frame, app: &App) {
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let t = &self.theme;
+        let t = &self.theme();
         if area.width == 0 || area.height == 0 {
             return;
         }
@@ -36,7 +36,7 @@ impl Widget for &App {
         }
         render_main(self, areas.main, areas.content, buf);
         render_bar(self, areas.bar, buf);
-        match &self.overlay {
+        match &self.overlay() {
             Some(Overlay::Help) => render_help(self, area, buf),
             Some(Overlay::Notice(msg)) => render_notice(msg, t, area, buf),
             None => {}
@@ -99,13 +99,13 @@ pub fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
     let inner_h = usize::from(area.height.saturating_sub(2));
     let per = 2;
     let fits = (inner_h / per).max(1);
-    let sel = if app.focus == Focus::Sidebar {
-        app.sidebar_sel
+    let sel = if app.focus() == Focus::Sidebar {
+        app.sidebar_sel()
     } else {
-        app.lesson
+        app.lesson()
     };
     let first = if sel >= fits { sel + 1 - fits } else { 0 };
-    (first..app.lessons.len())
+    (first..app.lessons().len())
         .take(fits)
         .enumerate()
         .map(|(n, i)| (area.y + 1 + u16::try_from(n * per).unwrap_or(0), i))
@@ -113,9 +113,9 @@ pub fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
 }
 
 fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.theme;
-    let focused = app.focus == Focus::Sidebar;
-    let done = (0..app.lessons.len())
+    let t = &app.theme();
+    let focused = app.focus() == Focus::Sidebar;
+    let done = (0..app.lessons().len())
         .filter(|i| app.lesson_state(*i) == LessonState::Done)
         .count();
     let block = border_block(t, focused)
@@ -124,7 +124,7 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
             if focused { t.focus } else { t.heading },
         ))
         .title_bottom(Line::styled(
-            format!(" {done}/{} done ", app.lessons.len()),
+            format!(" {done}/{} done ", app.lessons().len()),
             t.dim,
         ));
     // Lessons scrolled out of the list say so: at 80x24 not all of them fit.
@@ -132,7 +132,7 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
     let above = rows.first().map_or(0, |(_, i)| *i);
     let below = rows
         .last()
-        .map_or(0, |(_, i)| app.lessons.len().saturating_sub(i + 1));
+        .map_or(0, |(_, i)| app.lessons().len().saturating_sub(i + 1));
     let mut block = block;
     if above > 0 {
         block = block.title(Line::styled(format!(" {above} above "), t.dim).right_aligned());
@@ -147,15 +147,15 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
     }
     let w = usize::from(inner.width);
     for (row, i) in rows {
-        let entry = &app.lessons[i];
+        let entry = &app.lessons()[i];
         let (mark, word, style) = match app.lesson_state(i) {
             LessonState::Done => (t.sym.done, "done", t.ok),
             LessonState::Started => (t.sym.in_progress, "started", t.warn),
             LessonState::Todo => (t.sym.todo, "to do", t.dim),
             LessonState::Broken => (t.sym.bad, "error", t.bad),
         };
-        let current = i == app.lesson;
-        let selected = focused && i == app.sidebar_sel;
+        let current = i == app.lesson();
+        let selected = focused && i == app.sidebar_sel();
         let pointer = if current { t.sym.pointer } else { " " };
         let pw = width_of(pointer).max(1);
         let title = truncate(&entry.title(), w.saturating_sub(pw + 1), t.sym.ellipsis);
@@ -191,14 +191,14 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
-    let t = &app.theme;
-    let focused = app.focus == Focus::Page;
+    let t = &app.theme();
+    let focused = app.focus() == Focus::Page;
     let (title, pages) = match app.current() {
         Some(e) => (e.title(), e.page_count()),
         None => ("tooldojo".to_owned(), 1),
     };
     let view = app.page_view(content.width);
-    let page_label = format!(" page {}/{} ", app.page + 1, pages);
+    let page_label = format!(" page {}/{} ", app.page() + 1, pages);
     let room = usize::from(main.width)
         .saturating_sub(width_of(&page_label) + 6)
         .max(1);
@@ -210,7 +210,7 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
         .title(Line::styled(page_label, t.dim).right_aligned());
     let vh = usize::from(content.height);
     if view.height > vh {
-        let last = (app.scroll + vh).min(view.height);
+        let last = (app.scroll() + vh).min(view.height);
         let more = if last < view.height {
             format!(" {} more below ", t.sym.arrow)
         } else {
@@ -218,7 +218,11 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
         };
         block = block.title_bottom(
             Line::styled(
-                format!(" lines {}-{last} of {} {more}", app.scroll + 1, view.height),
+                format!(
+                    " lines {}-{last} of {} {more}",
+                    app.scroll() + 1,
+                    view.height
+                ),
                 t.dim,
             )
             .right_aligned(),
@@ -228,7 +232,7 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
     if content.width == 0 || content.height == 0 {
         return;
     }
-    let top = app.scroll;
+    let top = app.scroll();
     let bottom = top + vh;
     for seg in &view.segments {
         let (s0, s1) = (seg.y, seg.y + seg.height);
@@ -302,18 +306,18 @@ fn kind_name(kind: &crate::content::lessons::BlockKind) -> &'static str {
 
 /// Draw one block into `buf` (its whole area), or its build error.
 fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
-    let t = &app.theme;
+    let t = &app.theme();
     let area = buf.area;
-    let Some(slot) = app.slots.get(i) else {
+    let Some(slot) = app.slots().get(i) else {
         return;
     };
-    let focused = app.focus == Focus::Block(i);
+    let focused = app.focus() == Focus::Block(i);
     match &slot.widget {
         Ok(w) => {
             let ctx = RenderCtx {
                 theme: t,
                 focused,
-                active: focused && app.active,
+                active: focused && app.active(),
             };
             w.render(area, buf, &ctx);
         }
@@ -344,7 +348,7 @@ fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
 
 /// The key bar: the focused element's commands, then `? help` at the right.
 fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.theme;
+    let t = &app.theme();
     buf.set_style(area, t.bar);
     let ctx = app.context();
     let mut items: Vec<(String, String)> = Vec::new();
@@ -356,7 +360,7 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
     for h in &hints {
         items.push((h.keys.to_owned(), h.what.to_owned()));
     }
-    let no_blocks = app.slots.is_empty();
+    let no_blocks = app.slots().is_empty();
     for c in keys::commands(ctx) {
         let block_cmd = matches!(
             c.action,
@@ -366,7 +370,7 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
             continue;
         }
         // A block that could not be built cannot be entered.
-        let broken = matches!(app.focus, Focus::Block(i) if app.slots.get(i).is_some_and(|s| s.widget.is_err()));
+        let broken = matches!(app.focus(), Focus::Block(i) if app.slots().get(i).is_some_and(|s| s.widget.is_err()));
         if ctx == Context::BlockFocused && broken && c.action == keys::Action::Activate {
             continue;
         }
@@ -424,7 +428,7 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
     let avail = usize::from(area.width).saturating_sub(right_w);
     let mut left: Vec<Span> = Vec::new();
     let mut used = 0;
-    if let Some(status) = &app.status {
+    if let Some(status) = &app.status() {
         let s = truncate(&format!(" {status} "), avail, t.sym.ellipsis);
         left.push(Span::styled(s, t.bar.patch(t.warn)));
     } else {
@@ -465,14 +469,14 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
 pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
     let under = {
         // The context below the overlay.
-        let mut probe = app.focus;
+        let mut probe = app.focus();
         if probe == Focus::Sidebar && !app.sidebar_visible() {
             probe = Focus::Page;
         }
         match probe {
             Focus::Sidebar => Context::Sidebar,
             Focus::Page => Context::Reader,
-            Focus::Block(_) if app.active => Context::BlockActive,
+            Focus::Block(_) if app.active() => Context::BlockActive,
             Focus::Block(_) => Context::BlockFocused,
         }
     };
@@ -497,7 +501,7 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
 }
 
 fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.theme;
+    let t = &app.theme();
     let lines = help_lines(app);
     let key_w = lines.iter().map(|(k, _, _)| width_of(k)).max().unwrap_or(4);
     let mut text: Vec<Line> = Vec::new();
