@@ -105,6 +105,50 @@ pub fn state_dir() -> Option<PathBuf> {
     )
 }
 
+/// A progress file that cannot be used: move it aside under a name not taken yet and
+/// start fresh (or, when it cannot be moved, keep it untouched and save nothing).
+fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let mut aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}"));
+    let mut n = 1;
+    while aside.exists() {
+        aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}-{n}"));
+        n += 1;
+    }
+    let show = |p: &Path| crate::sanitize::clean(&p.display().to_string(), false);
+    match std::fs::rename(path, &aside) {
+        Ok(()) => Opened {
+            store,
+            progress: Progress {
+                version: VERSION,
+                ..Progress::default()
+            },
+            notice: Some(format!(
+                "Your progress file {} could not be used: {problem}. It was moved to {} and a fresh one started.",
+                show(path),
+                show(&aside)
+            )),
+        },
+        Err(e) => Opened {
+            store: Store {
+                path: Some(path.to_path_buf()),
+                writable: false,
+            },
+            progress: Progress {
+                version: VERSION,
+                ..Progress::default()
+            },
+            notice: Some(format!(
+                "Your progress file {} could not be used: {problem}; moving it aside failed too ({e}). It is left untouched and this session's progress will not be saved.",
+                show(path)
+            )),
+        },
+    }
+}
+
 impl Store {
     /// A store that keeps nothing on disk.
     pub fn memory() -> Store {
@@ -161,46 +205,7 @@ impl Store {
             },
             Err(e) => format!("it cannot be read ({e})"),
         };
-        // Set the damaged file aside under a name that is not taken yet.
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        let mut aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}"));
-        let mut n = 1;
-        while aside.exists() {
-            aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}-{n}"));
-            n += 1;
-        }
-        let show = |p: &Path| crate::sanitize::clean(&p.display().to_string(), false);
-        match std::fs::rename(&path, &aside) {
-            Ok(()) => Opened {
-                store,
-                progress: Progress {
-                    version: VERSION,
-                    ..Progress::default()
-                },
-                notice: Some(format!(
-                    "Your progress file {} could not be used: {problem}. It was moved to {} and a fresh one started.",
-                    show(&path),
-                    show(&aside)
-                )),
-            },
-            Err(e) => Opened {
-                store: Store {
-                    path: Some(path.clone()),
-                    writable: false,
-                },
-                progress: Progress {
-                    version: VERSION,
-                    ..Progress::default()
-                },
-                notice: Some(format!(
-                    "Your progress file {} could not be used: {problem}; moving it aside failed too ({e}). It is left untouched and this session's progress will not be saved.",
-                    show(&path)
-                )),
-            },
-        }
+        set_aside(store, &dir, &path, &problem)
     }
 
     /// Write `progress` atomically. Does nothing for a memory store.

@@ -7,8 +7,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
-use crate::tui::app::{App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, SegKind};
-use crate::tui::blocks::RenderCtx;
+use crate::tui::app::{App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, PageView, SegKind};
+use crate::tui::blocks::{KeyHint, RenderCtx};
 use crate::tui::keys::{self, Context};
 use crate::tui::markdown::width_of;
 use crate::tui::theme::Theme;
@@ -232,8 +232,14 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
     if content.width == 0 || content.height == 0 {
         return;
     }
+    draw_page(app, &view, content, buf);
+}
+
+/// The rows of the page that are in view, segment by segment.
+fn draw_page(app: &App, view: &PageView, content: Rect, buf: &mut Buffer) {
+    let t = app.theme();
     let top = app.scroll();
-    let bottom = top + vh;
+    let bottom = top + usize::from(content.height);
     for seg in &view.segments {
         let (s0, s1) = (seg.y, seg.y + seg.height);
         if s1 <= top || s0 >= bottom {
@@ -348,60 +354,15 @@ fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
 
 /// The key bar: the focused element's commands, then `? help` at the right.
 fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.theme();
+    let t = app.theme();
     buf.set_style(area, t.bar);
     let ctx = app.context();
-    let mut items: Vec<(String, String)> = Vec::new();
     let hints = if matches!(ctx, Context::BlockFocused | Context::BlockActive) {
         app.block_hints()
     } else {
         Vec::new()
     };
-    for h in &hints {
-        items.push((h.keys.to_owned(), h.what.to_owned()));
-    }
-    let no_blocks = app.slots().is_empty();
-    for c in keys::commands(ctx) {
-        let block_cmd = matches!(
-            c.action,
-            keys::Action::FocusNext | keys::Action::FocusPrev | keys::Action::Activate
-        );
-        if ctx == Context::Reader && no_blocks && block_cmd {
-            continue;
-        }
-        // A block that could not be built cannot be entered.
-        let broken = matches!(app.focus(), Focus::Block(i) if app.slots().get(i).is_some_and(|s| s.widget.is_err()));
-        if ctx == Context::BlockFocused && broken && c.action == keys::Action::Activate {
-            continue;
-        }
-        // The block's own word for a key wins over the generic one.
-        if hints.iter().any(|h| same_key(h.keys, c.label)) {
-            continue;
-        }
-        if !c.bar || c.action == keys::Action::ToggleHelp {
-            continue;
-        }
-        match c.action {
-            // One entry for the pair: the bar has little room at 80 columns.
-            keys::Action::NextPage
-                if keys::commands(ctx)
-                    .iter()
-                    .any(|p| p.bar && p.action == keys::Action::PrevPage) =>
-            {
-                items.push(("n/p".into(), "next/prev page".into()));
-            }
-            keys::Action::PrevPage if items.iter().any(|(k, _)| k == "n/p") => {}
-            keys::Action::ToggleSidebar => {
-                let what = if app.sidebar_visible() {
-                    "hide lessons"
-                } else {
-                    "show lessons"
-                };
-                items.push((c.label.to_owned(), what.to_owned()));
-            }
-            _ => items.push((c.label.to_owned(), c.what.to_owned())),
-        }
-    }
+    let mut items = bar_items(app, ctx, &hints);
     // The way out keeps its place on the right, however many keys the block lists.
     let help_key = match ctx {
         Context::Help => None,
@@ -448,6 +409,58 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
         let x = area.right() - u16::try_from(right_w).unwrap_or(0);
         buf.set_line(x, area.y, &Line::from(right), area.width);
     }
+}
+
+/// The bar's entries for context `ctx`: the block's own hints first, then the commands
+/// that apply, one entry for a pair where room is short.
+fn bar_items(app: &App, ctx: Context, hints: &[KeyHint]) -> Vec<(String, String)> {
+    let mut items: Vec<(String, String)> = hints
+        .iter()
+        .map(|h| (h.keys.to_owned(), h.what.to_owned()))
+        .collect();
+    let no_blocks = app.slots().is_empty();
+    for c in keys::commands(ctx) {
+        let block_cmd = matches!(
+            c.action,
+            keys::Action::FocusNext | keys::Action::FocusPrev | keys::Action::Activate
+        );
+        if ctx == Context::Reader && no_blocks && block_cmd {
+            continue;
+        }
+        // A block that could not be built cannot be entered.
+        let broken = matches!(app.focus(), Focus::Block(i) if app.slots().get(i).is_some_and(|s| s.widget.is_err()));
+        if ctx == Context::BlockFocused && broken && c.action == keys::Action::Activate {
+            continue;
+        }
+        // The block's own word for a key wins over the generic one.
+        if hints.iter().any(|h| same_key(h.keys, c.label)) {
+            continue;
+        }
+        if !c.bar || c.action == keys::Action::ToggleHelp {
+            continue;
+        }
+        match c.action {
+            // One entry for the pair: the bar has little room at 80 columns.
+            keys::Action::NextPage
+                if keys::commands(ctx)
+                    .iter()
+                    .any(|p| p.bar && p.action == keys::Action::PrevPage) =>
+            {
+                items.push(("n/p".into(), "next/prev page".into()));
+            }
+            keys::Action::PrevPage if items.iter().any(|(k, _)| k == "n/p") => {}
+            keys::Action::ToggleSidebar => {
+                let what = if app.sidebar_visible() {
+                    "hide lessons"
+                } else {
+                    "show lessons"
+                };
+                items.push((c.label.to_owned(), what.to_owned()));
+            }
+            _ => items.push((c.label.to_owned(), c.what.to_owned())),
+        }
+    }
+    items
 }
 
 /// Do two key labels ("Enter", "Enter/1-9", "j/Down") name a common key?
