@@ -132,7 +132,7 @@ pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
 }
 
 /// Read `@path` as a file or take the text inline.
-pub fn inline_or_file(value: &str) -> Result<(String, String), UserError> {
+pub(crate) fn inline_or_file(value: &str) -> Result<(String, String), UserError> {
     match value.strip_prefix('@') {
         Some(path) => std::fs::read_to_string(path)
             .map(|t| (path.to_owned(), t))

@@ -35,7 +35,7 @@ pub struct RenderArgs {
 }
 
 /// Parse `WxH`.
-pub fn parse_size(s: &str) -> Result<(u16, u16), UserError> {
+pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), UserError> {
     let bad = || UserError::new(format!("--size {s:?}: expected WIDTHxHEIGHT, e.g. 80x24"));
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
     let w: u16 = w.trim().parse().map_err(|_| bad())?;

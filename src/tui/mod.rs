@@ -28,7 +28,7 @@ use crate::error::UserError;
 use app::{App, Input, Update};
 
 /// Messages from background work into the loop.
-pub enum AppMsg {
+enum AppMsg {
     Lessons(Result<Vec<app::LessonEntry>, String>),
     Status(String),
 }
@@ -103,7 +103,7 @@ pub fn setup(config: &Config) -> Result<(app::Options, blocks::BlockEnv), UserEr
 }
 
 /// Run the interactive app until the learner quits.
-pub fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
+pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
     let (opts, env) = setup(&config)?;
     let lessons = app::load_lessons(&env.content);
     if let (Some(id), Ok(list)) = (&config.lesson, &lessons)

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Environment variable that overrides the state directory.
-pub const STATE_DIR_ENV: &str = "TOOLDOJO_STATE_DIR";
+pub(crate) const STATE_DIR_ENV: &str = "TOOLDOJO_STATE_DIR";
 const FILE_NAME: &str = "progress.json";
 const VERSION: u32 = 1;
 
@@ -70,7 +70,7 @@ impl LessonProgress {
 }
 
 /// Key of a block's state inside `LessonProgress::blocks`.
-pub fn block_key(page: usize, block: usize) -> String {
+pub(crate) fn block_key(page: usize, block: usize) -> String {
     format!("{page}/{block}")
 }
 
@@ -93,7 +93,7 @@ pub struct Opened {
 }
 
 /// The directory progress lives in: `$TOOLDOJO_STATE_DIR`, else the platform state dir.
-pub fn state_dir() -> Option<PathBuf> {
+pub(crate) fn state_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os(STATE_DIR_ENV).filter(|v| !v.is_empty()) {
         return Some(PathBuf::from(dir));
     }
@@ -151,7 +151,7 @@ fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
 
 impl Store {
     /// A store that keeps nothing on disk.
-    pub fn memory() -> Store {
+    pub(crate) fn memory() -> Store {
         Store {
             path: None,
             writable: false,

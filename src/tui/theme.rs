@@ -144,7 +144,7 @@ impl Theme {
     }
 
     /// The theme the user asked for; `NO_COLOR` (set and non-empty) forces mono.
-    pub fn from_env(requested: Option<ThemeName>, ascii: bool) -> Theme {
+    pub(crate) fn from_env(requested: Option<ThemeName>, ascii: bool) -> Theme {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let name = if no_color {
             ThemeName::Mono
@@ -300,29 +300,29 @@ fn mono(ascii: bool, sym: Symbols) -> Theme {
     }
 }
 
-/// WCAG relative luminance of an sRGB colour.
-pub fn luminance(r: u8, g: u8, b: u8) -> f64 {
-    fn channel(c: u8) -> f64 {
-        let c = f64::from(c) / 255.0;
-        if c <= 0.039_28 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    }
-    0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
-}
-
-/// WCAG contrast ratio between two colours (1.0 to 21.0).
-pub fn contrast(a: (u8, u8, u8), b: (u8, u8, u8)) -> f64 {
-    let (la, lb) = (luminance(a.0, a.1, a.2), luminance(b.0, b.1, b.2));
-    let (hi, lo) = if la > lb { (la, lb) } else { (lb, la) };
-    (hi + 0.05) / (lo + 0.05)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// WCAG relative luminance of an sRGB colour.
+    fn luminance(r: u8, g: u8, b: u8) -> f64 {
+        fn channel(c: u8) -> f64 {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.039_28 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        }
+        0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+    }
+
+    /// WCAG contrast ratio between two colours (1.0 to 21.0).
+    fn contrast(a: (u8, u8, u8), b: (u8, u8, u8)) -> f64 {
+        let (la, lb) = (luminance(a.0, a.1, a.2), luminance(b.0, b.1, b.2));
+        let (hi, lo) = if la > lb { (la, lb) } else { (lb, la) };
+        (hi + 0.05) / (lo + 0.05)
+    }
 
     fn rgb(c: Option<Color>) -> Option<(u8, u8, u8)> {
         match c {

@@ -95,7 +95,7 @@ fn truncate(s: &str, width: usize, ellipsis: &str) -> String {
 }
 
 /// Screen rows of the sidebar entries: (row, lesson index). Used for drawing and clicks.
-pub fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
+pub(crate) fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
     let inner_h = usize::from(area.height.saturating_sub(2));
     let per = 2;
     let fits = (inner_h / per).max(1);
@@ -464,7 +464,7 @@ fn bar_items(app: &App, ctx: Context, hints: &[KeyHint]) -> Vec<(String, String)
 }
 
 /// Do two key labels ("Enter", "Enter/1-9", "j/Down") name a common key?
-pub fn same_key(a: &str, b: &str) -> bool {
+pub(crate) fn same_key(a: &str, b: &str) -> bool {
     a.split('/').any(|x| b.split('/').any(|y| x == y))
 }
 

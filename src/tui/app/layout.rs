@@ -17,7 +17,7 @@ const MAX_BLOCK_HEIGHT: u16 = 500;
 
 /// Rectangles of the current screen; the same function serves drawing and mouse clicks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Areas {
+pub(crate) struct Areas {
     pub sidebar: Option<Rect>,
     pub main: Rect,
     /// Inside the main pane's border and padding: where the page scrolls.
@@ -26,20 +26,20 @@ pub struct Areas {
 }
 
 /// One vertical piece of the current page.
-pub enum SegKind {
+pub(crate) enum SegKind {
     Lines(Vec<Line<'static>>),
     /// The lesson title in big letters (projector mode, where it fits).
     Big(String),
     Slot(usize),
 }
 
-pub struct Segment {
+pub(crate) struct Segment {
     pub y: usize,
     pub height: usize,
     pub kind: SegKind,
 }
 
-pub struct PageView {
+pub(crate) struct PageView {
     pub segments: Vec<Segment>,
     pub height: usize,
 }
@@ -134,7 +134,7 @@ fn wrap_text(
 }
 
 impl App {
-    pub fn areas(&self, area: Rect) -> Areas {
+    pub(crate) fn areas(&self, area: Rect) -> Areas {
         let [body, bar] = area.layout(&Layout::vertical([
             Constraint::Fill(1),
             Constraint::Length(1),
@@ -187,7 +187,7 @@ impl App {
     }
 
     /// The current page laid out at `width` columns (worked out once per change).
-    pub fn page_view(&self, width: u16) -> Rc<PageView> {
+    pub(crate) fn page_view(&self, width: u16) -> Rc<PageView> {
         let key = ViewKey {
             lesson: self.lesson,
             page: self.page,
@@ -316,7 +316,7 @@ impl App {
     }
 
     /// Rows a slot takes at `width`.
-    pub fn slot_height(&self, slot: usize, width: u16) -> u16 {
+    pub(crate) fn slot_height(&self, slot: usize, width: u16) -> u16 {
         match self.slots.get(slot).map(|s| &s.widget) {
             Some(Ok(w)) => w.height(width).clamp(1, MAX_BLOCK_HEIGHT),
             Some(Err(e)) => {
@@ -329,5 +329,76 @@ impl App {
             }
             None => 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::layout::Rect;
+
+    use super::super::{App, Input, Options, block_env, load_lessons};
+    use crate::content::Content;
+    use crate::tui::progress::Progress;
+    use crate::tui::theme::{Theme, ThemeName};
+
+    fn app() -> App {
+        let content = Content::embedded();
+        let lessons = load_lessons(&content);
+        let opts = Options::new(Theme::new(ThemeName::Default, false));
+        let env = block_env(content, Vec::new(), 0);
+        App::new(
+            opts,
+            env,
+            lessons,
+            Progress::default(),
+            Rect::new(0, 0, 80, 24),
+        )
+    }
+
+    fn press(app: &mut App, c: char) {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        let _ = app.update(Input::Key(key));
+    }
+
+    #[test]
+    fn the_page_layout_is_kept_until_something_it_depends_on_changes() {
+        let mut app = app();
+        let w = app.content_area().width;
+        let first = app.page_view(w);
+        assert!(
+            Rc::ptr_eq(&first, &app.page_view(w)),
+            "asked twice, laid out once"
+        );
+        press(&mut app, 'j');
+        assert!(
+            Rc::ptr_eq(&first, &app.page_view(w)),
+            "scrolling keeps the layout"
+        );
+        let narrower = app.page_view(w - 10);
+        assert!(
+            !Rc::ptr_eq(&first, &narrower),
+            "another width, another layout"
+        );
+        let again = app.page_view(w);
+        assert!(!Rc::ptr_eq(&narrower, &again));
+        press(&mut app, 'n');
+        let next = app.page_view(w);
+        assert!(!Rc::ptr_eq(&again, &next), "another page, another layout");
+        if app.widget_mut(0).is_some() {
+            assert!(!Rc::ptr_eq(&next, &app.page_view(w)), "a block touched");
+        }
+    }
+
+    #[test]
+    fn a_reload_lays_the_page_out_again() {
+        let mut app = app();
+        let w = app.content_area().width;
+        let before = app.page_view(w);
+        let lessons = load_lessons(&Content::embedded());
+        let _ = app.update(Input::Lessons(lessons));
+        assert!(!Rc::ptr_eq(&before, &app.page_view(w)));
     }
 }

@@ -34,7 +34,7 @@ impl LessonEntry {
         }
     }
 
-    pub fn page_count(&self) -> usize {
+    pub(crate) fn page_count(&self) -> usize {
         match &self.parsed {
             Ok(l) => l.pages.len().max(1),
             Err(_) => 1,

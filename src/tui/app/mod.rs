@@ -26,15 +26,16 @@ use crate::tui::keys::Context;
 use crate::tui::progress::Progress;
 use crate::tui::theme::{Theme, ThemeName};
 
-pub use layout::{Areas, PageView, SegKind, Segment};
+pub(crate) use layout::{PageView, SegKind};
 pub use lessons::{LessonEntry, load_lessons};
-pub use state::{Focus, LessonState, Overlay, Slot};
+pub(crate) use state::Slot;
+pub use state::{Focus, LessonState, Overlay};
 
 /// Below this size the app draws one line asking for a bigger terminal.
-pub const MIN_WIDTH: u16 = 40;
-pub const MIN_HEIGHT: u16 = 12;
+pub(crate) const MIN_WIDTH: u16 = 40;
+pub(crate) const MIN_HEIGHT: u16 = 12;
 /// Below this width the lesson list steps aside while a block is entered.
-pub const NARROW_WIDTH: u16 = 100;
+pub(crate) const NARROW_WIDTH: u16 = 100;
 
 /// Everything that can reach `App::update`.
 pub enum Input {
@@ -222,17 +223,17 @@ impl App {
     }
 
     /// The row selected in the lesson list.
-    pub fn sidebar_sel(&self) -> usize {
+    pub(crate) fn sidebar_sel(&self) -> usize {
         self.sidebar_sel
     }
 
     /// The interactive blocks of the current page.
-    pub fn slots(&self) -> &[Slot] {
+    pub(crate) fn slots(&self) -> &[Slot] {
         &self.slots
     }
 
     /// Does a block animate (the loop then ticks)?
-    pub fn animating(&self) -> bool {
+    pub(crate) fn animating(&self) -> bool {
         self.animating
     }
 
@@ -242,12 +243,7 @@ impl App {
         &self.progress
     }
 
-    /// Is there a lesson with this id?
-    pub fn has_lesson(&self, id: &str) -> bool {
-        self.lessons.iter().any(|l| l.id == id)
-    }
-
-    pub fn current(&self) -> Option<&LessonEntry> {
+    pub(crate) fn current(&self) -> Option<&LessonEntry> {
         self.lessons.get(self.lesson)
     }
 
@@ -256,7 +252,7 @@ impl App {
     }
 
     /// The page items of the current page (empty for a broken lesson).
-    pub fn page_items(&self) -> &[Item] {
+    pub(crate) fn page_items(&self) -> &[Item] {
         self.current_lesson()
             .and_then(|l| l.pages.get(self.page))
             .map(|p| p.items.as_slice())
@@ -279,7 +275,7 @@ impl App {
     }
 
     /// Hints of the focused block, for the key bar and help.
-    pub fn block_hints(&self) -> Vec<KeyHint> {
+    pub(crate) fn block_hints(&self) -> Vec<KeyHint> {
         match self.focus {
             Focus::Block(i) => match self.slots.get(i).map(|s| &s.widget) {
                 Some(Ok(w)) => w.key_hints(self.active),
@@ -292,24 +288,24 @@ impl App {
     // ----- setting up a screen before the loop runs ------------------------------------
 
     /// Show an overlay (the help, or a notice the learner must read).
-    pub fn show_overlay(&mut self, overlay: Overlay) {
+    pub(crate) fn show_overlay(&mut self, overlay: Overlay) {
         self.overlay = Some(overlay);
     }
 
     /// Put the focus somewhere (a block index past the page's blocks is ignored).
-    pub fn set_focus(&mut self, focus: Focus) {
+    pub(crate) fn set_focus(&mut self, focus: Focus) {
         if !matches!(focus, Focus::Block(i) if i >= self.slots.len()) {
             self.focus = focus;
         }
     }
 
     /// Hide the lesson list for this run (the learner's saved choice is left alone).
-    pub fn hide_sidebar(&mut self) {
+    pub(crate) fn hide_sidebar(&mut self) {
         self.show_sidebar = false;
     }
 
     /// The widget of block `i`, to change its state; the page layout is worked out again.
-    pub fn widget_mut(&mut self, i: usize) -> Option<&mut Box<dyn BlockWidget>> {
+    pub(crate) fn widget_mut(&mut self, i: usize) -> Option<&mut Box<dyn BlockWidget>> {
         self.changes += 1;
         self.slots.get_mut(i).and_then(|s| s.widget.as_mut().ok())
     }

@@ -61,12 +61,11 @@ impl App {
 
     /// Build the current page's blocks and restore their saved states.
     pub(super) fn build_slots(&mut self) {
-        let blocks: Vec<(usize, Block)> = self
+        let blocks: Vec<Block> = self
             .page_items()
             .iter()
-            .enumerate()
-            .filter_map(|(i, it)| match it {
-                Item::Block(b) => Some((i, b.clone())),
+            .filter_map(|it| match it {
+                Item::Block(b) => Some(b.clone()),
                 Item::Markdown(_) => None,
             })
             .collect();
@@ -78,7 +77,7 @@ impl App {
         self.slots = blocks
             .into_iter()
             .enumerate()
-            .map(|(n, (item, block))| {
+            .map(|(n, block)| {
                 let widget = crate::tui::blocks::build(&block, &self.env).map(|mut w| {
                     if let Some(state) = saved.blocks.get(&progress::block_key(self.page, n)) {
                         w.restore(state);
@@ -86,7 +85,6 @@ impl App {
                     w
                 });
                 Slot {
-                    item,
                     kind: block.kind.clone(),
                     line: block.line,
                     widget,
@@ -193,7 +191,7 @@ impl App {
 
     /// The page to open lesson `i` at from the lesson list: where the learner left it,
     /// or the first page once the lesson is finished.
-    pub fn resume_page(&self, i: usize) -> usize {
+    pub(crate) fn resume_page(&self, i: usize) -> usize {
         self.lessons
             .get(i)
             .and_then(|e| self.progress.lessons.get(&e.id))

@@ -19,9 +19,7 @@ pub enum Overlay {
 }
 
 /// One interactive block on the current page.
-pub struct Slot {
-    /// Index of the item in the page.
-    pub item: usize,
+pub(crate) struct Slot {
     pub kind: BlockKind,
     pub line: usize,
     pub widget: Result<Box<dyn BlockWidget>, String>,
