@@ -341,9 +341,8 @@ impl App {
                         any |= w.tick();
                     }
                 }
-                if any {
-                    self.changes += 1;
-                }
+                // A frame of an animation may change a block's height, the last one too.
+                self.changes += 1;
                 self.animating = any;
                 Update::Redraw
             }
