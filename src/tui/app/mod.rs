@@ -174,9 +174,7 @@ impl App {
         app
     }
 
-    // ----- reading the state ----------------------------------------------------------
-
-    pub fn theme(&self) -> &Theme {
+    pub(crate) fn theme(&self) -> &Theme {
         &self.theme
     }
 
@@ -209,7 +207,7 @@ impl App {
     }
 
     /// The message on the status line, if any.
-    pub fn status(&self) -> Option<&str> {
+    pub(crate) fn status(&self) -> Option<&str> {
         self.status.as_deref()
     }
 
@@ -218,7 +216,7 @@ impl App {
         self.size
     }
 
-    pub fn lessons(&self) -> &[LessonEntry] {
+    pub(crate) fn lessons(&self) -> &[LessonEntry] {
         &self.lessons
     }
 
@@ -235,12 +233,6 @@ impl App {
     /// Does a block animate (the loop then ticks)?
     pub(crate) fn animating(&self) -> bool {
         self.animating
-    }
-
-    /// The saved progress as it stands (block states of the open page are only in the blocks
-    /// until `progress_snapshot`).
-    pub fn progress(&self) -> &Progress {
-        &self.progress
     }
 
     pub(crate) fn current(&self) -> Option<&LessonEntry> {
@@ -260,7 +252,7 @@ impl App {
     }
 
     /// Which key context is on top.
-    pub fn context(&self) -> Context {
+    pub(crate) fn context(&self) -> Context {
         match &self.overlay {
             Some(Overlay::Help) => return Context::Help,
             Some(Overlay::Notice(_)) => return Context::Notice,
@@ -284,8 +276,6 @@ impl App {
             _ => Vec::new(),
         }
     }
-
-    // ----- setting up a screen before the loop runs ------------------------------------
 
     /// Show an overlay (the help, or a notice the learner must read).
     pub(crate) fn show_overlay(&mut self, overlay: Overlay) {
@@ -322,8 +312,6 @@ impl App {
     pub fn progress_mut(&mut self) -> &mut Progress {
         &mut self.progress
     }
-
-    // ----- update ---------------------------------------------------------------------
 
     pub fn update(&mut self, input: Input) -> Update {
         match input {

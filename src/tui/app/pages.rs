@@ -138,7 +138,7 @@ impl App {
     }
 
     /// Open lesson `lesson` at `page` (clamped), top of the page.
-    pub fn open(&mut self, lesson: usize, page: usize) {
+    pub(crate) fn open(&mut self, lesson: usize, page: usize) {
         self.stash_slots();
         self.held_place = None;
         if self.lessons.is_empty() {
