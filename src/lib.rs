@@ -3,7 +3,7 @@
 //!
 //! The core (`validate`, `executor`, `orchestrator`, `content`) knows nothing of
 //! screens or flags; `check` runs the shipped fixtures, scenarios and lessons through it,
-//! `tui` draws it and `cli` wires them all to the command line. `tests/architecture.rs`
+//! `tui` draws it and `cli` wires them all to the command line. `tests/core/architecture.rs`
 //! holds the import arrows between these modules.
 
 pub mod check;

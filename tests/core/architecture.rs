@@ -334,7 +334,7 @@ fn allowed(from: &str, to: &str) -> Result<(), String> {
     }
     let Some((_, targets)) = ARROWS.iter().find(|(m, _)| *m == from) else {
         return Err(format!(
-            "nothing yet: `{from}` is not in the arrow table of tests/architecture.rs"
+            "nothing yet: `{from}` is not in the arrow table of tests/core/architecture.rs"
         ));
     };
     match targets {
