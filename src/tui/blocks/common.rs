@@ -11,6 +11,7 @@ use ratatui_textarea::{CursorMove, TextArea};
 use serde_json::Value;
 
 use crate::sanitize::clean;
+pub use crate::text::{fit, truncate, width as width_of, wrap};
 use crate::tui::blocks::RenderCtx;
 use crate::tui::theme::Theme;
 
@@ -90,100 +91,6 @@ pub fn prose(text: &str) -> String {
 /// The separator between status items: a middle dot, or `|` in ASCII mode.
 pub fn dot(theme: &Theme) -> &'static str {
     if theme.ascii { "|" } else { "·" }
-}
-
-/// Display width of a string in terminal cells.
-pub fn width_of(s: &str) -> usize {
-    Span::raw(s).width()
-}
-
-/// Cut `s` to at most `max` cells, ending with the theme's ellipsis when cut.
-pub fn truncate(s: &str, max: usize, ellipsis: &str) -> String {
-    if width_of(s) <= max {
-        return s.to_owned();
-    }
-    let ew = width_of(ellipsis);
-    if max <= ew {
-        return s.chars().take(max).collect();
-    }
-    let mut out = String::new();
-    let mut w = 0;
-    for ch in s.chars() {
-        let cw = width_of(ch.encode_utf8(&mut [0; 4]));
-        if w + cw > max - ew {
-            break;
-        }
-        out.push(ch);
-        w += cw;
-    }
-    out.push_str(ellipsis);
-    out
-}
-
-/// Pad or cut to exactly `w` cells.
-pub fn fit(s: &str, w: usize, ellipsis: &str) -> String {
-    let mut out = truncate(s, w, ellipsis);
-    let have = width_of(&out);
-    if have < w {
-        out.push_str(&" ".repeat(w - have));
-    }
-    out
-}
-
-/// Greedy word wrap into lines of at most `width` cells; long words are split.
-/// Explicit newlines start a new line.
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut out = Vec::new();
-    for para in text.split('\n') {
-        let mut line = String::new();
-        let mut w = 0;
-        for word in para.split_whitespace() {
-            let mut word = word.to_owned();
-            loop {
-                let ww = width_of(&word);
-                let need = if line.is_empty() { ww } else { w + 1 + ww };
-                if need <= width {
-                    if !line.is_empty() {
-                        line.push(' ');
-                    }
-                    line.push_str(&word);
-                    w = need;
-                    break;
-                }
-                if !line.is_empty() {
-                    out.push(std::mem::take(&mut line));
-                    w = 0;
-                    continue;
-                }
-                // A word longer than the line: split it.
-                let mut head = String::new();
-                let mut hw = 0;
-                let mut rest = String::new();
-                for ch in word.chars() {
-                    let cw = width_of(ch.encode_utf8(&mut [0; 4]));
-                    if rest.is_empty() && hw + cw <= width {
-                        head.push(ch);
-                        hw += cw;
-                    } else {
-                        rest.push(ch);
-                    }
-                }
-                if head.is_empty() {
-                    // A single character wider than the line.
-                    out.push(word.clone());
-                    break;
-                }
-                out.push(head);
-                if rest.is_empty() {
-                    break;
-                }
-                word = rest;
-            }
-        }
-        out.push(line);
-    }
-    out
 }
 
 /// Wrap `text` with a first-line prefix and a hanging indent of the same width.
@@ -791,31 +698,10 @@ pub fn line_col(message: &str) -> Option<(usize, usize)> {
     Some((line, col))
 }
 
-/// Plain text of a rendered buffer region (tests and debugging).
-pub fn buffer_text(buf: &Buffer) -> String {
-    let area = buf.area;
-    let mut out = String::new();
-    for y in area.y..area.y + area.height {
-        for x in area.x..area.x + area.width {
-            out.push_str(buf[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tui::theme::ThemeName;
-
-    #[test]
-    fn wrap_splits_on_words_and_long_words() {
-        assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
-        assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
-        assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
-        assert_eq!(wrap("", 5), vec![""]);
-    }
 
     #[test]
     fn prose_joins_soft_breaks_and_keeps_paragraphs() {
@@ -837,13 +723,6 @@ mod tests {
         assert!(text.contains("    \"a\": [1, 2, 3],\n"), "{text}");
         let back: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back, v);
-    }
-
-    #[test]
-    fn truncate_adds_ellipsis() {
-        assert_eq!(truncate("abcdef", 4, "..."), "a...");
-        assert_eq!(truncate("abc", 4, "..."), "abc");
-        assert_eq!(fit("ab", 4, "~"), "ab  ");
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::tui::blocks::common::{
     self, fit, frame, is_char, is_down, is_left, is_right, is_up, plain, verdict_lines,
     wrap_prefixed,
 };
-use crate::tui::blocks::engine::{self, ArgsInput};
+use crate::tui::blocks::playground::{self as engine, ArgsInput};
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::{Theme, ThemeName};
 
