@@ -4,6 +4,7 @@
 
 pub mod checklist;
 pub mod common;
+pub mod editor;
 pub mod explain;
 pub mod panels;
 pub mod playground;

@@ -12,13 +12,15 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use serde_json::{Map, Value, json};
 
-use super::{ArgsInput, Engine, KeyEffect, Panel, Playground, Shell};
+use super::executor_run::{ExecRun, Stage, run_exec, run_exec_case};
+use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
 use crate::content::fixtures::ExecCase;
 use crate::content::lessons::Block;
-use crate::executor::{Context, Envelope, ErrorCode, ExecRules, Record, Safeguard, Store};
+use crate::executor::{Context, Record, Safeguard};
 use crate::tui::blocks::common::{
-    self, Editor, is_char, is_left, is_right, plain, verdict_lines, wrap_prefixed,
+    self, is_char, is_left, is_right, plain, verdict_lines, wrap_prefixed,
 };
+use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::panels::{self, Flip, StageState};
 use crate::tui::blocks::{BlockEnv, KeyHint};
 use crate::tui::theme::Theme;
@@ -28,181 +30,6 @@ const WIDE: u16 = 110;
 const EDITOR_H: u16 = 8;
 /// Inner width from which the tool field and the context get a line each (with hints).
 const ROOMY: u16 = 100;
-
-// ---------------------------------------------------------------- runs
-
-/// The executor's ordered checks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Stage {
-    Name,
-    Shape,
-    Value,
-    Permission,
-    Lookup,
-}
-
-impl Stage {
-    pub const ALL: [Stage; 5] = [
-        Stage::Name,
-        Stage::Shape,
-        Stage::Value,
-        Stage::Permission,
-        Stage::Lookup,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Stage::Name => "name",
-            Stage::Shape => "shape",
-            Stage::Value => "value",
-            Stage::Permission => "permission",
-            Stage::Lookup => "lookup",
-        }
-    }
-}
-
-/// One executor run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExecRun {
-    /// The envelope as the model would see it (the contract's JSON shape, plus `detail`).
-    pub envelope: Value,
-    /// The check that stopped the call (`Lookup` for a missing record, `None` on success).
-    pub fired: Option<Stage>,
-    /// For calls whose result is mutated afterwards: did the store change?
-    pub store_changed: Option<bool>,
-    /// Fixture rows: the real result agrees with the row's `expected` (free runs: true).
-    pub agrees: bool,
-}
-
-impl ExecRun {
-    /// `ok` or the error code.
-    pub fn outcome(&self) -> String {
-        if self.envelope.get("ok").and_then(Value::as_bool) == Some(true) {
-            "ok".to_owned()
-        } else {
-            self.envelope
-                .get("code")
-                .and_then(Value::as_str)
-                .unwrap_or("?")
-                .to_owned()
-        }
-    }
-
-    /// The envelope without `detail`, for comparing with a fixture's expected envelope.
-    pub fn contract_envelope(&self) -> Value {
-        let mut v = self.envelope.clone();
-        if let Value::Object(m) = &mut v {
-            m.remove("detail");
-        }
-        v
-    }
-
-    /// A flip cell's words: the outcome, whose ticket came back, whether the store changed.
-    fn words(&self) -> String {
-        let mut s = self.outcome();
-        // Two successes can differ in whose ticket came back: name it.
-        if self.store_changed.is_none()
-            && let Some(title) = self
-                .envelope
-                .pointer("/ticket/title")
-                .and_then(Value::as_str)
-        {
-            s.push_str(&format!(": {}", crate::sanitize::clean(title, false)));
-        }
-        if self.store_changed == Some(true) {
-            s.push_str(", store changed");
-        }
-        s
-    }
-}
-
-/// Which check refused the call. The envelope carries only a code; `invalid_arguments`
-/// is split into shape and value by the executor's detail (`ticket_id must ...` is the
-/// value check, everything else the shape check). A test pins this on real rows.
-pub fn stage_of(envelope: &Envelope) -> Option<Stage> {
-    match envelope {
-        Envelope::Ok { .. } => None,
-        Envelope::Err { code, detail } => Some(match code {
-            ErrorCode::UnknownTool => Stage::Name,
-            ErrorCode::InvalidArguments if detail.starts_with("ticket_id must") => Stage::Value,
-            ErrorCode::InvalidArguments => Stage::Shape,
-            ErrorCode::Forbidden => Stage::Permission,
-            ErrorCode::NotFound => Stage::Lookup,
-        }),
-    }
-}
-
-/// Run the real executor with one safeguard (or none) switched off, on a fresh store built
-/// from `records`. With `mutate`, the caller then changes the returned ticket the way a
-/// careless caller would, and the store is compared with what it held before.
-pub fn run_exec(
-    tool: &str,
-    args: &ArgsInput,
-    ctx: &Context,
-    records: &[Record],
-    off: Option<Safeguard>,
-    mutate: bool,
-) -> ExecRun {
-    let rules = ExecRules::without(off);
-    let store = Store::from_records(records.to_vec());
-    let outcome = match args {
-        ArgsInput::Value(v) => crate::executor::execute_with(tool, v, ctx, &store, &rules),
-        ArgsInput::Text(t) => crate::executor::execute_text(tool, t, ctx, &store, &rules),
-    };
-    let store_changed = match (mutate, outcome.handle) {
-        (true, Some(mut handle)) => {
-            let before = store.records();
-            handle.set_title("changed by the caller");
-            handle.set_status("closed-by-caller");
-            Some(store.records() != before)
-        }
-        _ => None,
-    };
-    ExecRun {
-        envelope: outcome.envelope.to_value(),
-        fired: stage_of(&outcome.envelope),
-        store_changed,
-        agrees: true,
-    }
-}
-
-/// Run a get_ticket fixture row on a fresh store, exactly as `tooldojo check` does
-/// (mutation rows included). `Err` when the row itself is broken.
-pub fn run_exec_case(
-    case: &ExecCase,
-    records: &[Record],
-    off: Option<Safeguard>,
-) -> Result<ExecRun, String> {
-    let run = crate::executor::cases::run_case(case, records, &ExecRules::without(off))?;
-    Ok(ExecRun {
-        fired: stage_of(&run.envelope),
-        agrees: run.passes(&case.expected),
-        envelope: run.envelope.to_value(),
-        store_changed: run.store_changed,
-    })
-}
-
-fn read_word(ctx: &Context) -> &'static str {
-    if ctx.can_read_tickets {
-        "allowed"
-    } else {
-        "denied"
-    }
-}
-
-/// Short human words for a trusted context: `alpha, read allowed`.
-pub fn context_words(ctx: &Context) -> String {
-    let tenant = crate::sanitize::clean(&ctx.tenant, false);
-    format!("{tenant}, read {}", read_word(ctx))
-}
-
-/// The shortest words for a trusted context, for narrow table cells: `alpha, allowed`.
-pub fn context_short(ctx: &Context) -> String {
-    let tenant = crate::sanitize::clean(&ctx.tenant, false);
-    format!("{tenant}, {}", read_word(ctx))
-}
-
-// ---------------------------------------------------------------- engine
 
 /// The executor playground's inputs and latest run.
 pub struct ExecutorEngine {
@@ -480,15 +307,8 @@ impl ExecutorEngine {
 
     /// The tool field; returns the columns it used. Narrow: a short field, the context
     /// follows on the same line.
-    fn draw_tool(
-        &self,
-        shell: &Shell<Safeguard>,
-        area: Rect,
-        buf: &mut Buffer,
-        theme: &Theme,
-        show: bool,
-        roomy: bool,
-    ) -> u16 {
+    fn draw_tool(&self, c: &Canvas<Safeguard>, area: Rect, buf: &mut Buffer, roomy: bool) -> u16 {
+        let Canvas { shell, theme, show } = *c;
         let tf = shell.shows(Panel::Tool, show);
         let lw: u16 = if roomy { 8 } else { 5 };
         let label = Line::from(Span::styled(
@@ -523,14 +343,8 @@ impl ExecutorEngine {
     }
 
     /// The tool field and the trusted context; returns the area left under them.
-    fn draw_top(
-        &self,
-        shell: &Shell<Safeguard>,
-        inner: Rect,
-        buf: &mut Buffer,
-        theme: &Theme,
-        show: bool,
-    ) -> Rect {
+    fn draw_top(&self, c: &Canvas<Safeguard>, inner: Rect, buf: &mut Buffer) -> Rect {
+        let Canvas { shell, theme, show } = *c;
         let roomy = inner.width >= ROOMY;
         let own_row = self.context_own_row(theme, inner.width);
         let [tool_a, ctx_a, rest] = inner.layout(&Layout::vertical([
@@ -538,7 +352,7 @@ impl ExecutorEngine {
             Constraint::Length(if own_row { 1 } else { 0 }),
             Constraint::Fill(1),
         ]));
-        let used = self.draw_tool(shell, tool_a, buf, theme, show, roomy);
+        let used = self.draw_tool(c, tool_a, buf, roomy);
         let ctx_a = if own_row {
             ctx_a
         } else {
@@ -557,15 +371,8 @@ impl ExecutorEngine {
     }
 
     /// The argument editor beside the envelope.
-    fn draw_editors(
-        &self,
-        shell: &Shell<Safeguard>,
-        eds: Rect,
-        wide: bool,
-        buf: &mut Buffer,
-        theme: &Theme,
-        show: bool,
-    ) {
+    fn draw_editors(&self, c: &Canvas<Safeguard>, eds: Rect, wide: bool, buf: &mut Buffer) {
+        let Canvas { shell, theme, show } = *c;
         let split = if wide { 40 } else { 50 };
         let [aa, ea] = eds.layout(&Layout::horizontal([
             Constraint::Percentage(split),
@@ -629,30 +436,23 @@ impl Engine for ExecutorEngine {
         }
     }
 
-    fn flips(&self, rule: Safeguard) -> (Vec<Flip>, usize) {
-        let mut flips = Vec::new();
-        let mut total = 0;
-        for case in &self.cases {
-            let (Ok(with), Ok(without)) = (
-                run_exec_case(case, &self.records, None),
-                run_exec_case(case, &self.records, Some(rule)),
-            ) else {
-                continue;
-            };
-            total += 1;
-            if with.contract_envelope() != without.contract_envelope()
-                || with.store_changed != without.store_changed
-            {
-                flips.push(Flip {
-                    id: case.id.clone(),
-                    with: with.words(),
-                    with_ok: with.outcome() == "ok",
-                    without: without.words(),
-                    without_ok: without.outcome() == "ok",
-                });
-            }
-        }
-        (flips, total)
+    fn row_count(&self) -> usize {
+        self.cases.len()
+    }
+
+    fn compare_row(&self, i: usize, rule: Safeguard) -> Option<Option<Flip>> {
+        let case = self.cases.get(i)?;
+        let with = run_exec_case(case, &self.records, None).ok()?;
+        let without = run_exec_case(case, &self.records, Some(rule)).ok()?;
+        let changed = with.contract_envelope() != without.contract_envelope()
+            || with.store_changed != without.store_changed;
+        Some(changed.then(|| Flip {
+            id: case.id.clone(),
+            with: with.words(),
+            with_ok: with.outcome() == "ok",
+            without: without.words(),
+            without_ok: without.outcome() == "ok",
+        }))
     }
 
     fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor> {
@@ -705,15 +505,9 @@ impl Engine for ExecutorEngine {
         2 + self.top_rows(inner) + EDITOR_H + res + rules
     }
 
-    fn render(
-        &self,
-        shell: &Shell<Safeguard>,
-        inner: Rect,
-        buf: &mut Buffer,
-        theme: &Theme,
-        show: bool,
-    ) {
-        let rest = self.draw_top(shell, inner, buf, theme, show);
+    fn render(&self, c: &Canvas<Safeguard>, inner: Rect, buf: &mut Buffer) {
+        let Canvas { shell, theme, show } = *c;
+        let rest = self.draw_top(c, inner, buf);
         let res = self.result_lines(theme, rest.width as usize, shell.off());
         let eh = EDITOR_H.min(rest.height);
         let rh = (res.len() as u16).min(rest.height.saturating_sub(eh));
@@ -722,7 +516,7 @@ impl Engine for ExecutorEngine {
             Constraint::Length(rh),
             Constraint::Fill(1),
         ]));
-        self.draw_editors(shell, eds, inner.width >= WIDE, buf, theme, show);
+        self.draw_editors(c, eds, inner.width >= WIDE, buf);
         common::draw_lines(ra, buf, &res, 0);
         shell.draw_rules(theme, rules, buf, show);
     }

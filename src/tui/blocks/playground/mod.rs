@@ -3,12 +3,16 @@
 //! its own panes.
 //!
 //! - [`shell`]: the shell every playground shares;
-//! - [`validator`]: `mode=validator`, the seed validator with schema and argument editors;
-//! - [`executor`]: `mode=executor`, get_ticket with a tool field and a trusted context.
+//! - [`validator`]: `mode=validator`, schema and argument editors;
+//!   [`validator_run`]: the real validator it runs;
+//! - [`executor`]: `mode=executor`, a tool field, a trusted context and an argument editor;
+//!   [`executor_run`]: the real get_ticket executor it runs.
 
 pub mod executor;
+pub mod executor_run;
 pub mod shell;
 pub mod validator;
+pub mod validator_run;
 
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
@@ -17,17 +21,15 @@ use serde_json::{Map, Value};
 
 use crate::switches::Switch;
 use crate::tui::blocks::KeyHint;
-use crate::tui::blocks::common::Editor;
+use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::panels::Flip;
 use crate::tui::theme::Theme;
 
-pub use executor::{
-    ExecRun, ExecutorPlayground, Stage, context_short, context_words, run_exec, run_exec_case,
-};
-pub use shell::{Playground, Shell};
-pub use validator::{
-    ValRun, ValidatorPlayground, load_named_schemas, run_validator, run_validator_case,
-};
+pub use executor::ExecutorPlayground;
+pub use executor_run::{ExecRun, Stage, context_short, context_words, run_exec, run_exec_case};
+pub use shell::{Canvas, Playground, Shell};
+pub use validator::ValidatorPlayground;
+pub use validator_run::{ValRun, load_named_schemas, run_validator, run_validator_case};
 
 /// A pane of a playground that can hold the keyboard focus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,9 +108,12 @@ pub trait Engine {
 
     /// Re-run the real code on the current inputs with `off` switched off.
     fn refresh(&mut self, off: Option<Self::Rule>);
-    /// Run every fixture row with all rules on and with `rule` off: the rows whose result
-    /// changes, and how many rows ran.
-    fn flips(&self, rule: Self::Rule) -> (Vec<Flip>, usize);
+    /// How many fixture rows the rule switches are tried on.
+    fn row_count(&self) -> usize;
+    /// Fixture row `i` run with every rule on and with `rule` off: `Some(Some(flip))`
+    /// when the result changes, `Some(None)` when it does not, `None` when the row is
+    /// broken (it is then left out of the count).
+    fn compare_row(&self, i: usize, rule: Self::Rule) -> Option<Option<Flip>>;
     /// The editor of `panel`, if that pane is one.
     fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor>;
     /// The learner changed the text of `panel`'s editor.
@@ -127,15 +132,8 @@ pub trait Engine {
     fn status(&self, theme: &Theme) -> String;
     /// The block's full height (border included) at `width` columns.
     fn height(&self, shell: &Shell<Self::Rule>, width: u16) -> u16;
-    /// Draw the panes into the block's inner area; `show` marks the focused pane.
-    fn render(
-        &self,
-        shell: &Shell<Self::Rule>,
-        inner: Rect,
-        buf: &mut Buffer,
-        theme: &Theme,
-        show: bool,
-    );
+    /// Draw the panes into the block's inner area.
+    fn render(&self, c: &Canvas<Self::Rule>, inner: Rect, buf: &mut Buffer);
     /// The row (from the block's top) the reader keeps in view.
     fn focus_line(&self, shell: &Shell<Self::Rule>, width: u16) -> u16;
     /// The engine's inputs for the progress file.

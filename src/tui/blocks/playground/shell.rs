@@ -95,6 +95,22 @@ impl<R: RuleSwitch> Shell<R> {
     }
 }
 
+/// What an engine draws with: the shell's state, the theme, and whether the block shows
+/// its focus (focused or entered).
+pub struct Canvas<'a, R> {
+    pub shell: &'a Shell<R>,
+    pub theme: &'a Theme,
+    pub show: bool,
+}
+
+impl<R> Clone for Canvas<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Canvas<'_, R> {}
+
 /// A playground: the shared shell around one engine.
 pub struct Playground<E: Engine> {
     engine: E,
@@ -136,11 +152,19 @@ impl<E: Engine> Playground<E> {
         self.engine.refresh(self.shell.off);
     }
 
+    /// Run every fixture row with all rules on and with the chosen rule off.
     fn refresh_flips(&mut self) {
-        (self.shell.flips, self.shell.flip_total) = match self.shell.off {
-            Some(rule) => self.engine.flips(rule),
-            None => (Vec::new(), 0),
+        self.shell.flips.clear();
+        self.shell.flip_total = 0;
+        let Some(rule) = self.shell.off else {
+            return;
         };
+        for i in 0..self.engine.row_count() {
+            if let Some(flip) = self.engine.compare_row(i, rule) {
+                self.shell.flip_total += 1;
+                self.shell.flips.extend(flip);
+            }
+        }
     }
 
     fn set_off(&mut self, rule: Option<E::Rule>) {
@@ -257,8 +281,12 @@ impl<E: Engine> BlockWidget for Playground<E> {
             return;
         }
         self.shell.drawn.set(((area.x, area.y), Rect::default()));
-        let show = ctx.focused || ctx.active;
-        self.engine.render(&self.shell, inner, buf, theme, show);
+        let canvas = Canvas {
+            shell: &self.shell,
+            theme,
+            show: ctx.focused || ctx.active,
+        };
+        self.engine.render(&canvas, inner, buf);
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {

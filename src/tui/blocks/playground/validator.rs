@@ -10,190 +10,24 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use serde_json::{Map, Value, json};
 
-use super::{ArgsInput, Engine, KeyEffect, Panel, Playground, Shell};
-use crate::content::Content;
+use super::validator_run::{
+    JsonError, VAL_STAGES, ValRun, load_named_schemas, parse_schema_text, run_validator,
+    run_validator_case, schema_text, stage_label,
+};
+use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
 use crate::content::fixtures::{NamedSchema, ValidatorCase, Verdict};
 use crate::content::lessons::Block;
 use crate::tui::blocks::common::{
-    self, Editor, is_char, is_left, is_right, verdict_line, verdict_lines, wrap_prefixed,
+    self, is_char, is_left, is_right, verdict_line, verdict_lines, wrap_prefixed,
 };
+use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::panels::{self, Flip, StageState};
 use crate::tui::blocks::{BlockEnv, KeyHint};
 use crate::tui::theme::Theme;
-use crate::validate::{CheckKind, Rule, Schema, ValidatorRules, Violation};
+use crate::validate::{CheckKind, Rule};
 
 const WIDE: u16 = 110;
 const EDITOR_H: u16 = 8;
-
-// ---------------------------------------------------------------- runs
-
-/// The ordered checks of the validator pipeline, as drawn.
-pub const VAL_STAGES: [CheckKind; 5] = [
-    CheckKind::Parse,
-    CheckKind::Missing,
-    CheckKind::Unknown,
-    CheckKind::Type,
-    CheckKind::Value,
-];
-
-pub fn check_word(kind: CheckKind) -> &'static str {
-    match kind {
-        CheckKind::Parse => "parse",
-        CheckKind::Missing => "missing",
-        CheckKind::Unknown => "unknown",
-        CheckKind::Type => "type",
-        CheckKind::Value => "value",
-    }
-}
-
-/// The stage label in the pipeline ("required" for the missing check).
-pub fn stage_label(kind: CheckKind) -> &'static str {
-    match kind {
-        CheckKind::Missing => "required",
-        other => check_word(other),
-    }
-}
-
-/// One validator run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ValRun {
-    /// The first failure (what the contract's one-line verdict reports).
-    pub first: Option<Violation>,
-    /// Every failure, in check order (`--all`).
-    pub all: Vec<Violation>,
-}
-
-impl ValRun {
-    pub fn verdict(&self) -> Verdict {
-        match &self.first {
-            None => Verdict {
-                ok: true,
-                error: String::new(),
-            },
-            Some(v) => Verdict {
-                ok: false,
-                error: v.message.clone(),
-            },
-        }
-    }
-
-    /// `ok` or the check word that fired (`missing`, `unknown`, `type`, `value`, `parse`).
-    pub fn outcome(&self) -> &'static str {
-        self.first.as_ref().map_or("ok", |v| check_word(v.kind))
-    }
-}
-
-/// Run the real validator with one rule (or none) switched off. Text goes through the
-/// validator's own strict reader (key order kept, repeated keys refused).
-pub fn run_validator(schema: &Schema, args: &ArgsInput, off: Option<Rule>) -> ValRun {
-    let rules = ValidatorRules::without(off);
-    let (first, all) = match args {
-        ArgsInput::Value(v) => (
-            crate::validate::validate_with(schema, v, &rules).err(),
-            crate::validate::validate_all_with(schema, v, &rules),
-        ),
-        ArgsInput::Text(t) => (
-            crate::validate::validate_text(schema, t, &rules).err(),
-            crate::validate::validate_text_all(schema, t, &rules),
-        ),
-    };
-    ValRun { first, all }
-}
-
-/// Run a validator fixture row, resolving its schema exactly as `tooldojo check` does.
-/// `Err` when the row itself is broken.
-pub fn run_validator_case(
-    case: &ValidatorCase,
-    named: &[(String, NamedSchema)],
-    off: Option<Rule>,
-) -> Result<ValRun, String> {
-    let schema = crate::validate::cases::resolve_schema(&case.schema, &case.required, named)?;
-    let args = match (&case.args, &case.args_text) {
-        (Some(v), None) => ArgsInput::Value(v.clone()),
-        (None, Some(t)) => ArgsInput::Text(t.clone()),
-        (Some(_), Some(_)) => return Err("the row has both args and args_text".into()),
-        (None, None) => return Err("the row has neither args nor args_text".into()),
-    };
-    Ok(run_validator(&schema, &args, off))
-}
-
-/// The named schemas of `fixtures/schemas.json`, with a message naming the file on error.
-pub fn load_named_schemas(content: &Content) -> Result<Vec<(String, NamedSchema)>, String> {
-    crate::content::fixtures::schemas(content).map_err(|e| e.to_string())
-}
-
-// ---------------------------------------------------------------- schema text
-
-/// Where a JSON error points.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JsonError {
-    pub in_schema: bool,
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-/// The editor text for a named schema: the schema itself, or `{"schema", "required"}`
-/// for a flat schema with required names.
-fn schema_text(entry: &NamedSchema) -> String {
-    let v = if entry.required.is_empty() {
-        entry.schema.clone()
-    } else {
-        json!({"schema": entry.schema, "required": entry.required})
-    };
-    common::json_semi_pretty(&v, 34)
-}
-
-/// Read the schema editor's text into a schema. Accepts any contract form, or the
-/// `{"schema": ..., "required": [...]}` wrapper for flat schemas.
-pub fn parse_schema_text(text: &str) -> Result<Schema, JsonError> {
-    // The validator's own strict reader: a schema that repeats a key is refused too.
-    let v: Value = match crate::validate::json::parse(text) {
-        Ok(j) => j.to_value(),
-        Err(e) => {
-            let message = e.message();
-            let (line, column) = common::line_col(&message).unwrap_or((0, 0));
-            return Err(JsonError {
-                in_schema: true,
-                line,
-                column,
-                message: format!("schema: {message}"),
-            });
-        }
-    };
-    let (schema, required) = unwrap_schema(v);
-    Schema::from_json(&schema, &required).map_err(|e| JsonError {
-        in_schema: true,
-        line: 0,
-        column: 0,
-        message: e,
-    })
-}
-
-/// Split the `{"schema": ..., "required": [...]}` wrapper; any other value is the schema.
-fn unwrap_schema(v: Value) -> (Value, Vec<String>) {
-    let wrapped = v.as_object().is_some_and(|m| {
-        m.get("schema").is_some_and(Value::is_object)
-            && m.keys()
-                .all(|k| matches!(k.as_str(), "schema" | "required" | "description"))
-    });
-    if !wrapped {
-        return (v, Vec::new());
-    }
-    let req: Vec<String> = v
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
-    (v["schema"].clone(), req)
-}
-
-// ---------------------------------------------------------------- engine
 
 /// The result of the latest run.
 #[derive(Debug, Clone, PartialEq)]
@@ -480,14 +314,8 @@ impl ValidatorEngine {
     }
 
     /// Two columns: picker and editors on the left, results and rules on the right.
-    fn render_wide(
-        &self,
-        shell: &Shell<Rule>,
-        inner: Rect,
-        buf: &mut Buffer,
-        theme: &Theme,
-        show: bool,
-    ) {
+    fn render_wide(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
+        let Canvas { shell, theme, show } = *c;
         let [left, right] = inner.layout(&Layout::horizontal([
             Constraint::Percentage(50),
             Constraint::Percentage(50),
@@ -500,7 +328,7 @@ impl ValidatorEngine {
             Constraint::Fill(1),
         ]));
         common::draw_lines(pick, buf, &picker, 0);
-        self.draw_editors(shell, sch, args, buf, theme, show);
+        self.draw_editors(c, sch, args, buf);
         let right = Rect {
             x: right.x + 1,
             width: right.width.saturating_sub(1),
@@ -518,14 +346,8 @@ impl ValidatorEngine {
     }
 
     /// One column: picker, the editors side by side, results, rules.
-    fn render_narrow(
-        &self,
-        shell: &Shell<Rule>,
-        inner: Rect,
-        buf: &mut Buffer,
-        theme: &Theme,
-        show: bool,
-    ) {
+    fn render_narrow(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
+        let Canvas { shell, theme, show } = *c;
         let res = self.result_lines(theme, inner.width as usize, shell.off());
         let picker = self.picker_lines(
             theme,
@@ -549,20 +371,13 @@ impl ValidatorEngine {
             Constraint::Percentage(50),
             Constraint::Percentage(50),
         ]));
-        self.draw_editors(shell, sa, aa, buf, theme, show);
+        self.draw_editors(c, sa, aa, buf);
         common::draw_lines(ra, buf, &res, 0);
         shell.draw_rules(theme, rules, buf, show);
     }
 
-    fn draw_editors(
-        &self,
-        shell: &Shell<Rule>,
-        schema_area: Rect,
-        args_area: Rect,
-        buf: &mut Buffer,
-        theme: &Theme,
-        show: bool,
-    ) {
+    fn draw_editors(&self, c: &Canvas<Rule>, schema_area: Rect, args_area: Rect, buf: &mut Buffer) {
+        let Canvas { shell, theme, show } = *c;
         self.schema_editor.render(
             schema_area,
             buf,
@@ -616,29 +431,22 @@ impl Engine for ValidatorEngine {
         }
     }
 
-    fn flips(&self, rule: Rule) -> (Vec<Flip>, usize) {
-        let mut flips = Vec::new();
-        let mut total = 0;
-        for case in &self.cases {
-            let (Ok(with), Ok(without)) = (
-                run_validator_case(case, &self.schemas, None),
-                run_validator_case(case, &self.schemas, Some(rule)),
-            ) else {
-                continue;
-            };
-            total += 1;
-            let (a, b) = (with.verdict(), without.verdict());
-            if a != b {
-                flips.push(Flip {
-                    id: case.id.clone(),
-                    with: verdict_words(&a),
-                    with_ok: a.ok,
-                    without: verdict_words(&b),
-                    without_ok: b.ok,
-                });
-            }
-        }
-        (flips, total)
+    fn row_count(&self) -> usize {
+        self.cases.len()
+    }
+
+    fn compare_row(&self, i: usize, rule: Rule) -> Option<Option<Flip>> {
+        let case = self.cases.get(i)?;
+        let with = run_validator_case(case, &self.schemas, None).ok()?;
+        let without = run_validator_case(case, &self.schemas, Some(rule)).ok()?;
+        let (a, b) = (with.verdict(), without.verdict());
+        Some((a != b).then(|| Flip {
+            id: case.id.clone(),
+            with: verdict_words(&a),
+            with_ok: a.ok,
+            without: verdict_words(&b),
+            without_ok: b.ok,
+        }))
     }
 
     fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor> {
@@ -710,18 +518,11 @@ impl Engine for ValidatorEngine {
         h + 2
     }
 
-    fn render(
-        &self,
-        shell: &Shell<Rule>,
-        inner: Rect,
-        buf: &mut Buffer,
-        theme: &Theme,
-        show: bool,
-    ) {
+    fn render(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
         if inner.width >= WIDE {
-            self.render_wide(shell, inner, buf, theme, show);
+            self.render_wide(c, inner, buf);
         } else {
-            self.render_narrow(shell, inner, buf, theme, show);
+            self.render_narrow(c, inner, buf);
         }
     }
 
