@@ -6,6 +6,7 @@ pub mod checklist;
 pub mod common;
 pub mod editor;
 pub mod explain;
+pub mod list;
 pub mod panels;
 pub mod playground;
 pub mod predict;

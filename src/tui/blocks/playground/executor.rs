@@ -132,35 +132,22 @@ impl ExecutorEngine {
     }
 
     fn stages(&self, off: Option<Safeguard>) -> Vec<(&'static str, StageState)> {
-        let mut seen = false;
-        Stage::ALL
-            .iter()
-            .map(|&s| {
-                let is_off = matches!(
-                    (s, off),
-                    (Stage::Name, Some(Safeguard::Allowlist))
-                        | (Stage::Shape, Some(Safeguard::ExactShape))
-                        | (Stage::Value, Some(Safeguard::IdFormat))
-                        | (Stage::Permission, Some(Safeguard::ReadPermission))
-                );
-                let label = match (s, off) {
-                    (Stage::Lookup, Some(Safeguard::TenantScoping)) => "lookup (any tenant)",
-                    (Stage::Lookup, Some(Safeguard::CopyOnReturn)) => "lookup (no copy)",
-                    _ => s.label(),
-                };
-                let state = if seen {
-                    StageState::NotRun
-                } else if is_off {
-                    StageState::Off
-                } else if self.run.fired == Some(s) {
-                    seen = true;
-                    StageState::Fired
-                } else {
-                    StageState::Passed
-                };
-                (label, state)
-            })
-            .collect()
+        let stages = Stage::ALL.iter().map(|&s| {
+            let is_off = matches!(
+                (s, off),
+                (Stage::Name, Some(Safeguard::Allowlist))
+                    | (Stage::Shape, Some(Safeguard::ExactShape))
+                    | (Stage::Value, Some(Safeguard::IdFormat))
+                    | (Stage::Permission, Some(Safeguard::ReadPermission))
+            );
+            let label = match (s, off) {
+                (Stage::Lookup, Some(Safeguard::TenantScoping)) => "lookup (any tenant)",
+                (Stage::Lookup, Some(Safeguard::CopyOnReturn)) => "lookup (no copy)",
+                _ => s.label(),
+            };
+            (label, is_off, self.run.fired == Some(s))
+        });
+        panels::stage_states(stages, false)
     }
 
     fn result_lines(

@@ -176,35 +176,22 @@ impl ValidatorEngine {
     fn stages(&self, off: Option<Rule>) -> Vec<(&'static str, StageState)> {
         let fired = self.fired();
         let broken = matches!(self.outcome, Outcome::SchemaError(_));
-        let mut seen = false;
-        VAL_STAGES
-            .iter()
-            .map(|&k| {
-                let is_off = matches!(
-                    (k, off),
-                    (CheckKind::Missing, Some(Rule::Required))
-                        | (CheckKind::Unknown, Some(Rule::Unknown))
-                        | (CheckKind::Type, Some(Rule::Types))
-                        | (CheckKind::Value, Some(Rule::Values))
-                );
-                let label = if k == CheckKind::Type && off == Some(Rule::BoolGuard) {
-                    "type (no bool guard)"
-                } else {
-                    stage_label(k)
-                };
-                let state = if broken || seen {
-                    StageState::NotRun
-                } else if is_off {
-                    StageState::Off
-                } else if fired == Some(k) {
-                    seen = true;
-                    StageState::Fired
-                } else {
-                    StageState::Passed
-                };
-                (label, state)
-            })
-            .collect()
+        let stages = VAL_STAGES.iter().map(|&k| {
+            let is_off = matches!(
+                (k, off),
+                (CheckKind::Missing, Some(Rule::Required))
+                    | (CheckKind::Unknown, Some(Rule::Unknown))
+                    | (CheckKind::Type, Some(Rule::Types))
+                    | (CheckKind::Value, Some(Rule::Values))
+            );
+            let label = if k == CheckKind::Type && off == Some(Rule::BoolGuard) {
+                "type (no bool guard)"
+            } else {
+                stage_label(k)
+            };
+            (label, is_off, fired == Some(k))
+        });
+        panels::stage_states(stages, broken)
     }
 
     fn result_lines(&self, theme: &Theme, width: usize, off: Option<Rule>) -> Vec<Line<'static>> {
