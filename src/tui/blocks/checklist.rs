@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::content::lessons::Checklist;
 use crate::tui::blocks::common::{self, is_char, plain};
-use crate::tui::blocks::list::{ListLines, ListView, move_cursor};
+use crate::tui::blocks::list::{ListLines, ListView, list_key};
 use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::Theme;
 
@@ -101,14 +101,8 @@ impl BlockWidget for ChecklistWidget {
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
-        if !active {
-            return BlockOutcome::Ignored;
-        }
-        if plain(&key, KeyCode::Esc) {
-            return BlockOutcome::Release;
-        }
-        if move_cursor(&key, &mut self.cursor, self.items.len()) {
-            return BlockOutcome::Consumed;
+        if let Some(outcome) = list_key(&key, active, &mut self.cursor, self.items.len()) {
+            return outcome;
         }
         if let Some(i) = common::digit(&key)
             && i < self.items.len()

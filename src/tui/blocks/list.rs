@@ -3,13 +3,13 @@
 
 use std::cell::Cell;
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use crate::tui::blocks::RenderCtx;
-use crate::tui::blocks::common::{draw_lines, frame, is_down, is_up, scroll_to};
+use crate::tui::blocks::common::{draw_lines, frame, is_down, is_up, plain, scroll_to};
+use crate::tui::blocks::{BlockOutcome, RenderCtx};
 use crate::tui::theme::{Theme, ThemeName};
 
 /// A list's lines, the line the cursor is on, and which item (if any) owns each line.
@@ -65,8 +65,25 @@ impl ListView {
     }
 }
 
+/// The keys every list shares: nothing until the block is entered, Esc gives the focus
+/// back, Up and Down move `cursor` over `len` items. `None` for any other key.
+pub fn list_key(
+    key: &KeyEvent,
+    active: bool,
+    cursor: &mut usize,
+    len: usize,
+) -> Option<BlockOutcome> {
+    if !active {
+        return Some(BlockOutcome::Ignored);
+    }
+    if plain(key, KeyCode::Esc) {
+        return Some(BlockOutcome::Release);
+    }
+    move_cursor(key, cursor, len).then_some(BlockOutcome::Consumed)
+}
+
 /// Up and Down move `cursor` over `len` items; `true` when the key was one of them.
-pub fn move_cursor(key: &KeyEvent, cursor: &mut usize, len: usize) -> bool {
+fn move_cursor(key: &KeyEvent, cursor: &mut usize, len: usize) -> bool {
     if is_up(key) {
         *cursor = cursor.saturating_sub(1);
         return true;
