@@ -10,7 +10,9 @@ use ratatui::widgets::{Block, Borders, Widget};
 use serde_json::Value;
 
 use crate::sanitize::clean;
-pub use crate::text::{fit, truncate, width as width_of, wrap};
+use crate::text::width as width_of;
+/// Text helpers the blocks also take from here.
+pub use crate::text::{fit, truncate, wrap};
 use crate::tui::blocks::RenderCtx;
 use crate::tui::theme::Theme;
 

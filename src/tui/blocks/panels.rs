@@ -4,7 +4,8 @@
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-use crate::tui::blocks::common::{fit, width_of, wrap_prefixed};
+use crate::text::{fit, width as width_of};
+use crate::tui::blocks::common::wrap_prefixed;
 use crate::tui::theme::Theme;
 
 /// Where one check of a pipeline stands after a run.
