@@ -692,3 +692,19 @@ fn executor_playground_bad_json_is_invalid_arguments_with_position() {
     assert_eq!(press_out(&mut pg, &[ch('g')]), BlockOutcome::Changed);
     assert!(pg.captures_text());
 }
+
+#[test]
+fn playground_switches_saved_under_their_old_keys_still_restore() {
+    let mut pg = ValidatorPlayground::new(schemas(), 0, "{}", vcases());
+    pg.restore(&json!({"off": "type", "edited": true, "switched": true}));
+    assert_eq!(pg.off(), Some(Rule::Types));
+    assert_eq!(pg.save()["off"], "type");
+    pg.restore(&json!({"off": "value"}));
+    assert_eq!(pg.off(), Some(Rule::Values));
+    pg.restore(&json!({"off": "no such rule"}));
+    assert_eq!(pg.off(), None);
+    let mut ex = ExecutorPlayground::new("get_ticket", 0, true, "{}", eight_rows(), records());
+    ex.restore(&json!({"off": "tenant_scope"}));
+    assert_eq!(ex.off(), Some(Safeguard::TenantScoping));
+    assert_eq!(ex.save()["off"], "tenant_scope");
+}
