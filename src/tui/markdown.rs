@@ -6,9 +6,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::sanitize::clean;
+use crate::text::width as width_of;
 use crate::tui::theme::{Theme, ThemeName};
-
-pub use crate::text::width as width_of;
 
 /// Render `src` into lines no wider than `width` columns.
 pub fn render(src: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {
