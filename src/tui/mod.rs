@@ -9,6 +9,7 @@ pub mod blocks;
 pub mod keys;
 pub mod markdown;
 pub mod progress;
+pub mod rehearse;
 pub mod screens;
 pub mod theme;
 pub mod ui;

@@ -1,0 +1,326 @@
+//! The timed rehearsal drill: a seeded mix of rows to predict, questions to explain in the
+//! learner's own words, and a write-it round graded on every save, under one visible
+//! countdown; then a scorecard and a Markdown transcript. In interviewer mode the answers
+//! and rubric stay hidden until the interviewer reveals them, and the interviewer scores.
+//!
+//! `Drill` owns the drill's state; `input` turns keys into changes, `draw` reads `&Drill`,
+//! `transcript` writes the record, `review` keeps the spaced-review cards and the trend.
+
+mod draw;
+mod input;
+pub mod questions;
+pub mod review;
+pub mod score;
+pub mod transcript;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::tui::blocks::editor::Editor;
+pub use questions::{Mix, Pool, Question};
+use review::Day;
+use score::{Answer, Given, Scorecard};
+
+/// How a drill is set up.
+#[derive(Debug, Clone)]
+pub struct DrillConfig {
+    pub seed: u64,
+    pub minutes: u32,
+    /// Save the transcript here when the drill ends.
+    pub transcript: Option<PathBuf>,
+    pub interviewer: bool,
+    pub mix: Mix,
+    /// The day the drill is taken (for the review schedule).
+    pub day: Day,
+    /// Draw at this many milliseconds into the drill instead of reading the clock
+    /// (`tooldojo render`, snapshots).
+    pub fixed_clock: Option<u64>,
+}
+
+impl DrillConfig {
+    /// A drill of `minutes` minutes drawn with `seed`, taken today.
+    pub fn new(seed: u64, minutes: u32) -> DrillConfig {
+        DrillConfig {
+            seed,
+            minutes: minutes.max(1),
+            transcript: None,
+            interviewer: false,
+            mix: Mix::default(),
+            day: review::today(),
+            fixed_clock: None,
+        }
+    }
+
+    fn limit_ms(&self) -> u64 {
+        u64::from(self.minutes) * 60_000
+    }
+}
+
+/// Where the drill is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The question is open.
+    Ask,
+    /// Answered; waiting for the interviewer to reveal (interviewer mode only).
+    Locked,
+    /// The answer is shown (and, for explain questions, being scored).
+    Reveal,
+    /// The scorecard.
+    Done,
+}
+
+/// What the app must do after the drill took a key or a tick.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrillUpdate {
+    None,
+    Redraw,
+    /// The drill just ended: record it in the progress (then redraw).
+    Finished,
+    /// Back to the lessons.
+    Leave,
+    Quit,
+    Suspend,
+}
+
+/// A transcript save, for the scorecard's status line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Saved {
+    To(PathBuf),
+    Failed(String),
+}
+
+pub struct Drill {
+    cfg: DrillConfig,
+    questions: Vec<Question>,
+    answers: Vec<Answer>,
+    /// Lesson titles by id, for links.
+    titles: BTreeMap<String, String>,
+    cur: usize,
+    phase: Phase,
+    started: Instant,
+    /// When the open question was shown, in drill milliseconds.
+    shown_at: u64,
+    /// Frozen elapsed time once the drill is over.
+    ended_at: Option<u64>,
+    /// Predict: the highlighted choice.
+    choice: usize,
+    /// Explain: the learner's words, whether keys go to the editor, the rubric ticks.
+    editor: Editor,
+    editing: bool,
+    ticked: Vec<bool>,
+    point: usize,
+    /// `q` was pressed once: the next `q` (or `y`) quits, anything else carries on.
+    confirm_quit: bool,
+    help: bool,
+    scroll: u16,
+    saved: Option<Saved>,
+}
+
+impl Drill {
+    /// A drill drawn from `pool`; questions due for review come first.
+    pub fn new(
+        cfg: DrillConfig,
+        pool: &Pool,
+        due: &[String],
+        titles: BTreeMap<String, String>,
+    ) -> Drill {
+        let questions = pool.draw(cfg.seed, due, cfg.mix);
+        let mut d = Drill {
+            cfg,
+            questions,
+            answers: Vec::new(),
+            titles,
+            cur: 0,
+            phase: Phase::Ask,
+            started: Instant::now(),
+            shown_at: 0,
+            ended_at: None,
+            choice: 0,
+            editor: Editor::new(""),
+            editing: false,
+            ticked: Vec::new(),
+            point: 0,
+            confirm_quit: false,
+            help: false,
+            scroll: 0,
+            saved: None,
+        };
+        d.open_question();
+        d
+    }
+
+    pub fn config(&self) -> &DrillConfig {
+        &self.cfg
+    }
+
+    pub fn questions(&self) -> &[Question] {
+        &self.questions
+    }
+
+    pub fn answers(&self) -> &[Answer] {
+        &self.answers
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The open question's index.
+    pub fn current(&self) -> usize {
+        self.cur
+    }
+
+    pub fn scorecard(&self) -> Scorecard {
+        Scorecard::of(&self.answers)
+    }
+
+    /// Is the drill still running (the clock ticks, `q` asks first)?
+    pub fn running(&self) -> bool {
+        self.phase != Phase::Done
+    }
+
+    /// A text editor has the keys.
+    pub fn editing(&self) -> bool {
+        self.editing
+    }
+
+    pub fn saved(&self) -> Option<&Saved> {
+        self.saved.as_ref()
+    }
+
+    /// The title of a lesson id (the id itself when unknown).
+    pub fn title_of<'a>(&'a self, lesson: &'a str) -> &'a str {
+        self.titles.get(lesson).map_or(lesson, String::as_str)
+    }
+
+    /// Milliseconds since the drill began (frozen once it ends).
+    pub fn elapsed_ms(&self) -> u64 {
+        if let Some(end) = self.ended_at {
+            return end;
+        }
+        match self.cfg.fixed_clock {
+            Some(ms) => ms,
+            None => u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// Milliseconds left on the countdown.
+    pub fn left_ms(&self) -> u64 {
+        self.cfg.limit_ms().saturating_sub(self.elapsed_ms())
+    }
+
+    /// The clock moved: end the drill when time is up.
+    pub fn tick(&mut self) -> DrillUpdate {
+        if self.phase == Phase::Done {
+            return DrillUpdate::None;
+        }
+        if self.left_ms() == 0 {
+            self.run_out();
+            return DrillUpdate::Finished;
+        }
+        DrillUpdate::Redraw
+    }
+
+    /// Prepare the open question's state.
+    fn open_question(&mut self) {
+        self.phase = Phase::Ask;
+        self.shown_at = self.elapsed_ms();
+        self.choice = 0;
+        self.editor = Editor::new("");
+        self.ticked.clear();
+        self.point = 0;
+        self.editing = false;
+        match self.questions.get(self.cur) {
+            Some(Question::Explain(e)) => {
+                self.ticked = vec![false; e.points.len()];
+                self.editing = true;
+            }
+            Some(_) => {}
+            None => self.finish(),
+        }
+    }
+
+    /// Record the open question's answer and hold it until it is revealed.
+    fn answer(&mut self, given: Given, points: u32) {
+        let ms = self.elapsed_ms().saturating_sub(self.shown_at);
+        self.answers.push(Answer {
+            index: self.cur,
+            given,
+            points,
+            ms,
+        });
+    }
+
+    /// On to the next question (or the scorecard).
+    fn next(&mut self) {
+        self.cur += 1;
+        self.open_question();
+    }
+
+    /// Time is up: the open question and every one after it ran out.
+    fn run_out(&mut self) {
+        while self.cur < self.questions.len() {
+            if self.answers.last().is_none_or(|a| a.index != self.cur) {
+                let ms = self.elapsed_ms().saturating_sub(self.shown_at);
+                self.answers.push(Answer {
+                    index: self.cur,
+                    given: Given::OutOfTime,
+                    points: 0,
+                    ms,
+                });
+            }
+            self.cur += 1;
+            self.shown_at = self.elapsed_ms();
+        }
+        self.finish();
+    }
+
+    fn finish(&mut self) {
+        self.ended_at = Some(self.elapsed_ms());
+        self.phase = Phase::Done;
+        self.editing = false;
+        self.cur = self.questions.len();
+        if let Some(path) = self.cfg.transcript.clone() {
+            self.save_transcript(path);
+        }
+    }
+
+    /// Write the transcript to `path` and remember where (or why not).
+    pub fn save_transcript(&mut self, path: PathBuf) {
+        let text = transcript::markdown(self);
+        self.saved = Some(match std::fs::write(&path, text) {
+            Ok(()) => Saved::To(std::path::absolute(&path).unwrap_or(path)),
+            Err(e) => Saved::Failed(format!("{}: {e}", path.display())),
+        });
+    }
+
+    /// The default transcript path: in the current directory, named by seed.
+    pub fn default_transcript(&self) -> PathBuf {
+        PathBuf::from(format!("tooldojo-rehearsal-{}.md", self.cfg.seed))
+    }
+
+    /// Put this drill's answers into the review cards and its score into the trend.
+    pub fn record(&self, rehearsal: &mut review::Rehearsal) {
+        for a in &self.answers {
+            let Some(q) = self.questions.get(a.index) else {
+                continue;
+            };
+            if matches!(q, Question::Write { .. }) {
+                continue;
+            }
+            rehearsal.answer(q.id(), a.right(), self.cfg.day);
+        }
+        let card = self.scorecard();
+        rehearsal.finish(review::DrillRecord {
+            day: self.cfg.day,
+            seed: self.cfg.seed,
+            asked: u32::try_from(card.asked).unwrap_or(u32::MAX),
+            points: card.points,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;
