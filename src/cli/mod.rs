@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod exec;
+pub mod rehearse;
 pub mod render;
 pub mod trace;
 pub mod validate;
@@ -84,6 +85,7 @@ impl TuiArgs {
             lesson: self.lesson.clone(),
             records: self.records.clone(),
             reset_progress: self.reset_progress,
+            drill: None,
             content,
         }
     }
@@ -101,6 +103,8 @@ pub enum Command {
     Trace(trace::TraceArgs),
     /// Draw one screen of the app as plain text.
     Render(render::RenderArgs),
+    /// Open the app in a timed rehearsal drill (predict, explain, write it; then a scorecard).
+    Rehearse(rehearse::RehearseArgs),
 }
 
 /// Parse flags, run, and turn the outcome into an exit code.
@@ -127,6 +131,7 @@ pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
         Some(Command::Check(args)) => check::run(args, &content),
         Some(Command::Trace(args)) => trace::run(args, &content),
         Some(Command::Render(args)) => render::run(args, &content),
+        Some(Command::Rehearse(args)) => rehearse::run(args, &content),
         None => crate::tui::run_app(cli.tui.config(content.content())),
     }
 }

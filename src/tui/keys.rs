@@ -28,6 +28,8 @@ pub enum Action {
     ToggleSidebar,
     /// Ctrl-Z: hand the terminal back to the shell until `fg`.
     Suspend,
+    /// Start a timed rehearsal drill.
+    Rehearse,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,6 +251,14 @@ pub(crate) const LEAVE_BLOCK: Command = cmd(
     true,
 );
 
+const REHEARSE: Command = cmd(
+    &[k('R')],
+    "R",
+    "timed rehearsal drill",
+    Action::Rehearse,
+    false,
+);
+
 /// Where the keys go right now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
@@ -280,9 +290,10 @@ pub(crate) fn commands(ctx: Context) -> Vec<Command> {
             TOP,
             BOTTOM,
             LESSONS,
+            REHEARSE,
         ],
         Context::Sidebar => vec![
-            SIDE_DOWN, SIDE_UP, SIDE_OPEN, NEXT, PREV, SIDE_BACK, SIDEBAR,
+            SIDE_DOWN, SIDE_UP, SIDE_OPEN, NEXT, PREV, SIDE_BACK, SIDEBAR, REHEARSE,
         ],
         Context::BlockFocused => vec![
             ENTER_BLOCK,

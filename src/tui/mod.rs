@@ -51,6 +51,8 @@ pub struct Config {
     pub reset_progress: bool,
     /// Where lessons and fixtures come from.
     pub content: Content,
+    /// Open straight in a rehearsal drill set up like this.
+    pub drill: Option<rehearse::DrillConfig>,
 }
 
 impl Config {
@@ -64,6 +66,7 @@ impl Config {
             records: None,
             reset_progress: false,
             content,
+            drill: None,
         }
     }
 
@@ -134,6 +137,9 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
         );
         if let Some(notice) = opened.notice {
             app.show_overlay(app::Overlay::Notice(notice));
+        }
+        if let Some(drill) = config.drill.clone() {
+            app.start_drill(drill);
         }
         let (tx, rx) = mpsc::unbounded_channel();
         // Keep the watcher alive for the whole run.

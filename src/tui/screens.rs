@@ -45,6 +45,7 @@ pub fn names(lessons: &[LessonEntry], scenarios: &[String]) -> Vec<String> {
     out.extend(lessons.iter().map(|l| format!("lesson:{}", l.id)));
     out.extend(BLOCK_SCREENS.iter().map(|(n, ..)| (*n).to_owned()));
     out.extend(scenarios.iter().map(|s| format!("trace:{s}")));
+    out.extend(["rehearse".to_owned(), "rehearse:scorecard".to_owned()]);
     out
 }
 
@@ -91,6 +92,14 @@ pub fn build(
     };
     if name == "home" || name == "help" {
         return Ok(home_screen(name == "help", opts, env, lessons, size));
+    }
+    if name == "rehearse" || name == "rehearse:scorecard" {
+        let mut app = App::new(opts, env, lessons, Progress::default(), size);
+        app.start_drill(crate::tui::rehearse::DrillConfig::fixed());
+        if name.ends_with(":scorecard") {
+            app.drill_play_through();
+        }
+        return Ok(app);
     }
     if let Some(rest) = name.strip_prefix("lesson:") {
         let (id, page) = lesson_place(name, rest)?;

@@ -30,6 +30,10 @@ impl Widget for &App {
             render_too_small(area, buf, t);
             return;
         }
+        if let Some(drill) = self.drill() {
+            drill.render(area, buf, t, self.is_presenting());
+            return;
+        }
         let areas = self.areas(area);
         if let Some(side) = areas.sidebar {
             render_sidebar(self, side, buf);

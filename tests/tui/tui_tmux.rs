@@ -5,12 +5,12 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-struct Tmux {
+pub(crate) struct Tmux {
     socket: String,
 }
 
 impl Tmux {
-    fn run(&self, args: &[&str]) -> String {
+    pub(crate) fn run(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .arg("-L")
             .arg(&self.socket)
@@ -20,12 +20,12 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    fn capture(&self) -> String {
+    pub(crate) fn capture(&self) -> String {
         self.run(&["capture-pane", "-p", "-t", "dojo"])
     }
 
     /// Wait until the pane shows `needle` (or fail with what it shows).
-    fn wait_for(&self, needle: &str) -> String {
+    pub(crate) fn wait_for(&self, needle: &str) -> String {
         let start = Instant::now();
         loop {
             let text = self.capture();
@@ -39,7 +39,7 @@ impl Tmux {
         }
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "dojo"];
         args.extend_from_slice(keys);
         self.run(&args);
@@ -55,7 +55,7 @@ impl Drop for Tmux {
     }
 }
 
-fn have_tmux() -> bool {
+pub(crate) fn have_tmux() -> bool {
     if Command::new("tmux").arg("-V").output().is_err() {
         eprintln!("SKIPPED: tmux is not installed (the CI script installs it)");
         return false;
@@ -65,12 +65,24 @@ fn have_tmux() -> bool {
 
 /// Start the app in an 80x24 tmux window with an isolated state directory.
 fn start(tag: &str, state: &std::path::Path) -> Tmux {
+    start_with(tag, state, state, "")
+}
+
+/// Start the app with `args`, in `cwd`, in an 80x24 tmux window with an isolated state
+/// directory.
+pub(crate) fn start_with(
+    tag: &str,
+    state: &std::path::Path,
+    cwd: &std::path::Path,
+    args: &str,
+) -> Tmux {
     let bin = env!("CARGO_BIN_EXE_tooldojo");
     let tmux = Tmux {
         socket: format!("tooldojo-test-{tag}-{}", std::process::id()),
     };
     let cmd = format!(
-        "TOOLDOJO_STATE_DIR='{}' '{}'; echo EXITED=$?; sleep 60",
+        "cd '{}' && TOOLDOJO_STATE_DIR='{}' '{}' {args}; echo EXITED=$?; sleep 60",
+        cwd.display(),
         state.display(),
         bin
     );

@@ -131,6 +131,7 @@ impl App {
             Action::Right => {}
             Action::ToggleSidebar => return self.toggle_sidebar(),
             Action::Activate => return self.activate(),
+            Action::Rehearse => return self.open_drill_now(),
         }
         Update::Redraw
     }

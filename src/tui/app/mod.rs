@@ -6,6 +6,7 @@
 //! the focus in view), `pages` (opening pages, building blocks, recording progress) and
 //! `lessons` (reading lesson files and reloading them).
 
+mod drill;
 mod input;
 mod layout;
 mod lessons;
@@ -131,6 +132,8 @@ pub struct App {
     changes: u64,
     /// The page layout for the current lesson, page, width and `changes`.
     view: RefCell<Option<layout::CachedView>>,
+    /// The rehearsal drill, while it is on screen.
+    drill: Option<Box<crate::tui::rehearse::Drill>>,
 }
 
 impl App {
@@ -169,6 +172,7 @@ impl App {
             held_place: None,
             changes: 0,
             view: RefCell::new(None),
+            drill: None,
         };
         app.start_at(opts.lesson.as_deref());
         app
@@ -232,7 +236,7 @@ impl App {
 
     /// Does a block animate (the loop then ticks)?
     pub(crate) fn animating(&self) -> bool {
-        self.animating
+        self.animating || self.drill.as_ref().is_some_and(|d| d.running())
     }
 
     pub(crate) fn current(&self) -> Option<&LessonEntry> {
@@ -314,6 +318,14 @@ impl App {
     }
 
     pub fn update(&mut self, input: Input) -> Update {
+        if self.drill.is_some() {
+            match input {
+                Input::Key(key) => return self.drill_key(key),
+                Input::Tick => return self.drill_tick(),
+                Input::Mouse(_) => return Update::None,
+                _ => {}
+            }
+        }
         match input {
             Input::Key(key) => self.on_key_input(key),
             Input::Mouse(m) => self.on_mouse(m),

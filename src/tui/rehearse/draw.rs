@@ -15,6 +15,8 @@ use crate::tui::theme::Theme;
 
 /// Below this many seconds the countdown turns to a warning.
 const HURRY_MS: u64 = 30_000;
+/// The answer editor's tallest height.
+const EDITOR_MAX: u16 = 12;
 
 impl Drill {
     /// Draw the whole drill screen into `area`.
@@ -82,7 +84,7 @@ impl Drill {
         let y = body.y + u16::try_from(used).unwrap_or(body.height).min(body.height);
         Rect {
             y,
-            height: (body.y + body.height).saturating_sub(y),
+            height: (body.y + body.height).saturating_sub(y).min(EDITOR_MAX),
             ..body
         }
     }
@@ -353,13 +355,16 @@ impl Drill {
             _ => (t.sym.bad, t.bad),
         };
         let ms = a.map_or(0, |a| a.ms);
+        let what = match q {
+            Question::Write { .. } => String::new(),
+            _ => format!(" ({})", q.id()),
+        };
         let text = format!(
-            "  {mark} Q{} {} {}, {}: lesson {}",
+            "  {mark} Q{} {}, {}: lesson {}{what}",
             i + 1,
             q.kind(),
-            q.id(),
             seconds(ms),
-            self.title_of(q.lesson())
+            self.title_of(q.lesson()),
         );
         Line::styled(truncate(&text, w, t.sym.ellipsis), style)
     }

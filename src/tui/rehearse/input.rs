@@ -235,7 +235,7 @@ impl Drill {
             (Phase::Locked, _) => vec![KeyHint::new("r", "interviewer: reveal")],
             (Phase::Ask, Some(Question::Predict(_))) => vec![
                 KeyHint::new("1-9", "pick"),
-                KeyHint::new("←→", "move"),
+                KeyHint::new("arrows", "move"),
                 KeyHint::new("Enter", "answer"),
             ],
             (Phase::Ask, Some(Question::Explain(_))) => vec![
@@ -246,7 +246,7 @@ impl Drill {
                 vec![KeyHint::new("Enter", "hand it in")]
             }
             (Phase::Reveal, Some(Question::Explain(_))) => vec![
-                KeyHint::new("↑↓", "point"),
+                KeyHint::new("j/k", "point"),
                 KeyHint::new("Space", "covered"),
                 KeyHint::new("Enter", "score, next"),
             ],
@@ -254,13 +254,15 @@ impl Drill {
             _ => Vec::new(),
         };
         if self.phase != Phase::Done {
-            if self.phase == Phase::Ask {
-                out.push(KeyHint::new("s", "skip"));
-            }
-            out.push(KeyHint::new("i", "interviewer mode"));
-            out.push(KeyHint::new("q", "quit (asks)"));
+            out.push(KeyHint::new("q", "quit"));
         }
         out.push(KeyHint::new("?", "help"));
+        if self.phase == Phase::Ask {
+            out.push(KeyHint::new("s", "skip"));
+        }
+        if self.phase != Phase::Done {
+            out.push(KeyHint::new("i", "interviewer mode"));
+        }
         out
     }
 

@@ -52,6 +52,16 @@ impl DrillConfig {
         }
     }
 
+    /// The drill `tooldojo render` draws: a fixed seed, day and clock, so the screen is the
+    /// same on every run.
+    pub fn fixed() -> DrillConfig {
+        DrillConfig {
+            day: 20_000,
+            fixed_clock: Some(95_000),
+            ..DrillConfig::new(1, 10)
+        }
+    }
+
     fn limit_ms(&self) -> u64 {
         u64::from(self.minutes) * 60_000
     }
@@ -299,6 +309,26 @@ impl Drill {
     /// The default transcript path: in the current directory, named by seed.
     pub fn default_transcript(&self) -> PathBuf {
         PathBuf::from(format!("tooldojo-rehearsal-{}.md", self.cfg.seed))
+    }
+
+    /// Answer every open question with its highlighted choice, words left empty and no
+    /// rubric point ticked, up to the scorecard (the scorecard `tooldojo render` draws).
+    pub fn play_through(&mut self) {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let key = |c| KeyEvent::new(c, KeyModifiers::NONE);
+        while self.running() {
+            let before = (self.cur, self.phase, self.answers.len());
+            if self.editing {
+                let _ = self.on_key(key(KeyCode::Esc));
+            }
+            if self.phase == Phase::Locked {
+                let _ = self.on_key(key(KeyCode::Char('r')));
+            }
+            let _ = self.on_key(key(KeyCode::Enter));
+            if (self.cur, self.phase, self.answers.len()) == before {
+                let _ = self.on_key(key(KeyCode::Char('s')));
+            }
+        }
     }
 
     /// Put this drill's answers into the review cards and its score into the trend.

@@ -197,13 +197,10 @@ fn fixture_rows(env: &BlockEnv, lessons: &[LessonEntry]) -> Vec<Predict> {
         if case.args_text.is_some() || run.outcome() == "parse" {
             choices.push("parse");
         }
-        let schema = match &case.schema {
-            serde_json::Value::String(name) => name.clone(),
-            other => json_compact(other),
-        };
+        let (schema, required) = schema_shown(&case.schema, &case.required, &named);
         let mut prompt = vec![("schema", clean(&schema, false))];
-        if !case.required.is_empty() {
-            prompt.push(("required", clean(&case.required.join(", "), false)));
+        if !required.is_empty() {
+            prompt.push(("required", clean(&required.join(", "), false)));
         }
         let args = ArgsInput::from_case(&case.args, &case.args_text).display();
         prompt.push(("args", clean(&args, false)));
@@ -252,6 +249,29 @@ fn fixture_rows(env: &BlockEnv, lessons: &[LessonEntry]) -> Vec<Predict> {
         });
     }
     out
+}
+
+/// A schema as the learner must see it to predict: a named one spelled out (its name
+/// first), with the required names that apply.
+fn schema_shown(
+    schema: &serde_json::Value,
+    required: &[String],
+    named: &[(String, crate::validate::cases::NamedSchema)],
+) -> (String, Vec<String>) {
+    match schema {
+        serde_json::Value::String(name) => match named.iter().find(|(n, _)| n == name) {
+            Some((_, entry)) => {
+                let req = if required.is_empty() {
+                    entry.required.clone()
+                } else {
+                    required.to_vec()
+                };
+                (format!("{name} {}", json_compact(&entry.schema)), req)
+            }
+            None => (name.clone(), required.to_vec()),
+        },
+        other => (json_compact(other), required.to_vec()),
+    }
 }
 
 /// Every explain block of every lesson, in course order.

@@ -1,0 +1,41 @@
+//! `tooldojo rehearse`: open the app straight in the timed rehearsal drill.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::{ContentArgs, TuiArgs};
+use crate::tui::rehearse::DrillConfig;
+
+#[derive(Debug, clap::Args)]
+pub struct RehearseArgs {
+    /// Draw the questions with this seed (the same seed asks the same questions; default: from the clock).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Minutes on the countdown.
+    #[arg(long, value_name = "M", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=240))]
+    pub minutes: u32,
+    /// Save the Markdown transcript here when the drill ends.
+    #[arg(long, value_name = "FILE")]
+    pub transcript: Option<PathBuf>,
+    /// Live rehearsal with a second person: answers and rubric stay hidden until the
+    /// interviewer reveals them (r), and the interviewer scores.
+    #[arg(long)]
+    pub interviewer: bool,
+    #[command(flatten)]
+    pub tui: TuiArgs,
+}
+
+pub fn run(args: RehearseArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() % 100_000)
+            .unwrap_or(0)
+    });
+    let mut drill = DrillConfig::new(seed, args.minutes);
+    drill.transcript = args.transcript;
+    drill.interviewer = args.interviewer;
+    let mut config = args.tui.config(content.content());
+    config.drill = Some(drill);
+    crate::tui::run_app(config)
+}
