@@ -108,6 +108,16 @@ impl Drill {
         if self.cfg.interviewer {
             spans.push(Span::styled("  [interviewer]", t.accent));
         }
+        if let (Some(Question::Explain(e)), Phase::Ask) = (self.questions.get(self.cur), self.phase)
+            && let Some(budget) = e.budget_ms
+        {
+            let spent = self.elapsed_ms().saturating_sub(self.shown_at);
+            let style = if spent > budget { t.warn } else { t.dim };
+            spans.push(Span::styled(
+                format!("  answer {} of {}", clock(spent), clock(budget)),
+                style,
+            ));
+        }
         let time = if self.phase == Phase::Done {
             format!("time used {} ", clock(self.elapsed_ms()))
         } else {

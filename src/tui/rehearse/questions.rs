@@ -64,6 +64,8 @@ pub struct Explain {
     pub question: String,
     pub model_answer: String,
     pub points: Vec<String>,
+    /// The time the lesson gives the answer ("in two minutes"), if it names one.
+    pub budget_ms: Option<u64>,
 }
 
 /// One question of a drill.
@@ -274,20 +276,46 @@ fn schema_shown(
     }
 }
 
+/// The answer time a text names: "in one minute", "in two minutes", "in 3 minutes".
+pub fn time_named(text: &str) -> Option<u64> {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(3).find_map(|w| {
+        if w[0] != "in" || !w[2].starts_with("minute") {
+            return None;
+        }
+        let n = match w[1] {
+            "one" | "a" => 1,
+            "two" => 2,
+            "three" => 3,
+            "four" => 4,
+            "five" => 5,
+            digits => digits.parse().ok()?,
+        };
+        Some(n * 60_000)
+    })
+}
+
 /// Every explain block of every lesson, in course order.
 fn explain_questions(lessons: &[LessonEntry]) -> Vec<Explain> {
     let mut out = Vec::new();
     for entry in lessons {
         let Ok(lesson) = &entry.parsed else { continue };
-        let blocks = lesson.pages.iter().flat_map(|p| &p.items);
-        let specs = blocks.filter_map(|item| match item {
+        let blocks = lesson
+            .pages
+            .iter()
+            .flat_map(|p| p.items.iter().map(move |i| (p.title.as_str(), i)));
+        let specs = blocks.filter_map(|(page, item)| match item {
             Item::Block(b) => match &b.spec {
-                BlockSpec::Explain(e) => Some(e),
+                BlockSpec::Explain(e) => Some((page, e)),
                 _ => None,
             },
             _ => None,
         });
-        for (n, e) in specs.enumerate() {
+        for (n, (page, e)) in specs.enumerate() {
             out.push(Explain {
                 id: format!("explain/{}#{}", entry.id, n + 1),
                 lesson: entry.id.clone(),
@@ -298,6 +326,7 @@ fn explain_questions(lessons: &[LessonEntry]) -> Vec<Explain> {
                     .iter()
                     .map(|k| crate::tui::blocks::common::prose(k))
                     .collect(),
+                budget_ms: time_named(&e.question).or_else(|| time_named(page)),
             });
         }
     }

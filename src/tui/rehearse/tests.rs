@@ -61,6 +61,27 @@ fn the_pool_holds_every_fixture_row_with_a_lesson_and_every_explain_block() {
 }
 
 #[test]
+fn explain_questions_keep_the_time_their_lesson_names() {
+    use super::questions::time_named;
+    assert_eq!(
+        time_named("Practice: the adapter in two minutes"),
+        Some(120_000)
+    );
+    assert_eq!(time_named("In one minute: what does it mean"), Some(60_000));
+    assert_eq!(time_named("Walk through it in 3 minutes."), Some(180_000));
+    assert_eq!(time_named("Take a minute"), None);
+    let p = pool();
+    let timed: Vec<(&str, Option<u64>)> = p
+        .explain
+        .iter()
+        .filter(|e| e.lesson.starts_with("14-"))
+        .map(|e| (e.id.as_str(), e.budget_ms))
+        .collect();
+    assert!(timed.iter().any(|(_, b)| *b == Some(120_000)), "{timed:?}");
+    assert!(timed.iter().any(|(_, b)| *b == Some(60_000)), "{timed:?}");
+}
+
+#[test]
 fn the_same_seed_draws_the_same_questions() {
     let p = pool();
     let mix = Mix::default();

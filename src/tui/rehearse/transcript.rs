@@ -97,7 +97,11 @@ fn question(out: &mut String, d: &Drill, i: usize, q: &Question) {
             }
         }
         Question::Explain(e) => {
-            let _ = writeln!(out, "{}\n\nModel answer:\n", e.question);
+            let _ = writeln!(out, "{}\n", e.question);
+            if let Some(budget) = e.budget_ms {
+                let _ = writeln!(out, "Time to answer in: {}\n", clock(budget));
+            }
+            let _ = writeln!(out, "Model answer:\n");
             fence(out, &e.model_answer);
         }
         Question::Write { .. } => {
