@@ -251,7 +251,7 @@ impl<'s> RunLoop<'s> {
     /// Turn after turn until something stops the run.
     async fn turns<M: Model>(&mut self, model: &mut M) -> StopReason {
         loop {
-            if let Some(reason) = self.spent() {
+            if let Some(reason) = self.stopped_before_asking() {
                 return reason;
             }
             let asked_ms = self.rec.now_ms();
@@ -294,7 +294,7 @@ impl<'s> RunLoop<'s> {
     }
 
     /// Before asking the model: is the run stopped, out of time or out of turns?
-    fn spent(&self) -> Option<StopReason> {
+    fn stopped_before_asking(&self) -> Option<StopReason> {
         if self.stop.is_cancelled() {
             Some(self.stop_cause())
         } else if Instant::now() >= self.deadline {
