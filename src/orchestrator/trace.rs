@@ -305,10 +305,31 @@ impl Recorder {
 
     /// Change the spent budgets, then record `kind` (if any) with the new snapshot.
     pub fn update(&self, turn: u32, f: impl FnOnce(&mut Used), kind: Option<EventKind>) {
+        self.update_if(turn, |u| {
+            f(u);
+            kind
+        });
+    }
+
+    /// Spend one retry of the run-wide budget if any is left, recording `kind` with it.
+    pub fn try_spend_retry(&self, turn: u32, budget: u32, kind: EventKind) -> bool {
+        let mut spent = false;
+        self.update_if(turn, |u| {
+            if u.retries >= budget {
+                return None;
+            }
+            u.retries += 1;
+            spent = true;
+            Some(kind)
+        });
+        spent
+    }
+
+    /// Under one lock: change the spent budgets and say what to record, if anything.
+    fn update_if(&self, turn: u32, f: impl FnOnce(&mut Used) -> Option<EventKind>) {
         let t_ms = self.now_ms();
         let mut log = self.lock();
-        f(&mut log.used);
-        if let Some(kind) = kind {
+        if let Some(kind) = f(&mut log.used) {
             let used = log.used;
             log.events.push(TraceEvent {
                 run_id: self.run_id.clone(),
@@ -318,25 +339,6 @@ impl Recorder {
                 used,
             });
         }
-    }
-
-    /// Spend one retry of the run-wide budget if any is left, recording `kind` with it.
-    pub fn try_spend_retry(&self, turn: u32, budget: u32, kind: EventKind) -> bool {
-        let t_ms = self.now_ms();
-        let mut log = self.lock();
-        if log.used.retries >= budget {
-            return false;
-        }
-        log.used.retries += 1;
-        let used = log.used;
-        log.events.push(TraceEvent {
-            run_id: self.run_id.clone(),
-            t_ms,
-            turn,
-            kind,
-            used,
-        });
-        true
     }
 
     pub fn emit(&self, turn: u32, kind: EventKind) {
