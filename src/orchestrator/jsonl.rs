@@ -379,3 +379,95 @@ impl<'a> Body<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::orchestrator::budgets::Used;
+
+    fn line(turn: u32, kind: EventKind) -> String {
+        let used = Used {
+            turns: 2,
+            tool_calls: 3,
+            retries: 1,
+            repairs: 0,
+            in_flight: 1,
+        };
+        let e = TraceEvent {
+            run_id: Arc::from("run-1"),
+            t_ms: 250,
+            turn,
+            kind,
+            used,
+        };
+        e.to_json_line()
+    }
+
+    #[test]
+    fn keys_keep_the_contract_order_and_optional_fields_stay_out() {
+        let final_turn = line(
+            2,
+            EventKind::ModelTurn {
+                start_ms: 150,
+                calls: Vec::new(),
+                final_answer: Some("done".into()),
+            },
+        );
+        assert_eq!(
+            final_turn,
+            r#"{"t_ms":250,"event":"model_turn","turn":2,"calls":[],"final":"done","start_ms":150,"end_ms":250,"run_id":"run-1"}"#
+        );
+        let denied = line(
+            2,
+            EventKind::CallRejected {
+                call_id: Arc::from("c4"),
+                tool: Arc::from("get_ticket"),
+                category: Rejection::DeniedAfterForbidden,
+                error: "no".into(),
+                args: Arc::new(json!({"ticket_id": "TKT-1"})),
+            },
+        );
+        assert_eq!(
+            denied,
+            r#"{"t_ms":250,"event":"call_rejected","turn":2,"call_id":"c4","tool":"get_ticket","category":"denied_after_forbidden","error":"no","validation":"ok","authorization":"denied","args":{"ticket_id":"TKT-1"},"run_id":"run-1"}"#
+        );
+        let finished = line(
+            1,
+            EventKind::AttemptFinished {
+                call_id: Arc::from("c1"),
+                tool: Arc::from("get_ticket"),
+                attempt: 1,
+                outcome: Outcome::Ok,
+                start_ms: 200,
+                handler: HandlerState::Finished,
+                error: None,
+            },
+        );
+        assert_eq!(
+            finished,
+            r#"{"t_ms":250,"event":"attempt_finished","call_id":"c1","tool":"get_ticket","attempt":1,"outcome":"ok","turn":1,"start_ms":200,"end_ms":250,"handler":"finished","run_id":"run-1"}"#
+        );
+    }
+
+    #[test]
+    fn the_stop_lists_results_in_proposal_order_and_the_budgets_spent() {
+        let stopped = line(
+            3,
+            EventKind::Stopped {
+                stop_reason: StopReason::FinalAnswer,
+                decided_ms: 240,
+                results: vec![
+                    (Arc::from("c2"), Category::Ok),
+                    (Arc::from("c1"), Category::Timeout),
+                    (Arc::from("c2"), Category::Error),
+                ],
+            },
+        );
+        assert_eq!(
+            stopped,
+            r#"{"t_ms":250,"event":"stopped","stop_reason":"final_answer","turns_used":2,"tool_calls_used":3,"results":{"c2":"error","c1":"timeout"},"turn":3,"decided_ms":240,"retries_used":1,"repairs_used":0,"run_id":"run-1"}"#
+        );
+    }
+}
