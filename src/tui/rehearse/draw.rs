@@ -41,12 +41,14 @@ impl Drill {
         };
         let (lines, focus) = lines;
         let h = usize::from(body.height);
+        let most = lines.len().saturating_sub(h);
         let top = if self.phase == Phase::Done {
-            usize::from(self.scroll).min(lines.len().saturating_sub(h))
+            usize::from(self.scroll).min(most)
         } else {
-            focus
-                .saturating_sub(h.saturating_sub(2))
-                .min(lines.len().saturating_sub(h))
+            // The focus line in view, moved by PgUp/PgDn.
+            let base = i64::try_from((focus + 1).saturating_sub(h)).unwrap_or(0);
+            let top = (base + i64::from(self.shift)).clamp(0, i64::try_from(most).unwrap_or(0));
+            usize::try_from(top).unwrap_or(0)
         };
         Paragraph::new(lines.into_iter().skip(top).take(h).collect::<Vec<_>>()).render(body, buf);
         if self.editing
@@ -148,7 +150,16 @@ impl Drill {
     /// The open question's lines and the line to keep in view.
     fn question_lines(&self, t: &Theme, w: usize) -> (Vec<Line<'static>>, usize) {
         match self.questions.get(self.cur) {
-            Some(Question::Predict(p)) => (self.predict_lines(p, t, w), 0),
+            Some(Question::Predict(p)) => {
+                let lines = self.predict_lines(p, t, w);
+                // Every choice while choosing (a blank line follows them), the outcome once
+                // answered.
+                let focus = match self.phase {
+                    Phase::Ask => lines.len().saturating_sub(2),
+                    _ => lines.len().saturating_sub(1),
+                };
+                (lines, focus)
+            }
             Some(Question::Explain(e)) => self.explain_lines(e, t, w),
             Some(Question::Write { .. }) => (self.write_lines(t, w), 0),
             None => (Vec::new(), 0),

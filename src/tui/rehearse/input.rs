@@ -57,6 +57,15 @@ impl Drill {
             self.cfg.interviewer = !self.cfg.interviewer;
             return DrillUpdate::Redraw;
         }
+        if plain(&key, KeyCode::PageDown) || plain(&key, KeyCode::PageUp) {
+            let step = if plain(&key, KeyCode::PageDown) {
+                3
+            } else {
+                -3
+            };
+            self.shift = self.shift.saturating_add(step).clamp(-500, 500);
+            return DrillUpdate::Redraw;
+        }
         if self.phase == Phase::Ask && is_char(&key, 's') {
             self.answer(Given::Skipped, 0);
             self.next();
@@ -262,6 +271,7 @@ impl Drill {
         }
         if self.phase != Phase::Done {
             out.push(KeyHint::new("i", "interviewer mode"));
+            out.push(KeyHint::new("PgUp/PgDn", "scroll the question"));
         }
         out
     }

@@ -125,6 +125,8 @@ pub struct Drill {
     confirm_quit: bool,
     help: bool,
     scroll: u16,
+    /// Rows the open question is moved from where its focus line would put it (PgUp/PgDn).
+    shift: i32,
     saved: Option<Saved>,
 }
 
@@ -155,6 +157,7 @@ impl Drill {
             confirm_quit: false,
             help: false,
             scroll: 0,
+            shift: 0,
             saved: None,
         };
         d.open_question();
@@ -242,6 +245,7 @@ impl Drill {
         self.ticked.clear();
         self.point = 0;
         self.editing = false;
+        self.shift = 0;
         match self.questions.get(self.cur) {
             Some(Question::Explain(e)) => {
                 self.ticked = vec![false; e.points.len()];
