@@ -25,7 +25,7 @@ const ARROWS: &[(&str, Option<&[&str]>)] = &[
 ];
 
 /// Helpers every module may use; they may use each other and nothing else.
-const LEAVES: &[&str] = &["error", "sanitize", "switches", "text"];
+const LEAVES: &[&str] = &["error", "input", "sanitize", "switches", "text"];
 
 /// A source file: its path for messages, its module path and its text.
 struct Source {
