@@ -86,7 +86,7 @@ fn all_named_schemas_and_files() {
     );
     assert_eq!(
         stdout(&o),
-        "{\"ok\": false, \"error\": \"missing required arg: query\", \"errors\": [\"missing required arg: query\", \"unknown arg: x\", \"value error: page_size must be <= 100, got 99999999\"]}\n"
+        "{\"ok\": false, \"error\": \"missing required arg: query\", \"errors\": [\"missing required arg: query\", \"unknown arg: x\", \"value error: page_size must be <= 100, got 99999999\"], \"form\": \"tool\"}\n"
     );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.json");
