@@ -20,7 +20,7 @@ use crate::tui::blocks::engine::{self, ArgsInput, VAL_STAGES, ValRule, ValRun};
 use crate::tui::blocks::panels::{self, Flip, RulesPanel, StageState};
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::Theme;
-use crate::validate::{CheckKind, Schema};
+use crate::validate::{CheckKind, Json, Schema};
 
 const WIDE: u16 = 110;
 const EDITOR_H: u16 = 8;
@@ -84,9 +84,10 @@ fn schema_text(entry: &NamedSchema) -> String {
 /// Read the schema editor's text into a schema. Accepts any contract form, or the
 /// `{"schema": ..., "required": [...]}` wrapper for flat schemas.
 pub fn parse_schema_text(text: &str) -> Result<Schema, JsonError> {
-    // The validator's own strict reader: a schema that repeats a key is refused too.
-    let v: Value = match crate::validate::json::parse(text) {
-        Ok(j) => j.to_value(),
+    // The validator's own strict reader: a schema that repeats a key is refused too, and
+    // numbers keep every digit.
+    let v = match crate::validate::json::parse(text) {
+        Ok(j) => j,
         Err(e) => {
             let message = e.message();
             let (line, column) = common::line_col(&message).unwrap_or((0, 0));
@@ -98,27 +99,32 @@ pub fn parse_schema_text(text: &str) -> Result<Schema, JsonError> {
             });
         }
     };
-    let wrapped = v.as_object().is_some_and(|m| {
-        m.get("schema").is_some_and(Value::is_object)
-            && m.keys()
-                .all(|k| matches!(k.as_str(), "schema" | "required" | "description"))
-    });
-    let (schema, required) = if wrapped {
-        let req: Vec<String> = v
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
-        (v["schema"].clone(), req)
-    } else {
-        (v, Vec::new())
+    let wrapped = match &v {
+        Json::Object(members) => {
+            matches!(v.get("schema"), Some(Json::Object(_)))
+                && members
+                    .iter()
+                    .all(|(k, _)| matches!(k.as_ref(), "schema" | "required" | "description"))
+        }
+        _ => false,
     };
-    Schema::from_json(&schema, &required).map_err(|e| JsonError {
+    let (schema, required) = match v.get("schema") {
+        Some(inner) if wrapped => {
+            let req: Vec<String> = match v.get("required") {
+                Some(Json::Array(items)) => items
+                    .iter()
+                    .filter_map(|i| match i {
+                        Json::Str(s) => Some(s.to_string()),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            (inner, req)
+        }
+        _ => (&v, Vec::new()),
+    };
+    crate::validate::schema::compile(schema, &required, None).map_err(|e| JsonError {
         in_schema: true,
         line: 0,
         column: 0,
