@@ -419,6 +419,28 @@ mod tests {
         assert!(matches(r"^(?:ab)+(?<x>c)$", "ababc"));
     }
 
+    proptest::proptest! {
+        /// No text makes the translator panic; whatever it accepts compiles.
+        #[test]
+        fn any_text_is_translated_or_refused(src in "[\\\\()\\[\\]{}?*+^$|.,:=!<>a-z0-9dDwWsSbBpPcuxk-]{0,24}|\\PC{0,12}") {
+            if let Ok(rust) = translate(&src) {
+                let _ = Regex::new(&rust);
+            }
+        }
+
+        /// On ASCII text without a carriage return the two dialects agree, so a pattern
+        /// means the same translated or not.
+        #[test]
+        fn ascii_text_matches_as_before(
+            src in "(\\^)?([a-c.]|\\\\[dDwWsSbB]|\\[\\^?([a-c0-9 ]|\\\\[dws]){1,3}\\]|\\((a|b\\\\d)\\)[*+?]?)([a-c.]|\\\\[dDwWsSbB]|[*+?]){0,6}(\\$)?",
+            text in "[a-c0-9 _\t\n.-]{0,8}",
+        ) {
+            let Ok(plain) = Regex::new(&src) else { return Ok(()) };
+            let ours = compile(&src).unwrap();
+            proptest::prop_assert_eq!(ours.is_match(&text), plain.is_match(&text), "{} on {:?}", src, text);
+        }
+    }
+
     #[test]
     fn what_cannot_be_honoured_is_refused() {
         for (p, why) in [

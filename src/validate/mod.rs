@@ -5,6 +5,8 @@
 //! - [`json`]: the strict argument reader (order kept, repeated keys refused, huge integers
 //!   stay integers, nesting capped);
 //! - [`schema`]: the three forms compiled into [`Schema`];
+//! - [`number`]: exact comparison of numbers, as Python compares them;
+//! - [`ecma_regex`]: `pattern` given its ECMA-262 meaning for the regex crate;
 //! - [`tools`]: the declarations of the tools the orchestrator registers;
 //! - this file: [`ValidatorRules`] and the checks.
 //!

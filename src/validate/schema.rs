@@ -5,10 +5,15 @@
 //! 3. a tool declaration: `{"name": ..., "input_schema": <form 2>}` (`parameters` is accepted
 //!    as another spelling of `input_schema`).
 //!
+//! The form may be named; otherwise it is read from the shape, and a shape that two forms
+//! read validly and differently (`{}`, `{"title": "int"}`) is an error asking for the name.
+//! Schemas are compiled from the strict reader's [`Json`], so a bound or an `enum` member
+//! keeps every digit as written.
+//!
 //! A schema we cannot honour is an error, never silently weakened: an unknown Python type
-//! name, a keyword we do not implement (`items`, `format`, ...), a bad regex, a bound that is
-//! not a number. Annotation keywords (`description`, `title`, `default`, `examples`) are read
-//! and ignored, as JSON Schema says.
+//! name, a keyword we do not implement (`items`, `format`, ...), a pattern the regex crate
+//! cannot give its ECMA-262 meaning, a bound that is not a number. Annotation keywords
+//! (`description`, `title`, `default`, `examples`) are read and ignored, as JSON Schema says.
 
 use std::borrow::Cow;
 
