@@ -367,7 +367,10 @@ fn ambiguous(map: &Members<'_>) -> String {
     }
     let args: Vec<String> = map
         .iter()
-        .map(|(k, v)| format!("{k}: {}", v.to_text()))
+        .map(|(k, v)| match v {
+            Json::Str(t) => format!("{k} ({t})"),
+            other => format!("{k} ({})", other.to_text()),
+        })
         .collect();
     format!(
         "the schema {} is ambiguous: in the flat form it declares the arguments {}, as a JSON \
