@@ -17,6 +17,7 @@
 pub mod cases;
 pub mod ecma_regex;
 pub mod json;
+mod json_owned;
 pub mod jsonl;
 pub mod number;
 pub mod schema;
