@@ -14,7 +14,7 @@ use serde_json::json;
 use super::{ContentArgs, inline_or_file};
 use crate::content::fixtures;
 use crate::error::UserError;
-use crate::validate::{self, Form, Schema, ValidatorRules, jsonl};
+use crate::validate::{self, Form, Rule, Schema, ValidatorRules, jsonl};
 
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
@@ -44,24 +44,9 @@ pub struct ValidateArgs {
     /// shape; needed when the shape reads both ways (`{"title": "int"}`, `{}`).
     #[arg(long, value_name = "FORM", value_parser = parse_form)]
     pub form: Option<Form>,
-    /// Switch one check off to see what it was catching (repeatable):
-    /// required, unknown, types, bool_guard, values.
-    #[arg(long, value_name = "RULE")]
-    pub off: Vec<String>,
-}
-
-/// Parse `--off` names into rules.
-pub fn rules_from(off: &[String]) -> Result<ValidatorRules, UserError> {
-    let mut rules = ValidatorRules::ALL_ON;
-    for name in off {
-        if !rules.set(name, false) {
-            return Err(UserError::new(format!(
-                "--off {name}: no such check (choose from {})",
-                ValidatorRules::NAMES.join(", ")
-            )));
-        }
-    }
-    Ok(rules)
+    /// Switch one check off to see what it was catching (repeatable).
+    #[arg(long, value_name = "RULE", value_enum)]
+    pub off: Vec<Rule>,
 }
 
 fn parse_form(name: &str) -> Result<Form, String> {
@@ -110,7 +95,7 @@ pub fn verdict_line(violations: &[validate::Violation], all: bool, form: Form) -
 }
 
 pub fn run(args: ValidateArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
-    let rules = rules_from(&args.off)?;
+    let rules = ValidatorRules::without(args.off.iter().copied());
     if let Some(file) = &args.jsonl {
         let opts = jsonl::Options {
             all: args.all,

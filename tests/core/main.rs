@@ -1,0 +1,12 @@
+//! Tests of the core: lessons and their lint, the orchestrator, the validator and executor
+//! against the fixtures, exact numbers, the JSON Schema Test Suite's format, and property tests.
+
+mod exact_numbers;
+mod json_schema_suite;
+mod lessons;
+mod lessons_lint;
+mod orchestrator;
+mod orchestrator_props;
+mod orchestrator_speed;
+mod validate_fixtures;
+mod validate_props;
