@@ -42,15 +42,11 @@ pub struct ValidateArgs {
     pub all: bool,
     /// Name the schema's form (flat, json-schema, tool) instead of reading it from its
     /// shape; needed when the shape reads both ways (`{"title": "int"}`, `{}`).
-    #[arg(long, value_name = "FORM", value_parser = parse_form)]
+    #[arg(long, value_name = "FORM", value_enum)]
     pub form: Option<Form>,
     /// Switch one check off to see what it was catching (repeatable).
     #[arg(long, value_name = "RULE", value_enum)]
     pub off: Vec<Rule>,
-}
-
-fn parse_form(name: &str) -> Result<Form, String> {
-    Form::parse(name).ok_or_else(|| format!("choose from {}", Form::NAMES.join(", ")))
 }
 
 /// Resolve `--schema`: `@file`, inline JSON, or a named schema.

@@ -22,7 +22,7 @@ use regex::Regex;
 use super::json::{self, Json, show_f64};
 
 /// Which contract form a schema was written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Form {
     Flat,

@@ -617,3 +617,15 @@ fn rule_names_on_the_command_line_and_in_progress_files() {
         .collect();
     assert_eq!(keys, ["required", "unknown", "type", "bool_guard", "value"]);
 }
+
+#[test]
+fn form_names_agree_everywhere() {
+    use clap::ValueEnum;
+    for form in Form::value_variants() {
+        let flag = form.to_possible_value().unwrap().get_name().to_owned();
+        assert_eq!(flag, form.name());
+        assert_eq!(Form::parse(&flag), Some(*form));
+        assert_eq!(serde_json::to_value(form).unwrap(), form.name());
+    }
+    assert_eq!(Form::NAMES.len(), Form::value_variants().len());
+}
