@@ -12,7 +12,6 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use super::{ContentArgs, inline_or_file};
-use crate::content::fixtures;
 use crate::error::UserError;
 use crate::validate::{self, Form, Rule, Schema, ValidatorRules, jsonl};
 
@@ -70,7 +69,7 @@ pub fn load_schema(
         return validate::schema::compile(&v, required, form)
             .map_err(|e| UserError::new(format!("{name}: bad schema: {e}")));
     }
-    let named = fixtures::schemas(&content.content())?;
+    let named = validate::cases::schemas(&content.content())?;
     let name = validate::Json::Str(value.into());
     validate::cases::resolve_schema_as(&name, required, &named, form)
         .map_err(|e| UserError::new(format!("--schema: {e}")))
@@ -97,7 +96,7 @@ pub fn run(args: ValidateArgs, content: &ContentArgs) -> color_eyre::Result<Exit
             all: args.all,
             rules,
             form: args.form,
-            named: fixtures::schemas(&content.content())?,
+            named: validate::cases::schemas(&content.content())?,
         };
         let stdout = io::stdout().lock();
         let result = if file == "-" {

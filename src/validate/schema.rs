@@ -555,7 +555,8 @@ fn length(name: &str, key: &str, v: &Json<'_>) -> Result<u64, String> {
     })
 }
 
-fn read_type(name: &str, v: &Json<'_>) -> Result<TypeSpec, String> {
+/// `"type"`: one JSON Schema type name or a non-empty list of them (repeats dropped).
+fn js_types(name: &str, v: &Json<'_>) -> Result<TypeSpec, String> {
     let names: Vec<&Json<'_>> = match v {
         Json::Str(_) => vec![v],
         Json::Array(items) if !items.is_empty() => items.iter().collect(),
@@ -584,7 +585,8 @@ fn read_type(name: &str, v: &Json<'_>) -> Result<TypeSpec, String> {
     Ok(TypeSpec::Js(ts))
 }
 
-fn read_pattern(name: &str, v: &Json<'_>) -> Result<Pattern, String> {
+/// `"pattern"`: compiled once here, with its ECMA-262 meaning.
+fn pattern(name: &str, v: &Json<'_>) -> Result<Pattern, String> {
     let Json::Str(src) = v else {
         return Err(format!("property {name:?}: \"pattern\" must be a string"));
     };
@@ -596,27 +598,15 @@ fn read_pattern(name: &str, v: &Json<'_>) -> Result<Pattern, String> {
     })
 }
 
-/// Draft-4 style boolean exclusive bounds turn `minimum`/`maximum` exclusive.
-fn make_exclusive(
-    name: &str,
-    key: &str,
-    from: &mut Option<Bound>,
-    to: &mut Option<Bound>,
-) -> Result<(), String> {
-    match from.take() {
-        Some(b) => {
-            *to = Some(b);
-            Ok(())
-        }
-        None => Err(format!(
-            "property {name:?}: \"{key}\": true needs a \"{}\"",
-            if key == "exclusiveMinimum" {
-                "minimum"
-            } else {
-                "maximum"
-            }
-        )),
-    }
+/// Draft-4 `"exclusiveMinimum": true` (or Maximum) turns the plain bound (`key`) exclusive;
+/// without that bound the flag has nothing to act on.
+fn exclusive(name: &str, key: &str, plain: Option<Bound>) -> Result<Bound, String> {
+    let flag = if key == "minimum" {
+        "exclusiveMinimum"
+    } else {
+        "exclusiveMaximum"
+    };
+    plain.ok_or_else(|| format!("property {name:?}: \"{flag}\": true needs a \"{key}\""))
 }
 
 fn compile_property(name: &str, p: &Json<'_>) -> Result<Property, String> {
@@ -633,7 +623,7 @@ fn compile_property(name: &str, p: &Json<'_>) -> Result<Property, String> {
     let mut excl_max_flag = false;
     for (key, v) in p {
         match key.as_ref() {
-            "type" => ty = read_type(name, v)?,
+            "type" => ty = js_types(name, v)?,
             "minimum" => c.minimum = Some(bound(name, key, v)?),
             "maximum" => c.maximum = Some(bound(name, key, v)?),
             "exclusiveMinimum" => match v {
@@ -651,7 +641,7 @@ fn compile_property(name: &str, p: &Json<'_>) -> Result<Property, String> {
                 _ => return Err(format!("property {name:?}: \"enum\" must be a list")),
             },
             "const" => c.one_of = Some(vec![v.clone().into_owned()]),
-            "pattern" => c.pattern = Some(read_pattern(name, v)?),
+            "pattern" => c.pattern = Some(pattern(name, v)?),
             "minLength" => c.min_length = Some(length(name, key, v)?),
             "maxLength" => c.max_length = Some(length(name, key, v)?),
             "description" => {
@@ -669,20 +659,10 @@ fn compile_property(name: &str, p: &Json<'_>) -> Result<Property, String> {
         }
     }
     if excl_min_flag {
-        make_exclusive(
-            name,
-            "exclusiveMinimum",
-            &mut c.minimum,
-            &mut c.exclusive_minimum,
-        )?;
+        c.exclusive_minimum = Some(exclusive(name, "minimum", c.minimum.take())?);
     }
     if excl_max_flag {
-        make_exclusive(
-            name,
-            "exclusiveMaximum",
-            &mut c.maximum,
-            &mut c.exclusive_maximum,
-        )?;
+        c.exclusive_maximum = Some(exclusive(name, "maximum", c.maximum.take())?);
     }
     Ok(Property {
         name: name.to_owned(),
