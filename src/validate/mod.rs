@@ -17,7 +17,6 @@
 pub mod cases;
 pub mod ecma_regex;
 pub mod json;
-mod json_owned;
 pub mod jsonl;
 pub mod number;
 pub mod schema;

@@ -12,11 +12,15 @@
 //! Deviations from Python's `json.loads`, on purpose: `NaN`/`Infinity` are rejected (they are
 //! not JSON), and a lone UTF-16 surrogate escape (`"\ud800"`) becomes U+FFFD, because a Rust
 //! string cannot hold it (the value is still a `str`, as in Python).
+//!
+//! `parse.rs` holds the reader; `owned.rs` the owned copies compiled schemas keep and the
+//! exact text messages show.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
+mod owned;
 mod parse;
 
 pub(crate) use parse::Parser;

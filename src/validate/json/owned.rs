@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use super::json::{Json, show_f64};
+use super::{Json, show_f64};
 
 impl Json<'_> {
     /// The same value, owning its text.
