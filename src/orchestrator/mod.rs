@@ -12,11 +12,14 @@
 //!   (one short human line for the timeline and the TUI stepper).
 
 pub mod budgets;
+mod call;
 pub mod chrome;
+mod jsonl;
 pub mod model;
 pub mod runner;
 pub mod scenario;
 pub mod services;
+mod timeline;
 pub mod trace;
 
 use std::path::Path;
@@ -24,9 +27,10 @@ use std::path::Path;
 use serde_json::json;
 
 pub use budgets::{Budgets, Used};
+pub use call::truncate_result;
 pub use chrome::chrome_trace;
 pub use model::{Block, Message, Model, ModelReply, Role, ScriptedModel, ToolDecl};
-pub use runner::{Run, run_blocking, run_id, run_with_model, truncate_result};
+pub use runner::{Run, run_blocking, run_id, run_with_model};
 pub use scenario::{
     AttemptScript, CallScript, Expected, ProposedCall, Scenario, TimeoutMode, Turn,
 };
