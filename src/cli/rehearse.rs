@@ -1,7 +1,6 @@
 //! `tooldojo rehearse`: open the app straight in the timed rehearsal drill.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use super::{ContentArgs, TuiArgs};
 use crate::tui::rehearse::DrillConfig;
@@ -25,7 +24,7 @@ pub struct RehearseArgs {
     pub tui: TuiArgs,
 }
 
-pub fn run(args: RehearseArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
+pub fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult {
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -37,5 +36,5 @@ pub fn run(args: RehearseArgs, content: &ContentArgs) -> color_eyre::Result<Exit
     drill.interviewer = args.interviewer;
     let mut config = args.tui.config(content.content());
     config.drill = Some(drill);
-    crate::tui::run_app(config)
+    Ok(crate::tui::run_app(config)?)
 }
