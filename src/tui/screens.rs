@@ -129,7 +129,7 @@ pub fn build(
     Err(unknown())
 }
 
-/// The first screen (the lesson list focused where it shows), or the help over it.
+/// The home screen a new learner sees first, or the help over it.
 fn home_screen(
     help: bool,
     opts: Options,
@@ -137,11 +137,12 @@ fn home_screen(
     lessons: Result<Vec<LessonEntry>, String>,
     size: Rect,
 ) -> App {
+    let mut opts = opts;
+    opts.home = true;
+    opts.lesson = None;
     let mut app = App::new(opts, env, lessons, Progress::default(), size);
     if help {
         app.show_overlay(Overlay::Help);
-    } else if app.sidebar_visible() {
-        app.set_focus(Focus::Sidebar);
     }
     app
 }

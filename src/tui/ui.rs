@@ -7,7 +7,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
-use crate::tui::app::{App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, PageView, SegKind};
+use crate::tui::app::{
+    App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, PageView, Screen, SegKind,
+};
 use crate::tui::blocks::{KeyHint, RenderCtx};
 use crate::tui::keys::{self, Context};
 use crate::tui::markdown::width_of;
@@ -31,10 +33,14 @@ impl Widget for &App {
             return;
         }
         let areas = self.areas(area);
-        if let Some(side) = areas.sidebar {
-            render_sidebar(self, side, buf);
+        if self.screen() == Screen::Home {
+            crate::tui::home::render_home(self, areas.main, buf);
+        } else {
+            if let Some(side) = areas.sidebar {
+                render_sidebar(self, side, buf);
+            }
+            render_main(self, areas.main, areas.content, buf);
         }
-        render_main(self, areas.main, areas.content, buf);
         render_bar(self, areas.bar, buf);
         match &self.overlay() {
             Some(Overlay::Help) => render_help(self, area, buf),
@@ -150,7 +156,7 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
         let entry = &app.lessons()[i];
         let (mark, word, style) = match app.lesson_state(i) {
             LessonState::Done => (t.sym.done, "done", t.ok),
-            LessonState::Started => (t.sym.in_progress, "started", t.warn),
+            LessonState::Started => (t.sym.in_progress, "", t.warn),
             LessonState::Todo => (t.sym.todo, "to do", t.dim),
             LessonState::Broken => (t.sym.bad, "error", t.bad),
         };
@@ -169,9 +175,18 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
             .as_ref()
             .map(|l| format!(" {} {} min", t.sym.bullet, l.minutes))
             .unwrap_or_default();
+        let word = match word {
+            "" => app.left_summary(i).unwrap_or_else(|| "started".to_owned()),
+            w => w.to_owned(),
+        };
+        let status = truncate(
+            &format!("{mark} {word}"),
+            w.saturating_sub(pw + 1 + width_of(&minutes)),
+            t.sym.ellipsis,
+        );
         let status_line = Line::from(vec![
             Span::raw(" ".repeat(pw + 1)),
-            Span::styled(format!("{mark} {word}"), style),
+            Span::styled(status, style),
             Span::styled(minutes, t.dim),
         ]);
         let row_area = Rect::new(inner.x, row, inner.width, 1);
@@ -228,6 +243,14 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
             .right_aligned(),
         );
     }
+    if let Some((shown, total)) = app.step_counter() {
+        let clock = crate::tui::home::clock(app.elapsed());
+        let d = t.sym.bullet;
+        block = block.title_bottom(Line::styled(
+            format!(" step {shown}/{total} {d} {clock} "),
+            t.accent,
+        ));
+    }
     block.render(main, buf);
     if content.width == 0 || content.height == 0 {
         return;
@@ -256,15 +279,21 @@ fn draw_page(app: &App, view: &PageView, content: Rect, buf: &mut Buffer) {
                     buf.set_line(content.x, y, line, content.width);
                 }
             }
-            SegKind::Big(text) => {
+            SegKind::Big(lines) => {
                 let big = tui_big_text::BigText::builder()
                     .pixel_size(tui_big_text::PixelSize::Quadrant)
                     .style(t.heading)
-                    .lines(vec![Line::from(text.clone())])
+                    .lines(
+                        lines
+                            .iter()
+                            .map(|l| Line::from(l.clone()))
+                            .collect::<Vec<_>>(),
+                    )
                     .build();
-                let mut off = Buffer::empty(Rect::new(0, 0, content.width, 4));
+                let h = u16::try_from(seg.height).unwrap_or(u16::MAX);
+                let mut off = Buffer::empty(Rect::new(0, 0, content.width, h));
                 big.render(off.area, &mut off);
-                copy_rows(&off, from, to.min(4), content.x, screen_y, buf);
+                copy_rows(&off, from, to, content.x, screen_y, buf);
             }
             SegKind::Slot(i) => {
                 let h = u16::try_from(seg.height).unwrap_or(u16::MAX);
@@ -326,6 +355,9 @@ fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
                 active: focused && app.active(),
             };
             w.render(area, buf, &ctx);
+            if !app.demo() {
+                draw_done_mark(app, i, area, buf);
+            }
         }
         Err(e) => {
             let block = border_block(t, focused).title(Line::styled(
@@ -350,6 +382,26 @@ fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
                 .render(inner, buf);
         }
     }
+}
+
+/// The block's done mark on the left of its bottom border: `✓ done` or what is left.
+fn draw_done_mark(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
+    let t = app.theme();
+    if area.height < 3 || area.width < 12 {
+        return;
+    }
+    let (text, style) = match app.block_left(i) {
+        None => (format!(" {} done ", t.sym.ok), t.ok),
+        Some(left) => (format!(" {} to do: {left} ", t.sym.todo), t.dim),
+    };
+    let room = usize::from(area.width.saturating_sub(4));
+    let text = truncate(&text, room, t.sym.ellipsis);
+    buf.set_line(
+        area.x + 2,
+        area.bottom() - 1,
+        &Line::styled(text, style),
+        area.width.saturating_sub(4),
+    );
 }
 
 /// The key bar: the focused element's commands, then `? help` at the right.
