@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::tui::app::{App, HomeEntry, LessonState};
-use crate::tui::markdown::width_of;
+use crate::text::width as width_of;
 use crate::tui::theme::Theme;
 
 /// Rows above the lesson rows: course line, bar, blank, continue, the two notes, blank,
@@ -31,22 +31,7 @@ pub(crate) fn clock(d: std::time::Duration) -> String {
 }
 
 fn cut(s: &str, width: usize, t: &Theme) -> String {
-    if width_of(s) <= width {
-        return s.to_owned();
-    }
-    let keep = width.saturating_sub(width_of(t.sym.ellipsis));
-    let mut out = String::new();
-    let mut used = 0;
-    for ch in s.chars() {
-        let w = width_of(ch.encode_utf8(&mut [0; 4]));
-        if used + w > keep {
-            break;
-        }
-        used += w;
-        out.push(ch);
-    }
-    out.push_str(t.sym.ellipsis);
-    out
+    crate::text::truncate(s, width, t.sym.ellipsis)
 }
 
 /// The lesson's number as its id starts (`06`), else its position.

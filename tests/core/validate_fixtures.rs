@@ -4,8 +4,9 @@
 use std::collections::HashSet;
 
 use tooldojo::content::{Content, fixtures};
-use tooldojo::executor::{ExecRules, cases as exec_cases};
-use tooldojo::validate::{ValidatorRules, cases as val_cases, tools};
+use tooldojo::executor::{ExecRules, Safeguard, cases as exec_cases};
+use tooldojo::switches::Switch;
+use tooldojo::validate::{Rule, ValidatorRules, cases as val_cases, tools};
 
 #[test]
 fn lesson_facing_ids_exist() {
@@ -126,9 +127,8 @@ fn each_validator_switch_flips_a_row() {
     let c = Content::embedded();
     let named = fixtures::schemas(&c).unwrap();
     let cases = fixtures::validator_cases(&c).unwrap();
-    for name in ValidatorRules::NAMES {
-        let mut rules = ValidatorRules::ALL_ON;
-        rules.set(name, false);
+    for &name in Rule::ALL {
+        let rules = ValidatorRules::without([name]);
         let flipped = cases
             .iter()
             .filter(|case| {
@@ -137,7 +137,7 @@ fn each_validator_switch_flips_a_row() {
                 on != off
             })
             .count();
-        assert!(flipped > 0, "switching {name} off changes no row");
+        assert!(flipped > 0, "switching {name:?} off changes no row");
     }
 }
 
@@ -147,9 +147,8 @@ fn each_exec_switch_flips_a_row() {
     let c = Content::embedded();
     let records = fixtures::tickets(&c).unwrap();
     let cases = fixtures::get_ticket_cases(&c).unwrap();
-    for name in ExecRules::NAMES {
-        let mut rules = ExecRules::ALL_ON;
-        rules.set(name, false);
+    for &name in Safeguard::ALL {
+        let rules = ExecRules::without([name]);
         let flipped: Vec<&str> = cases
             .iter()
             .filter(|case| {
@@ -159,8 +158,8 @@ fn each_exec_switch_flips_a_row() {
             })
             .map(|case| case.id.as_str())
             .collect();
-        assert!(!flipped.is_empty(), "switching {name} off changes no row");
-        if name == "copy_on_return" {
+        assert!(!flipped.is_empty(), "switching {name:?} off changes no row");
+        if name == Safeguard::CopyOnReturn {
             assert_eq!(flipped, ["edge-mutation"]);
         }
     }

@@ -5,11 +5,12 @@ use crate::blocks_support;
 use blocks_support::*;
 use crossterm::event::KeyCode;
 use tooldojo::content::lessons::{BlockKind, BlockSpec};
-use tooldojo::tui::blocks::engine::{ExecRule, ValRule};
-use tooldojo::tui::blocks::playground_executor::ExecutorPlayground;
-use tooldojo::tui::blocks::playground_validator::ValidatorPlayground;
+use tooldojo::executor::Safeguard;
+use tooldojo::switches::Switch;
+use tooldojo::tui::blocks::playground::{ExecutorPlayground, ValidatorPlayground};
 use tooldojo::tui::blocks::predict::PredictWidget;
 use tooldojo::tui::blocks::{BlockWidget, build};
+use tooldojo::validate::Rule;
 
 fn predict(opts: &[(&str, &str)]) -> Result<PredictWidget, String> {
     PredictWidget::from_block(
@@ -98,12 +99,12 @@ fn every_executor_rule_is_justified_by_a_fixture_row() {
     );
     let mut pg = ExecutorPlayground::from_block(&b, &env()).unwrap();
     press(&mut pg, &[key(KeyCode::Tab)]);
-    for (i, rule) in ExecRule::ALL.into_iter().enumerate() {
+    for (i, &rule) in Safeguard::ALL.iter().enumerate() {
         press(&mut pg, &[ch(' ')]);
         assert_eq!(pg.off(), Some(rule));
         assert!(!pg.flips().is_empty(), "no row flips without {rule:?}");
         press(&mut pg, &[ch(' ')]);
-        if i + 1 < ExecRule::ALL.len() {
+        if i + 1 < Safeguard::ALL.len() {
             press(&mut pg, &[ch('j')]);
         }
     }
@@ -121,12 +122,12 @@ fn every_validator_rule_is_justified_by_a_fixture_row() {
     assert_eq!(pg.schema_name(), Some("search_tickets"));
     assert_eq!(pg.args_text(), "{\"query\": \"crash\"}");
     press(&mut pg, &[key(KeyCode::Tab)]);
-    for (i, rule) in ValRule::ALL.into_iter().enumerate() {
+    for (i, &rule) in Rule::ALL.iter().enumerate() {
         press(&mut pg, &[ch(' ')]);
         assert_eq!(pg.off(), Some(rule));
         assert!(!pg.flips().is_empty(), "no row flips without {rule:?}");
         press(&mut pg, &[ch(' ')]);
-        if i + 1 < ValRule::ALL.len() {
+        if i + 1 < Rule::ALL.len() {
             press(&mut pg, &[ch('j')]);
         }
     }

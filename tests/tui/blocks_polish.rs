@@ -193,7 +193,7 @@ fn inline_code_is_styled_in_colour_and_marked_in_mono() {
             active: true,
         },
     );
-    let text = tooldojo::tui::blocks::common::buffer_text(&buf);
+    let text = tooldojo::text::cell_text(&buf);
     assert!(!text.contains('`'), "backticks hidden in colour:\n{text}");
     assert!(!text.contains("*tenant*"), "{text}");
     let line = text.lines().position(|l| l.contains("get_ticket")).unwrap();

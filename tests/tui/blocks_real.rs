@@ -9,13 +9,16 @@ use blocks_support::*;
 use crossterm::event::KeyCode;
 use serde_json::{Value, json};
 use tooldojo::content::fixtures::{ExecCase, NamedSchema, ValidatorCase, Verdict};
+use tooldojo::executor::Safeguard;
 use tooldojo::executor::{Context, Record};
-use tooldojo::tui::blocks::engine::{self, ArgsInput, ExecRule, Stage, ValRule};
-use tooldojo::tui::blocks::playground_executor::ExecutorPlayground;
-use tooldojo::tui::blocks::playground_validator::{Panel, ValidatorPlayground};
+use tooldojo::switches::Switch;
+use tooldojo::tui::blocks::playground::{
+    self, ArgsInput, ExecutorPlayground, Panel, Stage, ValidatorPlayground,
+};
 use tooldojo::tui::blocks::predict::PredictWidget;
 use tooldojo::tui::blocks::{BlockOutcome, BlockWidget};
 use tooldojo::tui::theme::{Theme, ThemeName};
+use tooldojo::validate::Rule;
 
 fn rec(tenant: &str, id: &str, title: &str, status: &str) -> Record {
     Record {
@@ -441,7 +444,7 @@ fn validator_playground_pipeline_and_bool_guard_switch() {
     press(&mut pg, &[key(KeyCode::Tab)]);
     assert_eq!(pg.focus(), Panel::Rules);
     press(&mut pg, &[ch('j'), ch('j'), ch('j'), ch(' ')]);
-    assert_eq!(pg.off(), Some(ValRule::BoolGuard));
+    assert_eq!(pg.off(), Some(Rule::BoolGuard));
     assert!(
         pg.verdict().unwrap().ok,
         "without the guard, true slips into days"
@@ -453,14 +456,14 @@ fn validator_playground_pipeline_and_bool_guard_switch() {
     assert!(screen.contains("bool"), "{screen}");
     // Each rule flips its own rows.
     press(&mut pg, &[ch('k'), ch('k'), ch('k'), ch(' ')]);
-    assert_eq!(pg.off(), Some(ValRule::Required));
+    assert_eq!(pg.off(), Some(Rule::Required));
     let ids: Vec<&str> = pg.flips().iter().map(|f| f.id.as_str()).collect();
     assert_eq!(ids, ["missing"]);
     press(&mut pg, &[ch('j'), ch(' ')]);
     let ids: Vec<&str> = pg.flips().iter().map(|f| f.id.as_str()).collect();
     assert_eq!(ids, ["unknown"]);
     press(&mut pg, &[ch('j'), ch('j'), ch('j'), ch(' ')]);
-    assert_eq!(pg.off(), Some(ValRule::Value));
+    assert_eq!(pg.off(), Some(Rule::Values));
     let ids: Vec<&str> = pg.flips().iter().map(|f| f.id.as_str()).collect();
     assert_eq!(ids, ["range"]);
     press(&mut pg, &[ch(' ')]);
@@ -548,7 +551,7 @@ fn validator_playground_schema_picker_editor_and_restore() {
 fn executor_stage_split_is_pinned_on_real_rows() {
     let recs = records();
     let stage = |tool: &str, args: Value| {
-        engine::run_exec(
+        playground::run_exec(
             tool,
             &ArgsInput::Value(args),
             &ctx("alpha", true),
@@ -632,8 +635,8 @@ fn executor_playground_rule_switches_flip_rows() {
     let mut pg = exec_pg(r#"{"ticket_id": "TKT-104"}"#);
     // Focus starts on args; Tab to the rules.
     press(&mut pg, &[key(KeyCode::Tab)]);
-    let flips = |pg: &mut ExecutorPlayground, rule: ExecRule| {
-        let i = ExecRule::ALL.iter().position(|r| *r == rule).unwrap();
+    let flips = |pg: &mut ExecutorPlayground, rule: Safeguard| {
+        let i = Safeguard::ALL.iter().position(|r| *r == rule).unwrap();
         press(pg, &[key(KeyCode::Home)]);
         for _ in 0..6 {
             press(pg, &[ch('k')]);
@@ -647,13 +650,13 @@ fn executor_playground_rule_switches_flip_rows() {
         press(pg, &[ch(' ')]);
         ids
     };
-    assert_eq!(flips(&mut pg, ExecRule::Allowlist), ["r5"]);
-    assert_eq!(flips(&mut pg, ExecRule::ExactShape), ["r7"]);
-    assert_eq!(flips(&mut pg, ExecRule::IdFormat), ["r6"]);
-    assert_eq!(flips(&mut pg, ExecRule::ReadPermission), ["r4"]);
-    assert_eq!(flips(&mut pg, ExecRule::TenantScope), ["r2"]);
-    assert_eq!(flips(&mut pg, ExecRule::CopyOnReturn), ["m1"]);
-    let i = ExecRule::ALL.len() - 1;
+    assert_eq!(flips(&mut pg, Safeguard::Allowlist), ["r5"]);
+    assert_eq!(flips(&mut pg, Safeguard::ExactShape), ["r7"]);
+    assert_eq!(flips(&mut pg, Safeguard::IdFormat), ["r6"]);
+    assert_eq!(flips(&mut pg, Safeguard::ReadPermission), ["r4"]);
+    assert_eq!(flips(&mut pg, Safeguard::TenantScoping), ["r2"]);
+    assert_eq!(flips(&mut pg, Safeguard::CopyOnReturn), ["m1"]);
+    let i = Safeguard::ALL.len() - 1;
     for _ in 0..i {
         press(&mut pg, &[ch('j')]);
     }
@@ -688,4 +691,20 @@ fn executor_playground_bad_json_is_invalid_arguments_with_position() {
     assert!(screen.contains("args line 2, column"), "{screen}");
     assert_eq!(press_out(&mut pg, &[ch('g')]), BlockOutcome::Changed);
     assert!(pg.captures_text());
+}
+
+#[test]
+fn playground_switches_saved_under_their_old_keys_still_restore() {
+    let mut pg = ValidatorPlayground::new(schemas(), 0, "{}", vcases());
+    pg.restore(&json!({"off": "type", "edited": true, "switched": true}));
+    assert_eq!(pg.off(), Some(Rule::Types));
+    assert_eq!(pg.save()["off"], "type");
+    pg.restore(&json!({"off": "value"}));
+    assert_eq!(pg.off(), Some(Rule::Values));
+    pg.restore(&json!({"off": "no such rule"}));
+    assert_eq!(pg.off(), None);
+    let mut ex = ExecutorPlayground::new("get_ticket", 0, true, "{}", eight_rows(), records());
+    ex.restore(&json!({"off": "tenant_scope"}));
+    assert_eq!(ex.off(), Some(Safeguard::TenantScoping));
+    assert_eq!(ex.save()["off"], "tenant_scope");
 }

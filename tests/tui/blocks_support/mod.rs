@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use tooldojo::content::Content;
 use tooldojo::content::lessons::{Block, BlockKind, BlockSpec};
-use tooldojo::tui::blocks::common::buffer_text;
+use tooldojo::text::cell_text as buffer_text;
 use tooldojo::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, RenderCtx};
 use tooldojo::tui::theme::{Theme, ThemeName};
 

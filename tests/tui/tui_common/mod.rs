@@ -136,7 +136,7 @@ pub fn press(app: &mut App, script: &str) -> Vec<Update> {
 
 /// Draw the app at its size and return the text.
 pub fn screen(app: &App) -> String {
-    tooldojo::tui::ui::buffer_text(&tooldojo::tui::screens::draw_to_buffer(app))
+    tooldojo::text::screen_text(&tooldojo::tui::screens::draw_to_buffer(app))
 }
 
 /// A stand-in block: `rows` numbered lines tall; keeps typed text when it captures text.
