@@ -7,8 +7,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use crate::tui::app::{App, HomeEntry, LessonState};
 use crate::text::width as width_of;
+use crate::tui::app::{App, HomeEntry, LessonState};
 use crate::tui::theme::Theme;
 
 /// Rows above the lesson rows: course line, bar, blank, continue, the two notes, blank,

@@ -278,6 +278,13 @@ const HOME_OPEN: Command = cmd(
     Action::Activate,
     true,
 );
+const TO_HOME: Command = cmd(
+    &[code(KeyCode::Esc)],
+    "Esc",
+    "home screen",
+    Action::Back,
+    false,
+);
 const STEP: Command = cmd(
     &[code(KeyCode::Char(' ')), code(KeyCode::Right), k('l')],
     "Space",
@@ -329,6 +336,7 @@ pub(crate) fn commands(ctx: Context) -> Vec<Command> {
             TOP,
             BOTTOM,
             LESSONS,
+            TO_HOME,
         ],
         Context::Sidebar => vec![
             SIDE_DOWN, SIDE_UP, SIDE_OPEN, NEXT, PREV, SIDE_BACK, SIDEBAR,

@@ -366,7 +366,12 @@ fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
 /// The block's done mark on the left of its bottom border: `✓ done` or what is left.
 fn draw_done_mark(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
     let t = app.theme();
-    if area.height < 3 || area.width < 12 {
+    let bottom = area.bottom() - 1;
+    // The mark sits in the block's frame: a block drawn without one gets none.
+    let framed = buf
+        .cell((area.x + 2, bottom))
+        .is_some_and(|c| c.symbol() == t.sym.border.horizontal_bottom);
+    if area.height < 3 || area.width < 12 || !framed {
         return;
     }
     let (text, style) = match app.block_left(i) {
@@ -377,7 +382,7 @@ fn draw_done_mark(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
     let text = truncate(&text, room, t.sym.ellipsis);
     buf.set_line(
         area.x + 2,
-        area.bottom() - 1,
+        bottom,
         &Line::styled(text, style),
         area.width.saturating_sub(4),
     );
@@ -450,12 +455,20 @@ fn bar_items(app: &App, ctx: Context, hints: &[KeyHint]) -> Vec<(String, String)
         .map(|h| (h.keys.to_owned(), h.what.to_owned()))
         .collect();
     let no_blocks = app.slots().is_empty();
-    for c in keys::commands(ctx) {
+    let mut cmds = keys::commands(ctx);
+    if app.demo() && matches!(ctx, Context::Reader | Context::BlockFocused) {
+        cmds.splice(0..0, keys::present_commands());
+    }
+    for c in cmds {
         let block_cmd = matches!(
             c.action,
             keys::Action::FocusNext | keys::Action::FocusPrev | keys::Action::Activate
         );
         if ctx == Context::Reader && no_blocks && block_cmd {
+            continue;
+        }
+        // Scrolling is worth a place in the bar only on a page that scrolls.
+        if c.action == keys::Action::Down && ctx == Context::Reader && !app.page_scrolls() {
             continue;
         }
         // A block that could not be built cannot be entered.
@@ -514,6 +527,9 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
     let under = {
         // The context below the overlay.
         let mut probe = app.focus();
+        if app.screen() == Screen::Home {
+            return home_help(app);
+        }
         if probe == Focus::Sidebar && !app.sidebar_visible() {
             probe = Focus::Page;
         }
@@ -534,6 +550,11 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
     for h in &hints {
         out.push((h.keys.to_owned(), h.what.to_owned(), Some("This block")));
     }
+    if app.demo() && matches!(under, Context::Reader | Context::BlockFocused) {
+        for c in keys::present_commands() {
+            out.push((c.label.to_owned(), c.what.to_owned(), Some("Presenter")));
+        }
+    }
     for c in keys::commands(under) {
         // A key the block names itself is listed once, with the block's word.
         if hints.iter().any(|h| same_key(h.keys, c.label)) {
@@ -541,6 +562,20 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
         }
         out.push((c.label.to_owned(), c.what.to_owned(), Some(section)));
     }
+    out
+}
+
+/// The help over the home screen: its keys, then where Esc leads from a lesson.
+fn home_help(_app: &App) -> Vec<(String, String, Option<&'static str>)> {
+    let mut out: Vec<_> = keys::commands(Context::Home)
+        .iter()
+        .map(|c| (c.label.to_owned(), c.what.to_owned(), Some("Home")))
+        .collect();
+    out.push((
+        "Esc".into(),
+        "from a lesson page: back here".into(),
+        Some("Lessons"),
+    ));
     out
 }
 

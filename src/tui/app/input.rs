@@ -166,6 +166,8 @@ impl App {
     }
 
     /// Tab and Shift-Tab: the page, its blocks, then the lesson list, round and round.
+    /// Tab never jumps to a block above the view: from the page, or from a block out of
+    /// view above, it takes the first block that reaches into the view or lies below it.
     fn move_focus(&mut self, forward: bool) {
         let mut order: Vec<Focus> = vec![Focus::Page];
         order.extend((0..self.slots.len()).map(Focus::Block));
@@ -174,11 +176,20 @@ impl App {
         }
         let at = order.iter().position(|f| *f == self.focus).unwrap_or(0);
         let next = if forward {
-            (at + 1) % order.len()
+            let view = self.page_view(self.content_area().width);
+            let below = view.first_slot_below(self.scroll);
+            // With every block above the view: on to the list, or the page.
+            let past_blocks = order.len() - usize::from(self.sidebar_visible());
+            match (self.focus, below) {
+                (Focus::Page, Some(i)) => i + 1,
+                (Focus::Page | Focus::Block(_), None) => past_blocks,
+                (Focus::Block(b), Some(i)) if i > b => i + 1,
+                _ => (at + 1) % order.len(),
+            }
         } else {
             (at + order.len() - 1) % order.len()
         };
-        self.focus = order[next];
+        self.focus = order[next % order.len()];
         self.active = false;
         if self.focus == Focus::Sidebar {
             self.sidebar_sel = self.lesson;

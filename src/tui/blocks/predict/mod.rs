@@ -226,6 +226,24 @@ impl PredictWidget {
     }
 }
 
+/// Indices as ranges counted from 1: `[3, 4, 5, 7]` reads `4-6, 8`.
+fn number_ranges(nums: &[usize]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < nums.len() {
+        let mut j = i;
+        while j + 1 < nums.len() && nums[j + 1] == nums[j] + 1 {
+            j += 1;
+        }
+        parts.push(match i == j {
+            true => format!("{}", nums[i] + 1),
+            false => format!("{}-{}", nums[i] + 1, nums[j] + 1),
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
 impl BlockWidget for PredictWidget {
     fn title(&self) -> String {
         let name = self.fixture.name;
@@ -309,6 +327,34 @@ impl BlockWidget for PredictWidget {
 
     fn focus_line(&self, width: u16) -> Option<u16> {
         Some(self.focus_row(width))
+    }
+
+    fn remaining(&self) -> Vec<String> {
+        let left: Vec<usize> = (0..self.rows.len())
+            .filter(|i| self.rows[*i].first.is_none())
+            .collect();
+        if left.is_empty() {
+            return Vec::new();
+        }
+        let word = if left.len() == 1 { "row" } else { "rows" };
+        vec![format!("predict {word} {}", number_ranges(&left))]
+    }
+
+    fn present_step(&mut self) -> bool {
+        if self.review {
+            self.leave_review();
+        }
+        let Some(i) = self.rows.iter().position(|r| !r.revealed) else {
+            return false;
+        };
+        let actual = self.rows[i].case.run();
+        let row = &mut self.rows[i];
+        row.pick = None;
+        row.locked = true;
+        row.revealed = true;
+        row.actual = Some(actual);
+        self.cursor = i;
+        true
     }
 
     fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
