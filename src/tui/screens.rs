@@ -92,6 +92,9 @@ pub fn build(
     if name == "home" || name == "help" {
         return Ok(home_screen(name == "help", opts, env, lessons, size));
     }
+    // Every other screen is a lesson page.
+    let mut opts = opts;
+    opts.home = false;
     if let Some(rest) = name.strip_prefix("lesson:") {
         let (id, page) = lesson_place(name, rest)?;
         let Some(idx) = list.iter().position(|l| l.id == id) else {

@@ -423,28 +423,61 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
         .collect();
     let right_w: usize = right.iter().map(Span::width).sum();
     let avail = usize::from(area.width).saturating_sub(right_w);
-    let mut left: Vec<Span> = Vec::new();
-    let mut used = 0;
-    if let Some(status) = &app.status() {
+    let lines = if let Some(status) = &app.status() {
         let s = truncate(&format!(" {status} "), avail, t.sym.ellipsis);
-        left.push(Span::styled(s, t.bar.patch(t.warn)));
+        vec![Line::from(Span::styled(s, t.bar.patch(t.warn)))]
     } else {
-        for (k, w) in items {
-            let kw = width_of(&k) + 2;
-            let ww = width_of(&w) + 1;
-            if used + kw + ww > avail {
-                break;
-            }
-            left.push(Span::styled(format!(" {k} "), t.bar.patch(t.key)));
-            left.push(Span::styled(format!("{w} "), t.bar));
-            used += kw + ww;
-        }
+        bar_lines(t, items, avail, usize::from(area.width), area.height)
+    };
+    for (n, line) in lines.iter().enumerate() {
+        let y = area.y + u16::try_from(n).unwrap_or(0);
+        buf.set_line(area.x, y, line, area.width);
     }
-    buf.set_line(area.x, area.y, &Line::from(left), area.width);
     if right_w <= usize::from(area.width) {
         let x = area.right() - u16::try_from(right_w).unwrap_or(0);
         buf.set_line(x, area.y, &Line::from(right), area.width);
     }
+}
+
+/// Lay the bar's entries over `rows` lines (the first `first_w` wide, the others `width`);
+/// entries that do not fit end in `…` (the help lists every key).
+fn bar_lines(
+    t: &Theme,
+    items: Vec<(String, String)>,
+    first_w: usize,
+    width: usize,
+    rows: u16,
+) -> Vec<Line<'static>> {
+    let more = format!(" {} ", t.sym.ellipsis);
+    let mut lines: Vec<Vec<Span<'static>>> = vec![Vec::new()];
+    let mut used = 0;
+    let total = items.len();
+    for (n, (k, w)) in items.into_iter().enumerate() {
+        let need = width_of(&k) + width_of(&w) + 3;
+        let room = if lines.len() == 1 { first_w } else { width };
+        // The last line keeps room for the pointer to help when entries remain after it.
+        let last_line = lines.len() == usize::from(rows.max(1));
+        let reserve = if last_line && n + 1 < total {
+            width_of(&more)
+        } else {
+            0
+        };
+        if used + need + reserve > room {
+            if last_line {
+                lines
+                    .last_mut()
+                    .map(|l| l.push(Span::styled(more.clone(), t.bar.patch(t.key))));
+                break;
+            }
+            lines.push(Vec::new());
+            used = 0;
+        }
+        let line = lines.last_mut().expect("one line at least");
+        line.push(Span::styled(format!(" {k} "), t.bar.patch(t.key)));
+        line.push(Span::styled(format!("{w} "), t.bar));
+        used += need;
+    }
+    lines.into_iter().map(Line::from).collect()
 }
 
 /// The bar's entries for context `ctx`: the block's own hints first, then the commands

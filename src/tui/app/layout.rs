@@ -163,7 +163,7 @@ impl App {
     pub(crate) fn areas(&self, area: Rect) -> Areas {
         let [body, bar] = area.layout(&Layout::vertical([
             Constraint::Fill(1),
-            Constraint::Length(1),
+            Constraint::Length(self.bar_height(area.width)),
         ]));
         let side_w = match area.width {
             0..100 => 24,
@@ -200,6 +200,25 @@ impl App {
             main,
             content,
             bar,
+        }
+    }
+
+    /// Rows the key bar takes at `width`: two when a focused block's own keys and the
+    /// way out do not fit on one (the rest of the keys are behind `?`).
+    fn bar_height(&self, width: u16) -> u16 {
+        if !matches!(self.focus, super::Focus::Block(_)) || self.screen == Screen::Home {
+            return 1;
+        }
+        let hints: usize = self
+            .block_hints()
+            .iter()
+            .map(|h| crate::text::width(h.keys) + crate::text::width(h.what) + 3)
+            .sum();
+        // The help or way-out key on the right takes about this much.
+        if hints + 22 > usize::from(width) {
+            2
+        } else {
+            1
         }
     }
 
