@@ -74,11 +74,9 @@ fn course_lines(app: &App, t: &Theme, width: usize) -> [Line<'static>; 2] {
             t.base,
         ),
     ]);
-    let pct = if total == 0 {
-        0
-    } else {
-        usize::try_from(done_min * 100 / total).unwrap_or(0)
-    };
+    let pct = (done_min * 100)
+        .checked_div(total)
+        .map_or(0, |p| usize::try_from(p).unwrap_or(0));
     let bar_w = width.saturating_sub(8).min(40);
     let full = bar_w * pct / 100;
     let bar = Line::from(vec![

@@ -7,6 +7,7 @@
 pub mod app;
 pub mod blocks;
 pub mod home;
+pub mod keybar;
 pub mod keys;
 pub mod markdown;
 pub mod progress;
