@@ -324,7 +324,8 @@ impl App {
             0 => lesson.title.trim(),
             p => lesson.pages.get(p)?.title.trim(),
         };
-        let most = if self.content_area().height >= 30 {
+        // Two big lines (nine rows) only where the view keeps room for text beside them.
+        let most = if self.content_area().height >= 18 {
             2
         } else {
             1
