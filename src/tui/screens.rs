@@ -132,7 +132,7 @@ pub fn build(
     Err(unknown())
 }
 
-/// The home screen a new learner sees first, or the help over it.
+/// The home screen a new learner sees first, or the help over the first lesson page.
 fn home_screen(
     help: bool,
     opts: Options,
@@ -141,7 +141,8 @@ fn home_screen(
     size: Rect,
 ) -> App {
     let mut opts = opts;
-    opts.home = true;
+    // The help is shown over a lesson page, where most keys live.
+    opts.home = !help;
     opts.lesson = None;
     let mut app = App::new(opts, env, lessons, Progress::default(), size);
     if help {

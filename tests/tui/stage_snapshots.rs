@@ -21,7 +21,7 @@ fn content() -> Content {
 fn stage(size: (u16, u16), theme: ThemeName, ascii: bool, home: bool, demo: bool) -> App {
     let content = content();
     let lessons = app::load_lessons(&content);
-    let records = tooldojo::content::fixtures::tickets(&Content::embedded()).unwrap();
+    let records = tooldojo::executor::cases::tickets(&Content::embedded()).unwrap();
     let mut opts = Options::new(Theme::new(theme, ascii));
     opts.home = home;
     opts.demo = demo;
