@@ -103,7 +103,7 @@ fn continue_words(app: &App, i: usize) -> String {
             entry.page_count()
         ));
     }
-    let left = app.lesson_left(i).len();
+    let left = app.left_count(i);
     if left > 0 {
         s.push_str(&format!(" {d} {left} left"));
     }

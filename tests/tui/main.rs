@@ -9,6 +9,7 @@ mod blocks_polish;
 mod blocks_real;
 mod blocks_text;
 mod blocks_trace;
+mod stage_app;
 mod stage_snapshots;
 mod tui_app;
 mod tui_snapshots;

@@ -99,13 +99,30 @@ impl App {
         out
     }
 
+    /// How many things are left of lesson `i`: each unfinished block and each unread page.
+    pub fn left_count(&self, i: usize) -> usize {
+        let left = self.lesson_left(i);
+        let unread = self
+            .lessons
+            .get(i)
+            .and_then(|e| Some((e.parsed.as_ref().ok()?, self.progress.lessons.get(&e.id)?)))
+            .filter(|_| !left.is_empty())
+            .map_or(0, |(l, lp)| {
+                (0..l.pages.len())
+                    .filter(|p| !lp.pages_seen.contains(p))
+                    .count()
+            });
+        // The unread pages are one entry of `left`, counted here page by page.
+        left.len() + unread.saturating_sub(1)
+    }
+
     /// `2 left: predict rows 4-8, the checklist`, for a started, unfinished lesson.
     pub fn left_summary(&self, i: usize) -> Option<String> {
         let left = self.lesson_left(i);
         if left.is_empty() {
             return None;
         }
-        Some(format!("{} left: {}", left.len(), left.join(", ")))
+        Some(format!("{} left: {}", self.left_count(i), left.join(", ")))
     }
 
     /// Record what is left of each block of the current page in `lp`.

@@ -14,7 +14,7 @@ const WHEEL_ROWS: usize = 3;
 impl App {
     pub(super) fn on_key(&mut self, key: KeyEvent) -> Update {
         let ctx = self.context();
-        if self.present
+        if self.demo
             && matches!(ctx, Context::Reader | Context::BlockFocused)
             && let Some(c) = keys::present_lookup(&key)
         {
