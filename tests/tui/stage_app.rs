@@ -124,3 +124,21 @@ fn presenter_step_back_hides_the_last_step() {
     assert!(screen(&app).contains("step 2/3"));
     assert_eq!(app.focus(), Focus::Page, "the hidden block loses the focus");
 }
+
+#[test]
+fn a_click_on_a_lesson_row_of_the_home_screen_opens_it() {
+    let mut app = app_with(Progress::default(), None, true, false);
+    let text = screen(&app);
+    let row = text
+        .lines()
+        .position(|l| l.contains("02 Trying the real code"))
+        .expect("the second lesson's row");
+    let click = crossterm::event::MouseEvent {
+        kind: crossterm::event::MouseEventKind::Down(crossterm::event::MouseButton::Left),
+        column: 10,
+        row: u16::try_from(row).unwrap(),
+        modifiers: crossterm::event::KeyModifiers::NONE,
+    };
+    let _ = app.update(tooldojo::tui::app::Input::Mouse(click));
+    assert_eq!((app.screen(), app.lesson()), (Screen::Lesson, 1));
+}

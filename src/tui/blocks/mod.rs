@@ -94,8 +94,9 @@ pub trait BlockWidget {
     fn is_done(&self) -> bool {
         false
     }
-    /// What is still to do before `is_done` holds, in a few words each, for the lesson list
-    /// and the block's done mark (`["rows 4-8"]`, `["2 items"]`, `["switch a rule"]`).
+    /// What is still to do before `is_done` holds, each entry a phrase that reads on its
+    /// own in a list of several blocks (`"predict rows 4-8"`, `"2 checklist items"`,
+    /// `"the playground (switch a rule)"`), for the lesson list and the block's done mark.
     /// Empty when done, or when the block has nothing more precise to say than its kind
     /// (the reader then names the block: "the checklist").
     fn remaining(&self) -> Vec<String> {
