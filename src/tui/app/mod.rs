@@ -3,8 +3,10 @@
 //!
 //! The jobs live in their own files: `state` (the small state types), `input` (keys and
 //! mouse to actions), `layout` (screen areas and the cached page layout), `scroll` (keeping
-//! the focus in view), `pages` (opening pages, building blocks, recording progress) and
-//! `lessons` (reading lesson files and reloading them).
+//! the focus in view), `pages` (opening pages, building blocks, recording progress),
+//! `lessons` (reading lesson files and reloading them), `home` (the home screen's rows),
+//! `done` (what is left of each block and lesson) and `present` (presenter mode's steps,
+//! resets and clock).
 
 mod done;
 mod home;
