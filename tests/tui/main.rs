@@ -10,6 +10,7 @@ mod blocks_real;
 mod blocks_text;
 mod blocks_trace;
 mod stage_app;
+mod stage_course;
 mod stage_snapshots;
 mod tui_app;
 mod tui_snapshots;
