@@ -204,9 +204,17 @@ impl App {
     }
 
     /// Rows the key bar takes at `width`: two when a focused block's own keys and the
-    /// way out do not fit on one (the rest of the keys are behind `?`).
+    /// way out do not fit on one, or for the presenter's keys on a narrow screen (the rest
+    /// of the keys are behind `?`).
     fn bar_height(&self, width: u16) -> u16 {
-        if !matches!(self.focus, super::Focus::Block(_)) || self.screen == Screen::Home {
+        if self.screen == Screen::Home {
+            return 1;
+        }
+        // The presenter's keys come first and leave the page's keys little room.
+        if self.demo && width < 110 {
+            return 2;
+        }
+        if !matches!(self.focus, super::Focus::Block(_)) {
             return 1;
         }
         let hints: usize = self
