@@ -102,3 +102,19 @@ fn trace_after_steps() {
         snap("trace_retry_read_4_steps", &app);
     }
 }
+
+#[test]
+fn the_shipped_course_on_the_home_screen() {
+    // The shipped lessons' titles and study times are the point of this one.
+    let content = tooldojo::content::Content::embedded();
+    let lessons = tooldojo::tui::app::load_lessons(&content);
+    let app = screens::build(
+        "home",
+        options(ThemeName::Default, false),
+        env(),
+        lessons,
+        Rect::new(0, 0, 80, 24),
+    )
+    .unwrap();
+    snap("shipped_home", &app);
+}
