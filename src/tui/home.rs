@@ -96,6 +96,14 @@ fn continue_words(app: &App, i: usize) -> String {
         s.push_str(&format!(" {d} done"));
         return s;
     }
+    if !app.has_begun() {
+        s.push_str(&format!(
+            " {d} {} pages {d} {} min",
+            entry.page_count(),
+            minutes(app, i)
+        ));
+        return s;
+    }
     if i == app.lesson() {
         s.push_str(&format!(
             " {d} page {} of {}",
@@ -245,7 +253,13 @@ fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, w: usize) {
         let line = match entries[e] {
             HomeEntry::Continue(i) => Line::from(vec![
                 Span::styled(format!("{pointer} "), t.accent),
-                Span::styled(format!("{:<10} ", "Continue"), t.heading),
+                Span::styled(
+                    format!(
+                        "{:<10} ",
+                        if app.has_begun() { "Continue" } else { "Start" }
+                    ),
+                    t.heading,
+                ),
                 Span::styled(
                     cut(&continue_words(app, i), w.saturating_sub(13), t),
                     t.base,

@@ -211,7 +211,7 @@ fn a_learner_finishes_a_lesson_and_sees_it_done() {
     }
     let state = tempfile::tempdir().unwrap();
     let tmux = start_with("finish", state.path(), &test_lessons());
-    let home = tmux.wait_for("Continue");
+    let home = tmux.wait_for("Start      01 Reading a proposal");
     assert!(home.contains("2 lessons"), "{home}");
     tmux.keys(&["Enter"]);
     tmux.wait_for("Text and a table");

@@ -44,6 +44,11 @@ impl App {
         Some(current.or_else(unfinished).unwrap_or(0))
     }
 
+    /// Has the learner been anywhere yet (else the Continue row reads "Start")?
+    pub(crate) fn has_begun(&self) -> bool {
+        self.progress.current.is_some()
+    }
+
     /// Back to the home screen (the lesson stays open underneath for Continue).
     pub(crate) fn go_home(&mut self) {
         self.screen = Screen::Home;
