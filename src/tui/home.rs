@@ -11,6 +11,13 @@ use crate::text::width as width_of;
 use crate::tui::app::{App, HomeEntry, LessonState};
 use crate::tui::theme::Theme;
 
+/// Columns the course map takes at least; a wider window shows the guide to the blocks
+/// beside it.
+const MAP_W: u16 = 76;
+/// The guide needs at least this many columns, and reads best with no more than the most.
+const GUIDE_MIN_W: u16 = 36;
+const GUIDE_MAX_W: u16 = 56;
+
 /// Rows above the lesson rows: course line, bar, blank, continue, the two notes, blank,
 /// the "Lessons" heading.
 const HEAD_ROWS: u16 = 8;
@@ -184,10 +191,25 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
     if inner.width < 10 || inner.height < 6 {
         return;
     }
-    let w = usize::from(inner.width);
+    let map_w = if inner.width >= MAP_W + 2 + GUIDE_MIN_W {
+        // The guide takes what the map leaves, up to GUIDE_MAX_W; the map the rest.
+        let guide_w = (inner.width - MAP_W - 2).min(GUIDE_MAX_W);
+        let map_w = inner.width - guide_w - 2;
+        let guide = Rect {
+            x: inner.x + map_w + 2,
+            y: inner.y + 3,
+            width: guide_w,
+            height: inner.height.saturating_sub(5),
+        };
+        render_guide(t, guide, buf);
+        map_w
+    } else {
+        inner.width
+    };
+    let w = usize::from(map_w);
     let put = |buf: &mut Buffer, y: u16, line: &Line| {
         if y < inner.bottom() {
-            buf.set_line(inner.x, y, line, inner.width);
+            buf.set_line(inner.x, y, line, map_w);
         }
     };
     let [course, bar] = course_lines(app, t, w);
@@ -225,7 +247,7 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
         ));
     }
     put(buf, inner.y + 7, &Line::from(heading));
-    draw_entries(app, area, buf, w);
+    draw_entries(app, area, buf, map_w);
     let keys = Line::from(vec![
         Span::styled("Tab", t.key),
         Span::styled(" moves  ", t.dim),
@@ -240,7 +262,8 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 /// The Continue row and the lesson rows, the selected one marked.
-fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, w: usize) {
+fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, map_w: u16) {
+    let w = usize::from(map_w);
     let t = app.theme();
     let inner = inner_area(area);
     let entries = app.home_entries();
@@ -267,10 +290,65 @@ fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, w: usize) {
             ]),
             HomeEntry::Lesson(i) => lesson_line(app, i, pointer, w),
         };
-        buf.set_line(inner.x, y, &line, inner.width);
+        buf.set_line(inner.x, y, &line, map_w);
         if selected {
-            buf.set_style(Rect::new(inner.x, y, inner.width, 1), t.selected);
+            buf.set_style(Rect::new(inner.x, y, map_w, 1), t.selected);
         }
+    }
+}
+
+/// What each kind of block asks of the learner, beside the map on a wide window.
+const GUIDE: &[(&str, &str)] = &[
+    (
+        "predict",
+        "guess how the real code judges each row, then reveal what it returns",
+    ),
+    (
+        "playground",
+        "edit a call's arguments and switch a check off: which rows flip?",
+    ),
+    ("trace", "play a real orchestrator run, event by event"),
+    ("quiz", "pick an answer; every choice explains itself"),
+    ("explain", "answer in your own words, then compare"),
+    ("checklist", "tick what you can now do"),
+];
+
+/// The guide to a lesson's blocks and to when they are done.
+fn render_guide(t: &Theme, area: Rect, buf: &mut Buffer) {
+    let w = usize::from(area.width);
+    let mut lines = vec![Line::styled("How a lesson works", t.heading)];
+    let intro = "Read a page, then use its blocks: Tab reaches the next one, Enter goes in, Esc comes back out.";
+    lines.extend(
+        crate::text::wrap(intro, w)
+            .into_iter()
+            .map(|l| Line::styled(l, t.base)),
+    );
+    lines.push(Line::default());
+    for (kind, what) in GUIDE {
+        for (n, part) in crate::text::wrap(what, w.saturating_sub(12))
+            .into_iter()
+            .enumerate()
+        {
+            let label = if n == 0 { *kind } else { "" };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{label:<11} "), t.accent),
+                Span::styled(part, t.base),
+            ]));
+        }
+    }
+    lines.push(Line::default());
+    let rule = format!(
+        "A block is done when its frame says {} done; a lesson, when every page has been opened and every block is done.",
+        t.sym.ok
+    );
+    lines.extend(
+        crate::text::wrap(&rule, w)
+            .into_iter()
+            .map(|l| Line::styled(l, t.dim)),
+    );
+    for (n, line) in lines.iter().take(usize::from(area.height)).enumerate() {
+        let y = area.y + u16::try_from(n).unwrap_or(0);
+        buf.set_line(area.x, y, line, area.width);
     }
 }
 
