@@ -142,3 +142,20 @@ fn a_click_on_a_lesson_row_of_the_home_screen_opens_it() {
     let _ = app.update(tooldojo::tui::app::Input::Mouse(click));
     assert_eq!((app.screen(), app.lesson()), (Screen::Lesson, 1));
 }
+
+#[test]
+fn choosing_a_schema_keeps_the_playgrounds_selector_in_view() {
+    let mut app = app_with(Progress::default(), Some("02-trying"), false, false);
+    // Into the validator playground, round to its schema panel, then the next schema.
+    let _ = press(&mut app, "<Tab><Enter><Tab><Tab>");
+    for _ in 0..3 {
+        let _ = app.update(tooldojo::tui::app::Input::Key(
+            crossterm::event::KeyEvent::new(
+                crossterm::event::KeyCode::Right,
+                crossterm::event::KeyModifiers::NONE,
+            ),
+        ));
+        let text = screen(&app);
+        assert!(text.contains("Schema <"), "the selector in view:\n{text}");
+    }
+}
