@@ -20,25 +20,6 @@ fn kind_noun(kind: &BlockKind) -> &'static str {
     }
 }
 
-/// `[3, 4, 5, 8]` as `3-5, 8` (numbers from 1).
-fn ranges(nums: &[usize]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < nums.len() {
-        let mut j = i;
-        while j + 1 < nums.len() && nums[j + 1] == nums[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j {
-            format!("{}", nums[i] + 1)
-        } else {
-            format!("{}-{}", nums[i] + 1, nums[j] + 1)
-        });
-        i = j + 1;
-    }
-    parts.join(", ")
-}
-
 impl App {
     /// What is left of block `i` of the current page, or `None` when it is done (a block
     /// that could not be built has nothing a learner can do, so it never holds a lesson
@@ -93,8 +74,14 @@ impl App {
             .collect();
         match unseen.len() {
             0 => {}
-            1 => out.push(format!("page {} unread", ranges(&unseen))),
-            _ => out.push(format!("pages {} unread", ranges(&unseen))),
+            1 => out.push(format!(
+                "page {} unread",
+                crate::text::number_ranges(&unseen)
+            )),
+            _ => out.push(format!(
+                "pages {} unread",
+                crate::text::number_ranges(&unseen)
+            )),
         }
         out
     }
@@ -146,16 +133,4 @@ impl App {
 /// The page of a block key `"PAGE/BLOCK"`.
 fn page_of(key: &str) -> Option<usize> {
     key.split_once('/')?.0.parse().ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ranges;
-
-    #[test]
-    fn numbers_read_as_ranges_from_one() {
-        assert_eq!(ranges(&[0]), "1");
-        assert_eq!(ranges(&[3, 4, 5, 7]), "4-6, 8");
-        assert_eq!(ranges(&[]), "");
-    }
 }

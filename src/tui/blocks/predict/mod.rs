@@ -227,24 +227,6 @@ impl PredictWidget {
     }
 }
 
-/// Indices as ranges counted from 1: `[3, 4, 5, 7]` reads `4-6, 8`.
-fn number_ranges(nums: &[usize]) -> String {
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < nums.len() {
-        let mut j = i;
-        while j + 1 < nums.len() && nums[j + 1] == nums[j] + 1 {
-            j += 1;
-        }
-        parts.push(match i == j {
-            true => format!("{}", nums[i] + 1),
-            false => format!("{}-{}", nums[i] + 1, nums[j] + 1),
-        });
-        i = j + 1;
-    }
-    parts.join(", ")
-}
-
 impl BlockWidget for PredictWidget {
     fn title(&self) -> String {
         let name = self.fixture.name;
@@ -338,7 +320,10 @@ impl BlockWidget for PredictWidget {
             return Vec::new();
         }
         let word = if left.len() == 1 { "row" } else { "rows" };
-        vec![format!("predict {word} {}", number_ranges(&left))]
+        vec![format!(
+            "predict {word} {}",
+            crate::text::number_ranges(&left)
+        )]
     }
 
     fn present_step(&mut self) -> bool {
