@@ -101,7 +101,13 @@ impl PredictWidget {
                 PromptField::Text(name, text) => pane.text(name, &text),
             }
         }
-        let hits = pane.menu(row);
+        // A row shown without a prediction (presenter mode) has no choice to offer.
+        let shown_only = row.revealed && row.pick.is_none();
+        let hits = if shown_only {
+            Vec::new()
+        } else {
+            pane.menu(row)
+        };
         if row.revealed && row.actual.is_some() {
             self.reveal_lines(&mut pane, row);
         } else {
