@@ -1,0 +1,255 @@
+//! The grader, live: watches the learner's file and grades it again on every save, on a
+//! background thread that only sends messages into the event loop. The practice screen
+//! and the drill's write-it round both show one of these.
+//!
+//! A save starts a fresh run (the run before it is stopped, its processes killed); every
+//! message carries the run's number, so a late message from a stopped run is ignored.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::practice::{
+    self, Background, Function, GradeError, GradeEvent, Job, Lang, Limits, Report, Row, RowResult,
+};
+
+/// What background work sends back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GraderMsg {
+    /// The watched file was saved.
+    Saved(PathBuf),
+    /// Progress of run number `run`.
+    Run(u64, practice::Progress),
+}
+
+/// How background work reaches the event loop.
+pub type Notify = Arc<dyn Fn(GraderMsg) + Send + Sync>;
+
+/// Where the grading stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GraderState {
+    /// Nothing graded yet.
+    Waiting,
+    /// A run is going: rows done so far (of `total`, once known).
+    Running { done: Vec<RowResult>, total: usize },
+    Done(Report),
+    /// The file could not be graded at all (no interpreter, defines nothing, ...).
+    Failed(String),
+}
+
+pub struct LiveGrader {
+    file: PathBuf,
+    lang: Lang,
+    rows: Vec<Row>,
+    state: GraderState,
+    /// Number of the current run; messages of other runs are stale.
+    run: u64,
+    runs: u32,
+    notify: Option<Notify>,
+    background: Option<Background>,
+    _watcher: Option<notify::RecommendedWatcher>,
+    /// Why the file is not watched, when it is not.
+    unwatched: Option<String>,
+}
+
+impl LiveGrader {
+    /// Grade `file` against `rows`; with `notify`, watch it and grade now and on every save.
+    pub fn new(file: PathBuf, lang: Lang, rows: Vec<Row>, notify: Option<Notify>) -> LiveGrader {
+        let (watcher, unwatched) = match &notify {
+            Some(n) => match watch(&file, Arc::clone(n)) {
+                Ok(w) => (Some(w), None),
+                Err(e) => (None, Some(format!("not watching the file: {e}"))),
+            },
+            None => (None, Some("not watching the file".to_owned())),
+        };
+        let mut g = LiveGrader {
+            file,
+            lang,
+            rows,
+            state: GraderState::Waiting,
+            run: 0,
+            runs: 0,
+            notify,
+            background: None,
+            _watcher: watcher,
+            unwatched,
+        };
+        g.grade();
+        g
+    }
+
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    pub fn state(&self) -> &GraderState {
+        &self.state
+    }
+
+    /// Runs started so far.
+    pub fn runs(&self) -> u32 {
+        self.runs
+    }
+
+    pub fn unwatched(&self) -> Option<&str> {
+        self.unwatched.as_deref()
+    }
+
+    /// The last finished report.
+    pub fn report(&self) -> Option<&Report> {
+        match &self.state {
+            GraderState::Done(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Functions whose every row passed in the last report.
+    pub fn all_passed(&self) -> Vec<Function> {
+        let Some(r) = self.report() else {
+            return Vec::new();
+        };
+        r.graded
+            .iter()
+            .copied()
+            .filter(|f| {
+                let mine: Vec<&RowResult> = r.rows.iter().filter(|x| x.function == *f).collect();
+                !mine.is_empty() && mine.iter().all(|x| x.passed())
+            })
+            .collect()
+    }
+
+    /// Start a run now (stopping the one going, if any). Without a way to report back
+    /// nothing runs.
+    pub fn grade(&mut self) {
+        let Some(notify) = self.notify.clone() else {
+            return;
+        };
+        // Dropping the old run stops it and kills what it started.
+        self.background = None;
+        self.run += 1;
+        self.runs += 1;
+        let run = self.run;
+        self.state = GraderState::Running {
+            done: Vec::new(),
+            total: 0,
+        };
+        let job = Job {
+            file: self.file.clone(),
+            lang: self.lang,
+            limits: Limits::default(),
+            rows: self.rows.clone(),
+        };
+        self.background = Some(practice::spawn(job, move |p| notify(GraderMsg::Run(run, p))));
+    }
+
+    /// A message from the watcher or a run. Returns true when something shown changed.
+    pub fn on_msg(&mut self, msg: GraderMsg) -> bool {
+        match msg {
+            GraderMsg::Saved(path) if path == self.file => {
+                self.grade();
+                true
+            }
+            GraderMsg::Saved(_) => false,
+            GraderMsg::Run(run, _) if run != self.run => false,
+            GraderMsg::Run(_, practice::Progress::Event(ev)) => {
+                if let GraderState::Running { done, total } = &mut self.state {
+                    match ev {
+                        GradeEvent::Started { total: t, .. } => *total = t,
+                        GradeEvent::Row { result, total: t, .. } => {
+                            *total = t;
+                            done.push(result);
+                        }
+                    }
+                }
+                true
+            }
+            GraderMsg::Run(_, practice::Progress::Done(outcome)) => {
+                self.state = match outcome {
+                    Ok(report) => GraderState::Done(report),
+                    // A stopped run is followed by a fresh one; keep showing progress.
+                    Err(GradeError::Cancelled) => return false,
+                    Err(e) => GraderState::Failed(e.to_string()),
+                };
+                true
+            }
+        }
+    }
+
+    /// Rows passed and rows graded, in the last report (or so far).
+    pub fn counts(&self) -> (usize, usize) {
+        match &self.state {
+            GraderState::Done(r) => (r.passed(), r.rows.len()),
+            GraderState::Running { done, total } => {
+                (done.iter().filter(|r| r.passed()).count(), *total)
+            }
+            _ => (0, 0),
+        }
+    }
+
+    /// The report as lines: one per row, then the summary (for transcripts).
+    pub fn report_lines(&self) -> Vec<String> {
+        match &self.state {
+            GraderState::Done(r) => {
+                let mut out: Vec<String> = r.rows.iter().map(row_line).collect();
+                if let Some(e) = &r.load_error {
+                    out.insert(0, format!("did not load: {e}"));
+                }
+                out.push(r.summary());
+                out
+            }
+            GraderState::Failed(e) => vec![format!("cannot grade it: {e}")],
+            GraderState::Running { .. } => vec!["still grading".to_owned()],
+            GraderState::Waiting => vec!["not graded: the file was never saved".to_owned()],
+        }
+    }
+}
+
+/// `PASS held-bool-id: expected ..., got ...`: one row of a report in one line.
+pub fn row_line(r: &RowResult) -> String {
+    let tag = r.status.tag().map(|t| format!(" [{t}]")).unwrap_or_default();
+    let line = if r.passed() {
+        format!("PASS {}: {}", r.id, r.expected)
+    } else {
+        format!(
+            "FAIL{tag} {}: expected {}, got {}",
+            r.id, r.expected, r.actual
+        )
+    };
+    crate::sanitize::clean(&line, false)
+}
+
+/// Watch the file's directory (editors replace files on save) and report saves of it,
+/// a burst of events as one save.
+fn watch(file: &Path, notify: Notify) -> notify::Result<notify::RecommendedWatcher> {
+    use notify::{EventKind, RecursiveMode, Watcher};
+    let dir = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let name = file.file_name().map(ToOwned::to_owned);
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        if let Ok(ev) = res
+            && !matches!(ev.kind, EventKind::Access(_))
+            && ev.paths.iter().any(|p| p.file_name() == name.as_deref())
+        {
+            let _ = tx.send(());
+        }
+    })?;
+    watcher.watch(&dir, RecursiveMode::NonRecursive)?;
+    let path = file.to_path_buf();
+    std::thread::spawn(move || {
+        // Ends when the watcher (and with it the sender) is dropped.
+        while rx.recv().is_ok() {
+            std::thread::sleep(Duration::from_millis(100));
+            while rx.try_recv().is_ok() {}
+            notify(GraderMsg::Saved(path.clone()));
+        }
+    });
+    Ok(watcher)
+}
