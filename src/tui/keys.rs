@@ -330,7 +330,7 @@ pub enum Context {
 pub(crate) fn commands(ctx: Context) -> Vec<Command> {
     let global = [QUIT, FORCE_QUIT, HELP, SUSPEND];
     let mut list: Vec<Command> = match ctx {
-        Context::Home => vec![HOME_DOWN, HOME_UP, HOME_OPEN],
+        Context::Home => vec![HOME_DOWN, HOME_UP, HOME_OPEN, REHEARSE],
         Context::Reader => vec![
             NEXT,
             PREV,

@@ -99,3 +99,30 @@ fn a_missed_row_comes_back_in_the_next_drill_on_its_day() {
 fn d_is_over(app: &App) -> bool {
     app.drill().is_some_and(|d| !d.running())
 }
+
+#[test]
+fn the_home_screen_shows_what_is_due_and_the_trend_and_r_starts_a_drill() {
+    let mut progress = Progress::default();
+    let today = review::today();
+    progress
+        .rehearsal
+        .answer("validator/seed-bool", false, today - 1);
+    progress.rehearsal.finish(review::DrillRecord {
+        day: today - 1,
+        seed: 1,
+        asked: 4,
+        points: 250,
+    });
+    let lessons = app::load_lessons(&Content::embedded()).expect("shipped lessons");
+    let mut opts = options(ThemeName::Default, false);
+    opts.home = true;
+    let mut app = App::new(opts, env(), Ok(lessons), progress, Rect::new(0, 0, 120, 35));
+    let home = screen(&app);
+    assert!(
+        home.contains("1 due today: R starts a drill that asks them"),
+        "{home}"
+    );
+    assert!(home.contains("drills 62%"), "{home}");
+    press(&mut app, "R");
+    assert!(app.drill().is_some());
+}

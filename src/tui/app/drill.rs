@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use crossterm::event::KeyEvent;
 
 use super::{App, Update};
-use crate::tui::rehearse::{Drill, DrillConfig, DrillUpdate, Pool, review};
+use crate::tui::rehearse::{Drill, DrillConfig, DrillUpdate, Pool};
 
 impl App {
     /// Open a drill drawn from the loaded lessons and fixtures; cards due today come first.
@@ -84,8 +84,8 @@ impl App {
         Update::Redraw
     }
 
-    /// Questions due for review today (shown beside the drill's key).
-    pub fn due_count(&self) -> usize {
-        review::due_today(&self.progress).len()
+    /// The learner's progress as it stands (review cards and drill trend included).
+    pub fn progress(&self) -> &crate::tui::progress::Progress {
+        &self.progress
     }
 }
