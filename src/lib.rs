@@ -9,6 +9,7 @@ pub mod content;
 pub mod error;
 pub mod executor;
 pub mod orchestrator;
+pub mod practice;
 pub mod sanitize;
 pub mod tui;
 pub mod validate;
