@@ -92,6 +92,8 @@ pub struct Sandboxed {
     output: Vec<u8>,
     /// Bytes printed since the last `take_output` (counted even past the cap).
     printed: usize,
+    /// How much output is kept (the cap of the latest wait).
+    cap: usize,
     pub network: Network,
     _dir: tempfile::TempDir,
 }
@@ -159,6 +161,7 @@ impl Sandboxed {
             events,
             output: Vec::new(),
             printed: 0,
+            cap: usize::MAX,
             network,
             _dir: dir,
         })
@@ -174,6 +177,7 @@ impl Sandboxed {
     /// bytes are printed or `cancel` says so. Anything but a line leaves the process killed.
     pub fn wait_line(&mut self, limit: Duration, cap: usize, cancel: &dyn Fn() -> bool) -> Wait {
         let deadline = Instant::now() + limit;
+        self.cap = cap;
         loop {
             if cancel() {
                 self.kill();
@@ -190,10 +194,7 @@ impl Sandboxed {
             {
                 Ok(Event::Line(line)) => return Wait::Line(line),
                 Ok(Event::Output(bytes)) => {
-                    self.printed += bytes.len();
-                    let room = cap.saturating_sub(self.output.len());
-                    self.output
-                        .extend_from_slice(&bytes[..bytes.len().min(room)]);
+                    self.keep(&bytes);
                     if self.printed > cap {
                         self.kill();
                         return Wait::Flood(self.printed);
@@ -201,7 +202,7 @@ impl Sandboxed {
                 }
                 Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     let status = self.reap(Duration::from_millis(500));
-                    self.drain_output(cap);
+                    self.drain_output();
                     return Wait::Exited(status);
                 }
                 Err(RecvTimeoutError::Timeout) => {}
@@ -210,27 +211,31 @@ impl Sandboxed {
     }
 
     /// Collect output already sent (after the program ended), up to the cap.
-    fn drain_output(&mut self, cap: usize) {
+    fn drain_output(&mut self) {
         let until = Instant::now() + Duration::from_millis(100);
         while let Ok(ev) = self
             .events
             .recv_timeout(until.saturating_duration_since(Instant::now()))
         {
             if let Event::Output(bytes) = ev {
-                self.printed += bytes.len();
-                let room = cap.saturating_sub(self.output.len());
-                self.output
-                    .extend_from_slice(&bytes[..bytes.len().min(room)]);
+                self.keep(&bytes);
             }
         }
+    }
+
+    /// Count printed bytes; keep them while under the cap.
+    fn keep(&mut self, bytes: &[u8]) {
+        self.printed += bytes.len();
+        let room = self.cap.saturating_sub(self.output.len());
+        self.output
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
     }
 
     /// The output printed since the last call, and how many bytes that was in all.
     pub fn take_output(&mut self) -> (String, usize) {
         while let Ok(ev) = self.events.try_recv() {
             if let Event::Output(bytes) = ev {
-                self.printed += bytes.len();
-                self.output.extend_from_slice(&bytes);
+                self.keep(&bytes);
             }
         }
         let text = String::from_utf8_lossy(&self.output).into_owned();
@@ -365,4 +370,87 @@ fn pump_channel(from: UnixStream, tx: Sender<Event>) {
         }
         let _ = tx.send(Event::Closed);
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shell(script: &str) -> Sandboxed {
+        let spec = Spawn {
+            program: find_program("sh").expect("a POSIX shell"),
+            args: vec!["-c".into(), script.into()],
+            files: vec![("note.txt".into(), "hello".into())],
+            env: vec![("EXTRA".into(), "1".into())],
+            address_space: None,
+        };
+        Sandboxed::spawn(&spec).unwrap()
+    }
+
+    fn line(s: &mut Sandboxed) -> String {
+        match s.wait_line(Duration::from_secs(5), 1 << 16, &|| false) {
+            Wait::Line(l) => l,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn no_stdin_a_fresh_directory_and_a_scrubbed_environment() {
+        let mut s =
+            shell("cat; echo \"stdin done $(cat note.txt) $(env | sort | tr '\\n' ' ')\" >&3");
+        let l = line(&mut s);
+        assert!(l.starts_with("stdin done hello "), "{l}");
+        assert!(l.contains("EXTRA=1") && l.contains("PATH="));
+        assert!(!l.contains("CARGO"), "the caller's environment leaked: {l}");
+    }
+
+    #[test]
+    fn no_network_interface_but_loopback_when_isolated() {
+        let mut s = shell(
+            "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' ' >&3; echo >&3",
+        );
+        let l = line(&mut s);
+        if s.network == Network::Isolated {
+            assert_eq!(l.trim(), "lo", "an isolated namespace has only a loopback");
+        } else {
+            eprintln!("network namespaces are refused here: {:?}", s.network);
+        }
+    }
+
+    #[test]
+    fn a_timeout_kills_the_whole_group() {
+        let mut s = shell("sleep 30 & echo $! >&3; sleep 30");
+        let child: i32 = line(&mut s).trim().parse().unwrap();
+        assert!(matches!(
+            s.wait_line(Duration::from_millis(200), 1 << 16, &|| false),
+            Wait::TimedOut
+        ));
+        std::thread::sleep(Duration::from_millis(50));
+        let state = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
+        let alive = state
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| !rest.trim_start().starts_with('Z') && !rest.is_empty());
+        assert!(!alive, "the background child survived: {state}");
+    }
+
+    #[test]
+    fn a_flood_is_stopped_at_the_cap() {
+        let mut s = shell("while :; do echo spam; done");
+        match s.wait_line(Duration::from_secs(5), 4096, &|| false) {
+            Wait::Flood(n) => assert!(n > 4096),
+            other => panic!("{other:?}"),
+        }
+        let (kept, printed) = s.take_output();
+        assert!(kept.len() <= 4096 && printed > 4096);
+    }
+
+    #[test]
+    fn an_early_exit_is_reported_with_its_code() {
+        let mut s = shell("exit 7");
+        match s.wait_line(Duration::from_secs(5), 4096, &|| false) {
+            Wait::Exited(Some(status)) => assert_eq!(status.code(), Some(7)),
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -98,10 +98,12 @@ function described(value) {
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   if (value === undefined || typeof value === 'function') return { type };
   try {
-    return { type, value: JSON.parse(JSON.stringify(value)) };
+    const text = JSON.stringify(value);
+    if (text !== undefined && text.length <= 65536) return { type, value: JSON.parse(text) };
   } catch (err) {
-    return { type, repr: String(value).slice(0, 400) };
+    // not JSON: fall through to the plain rendering
   }
+  return { type, repr: String(value).slice(0, 400) };
 }
 
 const snapshot = (records) => JSON.stringify([...records.entries()]);

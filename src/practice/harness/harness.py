@@ -36,9 +36,12 @@ def describe_error(exc):
 def described(value):
     """The value as JSON, taken now (before anyone edits it), with its Python type name."""
     try:
-        return {"type": type(value).__name__, "value": json.loads(json.dumps(value, allow_nan=False))}
+        text = json.dumps(value, allow_nan=False)
+        if len(text) <= 65536:
+            return {"type": type(value).__name__, "value": json.loads(text)}
     except (TypeError, ValueError, RecursionError):
-        return {"type": type(value).__name__, "repr": repr(value)[:400]}
+        pass
+    return {"type": type(value).__name__, "repr": repr(value)[:400]}
 
 
 def load():
