@@ -7,9 +7,11 @@
 //! - [`sandbox`]: process group, fresh directory, scrubbed environment, no network, limits;
 //! - [`judge`]: one answer against one expected result;
 //! - [`starter`]: the starter files; [`watch`]: re-grading on every save;
-//! - this file: the report types and [`grade`], which reports progress as it goes.
+//! - [`grade`](mod@grade): the run itself, with progress as it goes, here or on a thread;
+//! - this file: the types of a run and its report.
 
 pub mod cases;
+pub mod grade;
 pub mod harness;
 pub mod judge;
 pub mod sandbox;
@@ -17,10 +19,10 @@ pub mod starter;
 pub mod watch;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use cases::{Function, Origin, Row};
-use harness::{Harness, Trouble};
+pub use grade::{Background, Progress, grade, spawn};
 pub use sandbox::Network;
 
 /// The learner's language.
@@ -271,237 +273,4 @@ pub struct Job {
     pub limits: Limits,
     /// Usually [`cases::load`]; only the rows of functions the file defines are run.
     pub rows: Vec<Row>,
-}
-
-/// Grade `job.file`, reporting each row to `on_event` as it finishes. `cancel` is polled
-/// while the learner's code runs; when it says yes, everything is stopped.
-pub fn grade(
-    job: &Job,
-    cancel: &dyn Fn() -> bool,
-    on_event: &mut dyn FnMut(&GradeEvent),
-) -> Result<Report, GradeError> {
-    let file = std::fs::canonicalize(&job.file)
-        .map_err(|e| GradeError::Unreadable(format!("{}: {e}", job.file.display())))?;
-    let source = std::fs::read_to_string(&file)
-        .map_err(|e| GradeError::Unreadable(format!("{}: {e}", job.file.display())))?;
-    let js = job.lang.is_js();
-    let spec = harness::spawn_spec(job.lang, &file).map_err(|t| match t {
-        Trouble::NoInterpreter(program) => GradeError::NoInterpreter {
-            program,
-            lang: job.lang,
-        },
-        other => GradeError::Spawn(format!("{other:?}")),
-    })?;
-    let limits = job.limits;
-    let started = Instant::now();
-    let mut report = Report {
-        file: job.file.clone(),
-        lang: job.lang,
-        graded: Vec::new(),
-        rows: Vec::new(),
-        network: Network::Unsupported,
-        load_error: None,
-    };
-    let first = Harness::start(&spec, js, limits.load, limits.output_bytes, cancel);
-    let mut defined = Vec::new();
-    let (mut session, graded) = match first {
-        Ok((h, hello)) => {
-            report.network = h.network();
-            defined = hello.defined;
-            (Some(h), hello.functions)
-        }
-        Err(fail) => {
-            match fail.trouble {
-                Trouble::Cancelled => return Err(GradeError::Cancelled),
-                Trouble::Spawn(msg) => return Err(GradeError::Spawn(msg)),
-                _ => {}
-            }
-            let output = fail.output;
-            report.network = fail.network.unwrap_or(Network::Unsupported);
-            let message = load_message(&fail.trouble);
-            report.load_error = Some(if output.trim().is_empty() {
-                message
-            } else {
-                format!(
-                    "{message}; it printed: {}",
-                    output.trim().lines().last().unwrap_or("")
-                )
-            });
-            (None, harness::functions_in_source(&source, job.lang))
-        }
-    };
-    if graded.is_empty() {
-        return Err(GradeError::NothingToGrade {
-            file: job.file.clone(),
-            lang: job.lang,
-            defined,
-            load_error: report.load_error.clone(),
-        });
-    }
-    report.graded = graded.clone();
-    let rows: Vec<&Row> = job
-        .rows
-        .iter()
-        .filter(|r| graded.contains(&r.function))
-        .collect();
-    let total = rows.len();
-    on_event(&GradeEvent::Started { total, graded });
-    for (index, row) in rows.iter().enumerate() {
-        let result = if let Some(err) = &report.load_error {
-            let note = if index == 0 {
-                "the file did not load, so nothing in it could be graded".to_owned()
-            } else {
-                "not run: the file did not load".to_owned()
-            };
-            let status = if index == 0 {
-                Status::Error
-            } else {
-                Status::NotRun
-            };
-            let mut result = blank(row, js, status, note);
-            if index == 0 {
-                result.actual = format!("did not load: {err}");
-            }
-            result
-        } else {
-            let left = limits.run.saturating_sub(started.elapsed());
-            if left.is_zero() {
-                let note = format!(
-                    "not run: the run's time limit ({} s) was used up",
-                    limits.run.as_secs()
-                );
-                blank(row, js, Status::NotRun, note)
-            } else {
-                run_row(
-                    row,
-                    &spec,
-                    js,
-                    &mut session,
-                    limits.row.min(left),
-                    limits,
-                    cancel,
-                )?
-            }
-        };
-        report.rows.push(result.clone());
-        on_event(&GradeEvent::Row {
-            index,
-            total,
-            result,
-        });
-    }
-    Ok(report)
-}
-
-fn load_message(trouble: &Trouble) -> String {
-    match trouble {
-        Trouble::Load(msg) => msg.clone(),
-        Trouble::TimedOut => {
-            "loading it took longer than the time limit (an endless loop at the top level?)"
-                .to_owned()
-        }
-        Trouble::Flood(n) => format!("it printed {n} bytes while loading, more than the cap"),
-        Trouble::Exited(how) => format!("{how} while loading"),
-        Trouble::NoInterpreter(p) => format!("{p} was not found"),
-        Trouble::Spawn(msg) => msg.clone(),
-        Trouble::Cancelled => "stopped".to_owned(),
-    }
-}
-
-/// A result for a row that produced no answer.
-fn blank(row: &Row, js: bool, status: Status, note: String) -> RowResult {
-    RowResult {
-        id: row.id.clone(),
-        function: row.function,
-        origin: row.origin,
-        status,
-        call: row.show_call(js),
-        expected: row.show_expected(js),
-        actual: match status {
-            Status::NotRun => "not run".to_owned(),
-            _ => "no answer".to_owned(),
-        },
-        note: Some(note),
-        lesson: row.lesson.to_owned(),
-        output: String::new(),
-        elapsed_ms: 0,
-    }
-}
-
-/// Run one row, starting a harness first if the last one was stopped.
-fn run_row(
-    row: &Row,
-    spec: &sandbox::Spawn,
-    js: bool,
-    session: &mut Option<Harness>,
-    limit: Duration,
-    limits: Limits,
-    cancel: &dyn Fn() -> bool,
-) -> Result<RowResult, GradeError> {
-    let t0 = Instant::now();
-    if session.is_none() {
-        match Harness::start(spec, js, limits.load, limits.output_bytes, cancel) {
-            Ok((h, _)) => *session = Some(h),
-            Err(fail) if fail.trouble == Trouble::Cancelled => return Err(GradeError::Cancelled),
-            Err(fail) => {
-                let note = format!(
-                    "the file did not load again: {}",
-                    load_message(&fail.trouble)
-                );
-                return Ok(blank(row, js, Status::Error, note));
-            }
-        }
-    }
-    let Some(h) = session.as_mut() else {
-        return Err(GradeError::Spawn("no harness".into()));
-    };
-    let answer = h.ask(row, limit, limits.output_bytes, cancel);
-    let (output, printed) = h.take_output();
-    let elapsed_ms = t0.elapsed().as_millis() as u64;
-    let mut result = blank(row, js, Status::Error, String::new());
-    result.output = output;
-    result.elapsed_ms = elapsed_ms;
-    match answer {
-        Ok(value) => {
-            let judged = judge::judge(row, &value, js);
-            result.status = if judged.pass {
-                Status::Pass
-            } else if value.get("error").is_some() {
-                Status::Error
-            } else {
-                Status::Fail
-            };
-            result.actual = judged.actual;
-            result.note = judged.note;
-        }
-        Err(trouble) => {
-            *session = None;
-            let (status, actual, note) = match trouble {
-                Trouble::Cancelled => return Err(GradeError::Cancelled),
-                Trouble::TimedOut => (
-                    Status::TimedOut,
-                    format!("no answer within {} ms", limit.as_millis()),
-                    "stopped after the time limit (an endless loop?); the whole process group was killed".to_owned(),
-                ),
-                Trouble::Flood(n) => (
-                    Status::Flood,
-                    format!("printed {n}+ bytes"),
-                    format!("printed more than {} KiB while answering; stopped, output cut", limits.output_bytes / 1024),
-                ),
-                Trouble::Exited(how) => (Status::Error, how, "the program crashed while answering".to_owned()),
-                other => (Status::Error, load_message(&other), "the harness could not run this row".to_owned()),
-            };
-            result.status = status;
-            result.actual = actual;
-            result.note = Some(note);
-        }
-    }
-    if printed > limits.output_bytes && result.status != Status::Flood {
-        result.note = Some(format!(
-            "{} (output cut at {} KiB)",
-            result.note.unwrap_or_default(),
-            limits.output_bytes / 1024
-        ));
-    }
-    Ok(result)
 }
