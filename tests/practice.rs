@@ -242,8 +242,10 @@ fn an_unanchored_id_pattern_is_caught_on_the_id_rows() {
         ]),
         "a pattern searched anywhere lets a prefix, a suffix and a newline through"
     );
-    let dollar = python("r\"TKT-[0-9]{3}\"", "r\"^TKT-\\d{3}$\"")
-        .replace("TICKET_ID.fullmatch(ticket_id)", "TICKET_ID.match(ticket_id)");
+    let dollar = python("r\"TKT-[0-9]{3}\"", "r\"^TKT-\\d{3}$\"").replace(
+        "TICKET_ID.fullmatch(ticket_id)",
+        "TICKET_ID.match(ticket_id)",
+    );
     let unicode = grade("s.py", &dollar, &[]);
     assert_eq!(
         unicode.failing(),
