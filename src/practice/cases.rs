@@ -11,7 +11,7 @@ use crate::content::{Content, fixtures};
 use crate::error::{UserError, UserResult};
 use crate::executor::{self, Context, Envelope, ExecRules, Record, Registry, Store};
 use crate::validate::{
-    self, CheckKind, Form, Schema, TypeSpec, ValidatorRules, cases as val_cases,
+    self, CheckKind, Form, Json, Schema, TypeSpec, ValidatorRules, cases as val_cases,
 };
 
 /// Lessons a failing row sends the learner back to (ids of files in `lessons/`).
@@ -157,7 +157,11 @@ impl Row {
                 } else {
                     format!("{{{}}}", req.join(", "))
                 };
-                format!("{name}({{{}}}, {req}, {args_text})", fields.join(", "))
+                let args = match validate::json::parse(args_text) {
+                    Ok(j) => literal(&j, js),
+                    Err(_) => args_text.clone(),
+                };
+                format!("{name}({{{}}}, {req}, {args})", fields.join(", "))
             }
             Call::Execute {
                 tool,
@@ -174,8 +178,8 @@ impl Row {
                 format!(
                     "{name}({}, {}, {}, records){edit}",
                     quote(tool),
-                    validate::json::dumps(args),
-                    validate::json::dumps(&context_value(context))
+                    literal(&Json::from_value(args), js),
+                    literal(&Json::from_value(&context_value(context)), js)
                 )
             }
         }
@@ -225,6 +229,43 @@ pub fn show_envelope(envelope: &Envelope, js: bool) -> String {
     } else {
         text.replace("\"ok\": true", "\"ok\": True")
             .replace("\"ok\": false", "\"ok\": False")
+    }
+}
+
+/// A value as the learner's language writes it: JSON for JavaScript, Python literals
+/// (`True`, `None`, `3.0`) for Python.
+fn literal(v: &Json<'_>, js: bool) -> String {
+    let mut out = String::new();
+    write_literal(v, js, &mut out);
+    out
+}
+
+fn write_literal(v: &Json<'_>, js: bool, out: &mut String) {
+    let list = |items: &mut dyn Iterator<Item = String>| items.collect::<Vec<_>>().join(", ");
+    match v {
+        Json::Null => out.push_str(if js { "null" } else { "None" }),
+        Json::Bool(b) => out.push_str(match (b, js) {
+            (true, true) => "true",
+            (false, true) => "false",
+            (true, false) => "True",
+            (false, false) => "False",
+        }),
+        Json::Int(i) => out.push_str(&i.to_string()),
+        Json::BigInt(t) => out.push_str(t),
+        Json::Float(f) => out.push_str(&validate::json::show_f64(*f)),
+        Json::Str(s) => out.push_str(&quote(s)),
+        Json::Array(items) => {
+            let inner = list(&mut items.iter().map(|i| literal(i, js)));
+            out.push_str(&format!("[{inner}]"));
+        }
+        Json::Object(fields) => {
+            let inner = list(
+                &mut fields
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", quote(k), literal(v, js))),
+            );
+            out.push_str(&format!("{{{inner}}}"));
+        }
     }
 }
 
