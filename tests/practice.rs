@@ -554,3 +554,37 @@ fn an_unknown_extension_needs_lang() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--lang"));
 }
+
+#[test]
+fn javascript_mistakes_are_caught_on_their_rows() {
+    if !has("node") {
+        return;
+    }
+    let cjs =
+        |body: String| format!("'use strict';\n{body}\nmodule.exports = {{ executeTool }};\n");
+    let unanchored = cjs(JS_BODY.replace("/^TKT-[0-9]{3}$/", "/TKT-\\d{3}/"));
+    let g = grade("s.js", &unanchored, &[]);
+    assert_eq!(g.code, Some(1));
+    assert_eq!(
+        g.failing(),
+        set(&[
+            "edge-four-digit",
+            "edge-trailing-newline",
+            "held-trailing-newline",
+            "held-unanchored-prefix",
+            "held-unanchored-suffix"
+        ])
+    );
+    let aliased = cjs(JS_BODY.replace(
+        "ticket: { id: stored.id, title: stored.title, status: stored.status }",
+        "ticket: stored",
+    ));
+    let g = grade("s.js", &aliased, &[]);
+    for id in ["edge-mutation", "held-caller-edits-copy"] {
+        assert!(
+            g.line(id).contains("store changed after the edit"),
+            "{}",
+            g.line(id)
+        );
+    }
+}
