@@ -86,19 +86,29 @@ struct Graded {
 }
 
 impl Graded {
-    /// Row ids per status word (PASS, FAIL, ERROR, TIMEOUT, FLOOD, NOT RUN).
-    fn rows(&self, status: &str) -> BTreeSet<String> {
+    /// Row ids by kind: PASS, FAIL (a wrong answer), or a failure's tag in capitals
+    /// (ERROR, TIMEOUT, FLOOD, NOT-RUN).
+    fn rows(&self, kind: &str) -> BTreeSet<String> {
         self.stdout
             .lines()
-            .filter(|l| l.starts_with(status) && l[status.len()..].starts_with(' '))
-            .filter_map(|l| l.split_whitespace().nth(2 + status.matches(' ').count()))
-            .map(str::to_owned)
+            .filter_map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let mark = *words.first()?;
+                if mark != "PASS" && mark != "FAIL" {
+                    return None;
+                }
+                let tag = words
+                    .get(3)
+                    .and_then(|w| w.strip_prefix('[')?.strip_suffix(']'));
+                let this = tag.map_or(mark.to_owned(), str::to_uppercase);
+                (this == kind).then(|| words[2].to_owned())
+            })
             .collect()
     }
 
     fn failing(&self) -> BTreeSet<String> {
         let mut all = BTreeSet::new();
-        for s in ["FAIL", "ERROR", "TIMEOUT", "FLOOD", "NOT RUN"] {
+        for s in ["FAIL", "ERROR", "TIMEOUT", "FLOOD", "NOT-RUN"] {
             all.extend(self.rows(s));
         }
         all
@@ -392,7 +402,7 @@ fn a_print_flood_is_cut_and_named() {
     let g = grade("s.py", &flood, &[]);
     assert_eq!(g.code, Some(1));
     assert_eq!(g.failing(), set(&["edge-injection-title"]));
-    assert!(g.line("edge-injection-title").starts_with("FLOOD"));
+    assert!(g.line("edge-injection-title").contains("[flood]"));
     assert!(g.stderr.contains("KiB"), "{}", g.stderr);
 }
 
@@ -404,9 +414,9 @@ fn a_syntax_error_is_reported_with_its_line() {
     let broken = python("    return (True, \"\")", "    return (True, \"\"\n");
     let g = grade("s.py", &broken, &[]);
     assert_eq!(g.code, Some(1), "{}", g.stderr);
-    assert!(g.line("seed-ok").starts_with("ERROR"));
+    assert!(g.line("seed-ok").starts_with("FAIL") && g.line("seed-ok").contains("[error]"));
     assert!(g.line("seed-ok").contains("SyntaxError") && g.line("seed-ok").contains("(line "));
-    assert!(g.rows("NOT RUN").contains("row-1"));
+    assert!(g.rows("NOT-RUN").contains("row-1"));
     assert!(g.summary().starts_with("0 passed"));
     if has("node") {
         let js = grade(

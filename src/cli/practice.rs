@@ -136,11 +136,17 @@ fn write_starter(args: &PracticeArgs) -> Result<PathBuf, UserError> {
     Ok(path)
 }
 
-/// One row: mark, function, id, expected, actual; failing rows add the call, why, and the
+/// One row: PASS or FAIL, function, id (a failure with no answer adds `[timeout]`, `[flood]`,
+/// `[error]` or `[not-run]`), expected, actual; failing rows add the call, why, and the
 /// lesson to revisit.
 pub fn row_line(r: &RowResult, js: bool) -> String {
+    let tag = r
+        .status
+        .tag()
+        .map(|t| format!("  [{t}]"))
+        .unwrap_or_default();
     let head = format!(
-        "{:<7} {:<18} {}",
+        "{} {:<18} {}{tag}",
         r.status.word(),
         r.function.name(js),
         r.id

@@ -105,14 +105,19 @@ pub enum Status {
 }
 
 impl Status {
+    /// `PASS` or `FAIL`: every row is one or the other.
     pub fn word(self) -> &'static str {
+        if self == Status::Pass { "PASS" } else { "FAIL" }
+    }
+
+    /// What kind of failure, when the function gave no answer to judge.
+    pub fn tag(self) -> Option<&'static str> {
         match self {
-            Status::Pass => "PASS",
-            Status::Fail => "FAIL",
-            Status::Error => "ERROR",
-            Status::TimedOut => "TIMEOUT",
-            Status::Flood => "FLOOD",
-            Status::NotRun => "NOT RUN",
+            Status::Pass | Status::Fail => None,
+            Status::Error => Some("error"),
+            Status::TimedOut => Some("timeout"),
+            Status::Flood => Some("flood"),
+            Status::NotRun => Some("not-run"),
         }
     }
 }

@@ -179,7 +179,7 @@ pub fn failure_block(row: &RowResult, title: &dyn Fn(&str) -> Option<String>) ->
     let mut s = format!(
         "First failing row: {} [{}], {origin}\n  call      {}\n  expected  {}\n  actual    {}\n",
         row.id,
-        row.status.word(),
+        row.status.tag().unwrap_or("wrong result"),
         clean(&row.call, false),
         clean(&row.expected, false),
         clean(&row.actual, false)
