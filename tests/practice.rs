@@ -598,3 +598,66 @@ fn javascript_mistakes_are_caught_on_their_rows() {
         );
     }
 }
+
+#[test]
+fn watch_regrades_on_save_and_stops_cleanly_on_ctrl_c() {
+    use std::io::Read;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    if !has("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.py");
+    std::fs::write(&file, PYTHON_GOOD).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .args(["practice", file.to_str().unwrap(), "--watch"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let seen = Arc::new(Mutex::new(String::new()));
+    let mut out = child.stdout.take().unwrap();
+    let sink = Arc::clone(&seen);
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = out.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let wait_for = |needle: &str| {
+        let until = Instant::now() + Duration::from_secs(20);
+        while !seen.lock().unwrap().contains(needle) {
+            assert!(
+                Instant::now() < until,
+                "never saw {needle:?} in\n{}",
+                seen.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait_for("All ");
+    let broken = python(
+        "if isinstance(value, bool) and want is not bool:",
+        "if False:",
+    );
+    std::fs::write(&file, broken).unwrap();
+    wait_for("First failing row: trap-true-as-int");
+    assert!(
+        seen.lock()
+            .unwrap()
+            .contains("revisit   lesson 03-json-traps")
+    );
+    // SAFETY: sending SIGINT to the child this test started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    assert_eq!(status.code(), Some(0), "Ctrl-C ends watch mode cleanly");
+    assert!(seen.lock().unwrap().contains("stopped watching"));
+}
