@@ -55,50 +55,61 @@ pub struct Harness {
     sandbox: Sandboxed,
 }
 
+/// How one language's harness is started.
+struct Runtime {
+    program: &'static str,
+    script_name: &'static str,
+    script: &'static str,
+    flags: &'static [&'static str],
+    /// Address-space limit (Node reserves a large space up front, so it gets a heap cap
+    /// in `flags` instead).
+    address_space: Option<u64>,
+    env: &'static [(&'static str, &'static str)],
+}
+
+const PYTHON: Runtime = Runtime {
+    program: "python3",
+    script_name: "tooldojo_harness.py",
+    script: PYTHON_HARNESS,
+    // -I: ignore PYTHON* variables and the user's site-packages.
+    flags: &["-I", "-X", "utf8"],
+    address_space: Some(1 << 30),
+    env: &[
+        ("PYTHONDONTWRITEBYTECODE", "1"),
+        ("PYTHONUNBUFFERED", "1"),
+        ("PYTHONIOENCODING", "utf-8"),
+    ],
+};
+
+const NODE: Runtime = Runtime {
+    program: "node",
+    script_name: "tooldojo_harness.cjs",
+    script: NODE_HARNESS,
+    flags: &["--max-old-space-size=512"],
+    address_space: None,
+    env: &[],
+};
+
 /// A spawn spec for `lang`, or the interpreter that is missing.
 pub fn spawn_spec(lang: Lang, file: &Path) -> Result<Spawn, Trouble> {
-    let (name, script_name, script, flags, address_space, env): (
-        _,
-        _,
-        _,
-        &[&str],
-        _,
-        &[(&str, &str)],
-    ) = match lang {
-        Lang::Python => (
-            "python3",
-            "tooldojo_harness.py",
-            PYTHON_HARNESS,
-            &["-I", "-X", "utf8"],
-            Some(1u64 << 30),
-            &[
-                ("PYTHONDONTWRITEBYTECODE", "1"),
-                ("PYTHONUNBUFFERED", "1"),
-                ("PYTHONIOENCODING", "utf-8"),
-            ],
-        ),
-        Lang::Js => (
-            "node",
-            "tooldojo_harness.cjs",
-            NODE_HARNESS,
-            &["--max-old-space-size=512"],
-            None,
-            &[],
-        ),
+    let rt = match lang {
+        Lang::Python => &PYTHON,
+        Lang::Js => &NODE,
     };
-    let program: PathBuf = find_program(name).ok_or(Trouble::NoInterpreter(name))?;
-    let mut args: Vec<String> = flags.iter().map(|s| (*s).to_owned()).collect();
-    args.push(script_name.to_owned());
+    let program: PathBuf = find_program(rt.program).ok_or(Trouble::NoInterpreter(rt.program))?;
+    let mut args: Vec<String> = rt.flags.iter().map(|s| (*s).to_owned()).collect();
+    args.push(rt.script_name.to_owned());
     args.push(file.display().to_string());
     Ok(Spawn {
         program,
         args,
-        files: vec![(script_name.to_owned(), script.to_owned())],
-        env: env
+        files: vec![(rt.script_name.to_owned(), rt.script.to_owned())],
+        env: rt
+            .env
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect(),
-        address_space,
+        address_space: rt.address_space,
     })
 }
 
