@@ -11,5 +11,7 @@ pub mod executor;
 pub mod orchestrator;
 pub mod practice;
 pub mod sanitize;
+pub mod switches;
+pub mod text;
 pub mod tui;
 pub mod validate;
