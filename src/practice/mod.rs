@@ -5,7 +5,7 @@
 //! - [`cases`]: the rows and their expected results (computed by the real code);
 //! - [`harness`]: the embedded harness programs and the JSON-lines exchange;
 //! - [`sandbox`]: process group, fresh directory, scrubbed environment, no network, limits;
-//! - [`judge`]: one answer against one expected result;
+//! - [`judge`]: one answer against one expected result; [`show`]: rows written for the learner;
 //! - [`starter`]: the starter files; [`watch`]: re-grading on every save;
 //! - [`grade`](mod@grade): the run itself, with progress as it goes, here or on a thread;
 //! - this file: the types of a run and its report.
@@ -15,6 +15,7 @@ pub mod grade;
 pub mod harness;
 pub mod judge;
 pub mod sandbox;
+pub mod show;
 pub mod starter;
 pub mod watch;
 
