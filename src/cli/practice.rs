@@ -56,9 +56,12 @@ pub fn run(args: PracticeArgs, content: &ContentArgs) -> color_eyre::Result<Exit
         ))
     })?;
     let content = content.content();
+    let row = Duration::from_millis(args.time_limit_ms.max(1));
     let limits = Limits {
-        row: Duration::from_millis(args.time_limit_ms.max(1)),
+        row,
         run: Duration::from_millis(args.run_limit_ms.max(1)),
+        // Starting an interpreter is not the learner's doing: never less than the default.
+        load: Limits::default().load.max(row),
         ..Limits::default()
     };
     let job = Job {
