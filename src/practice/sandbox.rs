@@ -4,6 +4,10 @@
 //! file descriptor 3 for the harness's JSON lines. Everything the program prints is read by
 //! threads and handed over as events, so a silent hang, a crash and a print flood are all
 //! seen by one loop with a deadline.
+//!
+//! Limits of this sandbox, on purpose: the file system is not hidden (the code runs as the
+//! learner, on the learner's own machine), and a process that leaves the group on purpose
+//! (`setsid`) escapes the group kill; the harness itself also dies with the grader.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
