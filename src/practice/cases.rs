@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::content::{Content, fixtures};
+use crate::content::Content;
 use crate::error::{UserError, UserResult};
-use crate::executor::{self, Context, Envelope, ExecRules, Record, Registry, Store};
+use crate::executor::{
+    self, Context, Envelope, ExecRules, Record, Registry, Store, cases as exec_cases,
+};
 use crate::validate::{
     self, CheckKind, Form, Schema, TypeSpec, ValidatorRules, cases as val_cases,
 };
@@ -23,7 +25,7 @@ pub const LESSON_CONTRACT: &str = "06-get-ticket-contract";
 pub const LESSON_TENANT: &str = "07-tenant-scope-and-copies";
 
 /// What the harness writes into a returned ticket before it looks at the store again.
-pub const MUTATED_TITLE: &str = executor::cases::MUTATED_TITLE;
+pub const MUTATED_TITLE: &str = exec_cases::MUTATED_TITLE;
 
 /// Which of the learner's functions a row calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -157,7 +159,7 @@ fn record_entry(r: &Record) -> Value {
 pub fn load(content: &Content) -> UserResult<Vec<Row>> {
     let mut rows = fixture_validator_rows(content)?;
     rows.extend(held_validator_rows()?);
-    let records = Arc::new(fixtures::tickets(content)?);
+    let records = Arc::new(exec_cases::tickets(content)?);
     rows.extend(fixture_exec_rows(content, &records)?);
     rows.extend(held_exec_rows(&records)?);
     Ok(rows)
@@ -174,9 +176,9 @@ fn lesson_for_group(group: &str) -> &'static str {
 /// Validator fixture rows whose schema is in the flat form and whose args are an object:
 /// the only ones `validate_tool_args(schema, required, args)` can be handed.
 fn fixture_validator_rows(content: &Content) -> UserResult<Vec<Row>> {
-    let named = fixtures::schemas(content)?;
+    let named = val_cases::schemas(content)?;
     let mut rows = Vec::new();
-    for case in fixtures::validator_cases(content)? {
+    for case in val_cases::validator_cases(content)? {
         let Ok(schema) = val_cases::resolve_schema(&case.schema, &case.required, &named) else {
             continue;
         };
@@ -330,7 +332,7 @@ fn held_validator_rows() -> UserResult<Vec<Row>> {
 /// text (a string), since the learner's function takes already-decoded arguments.
 fn fixture_exec_rows(content: &Content, records: &Arc<Vec<Record>>) -> UserResult<Vec<Row>> {
     let mut rows = Vec::new();
-    for case in fixtures::get_ticket_cases(content)? {
+    for case in exec_cases::get_ticket_cases(content)? {
         let args = match (&case.args, &case.args_text) {
             (Some(v), None) => v.clone(),
             (None, Some(t)) => Value::String(t.clone()),
