@@ -38,7 +38,7 @@ pub struct PracticeArgs {
     pub run_limit_ms: u64,
 }
 
-pub fn run(args: PracticeArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
+pub fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult {
     let file = match args.file.clone() {
         Some(file) => file,
         None => {

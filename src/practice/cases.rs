@@ -315,7 +315,7 @@ fn held_validator_rows() -> UserResult<Vec<Row>> {
         .iter()
         .map(|(id, lesson, schema, required, args)| {
             let required: Vec<String> = required.iter().map(|s| (*s).to_owned()).collect();
-            let schema = Schema::from_text(schema, &required)
+            let schema = Schema::from_text(schema, &required, Some(Form::Flat))
                 .map_err(|e| UserError::new(format!("held-back case {id}: {e}")))?;
             validator_row(id, Origin::HeldBack, lesson, &schema, (*args).to_owned()).ok_or_else(
                 || {

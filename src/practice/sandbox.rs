@@ -118,6 +118,7 @@ fn is_executable(p: &Path) -> bool {
 
 impl Sandboxed {
     /// Start `spec` in a fresh temporary directory.
+    #[allow(unsafe_code)]
     pub fn spawn(spec: &Spawn) -> io::Result<Sandboxed> {
         let dir = tempfile::Builder::new()
             .prefix("tooldojo-practice-")
@@ -264,6 +265,7 @@ impl Sandboxed {
     }
 
     /// Kill the whole process group and reap the main process.
+    #[allow(unsafe_code)]
     pub fn kill(&mut self) {
         // SAFETY: plain system call on a process group this sandbox created.
         unsafe {
@@ -287,6 +289,7 @@ impl Drop for Sandboxed {
 }
 
 /// Set up the child between fork and exec.
+#[allow(unsafe_code)]
 fn child_setup(channel: i32, address_space: Option<u64>) -> io::Result<()> {
     // SAFETY: async-signal-safe system calls on the child's own descriptors and limits.
     unsafe {
@@ -322,6 +325,7 @@ type Resource = libc::__rlimit_resource_t;
 type Resource = libc::c_int;
 
 /// Lower one resource limit (both soft and hard).
+#[allow(unsafe_code)]
 unsafe fn limit(resource: Resource, value: u64) {
     let lim = libc::rlimit {
         rlim_cur: value as libc::rlim_t,

@@ -608,6 +608,7 @@ fn javascript_mistakes_are_caught_on_their_rows() {
 }
 
 #[test]
+#[allow(unsafe_code)]
 fn watch_regrades_on_save_and_stops_cleanly_on_ctrl_c() {
     use std::io::Read;
     use std::sync::{Arc, Mutex};
