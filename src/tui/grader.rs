@@ -6,12 +6,16 @@
 //! message carries the run's number, so a late message from a stopped run is ignored.
 
 use std::path::{Path, PathBuf};
+
+use ratatui::text::Line;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::practice::{
     self, Background, Function, GradeError, GradeEvent, Job, Lang, Limits, Report, Row, RowResult,
 };
+use crate::text::wrap;
+use crate::tui::theme::Theme;
 
 /// What background work sends back.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,7 +35,10 @@ pub enum GraderState {
     /// Nothing graded yet.
     Waiting,
     /// A run is going: rows done so far (of `total`, once known).
-    Running { done: Vec<RowResult>, total: usize },
+    Running {
+        done: Vec<RowResult>,
+        total: usize,
+    },
     Done(Report),
     /// The file could not be graded at all (no interpreter, defines nothing, ...).
     Failed(String),
@@ -143,7 +150,9 @@ impl LiveGrader {
             limits: Limits::default(),
             rows: self.rows.clone(),
         };
-        self.background = Some(practice::spawn(job, move |p| notify(GraderMsg::Run(run, p))));
+        self.background = Some(practice::spawn(job, move |p| {
+            notify(GraderMsg::Run(run, p))
+        }));
     }
 
     /// A message from the watcher or a run. Returns true when something shown changed.
@@ -159,7 +168,9 @@ impl LiveGrader {
                 if let GraderState::Running { done, total } = &mut self.state {
                     match ev {
                         GradeEvent::Started { total: t, .. } => *total = t,
-                        GradeEvent::Row { result, total: t, .. } => {
+                        GradeEvent::Row {
+                            result, total: t, ..
+                        } => {
                             *total = t;
                             done.push(result);
                         }
@@ -210,7 +221,11 @@ impl LiveGrader {
 
 /// `PASS held-bool-id: expected ..., got ...`: one row of a report in one line.
 pub fn row_line(r: &RowResult) -> String {
-    let tag = r.status.tag().map(|t| format!(" [{t}]")).unwrap_or_default();
+    let tag = r
+        .status
+        .tag()
+        .map(|t| format!(" [{t}]"))
+        .unwrap_or_default();
     let line = if r.passed() {
         format!("PASS {}: {}", r.id, r.expected)
     } else {
@@ -220,6 +235,69 @@ pub fn row_line(r: &RowResult) -> String {
         )
     };
     crate::sanitize::clean(&line, false)
+}
+
+/// The grader's state in lines: progress, the summary, and the first failing row in full.
+pub fn status_lines(g: &LiveGrader, t: &Theme, w: usize) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    match g.state() {
+        GraderState::Waiting => out.push(Line::styled("Not graded yet.", t.dim)),
+        GraderState::Running { done, total } => out.push(Line::styled(
+            format!("Grading... {} of {total} rows", done.len()),
+            t.accent,
+        )),
+        GraderState::Failed(e) => {
+            out.extend(
+                wrap(&format!("Cannot grade it: {e}"), w)
+                    .into_iter()
+                    .map(|l| Line::styled(l, t.bad)),
+            );
+        }
+        GraderState::Done(r) => {
+            let (mark, style) = if r.failed() == 0 {
+                (t.sym.ok, t.ok)
+            } else {
+                (t.sym.bad, t.bad)
+            };
+            out.push(Line::styled(
+                format!("{mark} {} (run {})", r.summary(), g.runs()),
+                style,
+            ));
+            if let Some(e) = &r.load_error {
+                out.extend(
+                    wrap(&format!("It did not load: {e}"), w)
+                        .into_iter()
+                        .map(|l| Line::styled(l, t.bad)),
+                );
+            }
+            if let Some(f) = r.first_failure() {
+                out.push(Line::styled("First failing row:", t.heading));
+                for (label, text) in [
+                    ("row", f.id.as_str()),
+                    ("call", f.call.as_str()),
+                    ("expected", f.expected.as_str()),
+                    ("actual", f.actual.as_str()),
+                    ("why", f.note.as_deref().unwrap_or("")),
+                    ("lesson", f.lesson.as_str()),
+                ] {
+                    if text.is_empty() {
+                        continue;
+                    }
+                    let text = crate::sanitize::clean(&format!("{label}: {text}"), false);
+                    out.extend(wrap(&text, w).into_iter().map(|l| Line::styled(l, t.code)));
+                }
+            }
+            out.push(Line::default());
+            for row in &r.rows {
+                let style = if row.passed() { t.ok } else { t.bad };
+                out.push(Line::styled(
+                    crate::text::truncate(&row_line(row), w, t.sym.ellipsis),
+                    style,
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// Watch the file's directory (editors replace files on save) and report saves of it,

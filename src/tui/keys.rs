@@ -30,6 +30,8 @@ pub enum Action {
     Suspend,
     /// Start a timed rehearsal drill.
     Rehearse,
+    /// Open the practice screen: the learner's own solution, graded on every save.
+    Practice,
     /// Presenter mode: show the next paragraph or table row.
     Step,
     /// Presenter mode: hide the last paragraph shown.
@@ -311,6 +313,14 @@ const STEP_BACK: Command = cmd(
 const RESET_BLOCK: Command = cmd(&[k('x')], "x", "reset block", Action::ResetBlock, true);
 const RESET_PAGE: Command = cmd(&[k('X')], "X", "reset page", Action::ResetPage, false);
 
+const PRACTICE: Command = cmd(
+    &[k('P')],
+    "P",
+    "grade your own solution",
+    Action::Practice,
+    false,
+);
+
 /// Where the keys go right now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
@@ -330,7 +340,7 @@ pub enum Context {
 pub(crate) fn commands(ctx: Context) -> Vec<Command> {
     let global = [QUIT, FORCE_QUIT, HELP, SUSPEND];
     let mut list: Vec<Command> = match ctx {
-        Context::Home => vec![HOME_DOWN, HOME_UP, HOME_OPEN, REHEARSE],
+        Context::Home => vec![HOME_DOWN, HOME_UP, HOME_OPEN, REHEARSE, PRACTICE],
         Context::Reader => vec![
             NEXT,
             PREV,
@@ -346,10 +356,11 @@ pub(crate) fn commands(ctx: Context) -> Vec<Command> {
             BOTTOM,
             LESSONS,
             REHEARSE,
+            PRACTICE,
             TO_HOME,
         ],
         Context::Sidebar => vec![
-            SIDE_DOWN, SIDE_UP, SIDE_OPEN, NEXT, PREV, SIDE_BACK, SIDEBAR, REHEARSE,
+            SIDE_DOWN, SIDE_UP, SIDE_OPEN, NEXT, PREV, SIDE_BACK, SIDEBAR, REHEARSE, PRACTICE,
         ],
         Context::BlockFocused => vec![
             ENTER_BLOCK,

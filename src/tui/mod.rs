@@ -6,10 +6,12 @@
 
 pub mod app;
 pub mod blocks;
+pub mod grader;
 pub mod home;
 pub mod keybar;
 pub mod keys;
 pub mod markdown;
+pub mod practice_screen;
 pub mod progress;
 pub mod rehearse;
 pub mod screens;
@@ -34,6 +36,7 @@ use app::{App, Input, Update};
 enum AppMsg {
     Lessons(Result<Vec<app::LessonEntry>, String>),
     Status(String),
+    Grader(grader::GraderMsg),
 }
 
 /// What the app starts with, already read from the command line by its caller.
@@ -151,10 +154,15 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
         if let Some(notice) = opened.notice {
             app.show_overlay(app::Overlay::Notice(notice));
         }
+        let (tx, rx) = mpsc::unbounded_channel();
+        // Grading runs and file watchers only send messages into the loop.
+        let grader_tx = tx.clone();
+        app.set_notify(std::sync::Arc::new(move |msg| {
+            let _ = grader_tx.send(AppMsg::Grader(msg));
+        }));
         if let Some(drill) = config.drill.clone() {
             app.start_drill(drill);
         }
-        let (tx, rx) = mpsc::unbounded_channel();
         // Keep the watcher alive for the whole run.
         let _watcher = match config.lessons_dir() {
             Some(dir) => match watch_lessons(dir, &config.content, tx.clone()) {
@@ -246,6 +254,7 @@ async fn event_loop(
             Some(msg) = rx.recv() => match msg {
                 AppMsg::Lessons(l) => Input::Lessons(l),
                 AppMsg::Status(s) => Input::Status(s),
+                AppMsg::Grader(m) => Input::Grader(m),
             },
             _ = sigterm.recv() => return Ok(()),
             _ = sighup.recv() => return Ok(()),

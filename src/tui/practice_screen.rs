@@ -12,8 +12,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use crate::practice::{Lang, Row, starter};
 use crate::text::wrap;
 use crate::tui::blocks::common::{is_char, is_down, is_up, plain};
-use crate::tui::grader::{LiveGrader, Notify};
-use crate::tui::rehearse::write::status_lines;
+use crate::tui::grader::{LiveGrader, Notify, status_lines};
 use crate::tui::theme::Theme;
 
 /// What the practice screen asks of the app after a key.

@@ -37,6 +37,10 @@ impl Widget for &App {
             drill.render(area, buf, t, self.is_presenting());
             return;
         }
+        if let Some(practice) = self.practice_screen() {
+            practice.render(area, buf, t, self.is_presenting());
+            return;
+        }
         let areas = self.areas(area);
         if self.screen() == Screen::Home {
             crate::tui::home::render_home(self, areas.main, buf);

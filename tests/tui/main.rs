@@ -11,6 +11,7 @@ mod blocks_text;
 mod blocks_trace;
 mod rehearse_app;
 mod rehearse_tmux;
+mod rehearse_write;
 mod stage_app;
 mod stage_course;
 mod stage_snapshots;

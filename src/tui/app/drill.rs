@@ -18,7 +18,8 @@ impl App {
             .iter()
             .filter_map(|l| Some((l.id.clone(), l.parsed.as_ref().ok()?.title.clone())))
             .collect();
-        self.drill = Some(Box::new(Drill::new(cfg, &pool, &due, titles)));
+        let notify = self.notify.clone();
+        self.drill = Some(Box::new(Drill::new(cfg, &pool, &due, titles, notify)));
     }
 
     /// Presenter layout (more padding).

@@ -15,6 +15,7 @@ mod input;
 mod layout;
 mod lessons;
 mod pages;
+mod practice;
 mod present;
 mod scroll;
 mod state;
@@ -53,6 +54,8 @@ pub enum Input {
     Lessons(Result<Vec<LessonEntry>, String>),
     /// A short message for the status line (a save failed, a watcher error).
     Status(String),
+    /// A file watcher or a grading run reports.
+    Grader(crate::tui::grader::GraderMsg),
 }
 
 /// What the loop must do after an update.
@@ -157,6 +160,10 @@ pub struct App {
     view: RefCell<Option<layout::CachedView>>,
     /// The rehearsal drill, while it is on screen.
     drill: Option<Box<crate::tui::rehearse::Drill>>,
+    /// The practice screen, while it is on screen.
+    practice: Option<Box<crate::tui::practice_screen::PracticeScreen>>,
+    /// How background grading reaches the event loop (the live app sets it).
+    notify: Option<crate::tui::grader::Notify>,
 }
 
 impl App {
@@ -202,6 +209,8 @@ impl App {
             changes: 0,
             view: RefCell::new(None),
             drill: None,
+            practice: None,
+            notify: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app
@@ -350,6 +359,13 @@ impl App {
     }
 
     pub fn update(&mut self, input: Input) -> Update {
+        if self.practice.is_some() && self.drill.is_none() {
+            match input {
+                Input::Key(key) => return self.practice_key(key),
+                Input::Mouse(_) => return Update::None,
+                _ => {}
+            }
+        }
         if self.drill.is_some() {
             match input {
                 Input::Key(key) => return self.drill_key(key),
@@ -383,6 +399,7 @@ impl App {
                 self.status = Some(msg);
                 Update::Redraw
             }
+            Input::Grader(msg) => self.grader_msg(msg),
         }
     }
 

@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 use super::{App, Update};
 use crate::content::lessons::{BlockKind, Item};
 use crate::practice::Function;
+use crate::tui::app::LessonEntry;
 use crate::tui::grader::{GraderMsg, Notify};
 use crate::tui::practice_screen::{PracticeScreen, PracticeUpdate};
-use crate::tui::app::LessonEntry;
 use crate::tui::progress::{self, Progress};
 
 impl App {

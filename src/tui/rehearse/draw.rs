@@ -288,6 +288,9 @@ impl Drill {
     }
 
     fn write_lines(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
+        if let Some(round) = &self.write {
+            return round.lines(t, w);
+        }
         let mut out = vec![Line::styled(
             "Write it: validate_tool_args or execute_tool, in your own editor",
             t.heading,

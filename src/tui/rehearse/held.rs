@@ -48,7 +48,9 @@ pub fn predict(row: &Row) -> Option<Predict> {
         return None;
     }
     let (who, choices, answer) = match &row.expected {
-        Expected::Verdict { ok: true, .. } => ("the real validator", VERDICTS.to_vec(), "ok".to_owned()),
+        Expected::Verdict { ok: true, .. } => {
+            ("the real validator", VERDICTS.to_vec(), "ok".to_owned())
+        }
         Expected::Verdict { messages, .. } => {
             let word = verdict_word(messages.first().map_or("", String::as_str));
             ("the real validator", VERDICTS.to_vec(), word.to_owned())
@@ -76,13 +78,12 @@ pub fn predict(row: &Row) -> Option<Predict> {
         source: Source::HeldBack,
         lesson: row.lesson.to_owned(),
         who,
-        prompt: vec![(
-            "call",
-            crate::sanitize::clean(&row.show_call(false), false),
-        )],
+        prompt: vec![("call", crate::sanitize::clean(&row.show_call(false), false))],
         choices,
         answer,
         result: crate::sanitize::clean(&row.show_expected(false), false),
-        reason: format!("An edge case the lessons never show: the grader asks it of your own {name}."),
+        reason: format!(
+            "An edge case the lessons never show: the grader asks it of your own {name}."
+        ),
     })
 }

@@ -222,11 +222,10 @@ impl Drill {
 
     /// The grader's last word on the learner's file: rows passed, rows graded, the report.
     pub(super) fn write_result(&self) -> (usize, usize, Vec<String>) {
-        (
-            0,
-            0,
-            vec!["not graded: the file was never saved".to_owned()],
-        )
+        match &self.write {
+            Some(round) => round.result(),
+            None => (0, 0, vec!["not graded".to_owned()]),
+        }
     }
 
     /// The keys that act now, for the key bar and the help.

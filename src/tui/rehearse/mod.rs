@@ -7,17 +7,21 @@
 //! `transcript` writes the record, `review` keeps the spaced-review cards and the trend.
 
 mod draw;
+mod held;
 mod input;
 pub mod questions;
 pub mod review;
 pub mod score;
 pub mod transcript;
+pub mod write;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use crate::practice::Function;
 use crate::tui::blocks::editor::Editor;
+use crate::tui::grader::{GraderMsg, Notify};
 pub use questions::{Mix, Pool, Question};
 use review::Day;
 use score::{Answer, Given, Scorecard};
@@ -29,6 +33,9 @@ pub struct DrillConfig {
     pub minutes: u32,
     /// Save the transcript here when the drill ends.
     pub transcript: Option<PathBuf>,
+    /// Where the write-it round's file and a transcript saved with `w` go (the current
+    /// directory unless told otherwise).
+    pub dir: PathBuf,
     pub interviewer: bool,
     pub mix: Mix,
     /// The day the drill is taken (for the review schedule).
@@ -45,6 +52,7 @@ impl DrillConfig {
             seed,
             minutes: minutes.max(1),
             transcript: None,
+            dir: PathBuf::from("."),
             interviewer: false,
             mix: Mix::default(),
             day: review::today(),
@@ -128,6 +136,12 @@ pub struct Drill {
     /// Rows the open question is moved from where its focus line would put it (PgUp/PgDn).
     shift: i32,
     saved: Option<Saved>,
+    /// The write-it round, while it is open.
+    write: Option<write::WriteRound>,
+    /// Every grading row; the round grades one function's.
+    grading: Vec<crate::practice::Row>,
+    /// How the round's grader reaches the event loop (none off screen: nothing is graded).
+    notify: Option<Notify>,
 }
 
 impl Drill {
@@ -137,6 +151,7 @@ impl Drill {
         pool: &Pool,
         due: &[String],
         titles: BTreeMap<String, String>,
+        notify: Option<Notify>,
     ) -> Drill {
         let questions = pool.draw(cfg.seed, due, cfg.mix);
         let mut d = Drill {
@@ -159,6 +174,9 @@ impl Drill {
             scroll: 0,
             shift: 0,
             saved: None,
+            write: None,
+            grading: pool.grading.clone(),
+            notify,
         };
         d.open_question();
         d
@@ -246,10 +264,21 @@ impl Drill {
         self.point = 0;
         self.editing = false;
         self.shift = 0;
+        self.write = None;
         match self.questions.get(self.cur) {
             Some(Question::Explain(e)) => {
                 self.ticked = vec![false; e.points.len()];
                 self.editing = true;
+            }
+            Some(Question::Write { function, .. }) => {
+                let file = write::file_for(&self.cfg.dir, self.cfg.seed);
+                let notify = self.notify.clone();
+                self.write = Some(write::WriteRound::open(
+                    file,
+                    *function,
+                    &self.grading,
+                    notify,
+                ));
             }
             Some(_) => {}
             None => self.finish(),
@@ -278,10 +307,26 @@ impl Drill {
         while self.cur < self.questions.len() {
             if self.answers.last().is_none_or(|a| a.index != self.cur) {
                 let ms = self.elapsed_ms().saturating_sub(self.shown_at);
+                // A round with a graded file counts what the grader last said.
+                let (given, points) = match self.write.take() {
+                    Some(round) if round.grader.report().is_some() => {
+                        let (passed, total, report) = round.result();
+                        let points = score::share_points(passed, total);
+                        (
+                            Given::Written {
+                                passed,
+                                total,
+                                report,
+                            },
+                            points,
+                        )
+                    }
+                    _ => (Given::OutOfTime, 0),
+                };
                 self.answers.push(Answer {
                     index: self.cur,
-                    given: Given::OutOfTime,
-                    points: 0,
+                    given,
+                    points,
                     ms,
                 });
             }
@@ -292,6 +337,7 @@ impl Drill {
     }
 
     fn finish(&mut self) {
+        self.write = None;
         self.ended_at = Some(self.elapsed_ms());
         self.phase = Phase::Done;
         self.editing = false;
@@ -312,7 +358,9 @@ impl Drill {
 
     /// The default transcript path: in the current directory, named by seed.
     pub fn default_transcript(&self) -> PathBuf {
-        PathBuf::from(format!("tooldojo-rehearsal-{}.md", self.cfg.seed))
+        self.cfg
+            .dir
+            .join(format!("tooldojo-rehearsal-{}.md", self.cfg.seed))
     }
 
     /// Answer every open question with its highlighted choice, words left empty and no
@@ -333,6 +381,24 @@ impl Drill {
                 let _ = self.on_key(key(KeyCode::Char('s')));
             }
         }
+    }
+
+    /// A message from the round's watcher or grader; true when the screen changed.
+    pub fn grader_msg(&mut self, msg: GraderMsg) -> bool {
+        self.write.as_mut().is_some_and(|w| w.grader.on_msg(msg))
+    }
+
+    /// The functions whose every row passed in the round's last report.
+    pub fn write_passed(&self) -> Vec<Function> {
+        self.write
+            .as_ref()
+            .map(|w| w.grader.all_passed())
+            .unwrap_or_default()
+    }
+
+    /// The open write-it round, if any.
+    pub fn write_round(&self) -> Option<&write::WriteRound> {
+        self.write.as_ref()
     }
 
     /// Put this drill's answers into the review cards and its score into the trend.

@@ -10,6 +10,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::content::lessons::{BlockKind, BlockSpec, Item};
+use crate::practice::{Function, cases};
 use crate::sanitize::clean;
 use crate::tui::app::LessonEntry;
 use crate::tui::blocks::BlockEnv;
@@ -73,9 +74,10 @@ pub struct Explain {
 pub enum Question {
     Predict(Predict),
     Explain(Explain),
-    /// Write the named function in the learner's own editor; the grader marks it.
+    /// Write `function` in the learner's own editor; the grader marks it.
     Write {
         lesson: String,
+        function: crate::practice::Function,
     },
 }
 
@@ -84,7 +86,7 @@ impl Question {
         match self {
             Question::Predict(p) => &p.id,
             Question::Explain(e) => &e.id,
-            Question::Write { .. } => "write",
+            Question::Write { function, .. } => function.name(false),
         }
     }
 
@@ -92,7 +94,7 @@ impl Question {
         match self {
             Question::Predict(p) => &p.lesson,
             Question::Explain(e) => &e.lesson,
-            Question::Write { lesson } => lesson,
+            Question::Write { lesson, .. } => lesson,
         }
     }
 
@@ -130,8 +132,8 @@ impl Default for Mix {
 pub struct Pool {
     pub predict: Vec<Predict>,
     pub explain: Vec<Explain>,
-    /// The lesson that teaches writing the functions (the write-it round links there).
-    pub write_lesson: String,
+    /// Every grading row (the write-it round grades one function's rows).
+    pub grading: Vec<crate::practice::Row>,
 }
 
 /// The lesson that shows each predict row, keyed `FIXTURE/ID`, plus the first lesson with a
@@ -336,16 +338,13 @@ fn explain_questions(lessons: &[LessonEntry]) -> Vec<Explain> {
 impl Pool {
     /// Every question the content offers.
     pub fn build(env: &BlockEnv, lessons: &[LessonEntry]) -> Pool {
-        let write_lesson = lessons
-            .iter()
-            .map(|l| l.id.clone())
-            .find(|id| id.contains("validate-tool-args"))
-            .or_else(|| lessons.first().map(|l| l.id.clone()))
-            .unwrap_or_default();
+        let grading = crate::practice::cases::load(&env.content).unwrap_or_default();
+        let mut predict = fixture_rows(env, lessons);
+        predict.extend(grading.iter().filter_map(super::held::predict));
         Pool {
-            predict: fixture_rows(env, lessons),
+            predict,
             explain: explain_questions(lessons),
-            write_lesson,
+            grading,
         }
     }
 
@@ -372,8 +371,15 @@ impl Pool {
         let mut out: Vec<Question> = predict.into_iter().map(Question::Predict).collect();
         out.extend(explain.into_iter().map(Question::Explain));
         if mix.write {
+            // The seed picks the function: the validator or the executor.
+            let (function, lesson) = if seed % 2 == 0 {
+                (Function::Validate, cases::LESSON_VALIDATE)
+            } else {
+                (Function::Execute, cases::LESSON_CONTRACT)
+            };
             out.push(Question::Write {
-                lesson: self.write_lesson.clone(),
+                lesson: lesson.to_owned(),
+                function,
             });
         }
         out

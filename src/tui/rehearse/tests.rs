@@ -82,6 +82,33 @@ fn explain_questions_keep_the_time_their_lesson_names() {
 }
 
 #[test]
+fn held_back_edge_cases_are_asked_with_the_real_outcome() {
+    let p = pool();
+    let held: Vec<&super::questions::Predict> = p
+        .predict
+        .iter()
+        .filter(|q| q.source == Source::HeldBack)
+        .collect();
+    assert!(held.len() >= 10, "{}", held.len());
+    for q in &held {
+        assert!(q.id.starts_with("held/"), "{}", q.id);
+        assert!(q.choices.contains(&q.answer.as_str()), "{q:?}");
+        assert!(!q.lesson.is_empty());
+    }
+    let by_id = |id: &str| held.iter().find(|q| q.id == id).map(|q| q.answer.as_str());
+    // The bool/int trap, and a caller editing the returned copy.
+    assert_eq!(by_id("held/held-bool-count"), Some("type"));
+    assert_eq!(
+        by_id("held/held-caller-edits-copy"),
+        Some("store unchanged")
+    );
+    assert_eq!(
+        by_id("held/held-trailing-newline"),
+        Some("invalid_arguments")
+    );
+}
+
+#[test]
 fn the_same_seed_draws_the_same_questions() {
     let p = pool();
     let mix = Mix::default();
@@ -159,7 +186,7 @@ fn run_through(d: &mut Drill) {
 #[test]
 fn a_drill_runs_to_its_scorecard_and_the_transcript_says_everything() {
     let p = pool();
-    let mut d = Drill::new(cfg(11), &p, &[], BTreeMap::new());
+    let mut d = Drill::new(cfg(11), &p, &[], BTreeMap::new(), None);
     run_through(&mut d);
     assert_eq!(d.answers().len(), 5);
     let card = d.scorecard();
@@ -185,7 +212,7 @@ fn a_drill_runs_to_its_scorecard_and_the_transcript_says_everything() {
 #[test]
 fn q_asks_once_before_quitting_a_running_drill() {
     let p = pool();
-    let mut d = Drill::new(cfg(2), &p, &[], BTreeMap::new());
+    let mut d = Drill::new(cfg(2), &p, &[], BTreeMap::new(), None);
     assert_eq!(d.on_key(key('q')), DrillUpdate::Redraw);
     assert!(d.confirming_quit());
     assert_eq!(
@@ -203,7 +230,7 @@ fn interviewer_mode_hides_the_answer_until_revealed() {
     let p = pool();
     let mut c = cfg(5);
     c.interviewer = true;
-    let mut d = Drill::new(c, &p, &[], BTreeMap::new());
+    let mut d = Drill::new(c, &p, &[], BTreeMap::new(), None);
     let _ = d.on_key(key('2'));
     assert_eq!(d.phase(), Phase::Locked);
     assert_eq!(
@@ -218,7 +245,7 @@ fn interviewer_mode_hides_the_answer_until_revealed() {
 #[test]
 fn time_running_out_ends_the_drill_and_marks_the_rest() {
     let p = pool();
-    let mut d = Drill::new(cfg(4), &p, &[], BTreeMap::new());
+    let mut d = Drill::new(cfg(4), &p, &[], BTreeMap::new(), None);
     let _ = d.on_key(key('1'));
     let _ = d.on_key(enter());
     d.cfg.fixed_clock = Some(2 * 60_000);
@@ -232,7 +259,7 @@ fn time_running_out_ends_the_drill_and_marks_the_rest() {
 #[test]
 fn a_finished_drill_feeds_the_review_cards_and_the_trend() {
     let p = pool();
-    let mut d = Drill::new(cfg(9), &p, &[], BTreeMap::new());
+    let mut d = Drill::new(cfg(9), &p, &[], BTreeMap::new(), None);
     run_through(&mut d);
     let mut r = review::Rehearsal::default();
     d.record(&mut r);
@@ -255,7 +282,7 @@ fn the_transcript_is_written_where_asked() {
     let p = pool();
     let mut c = cfg(1);
     c.transcript = Some(path.clone());
-    let mut d = Drill::new(c, &p, &[], BTreeMap::new());
+    let mut d = Drill::new(c, &p, &[], BTreeMap::new(), None);
     run_through(&mut d);
     assert!(matches!(d.saved(), Some(Saved::To(_))));
     let text = std::fs::read_to_string(path).unwrap();
