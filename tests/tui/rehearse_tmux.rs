@@ -62,7 +62,21 @@ fn a_two_minute_drill_runs_to_its_scorecard_and_saves_the_transcript() {
                 tmux.wait_for("Model answer");
                 tmux.keys(&["Space", "Enter"]);
             }
-            _ => tmux.keys(&["Enter"]),
+            _ => {
+                // The round writes a starter beside the learner and grades it at once.
+                tmux.wait_for("Write it: execute_tool");
+                assert!(cwd.path().join("tooldojo-rehearsal-3.py").exists());
+                let python = std::process::Command::new("python3")
+                    .arg("--version")
+                    .output()
+                    .is_ok_and(|o| o.status.success());
+                tmux.wait_for(if python {
+                    " failed (run 1)"
+                } else {
+                    "Cannot grade it"
+                });
+                tmux.keys(&["Enter"]);
+            }
         }
         n += 1;
     }
@@ -72,6 +86,10 @@ fn a_two_minute_drill_runs_to_its_scorecard_and_saves_the_transcript() {
     assert!(text.starts_with("# tooldojo rehearsal, seed 3"), "{text}");
     assert!(text.contains("quick answer"), "{text}");
     assert_eq!(text.matches("- Time: ").count(), n - 1);
+    assert!(
+        text.contains("Grader: "),
+        "the grader's report is in the transcript"
+    );
     tmux.keys(&["q"]);
     let after = tmux.wait_for("EXITED=");
     assert!(after.contains("EXITED=0"), "{after}");

@@ -180,3 +180,30 @@ mod tests {
         assert_eq!(tick(json!(null), 1), Some(json!({"ticked": [false, true]})));
     }
 }
+
+#[cfg(test)]
+mod tick_tests {
+    use super::*;
+    use crate::content::Content;
+    use crate::tui::app::load_lessons;
+
+    #[test]
+    fn a_passing_grade_ticks_the_items_its_checklist_hands_to_the_grader() {
+        let lessons = load_lessons(&Content::new(None, None)).unwrap();
+        let mut progress = Progress::default();
+        let ticked = tick_graded(&lessons, &mut progress, Function::Execute, |_, _, _| None);
+        assert_eq!(ticked.len(), 1, "lesson 14's checklist names execute:1");
+        let (l, p, b, state) = &ticked[0];
+        let id = &lessons[*l].id;
+        assert!(id.starts_with("14-"), "{id}");
+        assert_eq!(state, &json!({"ticked": [true]}));
+        assert_eq!(
+            progress.lessons[id].blocks[&progress::block_key(*p, *b)],
+            json!({"ticked": [true]})
+        );
+        // Once ticked, a second pass changes nothing; the validator's pass ticks item 2.
+        assert!(tick_graded(&lessons, &mut progress, Function::Execute, |_, _, _| None).is_empty());
+        let more = tick_graded(&lessons, &mut progress, Function::Validate, |_, _, _| None);
+        assert_eq!(more[0].3, json!({"ticked": [true, true]}));
+    }
+}
