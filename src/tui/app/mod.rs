@@ -35,6 +35,7 @@ use crate::tui::theme::{Theme, ThemeName};
 
 pub(crate) use layout::{PageView, SegKind};
 pub use lessons::{LessonEntry, load_lessons};
+pub use practice::tick_graded;
 pub(crate) use state::Slot;
 pub use state::{Focus, HomeEntry, LessonState, Overlay, Screen};
 
