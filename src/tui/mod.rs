@@ -8,6 +8,7 @@ pub mod app;
 pub mod blocks;
 pub mod keys;
 pub mod markdown;
+pub mod player;
 pub mod progress;
 pub mod screens;
 pub mod theme;
