@@ -127,7 +127,7 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     let before = p.compare();
     let gauges = p.tl.gauges(t);
     let gauge_lines = if wide {
-        panes::gauge_rows(&gauges, 48, th, g)
+        panes::gauge_rows(&gauges, GAUGE_W as usize, th, g)
     } else {
         panes::gauge_flow(&gauges, area.width as usize, th, g)
     };
@@ -156,7 +156,11 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     };
     let end_h = if ended { end_lines.len() as u16 + 1 } else { 0 };
     let middle_h = if wide {
-        (area.height * 3 / 10).max(8)
+        let want = match p.pb.selected {
+            Some(i) => panes::detail(&p.tl, i, t, wide_detail_width(area.width), th, g).len(),
+            None => wrap_prefixed(vec![], &p.tl.note, wide_detail_width(area.width), th.base).len(),
+        };
+        (want.max(gauge_lines.len()) as u16 + 1).min(area.height * 2 / 5)
     } else {
         gauge_lines.len() as u16
     };
@@ -190,11 +194,18 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     }
     y += mid.height;
     let rest = Rect::new(area.x, y, area.width, area.y + area.height - y);
-    if ended {
-        end_view(p, rest, &end_lines, buf, th, g);
-    } else if let (false, Some(i)) = (wide, p.pb.selected) {
+    if let (false, Some(i)) = (wide, p.pb.selected) {
+        // Narrow: the selected call's detail folds the events (and, at the end, the
+        // summary) away; the stop reason keeps its line.
+        let mut rest = rest;
+        if ended && rest.height > 2 {
+            buf.set_line(rest.x, rest.y, &panes::stop_line(&p.tl, th, g), rest.width);
+            rest = Rect::new(rest.x, rest.y + 1, rest.width, rest.height - 1);
+        }
         let lines = panes::detail(&p.tl, i, t, rest.width as usize, th, g);
         draw_scrolled(rest, buf, &lines, p.detail_scroll, th);
+    } else if ended {
+        end_view(p, rest, &end_lines, buf, th, g);
     } else {
         let lines = panes::events(&p.tl, t, rest.height as usize, rest.width as usize, th, g);
         draw_lines(rest, buf, &lines, 0);
@@ -207,6 +218,13 @@ fn lanes_rows(p: &Player) -> u16 {
     n.min(u16::MAX as usize / 2) as u16
 }
 
+/// The gauges' pane width in the wide layout.
+const GAUGE_W: u16 = 60;
+
+fn wide_detail_width(width: u16) -> usize {
+    width.saturating_sub(GAUGE_W.min(width / 2) + 1) as usize
+}
+
 /// Gauges on the left, the selected call (or the scenario's note) on the right.
 fn wide_middle(
     p: &Player,
@@ -216,7 +234,7 @@ fn wide_middle(
     th: &Theme,
     g: &Glyphs,
 ) {
-    let gw = 50.min(area.width / 2);
+    let gw = GAUGE_W.min(area.width / 2);
     let left = Rect::new(area.x, area.y, gw, area.height);
     let right = Rect::new(area.x + gw + 1, area.y, area.width - gw - 1, area.height);
     let lb = pane_block("Budgets", th);
@@ -278,7 +296,7 @@ fn end_view(
     let mut y = area.y;
     if big {
         let style = panes::stop_style(r, th);
-        buf.set_string(area.x, y, format!("{} STOPPED", g.cancelled), style);
+        buf.set_string(area.x, y, format!("{} STOPPED · {r}", g.cancelled), style);
         tui_big_text::BigText::builder()
             .pixel_size(tui_big_text::PixelSize::Quadrant)
             .style(style)
@@ -342,66 +360,40 @@ fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
 fn legend(area: Rect, buf: &mut Buffer, th: &Theme) {
     let g = Glyphs::for_theme(th);
     let rows: Vec<(String, Style, &str)> = vec![
-        (
-            g.run.repeat(3),
-            th.accent,
-            "an attempt running (the caller waits for it)",
-        ),
-        (
-            g.wait.repeat(3),
-            th.dim,
-            "accepted, waiting for a concurrency slot",
-        ),
+        (g.run.repeat(3), th.accent, "an attempt, the caller waiting"),
+        (g.wait.repeat(3), th.dim, "accepted, waiting for a slot"),
         (
             g.backoff.repeat(3),
             th.dim,
             "backoff before the next attempt",
         ),
-        (
-            g.ghost.repeat(3),
-            th.dim,
-            "race mode: the handler runs on after its caller gave up",
-        ),
+        (g.ghost.repeat(3), th.dim, "race: handler runs on, unwaited"),
         (g.model.repeat(3), th.heading, "the model thinking (a turn)"),
-        (g.ok.into(), th.ok, "ok: the call answered"),
-        (
-            g.not_found.into(),
-            th.ok,
-            "not_found: answered, no such ticket",
-        ),
-        (
-            g.timeout.into(),
-            th.bad,
-            "timeout (where the timer fired) or unknown outcome",
-        ),
+        (g.ok.into(), th.ok, "ok"),
+        (g.not_found.into(), th.ok, "not_found: no such ticket"),
+        (g.timeout.into(), th.bad, "timeout, or unknown outcome"),
         (g.fail.into(), th.bad, "error from upstream"),
         (
             g.refused.into(),
             th.bad,
-            "refused: invalid, unknown tool, forbidden, over budget",
+            "refused: invalid/forbidden/budget",
         ),
         (g.cancelled.into(), th.warn, "cancelled or stopped"),
         (g.running.into(), th.accent, "still running at the cursor"),
         (g.deadline.into(), th.warn, "the deadline"),
         (g.cancel.into(), th.warn, "the user's cancel"),
-        (g.stop.into(), th.dim, "when the loop decided to stop"),
+        (g.stop.into(), th.dim, "where the loop decided to stop"),
         (g.cursor.into(), th.focus, "the cursor (now)"),
-        (
-            g.warn.into(),
-            th.warn,
-            "a warning, or a spent budget; STOP marks the one that ended the run",
-        ),
+        (g.warn.into(), th.warn, "warning, spent; STOP: the cause"),
         (
             g.density[4..].concat(),
             th.accent,
-            "lanes grouped by state: how many ran at once",
+            "grouped lanes: runs per column",
         ),
-        (
-            g.differs.into(),
-            th.warn,
-            "compared with the run before the last re-run",
-        ),
+        (g.differs.into(), th.warn, "differs from the run before"),
     ];
+    let two = area.width >= 76;
+    let col_w = if two { area.width / 2 - 1 } else { area.width };
     let mut lines = vec![Line::from(Span::styled(
         "Legend (? or Esc closes)",
         th.heading,
@@ -410,31 +402,44 @@ fn legend(area: Rect, buf: &mut Buffer, th: &Theme) {
         lines.extend(wrap_prefixed(
             vec![Span::styled(format!("{:<6}", mark), style)],
             words,
-            area.width as usize,
+            col_w as usize,
             th.base,
         ));
     }
-    lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled("Keys", th.heading)));
+    let mut keys = vec![Line::from(Span::styled("Keys", th.heading))];
     for (k, what) in KEYS {
-        lines.push(Line::from(vec![
+        keys.push(Line::from(vec![
             Span::styled(format!("{k:<6}"), th.key),
             Span::styled((*what).to_owned(), th.base),
         ]));
     }
-    lines.push(Line::from(vec![
-        Span::styled(format!("{:<6}", ", ."), th.key),
-        Span::styled(
-            "previous / next event of the selected call".to_owned(),
+    for (k, what) in [
+        ("h l", "step back / forward (as ←/→)"),
+        ("j k", "next / previous call (as Tab)"),
+        ("Home", "the start (g); End: the end (G)"),
+        ("PgDn", "scroll the call's detail (PgUp back)"),
+        ("mouse", "click the axis to seek, a lane to select it"),
+    ] {
+        keys.extend(wrap_prefixed(
+            vec![Span::styled(format!("{k:<6}"), th.key)],
+            what,
+            col_w as usize,
             th.base,
-        ),
-    ]));
-    lines.push(Line::from(vec![
-        Span::styled(format!("{:<6}", "PgDn"), th.key),
-        Span::styled(
-            "scroll the call's detail; click the axis to seek, a lane to select".to_owned(),
-            th.base,
-        ),
-    ]));
+        ));
+    }
+    if two {
+        let left = Rect::new(area.x, area.y, col_w, area.height);
+        let right = Rect::new(
+            area.x + col_w + 2,
+            area.y,
+            area.width - col_w - 2,
+            area.height,
+        );
+        draw_lines(left, buf, &lines, 0);
+        draw_lines(right, buf, &keys, 0);
+        return;
+    }
+    lines.push(Line::from(""));
+    lines.extend(keys);
     draw_lines(area, buf, &lines, 0);
 }

@@ -75,7 +75,7 @@ fn gauge_flag(g: &Gauge, gl: &Glyphs, short: bool) -> String {
 
 /// One gauge a row (wide panes).
 pub fn gauge_rows(gauges: &[Gauge], width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'static>> {
-    let cells = (width.saturating_sub(13 + 26)).clamp(4, 12);
+    let cells = (width.saturating_sub(13 + 38)).clamp(4, 10);
     gauges
         .iter()
         .map(|g| {
@@ -123,7 +123,7 @@ pub fn gauge_flow(gauges: &[Gauge], width: usize, th: &Theme, gl: &Glyphs) -> Ve
 /// A labelled row of the detail pane, its value wrapped under a hanging indent.
 fn field(label: &str, value: &str, style: Style, width: usize, th: &Theme) -> Vec<Line<'static>> {
     wrap_prefixed(
-        vec![Span::styled(format!("{label:<13}"), th.dim)],
+        vec![Span::styled(format!("{label:<14}"), th.dim)],
         value,
         width,
         style,
@@ -333,27 +333,16 @@ pub fn events(
     gl: &Glyphs,
 ) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    let warns: Vec<_> = tl.warnings.iter().filter(|w| w.t_ms <= t).collect();
-    let warn_rows = warns
-        .len()
-        .min(height / 3)
-        .max(usize::from(!warns.is_empty()));
-    if warns.len() > warn_rows {
-        out.push(Line::from(Span::styled(
-            format!(
-                "{} {} warnings; the latest {}:",
-                gl.warn,
-                warns.len(),
-                warn_rows.saturating_sub(1)
-            ),
-            th.warn,
-        )));
-    }
-    let skip = warns
-        .len()
-        .saturating_sub(warn_rows.saturating_sub(usize::from(warns.len() > warn_rows)));
-    for w in &warns[skip..] {
-        let text = format!("{} {}: {}", gl.warn, w.kind.word(), w.text);
+    let shown = tl.warnings.partition_point(|w| w.t_ms <= t);
+    let warn_rows = shown.min((height / 3).max(1));
+    let hidden = shown - warn_rows;
+    for (k, w) in tl.warnings[hidden..shown].iter().enumerate() {
+        let more = if k == 0 && hidden > 0 {
+            format!("(+{hidden} earlier) ")
+        } else {
+            String::new()
+        };
+        let text = format!("{} {more}{}: {}", gl.warn, w.kind.word(), w.text);
         out.push(Line::from(Span::styled(
             truncate(&text, width, th.sym.ellipsis),
             th.warn,

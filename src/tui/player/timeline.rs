@@ -121,7 +121,7 @@ impl TimelineView<'_> {
             .unwrap_or(6)
             .max(10) as u16
             + 2;
-        longest.min(width / 5).max(6)
+        longest.min(width / 4).max(6)
     }
 
     fn draw_axis(&self, area: Rect, plot: &Plot, label_w: u16, g: &Glyphs, buf: &mut Buffer) {
@@ -338,6 +338,20 @@ impl TimelineView<'_> {
             }
             last_x = Some(last_x.map_or(x1, |l: u16| l.max(x1)));
         }
+        // A call refused before it ran (or never dispatched) has only its result: a mark.
+        if let (Lane::Call(i), Part::All | Part::NoGhost | Part::Before) = (lane, part)
+            && let Some(r) = tl.calls[i].result.as_ref().filter(|r| r.t_ms <= t)
+            && r.attempts == 0
+        {
+            let x = plot.col(r.t_ms);
+            let st = if before {
+                th.dim
+            } else {
+                glyphs::category_style(th, r.category)
+            };
+            buf.set_string(x, y, g.category(r.category), st);
+            last_x = Some(last_x.map_or(x, |l: u16| l.max(x)));
+        }
         let note = if part == Part::Ghost {
             ghost_note(tl, lane, t, th, g)
         } else {
@@ -420,7 +434,7 @@ impl TimelineView<'_> {
             }
         }
         if note_w > 0 {
-            let text = format!("{} lanes grouped, peak {max} at once", members.len());
+            let text = format!("{} lanes, busiest column {max}", members.len());
             buf.set_string(
                 plot.x + plot.w + 1,
                 y,
