@@ -8,6 +8,7 @@
 
 pub mod frame;
 pub mod glyphs;
+pub mod inline;
 pub mod knobs;
 pub mod model;
 pub mod panes;
@@ -57,6 +58,7 @@ pub enum Panel {
     Knobs,
 }
 
+#[derive(Clone)]
 pub struct Player {
     pub tl: Timeline,
     /// The run before the last re-run, on the same axis.

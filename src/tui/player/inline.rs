@@ -1,0 +1,88 @@
+//! The player drawn small, inside a lesson page: the scenario's note in full, a compact
+//! timeline, the gauges, and the latest events (at the end: the stop reason, which calls
+//! finished, the final answer). Its height depends only on the run and the width, so the
+//! page does not jump while it plays.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+
+use crate::tui::blocks::common::{draw_lines, wrap_prefixed};
+use crate::tui::theme::Theme;
+
+use super::Player;
+use super::glyphs::Glyphs;
+use super::panes;
+use super::timeline::{TimelineView, rows_wanted};
+
+/// Lane rows the inline timeline shows at most (the rest are grouped).
+const MAX_LANE_ROWS: u16 = 10;
+/// Rows for the latest events, or the end summary.
+const TAIL_ROWS: u16 = 6;
+
+fn note_lines(p: &Player, width: u16, th: &Theme) -> Vec<Line<'static>> {
+    if p.tl.note.is_empty() {
+        return Vec::new();
+    }
+    wrap_prefixed(vec![], &p.tl.note, width as usize, th.dim)
+}
+
+fn timeline_rows(p: &Player) -> u16 {
+    let lanes = rows_wanted(&p.tl, p.compare().is_some()).min(MAX_LANE_ROWS as usize) as u16;
+    lanes + 3
+}
+
+fn gauge_lines(p: &Player, width: u16, th: &Theme) -> Vec<Line<'static>> {
+    // The widest the gauges get is when every one is spent: measure at the end of the run.
+    let g = Glyphs::for_theme(th);
+    panes::gauge_flow(&p.tl.gauges(p.tl.end_ms), width as usize, th, g)
+}
+
+/// The rows the inline player takes at `width` columns.
+pub fn height(p: &Player, width: u16, th: &Theme) -> u16 {
+    let note = note_lines(p, width, th).len() as u16;
+    let gauges = gauge_lines(p, width, th).len() as u16;
+    note + u16::from(note > 0) + timeline_rows(p) + gauges + TAIL_ROWS
+}
+
+/// Draw the inline player into `area`.
+pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
+    let area = area.intersection(buf.area);
+    if area.is_empty() {
+        return;
+    }
+    let g = Glyphs::for_theme(th);
+    let t = p.t_ms();
+    let mut y = area.y;
+    let bottom = area.y + area.height;
+    let note = note_lines(p, area.width, th);
+    if !note.is_empty() {
+        let h = (note.len() as u16).min(bottom - y);
+        draw_lines(Rect::new(area.x, y, area.width, h), buf, &note, 0);
+        y = (y + h + 1).min(bottom);
+    }
+    let tl_h = timeline_rows(p).min(bottom - y);
+    let geo = TimelineView {
+        tl: &p.tl,
+        before: p.compare(),
+        t,
+        selected: p.pb.selected,
+        theme: th,
+    }
+    .render(Rect::new(area.x, y, area.width, tl_h), buf);
+    *p.geometry.borrow_mut() = geo;
+    y += tl_h;
+    let gauges = panes::gauge_flow(&p.tl.gauges(t), area.width as usize, th, g);
+    let gh = (gauges.len() as u16).min(bottom - y);
+    draw_lines(Rect::new(area.x, y, area.width, gh), buf, &gauges, 0);
+    y += gh;
+    let tail = Rect::new(area.x, y, area.width, bottom - y);
+    if p.pb.at_end(&p.tl) {
+        let mut lines = vec![panes::stop_line(&p.tl, th, g)];
+        lines.extend(panes::end_lines(&p.tl, tail.width as usize, th, g));
+        draw_lines(tail, buf, &lines, 0);
+    } else {
+        let lines = panes::events(&p.tl, t, tail.height as usize, tail.width as usize, th, g);
+        draw_lines(tail, buf, &lines, 0);
+    }
+}
