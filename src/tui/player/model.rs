@@ -593,7 +593,6 @@ impl Builder {
                 }
                 if let Some(ready) = self.ready[i].take()
                     && ready < t
-                    && c.rejected.is_none()
                 {
                     c.segments.push(seg(SegKind::Wait, *attempts + 1, ready, t));
                 }
