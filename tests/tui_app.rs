@@ -32,24 +32,24 @@ fn no_size_panics_and_small_sizes_say_so() {
 #[test]
 fn pages_move_across_lessons_and_back() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    assert_eq!((app.lesson, app.page), (0, 0));
+    assert_eq!((app.lesson(), app.page()), (0, 0));
     let _ = press(&mut app, "n");
-    assert_eq!((app.lesson, app.page), (0, 1));
+    assert_eq!((app.lesson(), app.page()), (0, 1));
     let _ = press(&mut app, "n");
     assert_eq!(
-        (app.lesson, app.page),
+        (app.lesson(), app.page()),
         (1, 0),
         "next lesson at the end of one"
     );
     assert!(screen(&app).contains("does not parse"));
     let _ = press(&mut app, "n");
-    assert_eq!(app.lesson, 2);
+    assert_eq!(app.lesson(), 2);
     let _ = press(&mut app, "n");
-    assert_eq!(app.lesson, 2, "stays on the last page");
+    assert_eq!(app.lesson(), 2, "stays on the last page");
     assert!(screen(&app).contains("last page"));
     let _ = press(&mut app, "pp");
     assert_eq!(
-        (app.lesson, app.page),
+        (app.lesson(), app.page()),
         (0, 1),
         "p goes to the last page of the previous lesson"
     );
@@ -67,52 +67,52 @@ fn q_quits_and_ctrl_c_quits() {
 fn help_toggles_and_esc_closes() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
     let _ = press(&mut app, "?");
-    assert_eq!(app.overlay, Some(Overlay::Help));
+    assert_eq!(app.overlay(), Some(Overlay::Help));
     assert!(screen(&app).contains("next page"));
     let _ = press(&mut app, "<Esc>");
-    assert_eq!(app.overlay, None);
+    assert_eq!(app.overlay(), None);
     let _ = press(&mut app, "??");
-    assert_eq!(app.overlay, None);
+    assert_eq!(app.overlay(), None);
 }
 
 #[test]
 fn text_blocks_take_q_n_and_question_mark_until_esc() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    app.slots[0].widget = Ok(Fake::boxed(6, true));
+    app.replace_widget(0, Fake::boxed(6, true));
     let _ = press(&mut app, "<Tab>");
-    assert_eq!(app.focus, Focus::Block(0));
+    assert_eq!(app.focus(), Focus::Block(0));
     assert!(
         screen(&app).contains("start"),
         "key bar shows the block's hints"
     );
     let _ = press(&mut app, "<Enter>");
-    assert!(app.active);
+    assert!(app.active());
     let ups = press(&mut app, "qn?p");
     assert!(!ups.contains(&Update::Quit));
-    assert_eq!((app.lesson, app.page), (0, 0));
-    assert_eq!(app.overlay, None);
+    assert_eq!((app.lesson(), app.page()), (0, 0));
+    assert_eq!(app.overlay(), None);
     assert!(screen(&app).contains("typed=qn?p"));
     let _ = press(&mut app, "<Esc>");
-    assert!(!app.active);
-    assert_eq!(app.focus, Focus::Block(0));
+    assert!(!app.active());
+    assert_eq!(app.focus(), Focus::Block(0));
     let _ = press(&mut app, "<Esc>");
-    assert_eq!(app.focus, Focus::Page);
+    assert_eq!(app.focus(), Focus::Page);
     assert_eq!(press(&mut app, "q"), vec![Update::Quit]);
 }
 
 #[test]
 fn ctrl_c_quits_even_inside_a_text_block() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    app.slots[0].widget = Ok(Fake::boxed(6, true));
+    app.replace_widget(0, Fake::boxed(6, true));
     let _ = press(&mut app, "<Tab><Enter>");
-    assert!(app.active);
+    assert!(app.active());
     assert_eq!(press(&mut app, "<C-c>"), vec![Update::Quit]);
 }
 
 #[test]
 fn tall_blocks_scroll_through_the_view() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    app.slots[0].widget = Ok(Fake::boxed(60, false));
+    app.replace_widget(0, Fake::boxed(60, false));
     let _ = press(&mut app, "<Tab>");
     let top = screen(&app);
     assert!(top.contains("typed= focused=true active=false"), "{top}");
@@ -128,7 +128,7 @@ fn tall_blocks_scroll_through_the_view() {
 #[test]
 fn finishing_blocks_and_pages_marks_a_lesson_done() {
     let mut app = new_app(100, 30, ThemeName::Default, false);
-    app.slots[0].widget = Ok(Fake::boxed(5, false));
+    app.replace_widget(0, Fake::boxed(5, false));
     let _ = press(&mut app, "<Tab><Enter>");
     assert_eq!(app.lesson_state(0), LessonState::Started);
     let ups = press(&mut app, "x");
@@ -146,9 +146,9 @@ fn finishing_blocks_and_pages_marks_a_lesson_done() {
 #[test]
 fn an_unfinished_block_keeps_the_lesson_open() {
     let mut app = new_app(100, 30, ThemeName::Default, false);
-    app.slots[0].widget = Ok(Fake::boxed(5, false));
+    app.replace_widget(0, Fake::boxed(5, false));
     let _ = press(&mut app, "<Tab><Esc>n");
-    assert_eq!(app.page, 1);
+    assert_eq!(app.page(), 1);
     assert_eq!(app.lesson_state(0), LessonState::Started);
 }
 
@@ -156,7 +156,7 @@ fn an_unfinished_block_keeps_the_lesson_open() {
 fn progress_resumes_at_lesson_page_and_block() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
     let _ = press(&mut app, "nnn");
-    assert_eq!(app.lesson, 2);
+    assert_eq!(app.lesson(), 2);
     let saved: Progress = app.progress_snapshot();
     let again = App::new(
         options(ThemeName::Default, false),
@@ -165,12 +165,12 @@ fn progress_resumes_at_lesson_page_and_block() {
         saved.clone(),
         Rect::new(0, 0, 80, 24),
     );
-    assert_eq!((again.lesson, again.page), (2, 0));
+    assert_eq!((again.lesson(), again.page()), (2, 0));
     // --lesson wins over the saved position.
     let mut opts = options(ThemeName::Default, false);
     opts.lesson = Some("01-untrusted-input".into());
     let chosen = App::new(opts, env(), Ok(lessons()), saved, Rect::new(0, 0, 80, 24));
-    assert_eq!(chosen.lesson, 0);
+    assert_eq!(chosen.lesson(), 0);
 }
 
 #[test]
@@ -189,7 +189,7 @@ fn sidebar_marks_use_a_word_and_a_click_opens_a_lesson() {
         modifiers: crossterm::event::KeyModifiers::NONE,
     };
     let _ = app.update(Input::Mouse(click));
-    assert_eq!(app.lesson, 2);
+    assert_eq!(app.lesson(), 2);
     assert!(text.is_ascii(), "--ascii draws only ASCII");
 }
 
@@ -198,17 +198,17 @@ fn reloading_keeps_the_page_and_shows_a_parse_error() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
     let _ = press(&mut app, "n");
     let _ = app.update(Input::Lessons(Ok(lessons())));
-    assert_eq!((app.lesson, app.page), (0, 1));
+    assert_eq!((app.lesson(), app.page()), (0, 1));
     let mut broken = lessons();
     broken[0].parsed = Err("lessons/01-untrusted-input.md:3: a fence is never closed".into());
     broken[0].source = "changed".into();
     let _ = app.update(Input::Lessons(Ok(broken)));
-    assert_eq!(app.lesson, 0);
+    assert_eq!(app.lesson(), 0);
     let text = screen(&app);
     assert!(text.contains("a fence is never"), "{text}");
     let _ = app.update(Input::Lessons(Ok(lessons())));
     assert_eq!(
-        (app.lesson, app.page),
+        (app.lesson(), app.page()),
         (0, 1),
         "back on the page the learner had"
     );
@@ -218,7 +218,7 @@ fn reloading_keeps_the_page_and_shows_a_parse_error() {
 #[test]
 fn wheel_scrolls_and_click_focuses_a_block() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    app.slots[0].widget = Ok(Fake::boxed(30, false));
+    app.replace_widget(0, Fake::boxed(30, false));
     let wheel = crossterm::event::MouseEvent {
         kind: crossterm::event::MouseEventKind::ScrollDown,
         column: 40,
@@ -226,7 +226,7 @@ fn wheel_scrolls_and_click_focuses_a_block() {
         modifiers: crossterm::event::KeyModifiers::NONE,
     };
     let _ = app.update(Input::Mouse(wheel));
-    assert_eq!(app.scroll, 3);
+    assert_eq!(app.scroll(), 3);
     let _ = press(&mut app, "G");
     let click = crossterm::event::MouseEvent {
         kind: crossterm::event::MouseEventKind::Down(crossterm::event::MouseButton::Left),
@@ -235,7 +235,7 @@ fn wheel_scrolls_and_click_focuses_a_block() {
         modifiers: crossterm::event::KeyModifiers::NONE,
     };
     let _ = app.update(Input::Mouse(click));
-    assert_eq!(app.focus, Focus::Block(0));
+    assert_eq!(app.focus(), Focus::Block(0));
     // The click also reaches the block, in the block's own coordinates (the fake block
     // prints what it saw on its first row: scroll back up to read it).
     let _ = press(&mut app, "g");
@@ -331,16 +331,16 @@ fn grower(rows: u16, step: u16) -> Box<dyn tooldojo::tui::blocks::BlockWidget> {
 fn n_and_p_turn_pages_from_the_sidebar_and_a_focused_block() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
     let _ = press(&mut app, "h");
-    assert_eq!(app.focus, Focus::Sidebar);
+    assert_eq!(app.focus(), Focus::Sidebar);
     let _ = press(&mut app, "n");
-    assert_eq!((app.lesson, app.page), (0, 1), "n from the lesson list");
+    assert_eq!((app.lesson(), app.page()), (0, 1), "n from the lesson list");
     let _ = press(&mut app, "p");
-    assert_eq!((app.lesson, app.page), (0, 0), "p from the lesson list");
-    app.slots[0].widget = Ok(Fake::boxed(5, false));
+    assert_eq!((app.lesson(), app.page()), (0, 0), "p from the lesson list");
+    app.replace_widget(0, Fake::boxed(5, false));
     let _ = press(&mut app, "<Esc><Tab>");
-    assert_eq!(app.focus, Focus::Block(0));
+    assert_eq!(app.focus(), Focus::Block(0));
     let _ = press(&mut app, "n");
-    assert_eq!((app.lesson, app.page), (0, 1), "n from a focused block");
+    assert_eq!((app.lesson(), app.page()), (0, 1), "n from a focused block");
 }
 
 #[test]
@@ -383,20 +383,20 @@ fn s_hides_the_lesson_list_and_progress_remembers_it() {
 #[test]
 fn an_entered_block_gets_the_full_width_on_narrow_terminals() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    app.slots[0].widget = Ok(Fake::boxed(5, false));
+    app.replace_widget(0, Fake::boxed(5, false));
     let _ = press(&mut app, "<Tab>");
     assert!(app.sidebar_visible(), "focused, not entered");
     let _ = press(&mut app, "<Enter>");
-    assert!(app.active);
+    assert!(app.active());
     assert!(!app.sidebar_visible(), "entered at 80 columns");
     assert!(screen(&app).contains("active=true"));
     let _ = press(&mut app, "<Esc>");
     assert!(app.sidebar_visible(), "back when the block is left");
     let mut wide = new_app(120, 30, ThemeName::Default, false);
-    wide.slots[0].widget = Ok(Fake::boxed(5, false));
+    wide.replace_widget(0, Fake::boxed(5, false));
     let _ = press(&mut wide, "<Tab><Enter>");
     assert!(
-        wide.active && wide.sidebar_visible(),
+        wide.active() && wide.sidebar_visible(),
         "wide enough for both"
     );
 }
@@ -404,7 +404,7 @@ fn an_entered_block_gets_the_full_width_on_narrow_terminals() {
 #[test]
 fn the_focus_line_of_an_entered_block_stays_in_view() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    app.slots[0].widget = Ok(grower(60, 0));
+    app.replace_widget(0, grower(60, 0));
     let _ = press(&mut app, "<Tab><Enter>");
     assert!(screen(&app).contains(">row 0"));
     for n in 1..45 {
@@ -417,7 +417,7 @@ fn the_focus_line_of_an_entered_block_stays_in_view() {
 #[test]
 fn what_a_block_adds_below_comes_into_view() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    app.slots[0].widget = Ok(grower(8, 6));
+    app.replace_widget(0, grower(8, 6));
     let _ = press(&mut app, "<Tab><Enter>");
     assert!(screen(&app).contains(">row 0"));
     assert!(screen(&app).contains("last row 7"));
@@ -427,7 +427,7 @@ fn what_a_block_adds_below_comes_into_view() {
     assert!(text.contains("last row 13"), "the new bottom:\n{text}");
     // A growth taller than the view keeps the first new row, not the bottom.
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    app.slots[0].widget = Ok(grower(8, 40));
+    app.replace_widget(0, grower(8, 40));
     let _ = press(&mut app, "<Tab><Enter>x");
     let text = screen(&app);
     assert!(text.contains(" row 8"), "{text}");
@@ -436,7 +436,7 @@ fn what_a_block_adds_below_comes_into_view() {
 #[test]
 fn the_key_bar_and_help_name_enter_once() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    app.slots[0].widget = Ok(Fake::boxed(5, false));
+    app.replace_widget(0, Fake::boxed(5, false));
     let _ = press(&mut app, "<Tab>");
     let text = screen(&app);
     let bar = text.lines().last().unwrap();
@@ -451,18 +451,22 @@ fn the_key_bar_and_help_name_enter_once() {
 fn the_lesson_list_reopens_a_lesson_where_the_learner_left_it() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
     let _ = press(&mut app, "nnn");
-    assert_eq!(app.lesson, 2);
+    assert_eq!(app.lesson(), 2);
     let _ = press(&mut app, "hkk<Enter>");
-    assert_eq!((app.lesson, app.page), (0, 1), "the page left, not page 1");
+    assert_eq!(
+        (app.lesson(), app.page()),
+        (0, 1),
+        "the page left, not page 1"
+    );
     // A finished lesson opens at its start.
     let _ = press(&mut app, "nn");
-    app.progress
+    app.progress_mut()
         .lessons
         .get_mut("01-untrusted-input")
         .unwrap()
         .done = true;
     let _ = press(&mut app, "hkk<Enter>");
-    assert_eq!((app.lesson, app.page), (0, 0));
+    assert_eq!((app.lesson(), app.page()), (0, 0));
 }
 
 #[test]
@@ -470,7 +474,7 @@ fn an_entered_block_always_shows_the_way_out() {
     for w in [80, 120] {
         let mut app = new_app(w, 24, ThemeName::Default, false);
         let _ = press(&mut app, "<Tab><Enter>");
-        assert!(app.active);
+        assert!(app.active());
         let text = screen(&app);
         let bar = text.lines().last().unwrap();
         // The block's own word for Esc ("back to page"), at the right end.
@@ -483,7 +487,7 @@ fn an_entered_block_always_shows_the_way_out() {
 #[test]
 fn leaving_a_block_keeps_its_focus_line_in_view_when_the_list_comes_back() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
-    app.slots[0].widget = Ok(grower(60, 0));
+    app.replace_widget(0, grower(60, 0));
     let _ = press(&mut app, "<Tab><Enter>");
     let _ = press(&mut app, &"j".repeat(40));
     assert!(screen(&app).contains(">row 40"));

@@ -12,7 +12,7 @@ use tui_common::*;
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 
 fn snap(name: &str, app: &App) {
-    let (w, h) = (app.size.width, app.size.height);
+    let (w, h) = (app.size().width, app.size().height);
     insta::assert_snapshot!(format!("{name}_{w}x{h}"), screen(app));
 }
 

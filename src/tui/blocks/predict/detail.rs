@@ -1,0 +1,161 @@
+//! The detail pane for the row under the cursor: what the row asks, the outcome menu, and
+//! after the reveal what the real code said and why.
+
+use ratatui::text::{Line, Span};
+
+use crate::sanitize::clean;
+use crate::tui::blocks::common::{self, verdict_lines, wrap_prefixed};
+use crate::tui::theme::{Theme, ThemeName};
+
+use super::PredictWidget;
+use super::rows::{PromptField, Row};
+
+/// One outcome in the menu: (detail line, first column, end column, option index).
+pub(super) type MenuHit = (usize, usize, usize, usize);
+
+/// Width of the labels on the left of the pane ("schema", "predict", "why").
+const LABEL_W: usize = 9;
+
+/// Lines of the pane at one width, with the theme they are drawn in.
+struct Pane<'a> {
+    theme: &'a Theme,
+    width: usize,
+    out: Vec<Line<'static>>,
+}
+
+impl Pane<'_> {
+    fn label(&self, name: &str) -> Vec<Span<'static>> {
+        vec![Span::styled(format!("{name:<LABEL_W$}"), self.theme.dim)]
+    }
+
+    /// A labelled value wrapped and coloured as JSON.
+    fn json(&mut self, name: &str, text: &str) {
+        let label = self.label(name);
+        let lines = common::wrap_json(label, text, self.width, self.theme);
+        self.out.extend(lines);
+    }
+
+    /// A labelled line of plain words.
+    fn text(&mut self, name: &str, text: &str) {
+        let label = self.label(name);
+        let lines = wrap_prefixed(label, text, self.width, self.theme.base);
+        self.out.extend(lines);
+    }
+
+    /// The outcome menu, wrapping under its label; returns where each outcome sits.
+    fn menu(&mut self, row: &Row) -> Vec<MenuHit> {
+        let theme = self.theme;
+        let mut hits = Vec::new();
+        let mut menu = self.label(if row.locked { "locked" } else { "predict" });
+        let mut menu_w = LABEL_W;
+        for (n, word) in row.options().iter().enumerate() {
+            let on = row.pick == Some(n);
+            let radio = if on {
+                theme.sym.radio_on
+            } else {
+                theme.sym.radio_off
+            };
+            let item = format!("{radio} {} {word}  ", n + 1);
+            let iw = common::width_of(&item);
+            if menu_w + iw > self.width && menu_w > LABEL_W {
+                self.out.push(Line::from(std::mem::take(&mut menu)));
+                menu.push(Span::raw(" ".repeat(LABEL_W)));
+                menu_w = LABEL_W;
+            }
+            let st = if on { theme.selected } else { theme.base };
+            menu.push(Span::styled(item, st));
+            hits.push((self.out.len(), menu_w, menu_w + iw, n));
+            menu_w += iw;
+        }
+        self.out.push(Line::from(menu));
+        hits
+    }
+}
+
+impl PredictWidget {
+    pub(super) fn detail_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+        self.detail_with_menu(theme, width).0
+    }
+
+    /// The detail lines and where each outcome sits in the menu, for mouse clicks.
+    pub(super) fn detail_with_menu(
+        &self,
+        theme: &Theme,
+        width: usize,
+    ) -> (Vec<Line<'static>>, Vec<MenuHit>) {
+        let mut pane = Pane {
+            theme,
+            width: width.max(8),
+            out: Vec::new(),
+        };
+        let Some(i) = self.current() else {
+            return (pane.out, Vec::new());
+        };
+        let row = &self.rows[i];
+        let title = format!("Row {}: {}", i + 1, row.case.heading());
+        pane.out
+            .extend(wrap_prefixed(Vec::new(), &title, pane.width, theme.heading));
+        for field in row.case.prompt() {
+            match field {
+                PromptField::Json(name, text) => pane.json(name, &text),
+                PromptField::Text(name, text) => pane.text(name, &text),
+            }
+        }
+        let hits = pane.menu(row);
+        if row.revealed && row.actual.is_some() {
+            self.reveal_lines(&mut pane, row);
+        } else {
+            let hint = self.hint(row);
+            pane.out
+                .extend(wrap_prefixed(Vec::new(), &hint, pane.width, theme.dim));
+        }
+        (pane.out, hits)
+    }
+
+    /// Right or missed, what the real code returned, a fixture disagreement, the reason.
+    fn reveal_lines(&self, pane: &mut Pane, row: &Row) {
+        let Some(a) = &row.actual else {
+            return;
+        };
+        let theme = pane.theme;
+        let word = row.pick_word().unwrap_or("?");
+        let right = word == a.outcome;
+        let said = format!("you said {word}; {} {}", self.fixture.who, a.outcome);
+        let verdict = if right { "Right" } else { "Missed" };
+        pane.out
+            .extend(verdict_lines(theme, right, verdict, &said, pane.width));
+        pane.json(self.fixture.shown, &common::json_compact(&a.shown));
+        if let Some(x) = &a.extra {
+            pane.text("store", x);
+        }
+        if !a.agrees {
+            let bug = format!(
+                "Bug: the real code disagrees with this row's expected {}",
+                a.expected
+            );
+            let mark = vec![Span::styled(format!("{} ", theme.sym.bad), theme.warn)];
+            pane.out
+                .extend(wrap_prefixed(mark, &bug, pane.width, theme.warn));
+        }
+        pane.text("why", &clean(row.case.facts().reason, false));
+    }
+
+    /// What to do next on an unrevealed row (or the note a key left).
+    fn hint(&self, row: &Row) -> String {
+        match (&self.note, row.pick, row.locked) {
+            (Some(n), _, _) => n.clone(),
+            (None, None, _) => {
+                format!("Pick an outcome: 1-{} or left/right.", row.options().len())
+            }
+            (None, Some(_), false) => "Enter locks your prediction.".to_owned(),
+            (None, Some(_), true) => {
+                "Locked. Enter reveals what the real code does (u unlocks).".to_owned()
+            }
+        }
+    }
+
+    pub(super) fn detail_height(&self, width: usize) -> usize {
+        let theme = Theme::new(ThemeName::Mono, false);
+        self.detail_lines(&theme, width).len().max(7)
+    }
+}

@@ -1,0 +1,99 @@
+//! get_ticket rows: predict what the real executor returns for one proposed call.
+
+use std::sync::Arc;
+
+use crate::content::fixtures::ExecCase;
+use crate::executor::Record;
+use crate::sanitize::clean;
+use crate::tui::blocks::common;
+use crate::tui::blocks::engine::{self, ArgsInput};
+
+use super::rows::{Actual, Fixture, FixtureKind, PredictRow, PromptField, RowFacts};
+
+pub(super) const FIXTURE: Fixture = Fixture {
+    kind: FixtureKind::GetTicket,
+    name: "get_ticket",
+    headers: ["Call", "Context"],
+    widths: [14, 17, 19],
+    shrink_context: false,
+    who: "the real executor returned",
+    shown: "envelope",
+};
+
+const CHOICES: [&str; 5] = [
+    "ok",
+    "unknown_tool",
+    "invalid_arguments",
+    "forbidden",
+    "not_found",
+];
+
+/// One get_ticket case and the ticket store it runs against.
+#[derive(Clone)]
+pub(super) struct ExecRow {
+    case: ExecCase,
+    records: Arc<Vec<Record>>,
+}
+
+impl ExecRow {
+    pub fn new(case: ExecCase, records: Arc<Vec<Record>>) -> ExecRow {
+        ExecRow { case, records }
+    }
+}
+
+impl PredictRow for ExecRow {
+    fn facts(&self) -> RowFacts<'_> {
+        let c = &self.case;
+        RowFacts::new(&c.id, &c.group, &c.reason)
+    }
+
+    fn choices(&self) -> Vec<&'static str> {
+        CHOICES.to_vec()
+    }
+
+    fn cells(&self) -> [String; 2] {
+        let c = &self.case;
+        // The tool name is only news when it is not get_ticket.
+        let label = match c.label.strip_prefix("get_ticket, ") {
+            Some(rest) if c.tool == "get_ticket" => rest,
+            _ => c.label.as_str(),
+        };
+        [clean(label, false), engine::context_short(&c.context)]
+    }
+
+    fn heading(&self) -> String {
+        clean(&self.case.label, false)
+    }
+
+    fn prompt(&self) -> Vec<PromptField> {
+        let c = &self.case;
+        let args = ArgsInput::from_case(&c.args, &c.args_text).display();
+        let context = engine::context_words(&c.context);
+        vec![
+            PromptField::Json("call", format!("{} {args}", clean(&c.tool, false))),
+            PromptField::Text("context", format!("{context} (trusted: from the session)")),
+        ]
+    }
+
+    fn run(&self) -> Actual {
+        let case = &self.case;
+        let run = match engine::run_exec_case(case, &self.records, None) {
+            Ok(run) => run,
+            Err(e) => return Actual::broken(e, &case.expected),
+        };
+        let extra = run.store_changed.map(|changed| {
+            if changed {
+                "changing the returned ticket changed the store".to_owned()
+            } else {
+                "changing the returned ticket left the store as it was".to_owned()
+            }
+        });
+        Actual {
+            outcome: run.outcome(),
+            agrees: run.agrees,
+            expected: common::json_compact(&case.expected),
+            shown: run.envelope,
+            extra,
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! Keys and mouse clicks: moving between rows, picking, locking, revealing, review.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use crate::tui::blocks::common::{self, is_char, is_down, is_left, is_right, is_up, plain};
+use crate::tui::blocks::{BlockOutcome, KeyHint};
+use crate::tui::theme::{Theme, ThemeName};
+
+use super::PredictWidget;
+
+impl PredictWidget {
+    pub(super) fn on_key(&mut self, key: KeyEvent) -> BlockOutcome {
+        let had_note = self.note.take().is_some();
+        if plain(&key, KeyCode::Esc) {
+            return BlockOutcome::Release;
+        }
+        if let Some(done) = self.move_key(&key) {
+            return done;
+        }
+        if is_char(&key, 'r') {
+            return self.toggle_review();
+        }
+        if is_char(&key, 'a') {
+            return self.reveal_locked();
+        }
+        match self.current() {
+            Some(i) => self.row_key(i, &key),
+            None if had_note => BlockOutcome::Consumed,
+            None => BlockOutcome::Ignored,
+        }
+    }
+
+    /// Up, Down, Home and End move the cursor over the visible rows.
+    fn move_key(&mut self, key: &KeyEvent) -> Option<BlockOutcome> {
+        let n = self.visible().len();
+        if is_up(key) {
+            self.cursor = self.cursor.saturating_sub(1);
+        } else if is_down(key) {
+            if self.cursor + 1 < n {
+                self.cursor += 1;
+            }
+        } else if plain(key, KeyCode::Home) {
+            self.cursor = 0;
+        } else if plain(key, KeyCode::End) {
+            self.cursor = n.saturating_sub(1);
+        } else {
+            return None;
+        }
+        Some(BlockOutcome::Consumed)
+    }
+
+    fn toggle_review(&mut self) -> BlockOutcome {
+        if self.review {
+            self.leave_review();
+        } else if self.queue.is_empty() {
+            self.note = Some("The review queue is empty: rows you miss land there.".to_owned());
+            return BlockOutcome::Consumed;
+        } else {
+            self.enter_review();
+        }
+        BlockOutcome::Changed
+    }
+
+    /// Reveal every visible row that is locked and not yet revealed.
+    fn reveal_locked(&mut self) -> BlockOutcome {
+        let locked: Vec<usize> = self
+            .visible()
+            .into_iter()
+            .filter(|&i| self.rows[i].locked && !self.rows[i].revealed)
+            .collect();
+        if locked.is_empty() {
+            self.note =
+                Some("No locked rows to reveal: lock a prediction with Enter first.".to_owned());
+            return BlockOutcome::Consumed;
+        }
+        for i in locked {
+            self.reveal(i);
+        }
+        BlockOutcome::Changed
+    }
+
+    /// Keys that act on row `i`: pick (number, left/right), unlock, lock then reveal.
+    fn row_key(&mut self, i: usize, key: &KeyEvent) -> BlockOutcome {
+        let opts = self.rows[i].options().len();
+        let row = &mut self.rows[i];
+        if let Some(d) = common::digit(key) {
+            if row.locked || d >= opts {
+                return BlockOutcome::Consumed;
+            }
+            row.pick = Some(d);
+            return BlockOutcome::Changed;
+        }
+        if is_left(key) || is_right(key) {
+            if row.locked {
+                return BlockOutcome::Consumed;
+            }
+            let next = match (row.pick, is_right(key)) {
+                (None, true) => 0,
+                (None, false) => opts - 1,
+                (Some(p), true) => (p + 1) % opts,
+                (Some(p), false) => (p + opts - 1) % opts,
+            };
+            row.pick = Some(next);
+            return BlockOutcome::Changed;
+        }
+        if is_char(key, 'u') {
+            if row.locked && !row.revealed {
+                row.locked = false;
+                return BlockOutcome::Changed;
+            }
+            return BlockOutcome::Consumed;
+        }
+        if plain(key, KeyCode::Enter) || is_char(key, ' ') {
+            if row.revealed {
+                return BlockOutcome::Consumed;
+            }
+            if row.pick.is_none() {
+                self.note = Some(format!("Pick an outcome first: 1-{opts} or left/right."));
+                return BlockOutcome::Consumed;
+            }
+            if !row.locked {
+                row.locked = true;
+                return BlockOutcome::Changed;
+            }
+            self.reveal(i);
+            return BlockOutcome::Changed;
+        }
+        BlockOutcome::Ignored
+    }
+
+    pub(super) fn hints(&self, active: bool) -> Vec<KeyHint> {
+        if !active {
+            return vec![KeyHint::new("Enter", "predict the table")];
+        }
+        let six = self
+            .current()
+            .is_some_and(|i| self.rows[i].options().len() == 6);
+        let mut v = vec![
+            KeyHint::new("Up/Down", "row"),
+            KeyHint::new(
+                if six {
+                    "1-6/Left/Right"
+                } else {
+                    "1-5/Left/Right"
+                },
+                "pick",
+            ),
+            KeyHint::new("Enter", "lock, then reveal"),
+            KeyHint::new("u", "unlock"),
+            KeyHint::new("a", "reveal locked"),
+        ];
+        if self.review {
+            v.push(KeyHint::new("r", "leave review"));
+        } else if !self.queue.is_empty() {
+            v.push(KeyHint::new("r", "review missed"));
+        }
+        v.push(KeyHint::new("Esc", "back to page"));
+        v
+    }
+
+    /// A click on a table row selects it; a click on an outcome in the menu picks it.
+    pub(super) fn on_click(&mut self, row: u16, col: u16) -> BlockOutcome {
+        let (w, h) = self.drawn.get();
+        if w == 0 || row == 0 || col == 0 {
+            return BlockOutcome::Ignored;
+        }
+        let (y, x) = (row - 1, col - 1);
+        let g = self.geometry(w, h);
+        let in_table = if g.wide { x < g.left_w } else { y < g.table_h };
+        if in_table {
+            let idx = if g.wide {
+                (y as usize + g.row_skip).checked_sub(1)
+            } else {
+                (y as usize).checked_sub(1).map(|r| r + g.row_skip)
+            };
+            return match idx {
+                Some(i) if i < self.visible().len() => {
+                    self.note = None;
+                    self.cursor = i;
+                    BlockOutcome::Consumed
+                }
+                _ => BlockOutcome::Ignored,
+            };
+        }
+        let d = g.detail;
+        if x < d.x || y < d.y {
+            return BlockOutcome::Ignored;
+        }
+        self.click_menu((y - d.y) as usize, (x - d.x) as usize, d.width as usize)
+    }
+
+    /// A click at (line, column) of the detail pane: an outcome picks it, as its number
+    /// key would.
+    fn click_menu(&mut self, ly: usize, lx: usize, width: usize) -> BlockOutcome {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let (_, hits) = self.detail_with_menu(&theme, width);
+        let Some(&(_, _, _, opt)) = hits
+            .iter()
+            .find(|(l, x0, x1, _)| *l == ly && lx >= *x0 && lx < *x1)
+        else {
+            return BlockOutcome::Ignored;
+        };
+        let Some(i) = self.current() else {
+            return BlockOutcome::Ignored;
+        };
+        if self.rows[i].locked {
+            return BlockOutcome::Consumed;
+        }
+        self.note = None;
+        self.rows[i].pick = Some(opt);
+        BlockOutcome::Changed
+    }
+}

@@ -1,0 +1,317 @@
+//! `predict fixture=get_ticket|validator [group=NAME] [rows=ID,ID,...]`: a fixture table
+//! the learner predicts row by row. Pick an outcome (number keys or left/right), lock it
+//! with Enter, reveal with Enter again: the reveal runs the REAL executor or validator on
+//! the row (the fixture's `expected` is only used to flag a disagreement, never as the
+//! actual). Missed rows go into a review queue (`r`) to replay.
+//!
+//! Each row kind (`exec_row`, `validator_row`) implements one interface (`rows`); the
+//! widget itself only knows rows through it.
+
+mod detail;
+mod exec_row;
+mod keys;
+mod rows;
+mod score;
+mod table;
+mod validator_row;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crossterm::event::KeyEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use serde_json::{Value, json};
+
+use crate::content::fixtures::{self, ExecCase, NamedSchema, ValidatorCase};
+use crate::content::lessons::Block;
+use crate::executor::Record;
+use crate::tui::blocks::common::frame;
+use crate::tui::blocks::engine;
+use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+
+use exec_row::ExecRow;
+pub use rows::{Actual, FixtureKind};
+use rows::{Fixture, PredictRow, Row};
+use validator_row::ValidatorRow;
+
+pub struct PredictWidget {
+    /// Inner size of the last draw, to map mouse clicks.
+    drawn: std::cell::Cell<(u16, u16)>,
+    fixture: &'static Fixture,
+    rows: Vec<Row>,
+    /// Index into `visible()`.
+    cursor: usize,
+    review: bool,
+    /// Ids of rows missed, in the order they were missed.
+    queue: Vec<String>,
+    /// A one-line note after a key that could not act (e.g. Enter with no pick).
+    note: Option<String>,
+}
+
+/// Which rows of a fixture a block asks for (`group=`, `rows=`).
+struct Selection<'a> {
+    fixture: &'a str,
+    group: Option<&'a str>,
+    ids: Option<Vec<String>>,
+}
+
+impl Selection<'_> {
+    /// The chosen rows: those named by `rows=` in that order (each in `group=` if given),
+    /// else every row of the group, else every row.
+    fn choose<R: PredictRow + Clone + 'static>(
+        &self,
+        all: Vec<R>,
+    ) -> Result<Vec<Box<dyn PredictRow>>, String> {
+        let (fixture, group) = (self.fixture, self.group);
+        let mut chosen: Vec<Box<dyn PredictRow>> = Vec::new();
+        match &self.ids {
+            Some(ids) => {
+                let by_id: BTreeMap<&str, &R> = all.iter().map(|r| (r.facts().id, r)).collect();
+                for id in ids {
+                    let r = by_id
+                        .get(id.as_str())
+                        .ok_or_else(|| format!("predict: no {fixture} row with id {id:?}"))?;
+                    if group.is_some_and(|g| g != r.facts().group) {
+                        return Err(format!(
+                            "predict: row {id:?} is not in group {:?}",
+                            group.unwrap_or_default()
+                        ));
+                    }
+                    chosen.push(Box::new((*r).clone()));
+                }
+            }
+            None => {
+                for r in all {
+                    if group.is_none_or(|want| want == r.facts().group) {
+                        chosen.push(Box::new(r));
+                    }
+                }
+            }
+        }
+        if chosen.is_empty() {
+            return Err(match group {
+                Some(g) => format!("predict: no {fixture} rows in group {g:?}"),
+                None => format!("predict: the {fixture} fixture has no rows"),
+            });
+        }
+        Ok(chosen)
+    }
+}
+
+impl PredictWidget {
+    pub fn from_block(block: &Block, env: &BlockEnv) -> Result<PredictWidget, String> {
+        let fixture = block
+            .option("fixture")
+            .ok_or("predict needs fixture=get_ticket or fixture=validator")?;
+        let selection = Selection {
+            fixture,
+            group: block.option("group"),
+            ids: block.option("rows").map(|r| {
+                r.split(',')
+                    .map(|s| s.trim().to_owned())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            }),
+        };
+        let content = &env.content;
+        let (kind, rows) = match fixture {
+            "get_ticket" => {
+                let cases = fixtures::get_ticket_cases(content).map_err(|e| e.to_string())?;
+                let all: Vec<ExecRow> = cases
+                    .into_iter()
+                    .map(|c| ExecRow::new(c, env.records.clone()))
+                    .collect();
+                (&exec_row::FIXTURE, selection.choose(all)?)
+            }
+            "validator" => {
+                let cases = fixtures::validator_cases(content).map_err(|e| e.to_string())?;
+                let named = Arc::new(engine::load_named_schemas(content)?);
+                let all: Vec<ValidatorRow> = cases
+                    .into_iter()
+                    .map(|c| ValidatorRow::new(c, named.clone()))
+                    .collect();
+                (&validator_row::FIXTURE, selection.choose(all)?)
+            }
+            other => {
+                return Err(format!(
+                    "predict: unknown fixture {other:?} (get_ticket or validator)"
+                ));
+            }
+        };
+        Ok(PredictWidget::new(kind, rows))
+    }
+
+    fn new(fixture: &'static Fixture, rows: Vec<Box<dyn PredictRow>>) -> PredictWidget {
+        PredictWidget {
+            drawn: std::cell::Cell::new((0, 0)),
+            fixture,
+            rows: rows.into_iter().map(Row::new).collect(),
+            cursor: 0,
+            review: false,
+            queue: Vec::new(),
+            note: None,
+        }
+    }
+
+    /// Build directly from get_ticket rows (tests, `render`).
+    pub fn for_exec_cases(cases: Vec<ExecCase>, records: Arc<Vec<Record>>) -> PredictWidget {
+        let rows = cases
+            .into_iter()
+            .map(|c| Box::new(ExecRow::new(c, records.clone())) as Box<dyn PredictRow>)
+            .collect();
+        PredictWidget::new(&exec_row::FIXTURE, rows)
+    }
+
+    /// Build directly from validator rows and named schemas.
+    pub fn for_validator_cases(
+        cases: Vec<ValidatorCase>,
+        named: Vec<(String, NamedSchema)>,
+    ) -> PredictWidget {
+        let named = Arc::new(named);
+        let rows = cases
+            .into_iter()
+            .map(|c| Box::new(ValidatorRow::new(c, named.clone())) as Box<dyn PredictRow>)
+            .collect();
+        PredictWidget::new(&validator_row::FIXTURE, rows)
+    }
+
+    pub fn kind(&self) -> FixtureKind {
+        self.fixture.kind
+    }
+
+    pub fn row_ids(&self) -> Vec<String> {
+        self.rows.iter().map(|r| r.id().to_owned()).collect()
+    }
+
+    fn row(&self, id: &str) -> Option<&Row> {
+        self.rows.iter().find(|r| r.id() == id)
+    }
+
+    /// The actual result of a revealed row, by id.
+    pub fn actual(&self, id: &str) -> Option<&Actual> {
+        self.row(id).and_then(|r| r.actual.as_ref())
+    }
+
+    /// The current (possibly tentative) prediction of a row, by id.
+    pub fn prediction(&self, id: &str) -> Option<(&'static str, bool)> {
+        self.row(id)
+            .and_then(|r| r.pick_word().map(|w| (w, r.locked)))
+    }
+
+    /// The id of the row under the cursor.
+    pub fn current_id(&self) -> Option<String> {
+        self.current().map(|i| self.rows[i].id().to_owned())
+    }
+
+    /// Put back one row's saved state; a revealed row is judged again by the real code
+    /// (the saved file only keeps the learner's part).
+    fn restore_row(row: &mut Row, saved: &Value) {
+        row.pick = saved
+            .get("pick")
+            .and_then(Value::as_str)
+            .and_then(|w| row.option_index(w));
+        let flag = |name: &str| saved.get(name).and_then(Value::as_bool) == Some(true);
+        row.locked = row.pick.is_some() && flag("locked");
+        row.revealed = row.locked && flag("revealed");
+        row.first = saved.get("first").and_then(|f| {
+            Some((
+                f.get("pick")?.as_str()?.to_owned(),
+                f.get("right")?.as_bool()?,
+            ))
+        });
+        if row.revealed {
+            row.actual = Some(row.case.run());
+        }
+    }
+}
+
+impl BlockWidget for PredictWidget {
+    fn title(&self) -> String {
+        let name = self.fixture.name;
+        if self.review {
+            format!("Predict: {name} (review)")
+        } else {
+            format!("Predict: {name}")
+        }
+    }
+
+    fn height(&self, width: u16) -> u16 {
+        self.wanted_height(width)
+    }
+
+    fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
+        let status = self.status(ctx.theme, area.width, ctx.active);
+        let inner = frame(area, buf, ctx, &self.title(), &status);
+        if inner.is_empty() {
+            return;
+        }
+        self.drawn.set((inner.width, inner.height));
+        self.draw(inner, buf, ctx.theme, ctx.focused || ctx.active);
+    }
+
+    fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
+        if !active {
+            return BlockOutcome::Ignored;
+        }
+        self.on_key(key)
+    }
+
+    fn key_hints(&self, active: bool) -> Vec<KeyHint> {
+        self.hints(active)
+    }
+
+    fn save(&self) -> Value {
+        let mut rows = serde_json::Map::new();
+        for r in &self.rows {
+            rows.insert(
+                r.id().to_owned(),
+                json!({
+                    "pick": r.pick_word(),
+                    "locked": r.locked,
+                    "revealed": r.revealed,
+                    "first": r.first.as_ref().map(|f| json!({"pick": f.0, "right": f.1})),
+                }),
+            );
+        }
+        json!({ "rows": rows, "queue": self.queue, "review": self.review })
+    }
+
+    fn restore(&mut self, state: &Value) {
+        let Some(saved) = state.get("rows").and_then(Value::as_object) else {
+            return;
+        };
+        for row in &mut self.rows {
+            if let Some(s) = saved.get(row.id()) {
+                PredictWidget::restore_row(row, s);
+            }
+        }
+        let ids = self.row_ids();
+        self.queue = state
+            .get("queue")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .filter(|id| ids.iter().any(|x| x == id))
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.review =
+            state.get("review").and_then(Value::as_bool) == Some(true) && !self.queue.is_empty();
+        self.cursor = 0;
+    }
+
+    fn is_done(&self) -> bool {
+        self.rows.iter().all(|r| r.first.is_some())
+    }
+
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        Some(self.focus_row(width))
+    }
+
+    fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
+        self.on_click(row, col)
+    }
+}

@@ -1,0 +1,274 @@
+//! The table of rows (one line per row: what it is about, the pick, the real outcome),
+//! where the table and the detail pane sit inside the border, and drawing both.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+
+use crate::tui::blocks::common::{self, fit};
+use crate::tui::theme::{Theme, ThemeName};
+
+use super::PredictWidget;
+
+/// Inner width from which the row detail goes beside the table.
+pub(super) const WIDE: u16 = 110;
+/// Table rows shown at once in the stacked layout (the table scrolls around the cursor).
+pub(super) const MAX_TABLE_ROWS: usize = 8;
+
+/// Layout inside the border (coordinates relative to the inner area).
+pub(super) struct Geometry {
+    pub wide: bool,
+    pub left_w: u16,
+    /// Stacked: rows of the table (header included); wide: the left column's height.
+    pub table_h: u16,
+    /// Table lines scrolled away (stacked: data rows; wide: whole table lines).
+    pub row_skip: usize,
+    pub detail: Rect,
+}
+
+/// Column widths of the table at one width.
+struct Columns {
+    /// The first column (what is proposed) takes what the others leave.
+    flex: usize,
+    context: usize,
+    you: usize,
+    real: usize,
+    /// "You" and "Real" share one column (the reveal replaces the prediction; the detail
+    /// pane still shows both).
+    compact: bool,
+}
+
+impl PredictWidget {
+    fn columns(&self, width: usize) -> Columns {
+        let [context, you, real] = self.fixture.widths;
+        let compact = width < 4 + 12 + context + you + real + 3;
+        // The context column is what a row is about, so it stays when narrow.
+        let context = if compact && self.fixture.shrink_context {
+            context.min(width / 5)
+        } else {
+            context
+        };
+        let fixed = if compact {
+            4 + context + 1 + real
+        } else {
+            4 + context + 1 + you + 1 + real
+        };
+        let flex = width.saturating_sub(fixed + 1).max(4);
+        Columns {
+            flex,
+            context,
+            you,
+            real,
+            compact,
+        }
+    }
+
+    pub(super) fn table_lines(
+        &self,
+        theme: &Theme,
+        width: usize,
+        show_cursor: bool,
+    ) -> Vec<Line<'static>> {
+        let cols = self.columns(width);
+        let mut out = vec![self.header_line(theme, &cols)];
+        let visible = self.visible();
+        if visible.is_empty() {
+            out.push(Line::from(Span::styled(
+                "    The review queue is empty: every missed row is now right. r returns to the table.",
+                theme.ok,
+            )));
+        }
+        for (pos, &i) in visible.iter().enumerate() {
+            let here = show_cursor && pos == self.cursor;
+            out.push(self.row_line(theme, &cols, i, here));
+        }
+        out
+    }
+
+    fn header_line(&self, theme: &Theme, cols: &Columns) -> Line<'static> {
+        let e = theme.sym.ellipsis;
+        let [h1, h2] = self.fixture.headers;
+        let mut header = vec![
+            Span::styled(format!("    {} ", fit(h1, cols.flex, e)), theme.dim),
+            Span::styled(format!("{} ", fit(h2, cols.context, e)), theme.dim),
+        ];
+        if cols.compact {
+            header.push(Span::styled(fit("You / real", cols.real, e), theme.dim));
+        } else {
+            header.push(Span::styled(
+                format!("{} ", fit("You", cols.you, e)),
+                theme.dim,
+            ));
+            header.push(Span::styled(fit("Real", cols.real, e), theme.dim));
+        }
+        Line::from(header)
+    }
+
+    fn row_line(&self, theme: &Theme, cols: &Columns, i: usize, here: bool) -> Line<'static> {
+        let e = theme.sym.ellipsis;
+        let row = &self.rows[i];
+        let base = if here { theme.selected } else { theme.base };
+        let [about, context] = row.case.cells();
+        let pointer = if here { theme.sym.pointer } else { " " };
+        let mut spans = vec![
+            Span::styled(pointer.to_string(), theme.focus),
+            Span::styled(format!("{:>2} ", i + 1), base),
+            Span::styled(format!("{} ", fit(&about, cols.flex, e)), base),
+            Span::styled(format!("{} ", fit(&context, cols.context, e)), base),
+        ];
+        let you = match (row.pick_word(), row.locked) {
+            (None, _) => theme.sym.pending.to_owned(),
+            (Some(w), true) => w.to_owned(),
+            (Some(w), false) => format!("{w}?"),
+        };
+        let you_style = if row.locked { base } else { theme.dim };
+        let real = match (&row.actual, row.revealed) {
+            (Some(a), true) => {
+                let (mark, st) = if row.is_right() {
+                    (theme.sym.ok, theme.ok)
+                } else {
+                    (theme.sym.bad, theme.bad)
+                };
+                let text = format!("{mark} {}", a.outcome);
+                Some(Span::styled(fit(&text, cols.real, e), st))
+            }
+            _ => None,
+        };
+        if cols.compact {
+            spans.push(real.unwrap_or_else(|| Span::styled(fit(&you, cols.real, e), you_style)));
+        } else {
+            spans.push(Span::styled(
+                format!("{} ", fit(&you, cols.you, e)),
+                you_style,
+            ));
+            spans.push(real.unwrap_or_else(|| Span::styled(fit("", cols.real, e), base)));
+        }
+        Line::from(spans)
+    }
+
+    /// Where things go inside the border at this inner size (shared by `render`,
+    /// `focus_line` and `handle_click`).
+    pub(super) fn geometry(&self, inner_w: u16, inner_h: u16) -> Geometry {
+        let theme = Theme::new(ThemeName::Mono, false);
+        if inner_w >= WIDE {
+            let [left, _] = Rect::new(0, 0, inner_w, inner_h).layout(&Layout::horizontal([
+                Constraint::Percentage(55),
+                Constraint::Percentage(45),
+            ]));
+            let left_w = left.width;
+            let table = self.table_lines(&theme, left_w as usize, true);
+            let skip = common::scroll_to(self.cursor + 1, inner_h as usize, table.len());
+            return Geometry {
+                wide: true,
+                left_w,
+                table_h: inner_h,
+                row_skip: skip,
+                detail: Rect {
+                    x: left_w + 1,
+                    y: 0,
+                    width: inner_w.saturating_sub(left_w + 1),
+                    height: inner_h,
+                },
+            };
+        }
+        let table = self.table_lines(&theme, inner_w as usize, true);
+        let detail = self.detail_lines(&theme, inner_w as usize);
+        let want_table = table.len().min(1 + MAX_TABLE_ROWS) as u16;
+        let detail_h = (detail.len() as u16).min(inner_h.saturating_sub(2));
+        let table_h = want_table
+            .min(inner_h.saturating_sub(detail_h))
+            .max(inner_h.min(2));
+        let rows_h = table_h.saturating_sub(1) as usize;
+        let skip = common::scroll_to(self.cursor, rows_h, table.len().saturating_sub(1));
+        Geometry {
+            wide: false,
+            left_w: inner_w,
+            table_h,
+            row_skip: skip,
+            detail: Rect {
+                x: 0,
+                y: table_h,
+                width: inner_w,
+                height: inner_h.saturating_sub(table_h),
+            },
+        }
+    }
+
+    /// The inner size this block gets when drawn inline at `width` (its own height).
+    fn inline_geometry(&self, width: u16) -> Geometry {
+        let h = self.wanted_height(width);
+        self.geometry(width.saturating_sub(2), h.saturating_sub(2))
+    }
+
+    /// The block's height at `width`, border included.
+    pub(super) fn wanted_height(&self, width: u16) -> u16 {
+        let inner = width.saturating_sub(2);
+        let rows = self.visible().len().max(1);
+        let h = if inner >= WIDE {
+            (1 + rows).max(self.detail_height((inner / 2) as usize))
+        } else {
+            1 + rows.min(MAX_TABLE_ROWS) + self.detail_height(inner as usize)
+        };
+        (h + 2).min(u16::MAX as usize) as u16
+    }
+
+    /// Draw the table and the detail pane into `inner` (the area inside the border).
+    pub(super) fn draw(&self, inner: Rect, buf: &mut Buffer, theme: &Theme, show_cursor: bool) {
+        let g = self.geometry(inner.width, inner.height);
+        let at = |r: Rect| {
+            Rect {
+                x: inner.x + r.x,
+                y: inner.y + r.y,
+                ..r
+            }
+            .intersection(inner)
+        };
+        let detail_a = at(g.detail);
+        let detail = self.detail_lines(theme, detail_a.width as usize);
+        if g.wide {
+            let left = Rect {
+                width: g.left_w,
+                ..inner
+            };
+            let table = self.table_lines(theme, left.width as usize, show_cursor);
+            common::draw_lines(left, buf, &table, g.row_skip);
+            common::draw_lines(detail_a, buf, &detail, 0);
+            return;
+        }
+        let table = self.table_lines(theme, inner.width as usize, show_cursor);
+        let ta = Rect {
+            height: g.table_h.min(inner.height),
+            ..inner
+        };
+        // Header stays; rows scroll around the cursor.
+        if !ta.is_empty() {
+            common::draw_lines(ta, buf, &table[..1], 0);
+            let rows_area = Rect {
+                y: ta.y + 1,
+                height: ta.height.saturating_sub(1),
+                ..ta
+            };
+            common::draw_lines(rows_area, buf, &table[1..], g.row_skip);
+        }
+        common::draw_lines(detail_a, buf, &detail, 0);
+    }
+
+    /// The line to keep in view, counted from the top border at `width`: the end of a
+    /// reveal, else the row under the cursor.
+    pub(super) fn focus_row(&self, width: u16) -> u16 {
+        let g = self.inline_geometry(width);
+        let theme = Theme::new(ThemeName::Mono, false);
+        let revealed = self.current().is_some_and(|i| self.rows[i].revealed);
+        if revealed {
+            // The end of the reveal (the row's reason) is what the learner reads next.
+            let n = self.detail_lines(&theme, g.detail.width as usize).len() as u16;
+            return 1 + g.detail.y + n.saturating_sub(1).min(g.detail.height.saturating_sub(1));
+        }
+        let line = if g.wide {
+            (self.cursor + 1).saturating_sub(g.row_skip)
+        } else {
+            1 + self.cursor.saturating_sub(g.row_skip)
+        };
+        1 + line as u16
+    }
+}

@@ -1,0 +1,119 @@
+//! Validator rows: predict what the real validator says about one set of arguments
+//! against one schema.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::content::fixtures::{NamedSchema, ValidatorCase};
+use crate::sanitize::clean;
+use crate::tui::blocks::common;
+use crate::tui::blocks::engine::{self, ArgsInput};
+
+use super::rows::{Actual, Fixture, FixtureKind, PredictRow, PromptField, RowFacts};
+
+pub(super) const FIXTURE: Fixture = Fixture {
+    kind: FixtureKind::Validator,
+    name: "validator",
+    headers: ["Arguments", "Schema"],
+    widths: [12, 9, 11],
+    shrink_context: true,
+    who: "the real validator said",
+    shown: "verdict",
+};
+
+const CHOICES: [&str; 5] = ["ok", "missing", "unknown", "type", "value"];
+
+/// The schemas rows may name, shared by every row of a table.
+pub(super) type Named = Arc<Vec<(String, NamedSchema)>>;
+
+/// One validator case and the named schemas it may refer to.
+#[derive(Clone)]
+pub(super) struct ValidatorRow {
+    case: ValidatorCase,
+    named: Named,
+}
+
+impl ValidatorRow {
+    pub fn new(case: ValidatorCase, named: Named) -> ValidatorRow {
+        ValidatorRow { case, named }
+    }
+
+    fn args_text(&self) -> String {
+        let c = &self.case;
+        clean(
+            &ArgsInput::from_case(&c.args, &c.args_text).display(),
+            false,
+        )
+    }
+
+    /// The schema as the learner reads it: a named one spelled out, required names after.
+    fn schema_text(&self) -> String {
+        let with_required = |schema: &Value, required: &[String]| {
+            let mut s = common::json_compact(schema);
+            if !required.is_empty() {
+                s.push_str(&format!(" required {}", required.join(",")));
+            }
+            s
+        };
+        match &self.case.schema {
+            Value::String(name) => match self.named.iter().find(|(n, _)| n == name) {
+                Some((_, e)) => format!("{name}: {}", with_required(&e.schema, &e.required)),
+                None => format!("{name} (not in schemas.json)"),
+            },
+            other => with_required(other, &self.case.required),
+        }
+    }
+}
+
+impl PredictRow for ValidatorRow {
+    fn facts(&self) -> RowFacts<'_> {
+        let c = &self.case;
+        RowFacts::new(&c.id, &c.group, &c.reason)
+    }
+
+    fn choices(&self) -> Vec<&'static str> {
+        let mut v = CHOICES.to_vec();
+        if self.case.args_text.is_some() || self.case.group == "parse" {
+            v.push("parse");
+        }
+        v
+    }
+
+    fn cells(&self) -> [String; 2] {
+        let schema = match &self.case.schema {
+            Value::String(n) => clean(n, false),
+            _ => "inline".to_owned(),
+        };
+        [self.args_text(), schema]
+    }
+
+    fn heading(&self) -> String {
+        let c = &self.case;
+        format!("{} ({})", clean(&c.id, false), clean(&c.group, false))
+    }
+
+    fn prompt(&self) -> Vec<PromptField> {
+        vec![
+            PromptField::Json("schema", clean(&self.schema_text(), false)),
+            PromptField::Json("args", self.args_text()),
+        ]
+    }
+
+    fn run(&self) -> Actual {
+        let case = &self.case;
+        let expected = serde_json::to_value(&case.expected).unwrap_or(Value::Null);
+        let run = match engine::run_validator_case(case, &self.named, None) {
+            Ok(run) => run,
+            Err(e) => return Actual::broken(e, &expected),
+        };
+        let verdict = run.verdict();
+        Actual {
+            outcome: run.outcome().to_owned(),
+            agrees: verdict == case.expected,
+            shown: json!({"ok": verdict.ok, "error": verdict.error}),
+            expected: common::json_compact(&expected),
+            extra: None,
+        }
+    }
+}
