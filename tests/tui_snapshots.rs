@@ -98,7 +98,7 @@ fn trace_screen() {
     // A scenario the contract promises to ship.
     for (w, h) in SIZES {
         let app = screens::build(
-            "trace:partial-success@300",
+            "trace-block:partial-success@300",
             options(ThemeName::Default, false),
             env(),
             Ok(lessons()),
@@ -124,7 +124,7 @@ fn predict_block_after_keys() {
 fn trace_after_steps() {
     for (w, h) in SIZES {
         let mut app = screens::build(
-            "trace:retry-read",
+            "trace-block:retry-read",
             options(ThemeName::Default, false),
             env(),
             Ok(lessons()),

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod exec;
+pub mod play;
 pub mod render;
 pub mod trace;
 pub mod validate;
@@ -85,6 +86,7 @@ impl TuiArgs {
             records: self.records.clone(),
             reset_progress: self.reset_progress,
             content,
+            play: None,
         }
     }
 }
@@ -101,6 +103,8 @@ pub enum Command {
     Trace(trace::TraceArgs),
     /// Draw one screen of the app as plain text.
     Render(render::RenderArgs),
+    /// Open the app straight in the full-screen trace player on a scenario.
+    Play(play::PlayArgs),
 }
 
 /// Parse flags, run, and turn the outcome into an exit code.
@@ -127,6 +131,7 @@ pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
         Some(Command::Check(args)) => check::run(args, &content),
         Some(Command::Trace(args)) => trace::run(args, &content),
         Some(Command::Render(args)) => render::run(args, &content),
+        Some(Command::Play(args)) => play::run(args, &content),
         None => crate::tui::run_app(cli.tui.config(content.content())),
     }
 }

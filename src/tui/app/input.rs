@@ -14,6 +14,11 @@ const WHEEL_ROWS: usize = 3;
 impl App {
     pub(super) fn on_key(&mut self, key: KeyEvent) -> Update {
         let ctx = self.context();
+        if matches!(ctx, Context::BlockActive | Context::BlockFocused)
+            && let Some(u) = self.open_block_player(&key)
+        {
+            return u;
+        }
         if ctx == Context::BlockActive
             && let Focus::Block(i) = self.focus
         {

@@ -10,6 +10,7 @@ mod input;
 mod layout;
 mod lessons;
 mod pages;
+mod player;
 mod scroll;
 mod state;
 
@@ -131,6 +132,8 @@ pub struct App {
     changes: u64,
     /// The page layout for the current lesson, page, width and `changes`.
     view: RefCell<Option<layout::CachedView>>,
+    /// The full-screen trace player, when it is open (it then takes keys, clicks, ticks).
+    player: Option<Box<crate::tui::player::Player>>,
 }
 
 impl App {
@@ -169,6 +172,7 @@ impl App {
             held_place: None,
             changes: 0,
             view: RefCell::new(None),
+            player: None,
         };
         app.start_at(opts.lesson.as_deref());
         app
@@ -176,6 +180,11 @@ impl App {
 
     pub(crate) fn theme(&self) -> &Theme {
         &self.theme
+    }
+
+    /// Presenter layout.
+    pub(crate) fn present(&self) -> bool {
+        self.present
     }
 
     /// Index of the open lesson.
@@ -315,6 +324,9 @@ impl App {
 
     pub fn update(&mut self, input: Input) -> Update {
         match input {
+            Input::Key(key) if self.player.is_some() => self.key_to_player(key),
+            Input::Mouse(m) if self.player.is_some() => self.mouse_to_player(m),
+            Input::Tick if self.player.is_some() => self.tick_player(),
             Input::Key(key) => self.on_key_input(key),
             Input::Mouse(m) => self.on_mouse(m),
             Input::Resize(w, h) => {

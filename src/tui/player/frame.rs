@@ -19,21 +19,23 @@ use super::panes;
 use super::timeline::TimelineView;
 use super::{Panel, Player};
 
-/// Keys for the key bar and the help overlay.
-pub const KEYS: &[(&str, &str)] = &[
-    ("Space", "play/pause"),
-    ("←/→", "step"),
-    ("[ ]", "scrub"),
-    ("+/-", "speed"),
-    ("Tab", "call"),
-    (", .", "call's events"),
-    ("m", "race/cancel + re-run"),
-    ("r", "knobs"),
-    ("b", "compare"),
-    ("x", "export"),
-    ("?", "legend"),
-    ("Esc", "back"),
-];
+/// Keys for the key bar and the legend (arrows spelled out in ASCII).
+pub fn keys(g: &Glyphs) -> [(&'static str, &'static str); 12] {
+    [
+        ("Space", "play/pause"),
+        (g.left_right, "step"),
+        ("[ ]", "scrub"),
+        ("+/-", "speed"),
+        ("Tab", "call"),
+        (", .", "call's events"),
+        ("m", "race/cancel + re-run"),
+        ("r", "knobs"),
+        ("b", "compare"),
+        ("x", "export"),
+        ("?", "legend"),
+        ("Esc", "back"),
+    ]
+}
 
 /// Draw the player into `area`.
 pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: bool) {
@@ -80,14 +82,18 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
         "paused".to_owned()
     };
     let right = format!(
-        " {state} {} · t = {} / {} ms ",
+        " {state} {}{}t = {} / {} ms ",
         p.pb.speed_label(),
+        g.sep,
         p.t_ms(),
         p.tl.end_ms
     );
-    let title = format!(" Trace · {} — {} ", p.tl.scenario, p.tl.title);
+    let title = format!(
+        " Trace{}{} {} {} ",
+        g.sep, p.tl.scenario, g.dash, p.tl.title
+    );
     let room = (area.width as usize).saturating_sub(width_of(&right) + 4);
-    let keys = key_bar(area.width.saturating_sub(4) as usize);
+    let keys = key_bar(area.width.saturating_sub(4) as usize, g);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_set(th.sym.border)
@@ -104,15 +110,15 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
 }
 
 /// As many key hints as fit in `width` cells.
-fn key_bar(width: usize) -> Line<'static> {
+fn key_bar(width: usize, g: &Glyphs) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
-    for (k, what) in KEYS {
-        let w = width_of(k) + width_of(what) + 3;
+    for (k, what) in keys(g) {
+        let w = width_of(k) + width_of(what) + width_of(g.sep) + 1;
         if used + w > width {
             break;
         }
-        spans.push(Span::raw(format!("{k} {what} · ")));
+        spans.push(Span::raw(format!("{k} {what}{}", g.sep)));
         used += w;
     }
     Line::from(spans)
@@ -136,7 +142,7 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
         notes.extend(wrap_prefixed(vec![], s, area.width as usize, th.accent));
     }
     if let Some(b) = before {
-        let diff = knobs::differences(b, &p.tl).join(" · ");
+        let diff = knobs::differences(b, &p.tl).join(g.sep);
         notes.extend(wrap_prefixed(
             vec![Span::styled(
                 format!("{} compared with the run before: ", g.differs),
@@ -296,7 +302,12 @@ fn end_view(
     let mut y = area.y;
     if big {
         let style = panes::stop_style(r, th);
-        buf.set_string(area.x, y, format!("{} STOPPED · {r}", g.cancelled), style);
+        buf.set_string(
+            area.x,
+            y,
+            format!("{} STOPPED{}{r}", g.cancelled, g.sep),
+            style,
+        );
         tui_big_text::BigText::builder()
             .pixel_size(tui_big_text::PixelSize::Quadrant)
             .style(style)
@@ -327,6 +338,7 @@ fn end_view(
 }
 
 fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
+    let g = Glyphs::for_theme(th);
     Clear.render(area, buf);
     buf.set_style(area, th.base);
     let block = Block::default()
@@ -334,7 +346,10 @@ fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
         .border_set(th.sym.border)
         .border_style(th.focus)
         .title(Span::styled(
-            " Knobs: ↑↓ choose · ←→ change · Enter re-run ",
+            format!(
+                " Knobs: {} choose{}{} change{}Enter re-run ",
+                g.up_down, g.sep, g.left_right, g.sep
+            ),
             th.focus,
         ));
     let inner = block.inner(area);
@@ -406,21 +421,21 @@ fn legend(area: Rect, buf: &mut Buffer, th: &Theme) {
             th.base,
         ));
     }
-    let mut keys = vec![Line::from(Span::styled("Keys", th.heading))];
-    for (k, what) in KEYS {
-        keys.push(Line::from(vec![
+    let mut key_lines = vec![Line::from(Span::styled("Keys", th.heading))];
+    for (k, what) in keys(g) {
+        key_lines.push(Line::from(vec![
             Span::styled(format!("{k:<6}"), th.key),
             Span::styled((*what).to_owned(), th.base),
         ]));
     }
     for (k, what) in [
-        ("h l", "step back / forward (as ←/→)"),
+        ("h l", "step back / forward"),
         ("j k", "next / previous call (as Tab)"),
         ("Home", "the start (g); End: the end (G)"),
         ("PgDn", "scroll the call's detail (PgUp back)"),
         ("mouse", "click the axis to seek, a lane to select it"),
     ] {
-        keys.extend(wrap_prefixed(
+        key_lines.extend(wrap_prefixed(
             vec![Span::styled(format!("{k:<6}"), th.key)],
             what,
             col_w as usize,
@@ -436,10 +451,10 @@ fn legend(area: Rect, buf: &mut Buffer, th: &Theme) {
             area.height,
         );
         draw_lines(left, buf, &lines, 0);
-        draw_lines(right, buf, &keys, 0);
+        draw_lines(right, buf, &key_lines, 0);
         return;
     }
     lines.push(Line::from(""));
-    lines.extend(keys);
+    lines.extend(key_lines);
     draw_lines(area, buf, &lines, 0);
 }

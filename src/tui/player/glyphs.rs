@@ -35,6 +35,15 @@ pub struct Glyphs {
     pub gauge_empty: &'static str,
     pub differs: &'static str,
     pub density: [&'static str; 9],
+    /// Between items of a line.
+    pub sep: &'static str,
+    pub dash: &'static str,
+    pub arrow: &'static str,
+    pub ellipsis: &'static str,
+    pub lquote: &'static str,
+    pub rquote: &'static str,
+    pub left_right: &'static str,
+    pub up_down: &'static str,
 }
 
 const UNICODE: Glyphs = Glyphs {
@@ -62,6 +71,14 @@ const UNICODE: Glyphs = Glyphs {
     gauge_empty: "░",
     differs: "≠",
     density: [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"],
+    sep: " · ",
+    dash: "—",
+    arrow: "→",
+    ellipsis: "…",
+    lquote: "\u{201c}",
+    rquote: "\u{201d}",
+    left_right: "←/→",
+    up_down: "↑↓",
 };
 
 const ASCII: Glyphs = Glyphs {
@@ -89,6 +106,14 @@ const ASCII: Glyphs = Glyphs {
     gauge_empty: ".",
     differs: "*",
     density: [" ", ".", ":", "-", "=", "+", "*", "#", "@"],
+    sep: " | ",
+    dash: "-",
+    arrow: "->",
+    ellipsis: "...",
+    lquote: "\"",
+    rquote: "\"",
+    left_right: "Left/Right",
+    up_down: "Up/Down",
 };
 
 impl Glyphs {

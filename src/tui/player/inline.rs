@@ -20,11 +20,13 @@ const MAX_LANE_ROWS: u16 = 10;
 /// Rows for the latest events, or the end summary.
 const TAIL_ROWS: u16 = 6;
 
+/// The scenario's title, then its note, both in full.
 fn note_lines(p: &Player, width: u16, th: &Theme) -> Vec<Line<'static>> {
-    if p.tl.note.is_empty() {
-        return Vec::new();
+    let mut out = wrap_prefixed(vec![], &p.tl.title, width as usize, th.heading);
+    if !p.tl.note.is_empty() {
+        out.extend(wrap_prefixed(vec![], &p.tl.note, width as usize, th.dim));
     }
-    wrap_prefixed(vec![], &p.tl.note, width as usize, th.dim)
+    out
 }
 
 fn timeline_rows(p: &Player) -> u16 {
@@ -42,24 +44,23 @@ fn gauge_lines(p: &Player, width: u16, th: &Theme) -> Vec<Line<'static>> {
 pub fn height(p: &Player, width: u16, th: &Theme) -> u16 {
     let note = note_lines(p, width, th).len() as u16;
     let gauges = gauge_lines(p, width, th).len() as u16;
-    note + u16::from(note > 0) + timeline_rows(p) + gauges + TAIL_ROWS
+    note + timeline_rows(p) + gauges + TAIL_ROWS
 }
 
-/// Draw the inline player into `area`.
-pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
+/// Draw the inline player at virtual time `t` into `area`.
+pub fn render(p: &Player, t: u64, area: Rect, buf: &mut Buffer, th: &Theme) {
     let area = area.intersection(buf.area);
     if area.is_empty() {
         return;
     }
     let g = Glyphs::for_theme(th);
-    let t = p.t_ms();
     let mut y = area.y;
     let bottom = area.y + area.height;
     let note = note_lines(p, area.width, th);
     if !note.is_empty() {
         let h = (note.len() as u16).min(bottom - y);
         draw_lines(Rect::new(area.x, y, area.width, h), buf, &note, 0);
-        y = (y + h + 1).min(bottom);
+        y += h;
     }
     let tl_h = timeline_rows(p).min(bottom - y);
     let geo = TimelineView {
@@ -77,7 +78,7 @@ pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     draw_lines(Rect::new(area.x, y, area.width, gh), buf, &gauges, 0);
     y += gh;
     let tail = Rect::new(area.x, y, area.width, bottom - y);
-    if p.pb.at_end(&p.tl) {
+    if t >= p.tl.end_ms {
         let mut lines = vec![panes::stop_line(&p.tl, th, g)];
         lines.extend(panes::end_lines(&p.tl, tail.width as usize, th, g));
         draw_lines(tail, buf, &lines, 0);

@@ -83,6 +83,11 @@ impl Player {
     /// Run the real orchestrator on `scenario` and open the player at time 0.
     pub fn new(scenario: Scenario, seed: u64) -> Player {
         let run = run_blocking(&scenario, seed);
+        Player::from_run(scenario, seed, run)
+    }
+
+    /// Open the player on a run already made from `scenario` and `seed`.
+    pub fn from_run(scenario: Scenario, seed: u64, run: crate::orchestrator::Run) -> Player {
         let tl = Timeline::build(&scenario, run);
         Player {
             tl,

@@ -23,9 +23,10 @@ pub fn call_note(tl: &Timeline, i: usize, t: u64, th: &Theme, g: &Glyphs) -> (St
         let cut = if r.truncated { ", TRUNCATED" } else { "" };
         return (
             format!(
-                "{} {} · {attempts}{cut}",
+                "{} {}{}{attempts}{cut}",
                 g.category(r.category),
-                r.category
+                r.category,
+                g.sep
             ),
             glyphs::category_style(th, r.category),
         );

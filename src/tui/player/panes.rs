@@ -141,7 +141,7 @@ pub fn detail(
 ) -> Vec<Line<'static>> {
     let c = &tl.calls[i];
     let mut out = vec![Line::from(Span::styled(
-        format!("{} {} · turn {}", c.id, c.tool, c.turn),
+        format!("{} {}{}turn {}", c.id, c.tool, gl.sep, c.turn),
         th.heading,
     ))];
     if t < c.proposed_ms {
@@ -261,9 +261,9 @@ fn attempts(
     for s in segs {
         let done = s.end <= t;
         let span = if done {
-            format!("{} → {} ms", s.start, s.end)
+            format!("{} {} {} ms", s.start, gl.arrow, s.end)
         } else {
-            format!("{} → … ms", s.start)
+            format!("{} {} {} ms", s.start, gl.arrow, gl.ellipsis)
         };
         let (label, text, style) = match s.kind {
             SegKind::Wait => (
@@ -349,11 +349,13 @@ pub fn events(
         )));
     }
     let n = tl.events_until(t);
-    if n == 0 {
+    if t == 0 {
         out.push(Line::from(Span::styled(
-            "nothing has happened yet: Space plays",
+            format!("at the start: Space plays, {} steps", gl.left_right),
             th.dim,
         )));
+    }
+    if n == 0 {
         return out;
     }
     let newest = n - 1;
@@ -408,7 +410,7 @@ pub fn partial_summary(tl: &Timeline, gl: &Glyphs) -> String {
             .iter()
             .map(|(k, n)| format!("{n} {} {k}", gl.category(*k)))
             .collect();
-        return format!("{} calls: {}", tl.calls.len(), parts.join(" · "));
+        return format!("{} calls: {}", tl.calls.len(), parts.join(gl.sep));
     }
     let parts: Vec<String> = tl
         .calls
@@ -441,7 +443,7 @@ pub fn partial_summary(tl: &Timeline, gl: &Glyphs) -> String {
     } else {
         "partial"
     };
-    format!("{word}: {}", parts.join(" · "))
+    format!("{word}: {}", parts.join(gl.sep))
 }
 
 /// The stop reason in words, for a learner.
@@ -492,7 +494,7 @@ pub fn end_lines(tl: &Timeline, width: usize, th: &Theme, gl: &Glyphs) -> Vec<Li
         th.base,
     ));
     let answer = match &tl.final_answer {
-        Some(a) => format!("\u{201c}{a}\u{201d}"),
+        Some(a) => format!("{}{a}{}", gl.lquote, gl.rquote),
         None => "no final answer: the run stopped before the model answered".to_owned(),
     };
     out.extend(wrap_prefixed(
