@@ -102,3 +102,43 @@ fn render_names_the_player_and_the_block_apart() {
     assert!(names.contains(&"trace:deadline".to_owned()));
     assert!(names.contains(&"trace-block:deadline".to_owned()));
 }
+
+#[test]
+fn play_with_a_bad_scenario_exits_2_before_the_terminal_is_touched() {
+    let bin = env!("CARGO_BIN_EXE_tooldojo");
+    for args in [
+        vec!["play", "no-such-scenario"],
+        vec!["play", "./missing.json"],
+        vec!["play", "happy-path", "--speed", "9"],
+    ] {
+        let out = std::process::Command::new(bin)
+            .args(&args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("the binary runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with("tooldojo: "), "{args:?}: {stderr}");
+        // Nothing was drawn: no escape sequences on stdout.
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn render_list_names_the_player_and_the_inline_block() {
+    let bin = env!("CARGO_BIN_EXE_tooldojo");
+    let out = std::process::Command::new(bin)
+        .args(["render", "--list"])
+        .output()
+        .unwrap();
+    let list = String::from_utf8_lossy(&out.stdout);
+    assert!(list.lines().any(|l| l == "trace:race-vs-cancel"), "{list}");
+    assert!(list.lines().any(|l| l == "trace-block:race-vs-cancel"), "{list}");
+    let out = std::process::Command::new(bin)
+        .args(["render", "trace:race-vs-cancel@800", "--size", "160x45"])
+        .output()
+        .unwrap();
+    let frame = String::from_utf8_lossy(&out.stdout);
+    assert!(frame.contains("handler"), "{frame}");
+    assert!(frame.contains("t = 800 / 1300 ms"), "{frame}");
+}
