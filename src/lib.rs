@@ -10,5 +10,7 @@ pub mod error;
 pub mod executor;
 pub mod orchestrator;
 pub mod sanitize;
+pub mod switches;
+pub mod text;
 pub mod tui;
 pub mod validate;

@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use super::ContentArgs;
 use crate::error::UserError;
 use crate::tui::theme::ThemeName;
-use crate::tui::{app, screens, ui};
+use crate::tui::{app, screens};
 
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
@@ -69,6 +69,9 @@ pub fn run(args: RenderArgs, content: &ContentArgs) -> color_eyre::Result<ExitCo
     let (w, h) = parse_size(&args.size)?;
     let screen = args.screen.unwrap_or_default();
     let app = screens::build(&screen, opts, env, lessons, Rect::new(0, 0, w, h))?;
-    print!("{}", ui::buffer_text(&screens::draw_to_buffer(&app)));
+    print!(
+        "{}",
+        crate::text::screen_text(&screens::draw_to_buffer(&app))
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -7,10 +7,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
+use crate::text::{truncate, width as width_of};
 use crate::tui::app::{App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, PageView, SegKind};
 use crate::tui::blocks::{KeyHint, RenderCtx};
 use crate::tui::keys::{self, Context};
-use crate::tui::markdown::width_of;
 use crate::tui::theme::Theme;
 
 /// Draw the whole app into a frame.
@@ -75,27 +75,6 @@ fn border_block<'a>(t: &Theme, focused: bool) -> Block<'a> {
         .borders(Borders::ALL)
         .border_set(t.sym.border)
         .border_style(if focused { t.focus } else { t.border })
-}
-
-fn truncate(s: &str, width: usize, ellipsis: &str) -> String {
-    if width_of(s) <= width {
-        return s.to_owned();
-    }
-    let keep = width.saturating_sub(width_of(ellipsis));
-    let mut out = String::new();
-    let mut used = 0;
-    for ch in s.chars() {
-        let w = width_of(ch.encode_utf8(&mut [0; 4]));
-        if used + w > keep {
-            break;
-        }
-        used += w;
-        out.push(ch);
-    }
-    if width >= width_of(ellipsis) {
-        out.push_str(ellipsis);
-    }
-    out
 }
 
 /// Screen rows of the sidebar entries: (row, lesson index). Used for drawing and clicks.
@@ -607,27 +586,4 @@ fn render_notice(msg: &str, t: &Theme, area: Rect, buf: &mut Buffer) {
         .style(Style::default().patch(t.base))
         .wrap(Wrap { trim: true })
         .render(inner, buf);
-}
-
-/// Plain text of a buffer, one line per row, trailing spaces trimmed.
-pub fn buffer_text(buf: &Buffer) -> String {
-    let mut out = String::new();
-    let area = buf.area;
-    for y in area.top()..area.bottom() {
-        let mut line = String::new();
-        let mut skip = 0;
-        for x in area.left()..area.right() {
-            if skip > 0 {
-                skip -= 1;
-                continue;
-            }
-            let sym = buf.cell((x, y)).map(|c| c.symbol()).unwrap_or(" ");
-            let w = width_of(sym);
-            line.push_str(if sym.is_empty() { " " } else { sym });
-            skip = w.saturating_sub(1);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }

@@ -323,7 +323,7 @@ impl App {
                 let inner = usize::from(width.saturating_sub(4).max(1));
                 let rows: usize = e
                     .lines()
-                    .map(|l| markdown::width_of(l).div_ceil(inner).max(1))
+                    .map(|l| crate::text::width(l).div_ceil(inner).max(1))
                     .sum();
                 u16::try_from(rows.max(1) + 2).unwrap_or(MAX_BLOCK_HEIGHT)
             }

@@ -282,8 +282,10 @@ impl BlockWidget for TraceWidget {
     }
 
     fn focus_line(&self, width: u16) -> Option<u16> {
-        // The latest events and the stop reason sit at the bottom: keep it in view.
-        Some(self.height(width).saturating_sub(1))
+        // The event at the cursor (or the stop reason), under the top border.
+        let theme = Theme::new(ThemeName::Mono, false);
+        let inner = width.saturating_sub(2);
+        Some(1 + inline::focus_row(&self.player, self.clock_ms, inner, &theme))
     }
 
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {

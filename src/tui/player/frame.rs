@@ -10,7 +10,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
-use crate::tui::blocks::common::{draw_lines, truncate, width_of, wrap_prefixed};
+use crate::text::{truncate, width as width_of};
+use crate::tui::blocks::common::{draw_lines, wrap_prefixed};
 use crate::tui::theme::Theme;
 
 use super::glyphs::Glyphs;

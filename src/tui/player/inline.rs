@@ -47,6 +47,40 @@ pub fn height(p: &Player, width: u16, th: &Theme) -> u16 {
     note + timeline_rows(p) + gauges + TAIL_ROWS
 }
 
+/// The lines under the gauges: the latest events, or at the end the stop and the summary.
+fn tail_lines(p: &Player, t: u64, width: u16, height: u16, th: &Theme) -> Vec<Line<'static>> {
+    let g = Glyphs::for_theme(th);
+    if t >= p.tl.end_ms {
+        let mut lines = vec![panes::stop_line(&p.tl, th, g)];
+        lines.extend(panes::end_lines(&p.tl, width as usize, th, g));
+        lines
+    } else {
+        panes::events(&p.tl, t, height as usize, width as usize, th, g)
+    }
+}
+
+/// The row, counted from the top of the inline area, of the event at the cursor (or of the
+/// stop reason at the end): the row a reader keeps in view.
+pub fn focus_row(p: &Player, t: u64, width: u16, th: &Theme) -> u16 {
+    let top = note_lines(p, width, th).len() as u16
+        + timeline_rows(p)
+        + gauge_lines(p, width, th).len() as u16;
+    let lines = tail_lines(p, t, width, TAIL_ROWS, th);
+    let at = if t >= p.tl.end_ms {
+        0
+    } else {
+        lines
+            .iter()
+            .position(|l| {
+                l.spans
+                    .first()
+                    .is_some_and(|s| s.content.starts_with(th.sym.pointer))
+            })
+            .unwrap_or(0)
+    };
+    top + (at as u16).min(TAIL_ROWS - 1)
+}
+
 /// Draw the inline player at virtual time `t` into `area`.
 pub fn render(p: &Player, t: u64, area: Rect, buf: &mut Buffer, th: &Theme) {
     let area = area.intersection(buf.area);
@@ -78,12 +112,6 @@ pub fn render(p: &Player, t: u64, area: Rect, buf: &mut Buffer, th: &Theme) {
     draw_lines(Rect::new(area.x, y, area.width, gh), buf, &gauges, 0);
     y += gh;
     let tail = Rect::new(area.x, y, area.width, bottom - y);
-    if t >= p.tl.end_ms {
-        let mut lines = vec![panes::stop_line(&p.tl, th, g)];
-        lines.extend(panes::end_lines(&p.tl, tail.width as usize, th, g));
-        draw_lines(tail, buf, &lines, 0);
-    } else {
-        let lines = panes::events(&p.tl, t, tail.height as usize, tail.width as usize, th, g);
-        draw_lines(tail, buf, &lines, 0);
-    }
+    let lines = tail_lines(p, t, tail.width, tail.height, th);
+    draw_lines(tail, buf, &lines, 0);
 }

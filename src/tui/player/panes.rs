@@ -7,7 +7,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::orchestrator::{Category, StopReason};
-use crate::tui::blocks::common::{fit, json_compact, truncate, width_of, wrap, wrap_prefixed};
+use crate::text::{fit, truncate, width as width_of, wrap};
+use crate::tui::blocks::common::{json_compact, wrap_prefixed};
 use crate::tui::theme::Theme;
 
 use super::glyphs::{self, Glyphs};

@@ -7,7 +7,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
-use crate::tui::blocks::common::{fit, truncate, width_of};
+use crate::text::{fit, truncate, width as width_of};
 use crate::tui::theme::Theme;
 
 use super::glyphs::{self, Glyphs};

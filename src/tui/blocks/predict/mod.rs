@@ -27,7 +27,7 @@ use crate::content::fixtures::{self, ExecCase, NamedSchema, ValidatorCase};
 use crate::content::lessons::Block;
 use crate::executor::Record;
 use crate::tui::blocks::common::frame;
-use crate::tui::blocks::engine;
+use crate::tui::blocks::playground::validator_run;
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 
 use exec_row::ExecRow;
@@ -126,7 +126,7 @@ impl PredictWidget {
             }
             "validator" => {
                 let cases = fixtures::validator_cases(content).map_err(|e| e.to_string())?;
-                let named = Arc::new(engine::load_named_schemas(content)?);
+                let named = Arc::new(validator_run::load_named_schemas(content)?);
                 let all: Vec<ValidatorRow> = cases
                     .into_iter()
                     .map(|c| ValidatorRow::new(c, named.clone()))

@@ -1,0 +1,10 @@
+//! Tests of the core: lessons and their lint, the orchestrator, the validator and executor
+//! against the fixtures, and property tests.
+
+mod lessons;
+mod lessons_lint;
+mod orchestrator;
+mod orchestrator_props;
+mod orchestrator_speed;
+mod validate_fixtures;
+mod validate_props;
