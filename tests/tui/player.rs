@@ -194,3 +194,11 @@ fn turn_lanes_and_call_lanes_interleave_in_the_order_they_happened() {
     assert!(matches!(order[0], Lane::Turn(0)));
     assert!(matches!(order[1], Lane::Call(0)));
 }
+
+#[test]
+#[ignore = "writes the generated 10,000-call scenario to $GEN_OUT for a manual `tooldojo play`"]
+fn write_generated_scenario() {
+    let path = std::env::var("GEN_OUT").unwrap_or("/tmp/generated-10000.json".into());
+    let s = tooldojo::orchestrator::load_scenario_generated(10_000, 64);
+    std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();
+}

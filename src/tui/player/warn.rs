@@ -141,7 +141,7 @@ fn storms(tl: &Timeline, out: &mut Vec<Warning>) {
                 t_ms: t,
                 kind: WarnKind::RetryStorm,
                 call: None,
-                text: format!("retry storm: {burst} retries within {window} ms"),
+                text: format!("{burst} retries within {window} ms"),
             });
             warned_until = Some(t + window);
         }
