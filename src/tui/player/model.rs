@@ -424,14 +424,19 @@ struct Builder {
     lanes: Vec<Lane>,
     event_call: Vec<Option<u32>>,
     /// (call id, turn) -> lane, the most recent first.
-    open: std::collections::HashMap<(Arc<str>, u32), usize>,
+    open: std::collections::HashMap<Arc<str>, Vec<(u32, usize)>>,
     /// Per call: when it became ready to take a slot (accepted, or its backoff ended).
     ready: Vec<Option<u64>>,
 }
 
 impl Builder {
-    fn lane_of(&mut self, id: &Arc<str>, turn: u32) -> Option<usize> {
-        self.open.get(&(id.clone(), turn)).copied()
+    fn lane_of(&self, id: &str, turn: u32) -> Option<usize> {
+        let lanes = self.open.get(id)?;
+        lanes
+            .iter()
+            .rev()
+            .find(|(t, _)| *t == turn)
+            .map(|&(_, i)| i)
     }
 
     fn new_call(&mut self, id: &Arc<str>, tool: &str, turn: u32, t: u64, args: &Value) -> usize {
@@ -452,7 +457,7 @@ impl Builder {
         });
         self.ready.push(None);
         self.lanes.push(Lane::Call(i));
-        self.open.insert((id.clone(), turn), i);
+        self.open.entry(id.clone()).or_default().push((turn, i));
         i
     }
 
@@ -517,7 +522,7 @@ impl Builder {
 
     /// Events of a call after it was accepted.
     fn call_event(&mut self, t: u64, turn: u32, kind: &EventKind) -> Option<usize> {
-        let i = self.lane_of(kind.call_id().map(Arc::from).as_ref()?, turn)?;
+        let i = self.lane_of(kind.call_id()?, turn)?;
         let c = &mut self.calls[i];
         match kind {
             EventKind::AttemptStarted {

@@ -89,10 +89,17 @@ pub fn choose_rows(
         }
         out
     };
+    // Count before building: a run of thousands of calls never fits.
+    let calls = tl.calls.len();
+    let plain = lanes.len() + if compare { calls } else { 0 };
     for ghosts in [true, false] {
-        let all: Vec<Row> = lanes.iter().flat_map(|&l| rows_of(l, ghosts)).collect();
-        if all.len() <= rows {
-            return all;
+        let want = if ghosts {
+            rows_wanted(tl, compare)
+        } else {
+            plain
+        };
+        if want <= rows {
+            return lanes.iter().flat_map(|&l| rows_of(l, ghosts)).collect();
         }
     }
     let with_before = |l: Lane| rows_of(l, false);

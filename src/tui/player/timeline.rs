@@ -420,11 +420,11 @@ impl TimelineView<'_> {
         // How many of the grouped lanes had something running in each column.
         let mut counts = vec![0usize; plot.w as usize];
         for &lane in members {
-            for s in lane_segments(self.tl, lane) {
-                if s.start > self.t || !matches!(s.kind, SegKind::Run | SegKind::Model) {
+            for (start, end) in run_spans(self.tl, lane) {
+                if start > self.t {
                     continue;
                 }
-                let (a, b) = (plot.col(s.start), plot.col(s.end.min(self.t)));
+                let (a, b) = (plot.col(start), plot.col(end.min(self.t)));
                 for x in a..=b {
                     counts[(x - plot.x) as usize] += 1;
                 }
@@ -520,6 +520,21 @@ fn tick_step(end: u64, width: u16) -> u64 {
         }
         unit *= 10;
     }
+}
+
+/// The stretches of a lane that count as activity in a density strip (attempts, turns), as
+/// (start, end), without copying the segments.
+fn run_spans(tl: &Timeline, lane: Lane) -> impl Iterator<Item = (u64, u64)> + '_ {
+    let (turn, calls) = match lane {
+        Lane::Turn(i) => (Some((tl.turns[i].start, tl.turns[i].end)), &[][..]),
+        Lane::Call(i) => (None, tl.calls[i].segments.as_slice()),
+    };
+    turn.into_iter().chain(
+        calls
+            .iter()
+            .filter(|s| s.kind == SegKind::Run)
+            .map(|s| (s.start, s.end)),
+    )
 }
 
 /// A lane's segments: the turn's thinking, or the call's waits, attempts and backoffs.
