@@ -86,7 +86,7 @@ const ASCII: Glyphs = Glyphs {
     model: "=",
     wait: ".",
     backoff: "-",
-    ghost: "~",
+    ghost: "%",
     ok: "+",
     fail: "x",
     timeout: "T",

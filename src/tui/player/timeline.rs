@@ -235,6 +235,7 @@ impl TimelineView<'_> {
 
     /// One row of a lane: the lane itself, its raced handlers, or the run before.
     fn draw_part(&self, lane: Lane, part: Part, y: u16, cols: &Cols, g: &Glyphs, buf: &mut Buffer) {
+        let lane_now = lane;
         let (tl, lane) = match (part, lane) {
             (Part::Before, Lane::Call(i)) => {
                 let Some(b) = self.before else { return };
@@ -272,6 +273,14 @@ impl TimelineView<'_> {
             g,
             buf,
         );
+        // The same call in both runs: `≠` only where something changed.
+        if let (Part::Before, Lane::Call(now)) = (part, lane_now)
+            && !super::knobs::lane_differs(tl, self.tl, now)
+        {
+            let th = self.theme;
+            let label = fit("  = before", cols.label_w as usize, th.sym.ellipsis);
+            buf.set_string(cols.plot.x - cols.label_w - 1, y, label, th.dim);
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
