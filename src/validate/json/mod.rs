@@ -12,11 +12,15 @@
 //! Deviations from Python's `json.loads`, on purpose: `NaN`/`Infinity` are rejected (they are
 //! not JSON), and a lone UTF-16 surrogate escape (`"\ud800"`) becomes U+FFFD, because a Rust
 //! string cannot hold it (the value is still a `str`, as in Python).
+//!
+//! `parse.rs` holds the reader; `owned.rs` the owned copies compiled schemas keep and the
+//! exact text messages show.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
+mod owned;
 mod parse;
 
 pub(crate) use parse::Parser;
@@ -74,18 +78,15 @@ impl<'a> Json<'a> {
         }
     }
 
-    /// Equality as JSON Schema's `enum` means it: numbers compare by value (`1 == 1.0`),
+    /// Equality as JSON Schema's `enum` means it: numbers compare by exact value (`1 == 1.0`),
     /// booleans are never numbers, object key order does not matter.
     pub fn same_as(&self, other: &Json<'_>) -> bool {
         match (self, other) {
             (Json::Null, Json::Null) => true,
             (Json::Bool(a), Json::Bool(b)) => a == b,
-            (Json::Int(a), Json::Int(b)) => a == b,
-            (Json::BigInt(a), Json::BigInt(b)) => a == b,
-            (a @ (Json::Int(_) | Json::BigInt(_) | Json::Float(_)), b) => match (a.as_f64(), b) {
-                (Some(x), Json::Int(_) | Json::BigInt(_) | Json::Float(_)) => b.as_f64() == Some(x),
-                _ => false,
-            },
+            (Json::Int(_) | Json::BigInt(_) | Json::Float(_), _) => {
+                crate::validate::number::equal(self, other)
+            }
             (Json::Str(a), Json::Str(b)) => a == b,
             (Json::Array(a), Json::Array(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
