@@ -2,8 +2,6 @@
 //! straight in the full-screen trace player on a real orchestrator run. The scenario is read
 //! before the terminal is touched, so a bad name or file exits 2 with a plain message.
 
-use std::process::ExitCode;
-
 use super::ContentArgs;
 use crate::error::UserError;
 use crate::orchestrator::load_scenario;
@@ -29,7 +27,7 @@ pub struct PlayArgs {
     pub present: bool,
 }
 
-pub fn run(args: PlayArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
+pub fn run(args: PlayArgs, content: &ContentArgs) -> super::CliResult {
     if !(0.25..=8.0).contains(&args.speed) {
         return Err(UserError::new(format!(
             "--speed {}: choose from 0.25 to 8 (0.25, 0.5, 1, 2, 4, 8)",
@@ -50,5 +48,5 @@ pub fn run(args: PlayArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode
         }),
         ..crate::tui::Config::new(content)
     };
-    crate::tui::run_app(config)
+    Ok(crate::tui::run_app(config)?)
 }

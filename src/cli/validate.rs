@@ -89,7 +89,7 @@ pub fn verdict_line(violations: &[validate::Violation], all: bool, form: Form) -
     validate::json::dumps(&v)
 }
 
-pub fn run(args: ValidateArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
+pub fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult {
     let rules = ValidatorRules::without(args.off.iter().copied());
     if let Some(file) = &args.jsonl {
         let opts = jsonl::Options {

@@ -105,6 +105,11 @@ pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<S
         chunk.copy_within(start..filled, 0);
         filled -= start;
         if filled == chunk.len() {
+            if chunk.len() >= crate::input::MAX_LINE_BYTES {
+                // No newline in sight: stop rather than hold an endless line in memory.
+                out.flush()?;
+                return Err(crate::input::line_too_long(stats.lines + 1));
+            }
             // A line longer than the buffer: make room.
             chunk.resize(chunk.len() * 2, 0);
         }
@@ -664,6 +669,17 @@ mod reader_tests {
             r#"{"ok": false, "error": "bad case: the line is not UTF-8 (byte 12)"}"#
         );
         assert_eq!(lines[2], r#"{"ok": true, "error": ""}"#);
+    }
+
+    #[test]
+    fn a_line_over_the_cap_stops_the_run_with_an_error() {
+        let input = format!("{}\n", "a".repeat(crate::input::MAX_LINE_BYTES + 10));
+        let mut out = Vec::new();
+        let err = run(input.as_bytes(), &mut out, &Options::default()).unwrap_err();
+        assert!(
+            err.to_string().starts_with("line 1 is longer than"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -238,6 +238,17 @@ pub fn push_str_json(s: &str, out: &mut String) {
             b'\r' => "\\r",
             b'\t' => "\\t",
             0..=0x1f | 0x7f => "",
+            // Lead bytes of the multi-byte characters a terminal may act on (C1, bidi,
+            // zero-width, BOM): look at the whole character only then, so ASCII stays fast.
+            0xc2 | 0xd8 | 0xe2 | 0xef => match s[i..].chars().next() {
+                Some(ch) if crate::sanitize::steers_terminal(ch) => {
+                    out.push_str(&s[run..i]);
+                    out.push_str(&format!("\\u{:04x}", ch as u32));
+                    run = i + ch.len_utf8();
+                    continue;
+                }
+                _ => continue,
+            },
             _ => continue,
         };
         out.push_str(&s[run..i]);
