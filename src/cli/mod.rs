@@ -4,6 +4,7 @@
 pub mod check;
 pub mod exec;
 pub mod play;
+pub mod practice;
 pub mod render;
 pub mod trace;
 pub mod validate;
@@ -105,6 +106,9 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Open the app straight in the full-screen trace player on a scenario.
     Play(play::PlayArgs),
+    /// Grade your own validate_tool_args / execute_tool (Python) or executeTool (JavaScript),
+    /// or write a starter file to fill in.
+    Practice(practice::PracticeArgs),
 }
 
 /// Parse flags, run, and turn the outcome into an exit code.
@@ -170,6 +174,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Trace(args)) => trace::run(args, &content),
         Some(Command::Render(args)) => render::run(args, &content),
         Some(Command::Play(args)) => play::run(args, &content),
+        Some(Command::Practice(args)) => practice::run(args, &content),
         None => Ok(crate::tui::run_app(cli.tui.config(content.content()))?),
     }
 }
