@@ -108,7 +108,7 @@ fn quiz_ascii_and_tiny() {
     let screen = render_with(q.as_ref(), 80, 24, &Theme::new(ThemeName::Mono, true));
     assert!(screen.is_ascii(), "{screen}");
     assert!(screen.contains("(*)"));
-    assert!(screen.contains("+ Correct"));
+    assert!(screen.contains("OK Correct"));
     render_tiny_sizes(q.as_ref());
 }
 

@@ -1,13 +1,14 @@
-//! The text editor blocks embed: `ratatui-textarea` underneath, themed, with the
-//! learner's text cleaned of control characters.
+//! The text editor blocks embed: `ratatui-textarea` underneath (soft wrapping, undo),
+//! themed, with the learner's text cleaned of control characters. Besides typing it can
+//! clear, go back to its original text, and format JSON, each undoable.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::text::Span;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
-use ratatui_textarea::{CursorMove, TextArea};
+use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
 use crate::sanitize::clean;
 use crate::tui::theme::Theme;
@@ -18,6 +19,10 @@ pub struct Editor {
     pub ta: TextArea<'static>,
     /// One-line field: Enter does not insert a newline.
     pub single_line: bool,
+    /// The text the editor was made with (what `reset` goes back to).
+    original: String,
+    /// The last edit replaced the whole text in two steps (cut, insert): undo takes both.
+    paired: bool,
 }
 
 impl std::fmt::Debug for Editor {
@@ -28,30 +33,57 @@ impl std::fmt::Debug for Editor {
     }
 }
 
+/// What an editor's own command did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditResult {
+    Changed,
+    Unchanged,
+    /// `format` on text that is not JSON: nothing changed.
+    NotJson,
+}
+
 impl Editor {
     /// Text enters cleaned (lesson bodies and saved progress are not trusted either):
-    /// control characters and bidi overrides become visible stand-ins.
+    /// control characters and bidi overrides become visible stand-ins. The cursor starts
+    /// at the end of the text, where typing goes on.
     pub fn new(text: &str) -> Editor {
         let text = clean(text, true);
-        let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
-        let mut ta = TextArea::new(lines);
-        ta.set_tab_length(2);
-        Editor {
-            ta,
+        let mut e = Editor {
+            ta: Editor::area(&text),
             single_line: false,
-        }
+            original: text,
+            paired: false,
+        };
+        e.to_end();
+        e
     }
 
     pub fn single(text: &str) -> Editor {
         let mut e = Editor::new(&clean(text, false).replace('\u{240a}', " "));
         e.single_line = true;
+        // One row that scrolls sideways.
+        e.ta.set_wrap_mode(WrapMode::None);
         e
+    }
+
+    fn area(text: &str) -> TextArea<'static> {
+        let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+        let mut ta = TextArea::new(lines);
+        ta.set_tab_length(2);
+        ta.set_wrap_mode(WrapMode::WordOrGlyph);
+        ta
     }
 
     pub fn text(&self) -> String {
         self.ta.lines().join("\n")
     }
 
+    /// The text the editor started from.
+    pub fn original(&self) -> &str {
+        &self.original
+    }
+
+    /// Replace the text and make it the new original (a fixture chosen, progress restored).
     pub fn set_text(&mut self, text: &str) {
         let single = self.single_line;
         *self = if single {
@@ -61,14 +93,102 @@ impl Editor {
         };
     }
 
-    /// Feed one key press; returns true when the text changed.
+    /// Cells the text takes on its widest line.
+    pub fn text_width(&self) -> usize {
+        self.ta
+            .lines()
+            .iter()
+            .map(|l| crate::text::width(l))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Replace the whole text as one undoable edit; the cursor ends after it.
+    fn replace_all(&mut self, text: &str) -> bool {
+        if self.text() == text {
+            return false;
+        }
+        self.ta.select_all();
+        let cut = self.ta.cut();
+        if !cut {
+            self.ta.cancel_selection();
+        }
+        let inserted = !text.is_empty() && self.ta.insert_str(text);
+        self.paired = cut && inserted;
+        true
+    }
+
+    /// Empty the editor (undo brings the text back).
+    pub fn clear(&mut self) -> bool {
+        self.replace_all("")
+    }
+
+    /// Back to the original text (undoable).
+    pub fn reset(&mut self) -> bool {
+        let original = self.original.clone();
+        let changed = self.replace_all(&original);
+        self.to_end();
+        changed
+    }
+
+    /// Pretty-print the text as JSON with two-space indents (undoable); text that does not
+    /// parse is left alone.
+    pub fn format_json(&mut self) -> EditResult {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(&self.text()) else {
+            return EditResult::NotJson;
+        };
+        let pretty = if self.single_line {
+            serde_json::to_string(&value)
+        } else {
+            serde_json::to_string_pretty(&value)
+        };
+        match pretty {
+            Ok(p) if self.replace_all(&p) => EditResult::Changed,
+            _ => EditResult::Unchanged,
+        }
+    }
+
+    pub fn undo(&mut self) -> bool {
+        let undone = self.ta.undo();
+        if std::mem::take(&mut self.paired) {
+            self.ta.undo();
+        }
+        undone
+    }
+
+    /// Cursor to the end of the text.
+    pub fn to_end(&mut self) {
+        self.ta.move_cursor(CursorMove::Bottom);
+        self.ta.move_cursor(CursorMove::End);
+    }
+
+    /// Feed one key press; returns true when the text changed. Ctrl+Z undoes as Ctrl+U
+    /// does.
     pub fn input(&mut self, key: KeyEvent) -> bool {
         if self.single_line && key.code == KeyCode::Enter {
             return false;
         }
+        let undo_key =
+            |c: char| key.code == KeyCode::Char(c) && key.modifiers == KeyModifiers::CONTROL;
+        if undo_key('z') || undo_key('u') {
+            return self.undo();
+        }
+        self.paired = false;
         let before = self.ta.lines().to_vec();
         self.ta.input(key);
         self.ta.lines() != before.as_slice()
+    }
+
+    /// Move the view by `rows` display rows (negative: up) without typing.
+    pub fn scroll_rows(&mut self, rows: i32) {
+        let m = if rows < 0 {
+            CursorMove::Up
+        } else {
+            CursorMove::Down
+        };
+        for _ in 0..rows.unsigned_abs() {
+            self.ta.move_cursor(m);
+        }
     }
 
     /// Put the cursor at a 1-based line and column (clamped).
@@ -88,7 +208,34 @@ impl Editor {
         (c.0, c.1)
     }
 
-    /// Draw with the theme; the cursor shows only while `editing`.
+    /// Display rows the text takes when wrapped to `width` columns, and the display row
+    /// of the cursor.
+    pub fn wrapped(&self, width: u16) -> (usize, usize) {
+        let width = width.max(1);
+        let probe = |ta: &TextArea<'static>| {
+            // A one-row draw scrolls the view to the cursor's display row (on a copy: the
+            // editor's own view is left alone).
+            let ta = ta.clone();
+            let area = Rect::new(0, 0, width, 1);
+            let mut scratch = Buffer::empty(area);
+            (&ta).render(area, &mut scratch);
+            usize::from(ta.scroll_offset().0)
+        };
+        let cursor_row = probe(&self.ta);
+        let mut end = self.ta.clone();
+        end.move_cursor(CursorMove::Bottom);
+        end.move_cursor(CursorMove::End);
+        (probe(&end) + 1, cursor_row)
+    }
+
+    /// The box height (borders included) that shows the whole text at `width` columns.
+    pub fn full_height(&self, width: u16) -> u16 {
+        let (rows, _) = self.wrapped(width.saturating_sub(2));
+        u16::try_from(rows + 2).unwrap_or(u16::MAX)
+    }
+
+    /// Draw with the theme; the cursor shows only while `editing`. A box too small for the
+    /// text says which display rows it shows (`3-9 of 24`) on its bottom border.
     pub fn render(
         &self,
         area: Rect,
@@ -112,26 +259,39 @@ impl Editor {
         }
         ta.set_placeholder_text("(empty)");
         ta.set_placeholder_style(theme.dim);
-        if area.height >= 3 && area.width >= 6 {
-            let style = if editing || focused {
-                theme.focus
-            } else {
-                theme.border
-            };
-            let mark = if editing {
-                format!("{} ", theme.sym.pointer)
-            } else {
-                String::new()
-            };
-            ta.set_block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .border_set(theme.sym.border)
-                    .border_style(style)
-                    .title(Span::styled(format!(" {mark}{title} "), style)),
-            );
+        if area.height < 3 || area.width < 6 {
+            (&ta).render(area, buf);
+            return;
         }
-        (&ta).render(area, buf);
+        let style = if editing || focused {
+            theme.focus
+        } else {
+            theme.border
+        };
+        let mark = if editing {
+            format!("{} ", theme.sym.pointer)
+        } else {
+            String::new()
+        };
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_set(theme.sym.border)
+            .border_style(style)
+            .title(Span::styled(format!(" {mark}{title} "), style));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        (&ta).render(inner, buf);
+        let (rows, _) = self.wrapped(inner.width);
+        let shown = usize::from(inner.height);
+        if rows > shown {
+            let top = usize::from(ta.scroll_offset().0);
+            let pos = format!(" {}-{} of {rows} ", top + 1, (top + shown).min(rows));
+            let w = crate::text::width(&pos) as u16;
+            if w + 4 <= area.width {
+                let x = area.right().saturating_sub(w + 1);
+                buf.set_line(x, area.bottom() - 1, &Line::styled(pos, theme.dim), w);
+            }
+        }
     }
 }
 
@@ -152,5 +312,32 @@ mod tests {
         assert_eq!(e.cursor(), (1, 3));
         e.jump_to(99, 99);
         assert_eq!(e.cursor(), (2, 1));
+    }
+
+    #[test]
+    fn editor_starts_at_the_end_and_wraps() {
+        let e = Editor::new("{\n  \"ticket_id\": \"TKT-104\"\n}");
+        assert_eq!(e.cursor(), (2, 1));
+        let long = Editor::new(&"word ".repeat(20));
+        assert_eq!(long.wrapped(100).0, 1);
+        assert!(long.wrapped(20).0 >= 5, "{:?}", long.wrapped(20));
+    }
+
+    #[test]
+    fn editor_clear_reset_format_and_undo() {
+        let mut e = Editor::new("{\"a\": 1}");
+        assert!(e.clear());
+        assert_eq!(e.text(), "");
+        assert!(e.undo());
+        assert_eq!(e.text(), "{\"a\": 1}");
+        assert_eq!(e.format_json(), EditResult::Changed);
+        assert_eq!(e.text(), "{\n  \"a\": 1\n}");
+        assert!(e.undo());
+        assert_eq!(e.text(), "{\"a\": 1}");
+        e.ta.insert_str("xyz");
+        assert_eq!(e.format_json(), EditResult::NotJson);
+        assert!(e.reset());
+        assert_eq!(e.text(), "{\"a\": 1}");
+        assert_eq!(e.cursor(), (0, 8));
     }
 }

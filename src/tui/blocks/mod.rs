@@ -118,6 +118,23 @@ pub trait BlockWidget {
         let _ = (row, col);
         BlockOutcome::Ignored
     }
+    /// Presenter mode: reveal the next row or step without a prediction and without
+    /// scoring. False when nothing is left to reveal.
+    fn present_step(&mut self) -> bool {
+        false
+    }
+    /// Back to the block's initial state (a new class, a fresh try).
+    fn reset(&mut self) {}
+    /// Short phrases naming what is left before the block counts as done ("rows 4-8").
+    fn remaining(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The height the block takes when the page can give it `available` rows: at least
+    /// what it needs, growing into free rows where more context helps.
+    fn height_for(&self, width: u16, available: u16) -> u16 {
+        let _ = available;
+        self.height(width)
+    }
 }
 
 /// Build the widget for one lesson block. An error string is shown in place of the block

@@ -99,17 +99,27 @@ pub fn rule_lines(
         let here = cursor == Some(i);
         let pointer = if here { theme.sym.pointer } else { " " };
         let (mark, st, word) = if is_off {
-            (theme.sym.unchecked, theme.warn, "OFF")
+            (theme.sym.switch_off, theme.warn, "OFF")
         } else {
-            (theme.sym.checked, theme.ok, "on")
+            (theme.sym.switch_on, theme.ok, "on")
         };
+        // ASCII marks already spell the state out.
+        let word = if theme.ascii { "" } else { word };
         let style = if here { theme.selected } else { theme.base };
-        let body = width.saturating_sub(width_of(pointer) + width_of(mark) + 6);
+        let tail = if word.is_empty() { 2 } else { 6 };
+        let body = width.saturating_sub(width_of(pointer) + width_of(mark) + tail);
         out.push(Line::from(vec![
             Span::styled(format!("{pointer} "), theme.focus),
             Span::styled(format!("{mark} "), st),
             Span::styled(fit(label, body, theme.sym.ellipsis), style),
-            Span::styled(format!(" {word}"), st),
+            Span::styled(
+                if word.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {word}")
+                },
+                st,
+            ),
         ]));
     }
     out
