@@ -10,6 +10,7 @@ use crate::tui::blocks::common;
 use crate::tui::theme::{Theme, ThemeName};
 
 use super::PredictWidget;
+use super::cells::distinct_fit;
 
 /// Inner width from which the row detail goes beside the table.
 pub(super) const WIDE: u16 = 110;
@@ -42,10 +43,26 @@ struct Columns {
 impl PredictWidget {
     fn columns(&self, width: usize) -> Columns {
         let [context, you, real] = self.fixture.widths;
-        let compact = width < 4 + 12 + context + you + real + 3;
+        // Columns no wider than what they hold (the first column gets the rest).
+        let widest = |f: &dyn Fn(&super::rows::Row) -> usize| {
+            self.rows.iter().map(f).max().unwrap_or(0)
+        };
+        let context = widest(&|r| crate::text::width(&r.case.cells()[1]))
+            .min(context.max(width / 6))
+            .max(self.fixture.headers[1].len());
+        let picks = widest(&|r| {
+            r.options()
+                .iter()
+                .map(|o| crate::text::width(o))
+                .max()
+                .unwrap_or(0)
+        });
+        let you = you.min(picks + 1).max(4);
+        let real = real.min(picks + 3).max(6);
+        let compact = width < 4 + 24 + context + you + real + 3;
         // The context column is what a row is about, so it stays when narrow.
         let context = if compact && self.fixture.shrink_context {
-            context.min(width / 5)
+            context.min(width / 5).max(6)
         } else {
             context
         };
@@ -73,15 +90,20 @@ impl PredictWidget {
         let cols = self.columns(width);
         let mut out = vec![self.header_line(theme, &cols)];
         let visible = self.visible();
+        let abouts: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| r.case.cells()[0].clone())
+            .collect();
         if visible.is_empty() {
             out.push(Line::from(Span::styled(
-                "    The review queue is empty: every missed row is now right. r returns to the table.",
+                "    Review done: every missed row is now right (r: back to the table).",
                 theme.ok,
             )));
         }
         for (pos, &i) in visible.iter().enumerate() {
             let here = show_cursor && pos == self.cursor;
-            out.push(self.row_line(theme, &cols, i, here));
+            out.push(self.row_line(theme, &cols, i, here, &abouts));
         }
         out
     }
@@ -105,7 +127,14 @@ impl PredictWidget {
         Line::from(header)
     }
 
-    fn row_line(&self, theme: &Theme, cols: &Columns, i: usize, here: bool) -> Line<'static> {
+    fn row_line(
+        &self,
+        theme: &Theme,
+        cols: &Columns,
+        i: usize,
+        here: bool,
+        abouts: &[String],
+    ) -> Line<'static> {
         let e = theme.sym.ellipsis;
         let row = &self.rows[i];
         let base = if here { theme.selected } else { theme.base };
@@ -114,7 +143,10 @@ impl PredictWidget {
         let mut spans = vec![
             Span::styled(pointer.to_string(), theme.focus),
             Span::styled(format!("{:>2} ", i + 1), base),
-            Span::styled(format!("{} ", fit(&about, cols.flex, e)), base),
+            Span::styled(
+                format!("{} ", distinct_fit(&about, abouts, cols.flex, e)),
+                base,
+            ),
             Span::styled(format!("{} ", fit(&context, cols.context, e)), base),
         ];
         let you = match (row.pick_word(), row.locked) {
