@@ -44,9 +44,9 @@ fn quiz_wrong_then_right_with_number_keys() {
     let mut q = quiz();
     assert!(!q.is_done());
     assert_eq!(
-        q.handle_key(ch('1'), false),
+        q.handle_key(ch('x'), false),
         BlockOutcome::Ignored,
-        "inactive blocks ignore keys"
+        "inactive blocks ignore keys that are not theirs"
     );
     assert_eq!(press_out(q.as_mut(), &[ch('1')]), BlockOutcome::Changed);
     assert!(!q.is_done());

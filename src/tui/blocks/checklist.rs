@@ -145,6 +145,32 @@ impl BlockWidget for ChecklistWidget {
         self.ticked.iter().all(|t| *t)
     }
 
+    /// Presenter mode: tick the next item.
+    fn present_step(&mut self) -> bool {
+        let Some(i) = self.ticked.iter().position(|t| !t) else {
+            return false;
+        };
+        self.ticked[i] = true;
+        self.cursor = i;
+        true
+    }
+
+    fn reset(&mut self) {
+        self.ticked.iter_mut().for_each(|t| *t = false);
+        self.cursor = 0;
+    }
+
+    fn remaining(&self) -> Vec<String> {
+        let open: Vec<usize> = (0..self.ticked.len())
+            .filter(|&i| !self.ticked[i])
+            .map(|i| i + 1)
+            .collect();
+        crate::tui::blocks::list::left_phrase("item", &open)
+            .map(|p| format!("tick {p}"))
+            .into_iter()
+            .collect()
+    }
+
     fn focus_line(&self, width: u16) -> Option<u16> {
         Some(ListView::focus_line(width, |t, w, c| self.lines(t, w, c)))
     }

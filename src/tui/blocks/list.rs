@@ -96,3 +96,46 @@ fn move_cursor(key: &KeyEvent, cursor: &mut usize, len: usize) -> bool {
     }
     false
 }
+
+/// 1-based item numbers as short ranges: `[1, 2, 3, 5]` reads `1-3, 5`.
+pub fn ranges(numbers: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let start = numbers[i];
+        let mut end = start;
+        while i + 1 < numbers.len() && numbers[i + 1] == end + 1 {
+            i += 1;
+            end = numbers[i];
+        }
+        parts.push(if end == start {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
+        i += 1;
+    }
+    parts.join(", ")
+}
+
+/// "item 3" or "items 1-3, 5" for the 1-based `numbers`, or `None` when there are none.
+pub fn left_phrase(noun: &str, numbers: &[usize]) -> Option<String> {
+    match numbers {
+        [] => None,
+        [one] => Some(format!("{noun} {one}")),
+        many => Some(format!("{noun}s {}", ranges(many))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_read_short() {
+        assert_eq!(ranges(&[1, 2, 3, 5, 7, 8]), "1-3, 5, 7-8");
+        assert_eq!(left_phrase("row", &[4]).as_deref(), Some("row 4"));
+        assert_eq!(left_phrase("row", &[4, 5, 6]).as_deref(), Some("rows 4-6"));
+        assert_eq!(left_phrase("row", &[]), None);
+    }
+}

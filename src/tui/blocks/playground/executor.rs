@@ -460,12 +460,15 @@ impl Engine for ExecutorEngine {
         let without = run_exec_case(case, &self.records, Some(rule)).ok()?;
         let changed = with.contract_envelope() != without.contract_envelope()
             || with.store_changed != without.store_changed;
+        let tenant = case.context.tenant.as_str();
+        let (with_words, with_ok) = with.flip_words(&self.records, tenant);
+        let (without_words, without_ok) = without.flip_words(&self.records, tenant);
         Some(changed.then(|| Flip {
             id: case.id.clone(),
-            with: with.words(),
-            with_ok: with.outcome() == "ok",
-            without: without.words(),
-            without_ok: without.outcome() == "ok",
+            with: with_words,
+            with_ok,
+            without: without_words,
+            without_ok,
         }))
     }
 

@@ -116,14 +116,18 @@ impl<R> Copy for Canvas<'_, R> {}
 pub struct Playground<E: Engine> {
     engine: E,
     shell: Shell<E::Rule>,
+    /// The engine's inputs as the lesson set them (what `reset` goes back to).
+    initial: Value,
 }
 
 impl<E: Engine> Playground<E> {
     /// A playground on `engine`'s inputs, run once with every rule on.
     pub fn with_engine(engine: E) -> Playground<E> {
+        let initial = Value::Object(engine.save());
         let mut p = Playground {
             engine,
             shell: Shell::new(),
+            initial,
         };
         p.refresh();
         p
@@ -440,5 +444,24 @@ impl<E: Engine> BlockWidget for Playground<E> {
     /// Explored: the learner edited something and tried a rule switch.
     fn is_done(&self) -> bool {
         self.shell.edited && self.shell.switched
+    }
+
+    /// The lesson's inputs again, every rule on, nothing explored yet.
+    fn reset(&mut self) {
+        let initial = self.initial.clone();
+        self.engine.restore(&initial);
+        self.shell = Shell::new();
+        self.refresh();
+    }
+
+    fn remaining(&self) -> Vec<String> {
+        let mut left = Vec::new();
+        if !self.shell.edited {
+            left.push("edit an input".to_owned());
+        }
+        if !self.shell.switched {
+            left.push("switch a rule off".to_owned());
+        }
+        left
     }
 }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::validator_run::{
     JsonError, VAL_STAGES, ValRun, load_named_schemas, parse_schema_text, run_validator,
-    run_validator_case, schema_text, stage_label,
+    run_validator_case, schema_text, schema_text_at, stage_label,
 };
 use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
 use crate::content::fixtures::{NamedSchema, ValidatorCase, Verdict};
@@ -43,6 +43,9 @@ pub struct ValidatorEngine {
     /// The fixture schema shown, or `None` once the learner edited the schema text.
     schema_idx: Option<usize>,
     schema_editor: Editor,
+    /// Inner width of the schema box at the last draw: an unedited fixture schema is laid
+    /// out for it.
+    schema_w: std::cell::Cell<u16>,
     args_editor: Editor,
     cases: Vec<ValidatorCase>,
     outcome: Outcome,
@@ -90,6 +93,7 @@ impl Playground<ValidatorEngine> {
             schemas,
             schema_idx: Some(idx),
             schema_editor: Editor::new(&text),
+            schema_w: std::cell::Cell::new(0),
             args_editor: Editor::new(args),
             cases,
             outcome: Outcome::SchemaError(String::new()),
@@ -140,6 +144,18 @@ fn verdict_words(v: &Verdict) -> String {
 }
 
 impl ValidatorEngine {
+    /// The schema box's editor as drawn in a box `box_w` wide: an unedited fixture schema
+    /// is laid out for that width (more fits on a line in a wide box).
+    fn schema_view(&self, box_w: u16) -> std::borrow::Cow<'_, Editor> {
+        match self.schema_idx {
+            Some(i) if self.schema_editor.text() == self.schema_editor.original() => {
+                let text = schema_text_at(&self.schemas[i].1, usize::from(box_w.saturating_sub(3)));
+                std::borrow::Cow::Owned(Editor::new(&text))
+            }
+            _ => std::borrow::Cow::Borrowed(&self.schema_editor),
+        }
+    }
+
     fn schema_name(&self) -> Option<&str> {
         self.schema_idx.map(|i| self.schemas[i].0.as_str())
     }
@@ -202,16 +218,25 @@ impl ValidatorEngine {
             }
             Outcome::Run(run) => {
                 let v = run.verdict();
-                let line = json!({"ok": v.ok, "error": v.error});
                 let mut prefix =
                     verdict_line(theme, v.ok, if v.ok { "accepted" } else { "rejected" }, "").spans;
                 prefix.push(Span::raw("  "));
-                out.extend(common::wrap_json(
-                    prefix,
-                    &common::json_compact(&line),
-                    width,
-                    theme,
-                ));
+                if v.ok {
+                    out.extend(wrap_prefixed(
+                        prefix,
+                        "every check passed",
+                        width,
+                        theme.dim,
+                    ));
+                } else {
+                    let line = json!({"ok": v.ok, "error": v.error});
+                    out.extend(common::wrap_json(
+                        prefix,
+                        &common::json_compact(&line),
+                        width,
+                        theme,
+                    ));
+                }
                 out.extend(panels::pipeline_lines(
                     theme,
                     "checks:",
@@ -304,7 +329,7 @@ impl ValidatorEngine {
     /// `width` (each box `width` wide): each gets at least [`EDITOR_H`] and what its
     /// text needs, the schema first.
     fn editor_rows(&self, width: u16, room: u16) -> (u16, u16) {
-        let schema = self.schema_editor.full_height(width).max(EDITOR_H);
+        let schema = self.schema_view(width).full_height(width).max(EDITOR_H);
         let args = self.args_editor.full_height(width).max(EDITOR_H);
         let s = schema.min(room.saturating_sub(EDITOR_H)).max(EDITOR_H);
         let a = args.max(room.saturating_sub(s)).min(room.saturating_sub(s));
@@ -390,7 +415,7 @@ impl ValidatorEngine {
         let col = if wide { inner / 2 } else { inner };
         let box_w = if wide { col } else { col / 2 };
         let full = |e: &Editor| e.full_height(box_w).max(EDITOR_H);
-        let (s, a) = (full(&self.schema_editor), full(&self.args_editor));
+        let (s, a) = (full(&self.schema_view(box_w)), full(&self.args_editor));
         // What the page sees at first: editors up to a modest size, so a short window
         // still shows the verdict; more room lets them show everything.
         let modest = |h: u16| h.min(EDITOR_H + 4);
@@ -420,7 +445,13 @@ impl ValidatorEngine {
 
     fn draw_editors(&self, c: &Canvas<Rule>, schema_area: Rect, args_area: Rect, buf: &mut Buffer) {
         let Canvas { shell, theme, show } = *c;
-        self.schema_editor.render(
+        self.schema_w.set(schema_area.width);
+        let view = if shell.edits(Panel::Schema) {
+            std::borrow::Cow::Borrowed(&self.schema_editor)
+        } else {
+            self.schema_view(schema_area.width)
+        };
+        view.render(
             schema_area,
             buf,
             theme,
@@ -493,7 +524,16 @@ impl Engine for ValidatorEngine {
 
     fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor> {
         match panel {
-            Panel::Schema => Some(&mut self.schema_editor),
+            Panel::Schema => {
+                // Typing starts from the layout the learner sees.
+                let w = self.schema_w.get();
+                if w > 0
+                    && let std::borrow::Cow::Owned(view) = self.schema_view(w)
+                {
+                    self.schema_editor = view;
+                }
+                Some(&mut self.schema_editor)
+            }
             Panel::Args => Some(&mut self.args_editor),
             _ => None,
         }

@@ -2,6 +2,7 @@
 //! after the reveal what the real code said and why.
 
 use ratatui::text::{Line, Span};
+use serde_json::Value;
 
 use crate::sanitize::clean;
 use crate::tui::blocks::common::{self, verdict_lines, wrap_prefixed};
@@ -118,13 +119,28 @@ impl PredictWidget {
             return;
         };
         let theme = pane.theme;
-        let word = row.pick_word().unwrap_or("?");
-        let right = word == a.outcome;
-        let said = format!("you said {word}; {} {}", self.fixture.who, a.outcome);
-        let verdict = if right { "Right" } else { "Missed" };
-        pane.out
-            .extend(verdict_lines(theme, right, verdict, &said, pane.width));
-        pane.json(self.fixture.shown, &common::json_compact(&a.shown));
+        match row.pick_word() {
+            Some(word) => {
+                let right = word == a.outcome;
+                let said = format!("you said {word}; {} {}", self.fixture.who, a.outcome);
+                let verdict = if right { "Right" } else { "Missed" };
+                pane.out
+                    .extend(verdict_lines(theme, right, verdict, &said, pane.width));
+            }
+            None => {
+                let said = format!("{} {}", self.fixture.who, a.outcome);
+                let mark = vec![Span::styled(
+                    format!("{} Shown: ", theme.sym.arrow),
+                    theme.accent,
+                )];
+                pane.out
+                    .extend(wrap_prefixed(mark, &said, pane.width, theme.base));
+            }
+        }
+        match &a.shown {
+            Value::String(words) => pane.text(self.fixture.shown, words),
+            shown => pane.json(self.fixture.shown, &common::json_compact(shown)),
+        }
         if let Some(x) = &a.extra {
             pane.text("store", x);
         }

@@ -84,14 +84,14 @@ impl PredictWidget {
         let opts = self.rows[i].options().len();
         let row = &mut self.rows[i];
         if let Some(d) = common::digit(key) {
-            if row.locked || d >= opts {
+            if row.locked || row.revealed || d >= opts {
                 return BlockOutcome::Consumed;
             }
             row.pick = Some(d);
             return BlockOutcome::Changed;
         }
         if is_left(key) || is_right(key) {
-            if row.locked {
+            if row.locked || row.revealed {
                 return BlockOutcome::Consumed;
             }
             let next = match (row.pick, is_right(key)) {

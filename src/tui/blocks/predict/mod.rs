@@ -312,6 +312,37 @@ impl BlockWidget for PredictWidget {
         self.rows.iter().all(|r| r.first.is_some())
     }
 
+    fn present_step(&mut self) -> bool {
+        self.show_next()
+    }
+
+    fn reset(&mut self) {
+        for row in &mut self.rows {
+            row.reset_current();
+            row.first = None;
+            row.actual = None;
+        }
+        self.queue.clear();
+        self.review = false;
+        self.cursor = 0;
+        self.note = None;
+    }
+
+    fn remaining(&self) -> Vec<String> {
+        let open: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| self.rows[i].first.is_none())
+            .map(|i| i + 1)
+            .collect();
+        crate::tui::blocks::list::left_phrase("row", &open)
+            .map(|p| format!("predict {p}"))
+            .into_iter()
+            .collect()
+    }
+
+    fn height_for(&self, width: u16, available: u16) -> u16 {
+        self.grown_height(width, available)
+    }
+
     fn focus_line(&self, width: u16) -> Option<u16> {
         Some(self.focus_row(width))
     }

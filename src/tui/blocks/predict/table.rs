@@ -44,9 +44,8 @@ impl PredictWidget {
     fn columns(&self, width: usize) -> Columns {
         let [context, you, real] = self.fixture.widths;
         // Columns no wider than what they hold (the first column gets the rest).
-        let widest = |f: &dyn Fn(&super::rows::Row) -> usize| {
-            self.rows.iter().map(f).max().unwrap_or(0)
-        };
+        let widest =
+            |f: &dyn Fn(&super::rows::Row) -> usize| self.rows.iter().map(f).max().unwrap_or(0);
         let context = widest(&|r| crate::text::width(&r.case.cells()[1]))
             .min(context.max(width / 6))
             .max(self.fixture.headers[1].len());
@@ -157,7 +156,10 @@ impl PredictWidget {
         let you_style = if row.locked { base } else { theme.dim };
         let real = match (&row.actual, row.revealed) {
             (Some(a), true) => {
-                let (mark, st) = if row.is_right() {
+                let (mark, st) = if row.pick.is_none() {
+                    // Shown without a prediction (presenter mode): nothing to judge.
+                    (theme.sym.arrow, theme.base)
+                } else if row.is_right() {
                     (theme.sym.ok, theme.ok)
                 } else {
                     (theme.sym.bad, theme.bad)
@@ -206,9 +208,9 @@ impl PredictWidget {
         }
         let table = self.table_lines(&theme, inner_w as usize, true);
         let detail = self.detail_lines(&theme, inner_w as usize);
-        let want_table = table.len().min(1 + MAX_TABLE_ROWS) as u16;
+        // The detail pane first (the selected row whole), the table takes the rest.
         let detail_h = (detail.len() as u16).min(inner_h.saturating_sub(2));
-        let table_h = want_table
+        let table_h = (table.len() as u16)
             .min(inner_h.saturating_sub(detail_h))
             .max(inner_h.min(2));
         let rows_h = table_h.saturating_sub(1) as usize;
@@ -233,14 +235,29 @@ impl PredictWidget {
         self.geometry(width.saturating_sub(2), h.saturating_sub(2))
     }
 
-    /// The block's height at `width`, border included.
+    /// The block's height at `width`, border included: up to [`MAX_TABLE_ROWS`] rows of
+    /// the table when stacked.
     pub(super) fn wanted_height(&self, width: u16) -> u16 {
+        self.height_with_rows(width, MAX_TABLE_ROWS)
+    }
+
+    /// The height when the page can give `available` rows: more of the table in view, up
+    /// to all of it.
+    pub(super) fn grown_height(&self, width: u16, available: u16) -> u16 {
+        let need = self.wanted_height(width);
+        let all = self.height_with_rows(width, usize::MAX);
+        all.min(available).max(need)
+    }
+
+    fn height_with_rows(&self, width: u16, max_rows: usize) -> u16 {
         let inner = width.saturating_sub(2);
         let rows = self.visible().len().max(1);
         let h = if inner >= WIDE {
-            (1 + rows).max(self.detail_height((inner / 2) as usize))
+            // The detail pane's own width (what the wide split leaves it).
+            let g = self.geometry(inner, 1);
+            (1 + rows).max(self.detail_height(g.detail.width as usize))
         } else {
-            1 + rows.min(MAX_TABLE_ROWS) + self.detail_height(inner as usize)
+            1 + rows.min(max_rows) + self.detail_height(inner as usize)
         };
         (h + 2).min(u16::MAX as usize) as u16
     }

@@ -30,6 +30,9 @@ const CHOICES: [&str; 6] = ["ok", "missing", "unknown", "type", "value", "parse"
 /// validator reports, so the menu lists every failure (`missing city`, `unknown unit`).
 const ORDER_GROUP: &str = "order";
 
+/// What an accepted verdict says, instead of its empty error field.
+pub(crate) const ACCEPTED: &str = "accepted: every check passed";
+
 /// The schemas rows may name, shared by every row of a table.
 pub(super) type Named = Arc<Vec<(String, NamedSchema)>>;
 
@@ -141,7 +144,11 @@ impl PredictRow for ValidatorRow {
         Actual {
             outcome,
             agrees: verdict == case.expected,
-            shown: json!({"ok": verdict.ok, "error": verdict.error}),
+            shown: if verdict.ok {
+                json!(ACCEPTED)
+            } else {
+                json!({"ok": verdict.ok, "error": verdict.error})
+            },
             expected: common::json_compact(&expected),
             extra: None,
         }
