@@ -14,8 +14,8 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use super::{ContentArgs, inline_or_file};
-use crate::content::fixtures;
 use crate::error::UserError;
+use crate::executor::cases::{records_from_flag, tickets};
 use crate::executor::{
     Context, Envelope, ErrorCode, ExecRules, Registry, Safeguard, Store, execute_text,
 };
@@ -57,11 +57,11 @@ pub fn load_store(records: Option<&str>, content: &ContentArgs) -> Result<Store,
     let (name, recs) = match records {
         Some(flag) => (
             flag.trim_start_matches('@').to_owned(),
-            fixtures::records_from_flag(flag)?,
+            records_from_flag(flag)?,
         ),
         None => (
             "fixtures/tickets.json".to_owned(),
-            fixtures::tickets(&content.content())?,
+            tickets(&content.content())?,
         ),
     };
     Store::try_from_records(recs).map_err(|e| UserError::new(format!("{name}: {e}")))

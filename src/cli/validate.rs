@@ -12,7 +12,6 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use super::{ContentArgs, inline_or_file};
-use crate::content::fixtures;
 use crate::error::UserError;
 use crate::validate::{self, Rule, Schema, ValidatorRules, jsonl};
 
@@ -64,7 +63,7 @@ pub fn load_schema(
         return Schema::from_json(&v.to_value(), required)
             .map_err(|e| UserError::new(format!("{name}: bad schema: {e}")));
     }
-    let named = fixtures::schemas(&content.content())?;
+    let named = validate::cases::schemas(&content.content())?;
     validate::cases::resolve_schema(&Value::String(value.to_owned()), required, &named)
         .map_err(|e| UserError::new(format!("--schema: {e}")))
 }
@@ -87,7 +86,7 @@ pub fn run(args: ValidateArgs, content: &ContentArgs) -> color_eyre::Result<Exit
         let opts = jsonl::Options {
             all: args.all,
             rules,
-            named: fixtures::schemas(&content.content())?,
+            named: validate::cases::schemas(&content.content())?,
         };
         let stdout = io::stdout().lock();
         let result = if file == "-" {

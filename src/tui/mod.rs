@@ -86,8 +86,8 @@ fn theme_for(config: &Config) -> theme::Theme {
 pub fn setup(config: &Config) -> Result<(app::Options, blocks::BlockEnv), UserError> {
     let c = config.content.clone();
     let records = match &config.records {
-        Some(flag) => crate::content::fixtures::records_from_flag(flag)?,
-        None => crate::content::fixtures::tickets(&c).unwrap_or_default(),
+        Some(flag) => crate::executor::cases::records_from_flag(flag)?,
+        None => crate::executor::cases::tickets(&c).unwrap_or_default(),
     };
     let theme = theme_for(config);
     let mut opts = app::Options::new(theme);

@@ -96,7 +96,7 @@ fn the_course_takes_two_to_three_hours() {
 
 #[test]
 fn the_shipped_course_passes_its_own_lint() {
-    let rows = tooldojo::content::lessons::lint(&Content::embedded()).expect("lint runs");
+    let rows = tooldojo::check::lint::lint(&Content::embedded()).expect("lint runs");
     let failing: Vec<String> = rows
         .iter()
         .filter(|r| !r.pass)
@@ -168,7 +168,7 @@ fn time_parse_and_lint() {
     }
     let parse = t.elapsed() / n;
     let t = std::time::Instant::now();
-    let rows = tooldojo::content::lessons::lint(&content).unwrap();
+    let rows = tooldojo::check::lint::lint(&content).unwrap();
     eprintln!(
         "parse 14 lessons: {parse:?}; lint ({} rows): {:?}",
         rows.len(),

@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
-use tooldojo::content::lessons::lint;
-use tooldojo::content::{CheckRow, Content};
+use tooldojo::check::CheckRow;
+use tooldojo::check::lint::lint;
+use tooldojo::content::Content;
 
 fn case(id: &str, group: &str) -> String {
     format!(

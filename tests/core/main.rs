@@ -1,6 +1,8 @@
-//! Tests of the core: lessons and their lint, the orchestrator, the validator and executor
-//! against the fixtures, and property tests.
+//! Tests of the core: the import arrows between modules, lessons and their lint, the
+//! orchestrator, the validator and executor against the fixtures, and property tests.
 
+mod architecture;
+mod house;
 mod lessons;
 mod lessons_lint;
 mod orchestrator;

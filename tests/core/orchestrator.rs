@@ -2,10 +2,11 @@
 //! built in code), checked against the events of a real run.
 
 use serde_json::Value;
+use tooldojo::check::rows::scenario_rows;
 use tooldojo::content::Content;
 use tooldojo::orchestrator::{
     Block, Category, EventKind, HandlerState, Outcome, Rejection, Role, Run, Scenario, StopReason,
-    TimeoutMode, Turn, check_rows, load_scenario, run_blocking, scenario_names, truncate_result,
+    TimeoutMode, Turn, load_scenario, run_blocking, scenario_names, truncate_result,
 };
 
 fn scenario(name: &str) -> Scenario {
@@ -98,7 +99,7 @@ fn every_shipped_scenario_meets_its_expectation() {
             "missing scenario {needed}"
         );
     }
-    let rows = check_rows(&content).unwrap();
+    let rows = scenario_rows(&content).unwrap();
     assert_eq!(rows.len(), names.len());
     for row in rows {
         assert!(

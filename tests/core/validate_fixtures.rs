@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use tooldojo::content::{Content, fixtures};
+use tooldojo::content::Content;
 use tooldojo::executor::{ExecRules, Safeguard, cases as exec_cases};
 use tooldojo::switches::Switch;
 use tooldojo::validate::{Rule, ValidatorRules, cases as val_cases, tools};
@@ -11,8 +11,8 @@ use tooldojo::validate::{Rule, ValidatorRules, cases as val_cases, tools};
 #[test]
 fn lesson_facing_ids_exist() {
     let c = Content::embedded();
-    let v = fixtures::validator_cases(&c).unwrap();
-    let g = fixtures::get_ticket_cases(&c).unwrap();
+    let v = val_cases::validator_cases(&c).unwrap();
+    let g = exec_cases::get_ticket_cases(&c).unwrap();
     let vid: Vec<&str> = v.iter().map(|r| r.id.as_str()).collect();
     for id in ["seed-ok", "seed-missing", "seed-unknown", "seed-type"] {
         assert!(vid.contains(&id), "{id}");
@@ -67,7 +67,7 @@ fn lesson_facing_ids_exist() {
 #[test]
 fn named_schemas_match_the_built_in_declarations() {
     let c = Content::embedded();
-    let named = fixtures::schemas(&c).unwrap();
+    let named = val_cases::schemas(&c).unwrap();
     let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
     for n in [
         "weather",
@@ -92,7 +92,7 @@ fn named_schemas_match_the_built_in_declarations() {
 
 #[test]
 fn tickets_cover_the_scenarios() {
-    let recs = fixtures::tickets(&Content::embedded()).unwrap();
+    let recs = exec_cases::tickets(&Content::embedded()).unwrap();
     let tenants: HashSet<&str> = recs.iter().map(|r| r.tenant.as_str()).collect();
     assert!(
         ["alpha", "beta", "gamma"]
@@ -125,8 +125,8 @@ fn tickets_cover_the_scenarios() {
 #[test]
 fn each_validator_switch_flips_a_row() {
     let c = Content::embedded();
-    let named = fixtures::schemas(&c).unwrap();
-    let cases = fixtures::validator_cases(&c).unwrap();
+    let named = val_cases::schemas(&c).unwrap();
+    let cases = val_cases::validator_cases(&c).unwrap();
     for &name in Rule::ALL {
         let rules = ValidatorRules::without([name]);
         let flipped = cases
@@ -145,8 +145,8 @@ fn each_validator_switch_flips_a_row() {
 #[test]
 fn each_exec_switch_flips_a_row() {
     let c = Content::embedded();
-    let records = fixtures::tickets(&c).unwrap();
-    let cases = fixtures::get_ticket_cases(&c).unwrap();
+    let records = exec_cases::tickets(&c).unwrap();
+    let cases = exec_cases::get_ticket_cases(&c).unwrap();
     for &name in Safeguard::ALL {
         let rules = ExecRules::without([name]);
         let flipped: Vec<&str> = cases

@@ -72,7 +72,7 @@ fn predict(opts: &[(&str, &str)]) -> PredictWidget {
 #[test]
 fn predict_reveal_text_wraps_at_the_reader_width() {
     let e = env();
-    let cases = tooldojo::content::fixtures::get_ticket_cases(&e.content).unwrap();
+    let cases = tooldojo::executor::cases::get_ticket_cases(&e.content).unwrap();
     let mut p = predict(&[("fixture", "get_ticket"), ("group", "row")]);
     for (n, id) in p.row_ids().into_iter().enumerate() {
         // Predict not_found (key 5), lock, reveal.

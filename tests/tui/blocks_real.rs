@@ -8,8 +8,8 @@ use std::sync::Arc;
 use blocks_support::*;
 use crossterm::event::KeyCode;
 use serde_json::{Value, json};
-use tooldojo::content::fixtures::{ExecCase, NamedSchema, ValidatorCase, Verdict};
 use tooldojo::executor::Safeguard;
+use tooldojo::executor::cases::ExecCase;
 use tooldojo::executor::{Context, Record};
 use tooldojo::switches::Switch;
 use tooldojo::tui::blocks::playground::{
@@ -19,6 +19,7 @@ use tooldojo::tui::blocks::predict::PredictWidget;
 use tooldojo::tui::blocks::{BlockOutcome, BlockWidget};
 use tooldojo::tui::theme::{Theme, ThemeName};
 use tooldojo::validate::Rule;
+use tooldojo::validate::cases::{NamedSchema, ValidatorCase, Verdict};
 
 fn rec(tenant: &str, id: &str, title: &str, status: &str) -> Record {
     Record {

@@ -48,7 +48,7 @@ pub fn type_text(w: &mut dyn BlockWidget, text: &str) {
 
 pub fn env() -> BlockEnv {
     let content = Content::embedded();
-    let records = tooldojo::content::fixtures::tickets(&content).unwrap_or_default();
+    let records = tooldojo::executor::cases::tickets(&content).unwrap_or_default();
     BlockEnv {
         content: Arc::new(content),
         records: Arc::new(records),

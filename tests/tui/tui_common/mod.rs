@@ -84,7 +84,7 @@ pub fn options(name: ThemeName, ascii: bool) -> Options {
 
 pub fn env() -> tooldojo::tui::blocks::BlockEnv {
     let content = Content::embedded();
-    let records = tooldojo::content::fixtures::tickets(&content).expect("shipped tickets");
+    let records = tooldojo::executor::cases::tickets(&content).expect("shipped tickets");
     app::block_env(content, records, 0)
 }
 

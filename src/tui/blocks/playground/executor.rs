@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 
 use super::executor_run::{ExecRun, Stage, run_exec, run_exec_case};
 use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
-use crate::content::fixtures::ExecCase;
 use crate::content::lessons::Block;
+use crate::executor::cases::ExecCase;
 use crate::executor::{Context, Record, Safeguard};
 use crate::tui::blocks::common::{
     self, is_char, is_left, is_right, plain, verdict_lines, wrap_prefixed,
@@ -64,7 +64,7 @@ impl Playground<ExecutorEngine> {
             }
         };
         let cases =
-            crate::content::fixtures::get_ticket_cases(&env.content).map_err(|e| e.to_string())?;
+            crate::executor::cases::get_ticket_cases(&env.content).map_err(|e| e.to_string())?;
         let args = if block.body.trim().is_empty() {
             "{\"ticket_id\": \"TKT-104\"}".to_owned()
         } else {

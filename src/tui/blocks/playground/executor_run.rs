@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::ArgsInput;
-use crate::content::fixtures::ExecCase;
+use crate::executor::cases::ExecCase;
 use crate::executor::{Context, Envelope, ErrorCode, ExecRules, Record, Safeguard, Store};
 
 /// The executor's ordered checks.

@@ -15,7 +15,6 @@ use super::validator_run::{
     run_validator_case, schema_text, schema_text_at, stage_label,
 };
 use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
-use crate::content::fixtures::{NamedSchema, ValidatorCase, Verdict};
 use crate::content::lessons::Block;
 use crate::tui::blocks::common::{
     self, is_char, is_left, is_right, verdict_line, verdict_lines, wrap_prefixed,
@@ -24,6 +23,7 @@ use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::panels::{self, Flip, StageState};
 use crate::tui::blocks::{BlockEnv, KeyHint};
 use crate::tui::theme::Theme;
+use crate::validate::cases::{NamedSchema, ValidatorCase, Verdict};
 use crate::validate::{CheckKind, Rule};
 
 const WIDE: u16 = 110;
@@ -69,7 +69,7 @@ impl Playground<ValidatorEngine> {
                 .ok_or_else(|| format!("playground: no schema named {name:?} in schemas.json"))?,
         };
         let cases =
-            crate::content::fixtures::validator_cases(&env.content).map_err(|e| e.to_string())?;
+            crate::validate::cases::validator_cases(&env.content).map_err(|e| e.to_string())?;
         let args = if block.body.trim().is_empty() {
             "{}".to_owned()
         } else {

@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 
 use super::ArgsInput;
 use crate::content::Content;
-use crate::content::fixtures::{NamedSchema, ValidatorCase, Verdict};
 use crate::tui::blocks::common;
+use crate::validate::cases::{NamedSchema, ValidatorCase, Verdict};
 use crate::validate::{CheckKind, Rule, Schema, ValidatorRules, Violation};
 
 /// The ordered checks of the validator pipeline, as drawn.
@@ -102,7 +102,7 @@ pub fn run_validator_case(
 
 /// The named schemas of `fixtures/schemas.json`, with a message naming the file on error.
 pub fn load_named_schemas(content: &Content) -> Result<Vec<(String, NamedSchema)>, String> {
-    crate::content::fixtures::schemas(content).map_err(|e| e.to_string())
+    crate::validate::cases::schemas(content).map_err(|e| e.to_string())
 }
 
 // ---------------------------------------------------------------- schema text

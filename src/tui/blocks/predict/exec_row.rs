@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::content::fixtures::ExecCase;
 use crate::executor::Record;
+use crate::executor::cases::ExecCase;
 use crate::sanitize::clean;
 use crate::tui::blocks::common;
 use crate::tui::blocks::playground::{ArgsInput, executor_run};

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::content::fixtures::{NamedSchema, ValidatorCase};
 use crate::sanitize::clean;
 use crate::tui::blocks::common;
 use crate::tui::blocks::playground::{ArgsInput, validator_run};
+use crate::validate::cases::{NamedSchema, ValidatorCase};
 
 use super::rows::{Actual, Fixture, FixtureKind, PredictRow, PromptField, RowFacts};
 
