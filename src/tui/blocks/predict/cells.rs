@@ -18,7 +18,7 @@ fn tail_start(chars: &[char], d: usize) -> usize {
             .rev()
             .find(|&i| stops.contains(&chars[i]))
     };
-    let at = back(16, &[',', '{', '[', '(']).or_else(|| back(10, &[' ']));
+    let at = back(24, &[',', '{', '[', '(']).or_else(|| back(10, &[' ']));
     match at {
         Some(i) => {
             let mut j = i + 1;

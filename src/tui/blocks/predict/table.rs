@@ -47,7 +47,7 @@ impl PredictWidget {
         let widest =
             |f: &dyn Fn(&super::rows::Row) -> usize| self.rows.iter().map(f).max().unwrap_or(0);
         let context = widest(&|r| crate::text::width(&r.case.cells()[1]))
-            .min(context.max(width / 6))
+            .min(context.max(16))
             .max(self.fixture.headers[1].len());
         let picks = widest(&|r| {
             r.options()
