@@ -464,3 +464,35 @@ fn ascii_marks_are_unambiguous() {
         "{screen}"
     );
 }
+
+#[test]
+fn a_short_schema_box_scrolls_and_says_where_it_is() {
+    let mut p = val_playground("search_tickets");
+    let h = p.height(80);
+    let first = render(&p, 80, h);
+    assert!(
+        first.contains(" 1-") && first.contains(r#""name""#),
+        "{first}"
+    );
+    // Shift+Tab from the arguments focuses the schema box; Down scrolls it.
+    press(
+        &mut p,
+        &[
+            key(KeyCode::BackTab),
+            key(KeyCode::Down),
+            key(KeyCode::Down),
+        ],
+    );
+    let moved = render(&p, 80, h);
+    assert!(moved.contains(" 3-"), "{moved}");
+    assert!(!moved.contains(r#""name""#), "{moved}");
+    press(&mut p, &[key(KeyCode::Up)]);
+    assert!(render(&p, 80, h).contains(" 2-"));
+    // Typing still starts at the end of the text.
+    press(&mut p, &[key(KeyCode::Enter), ch('x')]);
+    assert!(
+        p.verdict().is_none(),
+        "text after the schema's closing brace breaks it"
+    );
+    assert_eq!(p.schema_name(), None);
+}

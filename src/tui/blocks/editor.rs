@@ -23,6 +23,10 @@ pub struct Editor {
     original: String,
     /// The last edit replaced the whole text in two steps (cut, insert): undo takes both.
     paired: bool,
+    /// First display row shown while not typing (Up/Down on a focused box move it).
+    pub top: usize,
+    /// Display rows and text rows the box had at the last draw (to bound `top`).
+    drawn: std::cell::Cell<(usize, usize)>,
 }
 
 impl std::fmt::Debug for Editor {
@@ -53,6 +57,8 @@ impl Editor {
             single_line: false,
             original: text,
             paired: false,
+            top: 0,
+            drawn: std::cell::Cell::new((0, 0)),
         };
         e.to_end();
         e
@@ -179,16 +185,24 @@ impl Editor {
         self.ta.lines() != before.as_slice()
     }
 
-    /// Move the view by `rows` display rows (negative: up) without typing.
-    pub fn scroll_rows(&mut self, rows: i32) {
-        let m = if rows < 0 {
-            CursorMove::Up
+    /// Remember the box `other` (a copy laid out differently) was last drawn in.
+    pub fn drawn_as(&self, other: &Editor) {
+        self.drawn.set(other.drawn.get());
+    }
+
+    /// Move the view by `rows` display rows (negative: up) while not typing; false when
+    /// it cannot move that way.
+    pub fn scroll_rows(&mut self, rows: i32) -> bool {
+        let (shown, total) = self.drawn.get();
+        let max = total.saturating_sub(shown.max(1));
+        let top = if rows < 0 {
+            self.top.saturating_sub(rows.unsigned_abs() as usize)
         } else {
-            CursorMove::Down
+            (self.top + rows as usize).min(max)
         };
-        for _ in 0..rows.unsigned_abs() {
-            self.ta.move_cursor(m);
-        }
+        let moved = top != self.top;
+        self.top = top;
+        moved
     }
 
     /// Put the cursor at a 1-based line and column (clamped).
@@ -208,24 +222,24 @@ impl Editor {
         (c.0, c.1)
     }
 
+    /// The display row of `ta`'s cursor when wrapped to `width` columns: a one-row draw
+    /// of a copy scrolls its view to that row.
+    fn display_row(ta: &TextArea<'static>, width: u16) -> usize {
+        let ta = ta.clone();
+        let area = Rect::new(0, 0, width.max(1), 1);
+        let mut scratch = Buffer::empty(area);
+        (&ta).render(area, &mut scratch);
+        usize::from(ta.scroll_offset().0)
+    }
+
     /// Display rows the text takes when wrapped to `width` columns, and the display row
     /// of the cursor.
     pub fn wrapped(&self, width: u16) -> (usize, usize) {
-        let width = width.max(1);
-        let probe = |ta: &TextArea<'static>| {
-            // A one-row draw scrolls the view to the cursor's display row (on a copy: the
-            // editor's own view is left alone).
-            let ta = ta.clone();
-            let area = Rect::new(0, 0, width, 1);
-            let mut scratch = Buffer::empty(area);
-            (&ta).render(area, &mut scratch);
-            usize::from(ta.scroll_offset().0)
-        };
-        let cursor_row = probe(&self.ta);
+        let cursor_row = Editor::display_row(&self.ta, width);
         let mut end = self.ta.clone();
         end.move_cursor(CursorMove::Bottom);
         end.move_cursor(CursorMove::End);
-        (probe(&end) + 1, cursor_row)
+        (Editor::display_row(&end, width) + 1, cursor_row)
     }
 
     /// The box height (borders included) that shows the whole text at `width` columns.
@@ -250,6 +264,10 @@ impl Editor {
             return;
         }
         let mut ta = self.ta.clone();
+        if !editing {
+            // Reading: the view starts at `top`, whatever the cursor.
+            ta.move_cursor(CursorMove::Top);
+        }
         ta.set_style(theme.code);
         ta.set_cursor_line_style(Style::default());
         if editing {
@@ -280,9 +298,22 @@ impl Editor {
             .title(Span::styled(format!(" {mark}{title} "), style));
         let inner = block.inner(area);
         block.render(area, buf);
-        (&ta).render(inner, buf);
         let (rows, _) = self.wrapped(inner.width);
         let shown = usize::from(inner.height);
+        self.drawn.set((shown, rows));
+        if !editing {
+            // The view follows the cursor: put it on the last display row to show.
+            let top = self.top.min(rows.saturating_sub(shown));
+            let last = (top + shown).saturating_sub(1).min(rows.saturating_sub(1));
+            while Editor::display_row(&ta, inner.width) < last {
+                let before = ta.cursor();
+                ta.move_cursor(CursorMove::Down);
+                if ta.cursor() == before {
+                    break;
+                }
+            }
+        }
+        (&ta).render(inner, buf);
         if rows > shown {
             let top = usize::from(ta.scroll_offset().0);
             let pos = format!(" {}-{} of {rows} ", top + 1, (top + shown).min(rows));

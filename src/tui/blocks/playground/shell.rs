@@ -252,8 +252,12 @@ impl<E: Engine> Playground<E> {
             return BlockOutcome::Changed;
         }
         if is_up(&key) || is_down(&key) {
-            editor.scroll_rows(if is_up(&key) { -1 } else { 1 });
-            return BlockOutcome::Consumed;
+            // Scroll a box too small for its text; otherwise the page moves.
+            return if editor.scroll_rows(if is_up(&key) { -1 } else { 1 }) {
+                BlockOutcome::Consumed
+            } else {
+                BlockOutcome::Ignored
+            };
         }
         match editor_command(editor, &key) {
             Some(true) => {

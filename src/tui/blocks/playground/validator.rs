@@ -150,7 +150,9 @@ impl ValidatorEngine {
         match self.schema_idx {
             Some(i) if self.schema_editor.text() == self.schema_editor.original() => {
                 let text = schema_text_at(&self.schemas[i].1, usize::from(box_w.saturating_sub(3)));
-                std::borrow::Cow::Owned(Editor::new(&text))
+                let mut view = Editor::new(&text);
+                view.top = self.schema_editor.top;
+                std::borrow::Cow::Owned(view)
             }
             _ => std::borrow::Cow::Borrowed(&self.schema_editor),
         }
@@ -459,6 +461,7 @@ impl ValidatorEngine {
             "schema",
             shell.shows(Panel::Schema, show),
         );
+        self.schema_editor.drawn_as(&view);
         self.args_editor.render(
             args_area,
             buf,
@@ -529,6 +532,7 @@ impl Engine for ValidatorEngine {
                 let w = self.schema_w.get();
                 if w > 0
                     && let std::borrow::Cow::Owned(view) = self.schema_view(w)
+                    && view.text() != self.schema_editor.text()
                 {
                     self.schema_editor = view;
                 }
