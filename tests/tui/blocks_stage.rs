@@ -69,7 +69,6 @@ fn flip_table_names_the_cross_tenant_leak() {
         let screen = render(&p, w, p.height_for(w, 200));
         assert!(screen.contains("LEAK"), "{w}:\n{screen}");
     }
-    println!("{}", render(&p, 80, p.height(80)));
 }
 
 /// The table lines of a predict block drawn at `width` (its rows start with their number).

@@ -233,13 +233,34 @@ impl Editor {
     }
 
     /// Display rows the text takes when wrapped to `width` columns, and the display row
-    /// of the cursor.
+    /// of the cursor. Only lines wider than the box are measured by the textarea itself.
     pub fn wrapped(&self, width: u16) -> (usize, usize) {
-        let cursor_row = Editor::display_row(&self.ta, width);
-        let mut end = self.ta.clone();
-        end.move_cursor(CursorMove::Bottom);
-        end.move_cursor(CursorMove::End);
-        (Editor::display_row(&end, width) + 1, cursor_row)
+        let (row, col) = self.cursor();
+        let probe = |line: &str, at: Option<usize>| {
+            let mut one = TextArea::new(vec![line.to_owned()]);
+            one.set_tab_length(2);
+            one.set_wrap_mode(self.ta.wrap_mode());
+            match at {
+                Some(c) => one.move_cursor(CursorMove::Jump(0, c as u16)),
+                None => one.move_cursor(CursorMove::End),
+            }
+            Editor::display_row(&one, width)
+        };
+        let fits = |line: &str| crate::text::width(line) < usize::from(width.max(1));
+        let mut total = 0;
+        let mut cursor_row = 0;
+        for (i, line) in self.ta.lines().iter().enumerate() {
+            if i == row {
+                cursor_row = total
+                    + if fits(line) {
+                        0
+                    } else {
+                        probe(line, Some(col))
+                    };
+            }
+            total += if fits(line) { 1 } else { probe(line, None) + 1 };
+        }
+        (total.max(1), cursor_row)
     }
 
     /// The box height (borders included) that shows the whole text at `width` columns.
@@ -301,7 +322,7 @@ impl Editor {
         let (rows, _) = self.wrapped(inner.width);
         let shown = usize::from(inner.height);
         self.drawn.set((shown, rows));
-        if !editing {
+        if !editing && rows > shown {
             // The view follows the cursor: put it on the last display row to show.
             let top = self.top.min(rows.saturating_sub(shown));
             let last = (top + shown).saturating_sub(1).min(rows.saturating_sub(1));
