@@ -508,7 +508,12 @@ impl Engine for ExecutorEngine {
     fn status(&self, theme: &Theme) -> String {
         let outcome = self.run.outcome();
         if outcome == "ok" {
-            format!("{} ok", theme.sym.ok)
+            // The ASCII mark already reads OK.
+            if theme.ascii {
+                theme.sym.ok.to_owned()
+            } else {
+                format!("{} ok", theme.sym.ok)
+            }
         } else {
             format!("{} {outcome}", theme.sym.bad)
         }
@@ -548,7 +553,11 @@ impl Engine for ExecutorEngine {
         let top = self.top_rows(width.saturating_sub(2));
         if shell.edits(Panel::Args) {
             // The editor box has a top border; it scrolls past its height.
-            let row = (self.args.cursor().0 as u16).min(EDITOR_H.saturating_sub(3));
+            let inner = width.saturating_sub(2);
+            let split = if inner >= WIDE { 40 } else { 50 };
+            let box_w = inner * split / 100;
+            let row = (self.args.wrapped(box_w.saturating_sub(2)).1 as u16)
+                .min(EDITOR_H.saturating_sub(3));
             return 1 + top + 1 + row;
         }
         // Otherwise the verdict under the editor.
