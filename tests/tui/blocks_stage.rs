@@ -367,6 +367,10 @@ fn long_answers_wrap_in_the_editor() {
     assert!(screen.contains("the model writes"), "{screen}");
     press(&mut x, &[ctrl('u')]);
     assert!(x.answer().len() < answer.len());
+    press(&mut x, &[key(KeyCode::Esc), key(KeyCode::Backspace)]);
+    assert_eq!(x.answer(), "");
+    press(&mut x, &[ch('u')]);
+    assert!(x.answer().starts_with("the model writes"), "{}", x.answer());
     assert_eq!(x.remaining().len(), 1);
     assert!(x.present_step());
     x.reset();

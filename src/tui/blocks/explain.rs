@@ -328,6 +328,19 @@ impl BlockWidget for ExplainWidget {
             self.editing = true;
             return BlockOutcome::Changed;
         }
+        if is_char(&key, 'u') || plain(&key, KeyCode::Backspace) {
+            // Undo, or clear the answer (undo brings it back).
+            let changed = if is_char(&key, 'u') {
+                self.editor.undo()
+            } else {
+                self.editor.clear()
+            };
+            return if changed {
+                BlockOutcome::Changed
+            } else {
+                BlockOutcome::Consumed
+            };
+        }
         if is_char(&key, 'c') {
             // Opens the comparison (the block is done from then on); again hides it.
             self.compared = true;
@@ -371,6 +384,10 @@ impl BlockWidget for ExplainWidget {
             ];
         }
         let mut v = vec![KeyHint::new("e", "edit answer")];
+        if !self.answer().is_empty() {
+            v.push(KeyHint::new("Backspace", "clear"));
+            v.push(KeyHint::new("u", "undo"));
+        }
         if self.showing {
             v.push(KeyHint::new("Up/Down", "key point"));
             v.push(KeyHint::new("Space", "tick"));

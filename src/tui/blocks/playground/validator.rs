@@ -612,6 +612,10 @@ impl Engine for ValidatorEngine {
             let fixed = self.result_height(inner, shell.off()) + shell.rules_panel_height(inner);
             body.saturating_sub(ph + fixed)
         };
+        if !shell.editing() && shell.focus() == Panel::Schema {
+            // Choosing a schema keeps its picker in view.
+            return 1;
+        }
         if !shell.editing() {
             // The verdict: right column top when wide, under the editors when narrow.
             return if wide { 1 } else { 1 + ph + eds };
