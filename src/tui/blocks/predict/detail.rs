@@ -122,7 +122,12 @@ impl PredictWidget {
         match row.pick_word() {
             Some(word) => {
                 let right = word == a.outcome;
-                let said = format!("you said {word}; {} {}", self.fixture.who, a.outcome);
+                // A row about the store after an edit has no envelope word to quote.
+                let said = if a.extra.is_some() {
+                    format!("you said {word}; the real run: {}", a.outcome)
+                } else {
+                    format!("you said {word}; {} {}", self.fixture.who, a.outcome)
+                };
                 let verdict = if right { "Right" } else { "Missed" };
                 pane.out
                     .extend(verdict_lines(theme, right, verdict, &said, pane.width));
