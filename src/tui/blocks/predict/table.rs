@@ -56,8 +56,10 @@ impl PredictWidget {
                 .max()
                 .unwrap_or(0)
         });
-        let you = you.min(picks + 1).max(4);
-        let real = real.min(picks + 3).max(6);
+        // Room for the longest outcome word (a mark and a space before it in "Real", the
+        // widest mark being ASCII's FAIL), within bounds.
+        let you = (picks + 1).clamp(4, you.max(14));
+        let real = (picks + 5).clamp(6, real.max(17));
         let compact = width < 4 + 24 + context + you + real + 3;
         // The context column is what a row is about, so it stays when narrow.
         let context = if compact && self.fixture.shrink_context {
