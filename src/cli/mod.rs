@@ -60,10 +60,10 @@ pub struct TuiArgs {
     /// Draw with ASCII only (borders, marks, bars).
     #[arg(long)]
     pub ascii: bool,
-    /// Presenter mode: bigger spacing, one step at a time.
+    /// Presenter mode: a demo that saves nothing; pages go a step at a time (Space), x/X reset.
     #[arg(long)]
     pub present: bool,
-    /// Open this lesson (its id, e.g. 03-bool-int-trap) instead of the first unfinished one.
+    /// Open this lesson (its id, e.g. 03-json-traps) where it was left, instead of the home screen.
     #[arg(long, value_name = "ID")]
     pub lesson: Option<String>,
     /// Use this ticket store (@FILE, the fixtures/tickets.json format).

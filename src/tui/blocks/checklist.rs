@@ -161,14 +161,11 @@ impl BlockWidget for ChecklistWidget {
     }
 
     fn remaining(&self) -> Vec<String> {
-        let open: Vec<usize> = (0..self.ticked.len())
-            .filter(|&i| !self.ticked[i])
-            .map(|i| i + 1)
-            .collect();
-        crate::tui::blocks::list::left_phrase("item", &open)
-            .map(|p| format!("tick {p}"))
-            .into_iter()
-            .collect()
+        match self.ticked.iter().filter(|t| !**t).count() {
+            0 => Vec::new(),
+            1 => vec!["1 checklist item".to_owned()],
+            n => vec![format!("{n} checklist items")],
+        }
     }
 
     fn focus_line(&self, width: u16) -> Option<u16> {

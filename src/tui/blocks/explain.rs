@@ -457,7 +457,7 @@ impl BlockWidget for ExplainWidget {
         if self.compared {
             Vec::new()
         } else {
-            vec!["compare your answer with the model answer".to_owned()]
+            vec!["the explain question (compare with c)".to_owned()]
         }
     }
 

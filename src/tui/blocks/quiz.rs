@@ -301,7 +301,7 @@ impl BlockWidget for QuizWidget {
         if self.answered_correctly() {
             Vec::new()
         } else {
-            vec!["answer the quiz".to_owned()]
+            vec!["the quiz (the right answer)".to_owned()]
         }
     }
 

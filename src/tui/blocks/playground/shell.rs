@@ -459,13 +459,16 @@ impl<E: Engine> BlockWidget for Playground<E> {
     }
 
     fn remaining(&self) -> Vec<String> {
-        let mut left = Vec::new();
-        if !self.shell.edited {
-            left.push("edit an input".to_owned());
+        let todo: Vec<&str> = [
+            (!self.shell.edited).then_some("edit the arguments"),
+            (!self.shell.switched).then_some("switch a rule"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if todo.is_empty() {
+            return Vec::new();
         }
-        if !self.shell.switched {
-            left.push("switch a rule off".to_owned());
-        }
-        left
+        vec![format!("the playground ({})", todo.join(", "))]
     }
 }

@@ -102,7 +102,13 @@ impl PredictWidget {
                 PromptField::Text(name, text) => pane.text(name, &text),
             }
         }
-        let hits = pane.menu(row);
+        // A row shown without a prediction (presenter mode) has no choice to offer.
+        let shown_only = row.revealed && row.pick.is_none();
+        let hits = if shown_only {
+            Vec::new()
+        } else {
+            pane.menu(row)
+        };
         if row.revealed && row.actual.is_some() {
             self.reveal_lines(&mut pane, row);
         } else {
@@ -132,15 +138,8 @@ impl PredictWidget {
                 pane.out
                     .extend(verdict_lines(theme, right, verdict, &said, pane.width));
             }
-            None => {
-                let said = format!("{} {}", self.fixture.who, a.outcome);
-                let mark = vec![Span::styled(
-                    format!("{} Shown: ", theme.sym.arrow),
-                    theme.accent,
-                )];
-                pane.out
-                    .extend(wrap_prefixed(mark, &said, pane.width, theme.base));
-            }
+            // Shown without a prediction (presenter mode): only what the code returned.
+            None => pane.text("shown", &format!("{} {}", self.fixture.who, a.outcome)),
         }
         match &a.shown {
             Value::String(words) => pane.text(self.fixture.shown, words),

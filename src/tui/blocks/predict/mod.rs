@@ -313,10 +313,6 @@ impl BlockWidget for PredictWidget {
         self.rows.iter().all(|r| r.first.is_some())
     }
 
-    fn present_step(&mut self) -> bool {
-        self.show_next()
-    }
-
     fn reset(&mut self) {
         for row in &mut self.rows {
             row.reset_current();
@@ -329,23 +325,43 @@ impl BlockWidget for PredictWidget {
         self.note = None;
     }
 
-    fn remaining(&self) -> Vec<String> {
-        let open: Vec<usize> = (0..self.rows.len())
-            .filter(|&i| self.rows[i].first.is_none())
-            .map(|i| i + 1)
-            .collect();
-        crate::tui::blocks::list::left_phrase("row", &open)
-            .map(|p| format!("predict {p}"))
-            .into_iter()
-            .collect()
-    }
-
     fn height_for(&self, width: u16, available: u16) -> u16 {
         self.grown_height(width, available)
     }
 
     fn focus_line(&self, width: u16) -> Option<u16> {
         Some(self.focus_row(width))
+    }
+
+    fn remaining(&self) -> Vec<String> {
+        let left: Vec<usize> = (0..self.rows.len())
+            .filter(|i| self.rows[*i].first.is_none())
+            .collect();
+        if left.is_empty() {
+            return Vec::new();
+        }
+        let word = if left.len() == 1 { "row" } else { "rows" };
+        vec![format!(
+            "predict {word} {}",
+            crate::text::number_ranges(&left)
+        )]
+    }
+
+    fn present_step(&mut self) -> bool {
+        if self.review {
+            self.leave_review();
+        }
+        let Some(i) = self.rows.iter().position(|r| !r.revealed) else {
+            return false;
+        };
+        let actual = self.rows[i].case.run();
+        let row = &mut self.rows[i];
+        row.pick = None;
+        row.locked = true;
+        row.revealed = true;
+        row.actual = Some(actual);
+        self.cursor = i;
+        true
     }
 
     fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {

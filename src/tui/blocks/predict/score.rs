@@ -73,25 +73,6 @@ impl PredictWidget {
         }
     }
 
-    /// Presenter mode: show the next unrevealed row's real result without a prediction
-    /// and without scoring. False when every visible row is revealed.
-    pub(super) fn show_next(&mut self) -> bool {
-        let visible = self.visible();
-        let Some(pos) = visible.iter().position(|&i| !self.rows[i].revealed) else {
-            return false;
-        };
-        let i = visible[pos];
-        let actual = self.rows[i].case.run();
-        let row = &mut self.rows[i];
-        row.pick = None;
-        row.locked = false;
-        row.revealed = true;
-        row.actual = Some(actual);
-        self.cursor = pos;
-        self.note = None;
-        true
-    }
-
     /// Show only the missed rows, each ready for a fresh prediction.
     pub(super) fn enter_review(&mut self) {
         self.review = true;

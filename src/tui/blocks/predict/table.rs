@@ -158,9 +158,9 @@ impl PredictWidget {
         let you_style = if row.locked { base } else { theme.dim };
         let real = match (&row.actual, row.revealed) {
             (Some(a), true) => {
+                // A row shown without a prediction (presenter mode) is neither.
                 let (mark, st) = if row.pick.is_none() {
-                    // Shown without a prediction (presenter mode): nothing to judge.
-                    (theme.sym.arrow, theme.base)
+                    (theme.sym.arrow, base)
                 } else if row.is_right() {
                     (theme.sym.ok, theme.ok)
                 } else {
