@@ -4,6 +4,26 @@
 
 use crate::text::{fit, width};
 
+/// `text` as drawn in a theme: with ASCII-only drawing, every other character is written
+/// as a JSON escape (`TKT-\u0661\u0660\u0664`), which also shows what the row is about.
+pub(super) fn for_theme(text: &str, ascii: bool) -> String {
+    if !ascii || text.is_ascii() {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        }
+    }
+    out
+}
+
 /// Characters two texts share at the start.
 fn common_prefix(a: &[char], b: &[char]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
@@ -98,6 +118,12 @@ mod tests {
 
     fn all(texts: &[&str]) -> Vec<String> {
         texts.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn ascii_drawing_escapes_other_characters() {
+        assert_eq!(for_theme("TKT-١٠٤", true), "TKT-\\u0661\\u0660\\u0664");
+        assert_eq!(for_theme("TKT-١٠٤", false), "TKT-١٠٤");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::tui::blocks::common::{self, verdict_lines, wrap_prefixed};
 use crate::tui::theme::{Theme, ThemeName};
 
 use super::PredictWidget;
+use super::cells::for_theme;
 use super::rows::{PromptField, Row};
 
 /// One outcome in the menu: (detail line, first column, end column, option index).
@@ -31,6 +32,7 @@ impl Pane<'_> {
 
     /// A labelled value wrapped and coloured as JSON.
     fn json(&mut self, name: &str, text: &str) {
+        let text = &for_theme(text, self.theme.ascii);
         let label = self.label(name);
         let lines = common::wrap_json(label, text, self.width, self.theme);
         self.out.extend(lines);
@@ -38,6 +40,7 @@ impl Pane<'_> {
 
     /// A labelled line of plain words.
     fn text(&mut self, name: &str, text: &str) {
+        let text = &for_theme(text, self.theme.ascii);
         let label = self.label(name);
         let lines = wrap_prefixed(label, text, self.width, self.theme.base);
         self.out.extend(lines);
@@ -93,7 +96,10 @@ impl PredictWidget {
             return (pane.out, Vec::new());
         };
         let row = &self.rows[i];
-        let title = format!("Row {}: {}", i + 1, row.case.heading());
+        let title = for_theme(
+            &format!("Row {}: {}", i + 1, row.case.heading()),
+            theme.ascii,
+        );
         pane.out
             .extend(wrap_prefixed(Vec::new(), &title, pane.width, theme.heading));
         for field in row.case.prompt() {

@@ -10,7 +10,7 @@ use crate::tui::blocks::common;
 use crate::tui::theme::{Theme, ThemeName};
 
 use super::PredictWidget;
-use super::cells::distinct_fit;
+use super::cells::{distinct_fit, for_theme};
 
 /// Inner width from which the row detail goes beside the table.
 pub(super) const WIDE: u16 = 110;
@@ -94,7 +94,7 @@ impl PredictWidget {
         let abouts: Vec<String> = self
             .rows
             .iter()
-            .map(|r| r.case.cells()[0].clone())
+            .map(|r| for_theme(&r.case.cells()[0], theme.ascii))
             .collect();
         if visible.is_empty() {
             out.push(Line::from(Span::styled(
@@ -139,7 +139,7 @@ impl PredictWidget {
         let e = theme.sym.ellipsis;
         let row = &self.rows[i];
         let base = if here { theme.selected } else { theme.base };
-        let [about, context] = row.case.cells();
+        let [about, context] = row.case.cells().map(|c| for_theme(&c, theme.ascii));
         let pointer = if here { theme.sym.pointer } else { " " };
         let mut spans = vec![
             Span::styled(pointer.to_string(), theme.focus),
