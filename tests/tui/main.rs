@@ -8,6 +8,7 @@ mod blocks_fixtures;
 mod blocks_measure;
 mod blocks_polish;
 mod blocks_real;
+mod blocks_stage;
 mod blocks_text;
 mod blocks_trace;
 mod player;
