@@ -10,5 +10,6 @@ mod blocks_real;
 mod blocks_text;
 mod blocks_trace;
 mod tui_app;
+mod tui_faults;
 mod tui_snapshots;
 mod tui_tmux;
