@@ -11,5 +11,6 @@ mod blocks_text;
 mod blocks_trace;
 mod tui_app;
 mod tui_faults;
+mod tui_hostile;
 mod tui_snapshots;
 mod tui_tmux;

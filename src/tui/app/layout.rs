@@ -275,7 +275,8 @@ impl App {
         }
         let title = lesson.title.trim();
         let cols = title.chars().count() * 4;
-        if !title.is_empty() && cols <= usize::from(width) && title.is_ascii() {
+        let printable = title.chars().all(|c| c.is_ascii() && !c.is_ascii_control());
+        if !title.is_empty() && cols <= usize::from(width) && printable {
             view.push(SegKind::Big(title.to_owned()), 5);
             return Some(title);
         }
