@@ -76,7 +76,7 @@ fn a_hostile_lesson_draws_no_raw_control_anywhere() {
                 '\t' => KeyCode::Tab,
                 c => KeyCode::Char(c),
             };
-            app.update(Input::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+            let _ = app.update(Input::Key(KeyEvent::new(code, KeyModifiers::NONE)));
         }
         let buf = tooldojo::tui::screens::draw_to_buffer(&app);
         let bad = steering_cells(&buf);
