@@ -13,4 +13,5 @@ mod tui_app;
 mod tui_faults;
 mod tui_hostile;
 mod tui_snapshots;
+mod tui_state_faults;
 mod tui_tmux;

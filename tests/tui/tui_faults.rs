@@ -112,3 +112,51 @@ fn sighup_gives_the_terminal_back_and_saves() {
     ended_with(&tmux, 0);
     assert!(state.path().join("progress.json").exists());
 }
+
+/// A state directory no one can write in (not even root): the learner is told that progress
+/// will not be saved, and the app runs and quits normally.
+#[test]
+fn a_read_only_state_directory_is_reported_and_the_app_runs() {
+    if !have_tmux() {
+        return;
+    }
+    let tmux = crate::tui_tmux::start_in("readonly", "/proc/self", "");
+    let shown = tmux.wait_for("Notice");
+    assert!(shown.contains("Cannot write in /proc/self"), "{shown}");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("? help");
+    tmux.keys(&["n"]);
+    tmux.keys(&["q"]);
+    ended_with(&tmux, 0);
+}
+
+/// SIGKILL (no chance to clean up) while keys make the app save: the progress file left
+/// behind is always a whole one.
+#[test]
+fn a_kill_while_saving_leaves_a_whole_progress_file() {
+    let Some((tmux, state)) = started("kill", "") else {
+        return;
+    };
+    tmux.wait_for("? help");
+    tmux.keys(&["n", "n", "p", "n", "n", "n", "p", "n"]);
+    let pid = tmux.app_pid();
+    assert!(!pid.is_empty(), "found the app's pid");
+    Command::new("kill").args(["-KILL", &pid]).status().unwrap();
+    // Gone once signal 0 can no longer reach it.
+    let start = std::time::Instant::now();
+    while Command::new("kill")
+        .args(["-0", &pid])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap()
+        .success()
+    {
+        assert!(start.elapsed().as_secs() < 10, "the app outlived SIGKILL");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let file = state.path().join("progress.json");
+    if file.exists() {
+        let opened = tooldojo::tui::progress::Store::open(Some(state.path().to_path_buf()), false);
+        assert!(opened.notice.is_none(), "{:?}", opened.notice);
+    }
+}

@@ -87,14 +87,18 @@ fn start(tag: &str, state: &std::path::Path) -> Tmux {
 
 /// Like [`start`], with extra `NAME=value` settings put before the command.
 pub(crate) fn start_with(tag: &str, state: &std::path::Path, env: &str) -> Tmux {
+    start_in(tag, &state.display().to_string(), env)
+}
+
+/// Like [`start_with`], with the state directory given as text.
+pub(crate) fn start_in(tag: &str, state: &str, env: &str) -> Tmux {
     let bin = env!("CARGO_BIN_EXE_tooldojo");
     let tmux = Tmux {
         socket: format!("tooldojo-test-{tag}-{}", std::process::id()),
     };
     let cmd = format!(
         "{env} TOOLDOJO_STATE_DIR='{}' '{}'; echo EXITED=$?; sleep 60",
-        state.display(),
-        bin
+        state, bin
     );
     tmux.run(&[
         "new-session",
