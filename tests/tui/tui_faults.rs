@@ -4,14 +4,14 @@
 
 use std::process::Command;
 
-use crate::tui_tmux::{Tmux, have_tmux, start_with};
+use crate::tui_tmux::{Tmux, have_tmux, start_in};
 
 fn started(tag: &str, env: &str) -> Option<(Tmux, tempfile::TempDir)> {
     if !have_tmux() {
         return None;
     }
     let state = tempfile::tempdir().unwrap();
-    let tmux = start_with(tag, state.path(), env);
+    let tmux = start_in(tag, &state.path().display().to_string(), env, "");
     Some((tmux, state))
 }
 
@@ -120,7 +120,7 @@ fn a_read_only_state_directory_is_reported_and_the_app_runs() {
     if !have_tmux() {
         return;
     }
-    let tmux = crate::tui_tmux::start_in("readonly", "/proc/self", "");
+    let tmux = start_in("readonly", "/proc/self", "", "");
     let shown = tmux.wait_for("Notice");
     assert!(shown.contains("Cannot write in /proc/self"), "{shown}");
     tmux.keys(&["Enter"]);
