@@ -6,8 +6,13 @@
 /// The variable the fault tests set.
 pub const TEST_PANIC_ENV: &str = "TOOLDOJO_TEST_PANIC";
 
+/// Read once: the check sits on the drawing path.
 fn asked_for(place: &str) -> bool {
-    std::env::var(TEST_PANIC_ENV).is_ok_and(|v| v == place)
+    static ASKED: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    ASKED
+        .get_or_init(|| std::env::var(TEST_PANIC_ENV).ok())
+        .as_deref()
+        == Some(place)
 }
 
 /// Panic inside the draw callback when the tests ask for it.
