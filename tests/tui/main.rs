@@ -20,5 +20,8 @@ mod stage_app;
 mod stage_course;
 mod stage_snapshots;
 mod tui_app;
+mod tui_faults;
+mod tui_hostile;
 mod tui_snapshots;
+mod tui_state_faults;
 mod tui_tmux;
