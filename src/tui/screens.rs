@@ -45,6 +45,7 @@ pub fn names(lessons: &[LessonEntry], scenarios: &[String]) -> Vec<String> {
     out.extend(lessons.iter().map(|l| format!("lesson:{}", l.id)));
     out.extend(BLOCK_SCREENS.iter().map(|(n, ..)| (*n).to_owned()));
     out.extend(scenarios.iter().map(|s| format!("trace:{s}")));
+    out.extend(scenarios.iter().map(|s| format!("trace-block:{s}")));
     out.extend(["rehearse".to_owned(), "rehearse:scorecard".to_owned()]);
     out
 }
@@ -122,7 +123,7 @@ pub fn build(
         opts.lesson = None;
         return Ok(one_block_screen(opts, env, entry, size));
     }
-    if let Some(rest) = name.strip_prefix("trace:") {
+    if let Some(rest) = name.strip_prefix("trace-block:") {
         let (scenario, t) = trace_moment(name, rest)?;
         if !scenarios.iter().any(|s| s == scenario) {
             return Err(unknown());
@@ -136,6 +137,18 @@ pub fn build(
         if let Some(w) = app.widget_mut(0) {
             w.seek_ms(t);
         }
+        return Ok(app);
+    }
+    if let Some(rest) = name.strip_prefix("trace:") {
+        let (scenario, t) = trace_moment(name, rest)?;
+        if !scenarios.iter().any(|s| s == scenario) {
+            return Err(unknown());
+        }
+        let loaded = crate::orchestrator::load_scenario(&env.content, scenario)?;
+        let mut player = crate::tui::player::Player::new(loaded, env.seed);
+        player.seek(t);
+        let mut app = App::new(opts, env, lessons, Progress::default(), size);
+        app.open_player(player);
         return Ok(app);
     }
     Err(unknown())
@@ -175,7 +188,13 @@ fn lesson_place<'a>(name: &str, rest: &'a str) -> Result<(&'a str, usize), UserE
             let n: usize = p
                 .parse()
                 .map_err(|_| UserError::new(format!("{name:?}: page must be a number from 1")))?;
-            Ok((id, n.max(1) - 1))
+            // Pages count from 1: `#0` names no page.
+            match n.checked_sub(1) {
+                Some(page) => Ok((id, page)),
+                None => Err(UserError::new(format!(
+                    "{name:?}: page must be a number from 1 (pages count from 1)"
+                ))),
+            }
         }
         None => Ok((rest, 0)),
     }

@@ -34,11 +34,15 @@ impl Widget for &App {
             return;
         }
         if let Some(drill) = self.drill() {
-            drill.render(area, buf, t, self.is_presenting());
+            drill.render(area, buf, t, self.present());
             return;
         }
         if let Some(practice) = self.practice_screen() {
-            practice.render(area, buf, t, self.is_presenting());
+            practice.render(area, buf, t, self.present());
+            return;
+        }
+        if let Some(p) = self.player() {
+            crate::tui::player::frame::render(p, area, buf, t, self.present());
             return;
         }
         let areas = self.areas(area);

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::tui_tmux::{Tmux, have_tmux, start_with};
+use crate::tui_tmux::{Tmux, have_tmux, start_in};
 
 /// The kind of question the pane shows (`predict`, `explain`, `write it`), or `None` on the
 /// scorecard.
@@ -43,7 +43,9 @@ fn a_two_minute_drill_runs_to_its_scorecard_and_saves_the_transcript() {
         "rehearse --seed 3 --minutes 2 --transcript '{}'",
         transcript.display()
     );
-    let tmux = start_with("rehearse", state.path(), cwd.path(), &args);
+    // The drill writes its write-it file in the current directory: a fresh one.
+    let cd = format!("cd '{}' &&", cwd.path().display());
+    let tmux = start_in("rehearse", &state.path().display().to_string(), &cd, &args);
     tmux.wait_for("Q1 of ");
     // q asks first; any other key carries on.
     tmux.keys(&["q"]);

@@ -24,6 +24,23 @@ impl Tmux {
         self.run(&["capture-pane", "-p", "-t", "dojo"])
     }
 
+    /// Whether the pane is on the alternate screen ("1") or not ("0").
+    pub(crate) fn alternate_on(&self) -> String {
+        self.run(&["display", "-p", "-t", "dojo", "#{alternate_on}"])
+            .trim()
+            .to_owned()
+    }
+
+    /// The app's process id (the child of the pane's shell).
+    pub(crate) fn app_pid(&self) -> String {
+        let shell = self.run(&["display", "-p", "-t", "dojo", "#{pane_pid}"]);
+        let child = Command::new("pgrep")
+            .args(["-P", shell.trim()])
+            .output()
+            .expect("pgrep runs");
+        String::from_utf8_lossy(&child.stdout).trim().to_owned()
+    }
+
     /// Wait until the pane shows `needle` (or fail with what it shows).
     pub(crate) fn wait_for(&self, needle: &str) -> String {
         let start = Instant::now();
@@ -65,26 +82,24 @@ pub(crate) fn have_tmux() -> bool {
 
 /// Start the app in an 80x24 tmux window with an isolated state directory.
 fn start(tag: &str, state: &std::path::Path) -> Tmux {
-    start_with(tag, state, state, "")
+    start_with(tag, state, "")
 }
 
-/// Start the app with `args`, in `cwd`, in an 80x24 tmux window with an isolated state
-/// directory.
-pub(crate) fn start_with(
-    tag: &str,
-    state: &std::path::Path,
-    cwd: &std::path::Path,
-    args: &str,
-) -> Tmux {
+/// Start the app with extra arguments (already quoted for `sh`) in an 80x24 window.
+fn start_with(tag: &str, state: &std::path::Path, args: &str) -> Tmux {
+    start_in(tag, &state.display().to_string(), "", args)
+}
+
+/// The general start: the state directory as text, `NAME=value` settings put before the
+/// command, and extra arguments (already quoted for `sh`) after it.
+pub(crate) fn start_in(tag: &str, state: &str, env: &str, args: &str) -> Tmux {
     let bin = env!("CARGO_BIN_EXE_tooldojo");
     let tmux = Tmux {
         socket: format!("tooldojo-test-{tag}-{}", std::process::id()),
     };
     let cmd = format!(
-        "cd '{}' && TOOLDOJO_STATE_DIR='{}' '{}' {args}; echo EXITED=$?; sleep 60",
-        cwd.display(),
-        state.display(),
-        bin
+        "{env} TOOLDOJO_STATE_DIR='{}' '{}' {args}; echo EXITED=$?; sleep 60",
+        state, bin
     );
     tmux.run(&[
         "new-session",
@@ -217,7 +232,7 @@ fn a_learner_finishes_a_lesson_and_sees_it_done() {
         return;
     }
     let state = tempfile::tempdir().unwrap();
-    let tmux = start_with("finish", state.path(), state.path(), &test_lessons());
+    let tmux = start_with("finish", state.path(), &test_lessons());
     let home = tmux.wait_for("Start      01 Reading a proposal");
     assert!(home.contains("2 lessons"), "{home}");
     tmux.keys(&["Enter"]);
@@ -276,7 +291,7 @@ fn presenter_mode_steps_a_table_and_leaves_progress_alone() {
 "#;
     std::fs::write(&file, before).unwrap();
     let args = format!("--present --lesson 01-reading {}", test_lessons());
-    let tmux = start_with("present", state.path(), state.path(), &args);
+    let tmux = start_with("present", state.path(), &args);
     tmux.wait_for("step 1/3");
     tmux.keys(&["Space"]);
     tmux.wait_for("step 2/3");

@@ -22,11 +22,6 @@ impl App {
         self.drill = Some(Box::new(Drill::new(cfg, &pool, &due, titles, notify)));
     }
 
-    /// Presenter layout (more padding).
-    pub(crate) fn is_presenting(&self) -> bool {
-        self.present
-    }
-
     /// The drill on screen, if one is open.
     pub fn drill(&self) -> Option<&Drill> {
         self.drill.as_deref()

@@ -15,6 +15,7 @@ mod input;
 mod layout;
 mod lessons;
 mod pages;
+mod player;
 mod practice;
 mod present;
 mod scroll;
@@ -159,6 +160,8 @@ pub struct App {
     changes: u64,
     /// The page layout for the current lesson, page, width and `changes`.
     view: RefCell<Option<layout::CachedView>>,
+    /// The full-screen trace player, when it is open (it then takes keys, clicks, ticks).
+    player: Option<Box<crate::tui::player::Player>>,
     /// The rehearsal drill, while it is on screen.
     drill: Option<Box<crate::tui::rehearse::Drill>>,
     /// The practice screen, while it is on screen.
@@ -209,6 +212,7 @@ impl App {
             held_place: None,
             changes: 0,
             view: RefCell::new(None),
+            player: None,
             drill: None,
             practice: None,
             notify: None,
@@ -219,6 +223,11 @@ impl App {
 
     pub(crate) fn theme(&self) -> &Theme {
         &self.theme
+    }
+
+    /// Presenter layout.
+    pub(crate) fn present(&self) -> bool {
+        self.present
     }
 
     /// Index of the open lesson.
@@ -376,6 +385,9 @@ impl App {
             }
         }
         match input {
+            Input::Key(key) if self.player.is_some() => self.key_to_player(key),
+            Input::Mouse(m) if self.player.is_some() => self.mouse_to_player(m),
+            Input::Tick if self.player.is_some() => self.tick_player(),
             Input::Key(key) => self.on_key_input(key),
             Input::Mouse(m) => self.on_mouse(m),
             Input::Resize(w, h) => {

@@ -134,12 +134,18 @@ pub trait BlockWidget {
         let _ = width;
         None
     }
+    /// Trace blocks: the full-screen player on the block's run, at the block's time (`f`).
+    fn full_screen(&self) -> Option<crate::tui::player::Player> {
+        None
+    }
     /// A mouse click at `row`, `col`, relative to the block's area (the top border is row 0).
     /// Blocks map it to the row / choice / switch they last drew there.
     fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
         let _ = (row, col);
         BlockOutcome::Ignored
     }
+    /// Back to the block's initial state (a new class, a fresh try).
+    fn reset(&mut self) {}
 }
 
 /// Build the widget for one lesson block. An error string is shown in place of the block
