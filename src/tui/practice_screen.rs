@@ -13,6 +13,7 @@ use crate::practice::{Lang, Row, starter};
 use crate::text::wrap;
 use crate::tui::blocks::common::{is_char, is_down, is_up, plain};
 use crate::tui::grader::{LiveGrader, Notify, status_lines};
+use crate::tui::rehearse::draw::popup;
 use crate::tui::theme::Theme;
 
 /// What the practice screen asks of the app after a key.
@@ -26,11 +27,23 @@ pub enum PracticeUpdate {
     Suspend,
 }
 
+/// The practice screen's keys, for its help.
+const KEYS: [(&str, &str); 6] = [
+    ("g", "grade the file now"),
+    ("j/k", "scroll the rows"),
+    ("PgUp/PgDn", "scroll the rows"),
+    ("Esc", "back to the lessons"),
+    ("q", "quit"),
+    ("Ctrl-C", "quit now"),
+];
+
 pub struct PracticeScreen {
     pub grader: LiveGrader,
     /// What was done about the file (a starter written, an existing file found).
     note: String,
     scroll: u16,
+    /// The keys are shown over the screen (`?`).
+    help: bool,
 }
 
 /// The learner's solution in `dir`: `solution.py`, else `solution.js`; when neither is
@@ -62,6 +75,7 @@ impl PracticeScreen {
             grader: LiveGrader::new(file, lang, rows, notify),
             note,
             scroll: 0,
+            help: false,
         }
     }
 
@@ -73,7 +87,14 @@ impl PracticeScreen {
         if ctrl && key.code == KeyCode::Char('z') {
             return PracticeUpdate::Suspend;
         }
-        if is_char(&key, 'q') {
+        if self.help {
+            self.help = false;
+            return PracticeUpdate::Redraw;
+        }
+        if is_char(&key, '?') {
+            self.help = true;
+            PracticeUpdate::Redraw
+        } else if is_char(&key, 'q') {
             PracticeUpdate::Quit
         } else if plain(&key, KeyCode::Esc) {
             PracticeUpdate::Leave
@@ -122,8 +143,62 @@ impl PracticeScreen {
         let h = usize::from(body.height);
         let top = usize::from(self.scroll).min(lines.len().saturating_sub(h));
         Paragraph::new(lines.into_iter().skip(top).take(h).collect::<Vec<_>>()).render(body, buf);
-        let keys = " g grade now  j/k scroll  Esc back to lessons  q quit";
+        let keys = " g grade now  j/k scroll  Esc back to lessons  q quit  ? help";
         buf.set_style(bar, t.bar);
         buf.set_line(bar.x, bar.y, &Line::styled(keys, t.bar), bar.width);
+        if self.help {
+            let mut text: Vec<String> = KEYS.iter().map(|(k, w)| format!("{k:<8} {w}")).collect();
+            text.push(String::new());
+            text.extend(wrap(
+                "Edit the file in your own editor: every save grades it again. Any key closes this.",
+                44,
+            ));
+            popup(area, buf, t, " Keys ", &text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(c: KeyCode) -> KeyEvent {
+        KeyEvent::new(c, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn a_starter_is_written_once_and_an_existing_solution_is_graded_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, lang, note) = find_or_start(dir.path());
+        assert_eq!(lang, Lang::Python);
+        assert!(path.ends_with("solution.py") && path.exists());
+        assert!(note.contains("A starter is at"), "{note}");
+        std::fs::write(
+            &path,
+            "def execute_tool(name, args, context, records):\n    pass\n",
+        )
+        .unwrap();
+        let (again, _, note) = find_or_start(dir.path());
+        assert_eq!(again, path);
+        assert!(note.starts_with("Grading "), "{note}");
+        assert!(
+            std::fs::read_to_string(&path).unwrap().contains("pass"),
+            "left as it is"
+        );
+    }
+
+    #[test]
+    fn keys_help_grade_and_leave() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = PracticeScreen::open(dir.path(), Vec::new(), None);
+        assert_eq!(s.on_key(key(KeyCode::Char('?'))), PracticeUpdate::Redraw);
+        assert!(s.help);
+        assert_eq!(
+            s.on_key(key(KeyCode::Esc)),
+            PracticeUpdate::Redraw,
+            "closes the help"
+        );
+        assert_eq!(s.on_key(key(KeyCode::Esc)), PracticeUpdate::Leave);
+        assert_eq!(s.on_key(key(KeyCode::Char('q'))), PracticeUpdate::Quit);
     }
 }

@@ -411,7 +411,7 @@ fn render_bar(hints: &[crate::tui::blocks::KeyHint], area: Rect, buf: &mut Buffe
 }
 
 /// A framed box in the middle of `area` with `lines` in it.
-fn popup(area: Rect, buf: &mut Buffer, t: &Theme, title: &str, lines: &[String]) {
+pub(crate) fn popup(area: Rect, buf: &mut Buffer, t: &Theme, title: &str, lines: &[String]) {
     let w = lines.iter().map(|l| width_of(l)).max().unwrap_or(10) + 4;
     let w = u16::try_from(w).unwrap_or(u16::MAX).min(area.width);
     let h = u16::try_from(lines.len() + 2)

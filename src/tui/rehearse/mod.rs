@@ -6,7 +6,7 @@
 //! `Drill` owns the drill's state; `input` turns keys into changes, `draw` reads `&Drill`,
 //! `transcript` writes the record, `review` keeps the spaced-review cards and the trend.
 
-mod draw;
+pub(crate) mod draw;
 mod held;
 mod input;
 pub mod questions;
