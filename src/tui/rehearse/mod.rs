@@ -122,6 +122,8 @@ pub struct Drill {
     shown_at: u64,
     /// Frozen elapsed time once the drill is over.
     ended_at: Option<u64>,
+    /// The whole second of the clock last drawn (a tick redraws only when it changes).
+    drawn_second: u64,
     /// Predict: the highlighted choice.
     choice: usize,
     /// Explain: the learner's words, whether keys go to the editor, the rubric ticks.
@@ -164,6 +166,7 @@ impl Drill {
             started: Instant::now(),
             shown_at: 0,
             ended_at: None,
+            drawn_second: 0,
             choice: 0,
             editor: Editor::new(""),
             editing: false,
@@ -251,6 +254,12 @@ impl Drill {
             self.run_out();
             return DrillUpdate::Finished;
         }
+        // The screen shows whole seconds: redraw once a second, not on every tick.
+        let second = self.elapsed_ms() / 1000;
+        if second == self.drawn_second {
+            return DrillUpdate::None;
+        }
+        self.drawn_second = second;
         DrillUpdate::Redraw
     }
 

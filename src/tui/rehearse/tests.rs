@@ -243,6 +243,22 @@ fn interviewer_mode_hides_the_answer_until_revealed() {
 }
 
 #[test]
+fn the_clock_redraws_once_a_second() {
+    let p = pool();
+    let mut d = Drill::new(cfg(4), &p, &[], BTreeMap::new(), None);
+    d.cfg.fixed_clock = Some(1_200);
+    assert_eq!(d.tick(), DrillUpdate::Redraw);
+    d.cfg.fixed_clock = Some(1_250);
+    assert_eq!(
+        d.tick(),
+        DrillUpdate::None,
+        "the same second is not drawn again"
+    );
+    d.cfg.fixed_clock = Some(2_000);
+    assert_eq!(d.tick(), DrillUpdate::Redraw);
+}
+
+#[test]
 fn time_running_out_ends_the_drill_and_marks_the_rest() {
     let p = pool();
     let mut d = Drill::new(cfg(4), &p, &[], BTreeMap::new(), None);
