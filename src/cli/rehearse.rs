@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::{ContentArgs, TuiArgs};
+use crate::error::UserError;
 use crate::tui::rehearse::DrillConfig;
 
 #[derive(Debug, clap::Args)]
@@ -31,6 +32,21 @@ pub fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult {
             .map(|d| d.as_secs() % 100_000)
             .unwrap_or(0)
     });
+    // A transcript that could never be written is a bad flag: say so before the drill starts.
+    if let Some(path) = &args.transcript {
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        if !dir.is_dir() {
+            return Err(UserError::new(format!(
+                "--transcript {}: the directory {} does not exist",
+                path.display(),
+                dir.display()
+            ))
+            .into());
+        }
+    }
     let mut drill = DrillConfig::new(seed, args.minutes);
     drill.transcript = args.transcript;
     drill.interviewer = args.interviewer;

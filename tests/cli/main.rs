@@ -6,6 +6,7 @@ mod hostile;
 mod limits_cli;
 mod practice_cli;
 mod practice_ticks;
+mod rehearse_cli;
 mod render_cli;
 mod trace_cli;
 mod validate_cli;
