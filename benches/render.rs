@@ -4,13 +4,12 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::layout::Rect;
 
-use tooldojo::cli::{ContentArgs, TuiArgs};
-use tooldojo::tui::{app, screens};
+use tooldojo::content::Content;
+use tooldojo::tui::{Config, app, screens};
 
 fn frames(c: &mut Criterion) {
-    let content = ContentArgs::default();
-    let args = TuiArgs::default();
-    let (opts, env) = tooldojo::tui::setup(&args, &content).expect("setup");
+    let config = Config::new(Content::embedded());
+    let (opts, env) = tooldojo::tui::setup(&config).expect("setup");
     let lessons = app::load_lessons(&env.content);
     let names = screens::names(
         &lessons.clone().unwrap_or_default(),

@@ -54,7 +54,7 @@ def validate_row(runs):
 def orchestrator_row(runs):
     wall, cpu, fwall, fcpu = [], [], [], []
     for _ in range(runs):
-        out = sh(["cargo", "test", "--release", "--quiet", "--test", "orchestrator_speed", "--",
+        out = sh(["cargo", "test", "--release", "--quiet", "--test", "core", "orchestrator_speed", "--",
                   "--ignored", "--nocapture"])
         m = re.search(r"calls x \d+ runs: wall ([\d.]+) us/call, cpu ([\d.]+) us/call", out)
         f = re.search(r"floor: wall ([\d.]+) us/call, cpu ([\d.]+) us/call", out)
@@ -70,7 +70,7 @@ def orchestrator_row(runs):
         measured += (f"; the floor (a tokio task, a timeout and a semaphore permit per call, nothing"
                      f" else) {span(fwall)} µs wall, {span(fcpu)} µs CPU")
     what = ("orchestrator overhead, generated scenario of 10,000 calls at concurrency 64 "
-            "(`cargo test --release --test orchestrator_speed -- --ignored --nocapture`)")
+            "(`cargo test --release --test core orchestrator_speed -- --ignored --nocapture`)")
     return [(what, measured, "under 10 µs")]
 
 
@@ -125,24 +125,24 @@ def micro_row(runs):
 def content_row(runs):
     parse, lint, keys = [], [], []
     for _ in range(runs):
-        out = sh(["cargo", "test", "--release", "--quiet", "--test", "lessons", "--", "--ignored",
+        out = sh(["cargo", "test", "--release", "--quiet", "--test", "core", "lessons::", "--", "--ignored",
                   "--nocapture"])
         m = re.search(r"parse \d+ lessons: ([\d.]+)(\w+); lint \(\d+ rows\): ([\d.]+)(\w+)", out)
         if m:
             scale = {"ms": 1.0, "µs": 1e-3, "us": 1e-3, "s": 1e3, "ns": 1e-6}
             parse.append(float(m[1]) * scale[m[2]])
             lint.append(float(m[3]) * scale[m[4]])
-        out = sh(["cargo", "test", "--release", "--quiet", "--test", "blocks_measure", "--", "--ignored",
+        out = sh(["cargo", "test", "--release", "--quiet", "--test", "tui", "blocks_measure", "--", "--ignored",
                   "--nocapture"])
         keys.extend(float(k) for k in re.findall(r"re-run key\s+([\d.]+) ms", out))
     rows = []
     if parse:
         rows.append(("parsing all lessons / the lesson lint "
-                     "(`cargo test --release --test lessons -- --ignored --nocapture`)",
+                     "(`cargo test --release --test core lessons:: -- --ignored --nocapture`)",
                      f"{span(parse, '{:.1f}')} ms / {span(lint, '{:.1f}')} ms", ""))
     if keys:
         rows.append(("a key that re-runs a block's real code: reveal all, a rule switch, a trace step "
-                     "(`cargo test --release --test blocks_measure -- --ignored --nocapture`)",
+                     "(`cargo test --release --test tui blocks_measure -- --ignored --nocapture`)",
                      f"{span(keys, '{:.2f}')} ms", ""))
     return rows
 

@@ -2,13 +2,18 @@
 //! never trust a tool call that a language model proposes.
 //!
 //! The core (`validate`, `executor`, `orchestrator`, `content`) knows nothing of
-//! screens or flags; `tui` draws it and `cli` wires both to the command line.
+//! screens or flags; `check` runs the shipped fixtures, scenarios and lessons through it,
+//! `tui` draws it and `cli` wires them all to the command line. `tests/core/architecture.rs`
+//! holds the import arrows between these modules.
 
+pub mod check;
 pub mod cli;
 pub mod content;
 pub mod error;
 pub mod executor;
 pub mod orchestrator;
 pub mod sanitize;
+pub mod switches;
+pub mod text;
 pub mod tui;
 pub mod validate;

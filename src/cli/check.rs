@@ -1,19 +1,16 @@
-//! `tooldojo check`: every fixture row, scenario and lesson through the real code.
+//! `tooldojo check`: every fixture row, scenario and lesson through the real code (the rows
+//! come from `crate::check`; this file prints them and sets the exit code).
 //!
 //! Human table by default (suite, row, expected, actual, mark and PASS/FAIL), `--json` one
 //! object per row. Exit 1 on any mismatch, 2 when a file cannot be read or is malformed.
 
-use std::collections::HashSet;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
 use super::ContentArgs;
-use crate::content::fixtures::{self, ExecCase, ValidatorCase};
-use crate::content::{CheckRow, Content};
-use crate::error::{UserError, UserResult};
-use crate::executor::{ExecRules, cases as exec_cases};
-use crate::validate::{ValidatorRules, cases as val_cases, json as vjson};
+use crate::check::{CheckRow, all_rows};
+use crate::validate::json as vjson;
 
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
@@ -23,69 +20,6 @@ pub struct CheckArgs {
     /// Use plain ASCII marks.
     #[arg(long)]
     pub ascii: bool,
-}
-
-fn unique_ids<'a>(file: &str, ids: impl Iterator<Item = &'a str>) -> UserResult<()> {
-    let mut seen = HashSet::new();
-    for id in ids {
-        if !seen.insert(id) {
-            return Err(UserError::new(format!(
-                "{file}: the id {id:?} is used twice"
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The validator fixture rows against the real validator.
-pub fn validator_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
-    let named = fixtures::schemas(content)?;
-    let cases: Vec<ValidatorCase> = fixtures::validator_cases(content)?;
-    let file = format!("fixtures/{}", fixtures::VALIDATOR_CASES);
-    unique_ids(&file, cases.iter().map(|c| c.id.as_str()))?;
-    let mut rows = Vec::with_capacity(cases.len());
-    for case in &cases {
-        let verdict = val_cases::run_case(case, &named, &ValidatorRules::ALL_ON)
-            .map_err(|e| UserError::new(format!("{file}: row {:?}: {e}", case.id)))?;
-        rows.push(CheckRow {
-            suite: "validator".into(),
-            name: case.id.clone(),
-            expected: json!({"ok": case.expected.ok, "error": case.expected.error}),
-            actual: json!({"ok": verdict.ok, "error": verdict.error}),
-            pass: verdict == case.expected,
-        });
-    }
-    Ok(rows)
-}
-
-/// The get_ticket fixture rows against the real executor (each on a fresh store).
-pub fn get_ticket_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
-    let records = fixtures::tickets(content)?;
-    let cases: Vec<ExecCase> = fixtures::get_ticket_cases(content)?;
-    let file = format!("fixtures/{}", fixtures::GET_TICKET_CASES);
-    unique_ids(&file, cases.iter().map(|c| c.id.as_str()))?;
-    let mut rows = Vec::with_capacity(cases.len());
-    for case in &cases {
-        let run = exec_cases::run_case(case, &records, &ExecRules::ALL_ON)
-            .map_err(|e| UserError::new(format!("{file}: row {:?}: {e}", case.id)))?;
-        rows.push(CheckRow {
-            suite: "get_ticket".into(),
-            name: case.id.clone(),
-            expected: case.expected.clone(),
-            actual: run.actual(),
-            pass: run.passes(&case.expected),
-        });
-    }
-    Ok(rows)
-}
-
-/// Every row `check` runs, in order: validator, get_ticket, scenarios, lessons.
-pub fn all_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
-    let mut rows = validator_rows(content)?;
-    rows.extend(get_ticket_rows(content)?);
-    rows.extend(crate::orchestrator::check_rows(content)?);
-    rows.extend(crate::content::lessons::lint(content)?);
-    Ok(rows)
 }
 
 /// A short human form of an expected/actual value for the table.
@@ -130,67 +64,75 @@ fn fit(s: &str, width: usize) -> String {
 pub fn run(args: CheckArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
     let rows = all_rows(&content.content())?;
     let failed = rows.iter().filter(|r| !r.pass).count();
-    let mut out = String::new();
-    if args.json {
-        for r in &rows {
-            out.push_str(&vjson::dumps(&json!({
-                "suite": r.suite, "name": r.name, "expected": r.expected,
-                "actual": r.actual, "pass": r.pass,
-            })));
-            out.push('\n');
-        }
+    let out = if args.json {
+        json_lines(&rows)
     } else {
-        let (ok_mark, bad_mark) = if args.ascii {
-            ("+", "x")
-        } else {
-            ("✓", "✗")
-        };
-        let name_w = rows
-            .iter()
-            .map(|r| r.name.chars().count())
-            .max()
-            .unwrap_or(4)
-            .clamp(4, 34);
-        out.push_str(&format!(
-            "{} {} {} {} RESULT\n",
-            fit("SUITE", 10),
-            fit("ROW", name_w),
-            fit("EXPECTED", 38),
-            fit("ACTUAL", 38)
-        ));
-        for r in &rows {
-            let mark = if r.pass {
-                format!("{ok_mark} PASS")
-            } else {
-                format!("{bad_mark} FAIL")
-            };
-            out.push_str(&format!(
-                "{} {} {} {} {mark}\n",
-                fit(&r.suite, 10),
-                fit(&r.name, name_w),
-                fit(&short(&r.expected), 38),
-                fit(&short(&r.actual), 38)
-            ));
-        }
-        out.push_str(&format!(
-            "{} passed, {failed} failed\n",
-            rows.len() - failed
-        ));
-        // Mismatches in full, so nothing hides behind a cut column.
-        for r in rows.iter().filter(|r| !r.pass) {
-            out.push_str(&format!(
-                "FAIL {}/{}\n  expected: {}\n  actual:   {}\n",
-                r.suite,
-                r.name,
-                crate::sanitize::clean(&vjson::dumps(&r.expected), false),
-                crate::sanitize::clean(&vjson::dumps(&r.actual), false)
-            ));
-        }
-    }
+        table(&rows, failed, args.ascii)
+    };
     print!("{out}");
     Ok(if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--json`: one object per row.
+fn json_lines(rows: &[CheckRow]) -> String {
+    let mut out = String::new();
+    for r in rows {
+        out.push_str(&vjson::dumps(&json!({
+            "suite": r.suite, "name": r.name, "expected": r.expected,
+            "actual": r.actual, "pass": r.pass,
+        })));
+        out.push('\n');
+    }
+    out
+}
+
+/// The human table, a count line, then every mismatch in full.
+fn table(rows: &[CheckRow], failed: usize, ascii: bool) -> String {
+    let (ok_mark, bad_mark) = if ascii { ("+", "x") } else { ("✓", "✗") };
+    let name_w = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 34);
+    let mut out = format!(
+        "{} {} {} {} RESULT\n",
+        fit("SUITE", 10),
+        fit("ROW", name_w),
+        fit("EXPECTED", 38),
+        fit("ACTUAL", 38)
+    );
+    for r in rows {
+        let mark = if r.pass {
+            format!("{ok_mark} PASS")
+        } else {
+            format!("{bad_mark} FAIL")
+        };
+        out.push_str(&format!(
+            "{} {} {} {} {mark}\n",
+            fit(&r.suite, 10),
+            fit(&r.name, name_w),
+            fit(&short(&r.expected), 38),
+            fit(&short(&r.actual), 38)
+        ));
+    }
+    out.push_str(&format!(
+        "{} passed, {failed} failed\n",
+        rows.len() - failed
+    ));
+    // Mismatches in full, so nothing hides behind a cut column.
+    for r in rows.iter().filter(|r| !r.pass) {
+        out.push_str(&format!(
+            "FAIL {}/{}\n  expected: {}\n  actual:   {}\n",
+            r.suite,
+            r.name,
+            crate::sanitize::clean(&vjson::dumps(&r.expected), false),
+            crate::sanitize::clean(&vjson::dumps(&r.actual), false)
+        ));
+    }
+    out
 }

@@ -14,9 +14,11 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use super::{ContentArgs, inline_or_file};
-use crate::content::fixtures;
 use crate::error::UserError;
-use crate::executor::{Context, Envelope, ErrorCode, ExecRules, Registry, Store, execute_text};
+use crate::executor::cases::{records_from_flag, tickets};
+use crate::executor::{
+    Context, Envelope, ErrorCode, ExecRules, Registry, Safeguard, Store, execute_text,
+};
 use crate::validate::json::{self as vjson, Json, ParseError};
 
 #[derive(Debug, clap::Args)]
@@ -45,23 +47,9 @@ pub struct ExecArgs {
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-",
           conflicts_with_all = ["tool", "args", "tenant", "deny_read"])]
     pub jsonl: Option<String>,
-    /// Switch one safeguard off to see what it was preventing (repeatable): allowlist,
-    /// exact_shape, id_format, read_permission, tenant_scoping, copy_on_return.
-    #[arg(long, value_name = "RULE")]
-    pub off: Vec<String>,
-}
-
-fn rules_from(off: &[String]) -> Result<ExecRules, UserError> {
-    let mut rules = ExecRules::ALL_ON;
-    for name in off {
-        if !rules.set(name, false) {
-            return Err(UserError::new(format!(
-                "--off {name}: no such safeguard (choose from {})",
-                ExecRules::NAMES.join(", ")
-            )));
-        }
-    }
-    Ok(rules)
+    /// Switch one safeguard off to see what it was preventing (repeatable).
+    #[arg(long, value_name = "RULE", value_enum)]
+    pub off: Vec<Safeguard>,
 }
 
 /// The store: `--records @FILE` or the built-in fixtures/tickets.json.
@@ -69,18 +57,18 @@ pub fn load_store(records: Option<&str>, content: &ContentArgs) -> Result<Store,
     let (name, recs) = match records {
         Some(flag) => (
             flag.trim_start_matches('@').to_owned(),
-            fixtures::records_from_flag(flag)?,
+            records_from_flag(flag)?,
         ),
         None => (
             "fixtures/tickets.json".to_owned(),
-            fixtures::tickets(&content.content())?,
+            tickets(&content.content())?,
         ),
     };
     Store::try_from_records(recs).map_err(|e| UserError::new(format!("{name}: {e}")))
 }
 
 pub fn run(args: ExecArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
-    let rules = rules_from(&args.off)?;
+    let rules = ExecRules::without(args.off.iter().copied());
     let store = load_store(args.records.as_deref(), content)?;
     if let Some(file) = &args.jsonl {
         let stdout = io::stdout().lock();

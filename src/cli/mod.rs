@@ -74,6 +74,21 @@ pub struct TuiArgs {
     pub reset_progress: bool,
 }
 
+impl TuiArgs {
+    /// The app's plain config: what was parsed, plus where content comes from.
+    pub fn config(&self, content: Content) -> crate::tui::Config {
+        crate::tui::Config {
+            theme: self.theme,
+            ascii: self.ascii,
+            present: self.present,
+            lesson: self.lesson.clone(),
+            records: self.records.clone(),
+            reset_progress: self.reset_progress,
+            content,
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the seed validator on one set of arguments or on JSON lines.
@@ -112,12 +127,12 @@ pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
         Some(Command::Check(args)) => check::run(args, &content),
         Some(Command::Trace(args)) => trace::run(args, &content),
         Some(Command::Render(args)) => render::run(args, &content),
-        None => crate::tui::run_app(cli.tui, &content),
+        None => crate::tui::run_app(cli.tui.config(content.content())),
     }
 }
 
 /// Read `@path` as a file or take the text inline.
-pub fn inline_or_file(value: &str) -> Result<(String, String), UserError> {
+pub(crate) fn inline_or_file(value: &str) -> Result<(String, String), UserError> {
     match value.strip_prefix('@') {
         Some(path) => std::fs::read_to_string(path)
             .map(|t| (path.to_owned(), t))

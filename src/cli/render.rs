@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use ratatui::layout::Rect;
 
-use super::{ContentArgs, TuiArgs};
+use super::ContentArgs;
 use crate::error::UserError;
 use crate::tui::theme::ThemeName;
-use crate::tui::{app, screens, ui};
+use crate::tui::{app, screens};
 
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
@@ -35,7 +35,7 @@ pub struct RenderArgs {
 }
 
 /// Parse `WxH`.
-pub fn parse_size(s: &str) -> Result<(u16, u16), UserError> {
+pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), UserError> {
     let bad = || UserError::new(format!("--size {s:?}: expected WIDTHxHEIGHT, e.g. 80x24"));
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
     let w: u16 = w.trim().parse().map_err(|_| bad())?;
@@ -47,16 +47,15 @@ pub fn parse_size(s: &str) -> Result<(u16, u16), UserError> {
 }
 
 pub fn run(args: RenderArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
-    let tui_args = TuiArgs {
+    let config = crate::tui::Config {
         // The text output has no colours: NO_COLOR changes nothing, so the theme is taken as named.
         theme: Some(args.theme.unwrap_or_default()),
         ascii: args.ascii,
         present: args.present,
-        lesson: None,
         records: args.records.clone(),
-        reset_progress: false,
+        ..crate::tui::Config::new(content.content())
     };
-    let (mut opts, env) = crate::tui::setup(&tui_args, content)?;
+    let (mut opts, env) = crate::tui::setup(&config)?;
     opts.theme = crate::tui::theme::Theme::new(args.theme.unwrap_or_default(), args.ascii);
     opts.present = args.present || opts.theme.name == ThemeName::Projector;
     let lessons = app::load_lessons(&env.content);
@@ -70,6 +69,9 @@ pub fn run(args: RenderArgs, content: &ContentArgs) -> color_eyre::Result<ExitCo
     let (w, h) = parse_size(&args.size)?;
     let screen = args.screen.unwrap_or_default();
     let app = screens::build(&screen, opts, env, lessons, Rect::new(0, 0, w, h))?;
-    print!("{}", ui::buffer_text(&screens::draw_to_buffer(&app)));
+    print!(
+        "{}",
+        crate::text::screen_text(&screens::draw_to_buffer(&app))
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -12,9 +12,8 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use super::{ContentArgs, inline_or_file};
-use crate::content::fixtures;
 use crate::error::UserError;
-use crate::validate::{self, Schema, ValidatorRules, jsonl};
+use crate::validate::{self, Rule, Schema, ValidatorRules, jsonl};
 
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
@@ -39,24 +38,9 @@ pub struct ValidateArgs {
     /// List every failure in check order (`"errors": [...]`), not just the first.
     #[arg(long)]
     pub all: bool,
-    /// Switch one check off to see what it was catching (repeatable):
-    /// required, unknown, types, bool_guard, values.
-    #[arg(long, value_name = "RULE")]
-    pub off: Vec<String>,
-}
-
-/// Parse `--off` names into rules.
-pub fn rules_from(off: &[String]) -> Result<ValidatorRules, UserError> {
-    let mut rules = ValidatorRules::ALL_ON;
-    for name in off {
-        if !rules.set(name, false) {
-            return Err(UserError::new(format!(
-                "--off {name}: no such check (choose from {})",
-                ValidatorRules::NAMES.join(", ")
-            )));
-        }
-    }
-    Ok(rules)
+    /// Switch one check off to see what it was catching (repeatable).
+    #[arg(long, value_name = "RULE", value_enum)]
+    pub off: Vec<Rule>,
 }
 
 /// Resolve `--schema`: `@file`, inline JSON, or a named schema.
@@ -79,7 +63,7 @@ pub fn load_schema(
         return Schema::from_json(&v.to_value(), required)
             .map_err(|e| UserError::new(format!("{name}: bad schema: {e}")));
     }
-    let named = fixtures::schemas(&content.content())?;
+    let named = validate::cases::schemas(&content.content())?;
     validate::cases::resolve_schema(&Value::String(value.to_owned()), required, &named)
         .map_err(|e| UserError::new(format!("--schema: {e}")))
 }
@@ -97,12 +81,12 @@ pub fn verdict_line(violations: &[validate::Violation], all: bool) -> String {
 }
 
 pub fn run(args: ValidateArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
-    let rules = rules_from(&args.off)?;
+    let rules = ValidatorRules::without(args.off.iter().copied());
     if let Some(file) = &args.jsonl {
         let opts = jsonl::Options {
             all: args.all,
             rules,
-            named: fixtures::schemas(&content.content())?,
+            named: validate::cases::schemas(&content.content())?,
         };
         let stdout = io::stdout().lock();
         let result = if file == "-" {

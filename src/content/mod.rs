@@ -1,14 +1,16 @@
 //! Content: the lessons and fixtures, embedded in the binary at build time or read
 //! from disk (`--lessons DIR`, `--fixtures DIR`) while authoring.
 //!
-//! Everything here is plain data and parsing; nothing knows about screens or flags.
+//! Everything here is plain data and parsing; nothing knows about screens or flags. The
+//! types a fixture file deserializes into belong to the module that runs it (`validate`,
+//! `executor`, `orchestrator`); this module only hands out the text and parses lessons.
 
-pub mod fixtures;
 pub mod lessons;
 
 use std::path::{Path, PathBuf};
 
 use include_dir::{Dir, include_dir};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::{UserError, UserResult};
@@ -176,14 +178,10 @@ pub fn parse_json<T: DeserializeOwned>(file: &TextFile) -> UserResult<T> {
     serde_json::from_str(&file.text).map_err(|e| UserError::json(&file.display, &e))
 }
 
-/// One row of `tooldojo check`: a fixture, scenario or lesson checked against the real code.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct CheckRow {
-    /// Which table the row belongs to: `validator`, `get_ticket`, `scenario`, `lessons`.
-    pub suite: String,
-    /// The row's name, unique within its suite.
-    pub name: String,
-    pub expected: serde_json::Value,
-    pub actual: serde_json::Value,
-    pub pass: bool,
+/// For `#[serde(default, deserialize_with = "present")]` fields: a field written as `null`
+/// is `Some(Value::Null)`, a missing field stays `None`.
+pub fn present<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
 }

@@ -1,9 +1,58 @@
-//! Rows of `fixtures/get_ticket_cases.json` run through the real executor.
+//! The executor's fixture tables: the rows of `fixtures/get_ticket_cases.json` (their types,
+//! loaded from the content trees, and run through the real executor) and the ticket records
+//! of `fixtures/tickets.json` they run on.
 
+use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Envelope, ExecRules, Record, Store, execute_text, execute_with};
-use crate::content::fixtures::ExecCase;
+use super::{Context, Envelope, ExecRules, Record, Store, execute_text, execute_with};
+use crate::content::{Content, parse_json, present};
+use crate::error::{UserError, UserResult};
+
+/// The file of get_ticket rows, relative to the fixtures tree.
+pub const GET_TICKET_CASES: &str = "get_ticket_cases.json";
+/// The file of the default ticket store, relative to the fixtures tree.
+pub const TICKETS: &str = "tickets.json";
+
+/// One row of `fixtures/get_ticket_cases.json`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExecCase {
+    pub id: String,
+    /// `row` for the seed's eight fixture rows, `edge` for the edge cases, more tags allowed.
+    pub group: String,
+    /// Short human label for the table ("get_ticket, TKT-104").
+    pub label: String,
+    pub tool: String,
+    #[serde(default, deserialize_with = "present")]
+    pub args: Option<Value>,
+    #[serde(default)]
+    pub args_text: Option<String>,
+    pub context: Context,
+    /// The whole expected envelope, e.g. `{"ok": false, "code": "not_found"}`.
+    pub expected: Value,
+    pub reason: String,
+    /// Edge case: after the call, mutate the returned ticket and check the store is unchanged.
+    #[serde(default)]
+    pub mutate_result: bool,
+}
+
+/// The get_ticket rows of `content`, in file order.
+pub fn get_ticket_cases(content: &Content) -> UserResult<Vec<ExecCase>> {
+    parse_json(&content.fixtures.read(GET_TICKET_CASES)?)
+}
+
+/// The default ticket store records.
+pub fn tickets(content: &Content) -> UserResult<Vec<Record>> {
+    parse_json(&content.fixtures.read(TICKETS)?)
+}
+
+/// Records from a `--records @FILE` flag value (the `tickets.json` format).
+pub fn records_from_flag(value: &str) -> UserResult<Vec<Record>> {
+    let path = value.strip_prefix('@').unwrap_or(value);
+    let text = std::fs::read_to_string(path).map_err(|e| UserError::new(format!("{path}: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| UserError::json(path, &e))
+}
 
 /// The title a `mutate_result` row writes through the returned handle.
 pub const MUTATED_TITLE: &str = "changed by the caller";

@@ -6,13 +6,15 @@
 //! permission, lookup. Tenant and permission come only from [`Context`]; a `tenant` argument
 //! is an extra field and so `invalid_arguments`, even when it names the session's tenant.
 //!
-//! [`ExecRules`] lets a learner switch one safeguard off and watch what the real code then
-//! does: every switch changes the code path below, nothing is looked up in a table.
+//! Switching one [`Safeguard`] off in [`ExecRules`] lets a learner watch what the real code
+//! then does: every switch changes the code path below, nothing is looked up in a table.
 
 pub mod cases;
 mod store;
 
 use serde_json::{Value, json};
+
+use crate::switches::{Switch, Switches};
 
 use crate::validate::json::{self as vjson, Json};
 
@@ -155,81 +157,70 @@ impl Envelope {
     }
 }
 
-/// The safeguards a learner may switch off, one at a time. All on by default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ExecRules {
+/// A safeguard a learner may switch off, one at a time. The `--off` value spells it as
+/// the command line always has; progress files store the serde name.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+pub enum Safeguard {
     /// Only registered names run. Off: a naive adapter that never reads the name runs its
     /// one handler for any name (so `delete_ticket` returns a ticket).
-    pub allowlist: bool,
+    #[value(name = "allowlist")]
+    #[serde(rename = "allowlist")]
+    Allowlist,
     /// Args must be an object with exactly the declared fields. Off: extra fields (such as
     /// `tenant`) are ignored and only `ticket_id` is read.
-    pub exact_shape: bool,
+    #[value(name = "exact_shape")]
+    #[serde(rename = "exact_shape")]
+    ExactShape,
     /// ticket_id must be a string `TKT-` + three ASCII digits. Off: any value is looked up
     /// as it is (a number by its digits).
-    pub id_format: bool,
+    #[value(name = "id_format")]
+    #[serde(rename = "id_format")]
+    IdFormat,
     /// The context must allow reading. Off: anyone may read.
-    pub read_permission: bool,
+    #[value(name = "read_permission")]
+    #[serde(rename = "read_permission")]
+    ReadPermission,
     /// Look up by (tenant, id). Off: by id alone, across tenants (the first stored record
     /// with that id wins), so one tenant can read another's ticket.
-    pub tenant_scoping: bool,
+    #[value(name = "tenant_scoping")]
+    #[serde(rename = "tenant_scope")]
+    TenantScoping,
     /// Return a copy. Off: the caller's handle aliases the stored record, so changing the
     /// result changes the store.
-    pub copy_on_return: bool,
+    #[value(name = "copy_on_return")]
+    #[serde(rename = "copy_on_return")]
+    CopyOnReturn,
 }
 
-impl Default for ExecRules {
-    fn default() -> Self {
-        ExecRules::ALL_ON
-    }
-}
-
-impl ExecRules {
-    pub const ALL_ON: ExecRules = ExecRules {
-        allowlist: true,
-        exact_shape: true,
-        id_format: true,
-        read_permission: true,
-        tenant_scoping: true,
-        copy_on_return: true,
-    };
-
-    /// The switch names, in check order.
-    pub const NAMES: [&'static str; 6] = [
-        "allowlist",
-        "exact_shape",
-        "id_format",
-        "read_permission",
-        "tenant_scoping",
-        "copy_on_return",
+impl Switch for Safeguard {
+    const ALL: &'static [Safeguard] = &[
+        Safeguard::Allowlist,
+        Safeguard::ExactShape,
+        Safeguard::IdFormat,
+        Safeguard::ReadPermission,
+        Safeguard::TenantScoping,
+        Safeguard::CopyOnReturn,
     ];
+}
 
-    /// Turn one switch on or off by name; `false` if there is no such switch.
-    pub fn set(&mut self, name: &str, on: bool) -> bool {
-        let slot = match name {
-            "allowlist" => &mut self.allowlist,
-            "exact_shape" => &mut self.exact_shape,
-            "id_format" => &mut self.id_format,
-            "read_permission" => &mut self.read_permission,
-            "tenant_scoping" => &mut self.tenant_scoping,
-            "copy_on_return" => &mut self.copy_on_return,
-            _ => return false,
-        };
-        *slot = on;
-        true
-    }
-
-    pub fn get(&self, name: &str) -> Option<bool> {
-        Some(match name {
-            "allowlist" => self.allowlist,
-            "exact_shape" => self.exact_shape,
-            "id_format" => self.id_format,
-            "read_permission" => self.read_permission,
-            "tenant_scoping" => self.tenant_scoping,
-            "copy_on_return" => self.copy_on_return,
-            _ => return None,
-        })
+impl Safeguard {
+    /// Words for the safeguard in a list of switches.
+    pub fn label(self) -> &'static str {
+        match self {
+            Safeguard::Allowlist => "tool allowlist",
+            Safeguard::ExactShape => "exact shape",
+            Safeguard::IdFormat => "ticket_id format",
+            Safeguard::ReadPermission => "read permission",
+            Safeguard::TenantScoping => "tenant scoping",
+            Safeguard::CopyOnReturn => "copy on return",
+        }
     }
 }
+
+/// Which safeguards are on; all are on by default.
+pub type ExecRules = Switches<Safeguard>;
 
 /// What a call produced: the envelope, and for a success the handle the caller holds
 /// (a private copy, or with `copy_on_return` off an alias of the stored record).
@@ -287,7 +278,7 @@ impl Registry {
     /// name is not looked at and the first registered handler serves every call.
     pub fn lookup(&self, name: &str, rules: &ExecRules) -> Option<Handler> {
         let exact = self.tools.iter().find(|(n, _)| *n == name).map(|(_, h)| *h);
-        if rules.allowlist {
+        if rules.is_on(Safeguard::Allowlist) {
             exact
         } else {
             exact.or_else(|| self.tools.first().map(|(_, h)| *h))
@@ -370,7 +361,7 @@ fn get_ticket(args: &Json<'_>, ctx: &Context, store: &Store, rules: &ExecRules) 
         );
     };
     let extra = fields.iter().find(|(k, _)| k != "ticket_id");
-    if let Some((extra, _)) = extra.filter(|_| rules.exact_shape) {
+    if let Some((extra, _)) = extra.filter(|_| rules.is_on(Safeguard::ExactShape)) {
         return Outcome::err(
             InvalidArguments,
             format!(
@@ -385,7 +376,7 @@ fn get_ticket(args: &Json<'_>, ctx: &Context, store: &Store, rules: &ExecRules) 
     // 3. the ticket_id value
     let id: String = match raw_id {
         Json::Str(s) => s.to_string(),
-        other if rules.id_format => {
+        other if rules.is_on(Safeguard::IdFormat) => {
             return Outcome::err(
                 InvalidArguments,
                 format!("ticket_id must be a string, got {}", json_kind(other)),
@@ -393,7 +384,7 @@ fn get_ticket(args: &Json<'_>, ctx: &Context, store: &Store, rules: &ExecRules) 
         }
         other => other.show(),
     };
-    if rules.id_format && !is_ticket_id(&id) {
+    if rules.is_on(Safeguard::IdFormat) && !is_ticket_id(&id) {
         return Outcome::err(
             InvalidArguments,
             format!(
@@ -403,11 +394,11 @@ fn get_ticket(args: &Json<'_>, ctx: &Context, store: &Store, rules: &ExecRules) 
         );
     }
     // 4. read permission, from the trusted context only
-    if rules.read_permission && !ctx.can_read_tickets {
+    if rules.is_on(Safeguard::ReadPermission) && !ctx.can_read_tickets {
         return Outcome::err(Forbidden, "this session may not read tickets");
     }
     // 5. lookup, scoped to the context's tenant
-    let cell = if rules.tenant_scoping {
+    let cell = if rules.is_on(Safeguard::TenantScoping) {
         store.cell(&ctx.tenant, &id)
     } else {
         store.cell_by_id(&id)
@@ -422,7 +413,7 @@ fn get_ticket(args: &Json<'_>, ctx: &Context, store: &Store, rules: &ExecRules) 
         );
     };
     let ticket = store::read(&cell, Ticket::of);
-    let handle = if rules.copy_on_return {
+    let handle = if rules.is_on(Safeguard::CopyOnReturn) {
         TicketHandle::Copy(ticket.clone())
     } else {
         TicketHandle::Shared(cell)

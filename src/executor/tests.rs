@@ -184,10 +184,8 @@ fn mutating_a_result_never_changes_the_store() {
     );
 }
 
-fn off(name: &str) -> ExecRules {
-    let mut r = ExecRules::ALL_ON;
-    assert!(r.set(name, false), "{name}");
-    r
+fn off(safeguard: Safeguard) -> ExecRules {
+    ExecRules::without([safeguard])
 }
 
 fn run_with(name: &str, args: Value, c: &Context, rules: &ExecRules) -> Value {
@@ -206,7 +204,7 @@ fn each_switch_changes_real_behaviour() {
             "delete_ticket",
             id.clone(),
             &alpha,
-            &off("allowlist")
+            &off(Safeguard::Allowlist)
         )),
         "ok"
     );
@@ -215,7 +213,7 @@ fn each_switch_changes_real_behaviour() {
         "get_ticket",
         json!({"ticket_id": "TKT-104", "tenant": "beta"}),
         &alpha,
-        &off("exact_shape"),
+        &off(Safeguard::ExactShape),
     );
     assert_eq!(r["ticket"]["title"], "Settings crash");
     // id format off: a number is looked up by its digits, and is simply not found
@@ -224,7 +222,7 @@ fn each_switch_changes_real_behaviour() {
             "get_ticket",
             json!({"ticket_id": 104}),
             &alpha,
-            &off("id_format")
+            &off(Safeguard::IdFormat)
         )),
         "not_found"
     );
@@ -234,7 +232,7 @@ fn each_switch_changes_real_behaviour() {
             "get_ticket",
             id.clone(),
             &ctx("alpha", false),
-            &off("read_permission")
+            &off(Safeguard::ReadPermission)
         )),
         "ok"
     );
@@ -243,19 +241,25 @@ fn each_switch_changes_real_behaviour() {
         "get_ticket",
         id.clone(),
         &ctx("delta", true),
-        &off("tenant_scoping"),
+        &off(Safeguard::TenantScoping),
     );
     assert_eq!(leak["ticket"]["title"], "Settings crash");
     let beta = run_with(
         "get_ticket",
         id.clone(),
         &ctx("beta", true),
-        &off("tenant_scoping"),
+        &off(Safeguard::TenantScoping),
     );
     assert_eq!(beta["ticket"]["title"], "Settings crash");
     // copy off: the caller's write lands in the store
     let store = seed_store();
-    let out = execute_with("get_ticket", &id, &alpha, &store, &off("copy_on_return"));
+    let out = execute_with(
+        "get_ticket",
+        &id,
+        &alpha,
+        &store,
+        &off(Safeguard::CopyOnReturn),
+    );
     let mut h = out.handle.unwrap();
     assert!(h.is_shared());
     h.set_title("pwned");
@@ -397,4 +401,39 @@ proptest! {
         }
         prop_assert_eq!(store.records(), before);
     }
+}
+
+#[test]
+fn safeguard_names_on_the_command_line_and_in_progress_files() {
+    use clap::ValueEnum;
+    let flags: Vec<String> = Safeguard::ALL
+        .iter()
+        .map(|s| s.to_possible_value().unwrap().get_name().to_owned())
+        .collect();
+    assert_eq!(
+        flags,
+        [
+            "allowlist",
+            "exact_shape",
+            "id_format",
+            "read_permission",
+            "tenant_scoping",
+            "copy_on_return"
+        ]
+    );
+    let keys: Vec<Value> = Safeguard::ALL
+        .iter()
+        .map(|s| serde_json::to_value(s).unwrap())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "allowlist",
+            "exact_shape",
+            "id_format",
+            "read_permission",
+            "tenant_scope",
+            "copy_on_return"
+        ]
+    );
 }

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::runner::Run;
-use super::trace::EventKind;
+use super::trace::{EventKind, TraceEvent};
 
 const PID: u64 = 1;
 const ORPHAN_TID_BASE: u64 = 10_000;
@@ -29,19 +29,43 @@ fn thread_name(tid: u64, name: &str) -> Value {
 
 /// The run as a Chrome trace document.
 pub fn chrome_trace(run: &Run) -> Value {
-    let ids = run.call_ids();
-    let tid_of = |id: &str| {
-        ids.iter()
+    let mut doc = Doc {
+        ids: run.call_ids(),
+        out: vec![
+            json!({"name": "process_name", "ph": "M", "pid": PID, "tid": 0,
+                   "args": {"name": format!("tooldojo {} (seed {})", run.scenario, run.seed)}}),
+            thread_name(0, "model"),
+        ],
+        orphan_tracks: Vec::new(),
+    };
+    for e in &run.events {
+        doc.add(e);
+    }
+    for (i, id) in doc.ids.iter().enumerate() {
+        doc.out.push(thread_name(i as u64 + 1, id));
+    }
+    json!({"traceEvents": doc.out, "displayTimeUnit": "ms"})
+}
+
+/// The document being built.
+struct Doc<'r> {
+    /// The call ids in proposal order: call `i` is on track `i + 1`.
+    ids: Vec<&'r str>,
+    out: Vec<Value>,
+    /// Tracks already named for handlers nobody waits for.
+    orphan_tracks: Vec<u64>,
+}
+
+impl Doc<'_> {
+    fn tid_of(&self, id: &str) -> u64 {
+        self.ids
+            .iter()
             .position(|c| *c == id)
             .map_or(0, |i| i as u64 + 1)
-    };
-    let mut out = vec![
-        json!({"name": "process_name", "ph": "M", "pid": PID, "tid": 0,
-               "args": {"name": format!("tooldojo {} (seed {})", run.scenario, run.seed)}}),
-        thread_name(0, "model"),
-    ];
-    let mut orphan_tracks = Vec::new();
-    for e in &run.events {
+    }
+
+    /// Add the slice an event draws, if it draws one.
+    fn add(&mut self, e: &TraceEvent) {
         match &e.kind {
             EventKind::ModelTurn {
                 start_ms,
@@ -52,14 +76,9 @@ pub fn chrome_trace(run: &Run) -> Value {
                     Some(_) => format!("turn {}: final answer", e.turn),
                     None => format!("turn {}: {} call(s)", e.turn, calls.len()),
                 };
-                out.push(slice(
-                    name,
-                    "model",
-                    0,
-                    *start_ms,
-                    e.t_ms,
-                    json!({"calls": calls}),
-                ));
+                let args = json!({"calls": calls});
+                self.out
+                    .push(slice(name, "model", 0, *start_ms, e.t_ms, args));
             }
             EventKind::CallRejected {
                 call_id,
@@ -67,14 +86,46 @@ pub fn chrome_trace(run: &Run) -> Value {
                 category,
                 error,
                 ..
-            } => out.push(slice(
+            } => self.out.push(slice(
                 format!("{call_id} {tool}: rejected ({category})"),
                 "call",
-                tid_of(call_id),
+                self.tid_of(call_id),
                 e.t_ms,
                 e.t_ms,
                 json!({"error": error}),
             )),
+            EventKind::CallResult {
+                call_id,
+                tool,
+                category,
+                attempts,
+                truncated,
+                start_ms,
+                ..
+            } => self.out.push(slice(
+                format!("{call_id} {tool}: {category}"),
+                "call",
+                self.tid_of(call_id),
+                *start_ms,
+                e.t_ms,
+                json!({"attempts": attempts, "truncated": truncated}),
+            )),
+            EventKind::Stopped { stop_reason, .. } => self.out.push(slice(
+                format!("stopped: {stop_reason}"),
+                "run",
+                0,
+                e.t_ms,
+                e.t_ms,
+                json!({"turns_used": e.used.turns, "tool_calls_used": e.used.tool_calls}),
+            )),
+            _ => self.add_attempt(e),
+        }
+    }
+
+    /// The slices of a call's attempts: each attempt, each backoff, each handler that ran
+    /// on unwatched (on a second track of its call).
+    fn add_attempt(&mut self, e: &TraceEvent) {
+        match &e.kind {
             EventKind::AttemptFinished {
                 call_id,
                 attempt,
@@ -82,10 +133,10 @@ pub fn chrome_trace(run: &Run) -> Value {
                 start_ms,
                 handler,
                 ..
-            } => out.push(slice(
+            } => self.out.push(slice(
                 format!("attempt {attempt}: {outcome}"),
                 "attempt",
-                tid_of(call_id),
+                self.tid_of(call_id),
                 *start_ms,
                 e.t_ms,
                 json!({"handler": handler}),
@@ -94,10 +145,10 @@ pub fn chrome_trace(run: &Run) -> Value {
                 call_id,
                 attempt,
                 delay_ms,
-            } => out.push(slice(
+            } => self.out.push(slice(
                 format!("backoff before attempt {}", attempt + 1),
                 "backoff",
-                tid_of(call_id),
+                self.tid_of(call_id),
                 e.t_ms,
                 e.t_ms + delay_ms,
                 json!({"delay_ms": delay_ms}),
@@ -109,15 +160,13 @@ pub fn chrome_trace(run: &Run) -> Value {
                 outcome,
                 ..
             } => {
-                let tid = ORPHAN_TID_BASE + tid_of(call_id);
-                if !orphan_tracks.contains(&tid) {
-                    orphan_tracks.push(tid);
-                    out.push(thread_name(
-                        tid,
-                        &format!("{call_id} (handler nobody waits for)"),
-                    ));
+                let tid = ORPHAN_TID_BASE + self.tid_of(call_id);
+                if !self.orphan_tracks.contains(&tid) {
+                    self.orphan_tracks.push(tid);
+                    let name = format!("{call_id} (handler nobody waits for)");
+                    self.out.push(thread_name(tid, &name));
                 }
-                out.push(slice(
+                self.out.push(slice(
                     format!("attempt {attempt} handler, still running: {outcome}"),
                     "handler",
                     tid,
@@ -126,35 +175,7 @@ pub fn chrome_trace(run: &Run) -> Value {
                     json!({}),
                 ));
             }
-            EventKind::CallResult {
-                call_id,
-                tool,
-                category,
-                attempts,
-                truncated,
-                start_ms,
-                ..
-            } => out.push(slice(
-                format!("{call_id} {tool}: {category}"),
-                "call",
-                tid_of(call_id),
-                *start_ms,
-                e.t_ms,
-                json!({"attempts": attempts, "truncated": truncated}),
-            )),
-            EventKind::Stopped { stop_reason, .. } => out.push(slice(
-                format!("stopped: {stop_reason}"),
-                "run",
-                0,
-                e.t_ms,
-                e.t_ms,
-                json!({"turns_used": e.used.turns, "tool_calls_used": e.used.tool_calls}),
-            )),
             _ => {}
         }
     }
-    for (i, id) in ids.iter().enumerate() {
-        out.push(thread_name(i as u64 + 1, id));
-    }
-    json!({"traceEvents": out, "displayTimeUnit": "ms"})
 }

@@ -10,15 +10,16 @@
 //!   safe to call from inside another tokio runtime (the TUI), returns every event.
 //! - `TraceEvent { t_ms, .. }` with `to_json()` (one contract JSON line) and `summary()`
 //!   (one short human line for the timeline and the TUI stepper).
-//! - `check_rows(&Content) -> UserResult<Vec<CheckRow>>` : every scenario's expected stop
-//!   reason and per-call categories against a real run.
 
 pub mod budgets;
+mod call;
 pub mod chrome;
+mod jsonl;
 pub mod model;
 pub mod runner;
 pub mod scenario;
 pub mod services;
+mod timeline;
 pub mod trace;
 
 use std::path::Path;
@@ -26,9 +27,10 @@ use std::path::Path;
 use serde_json::json;
 
 pub use budgets::{Budgets, Used};
+pub use call::truncate_result;
 pub use chrome::chrome_trace;
 pub use model::{Block, Message, Model, ModelReply, Role, ScriptedModel, ToolDecl};
-pub use runner::{Run, run_blocking, run_id, run_with_model, truncate_result};
+pub use runner::{Run, run_blocking, run_id, run_with_model};
 pub use scenario::{
     AttemptScript, CallScript, Expected, ProposedCall, Scenario, TimeoutMode, Turn,
 };
@@ -37,7 +39,7 @@ pub use trace::{
     Category, EventKind, HandlerState, Outcome, Rejection, StopReason, TraceEvent, results_map,
 };
 
-use crate::content::{CheckRow, Content, TextFile, parse_json};
+use crate::content::{Content, TextFile, parse_json};
 use crate::error::{UserError, UserResult};
 
 /// The folder of the fixtures tree that holds the scenarios.
@@ -76,7 +78,7 @@ pub fn load_scenario(content: &Content, name_or_path: &str) -> UserResult<Scenar
         .lint()
         .map_err(|e| UserError::new(format!("{}: {e}", file.display)))?;
     if scenario.records.is_none() {
-        scenario.default_records = crate::content::fixtures::tickets(content)?;
+        scenario.default_records = crate::executor::cases::tickets(content)?;
     }
     Ok(scenario)
 }
@@ -93,35 +95,6 @@ pub fn scenario_names(content: &Content) -> UserResult<Vec<String>> {
                 .map(|s| s.to_string_lossy().into_owned())
         })
         .collect())
-}
-
-/// Every scenario's expected stop reason and per-call categories against a real run (seed 0).
-pub fn check_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
-    let mut rows = Vec::new();
-    for name in scenario_names(content)? {
-        let scenario = load_scenario(content, &name)?;
-        let run = run_blocking(&scenario, 0);
-        let actual = json!({
-            "stop_reason": run.stop_reason,
-            "results": results_map(&run.results),
-        });
-        let (expected, pass) = match &scenario.expected {
-            Some(exp) => {
-                let expected = json!({"stop_reason": exp.stop_reason, "results": exp.results});
-                let pass = expected == actual;
-                (expected, pass)
-            }
-            None => (json!("(the scenario declares no \"expected\")"), false),
-        };
-        rows.push(CheckRow {
-            suite: "scenario".to_owned(),
-            name,
-            expected,
-            actual,
-            pass,
-        });
-    }
-    Ok(rows)
 }
 
 /// A generated load scenario: one model turn proposing `calls` lookups, run `concurrency` at a

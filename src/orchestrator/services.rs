@@ -435,101 +435,104 @@ impl Services {
                     &st.store,
                 ))
             }
-            ToolKind::SearchTickets => {
-                if !self.ctx.can_read_tickets {
-                    return HandlerOut::from_envelope(Envelope::Err {
-                        code: ErrorCode::Forbidden,
-                        detail: String::new(),
-                    });
-                }
-                let query = args["query"].as_str().unwrap_or_default().to_lowercase();
-                let page = args["page_size"].as_u64().unwrap_or(10) as usize;
-                let st = self.lock();
-                let hits: Vec<&str> = st
-                    .records
-                    .iter()
-                    .filter(|r| r.tenant == self.ctx.tenant)
-                    .filter(|r| {
-                        r.title.to_lowercase().contains(&query)
-                            || r.description
-                                .as_deref()
-                                .is_some_and(|d| d.to_lowercase().contains(&query))
-                    })
-                    .map(|r| r.id.as_str())
-                    .collect();
-                let total = hits.len();
-                let page: Vec<&str> = hits.into_iter().take(page).collect();
-                HandlerOut {
-                    outcome: Outcome::Ok,
-                    body: json!({"ok": true, "ids": page, "total": total}).to_string(),
-                    error: None,
-                    transient: false,
-                }
-            }
-            ToolKind::CloseTicket => {
-                if !self.ctx.can_write_tickets {
-                    if let Some(k) = key {
-                        self.abandon(k);
-                    }
-                    return HandlerOut::from_envelope(Envelope::Err {
-                        code: ErrorCode::Forbidden,
-                        detail: String::new(),
-                    });
-                }
-                let id = ticket_id_of(args);
-                let mut st = self.lock();
-                let tenant = &self.ctx.tenant;
-                let Some(rec) = st
-                    .records
-                    .iter_mut()
-                    .find(|r| &r.tenant == tenant && r.id == id)
-                else {
-                    let out = HandlerOut::from_envelope(Envelope::Err {
-                        code: ErrorCode::NotFound,
-                        detail: String::new(),
-                    });
-                    if let Some(k) = key {
-                        st.keys.insert(
-                            k.to_owned(),
-                            KeyEntry::Done {
-                                args: args.clone(),
-                                result: out.clone(),
-                            },
-                        );
-                    }
-                    return out;
-                };
-                rec.status = "closed".to_owned();
-                let ticket = executor::Ticket {
-                    id: rec.id.clone(),
-                    title: rec.title.clone(),
-                    status: rec.status.clone(),
-                };
-                let records = st.records.clone();
-                st.store = Store::from_records(records);
-                let out = HandlerOut::from_envelope(Envelope::Ok { ticket });
-                if let Some(k) = key {
-                    st.keys.insert(
-                        k.to_owned(),
-                        KeyEntry::Done {
-                            args: args.clone(),
-                            result: out.clone(),
-                        },
-                    );
-                }
-                drop(st);
-                info.rec.emit(
-                    info.turn,
-                    EventKind::WriteApplied {
-                        call_id: info.call_id.clone(),
-                        attempt: info.attempt,
-                        ticket_id: id,
-                        replayed: false,
-                    },
-                );
-                out
-            }
+            ToolKind::SearchTickets => self.search(args),
+            ToolKind::CloseTicket => self.close(args, info, key),
         }
+    }
+
+    /// `search_tickets`: the tenant's tickets whose title or description holds the query.
+    fn search(&self, args: &Value) -> HandlerOut {
+        if !self.ctx.can_read_tickets {
+            return HandlerOut::from_envelope(Envelope::Err {
+                code: ErrorCode::Forbidden,
+                detail: String::new(),
+            });
+        }
+        let query = args["query"].as_str().unwrap_or_default().to_lowercase();
+        let page = args["page_size"].as_u64().unwrap_or(10) as usize;
+        let st = self.lock();
+        let hits: Vec<&str> = st
+            .records
+            .iter()
+            .filter(|r| r.tenant == self.ctx.tenant)
+            .filter(|r| {
+                r.title.to_lowercase().contains(&query)
+                    || r.description
+                        .as_deref()
+                        .is_some_and(|d| d.to_lowercase().contains(&query))
+            })
+            .map(|r| r.id.as_str())
+            .collect();
+        let total = hits.len();
+        let page: Vec<&str> = hits.into_iter().take(page).collect();
+        HandlerOut {
+            outcome: Outcome::Ok,
+            body: json!({"ok": true, "ids": page, "total": total}).to_string(),
+            error: None,
+            transient: false,
+        }
+    }
+
+    /// `close_ticket`: the write. A keyed request's result is remembered for replays.
+    fn close(&self, args: &Value, info: &AttemptInfo, key: Option<&str>) -> HandlerOut {
+        if !self.ctx.can_write_tickets {
+            if let Some(k) = key {
+                self.abandon(k);
+            }
+            return HandlerOut::from_envelope(Envelope::Err {
+                code: ErrorCode::Forbidden,
+                detail: String::new(),
+            });
+        }
+        let id = ticket_id_of(args);
+        let mut st = self.lock();
+        let tenant = &self.ctx.tenant;
+        let Some(rec) = st
+            .records
+            .iter_mut()
+            .find(|r| &r.tenant == tenant && r.id == id)
+        else {
+            let out = HandlerOut::from_envelope(Envelope::Err {
+                code: ErrorCode::NotFound,
+                detail: String::new(),
+            });
+            remember(&mut st, key, args, &out);
+            return out;
+        };
+        rec.status = "closed".to_owned();
+        let ticket = executor::Ticket {
+            id: rec.id.clone(),
+            title: rec.title.clone(),
+            status: rec.status.clone(),
+        };
+        let records = st.records.clone();
+        st.store = Store::from_records(records);
+        let out = HandlerOut::from_envelope(Envelope::Ok { ticket });
+        remember(&mut st, key, args, &out);
+        drop(st);
+        info.rec.emit(
+            info.turn,
+            EventKind::WriteApplied {
+                call_id: info.call_id.clone(),
+                attempt: info.attempt,
+                ticket_id: id,
+                replayed: false,
+            },
+        );
+        out
+    }
+}
+
+/// A keyed write's result, kept so a repeat of the key replays it.
+fn remember(st: &mut ServiceState, key: Option<&str>, args: &Value, out: &HandlerOut) {
+    if let Some(k) = key {
+        st.keys.insert(
+            k.to_owned(),
+            KeyEntry::Done {
+                args: args.clone(),
+                result: out.clone(),
+            },
+        );
     }
 }
 

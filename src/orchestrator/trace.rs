@@ -1,12 +1,13 @@
-//! Trace events: what happened, when (virtual ms), and what had been spent. `to_json` gives the
-//! contract's JSON line; `summary` one short human line.
+//! Trace events: what happened, when (virtual ms), and what had been spent, and the recorder
+//! that keeps them in order. The contract's JSON line of an event is in `jsonl`, its short
+//! human line in `timeline`.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use tokio::time::Instant;
 
 use super::budgets::{Budgets, Used};
@@ -106,6 +107,14 @@ impl Category {
 }
 
 impl Rejection {
+    /// The validator's verdict on a call refused for this reason.
+    pub fn validation(self) -> &'static str {
+        match self {
+            Rejection::UnknownTool | Rejection::InvalidArguments => "failed",
+            Rejection::BudgetExhausted | Rejection::DeniedAfterForbidden => "ok",
+        }
+    }
+
     /// The result category a rejected call ends with.
     pub fn category(self) -> Category {
         match self {
@@ -252,353 +261,6 @@ impl TraceEvent {
     pub fn call_id(&self) -> Option<&str> {
         self.kind.call_id()
     }
-
-    /// Exactly one contract JSON line (as a value): `t_ms`, `event`, the contract's fields,
-    /// then the extra fields (run id, turn, validation, authorization, start/end...).
-    pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("t_ms".into(), json!(self.t_ms));
-        m.insert("event".into(), json!(self.kind.name()));
-        let mut put = |k: &str, v: Value| {
-            m.insert(k.to_owned(), v);
-        };
-        match &self.kind {
-            EventKind::RunStarted {
-                scenario,
-                title,
-                seed,
-                budgets,
-                timeouts,
-            } => {
-                put("scenario", json!(scenario));
-                put("title", json!(title));
-                put("seed", json!(seed));
-                put("timeouts", json!(timeouts));
-                put("budgets", json!(budgets));
-            }
-            EventKind::ModelTurn {
-                start_ms,
-                calls,
-                final_answer,
-            } => {
-                put("turn", json!(self.turn));
-                put("calls", json!(calls));
-                if let Some(f) = final_answer {
-                    put("final", json!(f));
-                }
-                put("start_ms", json!(start_ms));
-                put("end_ms", json!(self.t_ms));
-            }
-            EventKind::CallAccepted {
-                call_id,
-                tool,
-                args,
-                idempotency_key,
-            } => {
-                put("turn", json!(self.turn));
-                put("call_id", json!(&**call_id));
-                put("tool", json!(&**tool));
-                put("validation", json!("ok"));
-                put("args", Value::clone(args));
-                if let Some(k) = idempotency_key {
-                    put("idempotency_key", json!(k));
-                }
-            }
-            EventKind::CallRejected {
-                call_id,
-                tool,
-                category,
-                error,
-                args,
-            } => {
-                put("turn", json!(self.turn));
-                put("call_id", json!(&**call_id));
-                put("tool", json!(&**tool));
-                put("category", json!(category));
-                put("error", json!(error));
-                let validation = match category {
-                    Rejection::UnknownTool | Rejection::InvalidArguments => "failed",
-                    _ => "ok",
-                };
-                put("validation", json!(validation));
-                if *category == Rejection::DeniedAfterForbidden {
-                    put("authorization", json!("denied"));
-                }
-                put("args", Value::clone(args));
-            }
-            EventKind::AttemptStarted {
-                call_id,
-                tool,
-                attempt,
-                timeout_ms,
-            } => {
-                put("call_id", json!(&**call_id));
-                put("tool", json!(&**tool));
-                put("attempt", json!(attempt));
-                put("turn", json!(self.turn));
-                put("timeout_ms", json!(timeout_ms));
-                put("start_ms", json!(self.t_ms));
-            }
-            EventKind::AttemptFinished {
-                call_id,
-                tool,
-                attempt,
-                outcome,
-                start_ms,
-                handler,
-                error,
-            } => {
-                put("call_id", json!(&**call_id));
-                put("tool", json!(&**tool));
-                put("attempt", json!(attempt));
-                put("outcome", json!(outcome));
-                put("turn", json!(self.turn));
-                put("start_ms", json!(start_ms));
-                put("end_ms", json!(self.t_ms));
-                put("handler", json!(handler));
-                if let Some(e) = error {
-                    put("error", json!(e));
-                }
-            }
-            EventKind::HandlerStillRunning {
-                call_id,
-                tool,
-                attempt,
-                start_ms,
-                outcome,
-            } => {
-                put("call_id", json!(&**call_id));
-                put("attempt", json!(attempt));
-                put("tool", json!(&**tool));
-                put("turn", json!(self.turn));
-                put("outcome", json!(outcome));
-                put("start_ms", json!(start_ms));
-                put("end_ms", json!(self.t_ms));
-            }
-            EventKind::RetryScheduled {
-                call_id,
-                attempt,
-                delay_ms,
-            } => {
-                put("call_id", json!(&**call_id));
-                put("attempt", json!(attempt));
-                put("delay_ms", json!(delay_ms));
-                put("turn", json!(self.turn));
-            }
-            EventKind::WriteApplied {
-                call_id,
-                attempt,
-                ticket_id,
-                replayed,
-            } => {
-                put("call_id", json!(&**call_id));
-                put("attempt", json!(attempt));
-                put("turn", json!(self.turn));
-                put("ticket_id", json!(ticket_id));
-                put("replayed", json!(replayed));
-            }
-            EventKind::CallResult {
-                call_id,
-                tool,
-                category,
-                attempts,
-                truncated,
-                bytes,
-                start_ms,
-                validation,
-                authorization,
-            } => {
-                put("call_id", json!(&**call_id));
-                put("tool", json!(&**tool));
-                put("category", json!(category));
-                put("attempts", json!(attempts));
-                put("truncated", json!(truncated));
-                put("turn", json!(self.turn));
-                put("bytes", json!(bytes));
-                put("validation", json!(validation));
-                put("authorization", json!(authorization));
-                put("start_ms", json!(start_ms));
-                put("end_ms", json!(self.t_ms));
-            }
-            EventKind::Stopped {
-                stop_reason,
-                decided_ms,
-                results,
-            } => {
-                put("stop_reason", json!(stop_reason));
-                put("turns_used", json!(self.used.turns));
-                put("tool_calls_used", json!(self.used.tool_calls));
-                let mut r = Map::new();
-                for (id, c) in results {
-                    r.insert(id.to_string(), json!(c));
-                }
-                put("results", Value::Object(r));
-                put("turn", json!(self.turn));
-                put("decided_ms", json!(decided_ms));
-                put("retries_used", json!(self.used.retries));
-                put("repairs_used", json!(self.used.repairs));
-            }
-        }
-        m.insert("run_id".into(), json!(&*self.run_id));
-        Value::Object(m)
-    }
-
-    /// One short human line (no time column).
-    pub fn summary(&self) -> String {
-        match &self.kind {
-            EventKind::RunStarted {
-                scenario,
-                title,
-                seed,
-                timeouts,
-                ..
-            } => format!("start  {scenario} (seed {seed}, timeouts {timeouts}): {title}"),
-            EventKind::ModelTurn {
-                start_ms,
-                calls,
-                final_answer,
-            } => {
-                let took = self.t_ms.saturating_sub(*start_ms);
-                match final_answer {
-                    Some(f) => format!(
-                        "turn {}  model answers ({took} ms): {}",
-                        self.turn,
-                        crate::sanitize::clean(f, false)
-                    ),
-                    None => format!(
-                        "turn {}  model proposes {} ({took} ms): {}",
-                        self.turn,
-                        plural(calls.len(), "call"),
-                        calls.join(", ")
-                    ),
-                }
-            }
-            EventKind::CallAccepted {
-                call_id,
-                tool,
-                idempotency_key,
-                ..
-            } => {
-                let key = idempotency_key
-                    .as_ref()
-                    .map(|k| format!(", key {}", crate::sanitize::clean(k, false)))
-                    .unwrap_or_default();
-                format!(
-                    "{call_id:<5} accepted {}: valid, tool call #{} reserved{key}",
-                    crate::sanitize::clean(tool, false),
-                    self.used.tool_calls
-                )
-            }
-            EventKind::CallRejected {
-                call_id,
-                tool,
-                category,
-                error,
-                ..
-            } => format!(
-                "{call_id:<5} REJECTED {} {category}: {}",
-                crate::sanitize::clean(tool, false),
-                crate::sanitize::clean(error, false)
-            ),
-            EventKind::AttemptStarted {
-                call_id,
-                attempt,
-                timeout_ms,
-                ..
-            } => format!(
-                "{call_id:<5} attempt {attempt} starts (timeout {timeout_ms} ms, {} in flight)",
-                self.used.in_flight
-            ),
-            EventKind::AttemptFinished {
-                call_id,
-                attempt,
-                outcome,
-                start_ms,
-                handler,
-                error,
-                ..
-            } => {
-                let took = self.t_ms.saturating_sub(*start_ms);
-                let extra = match (handler, error) {
-                    (HandlerState::Running, _) => ", handler still running".to_owned(),
-                    (_, Some(e)) => format!(": {}", crate::sanitize::clean(e, false)),
-                    _ => String::new(),
-                };
-                format!("{call_id:<5} attempt {attempt} {outcome} after {took} ms{extra}")
-            }
-            EventKind::HandlerStillRunning {
-                call_id,
-                attempt,
-                start_ms,
-                outcome,
-                ..
-            } => format!(
-                "{call_id:<5} attempt {attempt}'s handler finished anyway ({outcome}, {} ms after it began)",
-                self.t_ms.saturating_sub(*start_ms)
-            ),
-            EventKind::RetryScheduled {
-                call_id,
-                attempt,
-                delay_ms,
-            } => format!(
-                "{call_id:<5} retry as attempt {} in {delay_ms} ms (retries used {})",
-                attempt + 1,
-                self.used.retries
-            ),
-            EventKind::WriteApplied {
-                call_id,
-                attempt,
-                ticket_id,
-                replayed,
-            } => {
-                if *replayed {
-                    format!(
-                        "{call_id:<5} service: key already used, replays the first result for {ticket_id} (attempt {attempt})"
-                    )
-                } else {
-                    format!(
-                        "{call_id:<5} service: write applied to {ticket_id} (attempt {attempt})"
-                    )
-                }
-            }
-            EventKind::CallResult {
-                call_id,
-                category,
-                attempts,
-                truncated,
-                ..
-            } => format!(
-                "{call_id:<5} result {category} ({}{})",
-                plural(*attempts as usize, "attempt"),
-                if *truncated { ", TRUNCATED" } else { "" }
-            ),
-            EventKind::Stopped {
-                stop_reason,
-                results,
-                ..
-            } => {
-                let r: Vec<String> = results.iter().map(|(id, c)| format!("{id}={c}")).collect();
-                format!(
-                    "stop   {stop_reason}: {}, {}; {}",
-                    plural(self.used.turns as usize, "turn"),
-                    plural(self.used.tool_calls as usize, "tool call"),
-                    if r.is_empty() {
-                        "no calls".to_owned()
-                    } else {
-                        r.join(" ")
-                    }
-                )
-            }
-        }
-    }
-}
-
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
 }
 
 /// Shared event log of a run. Holds the clock origin and the spent budgets; the mutex is
@@ -643,10 +305,31 @@ impl Recorder {
 
     /// Change the spent budgets, then record `kind` (if any) with the new snapshot.
     pub fn update(&self, turn: u32, f: impl FnOnce(&mut Used), kind: Option<EventKind>) {
+        self.update_if(turn, |u| {
+            f(u);
+            kind
+        });
+    }
+
+    /// Spend one retry of the run-wide budget if any is left, recording `kind` with it.
+    pub fn try_spend_retry(&self, turn: u32, budget: u32, kind: EventKind) -> bool {
+        let mut spent = false;
+        self.update_if(turn, |u| {
+            if u.retries >= budget {
+                return None;
+            }
+            u.retries += 1;
+            spent = true;
+            Some(kind)
+        });
+        spent
+    }
+
+    /// Under one lock: change the spent budgets and say what to record, if anything.
+    fn update_if(&self, turn: u32, f: impl FnOnce(&mut Used) -> Option<EventKind>) {
         let t_ms = self.now_ms();
         let mut log = self.lock();
-        f(&mut log.used);
-        if let Some(kind) = kind {
+        if let Some(kind) = f(&mut log.used) {
             let used = log.used;
             log.events.push(TraceEvent {
                 run_id: self.run_id.clone(),
@@ -656,25 +339,6 @@ impl Recorder {
                 used,
             });
         }
-    }
-
-    /// Spend one retry of the run-wide budget if any is left, recording `kind` with it.
-    pub fn try_spend_retry(&self, turn: u32, budget: u32, kind: EventKind) -> bool {
-        let t_ms = self.now_ms();
-        let mut log = self.lock();
-        if log.used.retries >= budget {
-            return false;
-        }
-        log.used.retries += 1;
-        let used = log.used;
-        log.events.push(TraceEvent {
-            run_id: self.run_id.clone(),
-            t_ms,
-            turn,
-            kind,
-            used,
-        });
-        true
     }
 
     pub fn emit(&self, turn: u32, kind: EventKind) {

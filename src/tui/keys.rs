@@ -99,10 +99,10 @@ const fn cmd(
     }
 }
 
-pub const QUIT: Command = cmd(&[k('q')], "q", "quit", Action::Quit, true);
-pub const FORCE_QUIT: Command = cmd(&[ctrl('c')], "Ctrl-C", "quit now", Action::Quit, false);
-pub const HELP: Command = cmd(&[k('?')], "?", "help", Action::ToggleHelp, true);
-pub const SUSPEND: Command = cmd(
+pub(crate) const QUIT: Command = cmd(&[k('q')], "q", "quit", Action::Quit, true);
+pub(crate) const FORCE_QUIT: Command = cmd(&[ctrl('c')], "Ctrl-C", "quit now", Action::Quit, false);
+pub(crate) const HELP: Command = cmd(&[k('?')], "?", "help", Action::ToggleHelp, true);
+pub(crate) const SUSPEND: Command = cmd(
     &[ctrl('z')],
     "Ctrl-Z",
     "suspend (fg to return)",
@@ -241,7 +241,7 @@ const NOTICE_CLOSE: Command = cmd(
     Action::Back,
     true,
 );
-pub const LEAVE_BLOCK: Command = cmd(
+pub(crate) const LEAVE_BLOCK: Command = cmd(
     &[code(KeyCode::Esc)],
     "Esc",
     "leave block",
@@ -263,7 +263,7 @@ pub enum Context {
 }
 
 /// The commands of a context, in the order the key bar shows them.
-pub fn commands(ctx: Context) -> Vec<Command> {
+pub(crate) fn commands(ctx: Context) -> Vec<Command> {
     let global = [QUIT, FORCE_QUIT, HELP, SUSPEND];
     let mut list: Vec<Command> = match ctx {
         Context::Reader => vec![

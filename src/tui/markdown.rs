@@ -6,12 +6,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::sanitize::clean;
+use crate::text::width as width_of;
 use crate::tui::theme::{Theme, ThemeName};
-
-/// Display width of a string in terminal columns.
-pub fn width_of(s: &str) -> usize {
-    Span::raw(s).width()
-}
 
 /// Render `src` into lines no wider than `width` columns.
 pub fn render(src: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {

@@ -23,43 +23,79 @@ use futures::StreamExt;
 use ratatui::DefaultTerminal;
 use tokio::sync::mpsc;
 
-use crate::cli::{ContentArgs, TuiArgs};
+use crate::content::Content;
 use crate::error::UserError;
 use app::{App, Input, Update};
 
 /// Messages from background work into the loop.
-pub enum AppMsg {
+enum AppMsg {
     Lessons(Result<Vec<app::LessonEntry>, String>),
     Status(String),
 }
 
-/// The theme the flags and environment ask for (`--present` implies the projector theme
-/// unless a theme was named; `NO_COLOR` wins over both).
-pub fn theme_for(args: &TuiArgs) -> theme::Theme {
-    let requested = args
-        .theme
-        .or(args.present.then_some(theme::ThemeName::Projector));
-    theme::Theme::from_env(requested, args.ascii)
+/// What the app starts with, already read from the command line by its caller.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The theme asked for by name, if any.
+    pub theme: Option<theme::ThemeName>,
+    /// Draw with ASCII only.
+    pub ascii: bool,
+    /// Presenter mode.
+    pub present: bool,
+    /// Open this lesson (its id) instead of the first unfinished one.
+    pub lesson: Option<String>,
+    /// A ticket store to use instead of the fixtures' (`@FILE`).
+    pub records: Option<String>,
+    /// Forget all saved progress and start over.
+    pub reset_progress: bool,
+    /// Where lessons and fixtures come from.
+    pub content: Content,
 }
 
-/// Build the app's options and block environment from the flags (shared by `run_app` and
-/// `tooldojo render`).
-pub fn setup(
-    args: &TuiArgs,
-    content: &ContentArgs,
-) -> Result<(app::Options, blocks::BlockEnv), UserError> {
-    let c = content.content();
-    let records = match &args.records {
-        Some(flag) => crate::content::fixtures::records_from_flag(flag)?,
-        None => crate::content::fixtures::tickets(&c).unwrap_or_default(),
+impl Config {
+    /// Built-in content and default options.
+    pub fn new(content: Content) -> Config {
+        Config {
+            theme: None,
+            ascii: false,
+            present: false,
+            lesson: None,
+            records: None,
+            reset_progress: false,
+            content,
+        }
+    }
+
+    /// The lesson directory on disk, when lessons are read from one (it is then watched).
+    fn lessons_dir(&self) -> Option<&std::path::Path> {
+        self.content.lessons.disk_root()
+    }
+}
+
+/// The theme the config and environment ask for (`--present` implies the projector theme
+/// unless a theme was named; `NO_COLOR` wins over both).
+fn theme_for(config: &Config) -> theme::Theme {
+    let requested = config
+        .theme
+        .or(config.present.then_some(theme::ThemeName::Projector));
+    theme::Theme::from_env(requested, config.ascii)
+}
+
+/// Build the app's options and block environment from the config (shared by `run_app` and
+/// the one-screen renderer).
+pub fn setup(config: &Config) -> Result<(app::Options, blocks::BlockEnv), UserError> {
+    let c = config.content.clone();
+    let records = match &config.records {
+        Some(flag) => crate::executor::cases::records_from_flag(flag)?,
+        None => crate::executor::cases::tickets(&c).unwrap_or_default(),
     };
-    let theme = theme_for(args);
+    let theme = theme_for(config);
     let mut opts = app::Options::new(theme);
     // The projector layout is asked for by name; NO_COLOR takes the colours away, not the layout.
-    opts.present = args.present || args.theme == Some(theme::ThemeName::Projector);
-    opts.lesson = args.lesson.clone();
-    opts.watching = content.lessons.is_some();
-    opts.lessons_from = match &content.lessons {
+    opts.present = config.present || config.theme == Some(theme::ThemeName::Projector);
+    opts.lesson = config.lesson.clone();
+    opts.watching = config.lessons_dir().is_some();
+    opts.lessons_from = match config.lessons_dir() {
         Some(p) => crate::sanitize::clean(&p.display().to_string(), false),
         None => "the built-in lessons".into(),
     };
@@ -67,10 +103,10 @@ pub fn setup(
 }
 
 /// Run the interactive app until the learner quits.
-pub fn run_app(args: TuiArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
-    let (opts, env) = setup(&args, content)?;
+pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
+    let (opts, env) = setup(&config)?;
     let lessons = app::load_lessons(&env.content);
-    if let (Some(id), Ok(list)) = (&args.lesson, &lessons)
+    if let (Some(id), Ok(list)) = (&config.lesson, &lessons)
         && !list.iter().any(|l| &l.id == id)
     {
         let names: Vec<&str> = list.iter().map(|l| l.id.as_str()).collect();
@@ -78,7 +114,7 @@ pub fn run_app(args: TuiArgs, content: &ContentArgs) -> color_eyre::Result<ExitC
             UserError::new(format!("no lesson {id:?}; lessons: {}", names.join(", "))).into(),
         );
     }
-    let opened = progress::Store::open(progress::state_dir(), args.reset_progress);
+    let opened = progress::Store::open(progress::state_dir(), config.reset_progress);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -96,12 +132,12 @@ pub fn run_app(args: TuiArgs, content: &ContentArgs) -> color_eyre::Result<ExitC
             ratatui::layout::Rect::new(0, 0, size.width, size.height),
         );
         if let Some(notice) = opened.notice {
-            app.overlay = Some(app::Overlay::Notice(notice));
+            app.show_overlay(app::Overlay::Notice(notice));
         }
         let (tx, rx) = mpsc::unbounded_channel();
         // Keep the watcher alive for the whole run.
-        let _watcher = match &content.lessons {
-            Some(dir) => match watch_lessons(dir, content, tx.clone()) {
+        let _watcher = match config.lessons_dir() {
+            Some(dir) => match watch_lessons(dir, &config.content, tx.clone()) {
                 Ok(w) => Some(w),
                 Err(e) => {
                     let _ = tx.send(AppMsg::Status(format!("Not watching lessons: {e}")));
@@ -193,7 +229,7 @@ async fn event_loop(
             },
             _ = sigterm.recv() => return Ok(()),
             _ = sighup.recv() => return Ok(()),
-            _ = ticker.tick(), if app.animating => Input::Tick,
+            _ = ticker.tick(), if app.animating() => Input::Tick,
             // Write pending progress once the burst of changes is over.
             _ = tokio::time::sleep_until((last_save + SAVE_EVERY).into()), if dirty => continue,
         };
@@ -245,7 +281,7 @@ fn suspend(terminal: &mut DefaultTerminal) -> color_eyre::Result<()> {
 /// Watch the lesson directory; on changes, re-read the lessons off the loop and send them.
 fn watch_lessons(
     dir: &std::path::Path,
-    content: &ContentArgs,
+    content: &Content,
     tx: mpsc::UnboundedSender<AppMsg>,
 ) -> notify::Result<notify::RecommendedWatcher> {
     use notify::{EventKind, RecursiveMode, Watcher};
@@ -262,7 +298,7 @@ fn watch_lessons(
         }
     })?;
     watcher.watch(dir, RecursiveMode::NonRecursive)?;
-    let content = content.content();
+    let content = content.clone();
     tokio::spawn(async move {
         while ping_rx.recv().await.is_some() {
             // Editors save in bursts (write, rename, chmod): wait for the burst to end.

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Environment variable that overrides the state directory.
-pub const STATE_DIR_ENV: &str = "TOOLDOJO_STATE_DIR";
+pub(crate) const STATE_DIR_ENV: &str = "TOOLDOJO_STATE_DIR";
 const FILE_NAME: &str = "progress.json";
 const VERSION: u32 = 1;
 
@@ -70,7 +70,7 @@ impl LessonProgress {
 }
 
 /// Key of a block's state inside `LessonProgress::blocks`.
-pub fn block_key(page: usize, block: usize) -> String {
+pub(crate) fn block_key(page: usize, block: usize) -> String {
     format!("{page}/{block}")
 }
 
@@ -93,7 +93,7 @@ pub struct Opened {
 }
 
 /// The directory progress lives in: `$TOOLDOJO_STATE_DIR`, else the platform state dir.
-pub fn state_dir() -> Option<PathBuf> {
+pub(crate) fn state_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os(STATE_DIR_ENV).filter(|v| !v.is_empty()) {
         return Some(PathBuf::from(dir));
     }
@@ -105,9 +105,53 @@ pub fn state_dir() -> Option<PathBuf> {
     )
 }
 
+/// A progress file that cannot be used: move it aside under a name not taken yet and
+/// start fresh (or, when it cannot be moved, keep it untouched and save nothing).
+fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let mut aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}"));
+    let mut n = 1;
+    while aside.exists() {
+        aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}-{n}"));
+        n += 1;
+    }
+    let show = |p: &Path| crate::sanitize::clean(&p.display().to_string(), false);
+    match std::fs::rename(path, &aside) {
+        Ok(()) => Opened {
+            store,
+            progress: Progress {
+                version: VERSION,
+                ..Progress::default()
+            },
+            notice: Some(format!(
+                "Your progress file {} could not be used: {problem}. It was moved to {} and a fresh one started.",
+                show(path),
+                show(&aside)
+            )),
+        },
+        Err(e) => Opened {
+            store: Store {
+                path: Some(path.to_path_buf()),
+                writable: false,
+            },
+            progress: Progress {
+                version: VERSION,
+                ..Progress::default()
+            },
+            notice: Some(format!(
+                "Your progress file {} could not be used: {problem}; moving it aside failed too ({e}). It is left untouched and this session's progress will not be saved.",
+                show(path)
+            )),
+        },
+    }
+}
+
 impl Store {
     /// A store that keeps nothing on disk.
-    pub fn memory() -> Store {
+    pub(crate) fn memory() -> Store {
         Store {
             path: None,
             writable: false,
@@ -161,46 +205,7 @@ impl Store {
             },
             Err(e) => format!("it cannot be read ({e})"),
         };
-        // Set the damaged file aside under a name that is not taken yet.
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        let mut aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}"));
-        let mut n = 1;
-        while aside.exists() {
-            aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}-{n}"));
-            n += 1;
-        }
-        let show = |p: &Path| crate::sanitize::clean(&p.display().to_string(), false);
-        match std::fs::rename(&path, &aside) {
-            Ok(()) => Opened {
-                store,
-                progress: Progress {
-                    version: VERSION,
-                    ..Progress::default()
-                },
-                notice: Some(format!(
-                    "Your progress file {} could not be used: {problem}. It was moved to {} and a fresh one started.",
-                    show(&path),
-                    show(&aside)
-                )),
-            },
-            Err(e) => Opened {
-                store: Store {
-                    path: Some(path.clone()),
-                    writable: false,
-                },
-                progress: Progress {
-                    version: VERSION,
-                    ..Progress::default()
-                },
-                notice: Some(format!(
-                    "Your progress file {} could not be used: {problem}; moving it aside failed too ({e}). It is left untouched and this session's progress will not be saved.",
-                    show(&path)
-                )),
-            },
-        }
+        set_aside(store, &dir, &path, &problem)
     }
 
     /// Write `progress` atomically. Does nothing for a memory store.

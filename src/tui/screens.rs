@@ -82,83 +82,101 @@ pub fn build(
     size: Rect,
 ) -> Result<App, UserError> {
     let scenarios = scenario_names(&env);
-    let unknown = |lessons: &[LessonEntry]| {
+    let list = lessons.clone().unwrap_or_default();
+    let unknown = || {
         UserError::new(format!(
             "unknown screen {name:?}; screens: {}",
-            names(lessons, &scenarios).join(", ")
+            names(&list, &scenarios).join(", ")
         ))
     };
-    let list = lessons.clone().unwrap_or_default();
-    match name {
-        "home" | "help" => {
-            let mut app = App::new(opts, env, lessons, Progress::default(), size);
-            if name == "help" {
-                app.overlay = Some(Overlay::Help);
-            } else if app.sidebar_visible() {
-                app.focus = Focus::Sidebar;
-            }
-            Ok(app)
+    if name == "home" || name == "help" {
+        return Ok(home_screen(name == "help", opts, env, lessons, size));
+    }
+    if let Some(rest) = name.strip_prefix("lesson:") {
+        let (id, page) = lesson_place(name, rest)?;
+        let Some(idx) = list.iter().position(|l| l.id == id) else {
+            return Err(unknown());
+        };
+        let mut opts = opts;
+        opts.lesson = Some(list[idx].id.clone());
+        let mut app = App::new(opts, env, lessons, Progress::default(), size);
+        app.open(idx, page);
+        return Ok(app);
+    }
+    if let Some((_, kind, key, value)) = BLOCK_SCREENS.iter().find(|(n, ..)| *n == name) {
+        let title = format!("{} {value}", kind_title(kind));
+        let entry = synthetic(&title, kind.clone(), vec![((*key).into(), (*value).into())]);
+        let mut opts = opts;
+        opts.lesson = None;
+        return Ok(one_block_screen(opts, env, entry, size));
+    }
+    if let Some(rest) = name.strip_prefix("trace:") {
+        let (scenario, t) = trace_moment(name, rest)?;
+        if !scenarios.iter().any(|s| s == scenario) {
+            return Err(unknown());
         }
-        _ => {
-            if let Some(rest) = name.strip_prefix("lesson:") {
-                let (id, page) = match rest.split_once('#') {
-                    Some((id, p)) => {
-                        let n: usize = p.parse().map_err(|_| {
-                            UserError::new(format!("{name:?}: page must be a number from 1"))
-                        })?;
-                        (id, n.max(1) - 1)
-                    }
-                    None => (rest, 0),
-                };
-                let Some(idx) = list.iter().position(|l| l.id == id) else {
-                    return Err(unknown(&list));
-                };
-                let mut opts = opts;
-                opts.lesson = Some(list[idx].id.clone());
-                let mut app = App::new(opts, env, lessons, Progress::default(), size);
-                app.open(idx, page);
-                return Ok(app);
-            }
-            if let Some((_, kind, key, value)) = BLOCK_SCREENS.iter().find(|(n, ..)| *n == name) {
-                let title = format!("{} {value}", kind_title(kind));
-                let entry = synthetic(&title, kind.clone(), vec![((*key).into(), (*value).into())]);
-                let mut opts = opts;
-                opts.lesson = None;
-                let mut app = App::new(opts, env, Ok(vec![entry]), Progress::default(), size);
-                app.show_sidebar = false;
-                app.focus = Focus::Block(0);
-                return Ok(app);
-            }
-            if let Some(rest) = name.strip_prefix("trace:") {
-                let (scenario, t) = match rest.split_once('@') {
-                    Some((s, t)) => {
-                        let t: u64 = t.parse().map_err(|_| {
-                            UserError::new(format!(
-                                "{name:?}: the time after @ must be milliseconds"
-                            ))
-                        })?;
-                        (s, t)
-                    }
-                    None => (rest, 0),
-                };
-                if !scenarios.iter().any(|s| s == scenario) {
-                    return Err(unknown(&list));
-                }
-                let entry = synthetic(
-                    &format!("Trace {scenario}"),
-                    BlockKind::Trace,
-                    vec![("scenario".into(), scenario.into())],
-                );
-                let mut app = App::new(opts, env, Ok(vec![entry]), Progress::default(), size);
-                app.show_sidebar = false;
-                app.focus = Focus::Block(0);
-                if let Some(Ok(w)) = app.slots.get_mut(0).map(|s| &mut s.widget) {
-                    w.seek_ms(t);
-                }
-                return Ok(app);
-            }
-            Err(unknown(&list))
+        let entry = synthetic(
+            &format!("Trace {scenario}"),
+            BlockKind::Trace,
+            vec![("scenario".into(), scenario.into())],
+        );
+        let mut app = one_block_screen(opts, env, entry, size);
+        if let Some(w) = app.widget_mut(0) {
+            w.seek_ms(t);
         }
+        return Ok(app);
+    }
+    Err(unknown())
+}
+
+/// The first screen (the lesson list focused where it shows), or the help over it.
+fn home_screen(
+    help: bool,
+    opts: Options,
+    env: BlockEnv,
+    lessons: Result<Vec<LessonEntry>, String>,
+    size: Rect,
+) -> App {
+    let mut app = App::new(opts, env, lessons, Progress::default(), size);
+    if help {
+        app.show_overlay(Overlay::Help);
+    } else if app.sidebar_visible() {
+        app.set_focus(Focus::Sidebar);
+    }
+    app
+}
+
+/// A lesson of one block, focused, without the lesson list.
+fn one_block_screen(opts: Options, env: BlockEnv, entry: LessonEntry, size: Rect) -> App {
+    let mut app = App::new(opts, env, Ok(vec![entry]), Progress::default(), size);
+    app.hide_sidebar();
+    app.set_focus(Focus::Block(0));
+    app
+}
+
+/// `ID#PAGE` (pages count from 1) as a lesson id and a page index.
+fn lesson_place<'a>(name: &str, rest: &'a str) -> Result<(&'a str, usize), UserError> {
+    match rest.split_once('#') {
+        Some((id, p)) => {
+            let n: usize = p
+                .parse()
+                .map_err(|_| UserError::new(format!("{name:?}: page must be a number from 1")))?;
+            Ok((id, n.max(1) - 1))
+        }
+        None => Ok((rest, 0)),
+    }
+}
+
+/// `SCENARIO@MS` as a scenario name and a moment in milliseconds.
+fn trace_moment<'a>(name: &str, rest: &'a str) -> Result<(&'a str, u64), UserError> {
+    match rest.split_once('@') {
+        Some((s, t)) => {
+            let t: u64 = t.parse().map_err(|_| {
+                UserError::new(format!("{name:?}: the time after @ must be milliseconds"))
+            })?;
+            Ok((s, t))
+        }
+        None => Ok((rest, 0)),
     }
 }
 
@@ -175,7 +193,7 @@ fn kind_title(kind: &BlockKind) -> &'static str {
 
 /// Draw `app` into a fresh buffer of its size.
 pub fn draw_to_buffer(app: &App) -> Buffer {
-    let mut buf = Buffer::empty(app.size);
-    app.render(app.size, &mut buf);
+    let mut buf = Buffer::empty(app.size());
+    app.render(app.size(), &mut buf);
     buf
 }

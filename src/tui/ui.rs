@@ -7,10 +7,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
-use crate::tui::app::{App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, SegKind};
-use crate::tui::blocks::RenderCtx;
+use crate::text::{truncate, width as width_of};
+use crate::tui::app::{App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, PageView, SegKind};
+use crate::tui::blocks::{KeyHint, RenderCtx};
 use crate::tui::keys::{self, Context};
-use crate::tui::markdown::width_of;
 use crate::tui::theme::Theme;
 
 /// Draw the whole app into a frame.
@@ -21,7 +21,7 @@ pub fn draw(frame: &mut ratatui::Frame, app: &App) {
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let t = &self.theme;
+        let t = &self.theme();
         if area.width == 0 || area.height == 0 {
             return;
         }
@@ -36,7 +36,7 @@ impl Widget for &App {
         }
         render_main(self, areas.main, areas.content, buf);
         render_bar(self, areas.bar, buf);
-        match &self.overlay {
+        match &self.overlay() {
             Some(Overlay::Help) => render_help(self, area, buf),
             Some(Overlay::Notice(msg)) => render_notice(msg, t, area, buf),
             None => {}
@@ -73,39 +73,18 @@ fn border_block<'a>(t: &Theme, focused: bool) -> Block<'a> {
         .border_style(if focused { t.focus } else { t.border })
 }
 
-fn truncate(s: &str, width: usize, ellipsis: &str) -> String {
-    if width_of(s) <= width {
-        return s.to_owned();
-    }
-    let keep = width.saturating_sub(width_of(ellipsis));
-    let mut out = String::new();
-    let mut used = 0;
-    for ch in s.chars() {
-        let w = width_of(ch.encode_utf8(&mut [0; 4]));
-        if used + w > keep {
-            break;
-        }
-        used += w;
-        out.push(ch);
-    }
-    if width >= width_of(ellipsis) {
-        out.push_str(ellipsis);
-    }
-    out
-}
-
 /// Screen rows of the sidebar entries: (row, lesson index). Used for drawing and clicks.
-pub fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
+pub(crate) fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
     let inner_h = usize::from(area.height.saturating_sub(2));
     let per = 2;
     let fits = (inner_h / per).max(1);
-    let sel = if app.focus == Focus::Sidebar {
-        app.sidebar_sel
+    let sel = if app.focus() == Focus::Sidebar {
+        app.sidebar_sel()
     } else {
-        app.lesson
+        app.lesson()
     };
     let first = if sel >= fits { sel + 1 - fits } else { 0 };
-    (first..app.lessons.len())
+    (first..app.lessons().len())
         .take(fits)
         .enumerate()
         .map(|(n, i)| (area.y + 1 + u16::try_from(n * per).unwrap_or(0), i))
@@ -113,9 +92,9 @@ pub fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
 }
 
 fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.theme;
-    let focused = app.focus == Focus::Sidebar;
-    let done = (0..app.lessons.len())
+    let t = &app.theme();
+    let focused = app.focus() == Focus::Sidebar;
+    let done = (0..app.lessons().len())
         .filter(|i| app.lesson_state(*i) == LessonState::Done)
         .count();
     let block = border_block(t, focused)
@@ -124,7 +103,7 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
             if focused { t.focus } else { t.heading },
         ))
         .title_bottom(Line::styled(
-            format!(" {done}/{} done ", app.lessons.len()),
+            format!(" {done}/{} done ", app.lessons().len()),
             t.dim,
         ));
     // Lessons scrolled out of the list say so: at 80x24 not all of them fit.
@@ -132,7 +111,7 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
     let above = rows.first().map_or(0, |(_, i)| *i);
     let below = rows
         .last()
-        .map_or(0, |(_, i)| app.lessons.len().saturating_sub(i + 1));
+        .map_or(0, |(_, i)| app.lessons().len().saturating_sub(i + 1));
     let mut block = block;
     if above > 0 {
         block = block.title(Line::styled(format!(" {above} above "), t.dim).right_aligned());
@@ -147,15 +126,15 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
     }
     let w = usize::from(inner.width);
     for (row, i) in rows {
-        let entry = &app.lessons[i];
+        let entry = &app.lessons()[i];
         let (mark, word, style) = match app.lesson_state(i) {
             LessonState::Done => (t.sym.done, "done", t.ok),
             LessonState::Started => (t.sym.in_progress, "started", t.warn),
             LessonState::Todo => (t.sym.todo, "to do", t.dim),
             LessonState::Broken => (t.sym.bad, "error", t.bad),
         };
-        let current = i == app.lesson;
-        let selected = focused && i == app.sidebar_sel;
+        let current = i == app.lesson();
+        let selected = focused && i == app.sidebar_sel();
         let pointer = if current { t.sym.pointer } else { " " };
         let pw = width_of(pointer).max(1);
         let title = truncate(&entry.title(), w.saturating_sub(pw + 1), t.sym.ellipsis);
@@ -191,14 +170,14 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
-    let t = &app.theme;
-    let focused = app.focus == Focus::Page;
+    let t = &app.theme();
+    let focused = app.focus() == Focus::Page;
     let (title, pages) = match app.current() {
         Some(e) => (e.title(), e.page_count()),
         None => ("tooldojo".to_owned(), 1),
     };
     let view = app.page_view(content.width);
-    let page_label = format!(" page {}/{} ", app.page + 1, pages);
+    let page_label = format!(" page {}/{} ", app.page() + 1, pages);
     let room = usize::from(main.width)
         .saturating_sub(width_of(&page_label) + 6)
         .max(1);
@@ -210,7 +189,7 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
         .title(Line::styled(page_label, t.dim).right_aligned());
     let vh = usize::from(content.height);
     if view.height > vh {
-        let last = (app.scroll + vh).min(view.height);
+        let last = (app.scroll() + vh).min(view.height);
         let more = if last < view.height {
             format!(" {} more below ", t.sym.arrow)
         } else {
@@ -218,7 +197,11 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
         };
         block = block.title_bottom(
             Line::styled(
-                format!(" lines {}-{last} of {} {more}", app.scroll + 1, view.height),
+                format!(
+                    " lines {}-{last} of {} {more}",
+                    app.scroll() + 1,
+                    view.height
+                ),
                 t.dim,
             )
             .right_aligned(),
@@ -228,8 +211,14 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
     if content.width == 0 || content.height == 0 {
         return;
     }
-    let top = app.scroll;
-    let bottom = top + vh;
+    draw_page(app, &view, content, buf);
+}
+
+/// The rows of the page that are in view, segment by segment.
+fn draw_page(app: &App, view: &PageView, content: Rect, buf: &mut Buffer) {
+    let t = app.theme();
+    let top = app.scroll();
+    let bottom = top + usize::from(content.height);
     for seg in &view.segments {
         let (s0, s1) = (seg.y, seg.y + seg.height);
         if s1 <= top || s0 >= bottom {
@@ -302,18 +291,18 @@ fn kind_name(kind: &crate::content::lessons::BlockKind) -> &'static str {
 
 /// Draw one block into `buf` (its whole area), or its build error.
 fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
-    let t = &app.theme;
+    let t = &app.theme();
     let area = buf.area;
-    let Some(slot) = app.slots.get(i) else {
+    let Some(slot) = app.slots().get(i) else {
         return;
     };
-    let focused = app.focus == Focus::Block(i);
+    let focused = app.focus() == Focus::Block(i);
     match &slot.widget {
         Ok(w) => {
             let ctx = RenderCtx {
                 theme: t,
                 focused,
-                active: focused && app.active,
+                active: focused && app.active(),
             };
             w.render(area, buf, &ctx);
         }
@@ -344,19 +333,71 @@ fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
 
 /// The key bar: the focused element's commands, then `? help` at the right.
 fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.theme;
+    let t = app.theme();
     buf.set_style(area, t.bar);
     let ctx = app.context();
-    let mut items: Vec<(String, String)> = Vec::new();
     let hints = if matches!(ctx, Context::BlockFocused | Context::BlockActive) {
         app.block_hints()
     } else {
         Vec::new()
     };
-    for h in &hints {
-        items.push((h.keys.to_owned(), h.what.to_owned()));
+    let mut items = bar_items(app, ctx, &hints);
+    // The way out keeps its place on the right, however many keys the block lists.
+    let help_key = match ctx {
+        Context::Help => None,
+        Context::BlockActive => {
+            let esc = hints
+                .iter()
+                .find(|h| same_key(h.keys, "Esc"))
+                .map_or("leave block", |h| h.what);
+            items.retain(|(k, _)| !same_key(k, "Esc"));
+            Some(("Esc".to_owned(), esc.to_owned()))
+        }
+        _ => Some(("?".to_owned(), "help".to_owned())),
+    };
+    let right: Vec<Span> = help_key
+        .iter()
+        .flat_map(|(k, w)| {
+            [
+                Span::styled(format!(" {k} "), t.bar.patch(t.key)),
+                Span::styled(format!("{w} "), t.bar),
+            ]
+        })
+        .collect();
+    let right_w: usize = right.iter().map(Span::width).sum();
+    let avail = usize::from(area.width).saturating_sub(right_w);
+    let mut left: Vec<Span> = Vec::new();
+    let mut used = 0;
+    if let Some(status) = &app.status() {
+        let s = truncate(&format!(" {status} "), avail, t.sym.ellipsis);
+        left.push(Span::styled(s, t.bar.patch(t.warn)));
+    } else {
+        for (k, w) in items {
+            let kw = width_of(&k) + 2;
+            let ww = width_of(&w) + 1;
+            if used + kw + ww > avail {
+                break;
+            }
+            left.push(Span::styled(format!(" {k} "), t.bar.patch(t.key)));
+            left.push(Span::styled(format!("{w} "), t.bar));
+            used += kw + ww;
+        }
     }
-    let no_blocks = app.slots.is_empty();
+    buf.set_line(area.x, area.y, &Line::from(left), area.width);
+    if right_w <= usize::from(area.width) {
+        let x = area.right() - u16::try_from(right_w).unwrap_or(0);
+        buf.set_line(x, area.y, &Line::from(right), area.width);
+    }
+}
+
+/// The bar's entries for context `ctx`: the block's own hints first, then the commands
+/// that apply, one entry for a pair where room is short.
+fn bar_items(app: &App, ctx: Context, hints: &[KeyHint]) -> Vec<(String, String)> {
+    let mut items: Vec<(String, String)> = hints
+        .iter()
+        .map(|h| (h.keys.to_owned(), h.what.to_owned()))
+        .collect();
+    let no_blocks = app.slots().is_empty();
     for c in keys::commands(ctx) {
         let block_cmd = matches!(
             c.action,
@@ -366,7 +407,7 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
             continue;
         }
         // A block that could not be built cannot be entered.
-        let broken = matches!(app.focus, Focus::Block(i) if app.slots.get(i).is_some_and(|s| s.widget.is_err()));
+        let broken = matches!(app.focus(), Focus::Block(i) if app.slots().get(i).is_some_and(|s| s.widget.is_err()));
         if ctx == Context::BlockFocused && broken && c.action == keys::Action::Activate {
             continue;
         }
@@ -398,56 +439,11 @@ fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
             _ => items.push((c.label.to_owned(), c.what.to_owned())),
         }
     }
-    // The way out keeps its place on the right, however many keys the block lists.
-    let help_key = match ctx {
-        Context::Help => None,
-        Context::BlockActive => {
-            let esc = hints
-                .iter()
-                .find(|h| same_key(h.keys, "Esc"))
-                .map_or("leave block", |h| h.what);
-            items.retain(|(k, _)| !same_key(k, "Esc"));
-            Some(("Esc".to_owned(), esc.to_owned()))
-        }
-        _ => Some(("?".to_owned(), "help".to_owned())),
-    };
-    let right: Vec<Span> = help_key
-        .iter()
-        .flat_map(|(k, w)| {
-            [
-                Span::styled(format!(" {k} "), t.bar.patch(t.key)),
-                Span::styled(format!("{w} "), t.bar),
-            ]
-        })
-        .collect();
-    let right_w: usize = right.iter().map(Span::width).sum();
-    let avail = usize::from(area.width).saturating_sub(right_w);
-    let mut left: Vec<Span> = Vec::new();
-    let mut used = 0;
-    if let Some(status) = &app.status {
-        let s = truncate(&format!(" {status} "), avail, t.sym.ellipsis);
-        left.push(Span::styled(s, t.bar.patch(t.warn)));
-    } else {
-        for (k, w) in items {
-            let kw = width_of(&k) + 2;
-            let ww = width_of(&w) + 1;
-            if used + kw + ww > avail {
-                break;
-            }
-            left.push(Span::styled(format!(" {k} "), t.bar.patch(t.key)));
-            left.push(Span::styled(format!("{w} "), t.bar));
-            used += kw + ww;
-        }
-    }
-    buf.set_line(area.x, area.y, &Line::from(left), area.width);
-    if right_w <= usize::from(area.width) {
-        let x = area.right() - u16::try_from(right_w).unwrap_or(0);
-        buf.set_line(x, area.y, &Line::from(right), area.width);
-    }
+    items
 }
 
 /// Do two key labels ("Enter", "Enter/1-9", "j/Down") name a common key?
-pub fn same_key(a: &str, b: &str) -> bool {
+pub(crate) fn same_key(a: &str, b: &str) -> bool {
     a.split('/').any(|x| b.split('/').any(|y| x == y))
 }
 
@@ -465,14 +461,14 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
 pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
     let under = {
         // The context below the overlay.
-        let mut probe = app.focus;
+        let mut probe = app.focus();
         if probe == Focus::Sidebar && !app.sidebar_visible() {
             probe = Focus::Page;
         }
         match probe {
             Focus::Sidebar => Context::Sidebar,
             Focus::Page => Context::Reader,
-            Focus::Block(_) if app.active => Context::BlockActive,
+            Focus::Block(_) if app.active() => Context::BlockActive,
             Focus::Block(_) => Context::BlockFocused,
         }
     };
@@ -497,7 +493,7 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
 }
 
 fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = &app.theme;
+    let t = &app.theme();
     let lines = help_lines(app);
     let key_w = lines.iter().map(|(k, _, _)| width_of(k)).max().unwrap_or(4);
     let mut text: Vec<Line> = Vec::new();
@@ -586,27 +582,4 @@ fn render_notice(msg: &str, t: &Theme, area: Rect, buf: &mut Buffer) {
         .style(Style::default().patch(t.base))
         .wrap(Wrap { trim: true })
         .render(inner, buf);
-}
-
-/// Plain text of a buffer, one line per row, trailing spaces trimmed.
-pub fn buffer_text(buf: &Buffer) -> String {
-    let mut out = String::new();
-    let area = buf.area;
-    for y in area.top()..area.bottom() {
-        let mut line = String::new();
-        let mut skip = 0;
-        for x in area.left()..area.right() {
-            if skip > 0 {
-                skip -= 1;
-                continue;
-            }
-            let sym = buf.cell((x, y)).map(|c| c.symbol()).unwrap_or(" ");
-            let w = width_of(sym);
-            line.push_str(if sym.is_empty() { " " } else { sym });
-            skip = w.saturating_sub(1);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }

@@ -1,10 +1,80 @@
-//! Fixture rows of `fixtures/validator_cases.json` run through the real validator, and
-//! named schemas (`fixtures/schemas.json`) resolved into `Schema`s.
+//! The validator's fixture tables: the rows of `fixtures/validator_cases.json` (their types,
+//! loaded from the content trees, and run through the real validator) and the named schemas
+//! of `fixtures/schemas.json` resolved into `Schema`s.
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::{Schema, ValidatorRules};
-use crate::content::fixtures::{NamedSchema, ValidatorCase, Verdict};
+use crate::content::{Content, parse_json, present};
+use crate::error::{UserError, UserResult};
+
+/// The file of validator rows, relative to the fixtures tree.
+pub const VALIDATOR_CASES: &str = "validator_cases.json";
+/// The file of named schemas, relative to the fixtures tree.
+pub const SCHEMAS: &str = "schemas.json";
+
+/// Expected validator verdict: the contract's output line.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+pub struct Verdict {
+    pub ok: bool,
+    #[serde(default)]
+    pub error: String,
+}
+
+/// One row of `fixtures/validator_cases.json`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidatorCase {
+    /// Unique, stable id (lessons name rows by it).
+    pub id: String,
+    /// A tag lessons can select rows by: `seed`, `trap`, `value`, `parse`, ...
+    pub group: String,
+    /// The name of a schema in `schemas.json`, or an inline schema in any contract form.
+    pub schema: Value,
+    /// Required names, for flat-form schemas.
+    #[serde(default)]
+    pub required: Vec<String>,
+    #[serde(default, deserialize_with = "present")]
+    pub args: Option<Value>,
+    /// Raw args text (for invalid JSON, repeated keys); stands instead of `args`.
+    #[serde(default)]
+    pub args_text: Option<String>,
+    pub expected: Verdict,
+    /// One line, in our words, shown when the learner reveals the row.
+    pub reason: String,
+}
+
+/// One entry of `fixtures/schemas.json` (an object of name -> entry, in file order).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedSchema {
+    /// Any of the three contract forms.
+    pub schema: Value,
+    /// Required names for the flat form.
+    #[serde(default)]
+    pub required: Vec<String>,
+    #[serde(default)]
+    pub description: String,
+}
+
+/// The validator rows of `content`, in file order.
+pub fn validator_cases(content: &Content) -> UserResult<Vec<ValidatorCase>> {
+    parse_json(&content.fixtures.read(VALIDATOR_CASES)?)
+}
+
+/// Named schemas in file order (serde_json's map keeps insertion order).
+pub fn schemas(content: &Content) -> UserResult<Vec<(String, NamedSchema)>> {
+    let file = content.fixtures.read(SCHEMAS)?;
+    let map: serde_json::Map<String, Value> = parse_json(&file)?;
+    let mut out = Vec::with_capacity(map.len());
+    for (name, v) in map {
+        let entry: NamedSchema = serde_json::from_value(v)
+            .map_err(|e| UserError::new(format!("{}: schema {name:?}: {e}", file.display)))?;
+        out.push((name, entry));
+    }
+    Ok(out)
+}
 
 /// A schema as a case writes it: the name of an entry of `schemas.json`, or an inline
 /// schema in any contract form. For a named flat schema, the case's own `required` list

@@ -13,9 +13,9 @@
 
 use std::io::{self, Read, Write};
 
+use super::cases::NamedSchema;
 use super::json::{Json, ParseError, Parser, push_str_json};
 use super::{Schema, ValidatorRules, Violation};
-use crate::content::fixtures::NamedSchema;
 
 /// Options of a JSON-lines run.
 #[derive(Debug, Clone, Default)]
@@ -297,73 +297,17 @@ fn read_case<'a>(
     let mut seen_required = false;
     loop {
         let key = p.key().map_err(syntax)?;
-        let repeat = |k: &str| CaseError::Bad(format!("the case repeats the key {k:?}"));
         match key.as_ref() {
-            "schema" => {
-                if case.schema_text.is_some() {
-                    return Err(repeat("schema"));
-                }
-                // The same schema as an earlier line: no need to parse it again.
-                let known = cache
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| c.schema_text.starts_with(['{', '"']))
-                    .find_map(|(i, c)| p.skip_known(&c.schema_text).map(|raw| (i, raw)));
-                case.schema_text = Some(match known {
-                    Some((i, raw)) => {
-                        case.schema_hit = Some(i);
-                        raw
-                    }
-                    None => {
-                        p.value_with_text()
-                            .map_err(|e| match e {
-                                ParseError::Duplicate { path } => {
-                                    CaseError::Bad(format!("the schema repeats the key {path:?}"))
-                                }
-                                other => syntax(other),
-                            })?
-                            .1
-                    }
-                });
-            }
+            "schema" => case.read_schema(&mut p, cache)?,
             "required" => {
                 if seen_required {
-                    return Err(repeat("required"));
+                    return Err(repeated("required"));
                 }
                 seen_required = true;
-                let known = cache
-                    .iter()
-                    .filter(|c| c.required_text.starts_with('['))
-                    .find_map(|c| p.skip_known(&c.required_text));
-                case.required_text = match known {
-                    Some(raw) => raw,
-                    None => p.value_with_text().map_err(syntax)?.1,
-                };
+                case.read_required(&mut p, cache)?;
             }
-            "args" => {
-                if case.args.is_some() {
-                    return Err(repeat("args"));
-                }
-                let (v, _) = p.value_with_text().map_err(|e| match e {
-                    ParseError::Duplicate { path } => CaseError::DuplicateInArgs(path),
-                    other => syntax(other),
-                })?;
-                case.args = Some(v);
-            }
-            "args_text" => {
-                if case.args_text.is_some() {
-                    return Err(repeat("args_text"));
-                }
-                match p.value_with_text().map_err(syntax)?.0 {
-                    Json::Str(s) => case.args_text = Some(s),
-                    other => {
-                        return Err(CaseError::Bad(format!(
-                            "\"args_text\" must be a string, got {}",
-                            other.py_type()
-                        )));
-                    }
-                }
-            }
+            "args" => case.read_args(&mut p)?,
+            "args_text" => case.read_args_text(&mut p)?,
             _ => {
                 p.value_with_text().map_err(syntax)?;
             }
@@ -373,6 +317,84 @@ fn read_case<'a>(
         }
     }
     Ok(case)
+}
+
+fn repeated(key: &str) -> CaseError {
+    CaseError::Bad(format!("the case repeats the key {key:?}"))
+}
+
+impl<'a> RawCase<'a> {
+    /// The `schema` member: its raw text, matched against the cache before it is parsed.
+    fn read_schema(&mut self, p: &mut Parser<'a>, cache: &[Cached]) -> Result<(), CaseError> {
+        if self.schema_text.is_some() {
+            return Err(repeated("schema"));
+        }
+        // The same schema as an earlier line: no need to parse it again.
+        let known = cache
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.schema_text.starts_with(['{', '"']))
+            .find_map(|(i, c)| p.skip_known(&c.schema_text).map(|raw| (i, raw)));
+        self.schema_text = Some(match known {
+            Some((i, raw)) => {
+                self.schema_hit = Some(i);
+                raw
+            }
+            None => {
+                p.value_with_text()
+                    .map_err(|e| match e {
+                        ParseError::Duplicate { path } => {
+                            CaseError::Bad(format!("the schema repeats the key {path:?}"))
+                        }
+                        other => syntax(other),
+                    })?
+                    .1
+            }
+        });
+        Ok(())
+    }
+
+    /// The `required` member's raw text (a cached list is skipped without parsing).
+    fn read_required(&mut self, p: &mut Parser<'a>, cache: &[Cached]) -> Result<(), CaseError> {
+        let known = cache
+            .iter()
+            .filter(|c| c.required_text.starts_with('['))
+            .find_map(|c| p.skip_known(&c.required_text));
+        self.required_text = match known {
+            Some(raw) => raw,
+            None => p.value_with_text().map_err(syntax)?.1,
+        };
+        Ok(())
+    }
+
+    /// The `args` member; a repeated key inside it is the model's doing, told apart.
+    fn read_args(&mut self, p: &mut Parser<'a>) -> Result<(), CaseError> {
+        if self.args.is_some() {
+            return Err(repeated("args"));
+        }
+        let (v, _) = p.value_with_text().map_err(|e| match e {
+            ParseError::Duplicate { path } => CaseError::DuplicateInArgs(path),
+            other => syntax(other),
+        })?;
+        self.args = Some(v);
+        Ok(())
+    }
+
+    fn read_args_text(&mut self, p: &mut Parser<'a>) -> Result<(), CaseError> {
+        if self.args_text.is_some() {
+            return Err(repeated("args_text"));
+        }
+        match p.value_with_text().map_err(syntax)?.0 {
+            Json::Str(s) => {
+                self.args_text = Some(s);
+                Ok(())
+            }
+            other => Err(CaseError::Bad(format!(
+                "\"args_text\" must be a string, got {}",
+                other.py_type()
+            ))),
+        }
+    }
 }
 
 fn judge(

@@ -6,7 +6,7 @@
 //!   stay integers, nesting capped);
 //! - [`schema`]: the three forms compiled into [`Schema`];
 //! - [`tools`]: the declarations of the tools the orchestrator registers;
-//! - this file: [`ValidatorRules`] and the checks.
+//! - this file: the switchable [`Rule`]s and the checks.
 //!
 //! Args that are JSON but not an object (a list, `null`, a number) are refused before the
 //! four checks with `invalid args: expected a JSON object (dict), got T` (kind `Parse`): the
@@ -19,6 +19,8 @@ pub mod schema;
 pub mod tools;
 
 use serde_json::Value;
+
+use crate::switches::{Switch, Switches};
 
 pub use json::{Json, MAX_DEPTH, ParseError};
 pub use schema::{Bound, Constraints, Form, JsType, Property, PyType, Schema, TypeSpec};
@@ -67,66 +69,62 @@ impl Violation {
     }
 }
 
-/// The checks a learner may switch off, one at a time, to watch fixture rows flip.
-/// Every switch changes what the real checks below do; all are on by default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ValidatorRules {
+/// A check a learner may switch off, one at a time, to watch fixture rows flip. The
+/// `--off` value spells it as the command line always has; progress files store the
+/// serde name.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+pub enum Rule {
     /// Check 1: every required name is present.
-    pub required: bool,
+    #[value(name = "required")]
+    #[serde(rename = "required")]
+    Required,
     /// Check 2: no key outside the schema (for JSON Schema, only with `additionalProperties: false`).
-    pub unknown: bool,
+    #[value(name = "unknown")]
+    #[serde(rename = "unknown")]
+    Unknown,
     /// Check 3: each known value has its declared type.
-    pub types: bool,
+    #[value(name = "types")]
+    #[serde(rename = "type")]
+    Types,
     /// Inside check 3: a boolean never passes as an int or a number (Python's
     /// `isinstance(True, int)` is true, so without this guard `true` slips into an int field).
-    pub bool_guard: bool,
+    #[value(name = "bool_guard")]
+    #[serde(rename = "bool_guard")]
+    BoolGuard,
     /// Check 4: bounds, enum, pattern, lengths.
-    pub values: bool,
+    #[value(name = "values")]
+    #[serde(rename = "value")]
+    Values,
 }
 
-impl Default for ValidatorRules {
-    fn default() -> Self {
-        ValidatorRules::ALL_ON
+impl Switch for Rule {
+    const ALL: &'static [Rule] = &[
+        Rule::Required,
+        Rule::Unknown,
+        Rule::Types,
+        Rule::BoolGuard,
+        Rule::Values,
+    ];
+}
+
+impl Rule {
+    /// Words for the check in a list of switches.
+    pub fn label(self) -> &'static str {
+        match self {
+            Rule::Required => "required check",
+            Rule::Unknown => "unknown-key check",
+            Rule::Types => "type check",
+            Rule::BoolGuard => "bool guard",
+            Rule::Values => "value constraints",
+        }
     }
 }
 
-impl ValidatorRules {
-    pub const ALL_ON: ValidatorRules = ValidatorRules {
-        required: true,
-        unknown: true,
-        types: true,
-        bool_guard: true,
-        values: true,
-    };
-
-    /// The switch names, in check order (for flags and the TUI).
-    pub const NAMES: [&'static str; 5] = ["required", "unknown", "types", "bool_guard", "values"];
-
-    /// Turn one switch on or off by name; `false` if there is no such switch.
-    pub fn set(&mut self, name: &str, on: bool) -> bool {
-        let slot = match name {
-            "required" => &mut self.required,
-            "unknown" => &mut self.unknown,
-            "types" => &mut self.types,
-            "bool_guard" => &mut self.bool_guard,
-            "values" => &mut self.values,
-            _ => return false,
-        };
-        *slot = on;
-        true
-    }
-
-    pub fn get(&self, name: &str) -> Option<bool> {
-        Some(match name {
-            "required" => self.required,
-            "unknown" => self.unknown,
-            "types" => self.types,
-            "bool_guard" => self.bool_guard,
-            "values" => self.values,
-            _ => return None,
-        })
-    }
-}
+/// Which validator checks are on; all are on by default. Every switch changes what the
+/// real checks below do.
+pub type ValidatorRules = Switches<Rule>;
 
 impl Schema {
     /// Accept any of the three contract forms. `required` is only used for the flat form
@@ -235,7 +233,7 @@ pub fn validate_json_all(
 
 /// Does `v` have the type `ty` declares?
 pub fn type_ok(ty: &TypeSpec, v: &Json<'_>, rules: &ValidatorRules) -> bool {
-    let loose_bool = !rules.bool_guard && matches!(v, Json::Bool(_));
+    let loose_bool = !rules.is_on(Rule::BoolGuard) && matches!(v, Json::Bool(_));
     match ty {
         TypeSpec::Any => true,
         TypeSpec::Py(t) => match t {
@@ -282,7 +280,7 @@ fn run(
         return;
     };
     // 1. missing required args, in declared order
-    if rules.required {
+    if rules.is_on(Rule::Required) {
         for name in &schema.required {
             if !fields.iter().any(|(k, _)| k == name)
                 && !sink(Violation::new(
@@ -296,7 +294,7 @@ fn run(
         }
     }
     // 2. unknown args, in the order written
-    if rules.unknown && !schema.additional_allowed {
+    if rules.is_on(Rule::Unknown) && !schema.additional_allowed {
         for (k, _) in fields {
             if schema.property(k).is_none()
                 && !sink(Violation::new(
@@ -310,7 +308,7 @@ fn run(
         }
     }
     // 3. types of the declared args, in the order written
-    if rules.types {
+    if rules.is_on(Rule::Types) {
         for (k, v) in fields {
             let Some(p) = schema.property(k) else {
                 continue;
@@ -334,12 +332,12 @@ fn run(
         }
     }
     // 4. value constraints of declared args whose type is right
-    if rules.values {
+    if rules.is_on(Rule::Values) {
         for (k, v) in fields {
             let Some(p) = schema.property(k) else {
                 continue;
             };
-            if p.constraints.is_empty() || (rules.types && !type_ok(&p.ty, v, rules)) {
+            if p.constraints.is_empty() || (rules.is_on(Rule::Types) && !type_ok(&p.ty, v, rules)) {
                 continue;
             }
             for message in value_problems(k, &p.constraints, v) {

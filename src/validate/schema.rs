@@ -436,30 +436,7 @@ fn compile_property(name: &str, p: &Value) -> Result<Property, String> {
     let mut excl_max_flag = false;
     for (key, v) in p {
         match key.as_str() {
-            "type" => {
-                let names: Vec<&Value> = match v {
-                    Value::String(_) => vec![v],
-                    Value::Array(items) if !items.is_empty() => items.iter().collect(),
-                    _ => {
-                        return Err(format!(
-                            "property {name:?}: \"type\" must be a type name or a non-empty list of them"
-                        ));
-                    }
-                };
-                let mut ts = Vec::new();
-                for n in names {
-                    let t = n.as_str().and_then(JsType::parse).ok_or_else(|| {
-                        format!(
-                            "property {name:?}: unknown type {} (use string, integer, number, boolean, array, object or null)",
-                            serde_json::to_string(n).unwrap_or_default()
-                        )
-                    })?;
-                    if !ts.contains(&t) {
-                        ts.push(t);
-                    }
-                }
-                ty = TypeSpec::Js(ts);
-            }
+            "type" => ty = js_types(name, v)?,
             "minimum" => c.minimum = Some(bound(name, key, v)?),
             "maximum" => c.maximum = Some(bound(name, key, v)?),
             "exclusiveMinimum" => match v {
@@ -479,17 +456,7 @@ fn compile_property(name: &str, p: &Value) -> Result<Property, String> {
                 }
             },
             "const" => c.one_of = Some(vec![v.clone()]),
-            "pattern" => {
-                let Value::String(src) = v else {
-                    return Err(format!("property {name:?}: \"pattern\" must be a string"));
-                };
-                let re = Regex::new(src).map_err(|e| {
-                    let first = e.to_string();
-                    let last = first.lines().last().unwrap_or("").trim().to_owned();
-                    format!("property {name:?}: bad pattern {src:?}: {last}")
-                })?;
-                c.pattern = Some(Pattern(re));
-            }
+            "pattern" => c.pattern = Some(pattern(name, v)?),
             "minLength" => c.min_length = Some(length(name, key, v)?),
             "maxLength" => c.max_length = Some(length(name, key, v)?),
             "description" => description = v.as_str().unwrap_or_default().to_owned(),
@@ -503,24 +470,10 @@ fn compile_property(name: &str, p: &Value) -> Result<Property, String> {
         }
     }
     if excl_min_flag {
-        match c.minimum.take() {
-            Some(b) => c.exclusive_minimum = Some(b),
-            None => {
-                return Err(format!(
-                    "property {name:?}: \"exclusiveMinimum\": true needs a \"minimum\""
-                ));
-            }
-        }
+        c.exclusive_minimum = Some(exclusive(name, "minimum", c.minimum.take())?);
     }
     if excl_max_flag {
-        match c.maximum.take() {
-            Some(b) => c.exclusive_maximum = Some(b),
-            None => {
-                return Err(format!(
-                    "property {name:?}: \"exclusiveMaximum\": true needs a \"maximum\""
-                ));
-            }
-        }
+        c.exclusive_maximum = Some(exclusive(name, "maximum", c.maximum.take())?);
     }
     Ok(Property {
         name: name.to_owned(),
@@ -528,4 +481,54 @@ fn compile_property(name: &str, p: &Value) -> Result<Property, String> {
         constraints: c,
         description,
     })
+}
+
+/// `"type"`: one JSON Schema type name or a non-empty list of them (repeats dropped).
+fn js_types(name: &str, v: &Value) -> Result<TypeSpec, String> {
+    let names: Vec<&Value> = match v {
+        Value::String(_) => vec![v],
+        Value::Array(items) if !items.is_empty() => items.iter().collect(),
+        _ => {
+            return Err(format!(
+                "property {name:?}: \"type\" must be a type name or a non-empty list of them"
+            ));
+        }
+    };
+    let mut ts = Vec::new();
+    for n in names {
+        let t = n.as_str().and_then(JsType::parse).ok_or_else(|| {
+            format!(
+                "property {name:?}: unknown type {} (use string, integer, number, boolean, array, object or null)",
+                serde_json::to_string(n).unwrap_or_default()
+            )
+        })?;
+        if !ts.contains(&t) {
+            ts.push(t);
+        }
+    }
+    Ok(TypeSpec::Js(ts))
+}
+
+/// `"pattern"`: a regex, compiled once here.
+fn pattern(name: &str, v: &Value) -> Result<Pattern, String> {
+    let Value::String(src) = v else {
+        return Err(format!("property {name:?}: \"pattern\" must be a string"));
+    };
+    let re = Regex::new(src).map_err(|e| {
+        let first = e.to_string();
+        let last = first.lines().last().unwrap_or("").trim().to_owned();
+        format!("property {name:?}: bad pattern {src:?}: {last}")
+    })?;
+    Ok(Pattern(re))
+}
+
+/// Draft-4 `"exclusiveMinimum": true` (or Maximum) turns the plain bound (`key`) exclusive;
+/// without that bound the flag has nothing to act on.
+fn exclusive(name: &str, key: &str, plain: Option<Bound>) -> Result<Bound, String> {
+    let flag = if key == "minimum" {
+        "exclusiveMinimum"
+    } else {
+        "exclusiveMaximum"
+    };
+    plain.ok_or_else(|| format!("property {name:?}: \"{flag}\": true needs a \"{key}\""))
 }

@@ -1,4 +1,4 @@
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::*;
 
@@ -386,27 +386,22 @@ fn malformed_schemas_are_errors() {
 #[test]
 fn switching_a_rule_off_changes_the_verdict() {
     let s = weather();
-    let off = |name: &str| {
-        let mut r = ValidatorRules::ALL_ON;
-        assert!(r.set(name, false));
-        r
-    };
-    assert!(verdict_with(&s, r#"{"days": 3}"#, &off("required")).0);
-    assert!(verdict_with(&s, r#"{"city": "P", "unit": "C"}"#, &off("unknown")).0);
-    assert!(verdict_with(&s, r#"{"city": "P", "days": "3"}"#, &off("types")).0);
+    let off = |rule: Rule| ValidatorRules::without([rule]);
+    assert!(verdict_with(&s, r#"{"days": 3}"#, &off(Rule::Required)).0);
+    assert!(verdict_with(&s, r#"{"city": "P", "unit": "C"}"#, &off(Rule::Unknown)).0);
+    assert!(verdict_with(&s, r#"{"city": "P", "days": "3"}"#, &off(Rule::Types)).0);
     // Without the guard, Python's isinstance(True, int) lets a bool in.
     assert_eq!(
-        verdict_with(&s, r#"{"city": "P", "days": true}"#, &off("bool_guard")),
+        verdict_with(&s, r#"{"city": "P", "days": true}"#, &off(Rule::BoolGuard)),
         (true, String::new())
     );
     let t = Schema::from_json(&tools::declaration("search_tickets").unwrap(), &[]).unwrap();
-    assert!(verdict_with(&t, r#"{"query": "a", "page_size": 0}"#, &off("values")).0);
+    assert!(verdict_with(&t, r#"{"query": "a", "page_size": 0}"#, &off(Rule::Values)).0);
     // Value checks still run on the right kind when the type check is off.
     assert_eq!(
-        verdict_with(&t, r#"{"query": "a", "page_size": 0}"#, &off("types")).1,
+        verdict_with(&t, r#"{"query": "a", "page_size": 0}"#, &off(Rule::Types)).1,
         "value error: page_size must be >= 1, got 0"
     );
-    assert!(!ValidatorRules::ALL_ON.clone().set("nope", false));
 }
 
 #[test]
@@ -446,4 +441,22 @@ fn dumps_matches_the_contract_spacing() {
         json::dumps(&json!({"ok": false, "error": "a \"b\"\n\u{1}"})),
         r#"{"ok": false, "error": "a \"b\"\n\u0001"}"#
     );
+}
+
+#[test]
+fn rule_names_on_the_command_line_and_in_progress_files() {
+    use clap::ValueEnum;
+    let flags: Vec<String> = Rule::ALL
+        .iter()
+        .map(|r| r.to_possible_value().unwrap().get_name().to_owned())
+        .collect();
+    assert_eq!(
+        flags,
+        ["required", "unknown", "types", "bool_guard", "values"]
+    );
+    let keys: Vec<Value> = Rule::ALL
+        .iter()
+        .map(|r| serde_json::to_value(r).unwrap())
+        .collect();
+    assert_eq!(keys, ["required", "unknown", "type", "bool_guard", "value"]);
 }

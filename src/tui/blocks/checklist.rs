@@ -1,7 +1,5 @@
 //! `checklist`: items the learner ticks; ticks are remembered through save/restore.
 
-use std::cell::Cell;
-
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -9,7 +7,8 @@ use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
 use crate::content::lessons::Checklist;
-use crate::tui::blocks::common::{self, frame, is_char, is_down, is_up, plain};
+use crate::tui::blocks::common::{self, is_char, plain};
+use crate::tui::blocks::list::{ListLines, ListView, list_key};
 use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::Theme;
 
@@ -17,8 +16,8 @@ pub struct ChecklistWidget {
     items: Vec<String>,
     ticked: Vec<bool>,
     cursor: usize,
-    /// Inner width and scroll of the last draw, to map a mouse click to an item.
-    drawn: Cell<(u16, usize)>,
+    /// Where the list was last drawn, to map a mouse click to an item.
+    view: ListView,
 }
 
 impl ChecklistWidget {
@@ -30,7 +29,7 @@ impl ChecklistWidget {
             items: spec.items.iter().map(|s| common::prose(s)).collect(),
             ticked: vec![false; spec.items.len()],
             cursor: 0,
-            drawn: Cell::new((0, 0)),
+            view: ListView::default(),
         })
     }
 
@@ -43,12 +42,7 @@ impl ChecklistWidget {
     }
 
     /// The lines, the line of the selected item, and which item each line belongs to.
-    fn lines(
-        &self,
-        theme: &Theme,
-        width: usize,
-        show_cursor: bool,
-    ) -> (Vec<Line<'static>>, usize, Vec<Option<usize>>) {
+    fn lines(&self, theme: &Theme, width: usize, show_cursor: bool) -> ListLines {
         let mut out = Vec::new();
         let mut owners = vec![None];
         let mut focus = 0;
@@ -99,35 +93,16 @@ impl BlockWidget for ChecklistWidget {
         } else {
             String::new()
         };
-        let inner = frame(area, buf, ctx, &self.title(), &status);
-        if inner.is_empty() {
-            return;
-        }
-        let (lines, focus, _) =
-            self.lines(ctx.theme, inner.width as usize, ctx.active || ctx.focused);
-        let skip = common::scroll_to(focus, inner.height as usize, lines.len());
-        self.drawn.set((inner.width, skip));
-        common::draw_lines(inner, buf, &lines, skip);
+        let title = self.title();
+        self.view
+            .render(area, buf, ctx, (&title, &status), |t, w, c| {
+                self.lines(t, w, c)
+            });
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
-        if !active {
-            return BlockOutcome::Ignored;
-        }
-        if plain(&key, KeyCode::Esc) {
-            return BlockOutcome::Release;
-        }
-        if is_up(&key) {
-            if self.cursor > 0 {
-                self.cursor -= 1;
-            }
-            return BlockOutcome::Consumed;
-        }
-        if is_down(&key) {
-            if self.cursor + 1 < self.items.len() {
-                self.cursor += 1;
-            }
-            return BlockOutcome::Consumed;
+        if let Some(outcome) = list_key(&key, active, &mut self.cursor, self.items.len()) {
+            return outcome;
         }
         if let Some(i) = common::digit(&key)
             && i < self.items.len()
@@ -171,19 +146,11 @@ impl BlockWidget for ChecklistWidget {
     }
 
     fn focus_line(&self, width: u16) -> Option<u16> {
-        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-        let (_, focus, _) = self.lines(&theme, width.saturating_sub(2) as usize, true);
-        Some(1 + focus as u16)
+        Some(ListView::focus_line(width, |t, w, c| self.lines(t, w, c)))
     }
 
     fn handle_click(&mut self, row: u16, _col: u16) -> BlockOutcome {
-        let (width, skip) = self.drawn.get();
-        if row == 0 || width == 0 {
-            return BlockOutcome::Ignored;
-        }
-        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-        let (_, _, owners) = self.lines(&theme, width as usize, true);
-        match owners.get(row as usize - 1 + skip).copied().flatten() {
+        match self.view.clicked(row, |t, w, c| self.lines(t, w, c)) {
             Some(i) => {
                 self.cursor = i;
                 self.ticked[i] = !self.ticked[i];

@@ -7,10 +7,12 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
-use ratatui_textarea::{CursorMove, TextArea};
 use serde_json::Value;
 
 use crate::sanitize::clean;
+use crate::text::width as width_of;
+/// Text helpers the blocks also take from here.
+pub use crate::text::{fit, truncate, wrap};
 use crate::tui::blocks::RenderCtx;
 use crate::tui::theme::Theme;
 
@@ -90,100 +92,6 @@ pub fn prose(text: &str) -> String {
 /// The separator between status items: a middle dot, or `|` in ASCII mode.
 pub fn dot(theme: &Theme) -> &'static str {
     if theme.ascii { "|" } else { "·" }
-}
-
-/// Display width of a string in terminal cells.
-pub fn width_of(s: &str) -> usize {
-    Span::raw(s).width()
-}
-
-/// Cut `s` to at most `max` cells, ending with the theme's ellipsis when cut.
-pub fn truncate(s: &str, max: usize, ellipsis: &str) -> String {
-    if width_of(s) <= max {
-        return s.to_owned();
-    }
-    let ew = width_of(ellipsis);
-    if max <= ew {
-        return s.chars().take(max).collect();
-    }
-    let mut out = String::new();
-    let mut w = 0;
-    for ch in s.chars() {
-        let cw = width_of(ch.encode_utf8(&mut [0; 4]));
-        if w + cw > max - ew {
-            break;
-        }
-        out.push(ch);
-        w += cw;
-    }
-    out.push_str(ellipsis);
-    out
-}
-
-/// Pad or cut to exactly `w` cells.
-pub fn fit(s: &str, w: usize, ellipsis: &str) -> String {
-    let mut out = truncate(s, w, ellipsis);
-    let have = width_of(&out);
-    if have < w {
-        out.push_str(&" ".repeat(w - have));
-    }
-    out
-}
-
-/// Greedy word wrap into lines of at most `width` cells; long words are split.
-/// Explicit newlines start a new line.
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut out = Vec::new();
-    for para in text.split('\n') {
-        let mut line = String::new();
-        let mut w = 0;
-        for word in para.split_whitespace() {
-            let mut word = word.to_owned();
-            loop {
-                let ww = width_of(&word);
-                let need = if line.is_empty() { ww } else { w + 1 + ww };
-                if need <= width {
-                    if !line.is_empty() {
-                        line.push(' ');
-                    }
-                    line.push_str(&word);
-                    w = need;
-                    break;
-                }
-                if !line.is_empty() {
-                    out.push(std::mem::take(&mut line));
-                    w = 0;
-                    continue;
-                }
-                // A word longer than the line: split it.
-                let mut head = String::new();
-                let mut hw = 0;
-                let mut rest = String::new();
-                for ch in word.chars() {
-                    let cw = width_of(ch.encode_utf8(&mut [0; 4]));
-                    if rest.is_empty() && hw + cw <= width {
-                        head.push(ch);
-                        hw += cw;
-                    } else {
-                        rest.push(ch);
-                    }
-                }
-                if head.is_empty() {
-                    // A single character wider than the line.
-                    out.push(word.clone());
-                    break;
-                }
-                out.push(head);
-                if rest.is_empty() {
-                    break;
-                }
-                word = rest;
-            }
-        }
-        out.push(line);
-    }
-    out
 }
 
 /// Wrap `text` with a first-line prefix and a hanging indent of the same width.
@@ -651,129 +559,6 @@ pub fn digit(key: &KeyEvent) -> Option<usize> {
     }
 }
 
-/// A themed text editor: `ratatui-textarea` underneath, never our own editing code.
-#[derive(Clone)]
-pub struct Editor {
-    pub ta: TextArea<'static>,
-    /// One-line field: Enter does not insert a newline.
-    pub single_line: bool,
-}
-
-impl std::fmt::Debug for Editor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Editor")
-            .field("text", &self.text())
-            .finish()
-    }
-}
-
-impl Editor {
-    /// Text enters cleaned (lesson bodies and saved progress are not trusted either):
-    /// control characters and bidi overrides become visible stand-ins.
-    pub fn new(text: &str) -> Editor {
-        let text = clean(text, true);
-        let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
-        let mut ta = TextArea::new(lines);
-        ta.set_tab_length(2);
-        Editor {
-            ta,
-            single_line: false,
-        }
-    }
-
-    pub fn single(text: &str) -> Editor {
-        let mut e = Editor::new(&clean(text, false).replace('\u{240a}', " "));
-        e.single_line = true;
-        e
-    }
-
-    pub fn text(&self) -> String {
-        self.ta.lines().join("\n")
-    }
-
-    pub fn set_text(&mut self, text: &str) {
-        let single = self.single_line;
-        *self = if single {
-            Editor::single(text)
-        } else {
-            Editor::new(text)
-        };
-    }
-
-    /// Feed one key press; returns true when the text changed.
-    pub fn input(&mut self, key: KeyEvent) -> bool {
-        if self.single_line && key.code == KeyCode::Enter {
-            return false;
-        }
-        let before = self.ta.lines().to_vec();
-        self.ta.input(key);
-        self.ta.lines() != before.as_slice()
-    }
-
-    /// Put the cursor at a 1-based line and column (clamped).
-    pub fn jump_to(&mut self, line: usize, column: usize) {
-        let row = line
-            .saturating_sub(1)
-            .min(self.ta.lines().len().saturating_sub(1));
-        let len = self.ta.lines()[row].chars().count();
-        let col = column.saturating_sub(1).min(len);
-        self.ta
-            .move_cursor(CursorMove::Jump(row as u16, col as u16));
-    }
-
-    /// 0-based (row, col) of the cursor.
-    pub fn cursor(&self) -> (usize, usize) {
-        let c = self.ta.cursor();
-        (c.0, c.1)
-    }
-
-    /// Draw with the theme; the cursor shows only while `editing`.
-    pub fn render(
-        &self,
-        area: Rect,
-        buf: &mut Buffer,
-        theme: &Theme,
-        editing: bool,
-        title: &str,
-        focused: bool,
-    ) {
-        let area = area.intersection(buf.area);
-        if area.is_empty() {
-            return;
-        }
-        let mut ta = self.ta.clone();
-        ta.set_style(theme.code);
-        ta.set_cursor_line_style(Style::default());
-        if editing {
-            ta.set_cursor_style(theme.code.add_modifier(Modifier::REVERSED));
-        } else {
-            ta.set_cursor_style(theme.code);
-        }
-        ta.set_placeholder_text("(empty)");
-        ta.set_placeholder_style(theme.dim);
-        if area.height >= 3 && area.width >= 6 {
-            let style = if editing || focused {
-                theme.focus
-            } else {
-                theme.border
-            };
-            let mark = if editing {
-                format!("{} ", theme.sym.pointer)
-            } else {
-                String::new()
-            };
-            ta.set_block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .border_set(theme.sym.border)
-                    .border_style(style)
-                    .title(Span::styled(format!(" {mark}{title} "), style)),
-            );
-        }
-        (&ta).render(area, buf);
-    }
-}
-
 /// Pull `line L column C` out of a parse error message (serde_json's wording).
 pub fn line_col(message: &str) -> Option<(usize, usize)> {
     let idx = message.rfind("line ")?;
@@ -791,31 +576,10 @@ pub fn line_col(message: &str) -> Option<(usize, usize)> {
     Some((line, col))
 }
 
-/// Plain text of a rendered buffer region (tests and debugging).
-pub fn buffer_text(buf: &Buffer) -> String {
-    let area = buf.area;
-    let mut out = String::new();
-    for y in area.y..area.y + area.height {
-        for x in area.x..area.x + area.width {
-            out.push_str(buf[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tui::theme::ThemeName;
-
-    #[test]
-    fn wrap_splits_on_words_and_long_words() {
-        assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
-        assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
-        assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
-        assert_eq!(wrap("", 5), vec![""]);
-    }
 
     #[test]
     fn prose_joins_soft_breaks_and_keeps_paragraphs() {
@@ -837,13 +601,6 @@ mod tests {
         assert!(text.contains("    \"a\": [1, 2, 3],\n"), "{text}");
         let back: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back, v);
-    }
-
-    #[test]
-    fn truncate_adds_ellipsis() {
-        assert_eq!(truncate("abcdef", 4, "..."), "a...");
-        assert_eq!(truncate("abc", 4, "..."), "abc");
-        assert_eq!(fit("ab", 4, "~"), "ab  ");
     }
 
     #[test]
@@ -876,20 +633,5 @@ mod tests {
                 .iter()
                 .any(|s| s.content == "true" && s.style == t.json_literal)
         );
-    }
-
-    #[test]
-    fn editor_text_is_cleaned() {
-        assert_eq!(Editor::new("a\u{1b}[2J\nb").text(), "a\u{241b}[2J\nb");
-        assert_eq!(Editor::single("get\nticket").text(), "get ticket");
-    }
-
-    #[test]
-    fn editor_jump_clamps() {
-        let mut e = Editor::new("{\n  \"a\": 1\n}");
-        e.jump_to(2, 4);
-        assert_eq!(e.cursor(), (1, 3));
-        e.jump_to(99, 99);
-        assert_eq!(e.cursor(), (2, 1));
     }
 }

@@ -11,9 +11,8 @@ use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
 use crate::content::lessons::Explain;
-use crate::tui::blocks::common::{
-    self, Editor, frame, is_char, is_down, is_up, plain, wrap_prefixed,
-};
+use crate::tui::blocks::common::{self, frame, is_char, is_down, is_up, plain, wrap_prefixed};
+use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::{Theme, ThemeName};
 

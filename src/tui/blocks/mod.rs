@@ -4,11 +4,11 @@
 
 pub mod checklist;
 pub mod common;
-pub mod engine;
+pub mod editor;
 pub mod explain;
+pub mod list;
 pub mod panels;
-pub mod playground_executor;
-pub mod playground_validator;
+pub mod playground;
 pub mod predict;
 pub mod quiz;
 pub mod trace;
@@ -133,10 +133,10 @@ pub fn build(
             .map(|w| Box::new(w) as Box<dyn BlockWidget>)
             .map_err(at),
         (BlockKind::Playground, _) => match block.option("mode") {
-            Some("validator") => playground_validator::ValidatorPlayground::from_block(block, env)
+            Some("validator") => playground::ValidatorPlayground::from_block(block, env)
                 .map(|w| Box::new(w) as Box<dyn BlockWidget>)
                 .map_err(at),
-            Some("executor") => playground_executor::ExecutorPlayground::from_block(block, env)
+            Some("executor") => playground::ExecutorPlayground::from_block(block, env)
                 .map(|w| Box::new(w) as Box<dyn BlockWidget>)
                 .map_err(at),
             Some(other) => Err(at(format!(

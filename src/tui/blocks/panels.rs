@@ -4,7 +4,8 @@
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-use crate::tui::blocks::common::{fit, width_of, wrap_prefixed};
+use crate::text::{fit, width as width_of};
+use crate::tui::blocks::common::wrap_prefixed;
 use crate::tui::theme::Theme;
 
 /// Where one check of a pipeline stands after a run.
@@ -14,6 +15,32 @@ pub enum StageState {
     Fired,
     NotRun,
     Off,
+}
+
+/// Where each check of a pipeline stands after a run, from `(label, switched off, fired)`
+/// in check order: the checks after the one that fired did not run, nor did any when the
+/// run was `broken` before the pipeline started.
+pub fn stage_states(
+    stages: impl IntoIterator<Item = (&'static str, bool, bool)>,
+    broken: bool,
+) -> Vec<(&'static str, StageState)> {
+    let mut stopped = broken;
+    stages
+        .into_iter()
+        .map(|(label, off, fired)| {
+            let state = if stopped {
+                StageState::NotRun
+            } else if off {
+                StageState::Off
+            } else if fired {
+                stopped = true;
+                StageState::Fired
+            } else {
+                StageState::Passed
+            };
+            (label, state)
+        })
+        .collect()
 }
 
 /// `✓ parse → ✓ required → ✗ unknown → · type → · value`, wrapped to `width`.

@@ -2,8 +2,6 @@
 //! Pick with arrows + Enter or a number key; a wrong pick shows why and allows a retry;
 //! once the right choice is picked every explanation is shown.
 
-use std::cell::Cell;
-
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -11,9 +9,8 @@ use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
 use crate::content::lessons::Quiz;
-use crate::tui::blocks::common::{
-    self, frame, is_char, is_down, is_up, plain, verdict_lines, wrap_prefixed,
-};
+use crate::tui::blocks::common::{self, is_char, plain, verdict_lines, wrap_prefixed};
+use crate::tui::blocks::list::{ListLines, ListView, list_key};
 use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::{Theme, ThemeName};
 
@@ -25,7 +22,7 @@ struct QChoice {
 
 pub struct QuizWidget {
     /// Inner width and scroll of the last draw, to map a mouse click to a choice.
-    drawn: Cell<(u16, usize)>,
+    view: ListView,
     question: String,
     choices: Vec<QChoice>,
     cursor: usize,
@@ -47,7 +44,7 @@ impl QuizWidget {
             return Err("quiz has more than nine choices".to_owned());
         }
         Ok(QuizWidget {
-            drawn: Cell::new((0, 0)),
+            view: ListView::default(),
             question: common::prose(&spec.question),
             choices: spec
                 .choices
@@ -95,12 +92,7 @@ impl QuizWidget {
     }
 
     /// The lines, the line to keep in view, and which choice each line belongs to.
-    fn lines(
-        &self,
-        theme: &Theme,
-        width: usize,
-        show_cursor: bool,
-    ) -> (Vec<Line<'static>>, usize, Vec<Option<usize>>) {
+    fn lines(&self, theme: &Theme, width: usize, show_cursor: bool) -> ListLines {
         let mut out = common::wrap_rich(Vec::new(), &self.question, width, theme.heading, theme);
         out.push(Line::default());
         let mut owners = vec![None; out.len()];
@@ -196,33 +188,16 @@ impl BlockWidget for QuizWidget {
             Some(_) => format!("{} try again", ctx.theme.sym.bad),
             None => String::new(),
         };
-        let inner = frame(area, buf, ctx, &self.title(), &status);
-        if inner.is_empty() {
-            return;
-        }
-        let (lines, focus, _) =
-            self.lines(ctx.theme, inner.width as usize, ctx.active || ctx.focused);
-        let skip = common::scroll_to(focus, inner.height as usize, lines.len());
-        self.drawn.set((inner.width, skip));
-        common::draw_lines(inner, buf, &lines, skip);
+        let title = self.title();
+        self.view
+            .render(area, buf, ctx, (&title, &status), |t, w, c| {
+                self.lines(t, w, c)
+            });
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
-        if !active {
-            return BlockOutcome::Ignored;
-        }
-        if plain(&key, KeyCode::Esc) {
-            return BlockOutcome::Release;
-        }
-        if is_up(&key) {
-            self.cursor = self.cursor.saturating_sub(1);
-            return BlockOutcome::Consumed;
-        }
-        if is_down(&key) {
-            if self.cursor + 1 < self.choices.len() {
-                self.cursor += 1;
-            }
-            return BlockOutcome::Consumed;
+        if let Some(outcome) = list_key(&key, active, &mut self.cursor, self.choices.len()) {
+            return outcome;
         }
         if let Some(i) = common::digit(&key) {
             return self.pick(i);
@@ -282,19 +257,11 @@ impl BlockWidget for QuizWidget {
     }
 
     fn focus_line(&self, width: u16) -> Option<u16> {
-        let theme = Theme::new(ThemeName::Mono, false);
-        let (_, focus, _) = self.lines(&theme, width.saturating_sub(2) as usize, true);
-        Some(1 + focus as u16)
+        Some(ListView::focus_line(width, |t, w, c| self.lines(t, w, c)))
     }
 
     fn handle_click(&mut self, row: u16, _col: u16) -> BlockOutcome {
-        let (width, skip) = self.drawn.get();
-        if row == 0 || width == 0 {
-            return BlockOutcome::Ignored;
-        }
-        let theme = Theme::new(ThemeName::Mono, false);
-        let (_, _, owners) = self.lines(&theme, width as usize, true);
-        match owners.get(row as usize - 1 + skip).copied().flatten() {
+        match self.view.clicked(row, |t, w, c| self.lines(t, w, c)) {
             Some(i) => self.pick(i),
             None => BlockOutcome::Ignored,
         }

@@ -13,6 +13,7 @@ use ratatui::text::{Line, Span};
 use serde_json::{Value, json};
 
 use crate::content::lessons::Block;
+use crate::orchestrator::{Category, EventKind};
 use crate::sanitize::clean;
 use crate::tui::blocks::common::{
     self, fit, frame, is_char, is_left, is_right, plain, wrap_prefixed,
@@ -37,8 +38,8 @@ pub struct Spent {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
     pub t_ms: u64,
-    /// The contract JSON line of the event.
-    pub json: Value,
+    /// What happened, as the orchestrator recorded it.
+    pub kind: EventKind,
     /// One short human line.
     pub summary: String,
     pub call_id: Option<String>,
@@ -46,15 +47,9 @@ pub struct Step {
 }
 
 impl Step {
-    pub fn event(&self) -> &str {
-        self.json.get("event").and_then(Value::as_str).unwrap_or("")
-    }
-    fn field(&self, k: &str) -> String {
-        match self.json.get(k) {
-            Some(Value::String(s)) => clean(s, false),
-            Some(Value::Null) | None => String::new(),
-            Some(v) => v.to_string(),
-        }
+    /// The contract's event name.
+    pub fn event(&self) -> &'static str {
+        self.kind.name()
     }
 }
 
@@ -95,7 +90,7 @@ impl TraceData {
                 .iter()
                 .map(|e| Step {
                     t_ms: e.t_ms,
-                    json: e.to_json(),
+                    kind: e.kind.clone(),
                     summary: clean(&e.summary(), false),
                     call_id: e.call_id().map(|c| clean(c, false)),
                     spent: Spent {
@@ -124,6 +119,69 @@ pub struct Lane {
     pub state: String,
     /// Finished: `Some(true)` ok, `Some(false)` anything else; `None` still going.
     pub done: Option<bool>,
+}
+
+impl Lane {
+    /// Move the lane on by one of its call's events.
+    fn follow(&mut self, kind: &EventKind) {
+        let tool = tool_of(kind).map(|t| clean(t, false)).unwrap_or_default();
+        if !tool.is_empty() {
+            self.tool = tool;
+        }
+        match kind {
+            EventKind::CallAccepted { .. } => self.state = "accepted".to_owned(),
+            EventKind::CallRejected { category, .. } => {
+                self.state = format!("rejected: {category}");
+                self.done = Some(false);
+            }
+            EventKind::AttemptStarted { attempt, .. } => {
+                self.state = format!("attempt {attempt} running");
+            }
+            EventKind::AttemptFinished {
+                attempt, outcome, ..
+            } => self.state = format!("attempt {attempt}: {outcome}"),
+            EventKind::HandlerStillRunning { attempt, .. } => {
+                self.state = format!("attempt {attempt} handler finished late (was only raced)");
+            }
+            EventKind::RetryScheduled { delay_ms, .. } => {
+                self.state = format!("retry in {delay_ms} ms");
+            }
+            EventKind::WriteApplied { .. } => self.state = "write applied".to_owned(),
+            EventKind::CallResult {
+                category,
+                attempts,
+                truncated,
+                ..
+            } => {
+                let mut s = format!("{category} after {attempts} attempt(s)");
+                if *truncated {
+                    s.push_str(", truncated");
+                }
+                self.state = s;
+                self.done = Some(*category == Category::Ok);
+            }
+            EventKind::RunStarted { .. }
+            | EventKind::ModelTurn { .. }
+            | EventKind::Stopped { .. } => {}
+        }
+    }
+}
+
+/// The tool an event names, if it names one.
+fn tool_of(kind: &EventKind) -> Option<&str> {
+    match kind {
+        EventKind::CallAccepted { tool, .. }
+        | EventKind::CallRejected { tool, .. }
+        | EventKind::AttemptStarted { tool, .. }
+        | EventKind::AttemptFinished { tool, .. }
+        | EventKind::HandlerStillRunning { tool, .. }
+        | EventKind::CallResult { tool, .. } => Some(tool),
+        EventKind::RunStarted { .. }
+        | EventKind::ModelTurn { .. }
+        | EventKind::RetryScheduled { .. }
+        | EventKind::WriteApplied { .. }
+        | EventKind::Stopped { .. } => None,
+    }
 }
 
 pub struct TraceWidget {
@@ -219,52 +277,7 @@ impl TraceWidget {
                     lanes.len() - 1
                 }
             };
-            let lane = &mut lanes[i];
-            let tool = step.field("tool");
-            if !tool.is_empty() {
-                lane.tool = tool;
-            }
-            match step.event() {
-                "call_accepted" => lane.state = "accepted".to_owned(),
-                "call_rejected" => {
-                    lane.state = format!("rejected: {}", step.field("category"));
-                    lane.done = Some(false);
-                }
-                "attempt_started" => {
-                    lane.state = format!("attempt {} running", step.field("attempt"));
-                }
-                "attempt_finished" => {
-                    lane.state = format!(
-                        "attempt {}: {}",
-                        step.field("attempt"),
-                        step.field("outcome")
-                    );
-                }
-                "handler_still_running" => {
-                    lane.state = format!(
-                        "attempt {} handler finished late (was only raced)",
-                        step.field("attempt")
-                    );
-                }
-                "retry_scheduled" => {
-                    lane.state = format!("retry in {} ms", step.field("delay_ms"));
-                }
-                "write_applied" => lane.state = "write applied".to_owned(),
-                "call_result" => {
-                    let cat = step.field("category");
-                    let mut s = cat.clone();
-                    let attempts = step.field("attempts");
-                    if !attempts.is_empty() {
-                        s.push_str(&format!(" after {attempts} attempt(s)"));
-                    }
-                    if step.json.get("truncated").and_then(Value::as_bool) == Some(true) {
-                        s.push_str(", truncated");
-                    }
-                    lane.state = s;
-                    lane.done = Some(cat == "ok");
-                }
-                _ => {}
-            }
+            lanes[i].follow(&step.kind);
         }
         lanes
     }

@@ -56,7 +56,7 @@ impl Pane<'_> {
                 theme.sym.radio_off
             };
             let item = format!("{radio} {} {word}  ", n + 1);
-            let iw = common::width_of(&item);
+            let iw = crate::text::width(&item);
             if menu_w + iw > self.width && menu_w > LABEL_W {
                 self.out.push(Line::from(std::mem::take(&mut menu)));
                 menu.push(Span::raw(" ".repeat(LABEL_W)));

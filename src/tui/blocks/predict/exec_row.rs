@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::content::fixtures::ExecCase;
 use crate::executor::Record;
+use crate::executor::cases::ExecCase;
 use crate::sanitize::clean;
 use crate::tui::blocks::common;
-use crate::tui::blocks::engine::{self, ArgsInput};
+use crate::tui::blocks::playground::{ArgsInput, executor_run};
 
 use super::rows::{Actual, Fixture, FixtureKind, PredictRow, PromptField, RowFacts};
 
@@ -58,7 +58,7 @@ impl PredictRow for ExecRow {
             Some(rest) if c.tool == "get_ticket" => rest,
             _ => c.label.as_str(),
         };
-        [clean(label, false), engine::context_short(&c.context)]
+        [clean(label, false), executor_run::context_short(&c.context)]
     }
 
     fn heading(&self) -> String {
@@ -68,7 +68,7 @@ impl PredictRow for ExecRow {
     fn prompt(&self) -> Vec<PromptField> {
         let c = &self.case;
         let args = ArgsInput::from_case(&c.args, &c.args_text).display();
-        let context = engine::context_words(&c.context);
+        let context = executor_run::context_words(&c.context);
         vec![
             PromptField::Json("call", format!("{} {args}", clean(&c.tool, false))),
             PromptField::Text("context", format!("{context} (trusted: from the session)")),
@@ -77,7 +77,7 @@ impl PredictRow for ExecRow {
 
     fn run(&self) -> Actual {
         let case = &self.case;
-        let run = match engine::run_exec_case(case, &self.records, None) {
+        let run = match executor_run::run_exec_case(case, &self.records, None) {
             Ok(run) => run,
             Err(e) => return Actual::broken(e, &case.expected),
         };

@@ -23,12 +23,13 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
-use crate::content::fixtures::{self, ExecCase, NamedSchema, ValidatorCase};
 use crate::content::lessons::Block;
 use crate::executor::Record;
+use crate::executor::cases::{self as exec_cases, ExecCase};
 use crate::tui::blocks::common::frame;
-use crate::tui::blocks::engine;
+use crate::tui::blocks::playground::validator_run;
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+use crate::validate::cases::{self as val_cases, NamedSchema, ValidatorCase};
 
 use exec_row::ExecRow;
 pub use rows::{Actual, FixtureKind};
@@ -117,7 +118,7 @@ impl PredictWidget {
         let content = &env.content;
         let (kind, rows) = match fixture {
             "get_ticket" => {
-                let cases = fixtures::get_ticket_cases(content).map_err(|e| e.to_string())?;
+                let cases = exec_cases::get_ticket_cases(content).map_err(|e| e.to_string())?;
                 let all: Vec<ExecRow> = cases
                     .into_iter()
                     .map(|c| ExecRow::new(c, env.records.clone()))
@@ -125,8 +126,8 @@ impl PredictWidget {
                 (&exec_row::FIXTURE, selection.choose(all)?)
             }
             "validator" => {
-                let cases = fixtures::validator_cases(content).map_err(|e| e.to_string())?;
-                let named = Arc::new(engine::load_named_schemas(content)?);
+                let cases = val_cases::validator_cases(content).map_err(|e| e.to_string())?;
+                let named = Arc::new(validator_run::load_named_schemas(content)?);
                 let all: Vec<ValidatorRow> = cases
                     .into_iter()
                     .map(|c| ValidatorRow::new(c, named.clone()))

@@ -5,7 +5,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 
-use crate::tui::blocks::common::{self, fit};
+use crate::text::fit;
+use crate::tui::blocks::common;
 use crate::tui::theme::{Theme, ThemeName};
 
 use super::PredictWidget;

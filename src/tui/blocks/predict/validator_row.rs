@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::content::fixtures::{NamedSchema, ValidatorCase};
 use crate::sanitize::clean;
 use crate::tui::blocks::common;
-use crate::tui::blocks::engine::{self, ArgsInput};
+use crate::tui::blocks::playground::{ArgsInput, validator_run};
+use crate::validate::cases::{NamedSchema, ValidatorCase};
 
 use super::rows::{Actual, Fixture, FixtureKind, PredictRow, PromptField, RowFacts};
 
@@ -103,7 +103,7 @@ impl PredictRow for ValidatorRow {
     fn run(&self) -> Actual {
         let case = &self.case;
         let expected = serde_json::to_value(&case.expected).unwrap_or(Value::Null);
-        let run = match engine::run_validator_case(case, &self.named, None) {
+        let run = match validator_run::run_validator_case(case, &self.named, None) {
             Ok(run) => run,
             Err(e) => return Actual::broken(e, &expected),
         };

@@ -1,0 +1,116 @@
+//! The fixture suites of `tooldojo check`: validator rows, get_ticket rows and scenarios, each
+//! run through the real code and compared with what its fixture expects.
+
+use std::collections::HashSet;
+
+use serde_json::json;
+
+use super::CheckRow;
+use crate::content::Content;
+use crate::error::{UserError, UserResult};
+use crate::executor::{ExecRules, cases as exec_cases};
+use crate::orchestrator::{load_scenario, results_map, run_blocking, scenario_names};
+use crate::validate::{ValidatorRules, cases as val_cases};
+
+/// A fixture's row ids must be unique: lessons name rows by them.
+fn unique_ids<'a>(file: &str, ids: impl Iterator<Item = &'a str>) -> UserResult<()> {
+    let mut seen = HashSet::new();
+    for id in ids {
+        if !seen.insert(id) {
+            return Err(UserError::new(format!(
+                "{file}: the id {id:?} is used twice"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// One row per case of a fixture file, in file order. A case the real code cannot run at
+/// all (a broken row, not a mismatch) is an error naming the file and the row.
+fn fixture_rows<C>(
+    file: &str,
+    cases: &[C],
+    id: impl Fn(&C) -> &str,
+    run: impl Fn(&C) -> Result<CheckRow, String>,
+) -> UserResult<Vec<CheckRow>> {
+    unique_ids(file, cases.iter().map(&id))?;
+    cases
+        .iter()
+        .map(|case| {
+            run(case).map_err(|e| UserError::new(format!("{file}: row {:?}: {e}", id(case))))
+        })
+        .collect()
+}
+
+/// The validator fixture rows against the real validator.
+pub fn validator_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
+    let named = val_cases::schemas(content)?;
+    let cases = val_cases::validator_cases(content)?;
+    let file = format!("fixtures/{}", val_cases::VALIDATOR_CASES);
+    fixture_rows(
+        &file,
+        &cases,
+        |c| &c.id,
+        |case| {
+            let verdict = val_cases::run_case(case, &named, &ValidatorRules::ALL_ON)?;
+            Ok(CheckRow {
+                suite: "validator".into(),
+                name: case.id.clone(),
+                expected: json!({"ok": case.expected.ok, "error": case.expected.error}),
+                actual: json!({"ok": verdict.ok, "error": verdict.error}),
+                pass: verdict == case.expected,
+            })
+        },
+    )
+}
+
+/// The get_ticket fixture rows against the real executor (each on a fresh store).
+pub fn get_ticket_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
+    let records = exec_cases::tickets(content)?;
+    let cases = exec_cases::get_ticket_cases(content)?;
+    let file = format!("fixtures/{}", exec_cases::GET_TICKET_CASES);
+    fixture_rows(
+        &file,
+        &cases,
+        |c| &c.id,
+        |case| {
+            let run = exec_cases::run_case(case, &records, &ExecRules::ALL_ON)?;
+            Ok(CheckRow {
+                suite: "get_ticket".into(),
+                name: case.id.clone(),
+                expected: case.expected.clone(),
+                actual: run.actual(),
+                pass: run.passes(&case.expected),
+            })
+        },
+    )
+}
+
+/// Every scenario's expected stop reason and per-call categories against a real run (seed 0).
+pub fn scenario_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
+    let mut rows = Vec::new();
+    for name in scenario_names(content)? {
+        let scenario = load_scenario(content, &name)?;
+        let run = run_blocking(&scenario, 0);
+        let actual = json!({
+            "stop_reason": run.stop_reason,
+            "results": results_map(&run.results),
+        });
+        let (expected, pass) = match &scenario.expected {
+            Some(exp) => {
+                let expected = json!({"stop_reason": exp.stop_reason, "results": exp.results});
+                let pass = expected == actual;
+                (expected, pass)
+            }
+            None => (json!("(the scenario declares no \"expected\")"), false),
+        };
+        rows.push(CheckRow {
+            suite: "scenario".to_owned(),
+            name,
+            expected,
+            actual,
+            pass,
+        });
+    }
+    Ok(rows)
+}

@@ -1,0 +1,184 @@
+//! Plain-text helpers measured in terminal cells: width, greedy word wrap, truncation with
+//! an ellipsis, and the text of a drawn buffer. A leaf: it uses nothing else of the crate.
+
+use ratatui::buffer::Buffer;
+use unicode_width::UnicodeWidthStr;
+
+/// Display width of a string in terminal cells.
+pub fn width(s: &str) -> usize {
+    UnicodeWidthStr::width(s)
+}
+
+fn char_width(ch: char) -> usize {
+    width(ch.encode_utf8(&mut [0; 4]))
+}
+
+/// The longest prefix of `s` that fits in `max` cells.
+fn prefix_within(s: &str, max: usize) -> &str {
+    let mut used = 0;
+    for (i, ch) in s.char_indices() {
+        let w = char_width(ch);
+        if used + w > max {
+            return &s[..i];
+        }
+        used += w;
+    }
+    s
+}
+
+/// Cut `s` to at most `max` cells, ending with `ellipsis` when cut. When even the
+/// ellipsis does not fit, the first `max` characters are kept without it.
+pub fn truncate(s: &str, max: usize, ellipsis: &str) -> String {
+    if width(s) <= max {
+        return s.to_owned();
+    }
+    let ew = width(ellipsis);
+    if max <= ew {
+        return s.chars().take(max).collect();
+    }
+    let mut out = prefix_within(s, max - ew).to_owned();
+    out.push_str(ellipsis);
+    out
+}
+
+/// Pad or cut to exactly `w` cells.
+pub fn fit(s: &str, w: usize, ellipsis: &str) -> String {
+    let mut out = truncate(s, w, ellipsis);
+    let have = width(&out);
+    if have < w {
+        out.push_str(&" ".repeat(w - have));
+    }
+    out
+}
+
+/// Greedy word wrap into lines of at most `max` cells; words longer than a line are
+/// split. Explicit newlines start a new line; runs of spaces collapse to one.
+pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let mut line = Line::default();
+        for word in para.split_whitespace() {
+            line.place(word, max, &mut out);
+        }
+        out.push(line.text);
+    }
+    out
+}
+
+/// The line being filled by [`wrap`], with its width so far.
+#[derive(Default)]
+struct Line {
+    text: String,
+    width: usize,
+}
+
+impl Line {
+    /// Add one word, closing lines into `out` as they fill up.
+    fn place(&mut self, word: &str, max: usize, out: &mut Vec<String>) {
+        let mut word = word;
+        loop {
+            let ww = width(word);
+            let need = if self.text.is_empty() {
+                ww
+            } else {
+                self.width + 1 + ww
+            };
+            if need <= max {
+                if !self.text.is_empty() {
+                    self.text.push(' ');
+                }
+                self.text.push_str(word);
+                self.width = need;
+                return;
+            }
+            if !self.text.is_empty() {
+                out.push(std::mem::take(&mut self.text));
+                self.width = 0;
+                continue;
+            }
+            // A word longer than the line: split it.
+            let head = prefix_within(word, max);
+            if head.is_empty() {
+                // A single character wider than the line.
+                out.push(word.to_owned());
+                return;
+            }
+            out.push(head.to_owned());
+            word = &word[head.len()..];
+            if word.is_empty() {
+                return;
+            }
+        }
+    }
+}
+
+/// The screen as a reader sees it: one line per row, the cells a wide character covers
+/// read once, trailing spaces trimmed.
+pub fn screen_text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in area.top()..area.bottom() {
+        let mut line = String::new();
+        let mut skip = 0;
+        for x in area.left()..area.right() {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let sym = buf.cell((x, y)).map_or(" ", |c| c.symbol());
+            line.push_str(if sym.is_empty() { " " } else { sym });
+            skip = width(sym).saturating_sub(1);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Every cell's symbol as it is stored, one line per row, nothing trimmed: the exact
+/// grid a region was drawn as.
+pub fn cell_text(buf: &Buffer) -> String {
+    let area = buf.area;
+    let mut out = String::new();
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_splits_on_words_and_long_words() {
+        assert_eq!(wrap("one two three", 7), vec!["one two", "three"]);
+        assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
+        assert_eq!(wrap("", 5), vec![""]);
+        assert_eq!(wrap("ab 日本語", 4), vec!["ab", "日本", "語"]);
+    }
+
+    #[test]
+    fn truncate_adds_ellipsis() {
+        assert_eq!(truncate("abcdef", 4, "..."), "a...");
+        assert_eq!(truncate("abc", 4, "..."), "abc");
+        assert_eq!(truncate("日本語", 5, "…"), "日本…");
+        assert_eq!(fit("ab", 4, "~"), "ab  ");
+        assert_eq!(width("日本"), 4);
+    }
+
+    #[test]
+    fn buffer_texts_differ_only_in_trimming_and_wide_cells() {
+        let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 5, 1));
+        buf.set_string(0, 0, "日x", ratatui::style::Style::default());
+        assert_eq!(screen_text(&buf), "日x\n");
+        let cells = cell_text(&buf);
+        assert_eq!(cells.chars().filter(|c| *c == '日').count(), 1);
+        assert!(cells.ends_with("  \n"), "{cells:?}");
+    }
+}

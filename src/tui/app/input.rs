@@ -1,0 +1,316 @@
+//! Input: keys and mouse become actions, and actions change the state. A key goes first to
+//! an entered block, then to the key table of the context on top.
+
+use crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+use super::{App, Focus, Overlay, Update};
+use crate::tui::blocks::BlockOutcome;
+use crate::tui::keys::{self, Action, Context};
+
+/// Rows one turn of the mouse wheel scrolls.
+const WHEEL_ROWS: usize = 3;
+
+impl App {
+    pub(super) fn on_key(&mut self, key: KeyEvent) -> Update {
+        let ctx = self.context();
+        if ctx == Context::BlockActive
+            && let Focus::Block(i) = self.focus
+        {
+            return self.key_to_entered_block(i, key);
+        }
+        if let Some(c) = keys::lookup(ctx, &key) {
+            return self.apply(c.action);
+        }
+        if ctx == Context::BlockFocused
+            && let Focus::Block(i) = self.focus
+        {
+            return self.key_to_focused_block(i, key);
+        }
+        Update::None
+    }
+
+    /// A key while block `i` is entered: the block's own keys first, page keys after.
+    fn key_to_entered_block(&mut self, i: usize, key: KeyEvent) -> Update {
+        if let Some(c) = keys::lookup(Context::BlockActive, &key)
+            && c.action != Action::Back
+        {
+            return self.apply(c.action);
+        }
+        let (outcome, captures) = match self.widget_mut(i) {
+            Some(w) => (w.handle_key(key, true), w.captures_text()),
+            None => (BlockOutcome::Ignored, false),
+        };
+        match outcome {
+            BlockOutcome::Changed => {
+                self.animating = true;
+                self.after_block_change()
+            }
+            BlockOutcome::Consumed => Update::Redraw,
+            BlockOutcome::Release => {
+                self.active = false;
+                self.after_block_change()
+            }
+            BlockOutcome::Ignored if key.code == KeyCode::Esc => {
+                self.active = false;
+                Update::Redraw
+            }
+            BlockOutcome::Ignored if captures => Update::None,
+            BlockOutcome::Ignored => {
+                // A block that does not take text lets page keys through.
+                match keys::lookup(Context::BlockFocused, &key)
+                    .or_else(|| keys::lookup(Context::Reader, &key))
+                {
+                    // Focus and page moves end the block's turn themselves.
+                    Some(c) if c.action != Action::Activate => self.apply(c.action),
+                    _ => Update::None,
+                }
+            }
+        }
+    }
+
+    /// A key the focused (not entered) block may take before the page does.
+    fn key_to_focused_block(&mut self, i: usize, key: KeyEvent) -> Update {
+        let outcome = match self.widget_mut(i) {
+            Some(w) => w.handle_key(key, false),
+            None => BlockOutcome::Ignored,
+        };
+        match outcome {
+            BlockOutcome::Changed => {
+                self.animating = true;
+                return self.after_block_change();
+            }
+            BlockOutcome::Consumed => return Update::Redraw,
+            BlockOutcome::Release => {
+                self.focus = Focus::Page;
+                return Update::Redraw;
+            }
+            BlockOutcome::Ignored => {}
+        }
+        match keys::lookup(Context::Reader, &key) {
+            Some(c) => self.apply(c.action),
+            None => Update::None,
+        }
+    }
+
+    fn after_block_change(&mut self) -> Update {
+        self.note_progress();
+        self.clamp_scroll();
+        Update::Save
+    }
+
+    /// Carry out one command.
+    pub(super) fn apply(&mut self, action: Action) -> Update {
+        match action {
+            Action::Quit => return Update::Quit,
+            Action::Suspend => return Update::Suspend,
+            Action::ToggleHelp => {
+                self.overlay = match self.overlay {
+                    Some(Overlay::Help) => None,
+                    _ => Some(Overlay::Help),
+                };
+            }
+            Action::Back => self.back(),
+            Action::FocusNext => self.move_focus(true),
+            Action::FocusPrev => self.move_focus(false),
+            Action::Up | Action::Down | Action::PageUp | Action::PageDown => {
+                self.move_in_view(action)
+            }
+            Action::Top => self.scroll = 0,
+            Action::Bottom => self.scroll = self.max_scroll(),
+            Action::NextPage => return self.next_page(),
+            Action::PrevPage => return self.prev_page(),
+            Action::Left => {
+                if self.sidebar_visible() {
+                    self.focus = Focus::Sidebar;
+                    self.sidebar_sel = self.lesson;
+                } else {
+                    self.status = Some("The lesson list is hidden: press s to show it.".into());
+                }
+            }
+            Action::Right => {}
+            Action::ToggleSidebar => return self.toggle_sidebar(),
+            Action::Activate => return self.activate(),
+        }
+        Update::Redraw
+    }
+
+    /// Esc: close the overlay, else leave the block, else give the focus to the page.
+    fn back(&mut self) {
+        if self.overlay.is_some() {
+            self.overlay = None;
+        } else if self.active {
+            self.active = false;
+        } else {
+            self.focus = Focus::Page;
+        }
+    }
+
+    /// Tab and Shift-Tab: the page, its blocks, then the lesson list, round and round.
+    fn move_focus(&mut self, forward: bool) {
+        let mut order: Vec<Focus> = vec![Focus::Page];
+        order.extend((0..self.slots.len()).map(Focus::Block));
+        if self.sidebar_visible() {
+            order.push(Focus::Sidebar);
+        }
+        let at = order.iter().position(|f| *f == self.focus).unwrap_or(0);
+        let next = if forward {
+            (at + 1) % order.len()
+        } else {
+            (at + order.len() - 1) % order.len()
+        };
+        self.focus = order[next];
+        self.active = false;
+        if self.focus == Focus::Sidebar {
+            self.sidebar_sel = self.lesson;
+        }
+        self.reveal_focus();
+        self.note_progress();
+    }
+
+    /// Up and down: a row in the lesson list, or the page's scroll by a line or a screen.
+    fn move_in_view(&mut self, action: Action) {
+        let view_h = usize::from(self.content_area().height.max(1));
+        let screen = view_h.saturating_sub(1).max(1);
+        match (action, self.focus) {
+            (Action::Up, Focus::Sidebar) => self.sidebar_sel = self.sidebar_sel.saturating_sub(1),
+            (Action::Down, Focus::Sidebar) => {
+                self.sidebar_sel = (self.sidebar_sel + 1).min(self.lessons.len().saturating_sub(1))
+            }
+            (Action::Up, _) => self.scroll = self.scroll.saturating_sub(1),
+            (Action::Down, _) => {
+                self.scroll += 1;
+                self.clamp_scroll();
+            }
+            (Action::PageUp, _) => self.scroll = self.scroll.saturating_sub(screen),
+            (Action::PageDown, _) => {
+                self.scroll += screen;
+                self.clamp_scroll();
+            }
+            _ => {}
+        }
+    }
+
+    fn toggle_sidebar(&mut self) -> Update {
+        self.show_sidebar = !self.show_sidebar;
+        // The projector hides the list by itself: only the learner's own choice is kept.
+        if !self.present {
+            self.progress.sidebar_hidden = !self.show_sidebar;
+        }
+        if !self.sidebar_visible() && self.focus == Focus::Sidebar {
+            self.focus = Focus::Page;
+        }
+        if self.show_sidebar && !self.sidebar_visible() {
+            self.status = Some("The lesson list needs a window at least 80 columns wide.".into());
+        }
+        self.reveal_focus();
+        Update::Save
+    }
+
+    /// Enter: open the selected lesson, take the first block in view, or enter the block.
+    fn activate(&mut self) -> Update {
+        match self.focus {
+            Focus::Sidebar => {
+                if self.sidebar_sel == self.lesson {
+                    // The lesson already open: back to where the learner was.
+                    self.focus = Focus::Page;
+                } else if self.sidebar_sel < self.lessons.len() {
+                    let sel = self.sidebar_sel;
+                    self.open(sel, self.resume_page(sel));
+                    self.focus = Focus::Page;
+                    return Update::Save;
+                }
+            }
+            Focus::Page => {
+                let view = self.page_view(self.content_area().width);
+                if let Some(i) = view.first_slot_below(self.scroll) {
+                    self.focus = Focus::Block(i);
+                    self.active = self.slots[i].widget.is_ok();
+                    self.reveal_focus();
+                }
+            }
+            Focus::Block(i) => {
+                if self.slots.get(i).is_some_and(|s| s.widget.is_ok()) {
+                    self.active = true;
+                } else {
+                    self.status =
+                        Some("This block could not be built; see the message in it.".into());
+                }
+            }
+        }
+        Update::Redraw
+    }
+
+    pub(super) fn on_mouse(&mut self, m: MouseEvent) -> Update {
+        match m.kind {
+            MouseEventKind::ScrollDown => {
+                self.scroll += WHEEL_ROWS;
+                self.clamp_scroll();
+                Update::Redraw
+            }
+            MouseEventKind::ScrollUp => {
+                self.scroll = self.scroll.saturating_sub(WHEEL_ROWS);
+                Update::Redraw
+            }
+            MouseEventKind::Down(MouseButton::Left) if self.overlay.is_none() => self.click(m),
+            _ => Update::None,
+        }
+    }
+
+    /// A left click on the lesson list or the page.
+    fn click(&mut self, m: MouseEvent) -> Update {
+        let areas = self.areas(self.size);
+        let pos = Position::new(m.column, m.row);
+        if let Some(side) = areas.sidebar
+            && side.contains(pos)
+        {
+            return self.click_sidebar(side, m.row);
+        }
+        if areas.content.contains(pos) {
+            return self.click_page(areas.content, pos);
+        }
+        Update::None
+    }
+
+    fn click_sidebar(&mut self, side: Rect, row: u16) -> Update {
+        let rows = crate::tui::ui::sidebar_rows(self, side);
+        if let Some(&(_, i)) = rows.iter().find(|(r, _)| *r == row) {
+            self.focus = Focus::Sidebar;
+            self.sidebar_sel = i;
+            if i != self.lesson {
+                self.open(i, self.resume_page(i));
+                return Update::Save;
+            }
+        }
+        Update::Redraw
+    }
+
+    /// Focus what was clicked and hand the click to a block (select a row, pick a choice,
+    /// flip a switch), in the block's own coordinates: its top border is row 0.
+    fn click_page(&mut self, content: Rect, pos: Position) -> Update {
+        let y = self.scroll + usize::from(pos.y - content.y);
+        let hit = self.page_view(content.width).slot_at(y);
+        let target = hit.map_or(Focus::Page, |(i, _)| Focus::Block(i));
+        if target != self.focus {
+            self.focus = target;
+            self.active = false;
+        }
+        let Some((i, row)) = hit else {
+            return Update::Redraw;
+        };
+        let row = u16::try_from(row).unwrap_or(u16::MAX);
+        let col = pos.x - content.x;
+        let outcome = match self.widget_mut(i) {
+            Some(w) => w.handle_click(row, col),
+            None => return Update::Redraw,
+        };
+        match outcome {
+            BlockOutcome::Changed => self.after_block_change(),
+            BlockOutcome::Release => {
+                self.active = false;
+                self.after_block_change()
+            }
+            BlockOutcome::Consumed | BlockOutcome::Ignored => Update::Redraw,
+        }
+    }
+}

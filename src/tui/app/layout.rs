@@ -1,0 +1,404 @@
+//! Where things go: the screen's areas, and the current page laid out as a column of
+//! segments (text, big title, blocks). The same layout serves drawing, scrolling and mouse
+//! clicks; it is worked out once per change and kept until the lesson, page, width or a
+//! block changes.
+
+use std::rc::Rc;
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+
+use super::{App, MIN_HEIGHT, MIN_WIDTH, NARROW_WIDTH};
+use crate::content::lessons::{Item, Lesson, Page};
+use crate::tui::markdown;
+
+/// Tallest a block may be drawn inline (a block asking for more is cut here).
+const MAX_BLOCK_HEIGHT: u16 = 500;
+
+/// Rectangles of the current screen; the same function serves drawing and mouse clicks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Areas {
+    pub sidebar: Option<Rect>,
+    pub main: Rect,
+    /// Inside the main pane's border and padding: where the page scrolls.
+    pub content: Rect,
+    pub bar: Rect,
+}
+
+/// One vertical piece of the current page.
+pub(crate) enum SegKind {
+    Lines(Vec<Line<'static>>),
+    /// The lesson title in big letters (projector mode, where it fits).
+    Big(String),
+    Slot(usize),
+}
+
+pub(crate) struct Segment {
+    pub y: usize,
+    pub height: usize,
+    pub kind: SegKind,
+}
+
+pub(crate) struct PageView {
+    pub segments: Vec<Segment>,
+    pub height: usize,
+}
+
+impl PageView {
+    fn new() -> PageView {
+        PageView {
+            segments: Vec::new(),
+            height: 0,
+        }
+    }
+
+    /// Add a segment below the others.
+    fn push(&mut self, kind: SegKind, height: usize) {
+        self.segments.push(Segment {
+            y: self.height,
+            height,
+            kind,
+        });
+        self.height += height;
+    }
+
+    fn push_lines(&mut self, lines: Vec<Line<'static>>) {
+        let h = lines.len();
+        self.push(SegKind::Lines(lines), h);
+    }
+
+    /// Top row and height of block `slot`.
+    pub(super) fn slot_span(&self, slot: usize) -> Option<(usize, usize)> {
+        self.segments.iter().find_map(|s| match s.kind {
+            SegKind::Slot(i) if i == slot => Some((s.y, s.height)),
+            _ => None,
+        })
+    }
+
+    /// The block at page row `y`, and the row inside it.
+    pub(super) fn slot_at(&self, y: usize) -> Option<(usize, usize)> {
+        self.segments.iter().find_map(|s| match s.kind {
+            SegKind::Slot(i) if y >= s.y && y < s.y + s.height => Some((i, y - s.y)),
+            _ => None,
+        })
+    }
+
+    /// The first block that reaches below page row `y`.
+    pub(super) fn first_slot_below(&self, y: usize) -> Option<usize> {
+        self.segments.iter().find_map(|s| match s.kind {
+            SegKind::Slot(i) if s.y + s.height > y => Some(i),
+            _ => None,
+        })
+    }
+
+    /// Drop a trailing blank line.
+    fn trim_end(&mut self) {
+        if let Some(last) = self.segments.last()
+            && matches!(&last.kind, SegKind::Lines(l) if l.len() == 1 && l[0].width() == 0)
+        {
+            self.height -= 1;
+            self.segments.pop();
+        }
+    }
+}
+
+/// What a cached layout was worked out for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ViewKey {
+    lesson: usize,
+    page: usize,
+    width: u16,
+    changes: u64,
+}
+
+/// A page layout and what it was worked out for.
+pub(super) struct CachedView {
+    key: ViewKey,
+    view: Rc<PageView>,
+}
+
+/// Wrap one styled text to `width` columns.
+fn wrap_text(
+    text: String,
+    style: ratatui::style::Style,
+    width: u16,
+    dim: ratatui::style::Style,
+) -> Vec<Line<'static>> {
+    markdown::wrap(
+        &[Span::styled(text, style)],
+        usize::from(width.max(1)),
+        "",
+        "",
+        dim,
+    )
+}
+
+impl App {
+    pub(crate) fn areas(&self, area: Rect) -> Areas {
+        let [body, bar] = area.layout(&Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(1),
+        ]));
+        let side_w = match area.width {
+            0..100 => 24,
+            100..140 => 30,
+            _ => 36,
+        };
+        // While a block is entered on a narrow terminal it gets the whole width.
+        let entered_narrow = self.active && area.width < NARROW_WIDTH;
+        let (sidebar, main) = if self.show_sidebar && area.width >= 80 && !entered_narrow {
+            let [s, m] = body.layout(&Layout::horizontal([
+                Constraint::Length(side_w),
+                Constraint::Fill(1),
+            ]));
+            (Some(s), m)
+        } else {
+            (None, body)
+        };
+        let (px, py) = if self.present { (3, 1) } else { (1, 0) };
+        let inner = Rect {
+            x: main.x + 1,
+            y: main.y + 1,
+            width: main.width.saturating_sub(2),
+            height: main.height.saturating_sub(2),
+        };
+        let content = Rect {
+            x: inner.x + px.min(inner.width / 4),
+            y: inner.y + py.min(inner.height / 4),
+            width: inner.width.saturating_sub(2 * px.min(inner.width / 4)),
+            height: inner.height.saturating_sub(2 * py.min(inner.height / 4)),
+        };
+        Areas {
+            sidebar,
+            main,
+            content,
+            bar,
+        }
+    }
+
+    pub fn sidebar_visible(&self) -> bool {
+        self.areas(self.size).sidebar.is_some()
+            && self.size.height >= MIN_HEIGHT
+            && self.size.width >= MIN_WIDTH
+    }
+
+    pub(super) fn content_area(&self) -> Rect {
+        self.areas(self.size).content
+    }
+
+    /// The current page laid out at `width` columns (worked out once per change).
+    pub(crate) fn page_view(&self, width: u16) -> Rc<PageView> {
+        let key = ViewKey {
+            lesson: self.lesson,
+            page: self.page,
+            width,
+            changes: self.changes,
+        };
+        let mut cache = self.view.borrow_mut();
+        match cache.as_ref() {
+            Some(c) if c.key == key => Rc::clone(&c.view),
+            _ => {
+                let view = Rc::new(self.lay_out_page(width));
+                *cache = Some(CachedView {
+                    key,
+                    view: Rc::clone(&view),
+                });
+                view
+            }
+        }
+    }
+
+    /// Lay the current page out at `width` columns.
+    fn lay_out_page(&self, width: u16) -> PageView {
+        let mut view = PageView::new();
+        let Some(entry) = self.current() else {
+            view.push_lines(self.no_lessons_lines(width));
+            return view;
+        };
+        let lesson = match &entry.parsed {
+            Ok(l) => l,
+            Err(e) => {
+                view.push_lines(self.broken_lesson_lines(e, width));
+                return view;
+            }
+        };
+        let big = self.push_big_title(&mut view, lesson, width);
+        if let Some(page) = lesson.pages.get(self.page) {
+            self.push_page(&mut view, page, big, width);
+        }
+        view.trim_end();
+        view
+    }
+
+    /// The message shown when there is no lesson to show.
+    fn no_lessons_lines(&self, width: u16) -> Vec<Line<'static>> {
+        let msg = match &self.load_error {
+            Some(e) => format!("The lessons could not be read.\n\n{e}"),
+            None => format!("No lessons found in {}.", self.lessons_from),
+        };
+        wrap_text(msg, self.theme.warn, width, self.theme.dim)
+    }
+
+    /// The page of a lesson file that does not parse: the error and how to go on.
+    fn broken_lesson_lines(&self, error: &str, width: u16) -> Vec<Line<'static>> {
+        let theme = &self.theme;
+        let mut lines = vec![
+            Line::styled(
+                format!("{} This lesson file does not parse", theme.sym.bad),
+                theme.bad,
+            ),
+            Line::default(),
+        ];
+        for part in error.lines() {
+            lines.extend(wrap_text(part.to_owned(), theme.base, width, theme.dim));
+        }
+        lines.push(Line::default());
+        let hint = if self.watching {
+            "Fix the file and save it: the lesson reloads by itself."
+        } else {
+            "Fix the file and start tooldojo again (or run it with --lessons DIR to reload on save)."
+        };
+        lines.extend(wrap_text(hint.to_owned(), theme.dim, width, theme.dim));
+        lines
+    }
+
+    /// The lesson title in big letters on its first page, projector mode only; returns the
+    /// title when it was drawn.
+    fn push_big_title<'l>(
+        &self,
+        view: &mut PageView,
+        lesson: &'l Lesson,
+        width: u16,
+    ) -> Option<&'l str> {
+        if !self.present || self.page != 0 || self.theme.ascii {
+            return None;
+        }
+        let title = lesson.title.trim();
+        let cols = title.chars().count() * 4;
+        if !title.is_empty() && cols <= usize::from(width) && title.is_ascii() {
+            view.push(SegKind::Big(title.to_owned()), 5);
+            return Some(title);
+        }
+        None
+    }
+
+    /// The page's own title (unless the big title already says it), its text and blocks.
+    fn push_page(&self, view: &mut PageView, page: &Page, big: Option<&str>, width: u16) {
+        let theme = &self.theme;
+        let same_as_big = big.is_some_and(|b| b == page.title.trim());
+        if !page.title.trim().is_empty() && !same_as_big {
+            let title = crate::sanitize::clean(page.title.trim(), false);
+            let mut lines = wrap_text(title, theme.heading, width, theme.dim);
+            lines.push(Line::default());
+            view.push_lines(lines);
+        }
+        let mut slot = 0;
+        for item in &page.items {
+            match item {
+                Item::Markdown(src) => {
+                    let mut lines = markdown::render(src, width, theme);
+                    if lines.is_empty() {
+                        continue;
+                    }
+                    lines.push(Line::default());
+                    view.push_lines(lines);
+                }
+                Item::Block(_) => {
+                    if slot < self.slots.len() {
+                        let h = usize::from(self.slot_height(slot, width));
+                        view.push(SegKind::Slot(slot), h);
+                        view.push_lines(vec![Line::default()]);
+                    }
+                    slot += 1;
+                }
+            }
+        }
+    }
+
+    /// Rows a slot takes at `width`.
+    pub(crate) fn slot_height(&self, slot: usize, width: u16) -> u16 {
+        match self.slots.get(slot).map(|s| &s.widget) {
+            Some(Ok(w)) => w.height(width).clamp(1, MAX_BLOCK_HEIGHT),
+            Some(Err(e)) => {
+                let inner = usize::from(width.saturating_sub(4).max(1));
+                let rows: usize = e
+                    .lines()
+                    .map(|l| crate::text::width(l).div_ceil(inner).max(1))
+                    .sum();
+                u16::try_from(rows.max(1) + 2).unwrap_or(MAX_BLOCK_HEIGHT)
+            }
+            None => 1,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::layout::Rect;
+
+    use super::super::{App, Input, Options, block_env, load_lessons};
+    use crate::content::Content;
+    use crate::tui::progress::Progress;
+    use crate::tui::theme::{Theme, ThemeName};
+
+    fn app() -> App {
+        let content = Content::embedded();
+        let lessons = load_lessons(&content);
+        let opts = Options::new(Theme::new(ThemeName::Default, false));
+        let env = block_env(content, Vec::new(), 0);
+        App::new(
+            opts,
+            env,
+            lessons,
+            Progress::default(),
+            Rect::new(0, 0, 80, 24),
+        )
+    }
+
+    fn press(app: &mut App, c: char) {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        let _ = app.update(Input::Key(key));
+    }
+
+    #[test]
+    fn the_page_layout_is_kept_until_something_it_depends_on_changes() {
+        let mut app = app();
+        let w = app.content_area().width;
+        let first = app.page_view(w);
+        assert!(
+            Rc::ptr_eq(&first, &app.page_view(w)),
+            "asked twice, laid out once"
+        );
+        press(&mut app, 'j');
+        assert!(
+            Rc::ptr_eq(&first, &app.page_view(w)),
+            "scrolling keeps the layout"
+        );
+        let narrower = app.page_view(w - 10);
+        assert!(
+            !Rc::ptr_eq(&first, &narrower),
+            "another width, another layout"
+        );
+        let again = app.page_view(w);
+        assert!(!Rc::ptr_eq(&narrower, &again));
+        press(&mut app, 'n');
+        let next = app.page_view(w);
+        assert!(!Rc::ptr_eq(&again, &next), "another page, another layout");
+        if app.widget_mut(0).is_some() {
+            assert!(!Rc::ptr_eq(&next, &app.page_view(w)), "a block touched");
+        }
+    }
+
+    #[test]
+    fn a_reload_lays_the_page_out_again() {
+        let mut app = app();
+        let w = app.content_area().width;
+        let before = app.page_view(w);
+        let lessons = load_lessons(&Content::embedded());
+        let _ = app.update(Input::Lessons(lessons));
+        assert!(!Rc::ptr_eq(&before, &app.page_view(w)));
+    }
+}

@@ -1,0 +1,370 @@
+//! `App`: the sole owner of UI state. Every input goes through `App::update`, which returns a
+//! `#[must_use]` `Update` saying what the loop must do next; drawing (`ui.rs`) reads `&App`.
+//!
+//! The jobs live in their own files: `state` (the small state types), `input` (keys and
+//! mouse to actions), `layout` (screen areas and the cached page layout), `scroll` (keeping
+//! the focus in view), `pages` (opening pages, building blocks, recording progress) and
+//! `lessons` (reading lesson files and reloading them).
+
+mod input;
+mod layout;
+mod lessons;
+mod pages;
+mod scroll;
+mod state;
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use crossterm::event::{KeyEvent, MouseEvent};
+use ratatui::layout::Rect;
+
+use crate::content::Content;
+use crate::content::lessons::{Item, Lesson};
+use crate::tui::blocks::{BlockEnv, BlockWidget, KeyHint};
+use crate::tui::keys::Context;
+use crate::tui::progress::Progress;
+use crate::tui::theme::{Theme, ThemeName};
+
+pub(crate) use layout::{PageView, SegKind};
+pub use lessons::{LessonEntry, load_lessons};
+pub(crate) use state::Slot;
+pub use state::{Focus, LessonState, Overlay};
+
+/// Below this size the app draws one line asking for a bigger terminal.
+pub(crate) const MIN_WIDTH: u16 = 40;
+pub(crate) const MIN_HEIGHT: u16 = 12;
+/// Below this width the lesson list steps aside while a block is entered.
+pub(crate) const NARROW_WIDTH: u16 = 100;
+
+/// Everything that can reach `App::update`.
+pub enum Input {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Resize(u16, u16),
+    Tick,
+    /// The lesson directory changed: the freshly read lessons.
+    Lessons(Result<Vec<LessonEntry>, String>),
+    /// A short message for the status line (a save failed, a watcher error).
+    Status(String),
+}
+
+/// What the loop must do after an update.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Update {
+    /// Nothing visible changed.
+    None,
+    Redraw,
+    /// Redraw and write progress.
+    Save,
+    Quit,
+    Suspend,
+}
+
+impl Update {
+    fn or(self, other: Update) -> Update {
+        use Update::*;
+        match (self, other) {
+            (Quit, _) | (_, Quit) => Quit,
+            (Suspend, _) | (_, Suspend) => Suspend,
+            (Save, _) | (_, Save) => Save,
+            (Redraw, _) | (_, Redraw) => Redraw,
+            _ => None,
+        }
+    }
+}
+
+/// Options the app starts with.
+#[derive(Clone)]
+pub struct Options {
+    pub theme: Theme,
+    pub present: bool,
+    /// `--lesson ID`.
+    pub lesson: Option<String>,
+    /// Shown in messages about the lesson directory ("lessons/" or the --lessons path).
+    pub lessons_from: String,
+    pub watching: bool,
+}
+
+impl Options {
+    pub fn new(theme: Theme) -> Options {
+        Options {
+            present: theme.name == ThemeName::Projector,
+            theme,
+            lesson: None,
+            lessons_from: "lessons/".into(),
+            watching: false,
+        }
+    }
+}
+
+pub struct App {
+    theme: Theme,
+    present: bool,
+    show_sidebar: bool,
+    env: BlockEnv,
+    lessons: Vec<LessonEntry>,
+    /// The lesson list could not be read at all.
+    load_error: Option<String>,
+    lessons_from: String,
+    watching: bool,
+    lesson: usize,
+    page: usize,
+    scroll: usize,
+    focus: Focus,
+    /// The focused block was entered (keys go to it).
+    active: bool,
+    sidebar_sel: usize,
+    slots: Vec<Slot>,
+    overlay: Option<Overlay>,
+    status: Option<String>,
+    progress: Progress,
+    /// Terminal size, as last reported.
+    size: Rect,
+    /// A block said it is animating: the loop ticks.
+    animating: bool,
+    /// Page and scroll the learner had when a reload cut the lesson short (say, while the
+    /// file did not parse); restored when the lesson is whole again.
+    held_place: Option<(String, usize, usize)>,
+    /// Counts the changes that can move the page layout (blocks touched, built or reloaded).
+    changes: u64,
+    /// The page layout for the current lesson, page, width and `changes`.
+    view: RefCell<Option<layout::CachedView>>,
+}
+
+impl App {
+    pub fn new(
+        opts: Options,
+        env: BlockEnv,
+        lessons: Result<Vec<LessonEntry>, String>,
+        progress: Progress,
+        size: Rect,
+    ) -> App {
+        let (lessons, load_error) = match lessons {
+            Ok(l) => (l, None),
+            Err(e) => (Vec::new(), Some(e)),
+        };
+        let mut app = App {
+            show_sidebar: !opts.present && !progress.sidebar_hidden,
+            theme: opts.theme,
+            present: opts.present,
+            env,
+            lessons,
+            load_error,
+            lessons_from: opts.lessons_from,
+            watching: opts.watching,
+            lesson: 0,
+            page: 0,
+            scroll: 0,
+            focus: Focus::Page,
+            active: false,
+            sidebar_sel: 0,
+            slots: Vec::new(),
+            overlay: None,
+            status: None,
+            progress,
+            size,
+            animating: false,
+            held_place: None,
+            changes: 0,
+            view: RefCell::new(None),
+        };
+        app.start_at(opts.lesson.as_deref());
+        app
+    }
+
+    pub(crate) fn theme(&self) -> &Theme {
+        &self.theme
+    }
+
+    /// Index of the open lesson.
+    pub fn lesson(&self) -> usize {
+        self.lesson
+    }
+
+    /// Index of the open page in the open lesson.
+    pub fn page(&self) -> usize {
+        self.page
+    }
+
+    /// First row of the page that is in view.
+    pub fn scroll(&self) -> usize {
+        self.scroll
+    }
+
+    pub fn focus(&self) -> Focus {
+        self.focus
+    }
+
+    /// Was the focused block entered (keys go to it)?
+    pub fn active(&self) -> bool {
+        self.active
+    }
+
+    pub fn overlay(&self) -> Option<Overlay> {
+        self.overlay.clone()
+    }
+
+    /// The message on the status line, if any.
+    pub(crate) fn status(&self) -> Option<&str> {
+        self.status.as_deref()
+    }
+
+    /// Terminal size, as last reported.
+    pub fn size(&self) -> Rect {
+        self.size
+    }
+
+    pub(crate) fn lessons(&self) -> &[LessonEntry] {
+        &self.lessons
+    }
+
+    /// The row selected in the lesson list.
+    pub(crate) fn sidebar_sel(&self) -> usize {
+        self.sidebar_sel
+    }
+
+    /// The interactive blocks of the current page.
+    pub(crate) fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// Does a block animate (the loop then ticks)?
+    pub(crate) fn animating(&self) -> bool {
+        self.animating
+    }
+
+    pub(crate) fn current(&self) -> Option<&LessonEntry> {
+        self.lessons.get(self.lesson)
+    }
+
+    fn current_lesson(&self) -> Option<&Lesson> {
+        self.current().and_then(|e| e.parsed.as_ref().ok())
+    }
+
+    /// The page items of the current page (empty for a broken lesson).
+    pub(crate) fn page_items(&self) -> &[Item] {
+        self.current_lesson()
+            .and_then(|l| l.pages.get(self.page))
+            .map(|p| p.items.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// Which key context is on top.
+    pub(crate) fn context(&self) -> Context {
+        match &self.overlay {
+            Some(Overlay::Help) => return Context::Help,
+            Some(Overlay::Notice(_)) => return Context::Notice,
+            None => {}
+        }
+        match self.focus {
+            Focus::Sidebar => Context::Sidebar,
+            Focus::Page => Context::Reader,
+            Focus::Block(_) if self.active => Context::BlockActive,
+            Focus::Block(_) => Context::BlockFocused,
+        }
+    }
+
+    /// Hints of the focused block, for the key bar and help.
+    pub(crate) fn block_hints(&self) -> Vec<KeyHint> {
+        match self.focus {
+            Focus::Block(i) => match self.slots.get(i).map(|s| &s.widget) {
+                Some(Ok(w)) => w.key_hints(self.active),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// Show an overlay (the help, or a notice the learner must read).
+    pub(crate) fn show_overlay(&mut self, overlay: Overlay) {
+        self.overlay = Some(overlay);
+    }
+
+    /// Put the focus somewhere (a block index past the page's blocks is ignored).
+    pub(crate) fn set_focus(&mut self, focus: Focus) {
+        if !matches!(focus, Focus::Block(i) if i >= self.slots.len()) {
+            self.focus = focus;
+        }
+    }
+
+    /// Hide the lesson list for this run (the learner's saved choice is left alone).
+    pub(crate) fn hide_sidebar(&mut self) {
+        self.show_sidebar = false;
+    }
+
+    /// The widget of block `i`, to change its state; the page layout is worked out again.
+    pub(crate) fn widget_mut(&mut self, i: usize) -> Option<&mut Box<dyn BlockWidget>> {
+        self.changes += 1;
+        self.slots.get_mut(i).and_then(|s| s.widget.as_mut().ok())
+    }
+
+    /// Put another widget in block `i`'s place (a tool or test driving a stand-in).
+    pub fn replace_widget(&mut self, i: usize, widget: Box<dyn BlockWidget>) {
+        self.changes += 1;
+        if let Some(slot) = self.slots.get_mut(i) {
+            slot.widget = Ok(widget);
+        }
+    }
+
+    /// The progress to change it directly (a tool or test setting up a learner's history).
+    pub fn progress_mut(&mut self) -> &mut Progress {
+        &mut self.progress
+    }
+
+    pub fn update(&mut self, input: Input) -> Update {
+        match input {
+            Input::Key(key) => self.on_key_input(key),
+            Input::Mouse(m) => self.on_mouse(m),
+            Input::Resize(w, h) => {
+                self.size = Rect::new(0, 0, w, h);
+                self.clamp_scroll();
+                Update::Redraw
+            }
+            Input::Tick => {
+                let mut any = false;
+                for slot in &mut self.slots {
+                    if let Ok(w) = &mut slot.widget {
+                        any |= w.tick();
+                    }
+                }
+                // A frame of an animation may change a block's height, the last one too.
+                self.changes += 1;
+                self.animating = any;
+                Update::Redraw
+            }
+            Input::Lessons(result) => self.reload(result),
+            Input::Status(msg) => {
+                self.status = Some(msg);
+                Update::Redraw
+            }
+        }
+    }
+
+    /// A key: handle it, then keep the focused block (and its focus line) in view.
+    fn on_key_input(&mut self, key: KeyEvent) -> Update {
+        self.status = None;
+        let had_sidebar = self.sidebar_visible();
+        let focus = self.focus;
+        let (slot_h, width) = self.focused_height();
+        let out = self.on_key(key);
+        if self.sidebar_visible() != had_sidebar {
+            // The page changed width: keep the focused block, and its focus line, in view.
+            self.reveal_focus();
+            self.keep_focus_line(0, 0);
+        } else if focus == self.focus && matches!(out, Update::Save | Update::Redraw) {
+            self.keep_focus_line(slot_h, width);
+        }
+        out.or(Update::Redraw)
+    }
+}
+
+/// A shared environment for blocks built from `content` and `records`.
+pub fn block_env(content: Content, records: Vec<crate::executor::Record>, seed: u64) -> BlockEnv {
+    BlockEnv {
+        content: Arc::new(content),
+        records: Arc::new(records),
+        seed,
+    }
+}

@@ -1,0 +1,237 @@
+//! Moving through the course: where to start, opening a lesson at a page, building the
+//! page's blocks from their saved states, and recording what the learner has seen and done.
+
+use super::{App, Focus, LessonState, Slot, Update};
+use crate::content::lessons::{Block, Item};
+use crate::tui::progress::{self, Progress};
+
+impl App {
+    /// Open where to start: `--lesson`, else where the learner left, else the first
+    /// unfinished lesson.
+    pub(super) fn start_at(&mut self, wanted: Option<&str>) {
+        let resume = self.progress.current.clone();
+        let mut start = (0, 0, 0, None);
+        if let Some(id) = wanted {
+            if let Some(i) = self.lessons.iter().position(|l| l.id == id) {
+                start.0 = i;
+                if let Some(pos) = resume.as_ref().filter(|p| p.lesson == id) {
+                    start = (i, pos.page, usize::from(pos.scroll), pos.block);
+                }
+            }
+        } else if let Some(pos) = &resume
+            && let Some(i) = self.lessons.iter().position(|l| l.id == pos.lesson)
+        {
+            start = (i, pos.page, usize::from(pos.scroll), pos.block);
+        } else if let Some(i) = self
+            .lessons
+            .iter()
+            .position(|l| !self.progress.lessons.get(&l.id).is_some_and(|p| p.done))
+        {
+            start.0 = i;
+        }
+        self.open(start.0, start.1);
+        self.scroll = start.2;
+        if let Some(b) = start.3.filter(|b| *b < self.slots.len()) {
+            self.focus = Focus::Block(b);
+        }
+        self.clamp_scroll();
+    }
+
+    /// Save the states of the current page's blocks into `progress`.
+    pub(super) fn stash_slots(&mut self) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let Some(id) = self.current().map(|e| e.id.clone()) else {
+            return;
+        };
+        let lp = self.progress.lessons.entry(id).or_default();
+        for (i, slot) in self.slots.iter().enumerate() {
+            if let Ok(w) = &slot.widget {
+                let state = w.save();
+                let key = progress::block_key(self.page, i);
+                if state.is_null() {
+                    lp.blocks.remove(&key);
+                } else {
+                    lp.blocks.insert(key, state);
+                }
+            }
+        }
+    }
+
+    /// Build the current page's blocks and restore their saved states.
+    pub(super) fn build_slots(&mut self) {
+        let blocks: Vec<Block> = self
+            .page_items()
+            .iter()
+            .filter_map(|it| match it {
+                Item::Block(b) => Some(b.clone()),
+                Item::Markdown(_) => None,
+            })
+            .collect();
+        let saved = self
+            .current()
+            .and_then(|e| self.progress.lessons.get(&e.id))
+            .cloned()
+            .unwrap_or_default();
+        self.slots = blocks
+            .into_iter()
+            .enumerate()
+            .map(|(n, block)| {
+                let widget = crate::tui::blocks::build(&block, &self.env).map(|mut w| {
+                    if let Some(state) = saved.blocks.get(&progress::block_key(self.page, n)) {
+                        w.restore(state);
+                    }
+                    w
+                });
+                Slot {
+                    kind: block.kind.clone(),
+                    line: block.line,
+                    widget,
+                }
+            })
+            .collect();
+        self.changes += 1;
+        self.animating = true;
+    }
+
+    /// Record that the current page was seen and which of its blocks are finished.
+    pub(super) fn note_progress(&mut self) {
+        let Some(entry) = self.current() else {
+            return;
+        };
+        let id = entry.id.clone();
+        let pages = match &entry.parsed {
+            Ok(l) => l.pages.len(),
+            Err(_) => return,
+        };
+        let lp = self.progress.lessons.entry(id.clone()).or_default();
+        lp.pages_seen.insert(self.page);
+        lp.last_page = self.page;
+        for (i, slot) in self.slots.iter().enumerate() {
+            let key = progress::block_key(self.page, i);
+            match &slot.widget {
+                Ok(w) if !w.is_done() => {
+                    lp.pending.insert(key);
+                }
+                _ => {
+                    lp.pending.remove(&key);
+                }
+            }
+        }
+        if (0..pages).all(|p| lp.pages_seen.contains(&p)) && lp.pending.is_empty() {
+            lp.done = true;
+        }
+        self.progress.current = Some(progress::Position {
+            lesson: id,
+            page: self.page,
+            block: self.focused_block(),
+            scroll: u16::try_from(self.scroll).unwrap_or(u16::MAX),
+        });
+    }
+
+    fn focused_block(&self) -> Option<usize> {
+        match self.focus {
+            Focus::Block(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Open lesson `lesson` at `page` (clamped), top of the page.
+    pub(crate) fn open(&mut self, lesson: usize, page: usize) {
+        self.stash_slots();
+        self.held_place = None;
+        if self.lessons.is_empty() {
+            self.slots.clear();
+            self.changes += 1;
+            return;
+        }
+        self.lesson = lesson.min(self.lessons.len() - 1);
+        self.page = page.min(self.lessons[self.lesson].page_count() - 1);
+        self.sidebar_sel = self.lesson;
+        self.scroll = 0;
+        self.active = false;
+        if matches!(self.focus, Focus::Block(_)) {
+            self.focus = Focus::Page;
+        }
+        self.build_slots();
+        self.note_progress();
+    }
+
+    pub(super) fn next_page(&mut self) -> Update {
+        let Some(entry) = self.current() else {
+            return Update::None;
+        };
+        if self.page + 1 < entry.page_count() {
+            self.open(self.lesson, self.page + 1);
+        } else if self.lesson + 1 < self.lessons.len() {
+            self.open(self.lesson + 1, 0);
+        } else {
+            self.status = Some("This is the last page of the last lesson.".into());
+            return Update::Redraw;
+        }
+        Update::Save
+    }
+
+    pub(super) fn prev_page(&mut self) -> Update {
+        if self.current().is_none() {
+            return Update::None;
+        }
+        if self.page > 0 {
+            self.open(self.lesson, self.page - 1);
+        } else if self.lesson > 0 {
+            let last = self.lessons[self.lesson - 1].page_count() - 1;
+            self.open(self.lesson - 1, last);
+        } else {
+            self.status = Some("This is the first page.".into());
+            return Update::Redraw;
+        }
+        Update::Save
+    }
+
+    /// The page to open lesson `i` at from the lesson list: where the learner left it,
+    /// or the first page once the lesson is finished.
+    pub(crate) fn resume_page(&self, i: usize) -> usize {
+        self.lessons
+            .get(i)
+            .and_then(|e| self.progress.lessons.get(&e.id))
+            .filter(|p| !p.done)
+            .map_or(0, |p| p.last_page)
+    }
+
+    /// Snapshot of everything to persist (block states of the current page included).
+    pub fn progress_snapshot(&self) -> Progress {
+        let mut p = self.progress.clone();
+        if let Some(entry) = self.current() {
+            let lp = p.lessons.entry(entry.id.clone()).or_default();
+            for (i, slot) in self.slots.iter().enumerate() {
+                if let Ok(w) = &slot.widget {
+                    let state = w.save();
+                    if !state.is_null() {
+                        lp.blocks.insert(progress::block_key(self.page, i), state);
+                    }
+                }
+            }
+            if let Some(cur) = &mut p.current {
+                cur.scroll = u16::try_from(self.scroll).unwrap_or(u16::MAX);
+                cur.block = self.focused_block();
+            }
+        }
+        p
+    }
+
+    /// Lesson state for the sidebar: done, started, or not yet.
+    pub fn lesson_state(&self, i: usize) -> LessonState {
+        let Some(entry) = self.lessons.get(i) else {
+            return LessonState::Todo;
+        };
+        if entry.parsed.is_err() {
+            return LessonState::Broken;
+        }
+        match self.progress.lessons.get(&entry.id) {
+            Some(p) if p.done => LessonState::Done,
+            Some(p) if p.started() => LessonState::Started,
+            _ => LessonState::Todo,
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! Scrolling: how far the page may scroll, and keeping the focused block (and the line it
+//! points at) in view as blocks grow and the page changes width.
+
+use super::{App, Focus};
+
+impl App {
+    pub(super) fn max_scroll(&self) -> usize {
+        let c = self.content_area();
+        let view = self.page_view(c.width);
+        view.height.saturating_sub(usize::from(c.height))
+    }
+
+    pub(super) fn clamp_scroll(&mut self) {
+        self.scroll = self.scroll.min(self.max_scroll());
+    }
+
+    /// Scroll so the focused block is in view (its top, if it is taller than the view).
+    pub(super) fn reveal_focus(&mut self) {
+        let Focus::Block(i) = self.focus else {
+            return;
+        };
+        let c = self.content_area();
+        let view = self.page_view(c.width);
+        if let Some((y, h)) = view.slot_span(i) {
+            let vh = usize::from(c.height.max(1));
+            if y < self.scroll || h > vh {
+                self.scroll = y;
+            } else if y + h > self.scroll + vh {
+                self.scroll = y + h - vh;
+            }
+        }
+        self.clamp_scroll();
+    }
+
+    /// Height and drawing width of the focused block (0 when no block has focus).
+    pub(super) fn focused_height(&self) -> (u16, u16) {
+        let w = self.content_area().width;
+        match self.focus {
+            Focus::Block(i) => (self.slot_height(i, w), w),
+            _ => (0, w),
+        }
+    }
+
+    /// After a key inside the focused block: keep its focus line in view and, when the block
+    /// just grew, show its new bottom as far as the focus line (or its top) allows.
+    pub(super) fn keep_focus_line(&mut self, old_h: u16, old_w: u16) {
+        let Focus::Block(i) = self.focus else {
+            return;
+        };
+        let c = self.content_area();
+        let view = self.page_view(c.width);
+        let Some((y, h)) = view.slot_span(i) else {
+            return;
+        };
+        let vh = usize::from(c.height.max(1));
+        let line = match self.slots.get(i).map(|s| &s.widget) {
+            Some(Ok(w)) => w.focus_line(c.width),
+            _ => None,
+        };
+        let anchor = y + line.map_or(0, |l| usize::from(l).min(h.saturating_sub(1)));
+        let grew = old_w == c.width && h > usize::from(old_h);
+        if grew && y + h > self.scroll + vh {
+            self.scroll = (y + h - vh).min(anchor);
+        }
+        if line.is_some() {
+            if anchor < self.scroll {
+                self.scroll = anchor;
+            } else if anchor >= self.scroll + vh {
+                self.scroll = anchor + 1 - vh;
+            }
+        }
+        self.clamp_scroll();
+    }
+}

@@ -1,0 +1,143 @@
+//! The two playgrounds: one shell (focus and keys, the rules-and-flips panel, save and
+//! restore, clicks) around an engine that owns the inputs, runs the real core and draws
+//! its own panes.
+//!
+//! - [`shell`]: the shell every playground shares;
+//! - [`validator`]: `mode=validator`, schema and argument editors;
+//!   [`validator_run`]: the real validator it runs;
+//! - [`executor`]: `mode=executor`, a tool field, a trusted context and an argument editor;
+//!   [`executor_run`]: the real get_ticket executor it runs.
+
+pub mod executor;
+pub mod executor_run;
+pub mod shell;
+pub mod validator;
+pub mod validator_run;
+
+use crossterm::event::KeyEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use serde_json::{Map, Value};
+
+use crate::switches::Switch;
+use crate::tui::blocks::KeyHint;
+use crate::tui::blocks::editor::Editor;
+use crate::tui::blocks::panels::Flip;
+use crate::tui::theme::Theme;
+
+pub use executor::ExecutorPlayground;
+pub use executor_run::{ExecRun, Stage, context_short, context_words, run_exec, run_exec_case};
+pub use shell::{Canvas, Playground, Shell};
+pub use validator::ValidatorPlayground;
+pub use validator_run::{ValRun, load_named_schemas, run_validator, run_validator_case};
+
+/// A pane of a playground that can hold the keyboard focus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    Schema,
+    Tool,
+    Context,
+    Args,
+    Rules,
+}
+
+/// Arguments as the model wrote them: a JSON value, or raw text to parse first.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgsInput {
+    Value(Value),
+    Text(String),
+}
+
+impl ArgsInput {
+    pub fn from_case(args: &Option<Value>, args_text: &Option<String>) -> ArgsInput {
+        match (args_text, args) {
+            (Some(t), _) => ArgsInput::Text(t.clone()),
+            (None, Some(v)) => ArgsInput::Value(v.clone()),
+            (None, None) => ArgsInput::Value(Value::Null),
+        }
+    }
+
+    /// Text for display and editors.
+    pub fn display(&self) -> String {
+        match self {
+            ArgsInput::Text(t) => t.clone(),
+            ArgsInput::Value(v) => crate::tui::blocks::common::json_compact(v),
+        }
+    }
+}
+
+/// A check the learner may switch off in a playground: the core's own enum, with the
+/// words the switch list shows.
+pub trait RuleSwitch:
+    Switch + std::fmt::Debug + serde::Serialize + serde::de::DeserializeOwned
+{
+    fn label(self) -> &'static str;
+}
+
+impl RuleSwitch for crate::validate::Rule {
+    fn label(self) -> &'static str {
+        crate::validate::Rule::label(self)
+    }
+}
+
+impl RuleSwitch for crate::executor::Safeguard {
+    fn label(self) -> &'static str {
+        crate::executor::Safeguard::label(self)
+    }
+}
+
+/// What one of the engine's own keys did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyEffect {
+    /// An input changed that counts as the learner's own edit (re-run).
+    Edited,
+    /// A fixture input was chosen (re-run; not an edit).
+    Chosen,
+}
+
+/// The part of a playground that differs by mode: its inputs, the real code it runs,
+/// and its panes.
+pub trait Engine {
+    type Rule: RuleSwitch;
+    /// The block's title.
+    const TITLE: &'static str;
+    /// The focusable panes in Tab order (the rules panel included).
+    const PANELS: &'static [Panel];
+    /// The key bar's words for Tab.
+    const TAB_HINT: &'static str;
+
+    /// Re-run the real code on the current inputs with `off` switched off.
+    fn refresh(&mut self, off: Option<Self::Rule>);
+    /// How many fixture rows the rule switches are tried on.
+    fn row_count(&self) -> usize;
+    /// Fixture row `i` run with every rule on and with `rule` off: `Some(Some(flip))`
+    /// when the result changes, `Some(None)` when it does not, `None` when the row is
+    /// broken (it is then left out of the count).
+    fn compare_row(&self, i: usize, rule: Self::Rule) -> Option<Option<Flip>>;
+    /// The editor of `panel`, if that pane is one.
+    fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor>;
+    /// The learner changed the text of `panel`'s editor.
+    fn typed(&mut self, _panel: Panel) {}
+    /// Where the latest JSON error points: the pane, line and column.
+    fn error_spot(&self) -> Option<(Panel, usize, usize)>;
+    /// The engine's own keys outside the editors (pickers, toggles).
+    fn key(&mut self, focus: Panel, key: &KeyEvent) -> Option<KeyEffect>;
+    /// Key hints for a focused pane other than the rules.
+    fn panel_hints(&self, focus: Panel) -> Vec<KeyHint>;
+    /// Key hints that hold whichever pane has the focus.
+    fn extra_hints(&self) -> Vec<KeyHint> {
+        Vec::new()
+    }
+    /// The verdict word for the border.
+    fn status(&self, theme: &Theme) -> String;
+    /// The block's full height (border included) at `width` columns.
+    fn height(&self, shell: &Shell<Self::Rule>, width: u16) -> u16;
+    /// Draw the panes into the block's inner area.
+    fn render(&self, c: &Canvas<Self::Rule>, inner: Rect, buf: &mut Buffer);
+    /// The row (from the block's top) the reader keeps in view.
+    fn focus_line(&self, shell: &Shell<Self::Rule>, width: u16) -> u16;
+    /// The engine's inputs for the progress file.
+    fn save(&self) -> Map<String, Value>;
+    /// Take back inputs saved by [`Engine::save`] (unknown names are ignored).
+    fn restore(&mut self, state: &Value);
+}

@@ -1,0 +1,394 @@
+//! The shell both playgrounds share: which pane has the focus, Tab and the rule switches,
+//! typing into the engine's editors, the rules-and-flips panel, clicks, and save/restore.
+
+use std::cell::Cell;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use serde_json::Value;
+
+use super::{Engine, KeyEffect, Panel, RuleSwitch};
+use crate::switches::Switch;
+use crate::tui::blocks::common::{frame, is_char, is_down, is_up, plain};
+use crate::tui::blocks::panels::{self, Flip, RulesPanel};
+use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+use crate::tui::theme::Theme;
+
+/// The state every playground keeps besides its engine's inputs.
+pub struct Shell<R> {
+    /// Where the last draw put the block (x, y) and the rule switches (absolute), for clicks.
+    drawn: Cell<((u16, u16), Rect)>,
+    focus: Panel,
+    editing: bool,
+    off: Option<R>,
+    rule_cursor: usize,
+    flips: Vec<Flip>,
+    flip_total: usize,
+    edited: bool,
+    switched: bool,
+}
+
+impl<R: RuleSwitch> Shell<R> {
+    fn new() -> Shell<R> {
+        Shell {
+            drawn: Cell::new(((0, 0), Rect::default())),
+            focus: Panel::Args,
+            editing: false,
+            off: None,
+            rule_cursor: 0,
+            flips: Vec::new(),
+            flip_total: 0,
+            edited: false,
+            switched: false,
+        }
+    }
+
+    pub fn focus(&self) -> Panel {
+        self.focus
+    }
+
+    pub fn editing(&self) -> bool {
+        self.editing
+    }
+
+    pub fn off(&self) -> Option<R> {
+        self.off
+    }
+
+    /// `panel` has the focus and the block is shown as focused.
+    pub fn shows(&self, panel: Panel, show: bool) -> bool {
+        show && self.focus == panel
+    }
+
+    /// The learner is typing into `panel`.
+    pub fn edits(&self, panel: Panel) -> bool {
+        self.editing && self.focus == panel
+    }
+
+    fn labels() -> Vec<&'static str> {
+        R::ALL.iter().map(|r| r.label()).collect()
+    }
+
+    fn rules_panel<'a>(&'a self, labels: &'a [&'a str], cursor: Option<usize>) -> RulesPanel<'a> {
+        RulesPanel {
+            labels,
+            off: self.off.map(|r| r.index()),
+            cursor,
+            flips: &self.flips,
+            flip_total: self.flip_total,
+        }
+    }
+
+    /// Lines the rules-and-flips panel needs when it is `width` cells wide.
+    pub fn rules_panel_height(&self, width: u16) -> u16 {
+        self.rules_panel(&Self::labels(), None).height(width)
+    }
+
+    /// Draw the rules-and-flips panel and remember where its switches went.
+    pub fn draw_rules(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show: bool) {
+        let labels = Self::labels();
+        let cursor = self.shows(Panel::Rules, show).then_some(self.rule_cursor);
+        let ra = self.rules_panel(&labels, cursor).render(theme, area, buf);
+        let (origin, _) = self.drawn.get();
+        self.drawn.set((origin, ra));
+    }
+}
+
+/// What an engine draws with: the shell's state, the theme, and whether the block shows
+/// its focus (focused or entered).
+pub struct Canvas<'a, R> {
+    pub shell: &'a Shell<R>,
+    pub theme: &'a Theme,
+    pub show: bool,
+}
+
+impl<R> Clone for Canvas<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Canvas<'_, R> {}
+
+/// A playground: the shared shell around one engine.
+pub struct Playground<E: Engine> {
+    engine: E,
+    shell: Shell<E::Rule>,
+}
+
+impl<E: Engine> Playground<E> {
+    /// A playground on `engine`'s inputs, run once with every rule on.
+    pub fn with_engine(engine: E) -> Playground<E> {
+        let mut p = Playground {
+            engine,
+            shell: Shell::new(),
+        };
+        p.refresh();
+        p
+    }
+
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+
+    pub fn focus(&self) -> Panel {
+        self.shell.focus
+    }
+
+    pub fn editing(&self) -> bool {
+        self.shell.editing
+    }
+
+    pub fn off(&self) -> Option<E::Rule> {
+        self.shell.off
+    }
+
+    pub fn flips(&self) -> &[Flip] {
+        &self.shell.flips
+    }
+
+    fn refresh(&mut self) {
+        self.engine.refresh(self.shell.off);
+    }
+
+    /// Run every fixture row with all rules on and with the chosen rule off.
+    fn refresh_flips(&mut self) {
+        self.shell.flips.clear();
+        self.shell.flip_total = 0;
+        let Some(rule) = self.shell.off else {
+            return;
+        };
+        for i in 0..self.engine.row_count() {
+            if let Some(flip) = self.engine.compare_row(i, rule) {
+                self.shell.flip_total += 1;
+                self.shell.flips.extend(flip);
+            }
+        }
+    }
+
+    fn set_off(&mut self, rule: Option<E::Rule>) {
+        self.shell.off = rule;
+        self.shell.switched = true;
+        self.refresh();
+        self.refresh_flips();
+    }
+
+    fn toggle_rule(&mut self, idx: usize) {
+        self.shell.rule_cursor = idx;
+        let rule = E::Rule::ALL[idx];
+        self.set_off(panels::toggled(self.shell.off, rule));
+    }
+
+    fn jump_to_error(&mut self) -> bool {
+        let Some((panel, line, column)) = self.engine.error_spot() else {
+            return false;
+        };
+        let Some(editor) = self.engine.editor_mut(panel) else {
+            return false;
+        };
+        editor.jump_to(line, column);
+        self.shell.focus = panel;
+        self.shell.editing = true;
+        true
+    }
+
+    fn cycle_focus(&mut self, forward: bool) {
+        let order = E::PANELS;
+        let n = order.len();
+        let i = order
+            .iter()
+            .position(|p| *p == self.shell.focus)
+            .unwrap_or(0);
+        self.shell.focus = order[if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        }];
+    }
+
+    /// Keys while the learner types into an editor.
+    fn editing_key(&mut self, key: KeyEvent) -> BlockOutcome {
+        let focus = self.shell.focus;
+        let Some(editor) = self.engine.editor_mut(focus) else {
+            return BlockOutcome::Consumed;
+        };
+        if plain(&key, KeyCode::Esc) || (editor.single_line && plain(&key, KeyCode::Enter)) {
+            self.shell.editing = false;
+            return BlockOutcome::Changed;
+        }
+        if !editor.input(key) {
+            return BlockOutcome::Consumed;
+        }
+        self.engine.typed(focus);
+        self.shell.edited = true;
+        self.refresh();
+        BlockOutcome::Changed
+    }
+
+    /// Keys of the focused pane when nobody is typing.
+    fn pane_key(&mut self, key: KeyEvent) -> BlockOutcome {
+        let focus = self.shell.focus;
+        if let Some(effect) = self.engine.key(focus, &key) {
+            if effect == KeyEffect::Edited {
+                self.shell.edited = true;
+            }
+            self.refresh();
+            return BlockOutcome::Changed;
+        }
+        if focus == Panel::Rules {
+            return self.rules_key(key);
+        }
+        let enter = plain(&key, KeyCode::Enter) || is_char(&key, 'e');
+        if enter && self.engine.editor_mut(focus).is_some() {
+            self.shell.editing = true;
+            return BlockOutcome::Changed;
+        }
+        BlockOutcome::Ignored
+    }
+
+    fn rules_key(&mut self, key: KeyEvent) -> BlockOutcome {
+        if is_up(&key) {
+            self.shell.rule_cursor = self.shell.rule_cursor.saturating_sub(1);
+            return BlockOutcome::Consumed;
+        }
+        if is_down(&key) {
+            self.shell.rule_cursor = (self.shell.rule_cursor + 1).min(E::Rule::ALL.len() - 1);
+            return BlockOutcome::Consumed;
+        }
+        if is_char(&key, ' ') || plain(&key, KeyCode::Enter) {
+            self.toggle_rule(self.shell.rule_cursor);
+            return BlockOutcome::Changed;
+        }
+        BlockOutcome::Ignored
+    }
+}
+
+impl<E: Engine> BlockWidget for Playground<E> {
+    fn title(&self) -> String {
+        E::TITLE.to_owned()
+    }
+
+    fn height(&self, width: u16) -> u16 {
+        self.engine.height(&self.shell, width)
+    }
+
+    fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
+        let theme = ctx.theme;
+        let status = self.engine.status(theme);
+        let inner = frame(area, buf, ctx, E::TITLE, &status);
+        if inner.is_empty() {
+            return;
+        }
+        self.shell.drawn.set(((area.x, area.y), Rect::default()));
+        let canvas = Canvas {
+            shell: &self.shell,
+            theme,
+            show: ctx.focused || ctx.active,
+        };
+        self.engine.render(&canvas, inner, buf);
+    }
+
+    fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
+        if !active {
+            self.shell.editing = false;
+            return BlockOutcome::Ignored;
+        }
+        let tab = plain(&key, KeyCode::Tab);
+        let backtab = key.code == KeyCode::BackTab
+            || (key.code == KeyCode::Tab && key.modifiers.contains(KeyModifiers::SHIFT));
+        if tab || backtab {
+            self.shell.editing = false;
+            self.cycle_focus(tab);
+            return BlockOutcome::Consumed;
+        }
+        if self.shell.editing {
+            return self.editing_key(key);
+        }
+        if plain(&key, KeyCode::Esc) {
+            return BlockOutcome::Release;
+        }
+        if is_char(&key, 'g') {
+            return if self.jump_to_error() {
+                BlockOutcome::Changed
+            } else {
+                BlockOutcome::Consumed
+            };
+        }
+        self.pane_key(key)
+    }
+
+    fn focus_line(&self, width: u16) -> Option<u16> {
+        Some(self.engine.focus_line(&self.shell, width))
+    }
+
+    fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
+        // A click on a rule switch selects it and flips it, as Space would.
+        let Some((idx, _)) = panels::clicked_rule(self.shell.drawn.get(), row, col, E::Rule::ALL)
+        else {
+            return BlockOutcome::Ignored;
+        };
+        self.shell.editing = false;
+        self.shell.focus = Panel::Rules;
+        self.toggle_rule(idx);
+        BlockOutcome::Changed
+    }
+
+    fn key_hints(&self, active: bool) -> Vec<KeyHint> {
+        if !active {
+            return vec![KeyHint::new("Enter", "open the playground")];
+        }
+        if self.shell.editing {
+            return vec![
+                KeyHint::new("Esc", "stop editing"),
+                KeyHint::new("Tab", "next panel"),
+            ];
+        }
+        let mut v = vec![KeyHint::new("Tab", E::TAB_HINT)];
+        if self.shell.focus == Panel::Rules {
+            v.push(KeyHint::new("Up/Down", "rule"));
+            v.push(KeyHint::new("Space", "switch off/on"));
+        } else {
+            v.extend(self.engine.panel_hints(self.shell.focus));
+        }
+        v.extend(self.engine.extra_hints());
+        if self.engine.error_spot().is_some() {
+            v.push(KeyHint::new("g", "go to JSON error"));
+        }
+        v.push(KeyHint::new("Esc", "back to page"));
+        v
+    }
+
+    fn captures_text(&self) -> bool {
+        self.shell.editing
+    }
+
+    fn save(&self) -> Value {
+        let mut state = self.engine.save();
+        let off = self
+            .shell
+            .off
+            .map(|r| serde_json::to_value(r).unwrap_or(Value::Null));
+        state.insert("off".into(), off.unwrap_or(Value::Null));
+        state.insert("edited".into(), Value::Bool(self.shell.edited));
+        state.insert("switched".into(), Value::Bool(self.shell.switched));
+        Value::Object(state)
+    }
+
+    fn restore(&mut self, state: &Value) {
+        self.engine.restore(state);
+        let flag = |name: &str| state.get(name).and_then(Value::as_bool).unwrap_or(false);
+        self.shell.edited = flag("edited");
+        self.shell.switched = flag("switched");
+        self.shell.off = state
+            .get("off")
+            .and_then(|v| serde_json::from_value(v.clone()).ok());
+        self.refresh();
+        self.refresh_flips();
+    }
+
+    /// Explored: the learner edited something and tried a rule switch.
+    fn is_done(&self) -> bool {
+        self.shell.edited && self.shell.switched
+    }
+}

@@ -1,0 +1,560 @@
+//! `playground mode=validator schema=NAME`: pick a fixture schema (or edit one), edit the
+//! arguments, and every edit re-runs the real validator: the verdict, the ordered pipeline
+//! with the check that fired, every violation (`--all`), JSON errors at line and column.
+//! Rule switches run every `validator_cases.json` row with one rule off and list the rows
+//! that flip.
+
+use crossterm::event::KeyEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use serde_json::{Map, Value, json};
+
+use super::validator_run::{
+    JsonError, VAL_STAGES, ValRun, load_named_schemas, parse_schema_text, run_validator,
+    run_validator_case, schema_text, stage_label,
+};
+use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
+use crate::content::lessons::Block;
+use crate::tui::blocks::common::{
+    self, is_char, is_left, is_right, verdict_line, verdict_lines, wrap_prefixed,
+};
+use crate::tui::blocks::editor::Editor;
+use crate::tui::blocks::panels::{self, Flip, StageState};
+use crate::tui::blocks::{BlockEnv, KeyHint};
+use crate::tui::theme::Theme;
+use crate::validate::cases::{NamedSchema, ValidatorCase, Verdict};
+use crate::validate::{CheckKind, Rule};
+
+const WIDE: u16 = 110;
+const EDITOR_H: u16 = 8;
+
+/// The result of the latest run.
+#[derive(Debug, Clone, PartialEq)]
+enum Outcome {
+    /// The schema text is not a usable schema.
+    SchemaError(String),
+    Run(ValRun),
+}
+
+/// The validator playground's inputs and latest run.
+pub struct ValidatorEngine {
+    schemas: Vec<(String, NamedSchema)>,
+    /// The fixture schema shown, or `None` once the learner edited the schema text.
+    schema_idx: Option<usize>,
+    schema_editor: Editor,
+    args_editor: Editor,
+    cases: Vec<ValidatorCase>,
+    outcome: Outcome,
+    json_error: Option<JsonError>,
+}
+
+pub type ValidatorPlayground = Playground<ValidatorEngine>;
+
+impl Playground<ValidatorEngine> {
+    pub fn from_block(block: &Block, env: &BlockEnv) -> Result<ValidatorPlayground, String> {
+        let schemas = load_named_schemas(&env.content)?;
+        if schemas.is_empty() {
+            return Err("playground: schemas.json names no schema".to_owned());
+        }
+        // Without schema=NAME the first named schema is shown.
+        let idx = match block.option("schema") {
+            None => 0,
+            Some(name) => schemas
+                .iter()
+                .position(|(n, _)| n == name)
+                .ok_or_else(|| format!("playground: no schema named {name:?} in schemas.json"))?,
+        };
+        let cases =
+            crate::validate::cases::validator_cases(&env.content).map_err(|e| e.to_string())?;
+        let args = if block.body.trim().is_empty() {
+            "{}".to_owned()
+        } else {
+            block.body.trim_end().to_owned()
+        };
+        Ok(ValidatorPlayground::new(schemas, idx, &args, cases))
+    }
+
+    pub fn new(
+        schemas: Vec<(String, NamedSchema)>,
+        idx: usize,
+        args: &str,
+        cases: Vec<ValidatorCase>,
+    ) -> ValidatorPlayground {
+        let idx = idx.min(schemas.len().saturating_sub(1));
+        let text = schemas
+            .get(idx)
+            .map(|(_, e)| schema_text(e))
+            .unwrap_or_default();
+        Playground::with_engine(ValidatorEngine {
+            schemas,
+            schema_idx: Some(idx),
+            schema_editor: Editor::new(&text),
+            args_editor: Editor::new(args),
+            cases,
+            outcome: Outcome::SchemaError(String::new()),
+            json_error: None,
+        })
+    }
+
+    pub fn json_error(&self) -> Option<&JsonError> {
+        self.engine().json_error.as_ref()
+    }
+
+    pub fn args_text(&self) -> String {
+        self.engine().args_editor.text()
+    }
+
+    pub fn args_cursor(&self) -> (usize, usize) {
+        self.engine().args_editor.cursor()
+    }
+
+    pub fn schema_name(&self) -> Option<&str> {
+        self.engine().schema_name()
+    }
+
+    /// The verdict of the latest run (`None` while the schema is broken).
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.engine().verdict()
+    }
+
+    pub fn fired(&self) -> Option<CheckKind> {
+        self.engine().fired()
+    }
+
+    pub fn all_violations(&self) -> Vec<String> {
+        match &self.engine().outcome {
+            Outcome::Run(r) => r.all.iter().map(|v| v.message.clone()).collect(),
+            Outcome::SchemaError(_) => Vec::new(),
+        }
+    }
+}
+
+/// A flip cell's words for a verdict.
+fn verdict_words(v: &Verdict) -> String {
+    if v.ok {
+        "ok".to_owned()
+    } else {
+        v.error.clone()
+    }
+}
+
+impl ValidatorEngine {
+    fn schema_name(&self) -> Option<&str> {
+        self.schema_idx.map(|i| self.schemas[i].0.as_str())
+    }
+
+    fn verdict(&self) -> Option<Verdict> {
+        match &self.outcome {
+            Outcome::Run(r) => Some(r.verdict()),
+            Outcome::SchemaError(_) => None,
+        }
+    }
+
+    fn fired(&self) -> Option<CheckKind> {
+        match &self.outcome {
+            Outcome::Run(r) => r.first.as_ref().map(|v| v.kind),
+            Outcome::SchemaError(_) => None,
+        }
+    }
+
+    fn choose_schema(&mut self, forward: bool) {
+        let n = self.schemas.len();
+        if n == 0 {
+            return;
+        }
+        let cur = self.schema_idx.unwrap_or(0);
+        let next = if forward {
+            (cur + 1) % n
+        } else {
+            (cur + n - 1) % n
+        };
+        self.schema_idx = Some(next);
+        self.schema_editor = Editor::new(&schema_text(&self.schemas[next].1));
+    }
+
+    fn stages(&self, off: Option<Rule>) -> Vec<(&'static str, StageState)> {
+        let fired = self.fired();
+        let broken = matches!(self.outcome, Outcome::SchemaError(_));
+        let stages = VAL_STAGES.iter().map(|&k| {
+            let is_off = matches!(
+                (k, off),
+                (CheckKind::Missing, Some(Rule::Required))
+                    | (CheckKind::Unknown, Some(Rule::Unknown))
+                    | (CheckKind::Type, Some(Rule::Types))
+                    | (CheckKind::Value, Some(Rule::Values))
+            );
+            let label = if k == CheckKind::Type && off == Some(Rule::BoolGuard) {
+                "type (no bool guard)"
+            } else {
+                stage_label(k)
+            };
+            (label, is_off, fired == Some(k))
+        });
+        panels::stage_states(stages, broken)
+    }
+
+    fn result_lines(&self, theme: &Theme, width: usize, off: Option<Rule>) -> Vec<Line<'static>> {
+        let mut out = Vec::new();
+        match &self.outcome {
+            Outcome::SchemaError(msg) => {
+                out.extend(verdict_lines(theme, false, "schema error", msg, width));
+            }
+            Outcome::Run(run) => {
+                let v = run.verdict();
+                let line = json!({"ok": v.ok, "error": v.error});
+                let mut prefix =
+                    verdict_line(theme, v.ok, if v.ok { "accepted" } else { "rejected" }, "").spans;
+                prefix.push(Span::raw("  "));
+                out.extend(common::wrap_json(
+                    prefix,
+                    &common::json_compact(&line),
+                    width,
+                    theme,
+                ));
+                out.extend(panels::pipeline_lines(
+                    theme,
+                    "checks:",
+                    &self.stages(off),
+                    width,
+                ));
+            }
+        }
+        out.extend(self.error_lines(theme, width));
+        out
+    }
+
+    /// The JSON error's position, and every violation when there is more than one.
+    fn error_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+        let mut out = Vec::new();
+        if let Some(e) = &self.json_error {
+            let which = if e.in_schema { "schema" } else { "args" };
+            out.extend(wrap_prefixed(
+                vec![Span::styled(format!("{} ", theme.sym.pointer), theme.warn)],
+                &format!(
+                    "{which} line {}, column {} (g jumps there): {}",
+                    e.line, e.column, e.message
+                ),
+                width,
+                theme.warn,
+            ));
+        }
+        if let Outcome::Run(run) = &self.outcome
+            && run.all.len() > 1
+        {
+            out.push(Line::from(Span::styled(
+                format!("every violation (--all): {}", run.all.len()),
+                theme.dim,
+            )));
+            for v in &run.all {
+                out.extend(wrap_prefixed(
+                    vec![Span::styled(format!("  {} ", theme.sym.bullet), theme.dim)],
+                    &crate::sanitize::clean(&v.message, false),
+                    width,
+                    theme.base,
+                ));
+            }
+        }
+        out
+    }
+
+    fn picker_lines(&self, theme: &Theme, focused: bool, width: usize) -> Vec<Line<'static>> {
+        let name = match self.schema_idx {
+            Some(i) => format!(
+                "{} ({}/{})",
+                crate::sanitize::clean(&self.schemas[i].0, false),
+                i + 1,
+                self.schemas.len()
+            ),
+            None => "edited".to_owned(),
+        };
+        let style = if focused { theme.selected } else { theme.base };
+        let spans = vec![
+            Span::styled("Schema ", theme.dim),
+            Span::styled(format!("< {name} >"), style),
+        ];
+        let mut out = vec![Line::from(spans)];
+        if let Some(i) = self.schema_idx {
+            let d = &self.schemas[i].1.description;
+            if !d.is_empty() {
+                // The description wraps under the picker instead of running off the edge.
+                out.extend(common::wrap_rich(
+                    Vec::new(),
+                    &crate::sanitize::clean(d, false),
+                    width.max(8),
+                    theme.dim,
+                    theme,
+                ));
+            }
+        }
+        out
+    }
+
+    fn picker_height(&self, width: u16) -> u16 {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        self.picker_lines(&theme, false, usize::from(width)).len() as u16
+    }
+
+    fn result_height(&self, width: u16, off: Option<Rule>) -> u16 {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        self.result_lines(&theme, usize::from(width), off).len() as u16
+    }
+
+    /// Two columns: picker and editors on the left, results and rules on the right.
+    fn render_wide(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
+        let Canvas { shell, theme, show } = *c;
+        let [left, right] = inner.layout(&Layout::horizontal([
+            Constraint::Percentage(50),
+            Constraint::Percentage(50),
+        ]));
+        let picker =
+            self.picker_lines(theme, shell.shows(Panel::Schema, show), left.width as usize);
+        let [pick, sch, args] = left.layout(&Layout::vertical([
+            Constraint::Length(picker.len() as u16),
+            Constraint::Fill(1),
+            Constraint::Fill(1),
+        ]));
+        common::draw_lines(pick, buf, &picker, 0);
+        self.draw_editors(c, sch, args, buf);
+        let right = Rect {
+            x: right.x + 1,
+            width: right.width.saturating_sub(1),
+            ..right
+        };
+        let res = self.result_lines(theme, right.width as usize, shell.off());
+        let rh = (res.len() as u16).min(right.height);
+        let [ra, _, rules] = right.layout(&Layout::vertical([
+            Constraint::Length(rh),
+            Constraint::Length(1),
+            Constraint::Fill(1),
+        ]));
+        common::draw_lines(ra, buf, &res, 0);
+        shell.draw_rules(theme, rules, buf, show);
+    }
+
+    /// One column: picker, the editors side by side, results, rules.
+    fn render_narrow(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
+        let Canvas { shell, theme, show } = *c;
+        let res = self.result_lines(theme, inner.width as usize, shell.off());
+        let picker = self.picker_lines(
+            theme,
+            shell.shows(Panel::Schema, show),
+            inner.width as usize,
+        );
+        let ph = (picker.len() as u16)
+            .min(inner.height.saturating_sub(1))
+            .max(1);
+        let eh = EDITOR_H.min(inner.height.saturating_sub(ph));
+        let rest = inner.height.saturating_sub(ph + eh);
+        let rh = (res.len() as u16).min(rest);
+        let [pick, eds, ra, rules] = inner.layout(&Layout::vertical([
+            Constraint::Length(ph),
+            Constraint::Length(eh),
+            Constraint::Length(rh),
+            Constraint::Fill(1),
+        ]));
+        common::draw_lines(pick, buf, &picker, 0);
+        let [sa, aa] = eds.layout(&Layout::horizontal([
+            Constraint::Percentage(50),
+            Constraint::Percentage(50),
+        ]));
+        self.draw_editors(c, sa, aa, buf);
+        common::draw_lines(ra, buf, &res, 0);
+        shell.draw_rules(theme, rules, buf, show);
+    }
+
+    fn draw_editors(&self, c: &Canvas<Rule>, schema_area: Rect, args_area: Rect, buf: &mut Buffer) {
+        let Canvas { shell, theme, show } = *c;
+        self.schema_editor.render(
+            schema_area,
+            buf,
+            theme,
+            shell.edits(Panel::Schema),
+            "schema",
+            shell.shows(Panel::Schema, show),
+        );
+        self.args_editor.render(
+            args_area,
+            buf,
+            theme,
+            shell.edits(Panel::Args),
+            "arguments",
+            shell.shows(Panel::Args, show),
+        );
+    }
+}
+
+impl Engine for ValidatorEngine {
+    type Rule = Rule;
+    const TITLE: &'static str = "Playground: validator";
+    const PANELS: &'static [Panel] = &[Panel::Schema, Panel::Args, Panel::Rules];
+    const TAB_HINT: &'static str = "schema / args / rules";
+
+    /// Re-run the real validator on the editors' text.
+    fn refresh(&mut self, off: Option<Rule>) {
+        self.json_error = None;
+        match parse_schema_text(&self.schema_editor.text()) {
+            Err(e) => {
+                self.outcome = Outcome::SchemaError(e.message.clone());
+                if e.line > 0 {
+                    self.json_error = Some(e);
+                }
+            }
+            Ok(schema) => {
+                let run = run_validator(&schema, &ArgsInput::Text(self.args_editor.text()), off);
+                if let Some(v) = &run.first
+                    && v.kind == CheckKind::Parse
+                    && let Some((line, column)) = common::line_col(&v.message)
+                {
+                    self.json_error = Some(JsonError {
+                        in_schema: false,
+                        line,
+                        column,
+                        message: v.message.clone(),
+                    });
+                }
+                self.outcome = Outcome::Run(run);
+            }
+        }
+    }
+
+    fn row_count(&self) -> usize {
+        self.cases.len()
+    }
+
+    fn compare_row(&self, i: usize, rule: Rule) -> Option<Option<Flip>> {
+        let case = self.cases.get(i)?;
+        let with = run_validator_case(case, &self.schemas, None).ok()?;
+        let without = run_validator_case(case, &self.schemas, Some(rule)).ok()?;
+        let (a, b) = (with.verdict(), without.verdict());
+        Some((a != b).then(|| Flip {
+            id: case.id.clone(),
+            with: verdict_words(&a),
+            with_ok: a.ok,
+            without: verdict_words(&b),
+            without_ok: b.ok,
+        }))
+    }
+
+    fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor> {
+        match panel {
+            Panel::Schema => Some(&mut self.schema_editor),
+            Panel::Args => Some(&mut self.args_editor),
+            _ => None,
+        }
+    }
+
+    fn typed(&mut self, panel: Panel) {
+        if panel == Panel::Schema {
+            self.schema_idx = None;
+        }
+    }
+
+    fn error_spot(&self) -> Option<(Panel, usize, usize)> {
+        self.json_error.as_ref().map(|e| {
+            let panel = if e.in_schema {
+                Panel::Schema
+            } else {
+                Panel::Args
+            };
+            (panel, e.line, e.column)
+        })
+    }
+
+    fn key(&mut self, focus: Panel, key: &KeyEvent) -> Option<KeyEffect> {
+        let (prev, next) = (is_char(key, '['), is_char(key, ']'));
+        let arrows = focus == Panel::Schema && (is_left(key) || is_right(key));
+        if !(prev || next || arrows) {
+            return None;
+        }
+        self.choose_schema(next || (arrows && is_right(key)));
+        Some(KeyEffect::Chosen)
+    }
+
+    fn panel_hints(&self, focus: Panel) -> Vec<KeyHint> {
+        match focus {
+            Panel::Schema => vec![
+                KeyHint::new("Left/Right", "fixture schema"),
+                KeyHint::new("Enter", "edit schema"),
+            ],
+            _ => vec![KeyHint::new("Enter", "edit arguments")],
+        }
+    }
+
+    fn status(&self, theme: &Theme) -> String {
+        match self.verdict() {
+            Some(v) if v.ok => format!("{} accepted", theme.sym.ok),
+            Some(_) => format!("{} rejected", theme.sym.bad),
+            None => format!("{} schema error", theme.sym.bad),
+        }
+    }
+
+    fn height(&self, shell: &Shell<Rule>, width: u16) -> u16 {
+        let inner = width.saturating_sub(2);
+        let h = if inner >= WIDE {
+            let r = self.result_height(inner / 2, shell.off())
+                + 1
+                + shell.rules_panel_height((inner / 2).saturating_sub(1));
+            r.max(self.picker_height(inner / 2) + 2 * EDITOR_H)
+        } else {
+            self.picker_height(inner)
+                + EDITOR_H
+                + self.result_height(inner, shell.off())
+                + shell.rules_panel_height(inner)
+        };
+        h + 2
+    }
+
+    fn render(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
+        if inner.width >= WIDE {
+            self.render_wide(c, inner, buf);
+        } else {
+            self.render_narrow(c, inner, buf);
+        }
+    }
+
+    fn focus_line(&self, shell: &Shell<Rule>, width: u16) -> u16 {
+        let inner = width.saturating_sub(2);
+        let wide = inner >= WIDE;
+        let ph = self.picker_height(if wide { inner / 2 } else { inner });
+        let editor_row = |e: &Editor| (e.cursor().0 as u16).min(EDITOR_H.saturating_sub(3));
+        if !shell.editing() {
+            // The verdict: right column top when wide, under the editors when narrow.
+            return if wide { 1 } else { 1 + ph + EDITOR_H };
+        }
+        let (top, ed) = match shell.focus() {
+            Panel::Schema => (0, &self.schema_editor),
+            _ if wide => {
+                // Schema and arguments share the left column's height.
+                let left_h = self.height(shell, width).saturating_sub(2 + ph);
+                (left_h / 2, &self.args_editor)
+            }
+            _ => (0, &self.args_editor),
+        };
+        1 + ph + top + 1 + editor_row(ed)
+    }
+
+    fn save(&self) -> Map<String, Value> {
+        let schema_text = self.schema_idx.is_none().then(|| self.schema_editor.text());
+        let mut m = Map::new();
+        m.insert("schema".into(), json!(self.schema_name()));
+        m.insert("schema_text".into(), json!(schema_text));
+        m.insert("args".into(), json!(self.args_editor.text()));
+        m
+    }
+
+    fn restore(&mut self, state: &Value) {
+        if let Some(name) = state.get("schema").and_then(Value::as_str)
+            && let Some(i) = self.schemas.iter().position(|(n, _)| n == name)
+        {
+            self.schema_idx = Some(i);
+            self.schema_editor = Editor::new(&schema_text(&self.schemas[i].1));
+        } else if let Some(t) = state.get("schema_text").and_then(Value::as_str) {
+            self.schema_idx = None;
+            self.schema_editor = Editor::new(t);
+        }
+        if let Some(a) = state.get("args").and_then(Value::as_str) {
+            self.args_editor = Editor::new(a);
+        }
+    }
+}

@@ -1,0 +1,370 @@
+//! A small, strict JSON reader for model-written argument text.
+//!
+//! Why not plain `serde_json::from_str`? Three things the validator needs that a `Value`
+//! cannot carry:
+//! - a repeated key is an error (`duplicate arg: NAME`), never "last one wins";
+//! - an integer literal too big for `i64`/`u64` is still an *integer* (Python's `json.loads`
+//!   gives an `int`), so we keep its text instead of turning it into a float;
+//! - nesting is capped at [`MAX_DEPTH`] levels with the same clear `invalid JSON` error,
+//!   so hostile input can never blow the stack.
+//!
+//! Strings without escapes are borrowed from the input, so parsing allocates little.
+//! Deviations from Python's `json.loads`, on purpose: `NaN`/`Infinity` are rejected (they are
+//! not JSON), and a lone UTF-16 surrogate escape (`"\ud800"`) becomes U+FFFD, because a Rust
+//! string cannot hold it (the value is still a `str`, as in Python).
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+mod parse;
+
+pub(crate) use parse::Parser;
+pub use parse::{ParseError, parse, parse_allowing_duplicates};
+
+/// Deepest nesting of arrays and objects accepted (the same limit serde_json uses).
+pub const MAX_DEPTH: usize = 128;
+
+/// A parsed JSON value that remembers what Python would call it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json<'a> {
+    Null,
+    Bool(bool),
+    /// An integer literal that fits `i64`.
+    Int(i64),
+    /// An integer literal outside `i64` (kept as its text): Python still says `int`.
+    BigInt(Cow<'a, str>),
+    /// A literal with a fraction or an exponent (`3.0`, `1e2`): Python says `float`.
+    Float(f64),
+    Str(Cow<'a, str>),
+    Array(Vec<Json<'a>>),
+    /// Keys in the order written; never two equal keys.
+    Object(Vec<(Cow<'a, str>, Json<'a>)>),
+}
+
+impl<'a> Json<'a> {
+    /// Python's name for the type `json.loads` gives this value.
+    pub fn py_type(&self) -> &'static str {
+        match self {
+            Json::Null => "NoneType",
+            Json::Bool(_) => "bool",
+            Json::Int(_) | Json::BigInt(_) => "int",
+            Json::Float(_) => "float",
+            Json::Str(_) => "str",
+            Json::Array(_) => "list",
+            Json::Object(_) => "dict",
+        }
+    }
+
+    /// The numeric value, for bounds (booleans are not numbers here).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Json::Int(i) => Some(*i as f64),
+            Json::BigInt(t) => t.parse::<f64>().ok(),
+            Json::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// Look a key up in an object (linear: argument objects are small).
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
+        match self {
+            Json::Object(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Equality as JSON Schema's `enum` means it: numbers compare by value (`1 == 1.0`),
+    /// booleans are never numbers, object key order does not matter.
+    pub fn same_as(&self, other: &Json<'_>) -> bool {
+        match (self, other) {
+            (Json::Null, Json::Null) => true,
+            (Json::Bool(a), Json::Bool(b)) => a == b,
+            (Json::Int(a), Json::Int(b)) => a == b,
+            (Json::BigInt(a), Json::BigInt(b)) => a == b,
+            (a @ (Json::Int(_) | Json::BigInt(_) | Json::Float(_)), b) => match (a.as_f64(), b) {
+                (Some(x), Json::Int(_) | Json::BigInt(_) | Json::Float(_)) => b.as_f64() == Some(x),
+                _ => false,
+            },
+            (Json::Str(a), Json::Str(b)) => a == b,
+            (Json::Array(a), Json::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
+            }
+            (Json::Object(a), Json::Object(b)) => {
+                a.len() == b.len()
+                    && a.iter().all(|(k, v)| {
+                        b.iter()
+                            .find(|(k2, _)| k2 == k)
+                            .is_some_and(|(_, v2)| v.same_as(v2))
+                    })
+            }
+            _ => false,
+        }
+    }
+
+    /// Convert to a `serde_json::Value`. Lossy only at the edges a `Value` cannot hold:
+    /// an integer beyond `u64` becomes a float, an infinite float (`1e400`) becomes null.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Int(i) => Value::from(*i),
+            Json::BigInt(t) => match t.parse::<u64>() {
+                Ok(u) => Value::from(u),
+                Err(_) => t
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(serde_json::Number::from_f64)
+                    .map(Value::Number)
+                    .unwrap_or(Value::Null),
+            },
+            Json::Float(f) => serde_json::Number::from_f64(*f)
+                .map(Value::Number)
+                .unwrap_or(Value::Null),
+            Json::Str(s) => Value::String(s.to_string()),
+            Json::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
+            Json::Object(fields) => Value::Object(
+                fields
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Borrow a `serde_json::Value` as a `Json`. A `Value` has already lost repeated keys
+    /// and the text of huge integers; a `u64` above `i64::MAX` is still an integer.
+    pub fn from_value(value: &'a Value) -> Json<'a> {
+        match value {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    Json::Int(i)
+                } else if let Some(u) = n.as_u64() {
+                    Json::BigInt(Cow::Owned(u.to_string()))
+                } else {
+                    Json::Float(n.as_f64().unwrap_or(f64::NAN))
+                }
+            }
+            Value::String(s) => Json::Str(Cow::Borrowed(s)),
+            Value::Array(items) => Json::Array(items.iter().map(Json::from_value).collect()),
+            Value::Object(map) => Json::Object(
+                map.iter()
+                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), Json::from_value(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Short display for messages: JSON text, cut after about 60 characters.
+    pub fn show(&self) -> String {
+        let full = match self {
+            Json::Int(i) => i.to_string(),
+            Json::BigInt(t) => t.to_string(),
+            Json::Float(f) => show_f64(*f),
+            Json::Str(s) => serde_json::to_string(s.as_ref()).unwrap_or_default(),
+            other => serde_json::to_string(&other.to_value()).unwrap_or_default(),
+        };
+        cut(&full, 60)
+    }
+}
+
+/// A float the way a reader expects it: `3.0`, `0.5`, `1e20`, `inf`.
+pub fn show_f64(f: f64) -> String {
+    if f.is_infinite() {
+        if f > 0.0 { "inf".into() } else { "-inf".into() }
+    } else {
+        format!("{f:?}")
+    }
+}
+
+/// Cut `s` to at most `max` characters, marking the cut.
+pub fn cut(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        None => s.to_owned(),
+        Some((i, _)) => format!("{}...", &s[..i]),
+    }
+}
+
+/// One line of JSON spaced like Python's `json.dumps` (`", "` and `": "`), which is how
+/// the contract writes its output lines: `{"ok": true, "error": ""}`. Keys keep their order.
+pub fn dumps(v: &Value) -> String {
+    let mut out = String::new();
+    dump_into(v, &mut out);
+    out
+}
+
+/// Append `v` to `out` (see [`dumps`]).
+pub fn dump_into(v: &Value, out: &mut String) {
+    match v {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                dump_into(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_str_json(k, out);
+                out.push_str(": ");
+                dump_into(item, out);
+            }
+            out.push('}');
+        }
+        Value::String(s) => push_str_json(s, out),
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// Append `s` as a JSON string literal.
+pub fn push_str_json(s: &str, out: &mut String) {
+    out.push('"');
+    let mut run = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..=0x1f | 0x7f => "",
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        if esc.is_empty() {
+            out.push_str(&format!("\\u{b:04x}"));
+        } else {
+            out.push_str(esc);
+        }
+        run = i + 1;
+    }
+    out.push_str(&s[run..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn syntax(text: &str) -> (String, usize, usize) {
+        match parse(text) {
+            Err(ParseError::Syntax { what, line, column }) => (what, line, column),
+            other => panic!("expected a syntax error for {text:?}, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn python_type_names() {
+        let cases = [
+            ("null", "NoneType"),
+            ("true", "bool"),
+            ("false", "bool"),
+            ("3", "int"),
+            ("-0", "int"),
+            ("3.0", "float"),
+            ("1e2", "float"),
+            ("1E-2", "float"),
+            ("123456789012345678901234567890", "int"),
+            ("18446744073709551616", "int"),
+            ("-99999999999999999999", "int"),
+            ("1e400", "float"),
+            ("\"x\"", "str"),
+            ("[]", "list"),
+            ("{}", "dict"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse(text).unwrap().py_type(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn keeps_order_and_borrows() {
+        let v = parse(r#"{"b": 1, "a": "x", "c": [true]}"#).unwrap();
+        let Json::Object(f) = &v else { panic!() };
+        let keys: Vec<&str> = f.iter().map(|(k, _)| k.as_ref()).collect();
+        assert_eq!(keys, ["b", "a", "c"]);
+        assert!(matches!(&f[1].1, Json::Str(Cow::Borrowed("x"))));
+    }
+
+    #[test]
+    fn duplicates_are_errors_at_any_depth() {
+        let dup = |t: &str| match parse(t) {
+            Err(ParseError::Duplicate { path }) => path,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(dup(r#"{"city": "a", "city": "b"}"#), "city");
+        assert_eq!(dup(r#"{"f": {"x": 1, "x": 2}}"#), "f.x");
+        assert_eq!(dup(r#"{"items": [{}, {"id": 1, "id": 1}]}"#), "items[1].id");
+        // Escapes are compared after decoding.
+        assert_eq!(dup(r#"{"a": 1, "\u0061": 2}"#), "a");
+        // Large objects switch to a set; still caught.
+        let mut big: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        big.push("\"k7\": 0".into());
+        assert_eq!(dup(&format!("{{{}}}", big.join(","))), "k7");
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        assert_eq!(syntax(r#"{"city": }"#), ("expected a value".into(), 1, 10));
+        assert_eq!(syntax("{\n  \"a\": 1,\n  oops\n}").1, 3);
+        assert_eq!(syntax("{\n  \"a\": 1,\n  oops\n}").2, 3);
+        assert_eq!(syntax("").0, "expected a value, found the end of the text");
+        assert_eq!(syntax("{} x").0, "trailing characters after the JSON value");
+        assert_eq!(syntax("01").0, "trailing characters after the JSON value");
+        assert_eq!(syntax("NaN").0, "NaN and Infinity are not JSON");
+        assert_eq!(syntax("-Infinity").0, "NaN and Infinity are not JSON");
+        assert_eq!(syntax("{'a': 1}").0, "expected a key in double quotes");
+        assert_eq!(syntax("\"a\u{1}\"").0, "control character inside a string");
+        assert_eq!(syntax(r#""\x""#).0, "invalid escape in a string");
+        assert_eq!(syntax("[1,]").0, "expected a value");
+        assert_eq!(syntax("1.").0, "expected a digit after the decimal point");
+        // Columns count characters, not bytes.
+        assert_eq!(syntax(r#"{"é": x}"#).2, 7);
+    }
+
+    #[test]
+    fn deep_nesting_is_a_clean_error() {
+        let deep = "[".repeat(100_000);
+        let (what, _, _) = syntax(&deep);
+        assert_eq!(what, format!("nesting deeper than {MAX_DEPTH} levels"));
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse(&ok).is_ok());
+        let obj = "{\"a\":".repeat(50_000);
+        assert!(matches!(parse(&obj), Err(ParseError::Syntax { .. })));
+    }
+
+    #[test]
+    fn escapes_and_surrogates() {
+        let v = parse(r#""a\"b\\c\/\n\u00e9\ud83d\ude00""#).unwrap();
+        assert_eq!(v, Json::Str("a\"b\\c/\né😀".into()));
+        assert_eq!(
+            parse(r#""\ud800x""#).unwrap(),
+            Json::Str("\u{fffd}x".into())
+        );
+        assert_eq!(parse(r#""\udc00""#).unwrap(), Json::Str("\u{fffd}".into()));
+    }
+
+    #[test]
+    fn value_round_trip_and_enum_equality() {
+        let v =
+            parse(r#"{"a": [1, 2.5, "x", null, true], "b": {"c": 18446744073709551615}}"#).unwrap();
+        let value = v.to_value();
+        assert_eq!(Json::from_value(&value), v);
+        assert!(Json::Int(1).same_as(&Json::Float(1.0)));
+        assert!(!Json::Int(1).same_as(&Json::Bool(true)));
+        assert!(
+            parse(r#"{"a":1,"b":2}"#)
+                .unwrap()
+                .same_as(&parse(r#"{"b":2,"a":1}"#).unwrap())
+        );
+    }
+}

@@ -1,0 +1,530 @@
+//! The strict reader: JSON text to [`Json`], with positions in every error, repeated keys
+//! refused and nesting capped at [`MAX_DEPTH`]; also a cursor the JSON-lines readers use to
+//! pick a case apart member by member.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use super::{Json, MAX_DEPTH};
+
+/// Why the text could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// Not JSON: what went wrong, with 1-based line and column (columns count characters).
+    Syntax {
+        what: String,
+        line: usize,
+        column: usize,
+    },
+    /// An object repeated a key; the path to it (`city`, `filter.city`, `items[2].id`).
+    Duplicate { path: String },
+}
+
+impl ParseError {
+    /// The contract's message: `invalid JSON: ... line L column C` or `duplicate arg: NAME`.
+    pub fn message(&self) -> String {
+        match self {
+            ParseError::Syntax { what, line, column } => {
+                format!("invalid JSON: {what} at line {line} column {column}")
+            }
+            ParseError::Duplicate { path } => format!("duplicate arg: {path}"),
+        }
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+/// Internal error before the position is turned into line and column.
+enum Fail {
+    At(usize, Cow<'static, str>),
+    /// Path segments, innermost first.
+    Dup(Vec<String>),
+}
+
+/// Parse one complete JSON text (surrounding whitespace allowed).
+pub fn parse(text: &str) -> Result<Json<'_>, ParseError> {
+    let mut p = Parser::new(text);
+    let result = p.document();
+    result.map_err(|f| p.error(f))
+}
+
+/// Parse like [`parse`], but let repeated keys through (the first value is kept). Only for
+/// reading the envelope around model-written args that already failed with a repeat.
+pub fn parse_allowing_duplicates(text: &str) -> Result<Json<'_>, ParseError> {
+    let mut p = Parser::new(text);
+    p.allow_duplicates = true;
+    let result = p.document();
+    result.map_err(|f| p.error(f))
+}
+
+/// A cursor over JSON text. `pub(crate)` so the JSON-lines readers can pick a case apart
+/// key by key and keep the raw text of a value (to reuse a compiled schema).
+pub(crate) struct Parser<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth: usize,
+    /// Accept repeated keys (keeping the first); only for re-reading a JSON-lines case
+    /// whose `args` already failed with a duplicate, to find where the args end.
+    pub(crate) allow_duplicates: bool,
+}
+
+type PResult<T> = Result<T, Fail>;
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(src: &'a str) -> Self {
+        Parser {
+            src,
+            bytes: src.as_bytes(),
+            pos: 0,
+            depth: 0,
+            allow_duplicates: false,
+        }
+    }
+
+    fn document(&mut self) -> PResult<Json<'a>> {
+        self.ws();
+        let v = self.value()?;
+        self.ws();
+        if self.pos < self.bytes.len() {
+            return Err(self.fail("trailing characters after the JSON value"));
+        }
+        Ok(v)
+    }
+
+    fn fail(&self, what: &'static str) -> Fail {
+        Fail::At(self.pos, Cow::Borrowed(what))
+    }
+
+    fn error(&self, f: Fail) -> ParseError {
+        match f {
+            Fail::At(pos, what) => {
+                let (line, column) = line_col(self.src, pos);
+                ParseError::Syntax {
+                    what: what.into_owned(),
+                    line,
+                    column,
+                }
+            }
+            Fail::Dup(mut segs) => {
+                segs.reverse();
+                let mut path = String::new();
+                for s in segs {
+                    if !path.is_empty() && !s.starts_with('[') {
+                        path.push('.');
+                    }
+                    path.push_str(&s);
+                }
+                ParseError::Duplicate { path }
+            }
+        }
+    }
+
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if b == b' ' || b == b'\n' || b == b'\t' || b == b'\r' {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn value(&mut self) -> PResult<Json<'a>> {
+        match self.peek() {
+            None => Err(self.fail("expected a value, found the end of the text")),
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b'"') => Ok(Json::Str(self.string()?)),
+            Some(b't') => self.literal("true", Json::Bool(true)),
+            Some(b'f') => self.literal("false", Json::Bool(false)),
+            Some(b'n') => self.literal("null", Json::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b'N' | b'I') => Err(self.fail("NaN and Infinity are not JSON")),
+            Some(b'\'') => Err(self.fail("strings need double quotes, not single quotes")),
+            Some(_) => Err(self.fail("expected a value")),
+        }
+    }
+
+    fn literal(&mut self, word: &'static str, v: Json<'a>) -> PResult<Json<'a>> {
+        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(v)
+        } else {
+            Err(self.fail("expected a value"))
+        }
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Fail::At(
+                self.pos,
+                Cow::Owned(format!("nesting deeper than {MAX_DEPTH} levels")),
+            ));
+        }
+        Ok(())
+    }
+
+    fn object(&mut self) -> PResult<Json<'a>> {
+        self.enter()?;
+        self.pos += 1; // '{'
+        let mut fields: Vec<(Cow<'a, str>, Json<'a>)> = Vec::new();
+        let mut seen: Option<HashSet<Cow<'a, str>>> = None;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(Json::Object(fields));
+        }
+        loop {
+            self.ws();
+            match self.peek() {
+                Some(b'"') => {}
+                None => return Err(self.fail("unterminated object, expected a key")),
+                Some(_) => return Err(self.fail("expected a key in double quotes")),
+            }
+            let key = self.string()?;
+            // Repeated keys: linear for small objects, a set once they grow.
+            let dup = match &mut seen {
+                Some(set) => !set.insert(key.clone()),
+                None => {
+                    let d = fields.iter().any(|(k, _)| *k == key);
+                    if fields.len() >= 16 {
+                        seen = Some(fields.iter().map(|(k, _)| k.clone()).collect());
+                        if let Some(set) = &mut seen {
+                            set.insert(key.clone());
+                        }
+                    }
+                    d
+                }
+            };
+            if dup && !self.allow_duplicates {
+                return Err(Fail::Dup(vec![key.into_owned()]));
+            }
+            self.ws();
+            if self.peek() != Some(b':') {
+                return Err(self.fail("expected ':' after the key"));
+            }
+            self.pos += 1;
+            self.ws();
+            let v = match self.value() {
+                Ok(v) => v,
+                Err(Fail::Dup(mut segs)) => {
+                    segs.push(key.into_owned());
+                    return Err(Fail::Dup(segs));
+                }
+                Err(e) => return Err(e),
+            };
+            if !dup {
+                fields.push((key, v));
+            }
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(Json::Object(fields));
+                }
+                None => return Err(self.fail("unterminated object, expected ',' or '}'")),
+                Some(_) => return Err(self.fail("expected ',' or '}' after an object member")),
+            }
+        }
+    }
+
+    fn array(&mut self) -> PResult<Json<'a>> {
+        self.enter()?;
+        self.pos += 1; // '['
+        let mut items = Vec::new();
+        self.ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(Json::Array(items));
+        }
+        loop {
+            self.ws();
+            let v = match self.value() {
+                Ok(v) => v,
+                Err(Fail::Dup(mut segs)) => {
+                    segs.push(format!("[{}]", items.len()));
+                    return Err(Fail::Dup(segs));
+                }
+                Err(e) => return Err(e),
+            };
+            items.push(v);
+            self.ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(Json::Array(items));
+                }
+                None => return Err(self.fail("unterminated array, expected ',' or ']'")),
+                Some(_) => return Err(self.fail("expected ',' or ']' after an array item")),
+            }
+        }
+    }
+
+    /// A string starting at the opening quote; borrowed when it has no escapes.
+    fn string(&mut self) -> PResult<Cow<'a, str>> {
+        self.pos += 1; // opening quote
+        let start = self.pos;
+        let stop = self.bytes[start..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        match stop {
+            None => return Err(Fail::At(start - 1, "unterminated string".into())),
+            Some(i) => {
+                self.pos = start + i;
+                match self.bytes[self.pos] {
+                    b'"' => {
+                        let s = &self.src[start..self.pos];
+                        self.pos += 1;
+                        return Ok(Cow::Borrowed(s));
+                    }
+                    b'\\' => {}
+                    _ => return Err(self.fail("control character inside a string")),
+                }
+            }
+        }
+        // Slow path: there are escapes.
+        let mut out = String::with_capacity(self.pos - start + 16);
+        out.push_str(&self.src[start..self.pos]);
+        loop {
+            let run = self.pos;
+            while let Some(&b) = self.bytes.get(self.pos) {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            out.push_str(&self.src[run..self.pos]);
+            match self.peek() {
+                None => return Err(Fail::At(start - 1, "unterminated string".into())),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(Cow::Owned(out));
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let esc = self.peek();
+                    self.pos += 1;
+                    match esc {
+                        Some(b'"') => out.push('"'),
+                        Some(b'\\') => out.push('\\'),
+                        Some(b'/') => out.push('/'),
+                        Some(b'b') => out.push('\u{8}'),
+                        Some(b'f') => out.push('\u{c}'),
+                        Some(b'n') => out.push('\n'),
+                        Some(b'r') => out.push('\r'),
+                        Some(b't') => out.push('\t'),
+                        Some(b'u') => {
+                            let c = self.unicode_escape()?;
+                            out.push(c);
+                        }
+                        None => return Err(Fail::At(start - 1, "unterminated string".into())),
+                        Some(_) => {
+                            self.pos -= 1;
+                            return Err(self.fail("invalid escape in a string"));
+                        }
+                    }
+                }
+                Some(_) => return Err(self.fail("control character inside a string")),
+            }
+        }
+    }
+
+    fn hex4(&mut self) -> PResult<u32> {
+        let Some(chunk) = self.bytes.get(self.pos..self.pos + 4) else {
+            return Err(self.fail("\\u needs four hex digits"));
+        };
+        let mut v = 0u32;
+        for &b in chunk {
+            let d = match b {
+                b'0'..=b'9' => b - b'0',
+                b'a'..=b'f' => b - b'a' + 10,
+                b'A'..=b'F' => b - b'A' + 10,
+                _ => return Err(self.fail("\\u needs four hex digits")),
+            };
+            v = v * 16 + u32::from(d);
+        }
+        self.pos += 4;
+        Ok(v)
+    }
+
+    fn unicode_escape(&mut self) -> PResult<char> {
+        let hi = self.hex4()?;
+        if (0xD800..0xDC00).contains(&hi) {
+            // A high surrogate: a low one must follow to make a pair.
+            if self.bytes[self.pos..].starts_with(b"\\u") {
+                let save = self.pos;
+                self.pos += 2;
+                let lo = self.hex4()?;
+                if (0xDC00..0xE000).contains(&lo) {
+                    let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                    return Ok(char::from_u32(c).unwrap_or('\u{fffd}'));
+                }
+                self.pos = save;
+            }
+            return Ok('\u{fffd}');
+        }
+        Ok(char::from_u32(hi).unwrap_or('\u{fffd}'))
+    }
+
+    fn number(&mut self) -> PResult<Json<'a>> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                while matches!(self.peek(), Some(b'0'..=b'9')) {
+                    self.pos += 1;
+                }
+            }
+            Some(b'I') => return Err(self.fail("NaN and Infinity are not JSON")),
+            _ => return Err(self.fail("expected a digit")),
+        }
+        let mut float = false;
+        if self.peek() == Some(b'.') {
+            float = true;
+            self.pos += 1;
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.fail("expected a digit after the decimal point"));
+            }
+            while matches!(self.peek(), Some(b'0'..=b'9')) {
+                self.pos += 1;
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            float = true;
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.fail("expected a digit in the exponent"));
+            }
+            while matches!(self.peek(), Some(b'0'..=b'9')) {
+                self.pos += 1;
+            }
+        }
+        let text = &self.src[start..self.pos];
+        if float {
+            // Overflow gives infinity, as Python's float() does.
+            Ok(Json::Float(text.parse::<f64>().unwrap_or(f64::INFINITY)))
+        } else {
+            match text.parse::<i64>() {
+                Ok(i) => Ok(Json::Int(i)),
+                Err(_) => Ok(Json::BigInt(Cow::Borrowed(text))),
+            }
+        }
+    }
+
+    // ---- pieces for the JSON-lines readers ----
+
+    /// Read `{` and report whether the object is empty (the `}` is then consumed too).
+    pub(crate) fn open_object(&mut self) -> Result<bool, ParseError> {
+        self.ws();
+        if self.peek() != Some(b'{') {
+            return Err(self.error(self.fail("expected a JSON object")));
+        }
+        self.pos += 1;
+        self.ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Read one `"key":` of the top-level object.
+    pub(crate) fn key(&mut self) -> Result<Cow<'a, str>, ParseError> {
+        self.ws();
+        if self.peek() != Some(b'"') {
+            return Err(self.error(self.fail("expected a key in double quotes")));
+        }
+        let k = self.string().map_err(|f| self.error(f))?;
+        self.ws();
+        if self.peek() != Some(b':') {
+            return Err(self.error(self.fail("expected ':' after the key")));
+        }
+        self.pos += 1;
+        self.ws();
+        Ok(k)
+    }
+
+    /// Read one value, returning it with its raw text.
+    pub(crate) fn value_with_text(&mut self) -> Result<(Json<'a>, &'a str), ParseError> {
+        self.ws();
+        let start = self.pos;
+        let v = self.value().map_err(|f| self.error(f))?;
+        Ok((v, &self.src[start..self.pos]))
+    }
+
+    /// Skip `raw` if the text at the cursor starts with it. `raw` must be the text of a
+    /// complete object, array or string read before: those end themselves, so the value here
+    /// is then exactly that value, and parsing it again can be skipped.
+    pub(crate) fn skip_known(&mut self, raw: &str) -> Option<&'a str> {
+        self.ws();
+        let start = self.pos;
+        if !raw.is_empty() && self.bytes[start..].starts_with(raw.as_bytes()) {
+            self.pos += raw.len();
+            Some(&self.src[start..self.pos])
+        } else {
+            None
+        }
+    }
+
+    /// After a member: `true` if another member follows (`,`), `false` at the closing `}`
+    /// (then only whitespace may follow).
+    pub(crate) fn next_member(&mut self) -> Result<bool, ParseError> {
+        self.ws();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(b'}') => {
+                self.pos += 1;
+                self.ws();
+                if self.pos < self.bytes.len() {
+                    return Err(self.error(self.fail("trailing characters after the JSON value")));
+                }
+                Ok(false)
+            }
+            None => Err(self.error(self.fail("unterminated object, expected ',' or '}'"))),
+            Some(_) => Err(self.error(self.fail("expected ',' or '}' after an object member"))),
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of byte offset `pos`.
+fn line_col(src: &str, pos: usize) -> (usize, usize) {
+    let pos = pos.min(src.len());
+    let before = &src.as_bytes()[..pos];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = match src.get(line_start..pos) {
+        Some(s) => s.chars().count() + 1,
+        None => pos - line_start + 1,
+    };
+    (line, column)
+}

@@ -1,0 +1,7 @@
+//! Tests that run the built `tooldojo` binary, one module per subcommand.
+
+mod check_cli;
+mod exec_cli;
+mod render_cli;
+mod trace_cli;
+mod validate_cli;

@@ -1,0 +1,177 @@
+//! The shipped course: every lesson parses and has what the course promises.
+
+use tooldojo::content::Content;
+use tooldojo::content::lessons::{BlockKind, load_all};
+
+#[test]
+fn every_shipped_lesson_parses() {
+    let lessons = load_all(&Content::embedded()).expect("lessons parse");
+    assert!(lessons.len() >= 2, "got {} lessons", lessons.len());
+    let mut ids: Vec<&str> = lessons.iter().map(|l| l.id.as_str()).collect();
+    let sorted = {
+        let mut v = ids.clone();
+        v.sort();
+        v
+    };
+    assert_eq!(ids, sorted, "lessons load in file-name order");
+    ids.dedup();
+    assert_eq!(ids.len(), lessons.len());
+    for l in &lessons {
+        assert!(l.minutes > 0, "{} has no study time", l.file);
+        assert!(
+            l.blocks().count() > 0,
+            "{} has no interactive block",
+            l.file
+        );
+        assert!(!l.pages.is_empty());
+        assert!(l.file.starts_with("lessons/"), "{}", l.file);
+    }
+}
+
+#[test]
+fn the_disk_tree_matches_the_embedded_one() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    let disk = load_all(&Content::new(Some(&dir), None)).expect("disk lessons parse");
+    let embedded = load_all(&Content::embedded()).expect("embedded lessons parse");
+    assert_eq!(disk.len(), embedded.len());
+    for (d, e) in disk.iter().zip(&embedded) {
+        assert_eq!(d.id, e.id);
+        assert_eq!(d.pages, e.pages);
+    }
+}
+
+#[test]
+fn quizzes_give_a_why_for_every_choice() {
+    for l in load_all(&Content::embedded()).unwrap() {
+        for b in l.blocks().filter(|b| b.kind == BlockKind::Quiz) {
+            if let tooldojo::content::lessons::BlockSpec::Quiz(q) = &b.spec {
+                assert!(q.choices.iter().all(|c| !c.why.is_empty()));
+            } else {
+                panic!("{}:{} quiz without a parsed spec", l.file, b.line);
+            }
+        }
+    }
+}
+
+#[test]
+fn code_lines_fit_an_80_column_page() {
+    use tooldojo::content::lessons::Item;
+    for l in load_all(&Content::embedded()).unwrap() {
+        for p in &l.pages {
+            for item in &p.items {
+                let text = match item {
+                    Item::Markdown(m) => m.clone(),
+                    Item::Block(b) if b.kind == BlockKind::Playground => {
+                        format!("```\n{}\n```", b.body)
+                    }
+                    Item::Block(_) => continue,
+                };
+                let mut in_code = false;
+                for line in text.lines() {
+                    if line.trim_start().starts_with("```") {
+                        in_code = !in_code;
+                        continue;
+                    }
+                    assert!(
+                        !in_code || line.chars().count() <= 50,
+                        "{} page {:?}: code line wider than 50 columns (the 80-column reader has about 52): {line}",
+                        l.file,
+                        p.title
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_course_takes_two_to_three_hours() {
+    let total: u32 = load_all(&Content::embedded())
+        .unwrap()
+        .iter()
+        .map(|l| l.minutes)
+        .sum();
+    assert!((120..=180).contains(&total), "course takes {total} minutes");
+}
+
+#[test]
+fn the_shipped_course_passes_its_own_lint() {
+    let rows = tooldojo::check::lint::lint(&Content::embedded()).expect("lint runs");
+    let failing: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.pass)
+        .map(|r| format!("{}: {}", r.name, r.actual))
+        .collect();
+    assert!(failing.is_empty(), "{failing:#?}");
+    // Every row of both fixtures and every scenario got its own row.
+    assert!(rows.iter().any(|r| r.name == "predicted get_ticket row-8"));
+    assert!(rows.iter().any(|r| r.name == "traced race-vs-cancel"));
+}
+
+mod never_panics {
+    use proptest::prelude::*;
+    use tooldojo::content::TextFile;
+    use tooldojo::content::lessons::parse_lesson;
+
+    fn file(text: String) -> TextFile {
+        TextFile {
+            display: "lessons/99-fuzz.md".into(),
+            rel: "99-fuzz.md".into(),
+            text,
+        }
+    }
+
+    // Lines drawn from the pieces the format is made of, in any order.
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("# Title".to_owned()),
+            Just("*About 5 minutes*".to_owned()),
+            Just("## Page".to_owned()),
+            Just("```".to_owned()),
+            Just("````".to_owned()),
+            Just("~~~".to_owned()),
+            Just("```quiz".to_owned()),
+            Just("```explain".to_owned()),
+            Just("```checklist".to_owned()),
+            Just("```predict fixture=get_ticket".to_owned()),
+            Just("```trace scenario=x seed=1".to_owned()),
+            Just("```playground mode=executor".to_owned()),
+            Just("- [x] a :: b".to_owned()),
+            Just("- [ ] a".to_owned()),
+            Just("- item".to_owned()),
+            Just("  more".to_owned()),
+            Just("---".to_owned()),
+            Just(String::new()),
+            "[ -~é`]{0,12}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn parse_never_panics(lines in prop::collection::vec(piece(), 0..30)) {
+            match parse_lesson(&file(lines.join("\n"))) {
+                Ok(l) => prop_assert!(!l.pages.is_empty()),
+                Err(e) => prop_assert!(e.message.starts_with("lessons/99-fuzz.md:")),
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "timing, run by hand: cargo test --release --test core lessons:: -- --ignored --nocapture"]
+fn time_parse_and_lint() {
+    let content = Content::embedded();
+    let t = std::time::Instant::now();
+    let n = 100;
+    for _ in 0..n {
+        let _ = load_all(&content).unwrap();
+    }
+    let parse = t.elapsed() / n;
+    let t = std::time::Instant::now();
+    let rows = tooldojo::check::lint::lint(&content).unwrap();
+    eprintln!(
+        "parse 14 lessons: {parse:?}; lint ({} rows): {:?}",
+        rows.len(),
+        t.elapsed()
+    );
+}

@@ -1,0 +1,220 @@
+//! Blocks built from the shipped fixtures through `build`, as the lessons use them.
+
+use crate::blocks_support;
+
+use blocks_support::*;
+use crossterm::event::KeyCode;
+use tooldojo::content::lessons::{BlockKind, BlockSpec};
+use tooldojo::executor::Safeguard;
+use tooldojo::switches::Switch;
+use tooldojo::tui::blocks::playground::{ExecutorPlayground, ValidatorPlayground};
+use tooldojo::tui::blocks::predict::PredictWidget;
+use tooldojo::tui::blocks::{BlockWidget, build};
+use tooldojo::validate::Rule;
+
+fn predict(opts: &[(&str, &str)]) -> Result<PredictWidget, String> {
+    PredictWidget::from_block(
+        &block(BlockKind::Predict, opts, "", BlockSpec::None),
+        &env(),
+    )
+}
+
+/// Predict `ok` on every row, lock and reveal it.
+fn reveal_all(p: &mut PredictWidget) {
+    for _ in p.row_ids() {
+        press(
+            p,
+            &[
+                ch('1'),
+                key(KeyCode::Enter),
+                key(KeyCode::Enter),
+                key(KeyCode::Down),
+            ],
+        );
+    }
+}
+
+#[test]
+fn every_get_ticket_row_agrees_with_the_real_executor() {
+    let mut p = predict(&[("fixture", "get_ticket")]).unwrap();
+    reveal_all(&mut p);
+    assert!(p.is_done());
+    for id in p.row_ids() {
+        let a = p.actual(&id).unwrap();
+        assert!(
+            a.agrees,
+            "{id}: real {} vs expected {}",
+            a.outcome, a.expected
+        );
+    }
+    // The seed's eight rows: two ok, the rest errors; predicting ok misses six.
+    let mut rows = predict(&[("fixture", "get_ticket"), ("group", "row")]).unwrap();
+    assert_eq!(rows.row_ids().len(), 8);
+    reveal_all(&mut rows);
+    assert_eq!(rows.score(), (2, 8, 8));
+    assert_eq!(rows.queue().len(), 6);
+}
+
+#[test]
+fn every_validator_row_agrees_with_the_real_validator() {
+    let mut p = predict(&[("fixture", "validator")]).unwrap();
+    reveal_all(&mut p);
+    for id in p.row_ids() {
+        let a = p.actual(&id).unwrap();
+        assert!(
+            a.agrees,
+            "{id}: real {:?} vs expected {}",
+            a.shown, a.expected
+        );
+    }
+}
+
+#[test]
+fn rows_option_picks_and_orders_rows() {
+    let p = predict(&[("fixture", "get_ticket"), ("rows", "row-7,row-2")]).unwrap();
+    assert_eq!(p.row_ids(), ["row-7", "row-2"]);
+    let e = predict(&[("fixture", "get_ticket"), ("rows", "row-7,nope")])
+        .err()
+        .unwrap();
+    assert!(e.contains("nope"), "{e}");
+    let e = predict(&[("fixture", "validator"), ("group", "no-such-group")])
+        .err()
+        .unwrap();
+    assert!(e.contains("no-such-group"), "{e}");
+    let e = predict(&[("fixture", "tickets")]).err().unwrap();
+    assert!(e.contains("get_ticket or validator"), "{e}");
+    let e = build(&block(BlockKind::Predict, &[], "", BlockSpec::None), &env())
+        .err()
+        .unwrap();
+    assert!(e.starts_with("line 7:"), "{e}");
+}
+
+#[test]
+fn every_executor_rule_is_justified_by_a_fixture_row() {
+    let b = block(
+        BlockKind::Playground,
+        &[("mode", "executor")],
+        "",
+        BlockSpec::None,
+    );
+    let mut pg = ExecutorPlayground::from_block(&b, &env()).unwrap();
+    press(&mut pg, &[key(KeyCode::Tab)]);
+    for (i, &rule) in Safeguard::ALL.iter().enumerate() {
+        press(&mut pg, &[ch(' ')]);
+        assert_eq!(pg.off(), Some(rule));
+        assert!(!pg.flips().is_empty(), "no row flips without {rule:?}");
+        press(&mut pg, &[ch(' ')]);
+        if i + 1 < Safeguard::ALL.len() {
+            press(&mut pg, &[ch('j')]);
+        }
+    }
+}
+
+#[test]
+fn every_validator_rule_is_justified_by_a_fixture_row() {
+    let b = block(
+        BlockKind::Playground,
+        &[("mode", "validator"), ("schema", "search_tickets")],
+        "{\"query\": \"crash\"}",
+        BlockSpec::None,
+    );
+    let mut pg = ValidatorPlayground::from_block(&b, &env()).unwrap();
+    assert_eq!(pg.schema_name(), Some("search_tickets"));
+    assert_eq!(pg.args_text(), "{\"query\": \"crash\"}");
+    press(&mut pg, &[key(KeyCode::Tab)]);
+    for (i, &rule) in Rule::ALL.iter().enumerate() {
+        press(&mut pg, &[ch(' ')]);
+        assert_eq!(pg.off(), Some(rule));
+        assert!(!pg.flips().is_empty(), "no row flips without {rule:?}");
+        press(&mut pg, &[ch(' ')]);
+        if i + 1 < Rule::ALL.len() {
+            press(&mut pg, &[ch('j')]);
+        }
+    }
+}
+
+#[test]
+fn playground_options_are_checked() {
+    let ok = |opts: &[(&str, &str)]| {
+        build(
+            &block(BlockKind::Playground, opts, "", BlockSpec::None),
+            &env(),
+        )
+    };
+    let pg = ok(&[
+        ("mode", "executor"),
+        ("tenant", "beta"),
+        ("read", "deny"),
+        ("tool", "delete_ticket"),
+    ])
+    .unwrap();
+    assert!(pg.title().contains("executor"));
+    let saved = pg.save();
+    assert_eq!(saved["tenant"], "beta");
+    assert_eq!(saved["read"], false);
+    assert_eq!(saved["tool"], "delete_ticket");
+    for bad in [
+        vec![("mode", "executor"), ("tenant", "delta")],
+        vec![("mode", "executor"), ("read", "maybe")],
+        vec![("mode", "validator"), ("schema", "nope")],
+        vec![("mode", "sandbox")],
+        vec![],
+    ] {
+        let e = ok(&bad)
+            .err()
+            .unwrap_or_else(|| panic!("{bad:?} should fail"));
+        assert!(e.starts_with("line 7:"), "{e}");
+    }
+    // Without schema=NAME the first named schema is shown.
+    assert!(ok(&[("mode", "validator")]).is_ok());
+}
+
+#[test]
+fn fixture_blocks_fit_an_80x24_reader_and_never_panic() {
+    for opts in [
+        vec![("fixture", "get_ticket"), ("group", "row")],
+        vec![("fixture", "validator"), ("group", "seed")],
+    ] {
+        let mut p = build(
+            &block(BlockKind::Predict, &opts, "", BlockSpec::None),
+            &env(),
+        )
+        .unwrap();
+        press(
+            p.as_mut(),
+            &[ch('1'), key(KeyCode::Enter), key(KeyCode::Enter)],
+        );
+        assert!(p.height(76) <= 22, "{opts:?}: {}", p.height(76));
+        render_tiny_sizes(p.as_ref());
+    }
+    for opts in [vec![("mode", "validator")], vec![("mode", "executor")]] {
+        let p = build(
+            &block(BlockKind::Playground, &opts, "", BlockSpec::None),
+            &env(),
+        )
+        .unwrap();
+        assert!(p.height(76) <= 24, "{opts:?}: {}", p.height(76));
+        render_tiny_sizes(p.as_ref());
+    }
+}
+
+#[test]
+fn every_block_in_the_shipped_lessons_builds() {
+    let env = env();
+    let lessons = tooldojo::content::lessons::load_all(&env.content).expect("lessons parse");
+    let mut kinds = std::collections::BTreeMap::new();
+    for lesson in &lessons {
+        for page in &lesson.pages {
+            for item in &page.items {
+                if let tooldojo::content::lessons::Item::Block(b) = item {
+                    let w = build(b, &env)
+                        .unwrap_or_else(|e| panic!("{} line {}: {e}", lesson.file, b.line));
+                    *kinds.entry(format!("{:?}", b.kind)).or_insert(0) += 1;
+                    render_tiny_sizes(w.as_ref());
+                    let _ = render(w.as_ref(), 76, w.height(76).min(60));
+                }
+            }
+        }
+    }
+    assert!(kinds.len() >= 6, "{kinds:?}");
+}

@@ -1,0 +1,14 @@
+//! Tests of the app and its blocks: off-screen snapshots, scripted keys, the real binary in tmux.
+
+mod blocks_support;
+mod tui_common;
+
+mod blocks_fixtures;
+mod blocks_measure;
+mod blocks_polish;
+mod blocks_real;
+mod blocks_text;
+mod blocks_trace;
+mod tui_app;
+mod tui_snapshots;
+mod tui_tmux;
