@@ -2,6 +2,7 @@
 //! orchestrator, the validator and executor against the fixtures, and property tests.
 
 mod architecture;
+mod fuzz_regressions;
 mod house;
 mod lessons;
 mod lessons_lint;

@@ -4,11 +4,12 @@
 
 use libfuzzer_sys::fuzz_target;
 use ratatui::layout::Rect;
+use tooldojo::check::lint::lint_lessons;
 use tooldojo::content::TextFile;
-use tooldojo::content::lessons::{lint_lessons, parse_lesson};
+use tooldojo::content::lessons::parse_lesson;
 use tooldojo::tui::app::LessonEntry;
-use tooldojo::tui::screens::draw_to_buffer;
-use tooldojo_fuzz::{app, shipped};
+use tooldojo::tui::screens;
+use tooldojo_fuzz::{env, options, shipped};
 
 const SIZES: [(u16, u16); 5] = [(80, 24), (40, 12), (200, 60), (1, 1), (300, 100)];
 
@@ -34,9 +35,16 @@ fuzz_target!(|data: &[u8]| {
     };
     let (w, h) = SIZES[text.len() % SIZES.len()];
     let style = (text.len() / SIZES.len()) as u8;
-    let mut a = app(style, None, Ok(vec![entry]), Rect::new(0, 0, w, h));
-    for page in 0..pages.min(16) {
-        a.open(0, page);
-        let _ = draw_to_buffer(&a);
+    // Each page as `tooldojo render lesson:ID#N` builds it.
+    for page in 1..=pages.min(16) {
+        let app = screens::build(
+            &format!("lesson:99-fuzz#{page}"),
+            options(style),
+            env(),
+            Ok(vec![entry.clone()]),
+            Rect::new(0, 0, w, h),
+        )
+        .expect("the lesson is in the list");
+        let _ = screens::draw_to_buffer(&app);
     }
 });

@@ -6,14 +6,16 @@ use std::sync::OnceLock;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 
+use tooldojo::check::lint::LintTables;
 use tooldojo::content::Content;
-use tooldojo::content::fixtures::{self, NamedSchema};
-use tooldojo::content::lessons::LintTables;
-use tooldojo::executor::Record;
+use tooldojo::executor::{Record, cases as exec_cases};
+use tooldojo::switches::Switch;
 use tooldojo::tui::app::{self, App, Input, LessonEntry, Options};
+use tooldojo::tui::blocks::BlockEnv;
 use tooldojo::tui::progress::Progress;
 use tooldojo::tui::theme::{Theme, ThemeName};
-use tooldojo::validate::{Schema, ValidatorRules, Violation};
+use tooldojo::validate::cases::{self as val_cases, NamedSchema};
+use tooldojo::validate::{Rule, Schema, ValidatorRules, Violation};
 
 /// Everything read from the built-in content, once per fuzz process.
 pub struct Shipped {
@@ -30,13 +32,13 @@ pub fn shipped() -> &'static Shipped {
     static SHIPPED: OnceLock<Shipped> = OnceLock::new();
     SHIPPED.get_or_init(|| {
         let content = Content::embedded();
-        let named = fixtures::schemas(&content).expect("the shipped schemas parse");
+        let named = val_cases::schemas(&content).expect("the shipped schemas parse");
         let schemas = named
             .iter()
             .map(|(_, s)| Schema::from_json(&s.schema, &s.required).expect("a shipped schema"))
             .collect();
         Shipped {
-            records: fixtures::tickets(&content).expect("the shipped tickets parse"),
+            records: exec_cases::tickets(&content).expect("the shipped tickets parse"),
             lessons: app::load_lessons(&content),
             tables: LintTables::load(&content).expect("the shipped fixtures parse"),
             named,
@@ -48,13 +50,13 @@ pub fn shipped() -> &'static Shipped {
 
 /// Rule switches from the low five bits of `bits` (a set bit switches that check off).
 pub fn rules_from(bits: u8) -> ValidatorRules {
-    let mut rules = ValidatorRules::ALL_ON;
-    for (i, name) in ValidatorRules::NAMES.iter().enumerate() {
-        if bits & (1 << i) != 0 {
-            rules.set(name, false);
-        }
-    }
-    rules
+    ValidatorRules::without(
+        Rule::ALL
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| bits & (1 << i) != 0)
+            .map(|(_, r)| *r),
+    )
 }
 
 /// The first-failure verdict must be the head of the every-failure list, and both must
@@ -66,15 +68,9 @@ pub fn assert_first_is_head(first: &Result<(), Violation>, all: &[Violation], wh
     }
 }
 
-/// The app as the terminal starts it, with the built-in lessons, in a theme and layout
-/// picked by `style` (theme in bits 0-1, ASCII in bit 2, presenter in bit 3).
-pub fn app(
-    style: u8,
-    lesson: Option<String>,
-    lessons: Result<Vec<LessonEntry>, String>,
-    size: Rect,
-) -> App {
-    let s = shipped();
+/// The app's options in a theme and layout picked by `style` (theme in bits 0-1, ASCII in
+/// bit 2, presenter in bit 3).
+pub fn options(style: u8) -> Options {
     let name = match style & 3 {
         0 => ThemeName::Default,
         1 => ThemeName::Light,
@@ -83,9 +79,25 @@ pub fn app(
     };
     let mut opts = Options::new(Theme::new(name, style & 4 != 0));
     opts.present = style & 8 != 0 || name == ThemeName::Projector;
+    opts
+}
+
+/// The blocks' environment over the built-in content.
+pub fn env() -> BlockEnv {
+    let s = shipped();
+    app::block_env(s.content.clone(), s.records.clone(), 0)
+}
+
+/// The app as the terminal starts it, opening `lesson` (an id) if given.
+pub fn app(
+    style: u8,
+    lesson: Option<String>,
+    lessons: Result<Vec<LessonEntry>, String>,
+    size: Rect,
+) -> App {
+    let mut opts = options(style);
     opts.lesson = lesson;
-    let env = app::block_env(s.content.clone(), s.records.clone(), 0);
-    App::new(opts, env, lessons, Progress::default(), size)
+    App::new(opts, env(), lessons, Progress::default(), size)
 }
 
 /// Named keys reached by the control bytes 0x00-0x0f.
@@ -201,7 +213,10 @@ pub fn decode(data: &[u8], reload: impl Fn() -> Result<Vec<LessonEntry>, String>
             }
             0xc0..=0xcf => {
                 let (w, h) = (next(&mut i), next(&mut i));
-                Input::Resize(1 + u16::from(w) * 300 / 256, 1 + u16::from(h) % 100)
+                Input::Resize(
+                    1 + (u32::from(w) * 300 / 256) as u16,
+                    1 + u16::from(h) % 100,
+                )
             }
             0xd0..=0xdf => Input::Tick,
             0xe0..=0xef => {
