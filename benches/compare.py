@@ -23,13 +23,14 @@ shows the best and the range over the runs and the ratio of the best times. Verd
 agree line for line (ok / not ok) between tooldojo and every peer except the f64 build
 (the plain Python validator must also print the same messages); any difference exits 1.
 pydantic is installed with pip if it is missing. The generated file goes to
-target/bench-data/; the peer is built into target/jsonschema-peer*/.
+target/bench-data/; the peer is built in target/jsonschema-peer/.
 """
 import argparse
 import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -99,11 +100,15 @@ def build():
     tooldojo = cargo_artifact(["build", "--release", "--bin", "tooldojo"], "tooldojo")
     baseline = cargo_artifact(["bench", "--no-run", "--bench", "parse_baseline"], "parse_baseline")
     manifest = os.path.join(BENCHES, "jsonschema_peer", "Cargo.toml")
+    peer_dir = os.path.join(TARGET, "jsonschema-peer")
+    env = dict(os.environ, CARGO_TARGET_DIR=peer_dir)
     peers = {}
     for variant, features in (("exact", ["--features", "exact"]), ("f64", [])):
-        env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(TARGET, f"jsonschema-peer-{variant}"))
-        peers[variant] = cargo_artifact(["build", "--release", "--manifest-path", manifest, *features],
-                                        "jsonschema-peer", env=env)
+        # Both builds share one target directory; each binary is copied aside under its name.
+        exe = cargo_artifact(["build", "--release", "--manifest-path", manifest, *features],
+                             "jsonschema-peer", env=env)
+        peers[variant] = os.path.join(peer_dir, f"jsonschema-peer-{variant}")
+        shutil.copy2(exe, peers[variant])
     return tooldojo, baseline, peers
 
 
