@@ -61,7 +61,7 @@ fn fit(s: &str, width: usize) -> String {
     }
 }
 
-pub fn run(args: CheckArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
+pub fn run(args: CheckArgs, content: &ContentArgs) -> super::CliResult {
     let rows = all_rows(&content.content())?;
     let failed = rows.iter().filter(|r| !r.pass).count();
     let out = if args.json {
@@ -128,8 +128,8 @@ fn table(rows: &[CheckRow], failed: usize, ascii: bool) -> String {
     for r in rows.iter().filter(|r| !r.pass) {
         out.push_str(&format!(
             "FAIL {}/{}\n  expected: {}\n  actual:   {}\n",
-            r.suite,
-            r.name,
+            crate::sanitize::clean(&r.suite, false),
+            crate::sanitize::clean(&r.name, false),
             crate::sanitize::clean(&vjson::dumps(&r.expected), false),
             crate::sanitize::clean(&vjson::dumps(&r.actual), false)
         ));

@@ -3,6 +3,8 @@
 
 pub mod check;
 pub mod exec;
+pub mod play;
+pub mod practice;
 pub mod render;
 pub mod trace;
 pub mod validate;
@@ -60,10 +62,10 @@ pub struct TuiArgs {
     /// Draw with ASCII only (borders, marks, bars).
     #[arg(long)]
     pub ascii: bool,
-    /// Presenter mode: bigger spacing, one step at a time.
+    /// Presenter mode: a demo that saves nothing; pages go a step at a time (Space), x/X reset.
     #[arg(long)]
     pub present: bool,
-    /// Open this lesson (its id, e.g. 03-bool-int-trap) instead of the first unfinished one.
+    /// Open this lesson (its id, e.g. 03-json-traps) where it was left, instead of the home screen.
     #[arg(long, value_name = "ID")]
     pub lesson: Option<String>,
     /// Use this ticket store (@FILE, the fixtures/tickets.json format).
@@ -85,6 +87,7 @@ impl TuiArgs {
             records: self.records.clone(),
             reset_progress: self.reset_progress,
             content,
+            play: None,
         }
     }
 }
@@ -101,6 +104,11 @@ pub enum Command {
     Trace(trace::TraceArgs),
     /// Draw one screen of the app as plain text.
     Render(render::RenderArgs),
+    /// Open the app straight in the full-screen trace player on a scenario.
+    Play(play::PlayArgs),
+    /// Grade your own validate_tool_args / execute_tool (Python) or executeTool (JavaScript),
+    /// or write a starter file to fill in.
+    Practice(practice::PracticeArgs),
 }
 
 /// Parse flags, run, and turn the outcome into an exit code.
@@ -108,18 +116,56 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
-        Err(err) => {
-            if let Some(user) = err.downcast_ref::<UserError>() {
-                eprintln!("tooldojo: {user}");
-            } else {
-                eprintln!("tooldojo: {err:?}");
-            }
+        Err(Failure::User(user)) => {
+            eprintln!("tooldojo: {}", crate::sanitize::clean(&user.message, false));
+            ExitCode::from(2)
+        }
+        Err(Failure::Internal(err)) => {
+            eprintln!("tooldojo: {err:?}");
             ExitCode::from(2)
         }
     }
 }
 
-pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
+/// Why a command could not do its job. A user error (a bad flag, a file that does not parse,
+/// input that cannot be read) is one line and never a crash, so it carries no backtrace: only
+/// an internal failure goes through color-eyre, which captures one when `RUST_BACKTRACE` asks.
+#[derive(Debug)]
+pub enum Failure {
+    User(UserError),
+    Internal(color_eyre::Report),
+}
+
+/// What every subcommand returns: its exit code, or why it could not run.
+pub type CliResult = Result<ExitCode, Failure>;
+
+impl From<UserError> for Failure {
+    fn from(err: UserError) -> Self {
+        Failure::User(err)
+    }
+}
+
+impl From<color_eyre::Report> for Failure {
+    fn from(err: color_eyre::Report) -> Self {
+        Failure::Internal(err)
+    }
+}
+
+/// Reading input or writing output failed (an unreadable file, invalid UTF-8 on stdin, a
+/// closed pipe): the user's to fix, said in one line.
+impl From<std::io::Error> for Failure {
+    fn from(err: std::io::Error) -> Self {
+        Failure::User(UserError::new(err.to_string()))
+    }
+}
+
+impl From<serde_json::Error> for Failure {
+    fn from(err: serde_json::Error) -> Self {
+        Failure::Internal(err.into())
+    }
+}
+
+pub fn run(cli: Cli) -> CliResult {
     let content = cli.content.clone();
     match cli.command {
         Some(Command::Validate(args)) => validate::run(args, &content),
@@ -127,16 +173,21 @@ pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
         Some(Command::Check(args)) => check::run(args, &content),
         Some(Command::Trace(args)) => trace::run(args, &content),
         Some(Command::Render(args)) => render::run(args, &content),
-        None => crate::tui::run_app(cli.tui.config(content.content())),
+        Some(Command::Play(args)) => play::run(args, &content),
+        Some(Command::Practice(args)) => practice::run(args, &content),
+        None => Ok(crate::tui::run_app(cli.tui.config(content.content()))?),
     }
 }
 
 /// Read `@path` as a file or take the text inline.
 pub(crate) fn inline_or_file(value: &str) -> Result<(String, String), UserError> {
     match value.strip_prefix('@') {
-        Some(path) => std::fs::read_to_string(path)
-            .map(|t| (path.to_owned(), t))
-            .map_err(|e| UserError::new(format!("{path}: {e}"))),
+        Some(path) => crate::input::read_text(
+            std::path::Path::new(path),
+            crate::input::MAX_FILE_BYTES,
+            path,
+        )
+        .map(|t| (path.to_owned(), t)),
         None => Ok(("<inline>".to_owned(), value.to_owned())),
     }
 }

@@ -2,14 +2,20 @@
 //!
 //! One event loop (`tokio::select!`) waits on terminal events, an app message channel
 //! (the lesson watcher sends there; background work never touches `App`), SIGTERM/SIGHUP,
-//! and a tick timer that only runs while a block animates. Idle means no wake-ups.
+//! and a tick timer that only runs while a block animates or the trace player plays. Idle
+//! (a paused player included) means no wake-ups.
 
 pub mod app;
 pub mod blocks;
+mod fault;
+pub mod home;
+pub mod keybar;
 pub mod keys;
 pub mod markdown;
+pub mod player;
 pub mod progress;
 pub mod screens;
+pub mod term_input;
 pub mod theme;
 pub mod ui;
 
@@ -18,8 +24,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use color_eyre::eyre::WrapErr;
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, EventStream};
-use futures::StreamExt;
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::DefaultTerminal;
 use tokio::sync::mpsc;
 
@@ -50,6 +55,25 @@ pub struct Config {
     pub reset_progress: bool,
     /// Where lessons and fixtures come from.
     pub content: Content,
+    /// Open straight in the full-screen trace player on this run.
+    pub play: Option<Play>,
+}
+
+/// `tooldojo play`: the scenario (already loaded), the seed and the playback speed.
+#[derive(Debug, Clone)]
+pub struct Play {
+    pub scenario: crate::orchestrator::Scenario,
+    pub seed: u64,
+    pub speed: f64,
+}
+
+impl Play {
+    /// Run the real orchestrator and open the player on the run, paused at 0.
+    pub fn player(&self) -> player::Player {
+        let mut p = player::Player::new(self.scenario.clone(), self.seed);
+        p.pb.set_speed(self.speed);
+        p
+    }
 }
 
 impl Config {
@@ -63,6 +87,7 @@ impl Config {
             records: None,
             reset_progress: false,
             content,
+            play: None,
         }
     }
 
@@ -94,6 +119,8 @@ pub fn setup(config: &Config) -> Result<(app::Options, blocks::BlockEnv), UserEr
     // The projector layout is asked for by name; NO_COLOR takes the colours away, not the layout.
     opts.present = config.present || config.theme == Some(theme::ThemeName::Projector);
     opts.lesson = config.lesson.clone();
+    opts.home = config.lesson.is_none();
+    opts.demo = config.present;
     opts.watching = config.lessons_dir().is_some();
     opts.lessons_from = match config.lessons_dir() {
         Some(p) => crate::sanitize::clean(&p.display().to_string(), false),
@@ -114,7 +141,18 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
             UserError::new(format!("no lesson {id:?}; lessons: {}", names.join(", "))).into(),
         );
     }
-    let opened = progress::Store::open(progress::state_dir(), config.reset_progress);
+    // The run is made before the terminal is taken: nothing to restore if it fails.
+    let player = config.play.as_ref().map(Play::player);
+    // A presenter's demo never reads or writes the learner's progress.
+    let opened = if config.present {
+        progress::Opened {
+            store: progress::Store::memory(),
+            progress: progress::Progress::default(),
+            notice: None,
+        }
+    } else {
+        progress::Store::open(progress::state_dir(), config.reset_progress)
+    };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -133,6 +171,9 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
         );
         if let Some(notice) = opened.notice {
             app.show_overlay(app::Overlay::Notice(notice));
+        }
+        if let Some(p) = player {
+            app.open_player(p);
         }
         let (tx, rx) = mpsc::unbounded_channel();
         // Keep the watcher alive for the whole run.
@@ -158,11 +199,14 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
 
 fn init_terminal() -> color_eyre::Result<DefaultTerminal> {
     let terminal = ratatui::try_init().wrap_err("tooldojo needs an interactive terminal")?;
-    // ratatui's panic hook restores the screen; ours also turns mouse reporting off first.
+    // ratatui's panic hook restores the screen and prints the report; ours turns mouse
+    // reporting off first and then ends the process, so that a panic in a background task
+    // cannot leave the app drawing on a terminal that has already been given back.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let _ = crossterm::execute!(stdout(), DisableMouseCapture);
         previous(info);
+        std::process::exit(101);
     }));
     crossterm::execute!(stdout(), EnableMouseCapture)?;
     Ok(terminal)
@@ -191,9 +235,12 @@ async fn event_loop(
     store: &progress::Store,
 ) -> color_eyre::Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
-    let mut events = EventStream::new();
+    let mut events = term_input::TermInput::start().wrap_err("reading the terminal")?;
     let mut sigterm = signal(SignalKind::terminate())?;
     let mut sighup = signal(SignalKind::hangup())?;
+    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut winch = signal(SignalKind::window_change())?;
+    fault::panic_in_task_if_asked();
     let mut ticker = tokio::time::interval(Duration::from_millis(50));
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut redraw = true;
@@ -211,17 +258,29 @@ async fn event_loop(
             }
         }
         if redraw {
-            terminal.draw(|f| ui::draw(f, app))?;
+            terminal.draw(|f| {
+                fault::panic_in_draw_if_asked();
+                ui::draw(f, app)
+            })?;
             redraw = false;
+        }
+        // The player plays at 30 frames a second, blocks animate at 20.
+        let period = Duration::from_millis(app.tick_ms());
+        if ticker.period() != period {
+            ticker = tokio::time::interval(period);
+            ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         }
         let input = tokio::select! {
             ev = events.next() => match ev {
-                Some(Ok(ev)) => match event_input(ev) {
+                Some(ev) => match event_input(ev) {
                     Some(i) => i,
                     None => continue,
                 },
-                Some(Err(e)) => return Err(e).wrap_err("reading terminal events"),
                 None => return Ok(()),
+            },
+            _ = winch.recv() => match crossterm::terminal::size() {
+                Ok((w, h)) => Input::Resize(w, h),
+                Err(_) => continue,
             },
             Some(msg) = rx.recv() => match msg {
                 AppMsg::Lessons(l) => Input::Lessons(l),
@@ -229,9 +288,15 @@ async fn event_loop(
             },
             _ = sigterm.recv() => return Ok(()),
             _ = sighup.recv() => return Ok(()),
+            _ = sigint.recv() => return Ok(()),
             _ = ticker.tick(), if app.animating() => Input::Tick,
             // Write pending progress once the burst of changes is over.
             _ = tokio::time::sleep_until((last_save + SAVE_EVERY).into()), if dirty => continue,
+            // The presenter's clock shows minutes: redraw when the next one begins.
+            _ = tokio::time::sleep(until_next_minute(app.elapsed())), if app.demo() => {
+                redraw = true;
+                continue;
+            }
         };
         match app.update(input) {
             Update::None => {}
@@ -249,6 +314,12 @@ async fn event_loop(
             }
         }
     }
+}
+
+/// Time left until `elapsed` reaches its next whole minute.
+fn until_next_minute(elapsed: Duration) -> Duration {
+    let into = Duration::from_millis(u64::try_from(elapsed.as_millis() % 60_000).unwrap_or(0));
+    Duration::from_secs(60).saturating_sub(into)
 }
 
 /// Terminal events that matter: key presses (never releases or repeats), mouse, resize.

@@ -45,6 +45,7 @@ pub fn names(lessons: &[LessonEntry], scenarios: &[String]) -> Vec<String> {
     out.extend(lessons.iter().map(|l| format!("lesson:{}", l.id)));
     out.extend(BLOCK_SCREENS.iter().map(|(n, ..)| (*n).to_owned()));
     out.extend(scenarios.iter().map(|s| format!("trace:{s}")));
+    out.extend(scenarios.iter().map(|s| format!("trace-block:{s}")));
     out
 }
 
@@ -92,6 +93,9 @@ pub fn build(
     if name == "home" || name == "help" {
         return Ok(home_screen(name == "help", opts, env, lessons, size));
     }
+    // Every other screen is a lesson page.
+    let mut opts = opts;
+    opts.home = false;
     if let Some(rest) = name.strip_prefix("lesson:") {
         let (id, page) = lesson_place(name, rest)?;
         let Some(idx) = list.iter().position(|l| l.id == id) else {
@@ -110,7 +114,7 @@ pub fn build(
         opts.lesson = None;
         return Ok(one_block_screen(opts, env, entry, size));
     }
-    if let Some(rest) = name.strip_prefix("trace:") {
+    if let Some(rest) = name.strip_prefix("trace-block:") {
         let (scenario, t) = trace_moment(name, rest)?;
         if !scenarios.iter().any(|s| s == scenario) {
             return Err(unknown());
@@ -126,10 +130,22 @@ pub fn build(
         }
         return Ok(app);
     }
+    if let Some(rest) = name.strip_prefix("trace:") {
+        let (scenario, t) = trace_moment(name, rest)?;
+        if !scenarios.iter().any(|s| s == scenario) {
+            return Err(unknown());
+        }
+        let loaded = crate::orchestrator::load_scenario(&env.content, scenario)?;
+        let mut player = crate::tui::player::Player::new(loaded, env.seed);
+        player.seek(t);
+        let mut app = App::new(opts, env, lessons, Progress::default(), size);
+        app.open_player(player);
+        return Ok(app);
+    }
     Err(unknown())
 }
 
-/// The first screen (the lesson list focused where it shows), or the help over it.
+/// The home screen a new learner sees first, or the help over the first lesson page.
 fn home_screen(
     help: bool,
     opts: Options,
@@ -137,11 +153,13 @@ fn home_screen(
     lessons: Result<Vec<LessonEntry>, String>,
     size: Rect,
 ) -> App {
+    let mut opts = opts;
+    // The help is shown over a lesson page, where most keys live.
+    opts.home = !help;
+    opts.lesson = None;
     let mut app = App::new(opts, env, lessons, Progress::default(), size);
     if help {
         app.show_overlay(Overlay::Help);
-    } else if app.sidebar_visible() {
-        app.set_focus(Focus::Sidebar);
     }
     app
 }
@@ -161,7 +179,13 @@ fn lesson_place<'a>(name: &str, rest: &'a str) -> Result<(&'a str, usize), UserE
             let n: usize = p
                 .parse()
                 .map_err(|_| UserError::new(format!("{name:?}: page must be a number from 1")))?;
-            Ok((id, n.max(1) - 1))
+            // Pages count from 1: `#0` names no page.
+            match n.checked_sub(1) {
+                Some(page) => Ok((id, page)),
+                None => Err(UserError::new(format!(
+                    "{name:?}: page must be a number from 1 (pages count from 1)"
+                ))),
+            }
         }
         None => Ok((rest, 0)),
     }

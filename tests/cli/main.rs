@@ -2,6 +2,9 @@
 
 mod check_cli;
 mod exec_cli;
+mod hostile;
+mod limits_cli;
+mod practice_cli;
 mod render_cli;
 mod trace_cli;
 mod validate_cli;

@@ -19,6 +19,8 @@ use crate::tui::theme::Theme;
 /// Draw the block's border with its title (and an optional right-aligned status) and
 /// return the inner area. Tiny areas get no border at all.
 pub fn frame(area: Rect, buf: &mut Buffer, ctx: &RenderCtx, title: &str, status: &str) -> Rect {
+    // Titles and statuses may quote a lesson's options: cleaned where they are drawn.
+    let (title, status) = (&clean(title, false), &clean(status, false));
     let area = area.intersection(buf.area);
     if area.width < 4 || area.height < 3 {
         return area;
@@ -351,12 +353,6 @@ pub fn highlight_json_line(line: &str, theme: &Theme) -> Line<'static> {
     }
     flush(&mut plain, &mut spans);
     Line::from(spans)
-}
-
-/// A JSON value pretty-printed and highlighted.
-pub fn json_pretty(value: &Value, theme: &Theme) -> Vec<Line<'static>> {
-    let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "?".to_owned());
-    highlight_json_text(&text, theme)
 }
 
 /// A JSON value on one line (compact, `", "` and `": "` separators for reading).

@@ -7,6 +7,7 @@
 //! Each row kind (`exec_row`, `validator_row`) implements one interface (`rows`); the
 //! widget itself only knows rows through it.
 
+mod cells;
 mod detail;
 mod exec_row;
 mod keys;
@@ -195,7 +196,7 @@ impl PredictWidget {
     }
 
     /// The current (possibly tentative) prediction of a row, by id.
-    pub fn prediction(&self, id: &str) -> Option<(&'static str, bool)> {
+    pub fn prediction(&self, id: &str) -> Option<(&str, bool)> {
         self.row(id)
             .and_then(|r| r.pick_word().map(|w| (w, r.locked)))
     }
@@ -215,12 +216,17 @@ impl PredictWidget {
         let flag = |name: &str| saved.get(name).and_then(Value::as_bool) == Some(true);
         row.locked = row.pick.is_some() && flag("locked");
         row.revealed = row.locked && flag("revealed");
-        row.first = saved.get("first").and_then(|f| {
-            Some((
-                f.get("pick")?.as_str()?.to_owned(),
-                f.get("right")?.as_bool()?,
-            ))
-        });
+        // A first answer the menu no longer offers (the row now asks a narrower
+        // question) is dropped: the row is asked again.
+        row.first = saved
+            .get("first")
+            .and_then(|f| {
+                Some((
+                    f.get("pick")?.as_str()?.to_owned(),
+                    f.get("right")?.as_bool()?,
+                ))
+            })
+            .filter(|(word, _)| row.option_index(word).is_some());
         if row.revealed {
             row.actual = Some(row.case.run());
         }
@@ -287,14 +293,13 @@ impl BlockWidget for PredictWidget {
                 PredictWidget::restore_row(row, s);
             }
         }
-        let ids = self.row_ids();
         self.queue = state
             .get("queue")
             .and_then(Value::as_array)
             .map(|a| {
                 a.iter()
                     .filter_map(Value::as_str)
-                    .filter(|id| ids.iter().any(|x| x == id))
+                    .filter(|id| self.row(id).is_some_and(|r| r.first.is_some()))
                     .map(str::to_owned)
                     .collect()
             })
@@ -308,8 +313,55 @@ impl BlockWidget for PredictWidget {
         self.rows.iter().all(|r| r.first.is_some())
     }
 
+    fn reset(&mut self) {
+        for row in &mut self.rows {
+            row.reset_current();
+            row.first = None;
+            row.actual = None;
+        }
+        self.queue.clear();
+        self.review = false;
+        self.cursor = 0;
+        self.note = None;
+    }
+
+    fn height_for(&self, width: u16, available: u16) -> u16 {
+        self.grown_height(width, available)
+    }
+
     fn focus_line(&self, width: u16) -> Option<u16> {
         Some(self.focus_row(width))
+    }
+
+    fn remaining(&self) -> Vec<String> {
+        let left: Vec<usize> = (0..self.rows.len())
+            .filter(|i| self.rows[*i].first.is_none())
+            .collect();
+        if left.is_empty() {
+            return Vec::new();
+        }
+        let word = if left.len() == 1 { "row" } else { "rows" };
+        vec![format!(
+            "predict {word} {}",
+            crate::text::number_ranges(&left)
+        )]
+    }
+
+    fn present_step(&mut self) -> bool {
+        if self.review {
+            self.leave_review();
+        }
+        let Some(i) = self.rows.iter().position(|r| !r.revealed) else {
+            return false;
+        };
+        let actual = self.rows[i].case.run();
+        let row = &mut self.rows[i];
+        row.pick = None;
+        row.locked = true;
+        row.revealed = true;
+        row.actual = Some(actual);
+        self.cursor = i;
+        true
     }
 
     fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
