@@ -12,6 +12,7 @@ fn verdicts(data: &[u8], all: bool, bits: u8) -> (jsonl::Stats, Vec<Value>) {
         all,
         rules: rules_from(bits),
         named: shipped().named.clone(),
+        form: None,
     };
     let mut out = Vec::new();
     let stats = jsonl::run(data, &mut out, &opts).expect("writing to memory cannot fail");
