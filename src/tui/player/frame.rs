@@ -142,6 +142,13 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     if let Some(s) = &p.status {
         notes.extend(wrap_prefixed(vec![], s, area.width as usize, th.accent));
     }
+    if let Some(label) = p.rerunning() {
+        let s = format!(
+            "re-running the real orchestrator ({label}){} the run on screen stays until the new one is back.",
+            g.ellipsis
+        );
+        notes.extend(wrap_prefixed(vec![], &s, area.width as usize, th.warn));
+    }
     if let Some(b) = before {
         let diff = knobs::differences(b, &p.tl).join(g.sep);
         notes.extend(wrap_prefixed(
