@@ -36,6 +36,7 @@ use app::{App, Input, Update};
 enum AppMsg {
     Lessons(Result<Vec<app::LessonEntry>, String>),
     Status(String),
+    Rerun(Box<player::rerun::RerunDone>),
 }
 
 /// What the app starts with, already read from the command line by its caller.
@@ -172,6 +173,7 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
         if let Some(notice) = opened.notice {
             app.show_overlay(app::Overlay::Notice(notice));
         }
+        app.run_jobs_in_background();
         if let Some(p) = player {
             app.open_player(p);
         }
@@ -187,7 +189,7 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
             },
             None => None,
         };
-        let result = event_loop(&mut terminal, &mut app, rx, &opened.store).await;
+        let result = event_loop(&mut terminal, &mut app, (tx, rx), &opened.store).await;
         if let Err(e) = opened.store.save(&app.progress_snapshot()) {
             restore_terminal();
             eprintln!("tooldojo: could not save progress: {e}");
@@ -231,7 +233,10 @@ const SAVE_EVERY: Duration = Duration::from_millis(400);
 async fn event_loop(
     terminal: &mut DefaultTerminal,
     app: &mut App,
-    mut rx: mpsc::UnboundedReceiver<AppMsg>,
+    (tx, mut rx): (
+        mpsc::UnboundedSender<AppMsg>,
+        mpsc::UnboundedReceiver<AppMsg>,
+    ),
     store: &progress::Store,
 ) -> color_eyre::Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
@@ -285,6 +290,7 @@ async fn event_loop(
             Some(msg) = rx.recv() => match msg {
                 AppMsg::Lessons(l) => Input::Lessons(l),
                 AppMsg::Status(s) => Input::Status(s),
+                AppMsg::Rerun(done) => Input::Rerun(done),
             },
             _ = sigterm.recv() => return Ok(()),
             _ = sighup.recv() => return Ok(()),
@@ -298,7 +304,15 @@ async fn event_loop(
                 continue;
             }
         };
-        match app.update(input) {
+        let update = app.update(input);
+        // A re-run the player asked for runs off the loop; the screen keeps going meanwhile.
+        if let Some(job) = app.take_player_job() {
+            let tx = tx.clone();
+            tokio::task::spawn_blocking(move || {
+                let _ = tx.send(AppMsg::Rerun(Box::new(job.run())));
+            });
+        }
+        match update {
             Update::None => {}
             Update::Redraw => redraw = true,
             Update::Save => {

@@ -53,6 +53,8 @@ pub enum Input {
     Lessons(Result<Vec<LessonEntry>, String>),
     /// A short message for the status line (a save failed, a watcher error).
     Status(String),
+    /// A re-run the trace player asked for, made off the loop.
+    Rerun(Box<crate::tui::player::rerun::RerunDone>),
 }
 
 /// What the loop must do after an update.
@@ -157,6 +159,8 @@ pub struct App {
     view: RefCell<Option<layout::CachedView>>,
     /// The full-screen trace player, when it is open (it then takes keys, clicks, ticks).
     player: Option<Box<crate::tui::player::Player>>,
+    /// The player's re-runs are taken by the event loop and run off it.
+    background_jobs: bool,
 }
 
 impl App {
@@ -202,6 +206,7 @@ impl App {
             changes: 0,
             view: RefCell::new(None),
             player: None,
+            background_jobs: false,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app
@@ -383,6 +388,7 @@ impl App {
                 self.status = Some(msg);
                 Update::Redraw
             }
+            Input::Rerun(done) => self.player_rerun_done(*done),
         }
     }
 
