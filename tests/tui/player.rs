@@ -257,3 +257,38 @@ fn a_rerun_that_comes_back_to_another_player_is_ignored() {
     assert!(!b.finish_rerun(job.run()));
     assert!(b.rerunning().is_some());
 }
+
+/// The rows of a frame whose lane label (after the border) starts with `label`.
+fn rows_labelled<'a>(frame: &'a str, label: &str) -> Vec<&'a str> {
+    frame
+        .lines()
+        .filter(|l| {
+            l.trim_start_matches(['│', '|'])
+                .trim_start()
+                .starts_with(label)
+        })
+        .collect()
+}
+
+#[test]
+fn the_run_befores_raced_handler_has_a_row_of_its_own() {
+    for (ascii, ghost, differs) in [(false, "░", "≠"), (true, "%", "*")] {
+        let mut p = open("race-vs-cancel");
+        let _ = p.handle_key(key('m'));
+        let frame = text(&p, 120, 36, ThemeName::Default, ascii);
+        let before = rows_labelled(&frame, &format!("{differs} before"));
+        assert_eq!(before.len(), 1, "{frame}");
+        let bar = before[0].split_once("before").unwrap().1;
+        assert!(
+            !bar.contains(ghost),
+            "the before row shows the caller's side only:\n{frame}"
+        );
+        let handler = rows_labelled(&frame, &format!("{differs} {ghost} handler"));
+        assert_eq!(handler.len(), 1, "{frame}");
+        let bar = handler[0].split_once("handler").unwrap().1;
+        assert!(bar.contains(&ghost.repeat(5)), "{frame}");
+        assert!(bar.contains("attempt 1 finished"), "{frame}");
+        // Cancel mode has no raced handler now: no handler row of the new run.
+        assert!(rows_labelled(&frame, &format!("{ghost} handler")).is_empty());
+    }
+}

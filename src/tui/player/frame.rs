@@ -228,7 +228,7 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
 
 /// Rows the timeline wants: the lanes, two axis rows and the row naming the lines.
 fn lanes_rows(p: &Player) -> u16 {
-    let n = super::timeline::rows_wanted(&p.tl, p.compare().is_some());
+    let n = super::timeline::rows_wanted(&p.tl, p.compare());
     n.min(u16::MAX as usize / 2) as u16
 }
 
