@@ -159,7 +159,7 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
         .enable_all()
         .build()
         .wrap_err("starting the async runtime")?;
-    rt.block_on(async move {
+    let result = rt.block_on(async move {
         let mut terminal = init_terminal()?;
         let _guard = RestoreGuard;
         let size = terminal.size()?;
@@ -195,7 +195,10 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
             eprintln!("tooldojo: could not save progress: {e}");
         }
         result
-    })?;
+    });
+    // A re-run still going when the learner quits is not waited for.
+    rt.shutdown_background();
+    result?;
     Ok(ExitCode::SUCCESS)
 }
 
