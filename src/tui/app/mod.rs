@@ -9,12 +9,14 @@
 //! resets and clock).
 
 mod done;
+mod drill;
 mod home;
 mod input;
 mod layout;
 mod lessons;
 mod pages;
 mod player;
+mod practice;
 mod present;
 mod scroll;
 mod state;
@@ -34,6 +36,7 @@ use crate::tui::theme::{Theme, ThemeName};
 
 pub(crate) use layout::{PageView, SegKind};
 pub use lessons::{LessonEntry, load_lessons};
+pub use practice::tick_graded;
 pub(crate) use state::Slot;
 pub use state::{Focus, HomeEntry, LessonState, Overlay, Screen};
 
@@ -55,6 +58,8 @@ pub enum Input {
     Status(String),
     /// A re-run the trace player asked for, made off the loop.
     Rerun(Box<crate::tui::player::rerun::RerunDone>),
+    /// A file watcher or a grading run reports.
+    Grader(crate::tui::grader::GraderMsg),
 }
 
 /// What the loop must do after an update.
@@ -161,6 +166,12 @@ pub struct App {
     player: Option<Box<crate::tui::player::Player>>,
     /// The player's re-runs are taken by the event loop and run off it.
     background_jobs: bool,
+    /// The rehearsal drill, while it is on screen.
+    drill: Option<Box<crate::tui::rehearse::Drill>>,
+    /// The practice screen, while it is on screen.
+    practice: Option<Box<crate::tui::practice_screen::PracticeScreen>>,
+    /// How background grading reaches the event loop (the live app sets it).
+    notify: Option<crate::tui::grader::Notify>,
 }
 
 impl App {
@@ -207,6 +218,9 @@ impl App {
             view: RefCell::new(None),
             player: None,
             background_jobs: false,
+            drill: None,
+            practice: None,
+            notify: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app
@@ -275,7 +289,7 @@ impl App {
 
     /// Does a block animate (the loop then ticks)?
     pub(crate) fn animating(&self) -> bool {
-        self.animating
+        self.animating || self.drill.as_ref().is_some_and(|d| d.running())
     }
 
     pub(crate) fn current(&self) -> Option<&LessonEntry> {
@@ -360,6 +374,21 @@ impl App {
     }
 
     pub fn update(&mut self, input: Input) -> Update {
+        if self.practice.is_some() && self.drill.is_none() {
+            match input {
+                Input::Key(key) => return self.practice_key(key),
+                Input::Mouse(_) => return Update::None,
+                _ => {}
+            }
+        }
+        if self.drill.is_some() {
+            match input {
+                Input::Key(key) => return self.drill_key(key),
+                Input::Tick => return self.drill_tick(),
+                Input::Mouse(_) => return Update::None,
+                _ => {}
+            }
+        }
         match input {
             Input::Key(key) if self.player.is_some() => self.key_to_player(key),
             Input::Mouse(m) if self.player.is_some() => self.mouse_to_player(m),
@@ -389,6 +418,7 @@ impl App {
                 Update::Redraw
             }
             Input::Rerun(done) => self.player_rerun_done(*done),
+            Input::Grader(msg) => self.grader_msg(msg),
         }
     }
 
