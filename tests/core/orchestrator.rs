@@ -708,3 +708,29 @@ fn the_timeline_fits_an_80_column_terminal() {
         }
     }
 }
+
+#[test]
+fn exec_and_the_loop_word_a_bad_get_ticket_call_alike() {
+    use serde_json::json;
+    use tooldojo::executor::{Context, Envelope, Store, execute};
+    use tooldojo::orchestrator::services::validate_call;
+    let store = Store::from_records(Vec::new());
+    for args in [
+        json!({"ticket_id": 104}),
+        json!({"ticket_id": "TKT-104", "tenant": "alpha"}),
+        json!({"ticket_id": "TKT-1040"}),
+        json!({}),
+        json!(["TKT-104"]),
+        Value::Null,
+    ] {
+        let Envelope::Err { detail, .. } =
+            execute("get_ticket", &args, &Context::reader("alpha"), &store)
+        else {
+            panic!("{args} was accepted by the executor");
+        };
+        let Err((_, loop_says)) = validate_call("get_ticket", Some(&args), None) else {
+            panic!("{args} was accepted by the loop");
+        };
+        assert_eq!(detail, loop_says, "{args}");
+    }
+}
