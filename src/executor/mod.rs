@@ -30,6 +30,18 @@ pub struct Context {
 }
 
 impl Context {
+    /// The grants of this context by name (`read_tickets`, `write_tickets`), for the trace.
+    pub fn permissions(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.can_read_tickets {
+            out.push("read_tickets");
+        }
+        if self.can_write_tickets {
+            out.push("write_tickets");
+        }
+        out
+    }
+
     /// A reader of `tenant` (read allowed, write not).
     pub fn reader(tenant: &str) -> Self {
         Context {

@@ -196,6 +196,8 @@ impl<'s> RunLoop<'s> {
                     TimeoutMode::Cancel => "cancel",
                     TimeoutMode::Race => "race",
                 },
+                tenant: scenario.context.tenant.clone(),
+                permissions: scenario.context.permissions(),
             },
         );
         let cancel_at = scenario

@@ -57,8 +57,18 @@ impl TraceEvent {
                 title,
                 seed,
                 timeouts,
+                tenant,
+                permissions,
                 ..
-            } => format!("start  {scenario} (seed {seed}, timeouts {timeouts}): {title}"),
+            } => format!(
+                "start  {scenario} as tenant {} ({}), seed {seed}, timeouts {timeouts}: {title}",
+                clean(tenant, false),
+                if permissions.is_empty() {
+                    "no permissions".to_owned()
+                } else {
+                    permissions.join(", ")
+                }
+            ),
             EventKind::ModelTurn {
                 start_ms,
                 calls,

@@ -135,6 +135,11 @@ pub enum EventKind {
         seed: u64,
         budgets: Budgets,
         timeouts: &'static str,
+        /// The run's trusted scope, from the authenticated context, never from the model:
+        /// the tenant every lookup is scoped to...
+        tenant: String,
+        /// ...and the grants the session holds (`read_tickets`, `write_tickets`).
+        permissions: Vec<&'static str>,
     },
     /// The model answered (`start_ms` is when it was asked).
     ModelTurn {

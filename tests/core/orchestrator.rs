@@ -734,3 +734,39 @@ fn exec_and_the_loop_word_a_bad_get_ticket_call_alike() {
         assert_eq!(detail, loop_says, "{args}");
     }
 }
+
+#[test]
+fn the_trace_records_the_trusted_scope_of_the_run() {
+    let r = run("write-idempotent");
+    let first = r.events[0].to_json();
+    assert_eq!(first["event"], "run_started");
+    assert_eq!(first["tenant"], "alpha");
+    assert_eq!(
+        first["permissions"],
+        serde_json::json!(["read_tickets", "write_tickets"])
+    );
+    let start = r.events[0].summary();
+    assert!(
+        start.contains("as tenant alpha (read_tickets, write_tickets)"),
+        "{start}"
+    );
+    assert!(
+        r.timeline()
+            .starts_with(&format!("      0 ms  {}", &start[..20]))
+    );
+    let chrome = tooldojo::orchestrator::chrome_trace(&r);
+    let scoped = chrome["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["args"]["tenant"] == "alpha")
+        .expect("a chrome slice names the tenant");
+    assert_eq!(scoped["args"]["permissions"][1], "write_tickets");
+    // A session without grants says so rather than leaving the field out.
+    let denied = run("forbidden");
+    assert_eq!(
+        denied.events[0].to_json()["permissions"],
+        serde_json::json!([])
+    );
+    assert!(denied.events[0].summary().contains("no permissions"));
+}
