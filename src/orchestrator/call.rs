@@ -52,7 +52,7 @@ pub(super) struct Dispatch {
     pub id: Arc<str>,
     pub kind: ToolKind,
     pub args: Arc<Value>,
-    /// The arguments as the trace shows them (sensitive ones hashed).
+    /// The arguments as the trace shows them (sensitive ones masked).
     pub shown: Arc<Value>,
     pub key: Option<String>,
     /// The scenario's script for this call's attempts (empty: defaults).

@@ -16,6 +16,7 @@ mod call;
 pub mod chrome;
 mod jsonl;
 pub mod model;
+pub mod redact;
 pub mod runner;
 pub mod scenario;
 pub mod services;
