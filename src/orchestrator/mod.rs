@@ -172,6 +172,7 @@ pub fn load_scenario_generated(calls: usize, concurrency: u32) -> Scenario {
             },
         ],
         sensitive_args: Vec::new(),
+        idempotency_keys: false,
         records: Some(records),
         default_records: Vec::new(),
         expected: None,

@@ -24,7 +24,7 @@ use super::budgets::Budgets;
 use super::call::{DENIED_AFTER_FORBIDDEN, Dispatch, Finished, Shared, call_task, rejection_body};
 use super::model::{Block, Message, Model, ModelReply, Role, ScriptedModel, ToolDecl};
 use super::redact::Redactor;
-use super::scenario::{ProposedCall, Scenario, TimeoutMode, Turn};
+use super::scenario::{self, ProposedCall, Scenario, TimeoutMode, Turn};
 use super::services::{self, Services, ToolKind};
 use super::trace::{Category, EventKind, Recorder, Rejection, StopReason, TraceEvent};
 
@@ -414,6 +414,10 @@ impl<'s> RunLoop<'s> {
         shown: Arc<Value>,
     ) -> Dispatch {
         let id: Arc<str> = Arc::from(call.id.as_str());
+        // The loop, never the model, chooses the key of a write.
+        let key = call
+            .keyed(self.scenario)
+            .then(|| scenario::idempotency_key(&self.run_id, &call.id));
         self.rec.update(
             self.turn,
             |u| u.tool_calls += 1,
@@ -421,7 +425,7 @@ impl<'s> RunLoop<'s> {
                 call_id: id.clone(),
                 tool: self.shared.tool_names[kind as usize].clone(),
                 args: shown.clone(),
-                idempotency_key: call.idempotency_key.clone(),
+                idempotency_key: key.clone(),
             }),
         );
         // A placeholder until the call finishes.
@@ -433,7 +437,7 @@ impl<'s> RunLoop<'s> {
             kind,
             args,
             shown,
-            key: call.idempotency_key.clone(),
+            key,
             script: self
                 .scenario
                 .calls

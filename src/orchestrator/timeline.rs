@@ -121,7 +121,7 @@ impl TraceEvent {
             } => {
                 let key = idempotency_key
                     .as_ref()
-                    .map(|k| format!(", key {}", clean(k, false)))
+                    .map(|k| format!(", the loop's key {}", clean(k, false)))
                     .unwrap_or_default();
                 format!(
                     "{call_id:<5} accepted {}: valid, tool call #{} reserved{key}",

@@ -328,7 +328,7 @@ fn a_timed_out_write_is_unknown_outcome_and_not_retried_without_a_key() {
 }
 
 #[test]
-fn idempotency_key_replays_the_first_result_and_refuses_other_args() {
+fn the_loop_keys_writes_and_the_service_replays_the_first_result() {
     let r = run("write-idempotent");
     assert_eq!(r.category_of("c1"), Some(Category::Ok));
     let applied: Vec<(String, bool)> = events_of(&r, "write_applied")
@@ -345,19 +345,87 @@ fn idempotency_key_replays_the_first_result_and_refuses_other_args() {
     assert_eq!(
         applied,
         vec![("TKT-106".to_owned(), false), ("TKT-106".to_owned(), true)],
-        "applied once, replayed once, TKT-107 never touched"
+        "applied once, replayed once"
     );
-    assert_eq!(r.category_of("c2"), Some(Category::Error));
-    let (content, is_error) = tool_result(&r, "c2");
-    assert!(
-        is_error && content.contains("different arguments"),
-        "{content}"
-    );
+    // The key is the loop's, made from the run and the call; the model's turn has none.
+    let accepted = for_call(&r, "c1", "call_accepted")[0].to_json();
     assert_eq!(
-        for_call(&r, "c2", "attempt_started").len(),
-        1,
-        "a refusal is not retried"
+        accepted["idempotency_key"],
+        format!("{}/c1", r.run_id),
+        "{accepted}"
     );
+    let s = scenario("write-idempotent");
+    assert!(s.turns.iter().all(|t| match t {
+        Turn::Calls { calls } => calls.iter().all(|c| c.idempotency_key.is_none()),
+        Turn::Final { .. } => true,
+    }));
+    // Without the loop's keys the same timeout is an unknown outcome, never retried.
+    let mut unkeyed = s.clone();
+    unkeyed.idempotency_keys = false;
+    let r = run_blocking(&unkeyed, 0);
+    assert_eq!(r.category_of("c1"), Some(Category::UnknownOutcome));
+    assert!(for_call(&r, "c1", "call_accepted")[0].to_json()["idempotency_key"].is_null());
+    // An older scenario's call-level key still asks for a keyed write, but the key used is
+    // the loop's, never the text in the file.
+    let mut old = unkeyed;
+    if let Turn::Calls { calls } = &mut old.turns[0] {
+        calls[0].idempotency_key = Some("chosen-by-the-file".into());
+    }
+    let r = run_blocking(&old, 0);
+    assert_eq!(r.category_of("c1"), Some(Category::Ok));
+    assert!(!r.to_jsonl().contains("chosen-by-the-file"));
+}
+
+#[test]
+fn a_key_reused_with_other_arguments_is_refused_by_the_service() {
+    use std::sync::Arc;
+    use tokio_util::sync::CancellationToken;
+    use tooldojo::executor::Context;
+    use tooldojo::orchestrator::services::{AttemptInfo, Services, ToolKind};
+    use tooldojo::orchestrator::trace::Recorder;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let ctx = Context {
+            can_write_tickets: true,
+            ..Context::reader("alpha")
+        };
+        let services = Services::new(
+            ctx,
+            scenario("write-idempotent").store_records().to_vec(),
+            10,
+        );
+        let rec = Recorder::new(tokio::time::Instant::now(), "run-test", 8);
+        let close = |id: &str, attempt: u32| {
+            let info = AttemptInfo {
+                rec: rec.clone(),
+                turn: 1,
+                call_id: Arc::from("c1"),
+                attempt,
+            };
+            services.clone().handle(
+                ToolKind::CloseTicket,
+                Arc::new(serde_json::json!({"ticket_id": id})),
+                Some("run-test/c1".to_owned()),
+                Default::default(),
+                CancellationToken::new(),
+                info,
+            )
+        };
+        assert_eq!(close("TKT-106", 1).await.outcome, Outcome::Ok);
+        assert_eq!(close("TKT-106", 2).await.outcome, Outcome::Ok);
+        let refused = close("TKT-105", 3).await;
+        assert_eq!(refused.outcome, Outcome::Error);
+        assert!(
+            refused.body.contains("different arguments"),
+            "{}",
+            refused.body
+        );
+        assert_eq!(services.status_of("TKT-105").as_deref(), Some("open"));
+    });
 }
 
 #[test]
