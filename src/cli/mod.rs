@@ -63,7 +63,7 @@ pub struct TuiArgs {
     /// Presenter mode: bigger spacing, one step at a time.
     #[arg(long)]
     pub present: bool,
-    /// Open this lesson (its id, e.g. 03-bool-int-trap) instead of the first unfinished one.
+    /// Open this lesson (its id, e.g. 03-json-traps) instead of the first unfinished one.
     #[arg(long, value_name = "ID")]
     pub lesson: Option<String>,
     /// Use this ticket store (@FILE, the fixtures/tickets.json format).
