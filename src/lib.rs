@@ -11,6 +11,7 @@ pub mod cli;
 pub mod content;
 pub mod error;
 pub mod executor;
+pub mod input;
 pub mod orchestrator;
 pub mod sanitize;
 pub mod switches;

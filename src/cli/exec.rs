@@ -67,7 +67,7 @@ pub fn load_store(records: Option<&str>, content: &ContentArgs) -> Result<Store,
     Store::try_from_records(recs).map_err(|e| UserError::new(format!("{name}: {e}")))
 }
 
-pub fn run(args: ExecArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
+pub fn run(args: ExecArgs, content: &ContentArgs) -> super::CliResult {
     let rules = ExecRules::without(args.off.iter().copied());
     let store = load_store(args.records.as_deref(), content)?;
     if let Some(file) = &args.jsonl {
@@ -101,14 +101,19 @@ pub fn run(args: ExecArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode
 
 /// One envelope line per case line, in order.
 pub fn run_jsonl(
-    input: impl BufRead,
+    mut input: impl BufRead,
     output: impl Write,
     store: &Store,
     rules: &ExecRules,
 ) -> io::Result<()> {
     let mut out = io::BufWriter::new(output);
-    for line in input.split(b'\n') {
-        let line = line?;
+    let mut line = Vec::new();
+    let mut number = 0;
+    loop {
+        number += 1;
+        if !crate::input::next_line(&mut input, &mut line, number)? {
+            break;
+        }
         let mut bytes = &line[..];
         if let Some(rest) = bytes.strip_suffix(b"\r") {
             bytes = rest;

@@ -118,18 +118,56 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
-        Err(err) => {
-            if let Some(user) = err.downcast_ref::<UserError>() {
-                eprintln!("tooldojo: {user}");
-            } else {
-                eprintln!("tooldojo: {err:?}");
-            }
+        Err(Failure::User(user)) => {
+            eprintln!("tooldojo: {}", crate::sanitize::clean(&user.message, false));
+            ExitCode::from(2)
+        }
+        Err(Failure::Internal(err)) => {
+            eprintln!("tooldojo: {err:?}");
             ExitCode::from(2)
         }
     }
 }
 
-pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
+/// Why a command could not do its job. A user error (a bad flag, a file that does not parse,
+/// input that cannot be read) is one line and never a crash, so it carries no backtrace: only
+/// an internal failure goes through color-eyre, which captures one when `RUST_BACKTRACE` asks.
+#[derive(Debug)]
+pub enum Failure {
+    User(UserError),
+    Internal(color_eyre::Report),
+}
+
+/// What every subcommand returns: its exit code, or why it could not run.
+pub type CliResult = Result<ExitCode, Failure>;
+
+impl From<UserError> for Failure {
+    fn from(err: UserError) -> Self {
+        Failure::User(err)
+    }
+}
+
+impl From<color_eyre::Report> for Failure {
+    fn from(err: color_eyre::Report) -> Self {
+        Failure::Internal(err)
+    }
+}
+
+/// Reading input or writing output failed (an unreadable file, invalid UTF-8 on stdin, a
+/// closed pipe): the user's to fix, said in one line.
+impl From<std::io::Error> for Failure {
+    fn from(err: std::io::Error) -> Self {
+        Failure::User(UserError::new(err.to_string()))
+    }
+}
+
+impl From<serde_json::Error> for Failure {
+    fn from(err: serde_json::Error) -> Self {
+        Failure::Internal(err.into())
+    }
+}
+
+pub fn run(cli: Cli) -> CliResult {
     let content = cli.content.clone();
     match cli.command {
         Some(Command::Validate(args)) => validate::run(args, &content),
@@ -137,16 +175,19 @@ pub fn run(cli: Cli) -> color_eyre::Result<ExitCode> {
         Some(Command::Check(args)) => check::run(args, &content),
         Some(Command::Trace(args)) => trace::run(args, &content),
         Some(Command::Render(args)) => render::run(args, &content),
-        None => crate::tui::run_app(cli.tui.config(content.content())),
+        None => Ok(crate::tui::run_app(cli.tui.config(content.content()))?),
     }
 }
 
 /// Read `@path` as a file or take the text inline.
 pub(crate) fn inline_or_file(value: &str) -> Result<(String, String), UserError> {
     match value.strip_prefix('@') {
-        Some(path) => std::fs::read_to_string(path)
-            .map(|t| (path.to_owned(), t))
-            .map_err(|e| UserError::new(format!("{path}: {e}"))),
+        Some(path) => crate::input::read_text(
+            std::path::Path::new(path),
+            crate::input::MAX_FILE_BYTES,
+            path,
+        )
+        .map(|t| (path.to_owned(), t)),
         None => Ok(("<inline>".to_owned(), value.to_owned())),
     }
 }

@@ -46,7 +46,7 @@ pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), UserError> {
     Ok((w, h))
 }
 
-pub fn run(args: RenderArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
+pub fn run(args: RenderArgs, content: &ContentArgs) -> super::CliResult {
     let config = crate::tui::Config {
         // The text output has no colours: NO_COLOR changes nothing, so the theme is taken as named.
         theme: Some(args.theme.unwrap_or_default()),
@@ -69,9 +69,7 @@ pub fn run(args: RenderArgs, content: &ContentArgs) -> color_eyre::Result<ExitCo
     let (w, h) = parse_size(&args.size)?;
     let screen = args.screen.unwrap_or_default();
     let app = screens::build(&screen, opts, env, lessons, Rect::new(0, 0, w, h))?;
-    print!(
-        "{}",
-        crate::text::screen_text(&screens::draw_to_buffer(&app))
-    );
+    let text = crate::text::screen_text(&screens::draw_to_buffer(&app));
+    print!("{}", crate::sanitize::clean(&text, true));
     Ok(ExitCode::SUCCESS)
 }

@@ -23,20 +23,22 @@ pub struct TraceArgs {
     pub chrome: Option<std::path::PathBuf>,
 }
 
-pub fn run(args: TraceArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
+pub fn run(args: TraceArgs, content: &ContentArgs) -> super::CliResult {
     let content = content.content();
     let scenario = load_scenario(&content, &args.scenario)?;
     let run = run_blocking(&scenario, args.seed);
     if let Some(path) = &args.chrome {
         let doc = chrome_trace(&run);
-        let text = serde_json::to_string(&doc)?;
+        let text = crate::sanitize::escape_json_controls(serde_json::to_string(&doc)?);
         std::fs::write(path, text + "\n")
             .map_err(|e| UserError::new(format!("{}: {e}", path.display())))?;
     }
+    // Scenario titles, notes, arguments and results are untrusted text: the human timeline
+    // shows control and bidi characters as visible stand-ins (JSON escapes them itself).
     let text = if args.json {
         run.to_jsonl()
     } else {
-        run.timeline()
+        crate::sanitize::clean(&run.timeline(), true)
     };
     let mut out = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth a message.

@@ -1,19 +1,19 @@
 //! `tooldojo validate`: the seed validator, live.
 //!
 //! ```text
-//! tooldojo validate --schema SCHEMA [--required a,b] --args JSON [--all] [--off RULE]
-//! tooldojo validate --jsonl [FILE] [--all] [--off RULE]
+//! tooldojo validate --schema SCHEMA [--required a,b] --args JSON [--all] [--off RULE] [--form F]
+//! tooldojo validate --jsonl [FILE] [--all] [--off RULE] [--form F]
 //! ```
 //! SCHEMA is inline JSON, `@path`, or the name of a schema in `fixtures/schemas.json`.
 
 use std::io;
 use std::process::ExitCode;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{ContentArgs, inline_or_file};
 use crate::error::UserError;
-use crate::validate::{self, Rule, Schema, ValidatorRules, jsonl};
+use crate::validate::{self, Form, Rule, Schema, ValidatorRules, jsonl};
 
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
@@ -35,9 +35,14 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-",
           conflicts_with_all = ["schema", "args", "required"])]
     pub jsonl: Option<String>,
-    /// List every failure in check order (`"errors": [...]`), not just the first.
+    /// List every failure in check order (`"errors": [...]`), not just the first, and the
+    /// form the schema was read in (`"form"`).
     #[arg(long)]
     pub all: bool,
+    /// Name the schema's form (flat, json-schema, tool) instead of reading it from its
+    /// shape; needed when the shape reads both ways (`{"title": "int"}`, `{}`).
+    #[arg(long, value_name = "FORM", value_enum)]
+    pub form: Option<Form>,
     /// Switch one check off to see what it was catching (repeatable).
     #[arg(long, value_name = "RULE", value_enum)]
     pub off: Vec<Rule>,
@@ -47,6 +52,7 @@ pub struct ValidateArgs {
 pub fn load_schema(
     value: &str,
     required: &[String],
+    form: Option<Form>,
     content: &ContentArgs,
 ) -> Result<Schema, UserError> {
     let trimmed = value.trim_start();
@@ -60,32 +66,36 @@ pub fn load_schema(
                 UserError::new(format!("{name}: the schema repeats the key {path:?}"))
             }
         })?;
-        return Schema::from_json(&v.to_value(), required)
+        return validate::schema::compile(&v, required, form)
             .map_err(|e| UserError::new(format!("{name}: bad schema: {e}")));
     }
     let named = validate::cases::schemas(&content.content())?;
-    validate::cases::resolve_schema(&Value::String(value.to_owned()), required, &named)
+    let name = validate::Json::Str(value.into());
+    validate::cases::resolve_schema_as(&name, required, &named, form)
         .map_err(|e| UserError::new(format!("--schema: {e}")))
 }
 
-/// The contract's output line for a verdict (and `errors` with `--all`).
-pub fn verdict_line(violations: &[validate::Violation], all: bool) -> String {
+/// The contract's output line for a verdict (and, with `--all`, `errors` and the `form`
+/// the schema was read in).
+pub fn verdict_line(violations: &[validate::Violation], all: bool, form: Form) -> String {
     let mut v = json!({
         "ok": violations.is_empty(),
         "error": violations.first().map_or("", |v| v.message.as_str()),
     });
     if all {
         v["errors"] = violations.iter().map(|v| v.message.clone()).collect();
+        v["form"] = form.name().into();
     }
     validate::json::dumps(&v)
 }
 
-pub fn run(args: ValidateArgs, content: &ContentArgs) -> color_eyre::Result<ExitCode> {
+pub fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult {
     let rules = ValidatorRules::without(args.off.iter().copied());
     if let Some(file) = &args.jsonl {
         let opts = jsonl::Options {
             all: args.all,
             rules,
+            form: args.form,
             named: validate::cases::schemas(&content.content())?,
         };
         let stdout = io::stdout().lock();
@@ -106,7 +116,7 @@ pub fn run(args: ValidateArgs, content: &ContentArgs) -> color_eyre::Result<Exit
     let (Some(schema), Some(args_value)) = (&args.schema, &args.args) else {
         return Err(UserError::new("give --schema and --args, or --jsonl").into());
     };
-    let schema = load_schema(schema, &args.required, content)?;
+    let schema = load_schema(schema, &args.required, args.form, content)?;
     let (_, text) = inline_or_file(args_value)?;
     let violations = if args.all {
         validate::validate_text_all(&schema, &text, &rules)
@@ -116,6 +126,6 @@ pub fn run(args: ValidateArgs, content: &ContentArgs) -> color_eyre::Result<Exit
             .into_iter()
             .collect()
     };
-    println!("{}", verdict_line(&violations, args.all));
+    println!("{}", verdict_line(&violations, args.all, schema.form));
     Ok(ExitCode::SUCCESS)
 }

@@ -79,8 +79,9 @@ impl Tree {
                 .and_then(|f| f.contents_utf8())
                 .map(str::to_owned)
                 .ok_or_else(|| UserError::new(format!("{display}: no such file")))?,
-            Tree::Disk(root) => std::fs::read_to_string(root.join(rel))
-                .map_err(|e| UserError::new(format!("{display}: {e}")))?,
+            Tree::Disk(root) => {
+                crate::input::read_text(&root.join(rel), crate::input::MAX_FILE_BYTES, &display)?
+            }
         };
         Ok(TextFile {
             display,

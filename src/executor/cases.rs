@@ -50,7 +50,11 @@ pub fn tickets(content: &Content) -> UserResult<Vec<Record>> {
 /// Records from a `--records @FILE` flag value (the `tickets.json` format).
 pub fn records_from_flag(value: &str) -> UserResult<Vec<Record>> {
     let path = value.strip_prefix('@').unwrap_or(value);
-    let text = std::fs::read_to_string(path).map_err(|e| UserError::new(format!("{path}: {e}")))?;
+    let text = crate::input::read_text(
+        std::path::Path::new(path),
+        crate::input::MAX_FILE_BYTES,
+        path,
+    )?;
     serde_json::from_str(&text).map_err(|e| UserError::json(path, &e))
 }
 

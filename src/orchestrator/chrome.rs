@@ -2,6 +2,8 @@
 //! chrome://tracing open: complete `"ph": "X"` slices, `ts`/`dur` in microseconds, the model on
 //! track 0 and one track per call (a second track per call holds handlers nobody waited for).
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Value, json};
 
 use super::runner::Run;
@@ -30,14 +32,19 @@ fn thread_name(tid: u64, name: &str) -> Value {
 /// The run as a Chrome trace document.
 pub fn chrome_trace(run: &Run) -> Value {
     let mut doc = Doc {
+        tracks: HashMap::new(),
         ids: run.call_ids(),
         out: vec![
             json!({"name": "process_name", "ph": "M", "pid": PID, "tid": 0,
                    "args": {"name": format!("tooldojo {} (seed {})", run.scenario, run.seed)}}),
             thread_name(0, "model"),
         ],
-        orphan_tracks: Vec::new(),
+        orphan_tracks: HashSet::new(),
     };
+    for (i, id) in doc.ids.iter().enumerate() {
+        // A repeated call id keeps its first track, as a scan from the front would.
+        doc.tracks.entry(*id).or_insert(i as u64 + 1);
+    }
     for e in &run.events {
         doc.add(e);
     }
@@ -51,17 +58,17 @@ pub fn chrome_trace(run: &Run) -> Value {
 struct Doc<'r> {
     /// The call ids in proposal order: call `i` is on track `i + 1`.
     ids: Vec<&'r str>,
+    /// The track of each call id, looked up once per event (a scan of `ids` per event made
+    /// a long run quadratic).
+    tracks: HashMap<&'r str, u64>,
     out: Vec<Value>,
     /// Tracks already named for handlers nobody waits for.
-    orphan_tracks: Vec<u64>,
+    orphan_tracks: HashSet<u64>,
 }
 
 impl Doc<'_> {
     fn tid_of(&self, id: &str) -> u64 {
-        self.ids
-            .iter()
-            .position(|c| *c == id)
-            .map_or(0, |i| i as u64 + 1)
+        self.tracks.get(id).copied().unwrap_or(0)
     }
 
     /// Add the slice an event draws, if it draws one.
@@ -173,8 +180,7 @@ impl Doc<'_> {
                 ..
             } => {
                 let tid = ORPHAN_TID_BASE + self.tid_of(call_id);
-                if !self.orphan_tracks.contains(&tid) {
-                    self.orphan_tracks.push(tid);
+                if self.orphan_tracks.insert(tid) {
                     let name = format!("{call_id} (handler nobody waits for)");
                     self.out.push(thread_name(tid, &name));
                 }

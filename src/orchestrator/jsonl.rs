@@ -26,7 +26,7 @@ impl TraceEvent {
 
     /// Exactly one contract JSON line, as text (no newline).
     pub fn to_json_line(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        crate::sanitize::escape_json_controls(serde_json::to_string(self).unwrap_or_default())
     }
 }
 

@@ -54,8 +54,11 @@ pub fn load_scenario(content: &Content, name_or_path: &str) -> UserResult<Scenar
         || name_or_path.contains('\\')
         || name_or_path.ends_with(".json");
     let file = if looks_like_path || Path::new(name_or_path).is_file() {
-        let text = std::fs::read_to_string(name_or_path)
-            .map_err(|e| UserError::new(format!("{name_or_path}: {e}")))?;
+        let text = crate::input::read_text(
+            Path::new(name_or_path),
+            crate::input::MAX_SCENARIO_BYTES,
+            name_or_path,
+        )?;
         TextFile {
             display: name_or_path.to_owned(),
             rel: name_or_path.to_owned(),

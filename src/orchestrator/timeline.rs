@@ -240,9 +240,11 @@ fn wrap_words(text: &str, first: usize, rest: usize) -> Vec<String> {
     let mut len = 0;
     for word in text.split(' ') {
         let mut word = word;
+        // Counted once and kept up to date as the word is cut, so a long unbroken word
+        // costs time in proportion to its length, not to its length squared.
+        let mut wlen = word.chars().count();
         loop {
             let width = if lines.is_empty() { first } else { rest };
-            let wlen = word.chars().count();
             let gap = usize::from(len > 0);
             if len + gap + wlen <= width {
                 if gap == 1 {
@@ -264,6 +266,7 @@ fn wrap_words(text: &str, first: usize, rest: usize) -> Vec<String> {
                 .map_or(word.len(), |(i, _)| i);
             lines.push(word[..cut].to_owned());
             word = &word[cut..];
+            wlen = wlen.saturating_sub(width);
             if word.is_empty() {
                 break;
             }

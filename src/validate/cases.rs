@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Schema, ValidatorRules};
+use super::{Form, Json, Schema, ValidatorRules};
 use crate::content::{Content, parse_json, present};
 use crate::error::{UserError, UserResult};
 
@@ -80,13 +80,24 @@ pub fn schemas(content: &Content) -> UserResult<Vec<(String, NamedSchema)>> {
 /// schema in any contract form. For a named flat schema, the case's own `required` list
 /// (when not empty) replaces the entry's.
 pub fn resolve_schema(
-    schema: &Value,
+    schema: &serde_json::Value,
     required: &[String],
     named: &[(String, NamedSchema)],
 ) -> Result<Schema, String> {
+    resolve_schema_as(&Json::from_value(schema), required, named, None)
+}
+
+/// [`resolve_schema`] on text read with its numbers exact; `form` names the form of an
+/// inline schema (`None`: read it from the shape).
+pub fn resolve_schema_as(
+    schema: &Json<'_>,
+    required: &[String],
+    named: &[(String, NamedSchema)],
+    form: Option<Form>,
+) -> Result<Schema, String> {
     match schema {
-        Value::String(name) => {
-            let Some((_, entry)) = named.iter().find(|(n, _)| n == name) else {
+        Json::Str(name) => {
+            let Some((_, entry)) = named.iter().find(|(n, _)| n == name.as_ref()) else {
                 let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
                 return Err(format!(
                     "no schema named {name:?} (known: {})",
@@ -98,9 +109,10 @@ pub fn resolve_schema(
             } else {
                 required
             };
-            Schema::from_json(&entry.schema, req).map_err(|e| format!("schema {name:?}: {e}"))
+            super::schema::compile(&Json::from_value(&entry.schema), req, form)
+                .map_err(|e| format!("schema {name:?}: {e}"))
         }
-        other => Schema::from_json(other, required),
+        other => super::schema::compile(other, required, form),
     }
 }
 

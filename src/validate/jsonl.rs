@@ -8,14 +8,16 @@
 //!
 //! Case: `{"schema": SCHEMA, "required": [...], "args": <any JSON>}` or with
 //! `"args_text": "<raw text>"` instead of `args`. SCHEMA may also be the name of a schema in
-//! `fixtures/schemas.json`. Other keys are ignored. A line that is not a case gives
+//! `fixtures/schemas.json`; `"form": "flat" | "json-schema" | "tool"` names its form (needed
+//! when its shape reads both ways). Other keys are ignored. With `all`, a verdict also says
+//! the form the schema was read in. A line that is not a case gives
 //! `{"ok": false, "error": "bad case: ..."}` and the run goes on.
 
 use std::io::{self, Read, Write};
 
 use super::cases::NamedSchema;
 use super::json::{Json, ParseError, Parser, push_str_json};
-use super::{Schema, ValidatorRules, Violation};
+use super::{Form, Schema, ValidatorRules, Violation};
 
 /// Options of a JSON-lines run.
 #[derive(Debug, Clone, Default)]
@@ -25,6 +27,8 @@ pub struct Options {
     pub rules: ValidatorRules,
     /// Schemas a case may name.
     pub named: Vec<(String, NamedSchema)>,
+    /// The form of every case's schema, unless the case names its own.
+    pub form: Option<Form>,
 }
 
 /// Counts of one run.
@@ -42,6 +46,7 @@ const CACHE: usize = 16;
 struct Cached {
     schema_text: String,
     required_text: String,
+    form: Option<Form>,
     schema: Result<Schema, String>,
 }
 
@@ -100,6 +105,11 @@ pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<S
         chunk.copy_within(start..filled, 0);
         filled -= start;
         if filled == chunk.len() {
+            if chunk.len() >= crate::input::MAX_LINE_BYTES {
+                // No newline in sight: stop rather than hold an endless line in memory.
+                out.flush()?;
+                return Err(crate::input::line_too_long(stats.lines + 1));
+            }
             // A line longer than the buffer: make room.
             chunk.resize(chunk.len() * 2, 0);
         }
@@ -173,17 +183,23 @@ fn one_text_line(
     stats.lines += 1;
     {
         match one_case(text, opts, cache) {
-            Ok(Ok(())) => {
+            Ok((form, Ok(()))) => {
                 stats.ok += 1;
                 reply.push_str("{\"ok\": true, \"error\": \"\"");
                 if opts.all {
                     reply.push_str(", \"errors\": []");
+                    push_form(reply, form);
                 }
                 reply.push('}');
             }
-            Ok(Err(violations)) => {
+            Ok((form, Err(violations))) => {
                 stats.rejected += 1;
                 write_failure(reply, &violations, opts.all);
+                if opts.all {
+                    reply.pop();
+                    push_form(reply, form);
+                    reply.push('}');
+                }
             }
             Err(bad) => {
                 stats.bad += 1;
@@ -210,6 +226,12 @@ fn write_failure(buf: &mut String, violations: &[Violation], all: bool) {
     buf.push('}');
 }
 
+fn push_form(buf: &mut String, form: Form) {
+    buf.push_str(", \"form\": \"");
+    buf.push_str(form.name());
+    buf.push('"');
+}
+
 fn write_bad(buf: &mut String, why: &str, all: bool) {
     let v = Violation {
         kind: super::CheckKind::Parse,
@@ -219,13 +241,12 @@ fn write_bad(buf: &mut String, why: &str, all: bool) {
     write_failure(buf, std::slice::from_ref(&v), all);
 }
 
-/// `Ok(verdict)` for a case, `Err(reason)` for a line that is not a case.
-/// The verdict is `Ok(())` or the violations (just the first unless `opts.all`).
-fn one_case(
-    text: &str,
-    opts: &Options,
-    cache: &mut Vec<Cached>,
-) -> Result<Result<(), Vec<Violation>>, String> {
+/// The form a case's schema was read in, and its verdict: `Ok(())` or the violations (just
+/// the first unless `opts.all`).
+type Judged = (Form, Result<(), Vec<Violation>>);
+
+/// `Ok(judged)` for a case, `Err(reason)` for a line that is not a case.
+fn one_case(text: &str, opts: &Options, cache: &mut Vec<Cached>) -> Result<Judged, String> {
     match read_case(text, false, cache) {
         Ok(case) => judge(case, None, opts, cache),
         Err(CaseError::DuplicateInArgs(path)) => {
@@ -243,6 +264,7 @@ struct RawCase<'a> {
     /// The cache entry whose schema text this line repeats, if any.
     schema_hit: Option<usize>,
     required_text: &'a str,
+    form: Option<Form>,
     args: Option<Json<'a>>,
     args_text: Option<std::borrow::Cow<'a, str>>,
 }
@@ -282,6 +304,7 @@ fn read_case<'a>(
         schema_text: None,
         schema_hit: None,
         required_text: "",
+        form: None,
         args: None,
         args_text: None,
     };
@@ -308,6 +331,7 @@ fn read_case<'a>(
             }
             "args" => case.read_args(&mut p)?,
             "args_text" => case.read_args_text(&mut p)?,
+            "form" => case.read_form(&mut p)?,
             _ => {
                 p.value_with_text().map_err(syntax)?;
             }
@@ -395,6 +419,24 @@ impl<'a> RawCase<'a> {
             ))),
         }
     }
+
+    fn read_form(&mut self, p: &mut Parser<'a>) -> Result<(), CaseError> {
+        if self.form.is_some() {
+            return Err(repeated("form"));
+        }
+        let (v, raw) = p.value_with_text().map_err(syntax)?;
+        let form = match v {
+            Json::Str(name) => Form::parse(&name),
+            _ => None,
+        };
+        self.form = Some(form.ok_or_else(|| {
+            CaseError::Bad(format!(
+                "\"form\" must be one of {}, got {raw}",
+                Form::NAMES.join(", ")
+            ))
+        })?);
+        Ok(())
+    }
 }
 
 fn judge(
@@ -402,27 +444,28 @@ fn judge(
     duplicate: Option<String>,
     opts: &Options,
     cache: &mut Vec<Cached>,
-) -> Result<Result<(), Vec<Violation>>, String> {
+) -> Result<Judged, String> {
     let Some(schema_text) = case.schema_text else {
         return Err("missing \"schema\"".into());
     };
-    let hit = case
-        .schema_hit
-        .filter(|&i| cache[i].required_text == case.required_text);
+    let form = case.form.or(opts.form);
+    let same = |c: &Cached| c.required_text == case.required_text && c.form == form;
+    let hit = case.schema_hit.filter(|&i| same(&cache[i]));
     let idx = match hit.or_else(|| {
         cache
             .iter()
-            .position(|c| c.schema_text == schema_text && c.required_text == case.required_text)
+            .position(|c| c.schema_text == schema_text && same(c))
     }) {
         Some(i) => i,
         None => {
-            let compiled = compile(schema_text, case.required_text, opts);
+            let compiled = compile(schema_text, case.required_text, form, opts);
             if cache.len() == CACHE {
                 cache.remove(0);
             }
             cache.push(Cached {
                 schema_text: schema_text.to_owned(),
                 required_text: case.required_text.to_owned(),
+                form,
                 schema: compiled,
             });
             cache.len() - 1
@@ -438,11 +481,14 @@ fn judge(
         (None, None) => return Err("missing \"args\" (or \"args_text\")".into()),
         (Some(a), None) => {
             if let Some(path) = duplicate {
-                return Ok(Err(vec![Violation {
-                    kind: super::CheckKind::Parse,
-                    arg: path.clone(),
-                    message: format!("duplicate arg: {path}"),
-                }]));
+                return Ok((
+                    schema.form,
+                    Err(vec![Violation {
+                        kind: super::CheckKind::Parse,
+                        arg: path.clone(),
+                        message: format!("duplicate arg: {path}"),
+                    }]),
+                ));
             }
             a
         }
@@ -451,28 +497,37 @@ fn judge(
             match super::json::parse(&parsed_text) {
                 Ok(a) => a,
                 Err(e) => {
-                    return Ok(Err(vec![Violation {
-                        kind: super::CheckKind::Parse,
-                        arg: match &e {
-                            ParseError::Duplicate { path } => path.clone(),
-                            ParseError::Syntax { .. } => String::new(),
-                        },
-                        message: e.message(),
-                    }]));
+                    return Ok((
+                        schema.form,
+                        Err(vec![Violation {
+                            kind: super::CheckKind::Parse,
+                            arg: match &e {
+                                ParseError::Duplicate { path } => path.clone(),
+                                ParseError::Syntax { .. } => String::new(),
+                            },
+                            message: e.message(),
+                        }]),
+                    ));
                 }
             }
         }
     };
-    if opts.all {
+    let verdict = if opts.all {
         let all = super::validate_json_all(schema, &args, &opts.rules);
-        Ok(if all.is_empty() { Ok(()) } else { Err(all) })
+        if all.is_empty() { Ok(()) } else { Err(all) }
     } else {
-        Ok(super::validate_json(schema, &args, &opts.rules).map_err(|v| vec![v]))
-    }
+        super::validate_json(schema, &args, &opts.rules).map_err(|v| vec![v])
+    };
+    Ok((schema.form, verdict))
 }
 
 /// Compile a schema from the raw texts of a case (a cache miss).
-fn compile(schema_text: &str, required_text: &str, opts: &Options) -> Result<Schema, String> {
+fn compile(
+    schema_text: &str,
+    required_text: &str,
+    form: Option<Form>,
+    opts: &Options,
+) -> Result<Schema, String> {
     let schema = super::json::parse(schema_text).map_err(|e| format!("schema: {e}"))?;
     let required = if required_text.is_empty() {
         None
@@ -502,7 +557,7 @@ fn compile(schema_text: &str, required_text: &str, opts: &Options) -> Result<Sch
             ));
         }
     }
-    super::cases::resolve_schema(&schema.to_value(), &names, &opts.named)
+    super::cases::resolve_schema_as(&schema, &names, &opts.named, form)
         .map_err(|e| format!("schema: {e}"))
 }
 
@@ -564,7 +619,7 @@ mod tests {
         assert_eq!(
             got,
             [
-                r#"{"ok": false, "error": "missing required arg: a", "errors": ["missing required arg: a", "unknown arg: x", "unknown arg: y"]}"#
+                r#"{"ok": false, "error": "missing required arg: a", "errors": ["missing required arg: a", "unknown arg: x", "unknown arg: y"], "form": "flat"}"#
             ]
         );
     }
@@ -572,7 +627,7 @@ mod tests {
     #[test]
     fn bad_cases_do_not_stop_the_run() {
         let got = lines(
-            "{\"args\": {}}\n{\"schema\": {}, \"args\": {}, \"args_text\": \"{}\"}\n{\"schema\": {}}\n[1]\n{\"schema\": {}, \"schema\": {}, \"args\": {}}\n{\"schema\": {}, \"args\": {}}\n",
+            "{\"args\": {}}\n{\"schema\": {}, \"args\": {}, \"args_text\": \"{}\"}\n{\"schema\": {}}\n[1]\n{\"schema\": {}, \"schema\": {}, \"args\": {}}\n{\"schema\": {}, \"form\": \"flat\", \"args\": {}}\n",
             false,
         );
         assert_eq!(got.len(), 6);
@@ -600,7 +655,7 @@ mod reader_tests {
 
     #[test]
     fn a_line_that_is_not_utf8_is_refused_alone() {
-        let ok = b"{\"schema\": {}, \"args\": {}}\n";
+        let ok = b"{\"schema\": {}, \"form\": \"flat\", \"args\": {}}\n";
         let mut input = ok.to_vec();
         input.extend_from_slice(b"{\"schema\": \xff}\r\n");
         input.extend_from_slice(ok);
@@ -614,6 +669,17 @@ mod reader_tests {
             r#"{"ok": false, "error": "bad case: the line is not UTF-8 (byte 12)"}"#
         );
         assert_eq!(lines[2], r#"{"ok": true, "error": ""}"#);
+    }
+
+    #[test]
+    fn a_line_over_the_cap_stops_the_run_with_an_error() {
+        let input = format!("{}\n", "a".repeat(crate::input::MAX_LINE_BYTES + 10));
+        let mut out = Vec::new();
+        let err = run(input.as_bytes(), &mut out, &Options::default()).unwrap_err();
+        assert!(
+            err.to_string().starts_with("line 1 is longer than"),
+            "{err}"
+        );
     }
 
     #[test]

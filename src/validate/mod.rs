@@ -5,6 +5,8 @@
 //! - [`json`]: the strict argument reader (order kept, repeated keys refused, huge integers
 //!   stay integers, nesting capped);
 //! - [`schema`]: the three forms compiled into [`Schema`];
+//! - [`number`]: exact comparison of numbers, as Python compares them;
+//! - [`ecma_regex`]: `pattern` given its ECMA-262 meaning for the regex crate;
 //! - [`tools`]: the declarations of the tools the orchestrator registers;
 //! - this file: the switchable [`Rule`]s and the checks.
 //!
@@ -13,8 +15,10 @@
 //! seed's function takes a dict, and its checks have no meaning for anything else.
 
 pub mod cases;
+pub mod ecma_regex;
 pub mod json;
 pub mod jsonl;
+pub mod number;
 pub mod schema;
 pub mod tools;
 
@@ -130,19 +134,26 @@ impl Schema {
     /// Accept any of the three contract forms. `required` is only used for the flat form
     /// (`{"city": "str"}`); the other forms carry their own `required` list (passing a
     /// non-empty list with them is an error). The error says what is wrong with the schema.
+    /// The form is read from the schema's shape; a shape two forms read differently
+    /// (`{"title": "int"}`, `{}`) is an error that asks for the form to be named.
     pub fn from_json(schema: &Value, required: &[String]) -> Result<Schema, String> {
-        schema::compile(schema, required)
+        schema::compile(&Json::from_value(schema), required, None)
     }
 
-    /// Like [`Schema::from_json`] from text; a schema that repeats a key is refused too.
-    pub fn from_text(text: &str, required: &[String]) -> Result<Schema, String> {
+    /// Like [`Schema::from_json`] from text, with numbers exactly as written; a schema that
+    /// repeats a key is refused too. `form` names the form (`None`: read it from the shape).
+    pub fn from_text(
+        text: &str,
+        required: &[String],
+        form: Option<Form>,
+    ) -> Result<Schema, String> {
         let v = json::parse(text).map_err(|e| match e {
             ParseError::Duplicate { path } => format!("the schema repeats the key {path:?}"),
             other => other
                 .message()
                 .replacen("invalid JSON", "the schema is not JSON", 1),
         })?;
-        Schema::from_json(&v.to_value(), required)
+        schema::compile(&v, required, form)
     }
 
     /// The declared property called `name`.
@@ -375,15 +386,20 @@ pub fn value_problems(name: &str, c: &Constraints, v: &Json<'_>) -> Vec<String> 
             }
         }
     }
-    let allowed = |options: &Vec<Value>| options.iter().any(|o| Json::from_value(o).same_as(v));
+    let allowed = |options: &Vec<Json<'static>>| options.iter().any(|o| o.same_as(v));
     if let Some(options) = c.one_of.as_ref().filter(|o| !allowed(o)) {
         let listed = options
             .iter()
-            .map(|o| serde_json::to_string(o).unwrap_or_default())
+            .map(Json::to_text)
             .collect::<Vec<_>>()
             .join(", ");
         let listed = json::cut(&listed, 80);
-        if options.len() == 1 {
+        if options.is_empty() {
+            out.push(format!(
+                "value error: {name} accepts no value (the enum is empty), got {}",
+                v.show()
+            ));
+        } else if options.len() == 1 {
             out.push(format!(
                 "value error: {name} must be {listed}, got {}",
                 v.show()
@@ -413,10 +429,10 @@ pub fn value_problems(name: &str, c: &Constraints, v: &Json<'_>) -> Vec<String> 
                 ));
             }
         }
-        if let Some(p) = c.pattern.as_ref().filter(|p| !p.0.is_match(s)) {
+        if let Some(p) = c.pattern.as_ref().filter(|p| !p.is_match(s)) {
             out.push(format!(
                 "value error: {name} must match the pattern {}, got {}",
-                p.0.as_str(),
+                p.source,
                 v.show()
             ));
         }

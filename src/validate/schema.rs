@@ -5,23 +5,51 @@
 //! 3. a tool declaration: `{"name": ..., "input_schema": <form 2>}` (`parameters` is accepted
 //!    as another spelling of `input_schema`).
 //!
+//! The form may be named; otherwise it is read from the shape, and a shape that two forms
+//! read validly and differently (`{}`, `{"title": "int"}`) is an error asking for the name.
+//! Schemas are compiled from the strict reader's [`Json`], so a bound or an `enum` member
+//! keeps every digit as written.
+//!
 //! A schema we cannot honour is an error, never silently weakened: an unknown Python type
-//! name, a keyword we do not implement (`items`, `format`, ...), a bad regex, a bound that is
-//! not a number. Annotation keywords (`description`, `title`, `default`, `examples`) are read
-//! and ignored, as JSON Schema says.
+//! name, a keyword we do not implement (`items`, `format`, ...), a pattern the regex crate
+//! cannot give its ECMA-262 meaning, a bound that is not a number. Annotation keywords
+//! (`description`, `title`, `default`, `examples`) are read and ignored, as JSON Schema says.
+
+use std::borrow::Cow;
 
 use regex::Regex;
-use serde_json::{Map, Value};
 
-use super::json::{Json, show_f64};
+use super::json::{self, Json, show_f64};
 
 /// Which contract form a schema was written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Form {
     Flat,
     JsonSchema,
     Tool,
+}
+
+impl Form {
+    /// The names a user writes: `flat`, `json-schema`, `tool`.
+    pub const NAMES: [&'static str; 3] = ["flat", "json-schema", "tool"];
+
+    pub fn parse(name: &str) -> Option<Form> {
+        Some(match name {
+            "flat" => Form::Flat,
+            "json-schema" => Form::JsonSchema,
+            "tool" => Form::Tool,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Flat => "flat",
+            Form::JsonSchema => "json-schema",
+            Form::Tool => "tool",
+        }
+    }
 }
 
 /// A Python type name of the flat form.
@@ -128,47 +156,51 @@ impl TypeSpec {
     }
 }
 
-/// A numeric bound, with its text as written for messages.
+/// A numeric bound: its exact value and its text for messages.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bound {
-    pub value: f64,
-    /// Set when the bound is an integer, so integer values compare exactly.
-    pub int: Option<i64>,
+    /// An `Int`, `BigInt` or `Float`.
+    pub value: Json<'static>,
     pub text: String,
 }
 
 impl Bound {
-    fn from_value(v: &Value) -> Option<Bound> {
-        let n = v.as_number()?;
+    fn from_json(v: &Json<'_>) -> Option<Bound> {
+        let text = match v {
+            Json::Int(i) => i.to_string(),
+            Json::BigInt(t) => t.to_string(),
+            Json::Float(f) => show_f64(*f),
+            _ => return None,
+        };
         Some(Bound {
-            value: n.as_f64()?,
-            int: n.as_i64(),
-            text: match n.as_i64() {
-                Some(i) => i.to_string(),
-                None => match n.as_u64() {
-                    Some(u) => u.to_string(),
-                    None => show_f64(n.as_f64()?),
-                },
-            },
+            value: v.clone().into_owned(),
+            text,
         })
     }
 
-    /// Compare a numeric JSON value with this bound (`None` if `v` is not a number).
+    /// Compare a numeric JSON value with this bound, exactly (`None` if `v` is not a number).
     pub fn compare(&self, v: &Json<'_>) -> Option<std::cmp::Ordering> {
-        match (v, self.int) {
-            (Json::Int(i), Some(b)) => Some(i.cmp(&b)),
-            _ => v.as_f64()?.partial_cmp(&self.value),
-        }
+        super::number::compare(v, &self.value)
     }
 }
 
-/// A compiled `pattern` (compared by its source text).
+/// A compiled `pattern`: the source as written (for messages and equality) and the
+/// regex that gives it its ECMA-262 meaning.
 #[derive(Debug, Clone)]
-pub struct Pattern(pub Regex);
+pub struct Pattern {
+    pub source: String,
+    pub regex: Regex,
+}
+
+impl Pattern {
+    pub fn is_match(&self, s: &str) -> bool {
+        self.regex.is_match(s)
+    }
+}
 
 impl PartialEq for Pattern {
     fn eq(&self, other: &Self) -> bool {
-        self.0.as_str() == other.0.as_str()
+        self.source == other.source
     }
 }
 
@@ -179,8 +211,8 @@ pub struct Constraints {
     pub maximum: Option<Bound>,
     pub exclusive_minimum: Option<Bound>,
     pub exclusive_maximum: Option<Bound>,
-    /// `enum` (and `const`, stored as a one-item enum).
-    pub one_of: Option<Vec<Value>>,
+    /// `enum` (and `const`, stored as a one-item enum); an empty list accepts nothing.
+    pub one_of: Option<Vec<Json<'static>>>,
     pub pattern: Option<Pattern>,
     pub min_length: Option<u64>,
     pub max_length: Option<u64>,
@@ -233,59 +265,153 @@ const ANNOTATIONS: &[&str] = &[
     "writeOnly",
 ];
 
-fn kind_of(v: &Value) -> &'static str {
-    Json::from_value(v).py_type()
+/// Keywords a JSON Schema object may carry at its top besides the annotations.
+const OBJECT_KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "$schema",
+    "$id",
+];
+
+/// Keywords a JSON Schema may give a string value: an object made only of these, each
+/// naming a Python type (`{"title": "int"}`), reads validly as either form.
+const STRING_KEYWORDS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "$comment",
+    "$id",
+    "$schema",
+];
+
+/// An object's members, in the order written.
+type Members<'a> = [(Cow<'a, str>, Json<'a>)];
+
+fn member<'m, 'a>(map: &'m Members<'a>, key: &str) -> Option<&'m Json<'a>> {
+    map.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-/// Compile any contract form.
-pub fn compile(schema: &Value, required: &[String]) -> Result<Schema, String> {
-    let Value::Object(map) = schema else {
+/// Compile any contract form. `form` names the form; `None` reads it from the shape and
+/// refuses a shape that two forms read differently.
+pub fn compile(
+    schema: &Json<'_>,
+    required: &[String],
+    form: Option<Form>,
+) -> Result<Schema, String> {
+    let Json::Object(map) = schema else {
         return Err(format!(
             "a schema must be a JSON object, got {}",
-            kind_of(schema)
+            schema.py_type()
         ));
     };
-    let decl = map.get("input_schema").or_else(|| {
-        // OpenAI's spelling, only when the object also looks like a declaration.
-        map.get("name")
-            .filter(|n| n.is_string())
-            .and(map.get("parameters"))
-    });
-    if let Some(inner) = decl {
-        let name = match map.get("name") {
-            Some(Value::String(s)) => s.clone(),
-            Some(_) => return Err("a tool declaration's \"name\" must be a string".into()),
-            None => return Err("a tool declaration needs a \"name\"".into()),
-        };
-        for key in map.keys() {
-            if !matches!(
-                key.as_str(),
-                "name" | "description" | "input_schema" | "parameters" | "strict" | "type"
-            ) {
-                return Err(format!(
-                    "unsupported key {key:?} in tool declaration {name:?}"
-                ));
-            }
+    let form = match form {
+        Some(f) => f,
+        None => detect(map, required)?,
+    };
+    match form {
+        Form::Tool => compile_tool(map, required),
+        Form::JsonSchema => {
+            no_flat_required(required)?;
+            compile_object(map)
         }
-        let Value::Object(inner) = inner else {
+        Form::Flat => compile_flat(map, required),
+    }
+}
+
+/// Which form an unnamed schema is written in.
+///
+/// Every value a type name of Python: the flat form, unless every key is also a JSON Schema
+/// keyword that takes a string (`title`, `description`, ...) and no separate required list
+/// says "flat": then both readings are valid and disagree (the JSON Schema one accepts any
+/// object), so the form must be named. `{}` is the smallest such case.
+fn detect(map: &Members<'_>, required: &[String]) -> Result<Form, String> {
+    let flat_shaped = map
+        .iter()
+        .all(|(_, v)| matches!(v, Json::Str(t) if PyType::parse(t).is_some()));
+    if flat_shaped {
+        let keywords_only = map
+            .iter()
+            .all(|(k, _)| STRING_KEYWORDS.contains(&k.as_ref()));
+        if keywords_only && required.is_empty() {
+            return Err(ambiguous(map));
+        }
+        return Ok(Form::Flat);
+    }
+    let declaration = member(map, "input_schema").is_some()
+        || (matches!(member(map, "name"), Some(Json::Str(_)))
+            && member(map, "parameters").is_some());
+    if declaration {
+        return Ok(Form::Tool);
+    }
+    let typed = matches!(member(map, "type"), Some(Json::Str(t)) if t == "object")
+        || matches!(member(map, "properties"), Some(Json::Object(_)));
+    let keywords_only = map
+        .iter()
+        .all(|(k, _)| OBJECT_KEYWORDS.contains(&k.as_ref()) || ANNOTATIONS.contains(&k.as_ref()));
+    Ok(if typed || keywords_only {
+        Form::JsonSchema
+    } else {
+        Form::Flat
+    })
+}
+
+fn ambiguous(map: &Members<'_>) -> String {
+    let both = "name its form (flat or json-schema)";
+    if map.is_empty() {
+        return format!(
+            "the schema {{}} is ambiguous: in the flat form it takes no arguments, as a JSON \
+             Schema it accepts any object; {both}"
+        );
+    }
+    let args: Vec<String> = map
+        .iter()
+        .map(|(k, v)| match v {
+            Json::Str(t) => format!("{k} ({t})"),
+            other => format!("{k} ({})", other.to_text()),
+        })
+        .collect();
+    format!(
+        "the schema {} is ambiguous: in the flat form it declares the arguments {}, as a JSON \
+         Schema it carries only annotations and accepts any object; {both}",
+        json::cut(&Json::Object(map.to_vec()).to_text(), 80),
+        args.join(", ")
+    )
+}
+
+fn compile_tool(map: &Members<'_>, required: &[String]) -> Result<Schema, String> {
+    let name = match member(map, "name") {
+        Some(Json::Str(s)) => s.to_string(),
+        Some(_) => return Err("a tool declaration's \"name\" must be a string".into()),
+        None => return Err("a tool declaration needs a \"name\"".into()),
+    };
+    for (key, _) in map {
+        if !matches!(
+            key.as_ref(),
+            "name" | "description" | "input_schema" | "parameters" | "strict" | "type"
+        ) {
             return Err(format!(
-                "tool {name:?}: input_schema must be a JSON object, got {}",
-                kind_of(inner)
+                "unsupported key {key:?} in tool declaration {name:?}"
             ));
-        };
-        no_flat_required(required)?;
-        let mut c = compile_object(inner).map_err(|e| format!("tool {name:?}: {e}"))?;
-        c.form = Form::Tool;
-        c.tool = Some(name);
-        return Ok(c);
+        }
     }
-    let looks_like_json_schema = map.get("type").and_then(Value::as_str) == Some("object")
-        || map.get("properties").is_some_and(Value::is_object);
-    if looks_like_json_schema {
-        no_flat_required(required)?;
-        return compile_object(map);
-    }
-    compile_flat(map, required)
+    let Some(inner) = member(map, "input_schema").or_else(|| member(map, "parameters")) else {
+        return Err(format!(
+            "tool {name:?}: the declaration needs an \"input_schema\""
+        ));
+    };
+    let Json::Object(inner) = inner else {
+        return Err(format!(
+            "tool {name:?}: input_schema must be a JSON object, got {}",
+            inner.py_type()
+        ));
+    };
+    no_flat_required(required)?;
+    let mut c = compile_object(inner).map_err(|e| format!("tool {name:?}: {e}"))?;
+    c.form = Form::Tool;
+    c.tool = Some(name);
+    Ok(c)
 }
 
 fn no_flat_required(required: &[String]) -> Result<(), String> {
@@ -298,14 +424,14 @@ fn no_flat_required(required: &[String]) -> Result<(), String> {
     }
 }
 
-fn compile_flat(map: &Map<String, Value>, required: &[String]) -> Result<Schema, String> {
+fn compile_flat(map: &Members<'_>, required: &[String]) -> Result<Schema, String> {
     let mut properties = Vec::with_capacity(map.len());
     for (name, ty) in map {
-        let Value::String(ty) = ty else {
+        let Json::Str(ty) = ty else {
             return Err(format!(
                 "flat schema: the type of {name:?} must be a Python type name \
                  (str, int, float, bool, list, dict), got {}",
-                serde_json::to_string(ty).unwrap_or_default()
+                ty.to_text()
             ));
         };
         let Some(py) = PyType::parse(ty) else {
@@ -314,7 +440,7 @@ fn compile_flat(map: &Map<String, Value>, required: &[String]) -> Result<Schema,
             ));
         };
         properties.push(Property {
-            name: name.clone(),
+            name: name.to_string(),
             ty: TypeSpec::Py(py),
             constraints: Constraints::default(),
             description: String::new(),
@@ -338,22 +464,22 @@ fn compile_flat(map: &Map<String, Value>, required: &[String]) -> Result<Schema,
     })
 }
 
-fn compile_object(map: &Map<String, Value>) -> Result<Schema, String> {
+fn compile_object(map: &Members<'_>) -> Result<Schema, String> {
     let mut properties = Vec::new();
     let mut required = Vec::new();
     let mut additional_allowed = true;
     for (key, v) in map {
-        match key.as_str() {
+        match key.as_ref() {
             "type" => {
-                if v.as_str() != Some("object") {
+                if !matches!(v, Json::Str(t) if t == "object") {
                     return Err(format!(
                         "the top-level \"type\" must be \"object\", got {}",
-                        serde_json::to_string(v).unwrap_or_default()
+                        v.to_text()
                     ));
                 }
             }
             "properties" => {
-                let Value::Object(props) = v else {
+                let Json::Object(props) = v else {
                     return Err("\"properties\" must be an object".into());
                 };
                 for (name, p) in props {
@@ -361,23 +487,23 @@ fn compile_object(map: &Map<String, Value>) -> Result<Schema, String> {
                 }
             }
             "required" => {
-                let Value::Array(items) = v else {
+                let Json::Array(items) = v else {
                     return Err("\"required\" must be a list of names".into());
                 };
                 for item in items {
-                    let Value::String(s) = item else {
+                    let Json::Str(s) = item else {
                         return Err(format!(
                             "\"required\" must list names (strings), found {}",
-                            serde_json::to_string(item).unwrap_or_default()
+                            item.to_text()
                         ));
                     };
-                    if !required.contains(s) {
-                        required.push(s.clone());
+                    if !required.iter().any(|r| r == s) {
+                        required.push(s.to_string());
                     }
                 }
             }
             "additionalProperties" => match v {
-                Value::Bool(b) => additional_allowed = *b,
+                Json::Bool(b) => additional_allowed = *b,
                 _ => {
                     return Err(
                         "\"additionalProperties\" must be true or false (schemas for extra keys are not supported)"
@@ -403,63 +529,126 @@ fn compile_object(map: &Map<String, Value>) -> Result<Schema, String> {
     })
 }
 
-fn bound(name: &str, key: &str, v: &Value) -> Result<Bound, String> {
-    Bound::from_value(v).ok_or_else(|| {
+fn bound(name: &str, key: &str, v: &Json<'_>) -> Result<Bound, String> {
+    Bound::from_json(v).ok_or_else(|| {
         format!(
             "property {name:?}: \"{key}\" must be a number, got {}",
-            serde_json::to_string(v).unwrap_or_default()
+            v.to_text()
         )
     })
 }
 
-fn length(name: &str, key: &str, v: &Value) -> Result<u64, String> {
-    v.as_u64().ok_or_else(|| {
+/// A length bound: a whole number >= 0, written as an integer or as a float with no
+/// fraction (`2.0`), as JSON Schema allows. Beyond `u64` it saturates (no string is that long).
+fn length(name: &str, key: &str, v: &Json<'_>) -> Result<u64, String> {
+    let n = match v {
+        Json::Int(i) => u64::try_from(*i).ok(),
+        Json::BigInt(t) if !t.starts_with('-') => Some(u64::MAX),
+        Json::Float(f) if *f >= 0.0 && f.fract() == 0.0 => Some(*f as u64),
+        _ => None,
+    };
+    n.ok_or_else(|| {
         format!(
             "property {name:?}: \"{key}\" must be a whole number >= 0, got {}",
-            serde_json::to_string(v).unwrap_or_default()
+            v.to_text()
         )
     })
 }
 
-fn compile_property(name: &str, p: &Value) -> Result<Property, String> {
-    let Value::Object(p) = p else {
+/// `"type"`: one JSON Schema type name or a non-empty list of them (repeats dropped).
+fn js_types(name: &str, v: &Json<'_>) -> Result<TypeSpec, String> {
+    let names: Vec<&Json<'_>> = match v {
+        Json::Str(_) => vec![v],
+        Json::Array(items) if !items.is_empty() => items.iter().collect(),
+        _ => {
+            return Err(format!(
+                "property {name:?}: \"type\" must be a type name or a non-empty list of them"
+            ));
+        }
+    };
+    let mut ts = Vec::new();
+    for n in names {
+        let t = match n {
+            Json::Str(s) => JsType::parse(s),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            format!(
+                "property {name:?}: unknown type {} (use string, integer, number, boolean, array, object or null)",
+                n.to_text()
+            )
+        })?;
+        if !ts.contains(&t) {
+            ts.push(t);
+        }
+    }
+    Ok(TypeSpec::Js(ts))
+}
+
+/// `"pattern"`: compiled once here, with its ECMA-262 meaning.
+fn pattern(name: &str, v: &Json<'_>) -> Result<Pattern, String> {
+    let Json::Str(src) = v else {
+        return Err(format!("property {name:?}: \"pattern\" must be a string"));
+    };
+    let regex = super::ecma_regex::compile(src)
+        .map_err(|e| format!("property {name:?}: bad pattern {:?}: {e}", src.as_ref()))?;
+    Ok(Pattern {
+        source: src.to_string(),
+        regex,
+    })
+}
+
+/// Draft-4 `"exclusiveMinimum": true` (or Maximum) turns the plain bound (`key`) exclusive;
+/// without that bound the flag has nothing to act on.
+fn exclusive(name: &str, key: &str, plain: Option<Bound>) -> Result<Bound, String> {
+    let flag = if key == "minimum" {
+        "exclusiveMinimum"
+    } else {
+        "exclusiveMaximum"
+    };
+    plain.ok_or_else(|| format!("property {name:?}: \"{flag}\": true needs a \"{key}\""))
+}
+
+fn compile_property(name: &str, p: &Json<'_>) -> Result<Property, String> {
+    let Json::Object(p) = p else {
         return Err(format!(
             "property {name:?} must be described by an object, got {}",
-            serde_json::to_string(p).unwrap_or_default()
+            p.to_text()
         ));
     };
     let mut ty = TypeSpec::Any;
     let mut c = Constraints::default();
     let mut description = String::new();
-    // Draft-4 style boolean exclusive bounds turn minimum/maximum exclusive.
     let mut excl_min_flag = false;
     let mut excl_max_flag = false;
     for (key, v) in p {
-        match key.as_str() {
+        match key.as_ref() {
             "type" => ty = js_types(name, v)?,
             "minimum" => c.minimum = Some(bound(name, key, v)?),
             "maximum" => c.maximum = Some(bound(name, key, v)?),
             "exclusiveMinimum" => match v {
-                Value::Bool(b) => excl_min_flag = *b,
+                Json::Bool(b) => excl_min_flag = *b,
                 _ => c.exclusive_minimum = Some(bound(name, key, v)?),
             },
             "exclusiveMaximum" => match v {
-                Value::Bool(b) => excl_max_flag = *b,
+                Json::Bool(b) => excl_max_flag = *b,
                 _ => c.exclusive_maximum = Some(bound(name, key, v)?),
             },
             "enum" => match v {
-                Value::Array(items) if !items.is_empty() => c.one_of = Some(items.clone()),
-                _ => {
-                    return Err(format!(
-                        "property {name:?}: \"enum\" must be a non-empty list"
-                    ));
+                Json::Array(items) => {
+                    c.one_of = Some(items.iter().map(|i| i.clone().into_owned()).collect());
                 }
+                _ => return Err(format!("property {name:?}: \"enum\" must be a list")),
             },
-            "const" => c.one_of = Some(vec![v.clone()]),
+            "const" => c.one_of = Some(vec![v.clone().into_owned()]),
             "pattern" => c.pattern = Some(pattern(name, v)?),
             "minLength" => c.min_length = Some(length(name, key, v)?),
             "maxLength" => c.max_length = Some(length(name, key, v)?),
-            "description" => description = v.as_str().unwrap_or_default().to_owned(),
+            "description" => {
+                if let Json::Str(s) = v {
+                    description = s.to_string();
+                }
+            }
             k if ANNOTATIONS.contains(&k) => {}
             other => {
                 return Err(format!(
@@ -481,54 +670,4 @@ fn compile_property(name: &str, p: &Value) -> Result<Property, String> {
         constraints: c,
         description,
     })
-}
-
-/// `"type"`: one JSON Schema type name or a non-empty list of them (repeats dropped).
-fn js_types(name: &str, v: &Value) -> Result<TypeSpec, String> {
-    let names: Vec<&Value> = match v {
-        Value::String(_) => vec![v],
-        Value::Array(items) if !items.is_empty() => items.iter().collect(),
-        _ => {
-            return Err(format!(
-                "property {name:?}: \"type\" must be a type name or a non-empty list of them"
-            ));
-        }
-    };
-    let mut ts = Vec::new();
-    for n in names {
-        let t = n.as_str().and_then(JsType::parse).ok_or_else(|| {
-            format!(
-                "property {name:?}: unknown type {} (use string, integer, number, boolean, array, object or null)",
-                serde_json::to_string(n).unwrap_or_default()
-            )
-        })?;
-        if !ts.contains(&t) {
-            ts.push(t);
-        }
-    }
-    Ok(TypeSpec::Js(ts))
-}
-
-/// `"pattern"`: a regex, compiled once here.
-fn pattern(name: &str, v: &Value) -> Result<Pattern, String> {
-    let Value::String(src) = v else {
-        return Err(format!("property {name:?}: \"pattern\" must be a string"));
-    };
-    let re = Regex::new(src).map_err(|e| {
-        let first = e.to_string();
-        let last = first.lines().last().unwrap_or("").trim().to_owned();
-        format!("property {name:?}: bad pattern {src:?}: {last}")
-    })?;
-    Ok(Pattern(re))
-}
-
-/// Draft-4 `"exclusiveMinimum": true` (or Maximum) turns the plain bound (`key`) exclusive;
-/// without that bound the flag has nothing to act on.
-fn exclusive(name: &str, key: &str, plain: Option<Bound>) -> Result<Bound, String> {
-    let flag = if key == "minimum" {
-        "exclusiveMinimum"
-    } else {
-        "exclusiveMaximum"
-    };
-    plain.ok_or_else(|| format!("property {name:?}: \"{flag}\": true needs a \"{key}\""))
 }

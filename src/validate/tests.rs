@@ -329,7 +329,7 @@ fn json_schema_defaults_and_forms() {
     assert_eq!(flat.form, Form::Flat);
     // Text form refuses a schema that repeats a key.
     assert!(
-        Schema::from_text(r#"{"a": "int", "a": "str"}"#, &[])
+        Schema::from_text(r#"{"a": "int", "a": "str"}"#, &[], None)
             .unwrap_err()
             .contains("repeats the key")
     );
@@ -368,7 +368,7 @@ fn malformed_schemas_are_errors() {
         (json!({"type": "object", "required": "a"}), "required"),
         (json!({"name": "t", "input_schema": 3}), "input_schema"),
         (
-            json!({"type": "object", "properties": {"a": {"enum": []}}}),
+            json!({"type": "object", "properties": {"a": {"enum": 3}}}),
             "enum",
         ),
     ];
@@ -443,6 +443,163 @@ fn dumps_matches_the_contract_spacing() {
     );
 }
 
+fn js(props: serde_json::Value) -> Schema {
+    Schema::from_json(&json!({"type": "object", "properties": props}), &[]).unwrap()
+}
+
+#[test]
+fn numbers_compare_exactly_and_messages_show_them_as_written() {
+    let s = Schema::from_text(
+        r#"{"type": "object", "properties": {
+            "i": {"maximum": 9223372036854775807},
+            "e": {"enum": [99999999999999999999999]},
+            "c": {"const": 9007199254740993},
+            "m": {"minimum": -100000000000000000000}}}"#,
+        &[],
+        None,
+    )
+    .unwrap();
+    let rows = [
+        (
+            r#"{"i": 9223372036854775808}"#,
+            "value error: i must be <= 9223372036854775807, got 9223372036854775808",
+        ),
+        (r#"{"i": 9223372036854775807}"#, ""),
+        (r#"{"i": 9.2233720368547748e18}"#, ""),
+        (
+            r#"{"e": 100000000000000000000000}"#,
+            "value error: e must be 99999999999999999999999, got 100000000000000000000000",
+        ),
+        (r#"{"e": 99999999999999999999999}"#, ""),
+        (
+            r#"{"c": 9007199254740992.0}"#,
+            "value error: c must be 9007199254740993, got 9007199254740992.0",
+        ),
+        (r#"{"c": 9007199254740993}"#, ""),
+        (
+            r#"{"m": -100000000000000000001}"#,
+            "value error: m must be >= -100000000000000000000, got -100000000000000000001",
+        ),
+        (r#"{"m": -1e20}"#, ""),
+    ];
+    for (args, want) in rows {
+        assert_eq!(
+            verdict(&s, args),
+            (want.is_empty(), want.to_owned()),
+            "{args}"
+        );
+    }
+}
+
+#[test]
+fn empty_enum_and_integral_float_lengths_are_valid() {
+    let s = js(
+        json!({"never": {"enum": []}, "code": {"type": "string", "minLength": 2.0, "maxLength": 3e0}}),
+    );
+    assert_eq!(
+        verdict(&s, r#"{"never": null}"#).1,
+        "value error: never accepts no value (the enum is empty), got null"
+    );
+    assert!(verdict(&s, r#"{"code": "ab"}"#).0);
+    assert_eq!(
+        verdict(&s, r#"{"code": "a"}"#).1,
+        r#"value error: code must be at least 2 characters long, got 1 ("a")"#
+    );
+    // Lengths count code points: one non-BMP character is one character.
+    assert!(verdict(&s, r#"{"code": "🐲🐲"}"#).0);
+    for bad in [json!(2.5), json!(-1), json!(-1.0), json!("2")] {
+        let e = Schema::from_json(
+            &json!({"type": "object", "properties": {"a": {"minLength": bad}}}),
+            &[],
+        )
+        .unwrap_err();
+        assert!(e.contains("whole number >= 0"), "{e}");
+    }
+}
+
+#[test]
+fn ambiguous_shapes_need_their_form_named() {
+    for shape in [
+        json!({}),
+        json!({"title": "int"}),
+        json!({"description": "str", "$comment": "dict"}),
+    ] {
+        let e = Schema::from_json(&shape, &[]).unwrap_err();
+        assert!(
+            e.contains("ambiguous") && e.contains("flat or json-schema"),
+            "{shape}: {e}"
+        );
+        let flat = schema::compile(&Json::from_value(&shape), &[], Some(Form::Flat)).unwrap();
+        assert_eq!(flat.form, Form::Flat);
+        assert!(!verdict(&flat, r#"{"extra": 1}"#).0);
+        let open = schema::compile(&Json::from_value(&shape), &[], Some(Form::JsonSchema)).unwrap();
+        assert_eq!(open.form, Form::JsonSchema);
+        assert!(verdict(&open, r#"{"extra": 1}"#).0);
+    }
+    // A separate required list only belongs to the flat form, so it settles the question.
+    let s = Schema::from_json(&json!({"title": "int"}), &["title".into()]).unwrap();
+    assert_eq!(s.form, Form::Flat);
+    // Not ambiguous: a key that is no string keyword, or a value that is no Python type.
+    assert_eq!(
+        Schema::from_json(&json!({"title": "int", "days": "int"}), &[])
+            .unwrap()
+            .form,
+        Form::Flat
+    );
+    assert_eq!(
+        Schema::from_json(&json!({"title": "Weather"}), &[])
+            .unwrap()
+            .form,
+        Form::JsonSchema
+    );
+    assert_eq!(
+        Schema::from_json(
+            &json!({"required": ["a"], "additionalProperties": false}),
+            &[]
+        )
+        .unwrap()
+        .form,
+        Form::JsonSchema
+    );
+    // A flat schema whose arguments are called name and parameters is no tool declaration.
+    let s = Schema::from_json(&json!({"name": "str", "parameters": "dict"}), &[]).unwrap();
+    assert_eq!(s.form, Form::Flat);
+    // A named form that does not fit is an error, not a guess.
+    assert!(
+        schema::compile(
+            &Json::from_value(&json!({"a": "int"})),
+            &[],
+            Some(Form::Tool)
+        )
+        .is_err()
+    );
+    assert!(
+        schema::compile(
+            &Json::from_value(&json!({"a": "int"})),
+            &[],
+            Some(Form::JsonSchema)
+        )
+        .unwrap_err()
+        .contains("unsupported keyword")
+    );
+}
+
+#[test]
+fn patterns_have_their_ecma_262_meaning() {
+    let s = js(json!({"id": {"type": "string", "pattern": "^TKT-\\d{3}$"}}));
+    assert!(verdict(&s, r#"{"id": "TKT-104"}"#).0);
+    assert_eq!(
+        verdict(&s, r#"{"id": "TKT-١٠٤"}"#).1,
+        r#"value error: id must match the pattern ^TKT-\d{3}$, got "TKT-١٠٤""#
+    );
+    let e = Schema::from_json(
+        &json!({"type": "object", "properties": {"a": {"pattern": "(a)\\1"}}}),
+        &[],
+    )
+    .unwrap_err();
+    assert!(e.contains("backreference"), "{e}");
+}
+
 #[test]
 fn rule_names_on_the_command_line_and_in_progress_files() {
     use clap::ValueEnum;
@@ -459,4 +616,16 @@ fn rule_names_on_the_command_line_and_in_progress_files() {
         .map(|r| serde_json::to_value(r).unwrap())
         .collect();
     assert_eq!(keys, ["required", "unknown", "type", "bool_guard", "value"]);
+}
+
+#[test]
+fn form_names_agree_everywhere() {
+    use clap::ValueEnum;
+    for form in Form::value_variants() {
+        let flag = form.to_possible_value().unwrap().get_name().to_owned();
+        assert_eq!(flag, form.name());
+        assert_eq!(Form::parse(&flag), Some(*form));
+        assert_eq!(serde_json::to_value(form).unwrap(), form.name());
+    }
+    assert_eq!(Form::NAMES.len(), Form::value_variants().len());
 }

@@ -2,6 +2,7 @@
 
 mod check_cli;
 mod exec_cli;
+mod hostile;
 mod render_cli;
 mod trace_cli;
 mod validate_cli;

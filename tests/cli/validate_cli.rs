@@ -86,7 +86,7 @@ fn all_named_schemas_and_files() {
     );
     assert_eq!(
         stdout(&o),
-        "{\"ok\": false, \"error\": \"missing required arg: query\", \"errors\": [\"missing required arg: query\", \"unknown arg: x\", \"value error: page_size must be <= 100, got 99999999\"]}\n"
+        "{\"ok\": false, \"error\": \"missing required arg: query\", \"errors\": [\"missing required arg: query\", \"unknown arg: x\", \"value error: page_size must be <= 100, got 99999999\"], \"form\": \"tool\"}\n"
     );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.json");
@@ -229,4 +229,130 @@ fn switching_a_check_off_from_the_command_line() {
         None,
     );
     assert_eq!(stdout(&o), "{\"ok\": true, \"error\": \"\"}\n");
+}
+
+#[test]
+fn an_ambiguous_schema_needs_its_form_named() {
+    let o = tooldojo(
+        &[
+            "validate",
+            "--schema",
+            r#"{"title": "int"}"#,
+            "--args",
+            r#"{"x": 1}"#,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("ambiguous"), "{}", stderr(&o));
+    let named = |form: &str| {
+        let o = tooldojo(
+            &[
+                "validate",
+                "--schema",
+                r#"{"title": "int"}"#,
+                "--form",
+                form,
+                "--args",
+                r#"{"x": 1}"#,
+                "--all",
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    assert_eq!(
+        named("flat"),
+        "{\"ok\": false, \"error\": \"unknown arg: x\", \"errors\": [\"unknown arg: x\"], \"form\": \"flat\"}\n"
+    );
+    assert_eq!(
+        named("json-schema"),
+        "{\"ok\": true, \"error\": \"\", \"errors\": [], \"form\": \"json-schema\"}\n"
+    );
+    let o = tooldojo(
+        &[
+            "validate", "--schema", "{}", "--form", "yaml", "--args", "{}",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    // In JSON lines each case may name its form; a bad name is a bad case, not a stop.
+    let input = concat!(
+        r#"{"schema": {}, "args": {"a": 1}}"#,
+        "\n",
+        r#"{"schema": {}, "form": "flat", "args": {"a": 1}}"#,
+        "\n",
+        r#"{"schema": {}, "form": "json-schema", "args": {"a": 1}}"#,
+        "\n",
+        r#"{"schema": {}, "form": 3, "args": {}}"#,
+        "\n",
+    );
+    let o = tooldojo(&["validate", "--jsonl"], Some(input));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].contains("bad case: schema: the schema {} is ambiguous"),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(lines[1], r#"{"ok": false, "error": "unknown arg: a"}"#);
+    assert_eq!(lines[2], r#"{"ok": true, "error": ""}"#);
+    assert!(
+        lines[3].contains("must be one of flat, json-schema, tool, got 3"),
+        "{}",
+        lines[3]
+    );
+    // --form applies to every case that does not name its own.
+    let o = tooldojo(
+        &["validate", "--jsonl", "--form", "json-schema"],
+        Some(input),
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], r#"{"ok": true, "error": ""}"#);
+    assert_eq!(lines[1], r#"{"ok": false, "error": "unknown arg: a"}"#);
+}
+
+#[test]
+fn exact_numbers_and_ecma_patterns_on_the_command_line() {
+    let rows = [
+        (
+            r#"{"type": "object", "properties": {"n": {"maximum": 9223372036854775807}}}"#,
+            r#"{"n": 9223372036854775808}"#,
+            r#"{"ok": false, "error": "value error: n must be <= 9223372036854775807, got 9223372036854775808"}"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"n": {"enum": [99999999999999999999999]}}}"#,
+            r#"{"n": 100000000000000000000000}"#,
+            r#"{"ok": false, "error": "value error: n must be 99999999999999999999999, got 100000000000000000000000"}"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"id": {"pattern": "^TKT-\\d{3}$"}}}"#,
+            r#"{"id": "TKT-١٠٤"}"#,
+            r#"{"ok": false, "error": "value error: id must match the pattern ^TKT-\\d{3}$, got \"TKT-١٠٤\""}"#,
+        ),
+        (
+            r#"{"type": "object", "properties": {"s": {"minLength": 2.0}, "e": {"enum": []}}}"#,
+            r#"{"s": "ab"}"#,
+            r#"{"ok": true, "error": ""}"#,
+        ),
+    ];
+    for (schema, args, want) in rows {
+        let o = tooldojo(&["validate", "--schema", schema, "--args", args], None);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(stdout(&o), format!("{want}\n"), "{schema}");
+    }
+    let o = tooldojo(
+        &[
+            "validate",
+            "--schema",
+            r#"{"type": "object", "properties": {"a": {"pattern": "(?=x)"}}}"#,
+            "--args",
+            "{}",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("lookahead"), "{}", stderr(&o));
 }

@@ -1,8 +1,11 @@
-//! Tests of the core: the import arrows between modules, lessons and their lint, the
-//! orchestrator, the validator and executor against the fixtures, and property tests.
+//! Tests of the core: the import arrows between modules, the house rules (file and function
+//! sizes), lessons and their lint, the orchestrator, the validator and executor against the
+//! fixtures, exact numbers, the JSON Schema Test Suite's format, and property tests.
 
 mod architecture;
+mod exact_numbers;
 mod house;
+mod json_schema_suite;
 mod lessons;
 mod lessons_lint;
 mod orchestrator;

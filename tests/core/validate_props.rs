@@ -68,22 +68,22 @@ proptest! {
     #[test]
     fn repeated_keys_are_refused(key in "[a-z]{1,6}", a in arb_value(), b in arb_value()) {
         let text = format!("{{{k}: {a}, {k}: {b}}}", k = serde_json::to_string(&key).unwrap());
-        let schema = Schema::from_json(&json!({}), &[]).unwrap();
+        let schema = Schema::from_text("{}", &[], Some(validate::Form::Flat)).unwrap();
         let err = validate::validate_text(&schema, &text, &ValidatorRules::ALL_ON).unwrap_err();
         prop_assert_eq!(err.message, format!("duplicate arg: {key}"));
     }
 }
 
 /// Small deterministic generator (no extra dependency for a test).
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+    pub(crate) fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[(self.next() % items.len() as u64) as usize]
     }
 }
@@ -152,14 +152,17 @@ fn agrees_with_plain_python_on_random_flat_cases() {
             parts.push(format!("\"{n}\": {}", rng.pick(&literals)));
         }
         let args_text = format!("{{{}}}", parts.join(", "));
-        let s = Schema::from_json(&Value::Object(schema.clone()), &required).unwrap();
+        // `{}` reads both ways, so the form is named (as the JSON-lines case below does).
+        let flat = Some(validate::Form::Flat);
+        let s =
+            Schema::from_text(&Value::Object(schema.clone()).to_string(), &required, flat).unwrap();
         let verdict = match validate::validate_text(&s, &args_text, &ValidatorRules::ALL_ON) {
             Ok(()) => json!({"ok": true, "error": ""}),
             Err(v) => json!({"ok": false, "error": v.message}),
         };
         ours.push(verdict);
         lines.push_str(&format!(
-            "{{\"schema\": {}, \"required\": {}, \"args\": {args_text}}}\n",
+            "{{\"schema\": {}, \"form\": \"flat\", \"required\": {}, \"args\": {args_text}}}\n",
             Value::Object(schema),
             json!(required)
         ));

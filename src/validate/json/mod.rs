@@ -12,11 +12,15 @@
 //! Deviations from Python's `json.loads`, on purpose: `NaN`/`Infinity` are rejected (they are
 //! not JSON), and a lone UTF-16 surrogate escape (`"\ud800"`) becomes U+FFFD, because a Rust
 //! string cannot hold it (the value is still a `str`, as in Python).
+//!
+//! `parse.rs` holds the reader; `owned.rs` the owned copies compiled schemas keep and the
+//! exact text messages show.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
+mod owned;
 mod parse;
 
 pub(crate) use parse::Parser;
@@ -74,18 +78,15 @@ impl<'a> Json<'a> {
         }
     }
 
-    /// Equality as JSON Schema's `enum` means it: numbers compare by value (`1 == 1.0`),
+    /// Equality as JSON Schema's `enum` means it: numbers compare by exact value (`1 == 1.0`),
     /// booleans are never numbers, object key order does not matter.
     pub fn same_as(&self, other: &Json<'_>) -> bool {
         match (self, other) {
             (Json::Null, Json::Null) => true,
             (Json::Bool(a), Json::Bool(b)) => a == b,
-            (Json::Int(a), Json::Int(b)) => a == b,
-            (Json::BigInt(a), Json::BigInt(b)) => a == b,
-            (a @ (Json::Int(_) | Json::BigInt(_) | Json::Float(_)), b) => match (a.as_f64(), b) {
-                (Some(x), Json::Int(_) | Json::BigInt(_) | Json::Float(_)) => b.as_f64() == Some(x),
-                _ => false,
-            },
+            (Json::Int(_) | Json::BigInt(_) | Json::Float(_), _) => {
+                crate::validate::number::equal(self, other)
+            }
             (Json::Str(a), Json::Str(b)) => a == b,
             (Json::Array(a), Json::Array(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
@@ -237,6 +238,17 @@ pub fn push_str_json(s: &str, out: &mut String) {
             b'\r' => "\\r",
             b'\t' => "\\t",
             0..=0x1f | 0x7f => "",
+            // Lead bytes of the multi-byte characters a terminal may act on (C1, bidi,
+            // zero-width, BOM): look at the whole character only then, so ASCII stays fast.
+            0xc2 | 0xd8 | 0xe2 | 0xef => match s[i..].chars().next() {
+                Some(ch) if crate::sanitize::steers_terminal(ch) => {
+                    out.push_str(&s[run..i]);
+                    out.push_str(&format!("\\u{:04x}", ch as u32));
+                    run = i + ch.len_utf8();
+                    continue;
+                }
+                _ => continue,
+            },
             _ => continue,
         };
         out.push_str(&s[run..i]);

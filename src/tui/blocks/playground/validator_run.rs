@@ -2,13 +2,13 @@
 //! fixture rows resolved as `tooldojo check` resolves them, and the schema editor's text
 //! read into a schema.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::ArgsInput;
 use crate::content::Content;
 use crate::tui::blocks::common;
 use crate::validate::cases::{NamedSchema, ValidatorCase, Verdict};
-use crate::validate::{CheckKind, Rule, Schema, ValidatorRules, Violation};
+use crate::validate::{CheckKind, Json, Rule, Schema, ValidatorRules, Violation};
 
 /// The ordered checks of the validator pipeline, as drawn.
 pub const VAL_STAGES: [CheckKind; 5] = [
@@ -130,9 +130,10 @@ pub(super) fn schema_text(entry: &NamedSchema) -> String {
 /// Read the schema editor's text into a schema. Accepts any contract form, or the
 /// `{"schema": ..., "required": [...]}` wrapper for flat schemas.
 pub fn parse_schema_text(text: &str) -> Result<Schema, JsonError> {
-    // The validator's own strict reader: a schema that repeats a key is refused too.
-    let v: Value = match crate::validate::json::parse(text) {
-        Ok(j) => j.to_value(),
+    // The validator's own strict reader: a schema that repeats a key is refused too, and
+    // numbers keep every digit.
+    let v = match crate::validate::json::parse(text) {
+        Ok(j) => j,
         Err(e) => {
             let message = e.message();
             let (line, column) = common::line_col(&message).unwrap_or((0, 0));
@@ -144,8 +145,8 @@ pub fn parse_schema_text(text: &str) -> Result<Schema, JsonError> {
             });
         }
     };
-    let (schema, required) = unwrap_schema(v);
-    Schema::from_json(&schema, &required).map_err(|e| JsonError {
+    let (schema, required) = unwrap_schema(&v);
+    crate::validate::schema::compile(schema, &required, None).map_err(|e| JsonError {
         in_schema: true,
         line: 0,
         column: 0,
@@ -154,24 +155,28 @@ pub fn parse_schema_text(text: &str) -> Result<Schema, JsonError> {
 }
 
 /// Split the `{"schema": ..., "required": [...]}` wrapper; any other value is the schema.
-fn unwrap_schema(v: Value) -> (Value, Vec<String>) {
-    let wrapped = v.as_object().is_some_and(|m| {
-        m.get("schema").is_some_and(Value::is_object)
-            && m.keys()
-                .all(|k| matches!(k.as_str(), "schema" | "required" | "description"))
-    });
-    if !wrapped {
+fn unwrap_schema<'v, 'a>(v: &'v Json<'a>) -> (&'v Json<'a>, Vec<String>) {
+    let wrapped = match v {
+        Json::Object(members) => {
+            matches!(v.get("schema"), Some(Json::Object(_)))
+                && members
+                    .iter()
+                    .all(|(k, _)| matches!(k.as_ref(), "schema" | "required" | "description"))
+        }
+        _ => false,
+    };
+    let (true, Some(schema)) = (wrapped, v.get("schema")) else {
         return (v, Vec::new());
-    }
-    let req: Vec<String> = v
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
-    (v["schema"].clone(), req)
+    };
+    let req = match v.get("required") {
+        Some(Json::Array(items)) => items
+            .iter()
+            .filter_map(|i| match i {
+                Json::Str(s) => Some(s.to_string()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    (schema, req)
 }
