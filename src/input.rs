@@ -98,11 +98,6 @@ pub fn text_of(mut bytes: Vec<u8>, display: &str) -> UserResult<String> {
     })
 }
 
-/// Drop a leading byte-order mark from text already decoded.
-pub fn without_bom(text: &str) -> &str {
-    text.strip_prefix('\u{feff}').unwrap_or(text)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -113,16 +113,6 @@ impl Store {
             .collect()
     }
 
-    /// Copies of one tenant's records, in the order given.
-    pub fn records_for(&self, tenant: &str) -> Vec<Record> {
-        self.order
-            .iter()
-            .filter(|(t, _)| t == tenant)
-            .filter_map(|(t, i)| self.cell(t, i))
-            .map(|c| read(&c, Record::clone))
-            .collect()
-    }
-
     /// Set the status of (tenant, id); `false` if there is no such record.
     pub fn set_status(&self, tenant: &str, id: &str, status: &str) -> bool {
         match self.cell(tenant, id) {

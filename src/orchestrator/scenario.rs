@@ -181,15 +181,6 @@ pub fn idempotency_key(run_id: &str, call_id: &str) -> String {
 }
 
 impl Scenario {
-    /// The script of attempt `attempt` (1-based) of `call_id`, or the defaults.
-    pub fn attempt_script(&self, call_id: &str, attempt: u32) -> AttemptScript {
-        self.calls
-            .get(call_id)
-            .and_then(|c| c.attempts.get(attempt as usize - 1))
-            .cloned()
-            .unwrap_or_default()
-    }
-
     /// The ticket store this scenario runs against.
     pub fn store_records(&self) -> &[Record] {
         self.records.as_deref().unwrap_or(&self.default_records)

@@ -251,15 +251,6 @@ impl Services {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Current status of a ticket of the run's tenant (tests: was a write applied?).
-    pub fn status_of(&self, id: &str) -> Option<String> {
-        let st = self.lock();
-        st.records
-            .iter()
-            .find(|r| r.tenant == self.ctx.tenant && r.id == id)
-            .map(|r| r.status.clone())
-    }
-
     /// One attempt's handler. In cancel mode it watches `stop` and gives up (after the
     /// scripted `stop_delay_ms`); in race mode nobody ever tells it to stop.
     pub async fn handle(

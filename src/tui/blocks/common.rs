@@ -353,12 +353,6 @@ pub fn highlight_json_line(line: &str, theme: &Theme) -> Line<'static> {
     Line::from(spans)
 }
 
-/// A JSON value pretty-printed and highlighted.
-pub fn json_pretty(value: &Value, theme: &Theme) -> Vec<Line<'static>> {
-    let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "?".to_owned());
-    highlight_json_text(&text, theme)
-}
-
 /// A JSON value on one line (compact, `", "` and `": "` separators for reading).
 pub fn json_compact(value: &Value) -> String {
     let mut out = String::new();
