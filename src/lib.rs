@@ -13,6 +13,7 @@ pub mod error;
 pub mod executor;
 pub mod input;
 pub mod orchestrator;
+pub mod practice;
 pub mod sanitize;
 pub mod switches;
 pub mod text;

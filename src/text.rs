@@ -150,6 +150,25 @@ pub fn cell_text(buf: &Buffer) -> String {
     out
 }
 
+/// Indices as ranges counted from 1, for people: `[3, 4, 5, 7]` reads `4-6, 8`.
+pub fn number_ranges(nums: &[usize]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < nums.len() {
+        let mut j = i;
+        while j + 1 < nums.len() && nums[j + 1] == nums[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            format!("{}", nums[i] + 1)
+        } else {
+            format!("{}-{}", nums[i] + 1, nums[j] + 1)
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,5 +199,12 @@ mod tests {
         let cells = cell_text(&buf);
         assert_eq!(cells.chars().filter(|c| *c == '日').count(), 1);
         assert!(cells.ends_with("  \n"), "{cells:?}");
+    }
+
+    #[test]
+    fn indices_read_as_ranges_from_one() {
+        assert_eq!(number_ranges(&[0]), "1");
+        assert_eq!(number_ranges(&[3, 4, 5, 7]), "4-6, 8");
+        assert_eq!(number_ranges(&[]), "");
     }
 }

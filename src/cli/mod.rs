@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod exec;
+pub mod practice;
 pub mod render;
 pub mod trace;
 pub mod validate;
@@ -70,10 +71,10 @@ pub struct TuiArgs {
     /// Draw with ASCII only (borders, marks, bars).
     #[arg(long)]
     pub ascii: bool,
-    /// Presenter mode: bigger spacing, one step at a time.
+    /// Presenter mode: a demo that saves nothing; pages go a step at a time (Space), x/X reset.
     #[arg(long)]
     pub present: bool,
-    /// Open this lesson (its id, e.g. 03-json-traps) instead of the first unfinished one.
+    /// Open this lesson (its id, e.g. 03-json-traps) where it was left, instead of the home screen.
     #[arg(long, value_name = "ID")]
     pub lesson: Option<String>,
     /// Use this ticket store (@FILE, the fixtures/tickets.json format).
@@ -111,6 +112,9 @@ pub enum Command {
     Trace(trace::TraceArgs),
     /// Draw one screen of the app as plain text.
     Render(render::RenderArgs),
+    /// Grade your own validate_tool_args / execute_tool (Python) or executeTool (JavaScript),
+    /// or write a starter file to fill in.
+    Practice(practice::PracticeArgs),
 }
 
 /// Parse flags, run, and turn the outcome into an exit code.
@@ -175,6 +179,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Check(args)) => check::run(args, &content),
         Some(Command::Trace(args)) => trace::run(args, &content),
         Some(Command::Render(args)) => render::run(args, &content),
+        Some(Command::Practice(args)) => practice::run(args, &content),
         None => Ok(crate::tui::run_app(cli.tui.config(content.content()))?),
     }
 }

@@ -28,6 +28,14 @@ pub enum Action {
     ToggleSidebar,
     /// Ctrl-Z: hand the terminal back to the shell until `fg`.
     Suspend,
+    /// Presenter mode: show the next paragraph or table row.
+    Step,
+    /// Presenter mode: hide the last paragraph shown.
+    StepBack,
+    /// Presenter mode: put the focused block back as it was before the class.
+    ResetBlock,
+    /// Presenter mode: put every block of the page back, and start the page's steps again.
+    ResetPage,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,9 +257,56 @@ pub(crate) const LEAVE_BLOCK: Command = cmd(
     true,
 );
 
+const HOME_DOWN: Command = cmd(
+    &[code(KeyCode::Tab), code(KeyCode::Down), k('j')],
+    "Tab",
+    "move down",
+    Action::Down,
+    true,
+);
+const HOME_UP: Command = cmd(
+    &[code(KeyCode::BackTab), code(KeyCode::Up), k('k')],
+    "S-Tab",
+    "move up",
+    Action::Up,
+    false,
+);
+const HOME_OPEN: Command = cmd(
+    &[code(KeyCode::Enter), code(KeyCode::Right), k('l')],
+    "Enter",
+    "open",
+    Action::Activate,
+    true,
+);
+const TO_HOME: Command = cmd(
+    &[code(KeyCode::Esc)],
+    "Esc",
+    "home screen",
+    Action::Back,
+    false,
+);
+const STEP: Command = cmd(
+    &[code(KeyCode::Char(' ')), code(KeyCode::Right), k('l')],
+    "Space",
+    "next step",
+    Action::Step,
+    true,
+);
+const STEP_BACK: Command = cmd(
+    &[code(KeyCode::Left), k('h'), code(KeyCode::Backspace)],
+    "h/Left",
+    "step back",
+    Action::StepBack,
+    true,
+);
+const RESET_BLOCK: Command = cmd(&[k('x')], "x", "reset block", Action::ResetBlock, true);
+const RESET_PAGE: Command = cmd(&[k('X')], "X", "reset page", Action::ResetPage, false);
+
 /// Where the keys go right now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
+    /// The home screen: the course map and where to go next.
+    Home,
     Reader,
     Sidebar,
     /// A block has focus but was not entered.
@@ -266,6 +321,7 @@ pub enum Context {
 pub(crate) fn commands(ctx: Context) -> Vec<Command> {
     let global = [QUIT, FORCE_QUIT, HELP, SUSPEND];
     let mut list: Vec<Command> = match ctx {
+        Context::Home => vec![HOME_DOWN, HOME_UP, HOME_OPEN],
         Context::Reader => vec![
             NEXT,
             PREV,
@@ -280,6 +336,7 @@ pub(crate) fn commands(ctx: Context) -> Vec<Command> {
             TOP,
             BOTTOM,
             LESSONS,
+            TO_HOME,
         ],
         Context::Sidebar => vec![
             SIDE_DOWN, SIDE_UP, SIDE_OPEN, NEXT, PREV, SIDE_BACK, SIDEBAR,
@@ -308,6 +365,18 @@ pub(crate) fn commands(ctx: Context) -> Vec<Command> {
     list
 }
 
+/// Presenter mode's own keys, looked up before the reader's (and a focused block's) keys.
+pub(crate) fn present_commands() -> Vec<Command> {
+    vec![STEP, STEP_BACK, RESET_BLOCK, RESET_PAGE]
+}
+
+/// The presenter's command for a key, if any.
+pub fn present_lookup(key: &KeyEvent) -> Option<Command> {
+    present_commands()
+        .into_iter()
+        .find(|c| c.keys.iter().any(|s| s.matches(key)))
+}
+
 /// The command a key triggers in `ctx`, if any.
 pub fn lookup(ctx: Context, key: &KeyEvent) -> Option<Command> {
     commands(ctx)
@@ -326,6 +395,7 @@ mod tests {
     #[test]
     fn every_context_can_quit_and_reach_help_or_back() {
         for ctx in [
+            Context::Home,
             Context::Reader,
             Context::Sidebar,
             Context::BlockFocused,
@@ -386,6 +456,7 @@ mod tests {
     #[test]
     fn no_key_is_bound_twice_in_a_context() {
         for ctx in [
+            Context::Home,
             Context::Reader,
             Context::Sidebar,
             Context::BlockFocused,

@@ -6,6 +6,8 @@
 
 pub mod app;
 pub mod blocks;
+pub mod home;
+pub mod keybar;
 pub mod keys;
 pub mod markdown;
 pub mod progress;
@@ -94,6 +96,8 @@ pub fn setup(config: &Config) -> Result<(app::Options, blocks::BlockEnv), UserEr
     // The projector layout is asked for by name; NO_COLOR takes the colours away, not the layout.
     opts.present = config.present || config.theme == Some(theme::ThemeName::Projector);
     opts.lesson = config.lesson.clone();
+    opts.home = config.lesson.is_none();
+    opts.demo = config.present;
     opts.watching = config.lessons_dir().is_some();
     opts.lessons_from = match config.lessons_dir() {
         Some(p) => crate::sanitize::clean(&p.display().to_string(), false),
@@ -114,7 +118,16 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
             UserError::new(format!("no lesson {id:?}; lessons: {}", names.join(", "))).into(),
         );
     }
-    let opened = progress::Store::open(progress::state_dir(), config.reset_progress);
+    // A presenter's demo never reads or writes the learner's progress.
+    let opened = if config.present {
+        progress::Opened {
+            store: progress::Store::memory(),
+            progress: progress::Progress::default(),
+            notice: None,
+        }
+    } else {
+        progress::Store::open(progress::state_dir(), config.reset_progress)
+    };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -232,6 +245,11 @@ async fn event_loop(
             _ = ticker.tick(), if app.animating() => Input::Tick,
             // Write pending progress once the burst of changes is over.
             _ = tokio::time::sleep_until((last_save + SAVE_EVERY).into()), if dirty => continue,
+            // The presenter's clock shows minutes: redraw when the next one begins.
+            _ = tokio::time::sleep(until_next_minute(app.elapsed())), if app.demo() => {
+                redraw = true;
+                continue;
+            }
         };
         match app.update(input) {
             Update::None => {}
@@ -249,6 +267,12 @@ async fn event_loop(
             }
         }
     }
+}
+
+/// Time left until `elapsed` reaches its next whole minute.
+fn until_next_minute(elapsed: Duration) -> Duration {
+    let into = Duration::from_millis(u64::try_from(elapsed.as_millis() % 60_000).unwrap_or(0));
+    Duration::from_secs(60).saturating_sub(into)
 }
 
 /// Terminal events that matter: key presses (never releases or repeats), mouse, resize.

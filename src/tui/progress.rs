@@ -58,6 +58,9 @@ pub struct LessonProgress {
     /// Blocks met on a seen page that are not finished yet.
     #[serde(default)]
     pub pending: BTreeSet<String>,
+    /// For each pending block, what is left of it in words ("predict rows 4-8").
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub left: BTreeMap<String, String>,
     /// The page the learner was last on in this lesson (opening it again resumes there).
     #[serde(default)]
     pub last_page: usize,

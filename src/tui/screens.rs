@@ -92,6 +92,9 @@ pub fn build(
     if name == "home" || name == "help" {
         return Ok(home_screen(name == "help", opts, env, lessons, size));
     }
+    // Every other screen is a lesson page.
+    let mut opts = opts;
+    opts.home = false;
     if let Some(rest) = name.strip_prefix("lesson:") {
         let (id, page) = lesson_place(name, rest)?;
         let Some(idx) = list.iter().position(|l| l.id == id) else {
@@ -129,7 +132,7 @@ pub fn build(
     Err(unknown())
 }
 
-/// The first screen (the lesson list focused where it shows), or the help over it.
+/// The home screen a new learner sees first, or the help over the first lesson page.
 fn home_screen(
     help: bool,
     opts: Options,
@@ -137,11 +140,13 @@ fn home_screen(
     lessons: Result<Vec<LessonEntry>, String>,
     size: Rect,
 ) -> App {
+    let mut opts = opts;
+    // The help is shown over a lesson page, where most keys live.
+    opts.home = !help;
+    opts.lesson = None;
     let mut app = App::new(opts, env, lessons, Progress::default(), size);
     if help {
         app.show_overlay(Overlay::Help);
-    } else if app.sidebar_visible() {
-        app.set_focus(Focus::Sidebar);
     }
     app
 }

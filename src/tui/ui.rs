@@ -8,8 +8,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use crate::text::{truncate, width as width_of};
-use crate::tui::app::{App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, PageView, SegKind};
-use crate::tui::blocks::{KeyHint, RenderCtx};
+use crate::tui::app::{
+    App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, PageView, Screen, SegKind,
+};
+use crate::tui::blocks::RenderCtx;
+use crate::tui::keybar::same_key;
 use crate::tui::keys::{self, Context};
 use crate::tui::theme::Theme;
 
@@ -31,11 +34,15 @@ impl Widget for &App {
             return;
         }
         let areas = self.areas(area);
-        if let Some(side) = areas.sidebar {
-            render_sidebar(self, side, buf);
+        if self.screen() == Screen::Home {
+            crate::tui::home::render_home(self, areas.main, buf);
+        } else {
+            if let Some(side) = areas.sidebar {
+                render_sidebar(self, side, buf);
+            }
+            render_main(self, areas.main, areas.content, buf);
         }
-        render_main(self, areas.main, areas.content, buf);
-        render_bar(self, areas.bar, buf);
+        crate::tui::keybar::render_bar(self, areas.bar, buf);
         match &self.overlay() {
             Some(Overlay::Help) => render_help(self, area, buf),
             Some(Overlay::Notice(msg)) => render_notice(msg, t, area, buf),
@@ -129,7 +136,7 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
         let entry = &app.lessons()[i];
         let (mark, word, style) = match app.lesson_state(i) {
             LessonState::Done => (t.sym.done, "done", t.ok),
-            LessonState::Started => (t.sym.in_progress, "started", t.warn),
+            LessonState::Started => (t.sym.in_progress, "", t.warn),
             LessonState::Todo => (t.sym.todo, "to do", t.dim),
             LessonState::Broken => (t.sym.bad, "error", t.bad),
         };
@@ -148,9 +155,18 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
             .as_ref()
             .map(|l| format!(" {} {} min", t.sym.bullet, l.minutes))
             .unwrap_or_default();
+        let word = match word {
+            "" => app.left_summary(i).unwrap_or_else(|| "started".to_owned()),
+            w => w.to_owned(),
+        };
+        let status = truncate(
+            &format!("{mark} {word}"),
+            w.saturating_sub(pw + 1 + width_of(&minutes)),
+            t.sym.ellipsis,
+        );
         let status_line = Line::from(vec![
             Span::raw(" ".repeat(pw + 1)),
-            Span::styled(format!("{mark} {word}"), style),
+            Span::styled(status, style),
             Span::styled(minutes, t.dim),
         ]);
         let row_area = Rect::new(inner.x, row, inner.width, 1);
@@ -207,6 +223,14 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
             .right_aligned(),
         );
     }
+    if let Some((shown, total)) = app.step_counter() {
+        let clock = crate::tui::home::clock(app.elapsed());
+        let d = t.sym.bullet;
+        block = block.title_bottom(Line::styled(
+            format!(" step {shown}/{total} {d} {clock} "),
+            t.accent,
+        ));
+    }
     block.render(main, buf);
     if content.width == 0 || content.height == 0 {
         return;
@@ -235,15 +259,21 @@ fn draw_page(app: &App, view: &PageView, content: Rect, buf: &mut Buffer) {
                     buf.set_line(content.x, y, line, content.width);
                 }
             }
-            SegKind::Big(text) => {
+            SegKind::Big(lines) => {
                 let big = tui_big_text::BigText::builder()
                     .pixel_size(tui_big_text::PixelSize::Quadrant)
                     .style(t.heading)
-                    .lines(vec![Line::from(text.clone())])
+                    .lines(
+                        lines
+                            .iter()
+                            .map(|l| Line::from(l.clone()))
+                            .collect::<Vec<_>>(),
+                    )
                     .build();
-                let mut off = Buffer::empty(Rect::new(0, 0, content.width, 4));
+                let h = u16::try_from(seg.height).unwrap_or(u16::MAX);
+                let mut off = Buffer::empty(Rect::new(0, 0, content.width, h));
                 big.render(off.area, &mut off);
-                copy_rows(&off, from, to.min(4), content.x, screen_y, buf);
+                copy_rows(&off, from, to, content.x, screen_y, buf);
             }
             SegKind::Slot(i) => {
                 let h = u16::try_from(seg.height).unwrap_or(u16::MAX);
@@ -305,6 +335,9 @@ fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
                 active: focused && app.active(),
             };
             w.render(area, buf, &ctx);
+            if !app.demo() {
+                draw_done_mark(app, i, area, buf);
+            }
         }
         Err(e) => {
             let block = border_block(t, focused).title(Line::styled(
@@ -331,120 +364,29 @@ fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
     }
 }
 
-/// The key bar: the focused element's commands, then `? help` at the right.
-fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
+/// The block's done mark on the left of its bottom border: `✓ done` or what is left.
+fn draw_done_mark(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
     let t = app.theme();
-    buf.set_style(area, t.bar);
-    let ctx = app.context();
-    let hints = if matches!(ctx, Context::BlockFocused | Context::BlockActive) {
-        app.block_hints()
-    } else {
-        Vec::new()
+    let bottom = area.bottom() - 1;
+    // The mark sits in the block's frame: a block drawn without one gets none.
+    let framed = buf
+        .cell((area.x + 2, bottom))
+        .is_some_and(|c| c.symbol() == t.sym.border.horizontal_bottom);
+    if area.height < 3 || area.width < 12 || !framed {
+        return;
+    }
+    let (text, style) = match app.block_left(i) {
+        None => (format!(" {} done ", t.sym.ok), t.ok),
+        Some(left) => (format!(" {} to do: {left} ", t.sym.todo), t.dim),
     };
-    let mut items = bar_items(app, ctx, &hints);
-    // The way out keeps its place on the right, however many keys the block lists.
-    let help_key = match ctx {
-        Context::Help => None,
-        Context::BlockActive => {
-            let esc = hints
-                .iter()
-                .find(|h| same_key(h.keys, "Esc"))
-                .map_or("leave block", |h| h.what);
-            items.retain(|(k, _)| !same_key(k, "Esc"));
-            Some(("Esc".to_owned(), esc.to_owned()))
-        }
-        _ => Some(("?".to_owned(), "help".to_owned())),
-    };
-    let right: Vec<Span> = help_key
-        .iter()
-        .flat_map(|(k, w)| {
-            [
-                Span::styled(format!(" {k} "), t.bar.patch(t.key)),
-                Span::styled(format!("{w} "), t.bar),
-            ]
-        })
-        .collect();
-    let right_w: usize = right.iter().map(Span::width).sum();
-    let avail = usize::from(area.width).saturating_sub(right_w);
-    let mut left: Vec<Span> = Vec::new();
-    let mut used = 0;
-    if let Some(status) = &app.status() {
-        let s = truncate(&format!(" {status} "), avail, t.sym.ellipsis);
-        left.push(Span::styled(s, t.bar.patch(t.warn)));
-    } else {
-        for (k, w) in items {
-            let kw = width_of(&k) + 2;
-            let ww = width_of(&w) + 1;
-            if used + kw + ww > avail {
-                break;
-            }
-            left.push(Span::styled(format!(" {k} "), t.bar.patch(t.key)));
-            left.push(Span::styled(format!("{w} "), t.bar));
-            used += kw + ww;
-        }
-    }
-    buf.set_line(area.x, area.y, &Line::from(left), area.width);
-    if right_w <= usize::from(area.width) {
-        let x = area.right() - u16::try_from(right_w).unwrap_or(0);
-        buf.set_line(x, area.y, &Line::from(right), area.width);
-    }
-}
-
-/// The bar's entries for context `ctx`: the block's own hints first, then the commands
-/// that apply, one entry for a pair where room is short.
-fn bar_items(app: &App, ctx: Context, hints: &[KeyHint]) -> Vec<(String, String)> {
-    let mut items: Vec<(String, String)> = hints
-        .iter()
-        .map(|h| (h.keys.to_owned(), h.what.to_owned()))
-        .collect();
-    let no_blocks = app.slots().is_empty();
-    for c in keys::commands(ctx) {
-        let block_cmd = matches!(
-            c.action,
-            keys::Action::FocusNext | keys::Action::FocusPrev | keys::Action::Activate
-        );
-        if ctx == Context::Reader && no_blocks && block_cmd {
-            continue;
-        }
-        // A block that could not be built cannot be entered.
-        let broken = matches!(app.focus(), Focus::Block(i) if app.slots().get(i).is_some_and(|s| s.widget.is_err()));
-        if ctx == Context::BlockFocused && broken && c.action == keys::Action::Activate {
-            continue;
-        }
-        // The block's own word for a key wins over the generic one.
-        if hints.iter().any(|h| same_key(h.keys, c.label)) {
-            continue;
-        }
-        if !c.bar || c.action == keys::Action::ToggleHelp {
-            continue;
-        }
-        match c.action {
-            // One entry for the pair: the bar has little room at 80 columns.
-            keys::Action::NextPage
-                if keys::commands(ctx)
-                    .iter()
-                    .any(|p| p.bar && p.action == keys::Action::PrevPage) =>
-            {
-                items.push(("n/p".into(), "next/prev page".into()));
-            }
-            keys::Action::PrevPage if items.iter().any(|(k, _)| k == "n/p") => {}
-            keys::Action::ToggleSidebar => {
-                let what = if app.sidebar_visible() {
-                    "hide lessons"
-                } else {
-                    "show lessons"
-                };
-                items.push((c.label.to_owned(), what.to_owned()));
-            }
-            _ => items.push((c.label.to_owned(), c.what.to_owned())),
-        }
-    }
-    items
-}
-
-/// Do two key labels ("Enter", "Enter/1-9", "j/Down") name a common key?
-pub(crate) fn same_key(a: &str, b: &str) -> bool {
-    a.split('/').any(|x| b.split('/').any(|y| x == y))
+    let room = usize::from(area.width.saturating_sub(4));
+    let text = truncate(&text, room, t.sym.ellipsis);
+    buf.set_line(
+        area.x + 2,
+        bottom,
+        &Line::styled(text, style),
+        area.width.saturating_sub(4),
+    );
 }
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
@@ -462,6 +404,9 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
     let under = {
         // The context below the overlay.
         let mut probe = app.focus();
+        if app.screen() == Screen::Home {
+            return home_help(app);
+        }
         if probe == Focus::Sidebar && !app.sidebar_visible() {
             probe = Focus::Page;
         }
@@ -482,6 +427,11 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
     for h in &hints {
         out.push((h.keys.to_owned(), h.what.to_owned(), Some("This block")));
     }
+    if app.demo() && matches!(under, Context::Reader | Context::BlockFocused) {
+        for c in keys::present_commands() {
+            out.push((c.label.to_owned(), c.what.to_owned(), Some("Presenter")));
+        }
+    }
     for c in keys::commands(under) {
         // A key the block names itself is listed once, with the block's word.
         if hints.iter().any(|h| same_key(h.keys, c.label)) {
@@ -489,6 +439,20 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
         }
         out.push((c.label.to_owned(), c.what.to_owned(), Some(section)));
     }
+    out
+}
+
+/// The help over the home screen: its keys, then where Esc leads from a lesson.
+fn home_help(_app: &App) -> Vec<(String, String, Option<&'static str>)> {
+    let mut out: Vec<_> = keys::commands(Context::Home)
+        .iter()
+        .map(|c| (c.label.to_owned(), c.what.to_owned(), Some("Home")))
+        .collect();
+    out.push((
+        "Esc".into(),
+        "from a lesson page: back here".into(),
+        Some("Lessons"),
+    ));
     out
 }
 

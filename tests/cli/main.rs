@@ -3,6 +3,7 @@
 mod check_cli;
 mod exec_cli;
 mod hostile;
+mod practice_cli;
 mod render_cli;
 mod trace_cli;
 mod validate_cli;

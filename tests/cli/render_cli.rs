@@ -112,3 +112,34 @@ fn help_screen_lists_keys() {
         assert!(text.contains(key), "{text}");
     }
 }
+
+#[test]
+fn the_help_text_names_lessons_that_exist_and_home_draws_the_course() {
+    let help = Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .arg("--help")
+        .output()
+        .expect("binary runs");
+    let help = stdout(&help);
+    let names = stdout(&render(&["--list"]));
+    let mut named = 0;
+    for part in help.split("e.g. ").skip(1) {
+        let id: String = part
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if id.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            named += 1;
+            assert!(
+                names.lines().any(|l| l == format!("lesson:{id}")),
+                "--help names lesson {id:?}, which does not exist"
+            );
+        }
+    }
+    assert!(named > 0, "--help gives an example lesson id:\n{help}");
+    let home = stdout(&render(&["home"]));
+    assert!(
+        home.contains("Course  ") && home.contains(" lessons "),
+        "{home}"
+    );
+    assert!(home.contains("Enter opens"), "{home}");
+}

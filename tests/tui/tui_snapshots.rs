@@ -1,5 +1,7 @@
-//! Snapshots of every screen at 80x24 and 120x40 after scripted keys, drawn off-screen
-//! by the app's own drawing code (the same code `tooldojo render` and the terminal use).
+//! Snapshots of the screens that do not come from lessons (the fixed block screens, the
+//! trace player, the help over a page, a lesson that does not parse, a window too small),
+//! drawn off-screen by the app's own drawing code at 80x24, 120x35 and 160x45. Lesson
+//! pages are pinned in `stage_snapshots` from the test lesson set.
 
 use crate::tui_common;
 
@@ -9,7 +11,7 @@ use tooldojo::tui::screens;
 use tooldojo::tui::theme::ThemeName;
 use tui_common::*;
 
-const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+const SIZES: [(u16, u16); 3] = [(80, 24), (120, 35), (160, 45)];
 
 fn snap(name: &str, app: &App) {
     let (w, h) = (app.size().width, app.size().height);
@@ -25,43 +27,13 @@ fn scripted(name: &str, theme: ThemeName, ascii: bool, keys: &str) {
 }
 
 #[test]
-fn reader_first_page() {
-    scripted("reader", ThemeName::Default, false, "");
-}
-
-#[test]
-fn reader_next_page() {
-    scripted("reader_page2", ThemeName::Default, false, "n");
-}
-
-#[test]
-fn sidebar_focused() {
-    scripted("sidebar", ThemeName::Default, false, "hj");
-}
-
-#[test]
 fn help_overlay() {
     scripted("help", ThemeName::Default, false, "?");
 }
 
 #[test]
-fn block_focused() {
-    scripted("block_focused", ThemeName::Default, false, "<Tab>");
-}
-
-#[test]
 fn broken_lesson() {
     scripted("broken_lesson", ThemeName::Default, false, "nn");
-}
-
-#[test]
-fn projector() {
-    scripted("projector", ThemeName::Projector, false, "");
-}
-
-#[test]
-fn ascii_mono() {
-    scripted("ascii_mono", ThemeName::Mono, true, "j");
 }
 
 #[test]
@@ -110,17 +82,6 @@ fn trace_screen() {
 }
 
 #[test]
-fn predict_block_after_keys() {
-    // Focus the table, enter it, pick an outcome for the first row.
-    scripted(
-        "predict_entered",
-        ThemeName::Default,
-        false,
-        "<Tab><Enter>1",
-    );
-}
-
-#[test]
 fn trace_after_steps() {
     for (w, h) in SIZES {
         let mut app = screens::build(
@@ -140,4 +101,20 @@ fn trace_after_steps() {
         }
         snap("trace_retry_read_4_steps", &app);
     }
+}
+
+#[test]
+fn the_shipped_course_on_the_home_screen() {
+    // The shipped lessons' titles and study times are the point of this one.
+    let content = tooldojo::content::Content::embedded();
+    let lessons = tooldojo::tui::app::load_lessons(&content);
+    let app = screens::build(
+        "home",
+        options(ThemeName::Default, false),
+        env(),
+        lessons,
+        Rect::new(0, 0, 80, 24),
+    )
+    .unwrap();
+    snap("shipped_home", &app);
 }

@@ -65,12 +65,17 @@ fn have_tmux() -> bool {
 
 /// Start the app in an 80x24 tmux window with an isolated state directory.
 fn start(tag: &str, state: &std::path::Path) -> Tmux {
+    start_with(tag, state, "")
+}
+
+/// Start the app with extra arguments (already quoted for `sh`) in an 80x24 window.
+fn start_with(tag: &str, state: &std::path::Path, args: &str) -> Tmux {
     let bin = env!("CARGO_BIN_EXE_tooldojo");
     let tmux = Tmux {
         socket: format!("tooldojo-test-{tag}-{}", std::process::id()),
     };
     let cmd = format!(
-        "TOOLDOJO_STATE_DIR='{}' '{}'; echo EXITED=$?; sleep 60",
+        "TOOLDOJO_STATE_DIR='{}' '{}' {args}; echo EXITED=$?; sleep 60",
         state.display(),
         bin
     );
@@ -88,6 +93,14 @@ fn start(tag: &str, state: &std::path::Path) -> Tmux {
         &cmd,
     ]);
     tmux
+}
+
+/// `--lessons` pointing at the small lesson set kept for tests.
+fn test_lessons() -> String {
+    format!(
+        "--lessons '{}/tests/data/lessons'",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 #[test]
@@ -188,5 +201,113 @@ fn help_page_resize_and_quit_in_a_real_terminal() {
     assert!(
         state.path().join("progress.json").exists(),
         "progress was written to the isolated state dir"
+    );
+}
+
+#[test]
+fn a_learner_finishes_a_lesson_and_sees_it_done() {
+    if !have_tmux() {
+        return;
+    }
+    let state = tempfile::tempdir().unwrap();
+    let tmux = start_with("finish", state.path(), &test_lessons());
+    let home = tmux.wait_for("Start      01 Reading a proposal");
+    assert!(home.contains("2 lessons"), "{home}");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Text and a table");
+    tmux.keys(&["Tab"]);
+    tmux.wait_for("to do: predict rows 1-3");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Up/Down row");
+    for n in 1..=3 {
+        // Pick the first outcome, lock it, reveal it, then the next row.
+        tmux.keys(&["1"]);
+        tmux.keys(&["Enter"]);
+        tmux.keys(&["Enter"]);
+        tmux.wait_for(&format!("{n} of 3 revealed"));
+        tmux.keys(&["Down"]);
+    }
+    tmux.wait_for("✓ done");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("Tab next block");
+    tmux.keys(&["n"]);
+    tmux.wait_for("A quiz");
+    tmux.keys(&["Tab"]);
+    tmux.wait_for("to do: the quiz");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Enter/1-9 pick");
+    tmux.keys(&["2"]);
+    tmux.wait_for("Correct");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("Tab next block");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("Tab next block");
+    tmux.keys(&["Escape"]);
+    let home = tmux.wait_for("Course");
+    let row = home
+        .lines()
+        .find(|l| l.contains("01 Reading a proposal"))
+        .unwrap_or_else(|| panic!("{home}"));
+    assert!(row.contains("done"), "{row}");
+    assert!(home.contains("1 done"), "{home}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXITED=0");
+    let saved = std::fs::read_to_string(state.path().join("progress.json")).unwrap();
+    let saved: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    assert_eq!(saved["lessons"]["01-reading"]["done"], true, "{saved}");
+}
+
+#[test]
+fn presenter_mode_steps_a_table_and_leaves_progress_alone() {
+    if !have_tmux() {
+        return;
+    }
+    let state = tempfile::tempdir().unwrap();
+    let file = state.path().join("progress.json");
+    let before = br#"{"version": 1, "current": {"lesson": "02-trying", "page": 1},
+ "lessons": {"01-reading": {"done": false, "pages_seen": [0], "last_page": 0}}}
+"#;
+    std::fs::write(&file, before).unwrap();
+    let args = format!("--present --lesson 01-reading {}", test_lessons());
+    let tmux = start_with("present", state.path(), &args);
+    tmux.wait_for("step 1/3");
+    tmux.keys(&["Space"]);
+    tmux.wait_for("step 2/3");
+    tmux.keys(&["Space"]);
+    tmux.wait_for("step 3/3");
+    tmux.wait_for("Predict: get_ticket");
+    for (n, real) in [(1, "ok"), (2, "ok"), (3, "not_found")] {
+        tmux.keys(&["Space"]);
+        tmux.wait_for(&format!("Row {n}:"));
+        let shown = tmux.wait_for(&format!("{real:<9}"));
+        let shown = if shown.contains("shown    the real") {
+            shown
+        } else {
+            tmux.wait_for("shown    the real")
+        };
+        assert!(
+            shown.contains(&format!("shown    the real executor returned {real}")),
+            "row {n} shown without a prediction:\n{shown}"
+        );
+        assert!(shown.contains("score 0/0"), "nothing scored:\n{shown}");
+    }
+    tmux.keys(&["x"]);
+    tmux.wait_for("Block reset.");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXITED=0");
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        before,
+        "the learner's progress file is byte for byte unchanged"
+    );
+    let names: Vec<String> = std::fs::read_dir(state.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        vec!["progress.json".to_owned()],
+        "nothing else written"
     );
 }

@@ -14,6 +14,12 @@ const WHEEL_ROWS: usize = 3;
 impl App {
     pub(super) fn on_key(&mut self, key: KeyEvent) -> Update {
         let ctx = self.context();
+        if self.demo
+            && matches!(ctx, Context::Reader | Context::BlockFocused)
+            && let Some(c) = keys::present_lookup(&key)
+        {
+            return self.apply(c.action);
+        }
         if ctx == Context::BlockActive
             && let Focus::Block(i) = self.focus
         {
@@ -101,6 +107,12 @@ impl App {
 
     /// Carry out one command.
     pub(super) fn apply(&mut self, action: Action) -> Update {
+        if self.screen == super::Screen::Home
+            && self.overlay.is_none()
+            && let Some(done) = self.apply_home(action)
+        {
+            return done;
+        }
         match action {
             Action::Quit => return Update::Quit,
             Action::Suspend => return Update::Suspend,
@@ -131,22 +143,31 @@ impl App {
             Action::Right => {}
             Action::ToggleSidebar => return self.toggle_sidebar(),
             Action::Activate => return self.activate(),
+            Action::Step => return self.step(),
+            Action::StepBack => self.step_back(),
+            Action::ResetBlock => return self.reset_focused_block(),
+            Action::ResetPage => return self.reset_page(),
         }
         Update::Redraw
     }
 
-    /// Esc: close the overlay, else leave the block, else give the focus to the page.
+    /// Esc: close the overlay, else leave the block, else give the focus to the page,
+    /// else (the page already has it) go back to the home screen.
     fn back(&mut self) {
         if self.overlay.is_some() {
             self.overlay = None;
         } else if self.active {
             self.active = false;
-        } else {
+        } else if self.focus != Focus::Page {
             self.focus = Focus::Page;
+        } else if self.screen == super::Screen::Lesson {
+            self.go_home();
         }
     }
 
     /// Tab and Shift-Tab: the page, its blocks, then the lesson list, round and round.
+    /// Tab never jumps to a block above the view: from the page, or from a block out of
+    /// view above, it takes the first block that reaches into the view or lies below it.
     fn move_focus(&mut self, forward: bool) {
         let mut order: Vec<Focus> = vec![Focus::Page];
         order.extend((0..self.slots.len()).map(Focus::Block));
@@ -155,11 +176,20 @@ impl App {
         }
         let at = order.iter().position(|f| *f == self.focus).unwrap_or(0);
         let next = if forward {
-            (at + 1) % order.len()
+            let view = self.page_view(self.content_area().width);
+            let below = view.first_slot_below(self.scroll);
+            // With every block above the view: on to the list, or the page.
+            let past_blocks = order.len() - usize::from(self.sidebar_visible());
+            match (self.focus, below) {
+                (Focus::Page, Some(i)) => i + 1,
+                (Focus::Page | Focus::Block(_), None) => past_blocks,
+                (Focus::Block(b), Some(i)) if i > b => i + 1,
+                _ => (at + 1) % order.len(),
+            }
         } else {
             (at + order.len() - 1) % order.len()
         };
-        self.focus = order[next];
+        self.focus = order[next % order.len()];
         self.active = false;
         if self.focus == Focus::Sidebar {
             self.sidebar_sel = self.lesson;
@@ -192,7 +222,8 @@ impl App {
     }
 
     fn toggle_sidebar(&mut self) -> Update {
-        self.show_sidebar = !self.show_sidebar;
+        self.show_sidebar = !self.sidebar_visible();
+        self.sidebar_asked = self.show_sidebar;
         // The projector hides the list by itself: only the learner's own choice is kept.
         if !self.present {
             self.progress.sidebar_hidden = !self.show_sidebar;
@@ -261,6 +292,13 @@ impl App {
     fn click(&mut self, m: MouseEvent) -> Update {
         let areas = self.areas(self.size);
         let pos = Position::new(m.column, m.row);
+        if self.screen == super::Screen::Home {
+            let rows = crate::tui::home::home_rows(self, areas.main);
+            return match rows.iter().find(|(r, _)| *r == m.row) {
+                Some(&(_, n)) => self.open_home_entry(n),
+                None => Update::None,
+            };
+        }
         if let Some(side) = areas.sidebar
             && side.contains(pos)
         {

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 
-use super::{App, MIN_HEIGHT, MIN_WIDTH, NARROW_WIDTH};
+use super::{App, MIN_HEIGHT, MIN_WIDTH, NARROW_WIDTH, Screen};
 use crate::content::lessons::{Item, Lesson, Page};
 use crate::tui::markdown;
 
@@ -28,8 +28,8 @@ pub(crate) struct Areas {
 /// One vertical piece of the current page.
 pub(crate) enum SegKind {
     Lines(Vec<Line<'static>>),
-    /// The lesson title in big letters (projector mode, where it fits).
-    Big(String),
+    /// A heading in big letters, one string per big line (projector layout, where it fits).
+    Big(Vec<String>),
     Slot(usize),
 }
 
@@ -117,6 +117,32 @@ pub(super) struct CachedView {
     view: Rc<PageView>,
 }
 
+/// Columns and rows one big letter takes (tui-big-text, quadrant pixels).
+pub(crate) const BIG_CELL_WIDTH: usize = 4;
+pub(crate) const BIG_CELL_HEIGHT: usize = 4;
+
+/// `title` split at spaces into lines of at most `chars` characters, or `None` when it
+/// cannot be drawn big (empty, not ASCII, or a word longer than a line).
+fn big_lines(title: &str, chars: usize) -> Option<Vec<String>> {
+    if title.is_empty() || !title.is_ascii() || chars == 0 {
+        return None;
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for word in title.split_whitespace() {
+        if word.len() > chars {
+            return None;
+        }
+        match lines.last_mut() {
+            Some(l) if l.len() + 1 + word.len() <= chars => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    Some(lines)
+}
+
 /// Wrap one styled text to `width` columns.
 fn wrap_text(
     text: String,
@@ -137,16 +163,17 @@ impl App {
     pub(crate) fn areas(&self, area: Rect) -> Areas {
         let [body, bar] = area.layout(&Layout::vertical([
             Constraint::Fill(1),
-            Constraint::Length(1),
+            Constraint::Length(self.bar_height(area.width)),
         ]));
         let side_w = match area.width {
             0..100 => 24,
             100..140 => 30,
             _ => 36,
         };
-        // While a block is entered on a narrow terminal it gets the whole width.
-        let entered_narrow = self.active && area.width < NARROW_WIDTH;
-        let (sidebar, main) = if self.show_sidebar && area.width >= 80 && !entered_narrow {
+        // Below NARROW_WIDTH the list shows only when asked for in this session; it never
+        // comes or goes by itself (entering a block does not reflow the page).
+        let room = area.width >= NARROW_WIDTH || (self.sidebar_asked && area.width >= 80);
+        let (sidebar, main) = if self.show_sidebar && room && self.screen == Screen::Lesson {
             let [s, m] = body.layout(&Layout::horizontal([
                 Constraint::Length(side_w),
                 Constraint::Fill(1),
@@ -173,6 +200,33 @@ impl App {
             main,
             content,
             bar,
+        }
+    }
+
+    /// Rows the key bar takes at `width`: two when a focused block's own keys and the
+    /// way out do not fit on one, or for the presenter's keys on a narrow screen (the rest
+    /// of the keys are behind `?`).
+    fn bar_height(&self, width: u16) -> u16 {
+        if self.screen == Screen::Home {
+            return 1;
+        }
+        // The presenter's keys come first and leave the page's keys little room.
+        if self.demo && width < 110 {
+            return 2;
+        }
+        if !matches!(self.focus, super::Focus::Block(_)) {
+            return 1;
+        }
+        let hints: usize = self
+            .block_hints()
+            .iter()
+            .map(|h| crate::text::width(h.keys) + crate::text::width(h.what) + 3)
+            .sum();
+        // The help or way-out key on the right takes about this much.
+        if hints + 22 > usize::from(width) {
+            2
+        } else {
+            1
         }
     }
 
@@ -262,24 +316,35 @@ impl App {
         lines
     }
 
-    /// The lesson title in big letters on its first page, projector mode only; returns the
-    /// title when it was drawn.
+    /// A heading in big letters, projector layout only: the lesson title on its first
+    /// page, the page title on the others, when it fits in the width (on two lines where
+    /// the view is tall enough). Returns the text when it was drawn.
     fn push_big_title<'l>(
         &self,
         view: &mut PageView,
         lesson: &'l Lesson,
         width: u16,
     ) -> Option<&'l str> {
-        if !self.present || self.page != 0 || self.theme.ascii {
+        if !self.present || self.theme.ascii {
             return None;
         }
-        let title = lesson.title.trim();
-        let cols = title.chars().count() * 4;
-        if !title.is_empty() && cols <= usize::from(width) && title.is_ascii() {
-            view.push(SegKind::Big(title.to_owned()), 5);
-            return Some(title);
+        let title = match self.page {
+            0 => lesson.title.trim(),
+            p => lesson.pages.get(p)?.title.trim(),
+        };
+        // Two big lines (nine rows) only where the view keeps room for text beside them.
+        let most = if self.content_area().height >= 18 {
+            2
+        } else {
+            1
+        };
+        let lines = big_lines(title, usize::from(width) / BIG_CELL_WIDTH)?;
+        if lines.len() > most {
+            return None;
         }
-        None
+        let h = lines.len() * BIG_CELL_HEIGHT + 1;
+        view.push(SegKind::Big(lines), h);
+        Some(title)
     }
 
     /// The page's own title (unless the big title already says it), its text and blocks.
@@ -293,32 +358,47 @@ impl App {
             view.push_lines(lines);
         }
         let mut slot = 0;
+        let mut step = 0;
         for item in &page.items {
             match item {
-                Item::Markdown(src) => {
-                    let mut lines = markdown::render(src, width, theme);
-                    if lines.is_empty() {
-                        continue;
+                Item::Markdown(src) if self.demo() => {
+                    for part in super::present::paragraphs(src) {
+                        if self.step_shown(step) {
+                            self.push_markdown(view, &part, width);
+                        }
+                        step += 1;
                     }
-                    lines.push(Line::default());
-                    view.push_lines(lines);
                 }
+                Item::Markdown(src) => self.push_markdown(view, src, width),
                 Item::Block(_) => {
-                    if slot < self.slots.len() {
+                    if slot < self.slots.len() && self.step_shown(step) {
                         let h = usize::from(self.slot_height(slot, width));
                         view.push(SegKind::Slot(slot), h);
                         view.push_lines(vec![Line::default()]);
                     }
                     slot += 1;
+                    step += 1;
                 }
             }
         }
     }
 
+    /// Markdown text and the blank line after it.
+    fn push_markdown(&self, view: &mut PageView, src: &str, width: u16) {
+        let mut lines = markdown::render(src, width, &self.theme);
+        if lines.is_empty() {
+            return;
+        }
+        lines.push(Line::default());
+        view.push_lines(lines);
+    }
+
     /// Rows a slot takes at `width`.
     pub(crate) fn slot_height(&self, slot: usize, width: u16) -> u16 {
         match self.slots.get(slot).map(|s| &s.widget) {
-            Some(Ok(w)) => w.height(width).clamp(1, MAX_BLOCK_HEIGHT),
+            Some(Ok(w)) => w
+                .height_for(width, self.content_area().height)
+                .clamp(1, MAX_BLOCK_HEIGHT),
             Some(Err(e)) => {
                 let inner = usize::from(width.saturating_sub(4).max(1));
                 let rows: usize = e

@@ -3,13 +3,18 @@
 //!
 //! The jobs live in their own files: `state` (the small state types), `input` (keys and
 //! mouse to actions), `layout` (screen areas and the cached page layout), `scroll` (keeping
-//! the focus in view), `pages` (opening pages, building blocks, recording progress) and
-//! `lessons` (reading lesson files and reloading them).
+//! the focus in view), `pages` (opening pages, building blocks, recording progress),
+//! `lessons` (reading lesson files and reloading them), `home` (the home screen's rows),
+//! `done` (what is left of each block and lesson) and `present` (presenter mode's steps,
+//! resets and clock).
 
+mod done;
+mod home;
 mod input;
 mod layout;
 mod lessons;
 mod pages;
+mod present;
 mod scroll;
 mod state;
 
@@ -29,12 +34,12 @@ use crate::tui::theme::{Theme, ThemeName};
 pub(crate) use layout::{PageView, SegKind};
 pub use lessons::{LessonEntry, load_lessons};
 pub(crate) use state::Slot;
-pub use state::{Focus, LessonState, Overlay};
+pub use state::{Focus, HomeEntry, LessonState, Overlay, Screen};
 
 /// Below this size the app draws one line asking for a bigger terminal.
 pub(crate) const MIN_WIDTH: u16 = 40;
 pub(crate) const MIN_HEIGHT: u16 = 12;
-/// Below this width the lesson list steps aside while a block is entered.
+/// Below this width the lesson list shows only when asked for with `s`.
 pub(crate) const NARROW_WIDTH: u16 = 100;
 
 /// Everything that can reach `App::update`.
@@ -82,6 +87,11 @@ pub struct Options {
     pub present: bool,
     /// `--lesson ID`.
     pub lesson: Option<String>,
+    /// Open on the home screen (the app does, unless `--lesson` names a lesson).
+    pub home: bool,
+    /// Presenter mode (`--present`): pages go a step at a time, blocks can be reset, a
+    /// clock shows; the caller keeps progress in memory only.
+    pub demo: bool,
     /// Shown in messages about the lesson directory ("lessons/" or the --lessons path).
     pub lessons_from: String,
     pub watching: bool,
@@ -93,6 +103,8 @@ impl Options {
             present: theme.name == ThemeName::Projector,
             theme,
             lesson: None,
+            home: false,
+            demo: false,
             lessons_from: "lessons/".into(),
             watching: false,
         }
@@ -102,7 +114,18 @@ impl Options {
 pub struct App {
     theme: Theme,
     present: bool,
+    demo: bool,
+    screen: Screen,
+    /// The selected row of the home screen.
+    home_sel: usize,
+    /// Presenter mode: how many steps of the current page are shown (`None`: all).
+    steps_shown: Option<usize>,
+    /// When the session began (the presenter's clock counts from here).
+    started: std::time::Instant,
     show_sidebar: bool,
+    /// The learner asked for the lesson list in this session (it then shows below
+    /// `NARROW_WIDTH` too).
+    sidebar_asked: bool,
     env: BlockEnv,
     lessons: Vec<LessonEntry>,
     /// The lesson list could not be read at all.
@@ -147,8 +170,14 @@ impl App {
         };
         let mut app = App {
             show_sidebar: !opts.present && !progress.sidebar_hidden,
+            sidebar_asked: false,
             theme: opts.theme,
             present: opts.present,
+            demo: opts.demo,
+            screen: Screen::Lesson,
+            home_sel: 0,
+            steps_shown: None,
+            started: std::time::Instant::now(),
             env,
             lessons,
             load_error,
@@ -170,7 +199,7 @@ impl App {
             changes: 0,
             view: RefCell::new(None),
         };
-        app.start_at(opts.lesson.as_deref());
+        app.start_at(opts.lesson.as_deref(), opts.home);
         app
     }
 
@@ -257,6 +286,9 @@ impl App {
             Some(Overlay::Help) => return Context::Help,
             Some(Overlay::Notice(_)) => return Context::Notice,
             None => {}
+        }
+        if self.screen == Screen::Home {
+            return Context::Home;
         }
         match self.focus {
             Focus::Sidebar => Context::Sidebar,

@@ -1,40 +1,47 @@
 //! Moving through the course: where to start, opening a lesson at a page, building the
 //! page's blocks from their saved states, and recording what the learner has seen and done.
 
-use super::{App, Focus, LessonState, Slot, Update};
+use super::{App, Focus, LessonState, Screen, Slot, Update};
 use crate::content::lessons::{Block, Item};
 use crate::tui::progress::{self, Progress};
 
 impl App {
-    /// Open where to start: `--lesson`, else where the learner left, else the first
-    /// unfinished lesson.
-    pub(super) fn start_at(&mut self, wanted: Option<&str>) {
-        let resume = self.progress.current.clone();
-        let mut start = (0, 0, 0, None);
-        if let Some(id) = wanted {
-            if let Some(i) = self.lessons.iter().position(|l| l.id == id) {
-                start.0 = i;
-                if let Some(pos) = resume.as_ref().filter(|p| p.lesson == id) {
-                    start = (i, pos.page, usize::from(pos.scroll), pos.block);
+    /// Where to start: `--lesson ID` opens that lesson where the learner left it; otherwise
+    /// the home screen (when asked for) over the lesson Continue would open, or that lesson.
+    pub(super) fn start_at(&mut self, wanted: Option<&str>, home: bool) {
+        let asked = wanted.and_then(|id| self.lessons.iter().position(|l| l.id == id));
+        let Some(target) = asked.or_else(|| self.continue_target()) else {
+            self.show(0, 0);
+            return;
+        };
+        if home && asked.is_none() {
+            self.screen = Screen::Home;
+            // Shown underneath, not yet opened: nothing counts as seen until it is.
+            self.show(target, self.resume_page(target));
+        } else {
+            self.resume(target);
+        }
+    }
+
+    /// Open lesson `i` where the learner left it: the saved position (page, scroll and
+    /// focused block) when it is in this lesson, else the page the lesson list resumes at.
+    pub(super) fn resume(&mut self, i: usize) {
+        let here = self
+            .progress
+            .current
+            .clone()
+            .filter(|p| self.lessons.get(i).is_some_and(|l| l.id == p.lesson));
+        match here {
+            Some(pos) => {
+                self.open(i, pos.page);
+                self.scroll = usize::from(pos.scroll);
+                if let Some(b) = pos.block.filter(|b| *b < self.slots.len()) {
+                    self.focus = Focus::Block(b);
                 }
+                self.clamp_scroll();
             }
-        } else if let Some(pos) = &resume
-            && let Some(i) = self.lessons.iter().position(|l| l.id == pos.lesson)
-        {
-            start = (i, pos.page, usize::from(pos.scroll), pos.block);
-        } else if let Some(i) = self
-            .lessons
-            .iter()
-            .position(|l| !self.progress.lessons.get(&l.id).is_some_and(|p| p.done))
-        {
-            start.0 = i;
+            None => self.open(i, self.resume_page(i)),
         }
-        self.open(start.0, start.1);
-        self.scroll = start.2;
-        if let Some(b) = start.3.filter(|b| *b < self.slots.len()) {
-            self.focus = Focus::Block(b);
-        }
-        self.clamp_scroll();
     }
 
     /// Save the states of the current page's blocks into `progress`.
@@ -105,20 +112,11 @@ impl App {
             Ok(l) => l.pages.len(),
             Err(_) => return,
         };
-        let lp = self.progress.lessons.entry(id.clone()).or_default();
+        let mut lp = self.progress.lessons.remove(&id).unwrap_or_default();
         lp.pages_seen.insert(self.page);
         lp.last_page = self.page;
-        for (i, slot) in self.slots.iter().enumerate() {
-            let key = progress::block_key(self.page, i);
-            match &slot.widget {
-                Ok(w) if !w.is_done() => {
-                    lp.pending.insert(key);
-                }
-                _ => {
-                    lp.pending.remove(&key);
-                }
-            }
-        }
+        self.note_left(&mut lp);
+        let lp = self.progress.lessons.entry(id.clone()).or_insert(lp);
         if (0..pages).all(|p| lp.pages_seen.contains(&p)) && lp.pending.is_empty() {
             lp.done = true;
         }
@@ -137,8 +135,17 @@ impl App {
         }
     }
 
-    /// Open lesson `lesson` at `page` (clamped), top of the page.
+    /// Open lesson `lesson` at `page` (clamped), top of the page, and count it as seen.
     pub(crate) fn open(&mut self, lesson: usize, page: usize) {
+        self.show(lesson, page);
+        if !self.lessons.is_empty() {
+            self.note_progress();
+        }
+    }
+
+    /// Put lesson `lesson` at `page` (clamped) on the page, top of the page, without
+    /// recording anything about it.
+    fn show(&mut self, lesson: usize, page: usize) {
         self.stash_slots();
         self.held_place = None;
         if self.lessons.is_empty() {
@@ -155,7 +162,7 @@ impl App {
             self.focus = Focus::Page;
         }
         self.build_slots();
-        self.note_progress();
+        self.reset_steps();
     }
 
     pub(super) fn next_page(&mut self) -> Update {

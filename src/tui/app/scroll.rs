@@ -10,6 +10,11 @@ impl App {
         view.height.saturating_sub(usize::from(c.height))
     }
 
+    /// Is the page taller than its view?
+    pub(crate) fn page_scrolls(&self) -> bool {
+        self.max_scroll() > 0
+    }
+
     pub(super) fn clamp_scroll(&mut self) {
         self.scroll = self.scroll.min(self.max_scroll());
     }

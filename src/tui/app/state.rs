@@ -4,6 +4,22 @@
 use crate::content::lessons::BlockKind;
 use crate::tui::blocks::BlockWidget;
 
+/// The two screens of the app: the course map, and a lesson's pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Home,
+    Lesson,
+}
+
+/// What a row of the home screen opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HomeEntry {
+    /// Back to where the learner left off (lesson index).
+    Continue(usize),
+    /// A lesson of the course map, at the page the learner left it.
+    Lesson(usize),
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Focus {
     Sidebar,

@@ -145,6 +145,14 @@ impl BlockWidget for ChecklistWidget {
         self.ticked.iter().all(|t| *t)
     }
 
+    fn remaining(&self) -> Vec<String> {
+        match self.ticked.iter().filter(|t| !**t).count() {
+            0 => Vec::new(),
+            1 => vec!["1 checklist item".to_owned()],
+            n => vec![format!("{n} checklist items")],
+        }
+    }
+
     fn focus_line(&self, width: u16) -> Option<u16> {
         Some(ListView::focus_line(width, |t, w, c| self.lines(t, w, c)))
     }

@@ -402,6 +402,14 @@ impl BlockWidget for ExplainWidget {
         self.compared
     }
 
+    fn remaining(&self) -> Vec<String> {
+        if self.compared {
+            Vec::new()
+        } else {
+            vec!["the explain question (compare with c)".to_owned()]
+        }
+    }
+
     fn focus_line(&self, width: u16) -> Option<u16> {
         let theme = Theme::new(ThemeName::Mono, false);
         let w = width.saturating_sub(2);

@@ -94,6 +94,28 @@ pub trait BlockWidget {
     fn is_done(&self) -> bool {
         false
     }
+    /// What is still to do before `is_done` holds, each entry a phrase that reads on its
+    /// own in a list of several blocks (`"predict rows 4-8"`, `"2 checklist items"`,
+    /// `"the playground (switch a rule)"`), for the lesson list and the block's done mark.
+    /// Empty when done, or when the block has nothing more precise to say than its kind
+    /// (the reader then names the block: "the checklist").
+    fn remaining(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Presenter mode: show the next step without asking the learner anything (the next
+    /// row's real verdict, with no prediction and no score). Returns false when there is
+    /// nothing more to show, so the presenter's key moves on past the block.
+    fn present_step(&mut self) -> bool {
+        false
+    }
+    /// The height this block wants at `width` columns when the page's view is
+    /// `available_rows` tall: a block that can use more room (a longer pane, a wider
+    /// detail) may grow into it, and one that would not fit may shrink to scroll inside.
+    /// The default is `height(width)`.
+    fn height_for(&self, width: u16, available_rows: u16) -> u16 {
+        let _ = available_rows;
+        self.height(width)
+    }
     /// Advance an animation; return true while still animating (the loop ticks only then).
     fn tick(&mut self) -> bool {
         false

@@ -256,6 +256,14 @@ impl BlockWidget for QuizWidget {
         self.answered_correctly()
     }
 
+    fn remaining(&self) -> Vec<String> {
+        if self.answered_correctly() {
+            Vec::new()
+        } else {
+            vec!["the quiz (the right answer)".to_owned()]
+        }
+    }
+
     fn focus_line(&self, width: u16) -> Option<u16> {
         Some(ListView::focus_line(width, |t, w, c| self.lines(t, w, c)))
     }

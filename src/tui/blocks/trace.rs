@@ -609,6 +609,14 @@ impl BlockWidget for TraceWidget {
         self.finished
     }
 
+    fn remaining(&self) -> Vec<String> {
+        if self.finished {
+            Vec::new()
+        } else {
+            vec!["the trace (play it to the end)".to_owned()]
+        }
+    }
+
     fn tick(&mut self) -> bool {
         if !self.playing {
             return false;

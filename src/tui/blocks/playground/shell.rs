@@ -391,4 +391,18 @@ impl<E: Engine> BlockWidget for Playground<E> {
     fn is_done(&self) -> bool {
         self.shell.edited && self.shell.switched
     }
+
+    fn remaining(&self) -> Vec<String> {
+        let todo: Vec<&str> = [
+            (!self.shell.edited).then_some("edit the arguments"),
+            (!self.shell.switched).then_some("switch a rule"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if todo.is_empty() {
+            return Vec::new();
+        }
+        vec![format!("the playground ({})", todo.join(", "))]
+    }
 }

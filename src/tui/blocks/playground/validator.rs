@@ -518,6 +518,10 @@ impl Engine for ValidatorEngine {
         let wide = inner >= WIDE;
         let ph = self.picker_height(if wide { inner / 2 } else { inner });
         let editor_row = |e: &Editor| (e.cursor().0 as u16).min(EDITOR_H.saturating_sub(3));
+        if !shell.editing() && shell.focus() == Panel::Schema {
+            // Choosing a schema: its selector, the first row inside the border.
+            return 1;
+        }
         if !shell.editing() {
             // The verdict: right column top when wide, under the editors when narrow.
             return if wide { 1 } else { 1 + ph + EDITOR_H };

@@ -101,7 +101,13 @@ impl PredictWidget {
                 PromptField::Text(name, text) => pane.text(name, &text),
             }
         }
-        let hits = pane.menu(row);
+        // A row shown without a prediction (presenter mode) has no choice to offer.
+        let shown_only = row.revealed && row.pick.is_none();
+        let hits = if shown_only {
+            Vec::new()
+        } else {
+            pane.menu(row)
+        };
         if row.revealed && row.actual.is_some() {
             self.reveal_lines(&mut pane, row);
         } else {
@@ -118,12 +124,17 @@ impl PredictWidget {
             return;
         };
         let theme = pane.theme;
-        let word = row.pick_word().unwrap_or("?");
-        let right = word == a.outcome;
-        let said = format!("you said {word}; {} {}", self.fixture.who, a.outcome);
-        let verdict = if right { "Right" } else { "Missed" };
-        pane.out
-            .extend(verdict_lines(theme, right, verdict, &said, pane.width));
+        match row.pick_word() {
+            Some(word) => {
+                let right = word == a.outcome;
+                let said = format!("you said {word}; {} {}", self.fixture.who, a.outcome);
+                let verdict = if right { "Right" } else { "Missed" };
+                pane.out
+                    .extend(verdict_lines(theme, right, verdict, &said, pane.width));
+            }
+            // Shown without a prediction (presenter mode): only what the code returned.
+            None => pane.text("shown", &format!("{} {}", self.fixture.who, a.outcome)),
+        }
         pane.json(self.fixture.shown, &common::json_compact(&a.shown));
         if let Some(x) = &a.extra {
             pane.text("store", x);

@@ -312,6 +312,37 @@ impl BlockWidget for PredictWidget {
         Some(self.focus_row(width))
     }
 
+    fn remaining(&self) -> Vec<String> {
+        let left: Vec<usize> = (0..self.rows.len())
+            .filter(|i| self.rows[*i].first.is_none())
+            .collect();
+        if left.is_empty() {
+            return Vec::new();
+        }
+        let word = if left.len() == 1 { "row" } else { "rows" };
+        vec![format!(
+            "predict {word} {}",
+            crate::text::number_ranges(&left)
+        )]
+    }
+
+    fn present_step(&mut self) -> bool {
+        if self.review {
+            self.leave_review();
+        }
+        let Some(i) = self.rows.iter().position(|r| !r.revealed) else {
+            return false;
+        };
+        let actual = self.rows[i].case.run();
+        let row = &mut self.rows[i];
+        row.pick = None;
+        row.locked = true;
+        row.revealed = true;
+        row.actual = Some(actual);
+        self.cursor = i;
+        true
+    }
+
     fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
         self.on_click(row, col)
     }

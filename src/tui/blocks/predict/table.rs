@@ -125,7 +125,10 @@ impl PredictWidget {
         let you_style = if row.locked { base } else { theme.dim };
         let real = match (&row.actual, row.revealed) {
             (Some(a), true) => {
-                let (mark, st) = if row.is_right() {
+                // A row shown without a prediction (presenter mode) is neither.
+                let (mark, st) = if row.pick.is_none() {
+                    (theme.sym.arrow, base)
+                } else if row.is_right() {
                     (theme.sym.ok, theme.ok)
                 } else {
                     (theme.sym.bad, theme.bad)

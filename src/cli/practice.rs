@@ -1,0 +1,181 @@
+//! `tooldojo practice`: grade the learner's own solution, or write a starter file.
+//!
+//! One line per row on stdout as rows finish, then `N passed, N failed`; notices (network,
+//! functions not defined, what a failing row printed) go to stderr. Exit 0 when every row
+//! passes, 1 when any fails, 2 when the file cannot be graded at all.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use super::ContentArgs;
+use crate::error::UserError;
+use crate::practice::{self, GradeError, GradeEvent, Job, Lang, Limits, RowResult, starter};
+use crate::sanitize::clean;
+
+#[derive(Debug, clap::Args)]
+pub struct PracticeArgs {
+    /// The solution to grade (.py, .js, .mjs, .cjs). Without it, a starter file is written.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// The language, when the file's extension does not say it (default for a starter: python).
+    #[arg(long, value_enum)]
+    pub lang: Option<Lang>,
+    /// Grade again on every save of FILE (Ctrl-C stops).
+    #[arg(long)]
+    pub watch: bool,
+    /// Where to write the starter file (default: the current directory).
+    #[arg(long, value_name = "DIR", conflicts_with = "file")]
+    pub dir: Option<PathBuf>,
+    /// Time limit for one row, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    pub time_limit_ms: u64,
+    /// Time limit for the whole run, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    pub run_limit_ms: u64,
+}
+
+pub fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult {
+    let file = match args.file.clone() {
+        Some(file) => file,
+        None => {
+            let path = write_starter(&args)?;
+            if !args.watch {
+                return Ok(ExitCode::SUCCESS);
+            }
+            path
+        }
+    };
+    let lang = args.lang.or_else(|| Lang::of_path(&file)).ok_or_else(|| {
+        UserError::new(format!(
+            "{}: cannot tell the language from the file name; add --lang python or --lang js",
+            file.display()
+        ))
+    })?;
+    let content = content.content();
+    let row = Duration::from_millis(args.time_limit_ms.max(1));
+    let limits = Limits {
+        row,
+        run: Duration::from_millis(args.run_limit_ms.max(1)),
+        // Starting an interpreter is not the learner's doing: never less than the default.
+        load: Limits::default().load.max(row),
+        ..Limits::default()
+    };
+    let job = Job {
+        file,
+        lang,
+        limits,
+        rows: practice::cases::load(&content)?,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register(signal, Arc::clone(&stop))?;
+    }
+    let titles = lesson_titles(&content);
+    let title = |id: &str| titles.get(id).cloned();
+    if args.watch {
+        practice::watch::watch(&job, &title, &mut std::io::stdout(), &stop)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut on_event = |ev: &GradeEvent| match ev {
+        GradeEvent::Started { total, .. } => {
+            eprintln!(
+                "grading {} ({}): {total} rows",
+                job.file.display(),
+                lang.name()
+            );
+        }
+        GradeEvent::Row { result, .. } => println!("{}", row_line(result, lang.is_js())),
+    };
+    let report = match practice::grade(&job, &|| stop.load(Ordering::SeqCst), &mut on_event) {
+        Ok(report) => report,
+        Err(GradeError::Cancelled) => {
+            eprintln!("tooldojo: stopped: the grading was interrupted");
+            return Ok(ExitCode::from(2));
+        }
+        Err(e) => {
+            eprintln!("tooldojo: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    for f in report.not_defined() {
+        eprintln!(
+            "note: {} is not defined, so its rows were not graded",
+            f.name(lang.is_js())
+        );
+    }
+    if let Some(notice) = report.network.notice() {
+        eprintln!("{notice}");
+    }
+    if let Some(first) = report.first_failure() {
+        eprintln!();
+        eprint!("{}", practice::watch::failure_block(first, &title));
+    }
+    println!("{}", report.summary());
+    Ok(if report.failed() == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn write_starter(args: &PracticeArgs) -> Result<PathBuf, UserError> {
+    let lang = args.lang.unwrap_or(Lang::Python);
+    let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let path = starter::write(&dir, lang).map_err(UserError::new)?;
+    let shown = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+    println!("Wrote a {} starter: {}", lang.name(), shown.display());
+    println!(
+        "Fill it in, then grade it with: tooldojo practice {} (add --watch to re-grade on every save)",
+        shown.display()
+    );
+    Ok(path)
+}
+
+/// One row: PASS or FAIL, function, id (a failure with no answer adds `[timeout]`, `[flood]`,
+/// `[error]` or `[not-run]`), expected, actual; failing rows add the call, why, and the
+/// lesson to revisit.
+pub fn row_line(r: &RowResult, js: bool) -> String {
+    let tag = r
+        .status
+        .tag()
+        .map(|t| format!("  [{t}]"))
+        .unwrap_or_default();
+    let head = format!(
+        "{} {:<18} {}{tag}",
+        r.status.word(),
+        r.function.name(js),
+        r.id
+    );
+    let body = format!(
+        "expected {}  actual {}",
+        clean(&r.expected, false),
+        clean(&r.actual, false)
+    );
+    if r.passed() {
+        return format!("{head}  {body}");
+    }
+    let why = r
+        .note
+        .as_deref()
+        .map(|n| format!("; {}", clean(n, false)))
+        .unwrap_or_default();
+    format!(
+        "{head}  {}  {body}  (revisit lesson {}{why})",
+        clean(&r.call, false),
+        r.lesson
+    )
+}
+
+fn lesson_titles(content: &crate::content::Content) -> HashMap<String, String> {
+    crate::content::lessons::load_all(content)
+        .map(|ls| ls.into_iter().map(|l| (l.id, l.title)).collect())
+        .unwrap_or_default()
+}

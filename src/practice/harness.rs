@@ -1,0 +1,253 @@
+//! The small harness programs (embedded here) that load the learner's file under the
+//! machine's own `python3` or `node` and speak JSON lines with the grader, one request and
+//! one answer per row.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::Lang;
+use super::cases::{Function, Row};
+use super::sandbox::{Network, Sandboxed, Spawn, Wait, find_program};
+
+const PYTHON_HARNESS: &str = include_str!("harness/harness.py");
+const NODE_HARNESS: &str = include_str!("harness/harness.cjs");
+
+/// What the loaded file offers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hello {
+    /// The graded functions the file defines (or exports).
+    pub functions: Vec<Function>,
+    /// Other names it defines, for a helpful message when it defines neither function.
+    pub defined: Vec<String>,
+}
+
+/// Why a harness could not be started or did not answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trouble {
+    /// The interpreter is not on PATH.
+    NoInterpreter(&'static str),
+    /// The system refused to start it.
+    Spawn(String),
+    /// The file did not load (a syntax error, an exception at import), with where.
+    Load(String),
+    TimedOut,
+    /// The program ended; the text says how.
+    Exited(String),
+    /// It printed this many bytes, more than the cap.
+    Flood(usize),
+    Cancelled,
+}
+
+/// A harness that did not get as far as a loaded file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartFailure {
+    pub trouble: Trouble,
+    /// What the program printed before it failed (cut at the cap).
+    pub output: String,
+    /// Whether it ran without a network (unknown when it never started).
+    pub network: Option<Network>,
+}
+
+/// One running harness with the learner's file loaded.
+pub struct Harness {
+    sandbox: Sandboxed,
+}
+
+/// How one language's harness is started.
+struct Runtime {
+    program: &'static str,
+    script_name: &'static str,
+    script: &'static str,
+    flags: &'static [&'static str],
+    /// Address-space limit (Node reserves a large space up front, so it gets a heap cap
+    /// in `flags` instead).
+    address_space: Option<u64>,
+    env: &'static [(&'static str, &'static str)],
+}
+
+const PYTHON: Runtime = Runtime {
+    program: "python3",
+    script_name: "tooldojo_harness.py",
+    script: PYTHON_HARNESS,
+    // -I: ignore PYTHON* variables and the user's site-packages.
+    flags: &["-I", "-X", "utf8"],
+    address_space: Some(1 << 30),
+    env: &[
+        ("PYTHONDONTWRITEBYTECODE", "1"),
+        ("PYTHONUNBUFFERED", "1"),
+        ("PYTHONIOENCODING", "utf-8"),
+    ],
+};
+
+const NODE: Runtime = Runtime {
+    program: "node",
+    script_name: "tooldojo_harness.cjs",
+    script: NODE_HARNESS,
+    flags: &["--max-old-space-size=512"],
+    address_space: None,
+    env: &[],
+};
+
+/// A spawn spec for `lang`, or the interpreter that is missing.
+pub fn spawn_spec(lang: Lang, file: &Path) -> Result<Spawn, Trouble> {
+    let rt = match lang {
+        Lang::Python => &PYTHON,
+        Lang::Js => &NODE,
+    };
+    let program: PathBuf = find_program(rt.program).ok_or(Trouble::NoInterpreter(rt.program))?;
+    let mut args: Vec<String> = rt.flags.iter().map(|s| (*s).to_owned()).collect();
+    args.push(rt.script_name.to_owned());
+    args.push(file.display().to_string());
+    Ok(Spawn {
+        program,
+        args,
+        files: vec![(rt.script_name.to_owned(), rt.script.to_owned())],
+        env: rt
+            .env
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+        address_space: rt.address_space,
+    })
+}
+
+impl Harness {
+    /// Start the harness and wait (at most `limit`) for the file to load.
+    pub fn start(
+        spec: &Spawn,
+        js: bool,
+        limit: Duration,
+        cap: usize,
+        cancel: &dyn Fn() -> bool,
+    ) -> Result<(Harness, Hello), StartFailure> {
+        let mut sandbox = Sandboxed::spawn(spec).map_err(|e| StartFailure {
+            trouble: Trouble::Spawn(e.to_string()),
+            output: String::new(),
+            network: None,
+        })?;
+        let fail = |sandbox: &mut Sandboxed, trouble| StartFailure {
+            trouble,
+            output: sandbox.take_output().0,
+            network: Some(sandbox.network.clone()),
+        };
+        let line = match sandbox.wait_line(limit, cap, cancel) {
+            Wait::Line(line) => line,
+            other => return Err(fail(&mut sandbox, trouble_of(other))),
+        };
+        let msg: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+        if let Some(err) = msg.get("load_error") {
+            return Err(fail(&mut sandbox, Trouble::Load(error_text(err))));
+        }
+        let hello = &msg["hello"];
+        let names = |key: &str| -> Vec<String> {
+            hello[key]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let offered = names("functions");
+        let functions = Function::ALL
+            .into_iter()
+            .filter(|f| offered.iter().any(|n| n == f.name(js)))
+            .collect();
+        let _ = sandbox.take_output();
+        Ok((
+            Harness { sandbox },
+            Hello {
+                functions,
+                defined: names("defined"),
+            },
+        ))
+    }
+
+    /// Ask one row; the answer line parsed, or why there is none (the harness is then dead).
+    pub fn ask(
+        &mut self,
+        row: &Row,
+        limit: Duration,
+        cap: usize,
+        cancel: &dyn Fn() -> bool,
+    ) -> Result<Value, Trouble> {
+        let line = serde_json::to_string(&row.request()).unwrap_or_default();
+        if self.sandbox.send(&line).is_err() {
+            return Err(trouble_of(self.sandbox.wait_line(
+                Duration::from_millis(200),
+                cap,
+                cancel,
+            )));
+        }
+        match self.sandbox.wait_line(limit, cap, cancel) {
+            Wait::Line(answer) => serde_json::from_str(&answer)
+                .map_err(|e| Trouble::Exited(format!("the harness sent a broken answer: {e}"))),
+            other => Err(trouble_of(other)),
+        }
+    }
+
+    /// What the program printed since the last call, cut at the cap, and the full byte count.
+    pub fn take_output(&mut self) -> (String, usize) {
+        self.sandbox.take_output()
+    }
+
+    pub fn network(&self) -> Network {
+        self.sandbox.network.clone()
+    }
+
+    pub fn pgid(&self) -> i32 {
+        self.sandbox.pgid()
+    }
+}
+
+fn error_text(err: &Value) -> String {
+    let message = err["error"].as_str().unwrap_or("the file did not load");
+    match err["line"].as_u64() {
+        Some(line) => format!("{message} (line {line})"),
+        None => message.to_owned(),
+    }
+}
+
+fn trouble_of(wait: Wait) -> Trouble {
+    match wait {
+        Wait::Line(_) => Trouble::Exited("the harness answered out of turn".into()),
+        Wait::TimedOut => Trouble::TimedOut,
+        Wait::Flood(n) => Trouble::Flood(n),
+        Wait::Cancelled => Trouble::Cancelled,
+        Wait::Exited(status) => Trouble::Exited(exit_text(status)),
+    }
+}
+
+fn exit_text(status: Option<std::process::ExitStatus>) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match status {
+        Some(s) if s.signal().is_some() => format!(
+            "the program was killed by signal {}",
+            s.signal().unwrap_or(0)
+        ),
+        Some(s) => format!("the program exited with code {}", s.code().unwrap_or(-1)),
+        None => "the program stopped answering".to_owned(),
+    }
+}
+
+/// Which graded functions a file that did not load seems to define, read from its text.
+pub fn functions_in_source(text: &str, lang: Lang) -> Vec<Function> {
+    let defines = |name: &str| match lang {
+        Lang::Python => text.lines().any(|l| {
+            let l = l.trim_start();
+            l.strip_prefix("def ")
+                .or_else(|| l.strip_prefix("async def "))
+                .is_some_and(|rest| rest.trim_start().starts_with(name))
+        }),
+        Lang::Js => text.contains(name),
+    };
+    lang.functions()
+        .iter()
+        .copied()
+        .filter(|f| defines(f.name(lang.is_js())))
+        .collect()
+}

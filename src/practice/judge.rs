@@ -1,0 +1,262 @@
+//! Compare what the learner's function answered with what the real code expects.
+
+use serde_json::Value;
+
+use super::cases::{Call, Expected, Row};
+use crate::executor::Envelope;
+use crate::validate::json::{cut, dumps};
+
+/// The verdict on one answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judged {
+    pub pass: bool,
+    /// What the learner's function gave, written like the expected result.
+    pub actual: String,
+    /// Why it is wrong, when the actual text alone does not say it.
+    pub note: Option<String>,
+}
+
+impl Judged {
+    fn fail(actual: String, note: impl Into<String>) -> Self {
+        Judged {
+            pass: false,
+            actual,
+            note: Some(note.into()),
+        }
+    }
+}
+
+/// Judge one harness answer line (already parsed).
+pub fn judge(row: &Row, answer: &Value, js: bool) -> Judged {
+    if let Some(error) = answer.get("error").and_then(Value::as_str) {
+        let at = answer
+            .get("line")
+            .and_then(Value::as_u64)
+            .map(|l| format!(" (line {l})"))
+            .unwrap_or_default();
+        return Judged::fail(
+            format!("raised {}{at}", cut(error, 200)),
+            "your function raised an error instead of returning a result",
+        );
+    }
+    let Some(result) = answer.get("result") else {
+        return Judged::fail("no answer".into(), "the harness got no result back");
+    };
+    match (&row.expected, &row.call) {
+        (Expected::Verdict { ok, messages }, _) => judge_verdict(*ok, messages, result),
+        (
+            Expected::Envelope {
+                envelope,
+                store_unchanged_after_edit,
+            },
+            Call::Execute { .. },
+        ) => judge_envelope(envelope, *store_unchanged_after_edit, result, answer, js),
+        (Expected::Envelope { .. }, Call::Validate { .. }) => {
+            Judged::fail("no answer".into(), "this row does not fit the function")
+        }
+    }
+}
+
+/// `value` when the harness could encode it, else the interpreter's own rendering.
+fn shown(result: &Value, js: bool) -> String {
+    let ty = result.get("type").and_then(Value::as_str).unwrap_or("?");
+    match (
+        result.get("value"),
+        result.get("repr").and_then(Value::as_str),
+    ) {
+        (Some(v), _) if js => cut(&dumps(v), 300),
+        (Some(v), _) => cut(&python_literals(&dumps(v)), 300),
+        (None, Some(r)) => format!("{} ({ty})", cut(r, 200)),
+        (None, None) => ty.to_owned(),
+    }
+}
+
+fn python_literals(text: &str) -> String {
+    text.replace(": true", ": True")
+        .replace(": false", ": False")
+        .replace(": null", ": None")
+}
+
+fn judge_verdict(ok: bool, messages: &[String], result: &Value) -> Judged {
+    let ty = result.get("type").and_then(Value::as_str).unwrap_or("?");
+    let pair = result.get("value").and_then(Value::as_array);
+    let parts = match pair.map(Vec::as_slice) {
+        Some([Value::Bool(got_ok), Value::String(msg)]) if ty == "tuple" => (*got_ok, msg.as_str()),
+        _ => {
+            return Judged::fail(
+                shown(result, false),
+                format!("return a tuple (ok, message) with a bool and a str, not a {ty}"),
+            );
+        }
+    };
+    let actual = format!(
+        "({}, {})",
+        if parts.0 { "True" } else { "False" },
+        serde_json::to_string(parts.1).unwrap_or_default()
+    );
+    let pass = parts.0 == ok
+        && if ok {
+            parts.1.is_empty()
+        } else {
+            messages.iter().any(|m| m == parts.1)
+        };
+    let note = match (pass, parts.0 == ok) {
+        (true, _) => None,
+        (false, true) if ok => Some("a passing call returns an empty message".to_owned()),
+        (false, true) => Some("the right verdict, but not the first failure in check order (or not the exact message)".to_owned()),
+        (false, false) if ok => Some("these args are valid, but your function rejected them".to_owned()),
+        (false, false) => Some("these args break the contract, but your function let them through".to_owned()),
+    };
+    Judged { pass, actual, note }
+}
+
+fn judge_envelope(
+    expected: &Envelope,
+    unchanged_after_edit: Option<bool>,
+    result: &Value,
+    answer: &Value,
+    js: bool,
+) -> Judged {
+    let mut actual = shown(result, js);
+    let changed_by_caller = answer
+        .get("store_changed_by_caller")
+        .and_then(Value::as_bool);
+    if let Some(changed) = changed_by_caller {
+        actual.push_str(if changed {
+            ", store changed after the edit"
+        } else {
+            ", store unchanged after the edit"
+        });
+    }
+    let Some(Value::Object(got)) = result.get("value") else {
+        return Judged::fail(actual, "return an object with a boolean ok");
+    };
+    if answer.get("store_changed").and_then(Value::as_bool) == Some(true) {
+        return Judged::fail(actual, "your function changed the store while answering");
+    }
+    let Some(Value::Bool(got_ok)) = got.get("ok") else {
+        return Judged::fail(actual, "ok must be a boolean");
+    };
+    let note = match (expected, got_ok) {
+        (Envelope::Ok { ticket }, true) => match got.get("ticket") {
+            Some(Value::Object(t)) => {
+                let extra: Vec<&str> = t
+                    .keys()
+                    .map(String::as_str)
+                    .filter(|k| !["id", "title", "status"].contains(k))
+                    .collect();
+                let same = [
+                    ("id", &ticket.id),
+                    ("title", &ticket.title),
+                    ("status", &ticket.status),
+                ]
+                .iter()
+                .all(|(k, v)| t.get(*k).and_then(Value::as_str) == Some(v.as_str()));
+                if !extra.is_empty() {
+                    Some(format!(
+                        "the ticket carries fields it must not: {}",
+                        extra.join(", ")
+                    ))
+                } else if !same {
+                    Some("a ticket came back, but not this tenant's ticket with this id".to_owned())
+                } else {
+                    None
+                }
+            }
+            _ => Some("a success carries a ticket object".to_owned()),
+        },
+        (Envelope::Ok { .. }, false) => {
+            Some("this call is valid and allowed; it should succeed".to_owned())
+        }
+        (Envelope::Err { code, .. }, false) => {
+            let got_code = got.get("code").and_then(Value::as_str);
+            (got_code != Some(code.as_str())).then(|| {
+                format!(
+                    "the code should be {} (the first check in order that fails)",
+                    code.as_str()
+                )
+            })
+        }
+        (Envelope::Err { code, .. }, true) => {
+            Some(format!("this call must be refused with {}", code.as_str()))
+        }
+    };
+    if let Some(note) = note {
+        return Judged::fail(actual, note);
+    }
+    if unchanged_after_edit == Some(true) && changed_by_caller != Some(false) {
+        return Judged::fail(
+            actual,
+            "editing the returned ticket changed the store: return a copy",
+        );
+    }
+    Judged {
+        pass: true,
+        actual,
+        note: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::content::Content;
+    use crate::practice::cases;
+
+    fn row(id: &str) -> Row {
+        cases::load(&Content::embedded())
+            .unwrap()
+            .into_iter()
+            .find(|r| r.id == id)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_tuple_with_the_right_message_passes() {
+        let r = row("seed-missing");
+        let a =
+            json!({"result": {"type": "tuple", "value": [false, "missing required arg: city"]}});
+        assert!(judge(&r, &a, false).pass);
+        let list =
+            json!({"result": {"type": "list", "value": [false, "missing required arg: city"]}});
+        assert!(!judge(&r, &list, false).pass);
+    }
+
+    #[test]
+    fn either_missing_name_passes() {
+        let r = row("held-order-two-missing");
+        for name in ["origin", "target"] {
+            let a = json!({"result": {"type": "tuple", "value": [false, format!("missing required arg: {name}")]}});
+            assert!(judge(&r, &a, false).pass, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_copied_description_fails() {
+        let r = row("held-description-stays");
+        let a = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": {"id": "TKT-105", "title": "Export to CSV times out", "status": "open", "description": "x"}}}, "store_changed": false});
+        let j = judge(&r, &a, false);
+        assert!(!j.pass && j.note.unwrap().contains("description"));
+    }
+
+    #[test]
+    fn an_edited_store_fails_the_edit_row() {
+        let r = row("edge-mutation");
+        let ticket = json!({"id": "TKT-104", "title": "Settings crash", "status": "open"});
+        let good = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": ticket}}, "store_changed": false, "store_changed_by_caller": false});
+        assert!(judge(&r, &good, false).pass);
+        let bad = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": ticket}}, "store_changed": false, "store_changed_by_caller": true});
+        let j = judge(&r, &bad, false);
+        assert!(!j.pass && j.actual.contains("store changed"));
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let r = row("row-1");
+        let a = json!({"error": "KeyError: 'ticket_id'", "line": 7});
+        let j = judge(&r, &a, false);
+        assert!(!j.pass && j.actual.contains("line 7"));
+    }
+}

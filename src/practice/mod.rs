@@ -1,0 +1,282 @@
+//! The grader: runs a learner's own `validate_tool_args` / `execute_tool` (Python) or
+//! `executeTool` (JavaScript) against every fixture row and a set of held-back edge cases,
+//! under the machine's own interpreter, in a sandbox with time and output limits.
+//!
+//! - [`cases`]: the rows and their expected results (computed by the real code);
+//! - [`harness`]: the embedded harness programs and the JSON-lines exchange;
+//! - [`sandbox`]: process group, fresh directory, scrubbed environment, no network, limits;
+//! - [`judge`]: one answer against one expected result; [`show`]: rows written for the learner;
+//! - [`starter`]: the starter files; [`watch`]: re-grading on every save;
+//! - [`grade`](mod@grade): the run itself, with progress as it goes, here or on a thread;
+//! - this file: the types of a run and its report.
+
+pub mod cases;
+pub mod grade;
+pub mod harness;
+pub mod judge;
+pub mod sandbox;
+pub mod show;
+pub mod starter;
+pub mod watch;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use cases::{Function, Origin, Row};
+pub use grade::{Background, Progress, grade, spawn};
+pub use sandbox::Network;
+
+/// The learner's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lang {
+    Python,
+    Js,
+}
+
+impl Lang {
+    /// The language a file's extension says, if any.
+    pub fn of_path(path: &Path) -> Option<Lang> {
+        match path.extension()?.to_str()? {
+            "py" => Some(Lang::Python),
+            "js" | "mjs" | "cjs" => Some(Lang::Js),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Python => "Python",
+            Lang::Js => "JavaScript",
+        }
+    }
+
+    pub fn is_js(self) -> bool {
+        self == Lang::Js
+    }
+
+    /// The functions a file in this language may define.
+    pub fn functions(self) -> &'static [Function] {
+        match self {
+            Lang::Python => &Function::ALL,
+            Lang::Js => &[Function::Execute],
+        }
+    }
+}
+
+/// How long and how loud the learner's code may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// One row (one call of the learner's function).
+    pub row: Duration,
+    /// Loading the file (interpreter start included).
+    pub load: Duration,
+    /// The whole run, every row and every restart.
+    pub run: Duration,
+    /// Bytes the code may print while answering one row (or while loading).
+    pub output_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            row: Duration::from_secs(2),
+            load: Duration::from_secs(5),
+            run: Duration::from_secs(30),
+            output_bytes: 64 * 1024,
+        }
+    }
+}
+
+/// How a row ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Pass,
+    /// The function returned, but not what the real code returns.
+    Fail,
+    /// It raised, crashed, or the file did not load.
+    Error,
+    /// It ran past the row's time limit and was stopped.
+    TimedOut,
+    /// It printed more than the output cap and was stopped.
+    Flood,
+    /// Not run: the file did not load, or the run's time was used up.
+    NotRun,
+}
+
+impl Status {
+    /// `PASS` or `FAIL`: every row is one or the other.
+    pub fn word(self) -> &'static str {
+        if self == Status::Pass { "PASS" } else { "FAIL" }
+    }
+
+    /// What kind of failure, when the function gave no answer to judge.
+    pub fn tag(self) -> Option<&'static str> {
+        match self {
+            Status::Pass | Status::Fail => None,
+            Status::Error => Some("error"),
+            Status::TimedOut => Some("timeout"),
+            Status::Flood => Some("flood"),
+            Status::NotRun => Some("not-run"),
+        }
+    }
+}
+
+/// The result of one row.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RowResult {
+    pub id: String,
+    pub function: Function,
+    pub origin: Origin,
+    pub status: Status,
+    /// The call, as the learner would write it.
+    pub call: String,
+    pub expected: String,
+    pub actual: String,
+    /// Why the row failed, in a sentence.
+    pub note: Option<String>,
+    /// The lesson to revisit when the row fails.
+    pub lesson: String,
+    /// What the code printed while answering (cut at the cap; terminal controls are not
+    /// cleaned here, callers clean it where they show it).
+    pub output: String,
+    pub elapsed_ms: u64,
+}
+
+impl RowResult {
+    pub fn passed(&self) -> bool {
+        self.status == Status::Pass
+    }
+}
+
+/// The whole grading run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Report {
+    pub file: PathBuf,
+    pub lang: Lang,
+    /// The functions graded.
+    pub graded: Vec<Function>,
+    pub rows: Vec<RowResult>,
+    pub network: Network,
+    /// Set when the file did not load at all.
+    pub load_error: Option<String>,
+}
+
+impl Report {
+    pub fn passed(&self) -> usize {
+        self.rows.iter().filter(|r| r.passed()).count()
+    }
+
+    pub fn failed(&self) -> usize {
+        self.rows.len() - self.passed()
+    }
+
+    pub fn first_failure(&self) -> Option<&RowResult> {
+        self.rows.iter().find(|r| !r.passed())
+    }
+
+    /// The last line of the report: `N passed, N failed`.
+    pub fn summary(&self) -> String {
+        format!("{} passed, {} failed", self.passed(), self.failed())
+    }
+
+    /// Functions the language allows but the file does not define.
+    pub fn not_defined(&self) -> Vec<Function> {
+        self.lang
+            .functions()
+            .iter()
+            .copied()
+            .filter(|f| !self.graded.contains(f))
+            .collect()
+    }
+}
+
+/// Progress while grading, for the CLI's watch screen or a TUI panel.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GradeEvent {
+    /// The file loaded (or did not); `total` rows will be reported.
+    Started { total: usize, graded: Vec<Function> },
+    /// One more row is done.
+    Row {
+        index: usize,
+        total: usize,
+        result: RowResult,
+    },
+}
+
+/// Why a file could not be graded at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GradeError {
+    NoInterpreter {
+        program: &'static str,
+        lang: Lang,
+    },
+    Unreadable(String),
+    /// The file defines none of the graded functions.
+    NothingToGrade {
+        file: PathBuf,
+        lang: Lang,
+        defined: Vec<String>,
+        load_error: Option<String>,
+    },
+    Spawn(String),
+    Cancelled,
+}
+
+impl std::fmt::Display for GradeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GradeError::NoInterpreter { program, lang } => {
+                write!(
+                    f,
+                    "{program} was not found on PATH; install it to grade {} files",
+                    lang.name()
+                )
+            }
+            GradeError::Unreadable(msg) | GradeError::Spawn(msg) => f.write_str(msg),
+            GradeError::NothingToGrade {
+                file,
+                lang,
+                defined,
+                load_error,
+            } => {
+                let wanted: Vec<&str> = lang
+                    .functions()
+                    .iter()
+                    .map(|fun| fun.name(lang.is_js()))
+                    .collect();
+                write!(
+                    f,
+                    "{}: defines none of {}",
+                    file.display(),
+                    wanted.join(", ")
+                )?;
+                if let Some(err) = load_error {
+                    write!(f, " (it did not load: {err})")?;
+                } else if !defined.is_empty() {
+                    write!(
+                        f,
+                        " (it {} {})",
+                        if lang.is_js() { "exports" } else { "defines" },
+                        defined.join(", ")
+                    )?;
+                }
+                Ok(())
+            }
+            GradeError::Cancelled => f.write_str("stopped before the grading finished"),
+        }
+    }
+}
+
+impl std::error::Error for GradeError {}
+
+/// What to grade.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub file: PathBuf,
+    pub lang: Lang,
+    pub limits: Limits,
+    /// Usually [`cases::load`]; only the rows of functions the file defines are run.
+    pub rows: Vec<Row>,
+}

@@ -1,0 +1,202 @@
+//! `--watch`: grade, show the first failing row, wait for the next save, grade again.
+//! A save that lands while a run is going stops that run and starts a fresh one.
+
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use super::{GradeError, GradeEvent, Job, Report, RowResult, grade};
+use crate::sanitize::clean;
+
+const CLEAR: &str = "\x1b[2J\x1b[H";
+
+/// Re-grade `job` on every save of its file until `stop` is set (Ctrl-C). `title` gives a
+/// lesson's title from its id.
+pub fn watch(
+    job: &Job,
+    title: &dyn Fn(&str) -> Option<String>,
+    out: &mut dyn Write,
+    stop: &AtomicBool,
+) -> io::Result<()> {
+    let changed = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<()>();
+    let _watcher = watch_file(&job.file, Arc::clone(&changed), tx)?;
+    loop {
+        changed.store(false, Ordering::SeqCst);
+        let cancel = || stop.load(Ordering::SeqCst) || changed.load(Ordering::SeqCst);
+        write!(out, "{CLEAR}{}\n\ngrading...", header(job))?;
+        out.flush()?;
+        let mut on_event = |ev: &GradeEvent| {
+            if let GradeEvent::Row { index, total, .. } = ev {
+                let _ = write!(out, "\rgrading... {}/{total}", index + 1);
+                let _ = out.flush();
+            }
+        };
+        match grade(job, &cancel, &mut on_event) {
+            Ok(report) => write!(out, "{CLEAR}{}\n\n{}", header(job), screen(&report, title))?,
+            Err(GradeError::Cancelled) if stop.load(Ordering::SeqCst) => break,
+            Err(GradeError::Cancelled) => continue,
+            Err(e) => write!(
+                out,
+                "{CLEAR}{}\n\ncannot grade it: {e}\n\nwaiting for the next save...\n",
+                header(job)
+            )?,
+        }
+        out.flush()?;
+        if !wait_for_save(&rx, stop) {
+            break;
+        }
+    }
+    writeln!(out, "\nstopped watching.")?;
+    Ok(())
+}
+
+fn header(job: &Job) -> String {
+    format!(
+        "tooldojo practice: {} ({}), re-graded on every save; Ctrl-C stops",
+        clean(&job.file.display().to_string(), false),
+        job.lang.name()
+    )
+}
+
+/// Block until the file is saved (true) or `stop` is set (false). Editors save in bursts
+/// (write, rename, chmod), so a short quiet spell ends the wait.
+fn wait_for_save(rx: &mpsc::Receiver<()>, stop: &AtomicBool) -> bool {
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return false;
+        }
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(()) => {
+                std::thread::sleep(Duration::from_millis(100));
+                while rx.try_recv().is_ok() {}
+                return true;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return false,
+        }
+    }
+}
+
+/// Watch the file's directory (editors often replace a file rather than write it) and ping
+/// on any change to a file of the same name.
+fn watch_file(
+    file: &Path,
+    changed: Arc<AtomicBool>,
+    tx: mpsc::Sender<()>,
+) -> io::Result<notify::RecommendedWatcher> {
+    use notify::{EventKind, RecursiveMode, Watcher};
+    let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    let dir = file
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| ".".into());
+    let name = file.file_name().map(|n| n.to_os_string());
+    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        if let Ok(ev) = res
+            && !matches!(ev.kind, EventKind::Access(_))
+            && ev
+                .paths
+                .iter()
+                .any(|p| p.file_name().map(|n| n.to_os_string()) == name)
+        {
+            changed.store(true, Ordering::SeqCst);
+            let _ = tx.send(());
+        }
+    })
+    .map_err(io::Error::other)?;
+    watcher
+        .watch(&dir, RecursiveMode::NonRecursive)
+        .map_err(io::Error::other)?;
+    Ok(watcher)
+}
+
+/// The watch screen for one report: the progress count, the first failing row in full,
+/// the other failing rows by id.
+pub fn screen(report: &Report, title: &dyn Fn(&str) -> Option<String>) -> String {
+    let total = report.rows.len();
+    let passed = report.passed();
+    let width = 30;
+    let filled = (passed * width).checked_div(total).unwrap_or(0);
+    let mut s = format!(
+        "{passed}/{total} rows pass  [{}{}]\n",
+        "#".repeat(filled),
+        "-".repeat(width - filled)
+    );
+    let js = report.lang.is_js();
+    for f in report.not_defined() {
+        s.push_str(&format!(
+            "({} is not defined, so its rows are not graded)\n",
+            f.name(js)
+        ));
+    }
+    if let Some(notice) = report.network.notice() {
+        s.push_str(notice);
+        s.push('\n');
+    }
+    let Some(first) = report.first_failure() else {
+        s.push_str(&format!("\nAll {total} rows pass. Well done.\n"));
+        return s;
+    };
+    s.push('\n');
+    s.push_str(&failure_block(first, title));
+    let others: Vec<&str> = report
+        .rows
+        .iter()
+        .filter(|r| !r.passed() && r.id != first.id)
+        .map(|r| r.id.as_str())
+        .collect();
+    if !others.is_empty() {
+        let shown = others
+            .iter()
+            .take(12)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = others.len().saturating_sub(12);
+        s.push_str(&format!("\nAlso failing ({}): {shown}", others.len()));
+        if more > 0 {
+            s.push_str(&format!(" and {more} more"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// One failing row in full: call, expected, actual, why, lesson, output.
+pub fn failure_block(row: &RowResult, title: &dyn Fn(&str) -> Option<String>) -> String {
+    let origin = match row.origin {
+        super::Origin::Fixture => "a fixture row",
+        super::Origin::HeldBack => "a held-back edge case",
+    };
+    let lesson = match title(&row.lesson) {
+        Some(t) => format!("{} ({t})", row.lesson),
+        None => row.lesson.clone(),
+    };
+    let mut s = format!(
+        "First failing row: {} [{}], {origin}\n  call      {}\n  expected  {}\n  actual    {}\n",
+        row.id,
+        row.status.tag().unwrap_or("wrong result"),
+        clean(&row.call, false),
+        clean(&row.expected, false),
+        clean(&row.actual, false)
+    );
+    if let Some(note) = &row.note {
+        s.push_str(&format!("  why       {}\n", clean(note, false)));
+    }
+    s.push_str(&format!("  revisit   lesson {lesson}\n"));
+    let lines: Vec<&str> = row.output.lines().collect();
+    if !lines.is_empty() {
+        s.push_str("  printed\n");
+        for line in lines.iter().take(8) {
+            s.push_str(&format!("    | {}\n", clean(line, false)));
+        }
+        if lines.len() > 8 {
+            s.push_str(&format!("    | ... {} more lines\n", lines.len() - 8));
+        }
+    }
+    s
+}

@@ -1,0 +1,88 @@
+//! The home screen's state: the rows it offers (continue where the learner left off, then
+//! every lesson of the course), moving between them, opening one, and coming back.
+
+use super::{App, Focus, HomeEntry, Screen, Update};
+use crate::tui::keys::Action;
+
+impl App {
+    /// Which screen is showing.
+    pub fn screen(&self) -> Screen {
+        self.screen
+    }
+
+    /// The rows of the home screen a learner can open, top to bottom.
+    pub fn home_entries(&self) -> Vec<HomeEntry> {
+        let mut out = Vec::new();
+        if let Some(i) = self.continue_target() {
+            out.push(HomeEntry::Continue(i));
+        }
+        out.extend((0..self.lessons.len()).map(HomeEntry::Lesson));
+        out
+    }
+
+    /// The selected row of the home screen (an index into `home_entries`).
+    pub fn home_sel(&self) -> usize {
+        self.home_sel
+    }
+
+    /// The lesson "Continue" opens: the one the learner was in, else the first unfinished
+    /// one, else the first.
+    pub(crate) fn continue_target(&self) -> Option<usize> {
+        if self.lessons.is_empty() {
+            return None;
+        }
+        let current = self
+            .progress
+            .current
+            .as_ref()
+            .and_then(|p| self.lessons.iter().position(|l| l.id == p.lesson));
+        let unfinished = || {
+            self.lessons
+                .iter()
+                .position(|l| !self.progress.lessons.get(&l.id).is_some_and(|p| p.done))
+        };
+        Some(current.or_else(unfinished).unwrap_or(0))
+    }
+
+    /// Has the learner been anywhere yet (else the Continue row reads "Start")?
+    pub(crate) fn has_begun(&self) -> bool {
+        self.progress.current.is_some()
+    }
+
+    /// Back to the home screen (the lesson stays open underneath for Continue).
+    pub(crate) fn go_home(&mut self) {
+        self.screen = Screen::Home;
+        self.home_sel = 0;
+        self.active = false;
+        if self.focus == Focus::Sidebar {
+            self.focus = Focus::Page;
+        }
+    }
+
+    /// Keys on the home screen: move the selection, open the selected row.
+    pub(super) fn apply_home(&mut self, action: Action) -> Option<Update> {
+        let n = self.home_entries().len();
+        match action {
+            Action::Down | Action::FocusNext if n > 0 => self.home_sel = (self.home_sel + 1) % n,
+            Action::Up | Action::FocusPrev if n > 0 => self.home_sel = (self.home_sel + n - 1) % n,
+            Action::Activate => return Some(self.open_home_entry(self.home_sel)),
+            _ => return None,
+        }
+        Some(Update::Redraw)
+    }
+
+    /// Open row `n` of the home screen.
+    pub(crate) fn open_home_entry(&mut self, n: usize) -> Update {
+        let Some(entry) = self.home_entries().get(n).copied() else {
+            return Update::None;
+        };
+        self.home_sel = n;
+        let i = match entry {
+            HomeEntry::Continue(i) | HomeEntry::Lesson(i) => i,
+        };
+        self.screen = Screen::Lesson;
+        self.focus = Focus::Page;
+        self.resume(i);
+        Update::Save
+    }
+}

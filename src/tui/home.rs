@@ -1,0 +1,383 @@
+//! The home screen: what this is, how long it takes, how far the learner is, where to go
+//! next, and the keys that matter. Reads `&App`; the rows it draws are the rows
+//! `App::home_entries` offers, in the same order (clicks map through `home_rows`).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget};
+
+use crate::text::width as width_of;
+use crate::tui::app::{App, HomeEntry, LessonState};
+use crate::tui::theme::Theme;
+
+/// Columns the course map takes at least; a wider window shows the guide to the blocks
+/// beside it.
+const MAP_W: u16 = 76;
+/// The guide needs at least this many columns, and reads best with no more than the most.
+const GUIDE_MIN_W: u16 = 36;
+const GUIDE_MAX_W: u16 = 56;
+
+/// Rows above the lesson rows: course line, bar, blank, continue, the two notes, blank,
+/// the "Lessons" heading.
+const HEAD_ROWS: u16 = 8;
+
+/// `about 3 hours` / `about 40 minutes`.
+fn duration_words(minutes: u32) -> String {
+    if minutes >= 90 {
+        format!("about {} hours", (minutes + 30) / 60)
+    } else {
+        format!("about {minutes} minutes")
+    }
+}
+
+/// `H:MM` of a duration.
+pub(crate) fn clock(d: std::time::Duration) -> String {
+    let m = d.as_secs() / 60;
+    format!("{}:{:02}", m / 60, m % 60)
+}
+
+fn cut(s: &str, width: usize, t: &Theme) -> String {
+    crate::text::truncate(s, width, t.sym.ellipsis)
+}
+
+/// The lesson's number as its id starts (`06`), else its position.
+fn number(app: &App, i: usize) -> String {
+    let id = &app.lessons()[i].id;
+    let digits: String = id.chars().take_while(char::is_ascii_digit).collect();
+    if digits.is_empty() {
+        format!("{:02}", i + 1)
+    } else {
+        digits
+    }
+}
+
+fn minutes(app: &App, i: usize) -> u32 {
+    app.lessons()[i].parsed.as_ref().map_or(0, |l| l.minutes)
+}
+
+/// The course line and its bar: lessons, time, done and started, share of time done.
+fn course_lines(app: &App, t: &Theme, width: usize) -> [Line<'static>; 2] {
+    let n = app.lessons().len();
+    let states: Vec<LessonState> = (0..n).map(|i| app.lesson_state(i)).collect();
+    let done = states.iter().filter(|s| **s == LessonState::Done).count();
+    let started = states
+        .iter()
+        .filter(|s| **s == LessonState::Started)
+        .count();
+    let total: u32 = (0..n).map(|i| minutes(app, i)).sum();
+    let done_min: u32 = (0..n)
+        .filter(|i| states[*i] == LessonState::Done)
+        .map(|i| minutes(app, i))
+        .sum();
+    let d = t.sym.bullet;
+    let course = Line::from(vec![
+        Span::styled("Course  ", t.heading),
+        Span::styled(
+            format!(
+                "{n} lessons {d} {} {d} {done} done {d} {started} started",
+                duration_words(total)
+            ),
+            t.base,
+        ),
+    ]);
+    let pct = (done_min * 100)
+        .checked_div(total)
+        .map_or(0, |p| usize::try_from(p).unwrap_or(0));
+    let bar_w = width.saturating_sub(8).min(40);
+    let full = bar_w * pct / 100;
+    let bar = Line::from(vec![
+        Span::styled(t.sym.bar_full.repeat(full), t.ok),
+        Span::styled(t.sym.bar_empty.repeat(bar_w - full), t.dim),
+        Span::styled(format!("  {pct}%"), t.base),
+    ]);
+    [course, bar]
+}
+
+/// `06 get_ticket contract · page 3 of 6 · 2 left`.
+fn continue_words(app: &App, i: usize) -> String {
+    let entry = &app.lessons()[i];
+    let d = app.theme().sym.bullet;
+    let mut s = format!("{} {}", number(app, i), entry.title());
+    if app.lesson_state(i) == LessonState::Done {
+        s.push_str(&format!(" {d} done"));
+        return s;
+    }
+    if !app.has_begun() {
+        s.push_str(&format!(
+            " {d} {} pages {d} {} min",
+            entry.page_count(),
+            minutes(app, i)
+        ));
+        return s;
+    }
+    if i == app.lesson() {
+        s.push_str(&format!(
+            " {d} page {} of {}",
+            app.page() + 1,
+            entry.page_count()
+        ));
+    }
+    let left = app.left_count(i);
+    if left > 0 {
+        s.push_str(&format!(" {d} {left} left"));
+    }
+    s
+}
+
+/// The state words of lesson `i` in the course map.
+fn state_words(app: &App, i: usize) -> (String, ratatui::style::Style) {
+    let t = app.theme();
+    match app.lesson_state(i) {
+        LessonState::Done => (format!("{} done", t.sym.done), t.ok),
+        LessonState::Started => {
+            let left = app.left_summary(i).unwrap_or_else(|| "started".to_owned());
+            (format!("{} {left}", t.sym.in_progress), t.warn)
+        }
+        LessonState::Todo => (format!("{} to do", t.sym.todo), t.dim),
+        LessonState::Broken => (format!("{} does not parse", t.sym.bad), t.bad),
+    }
+}
+
+/// Screen rows of the home screen's selectable entries: (row, entry index), for drawing
+/// and clicks. The lesson rows scroll to keep the selection in view.
+pub(crate) fn home_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
+    let inner = inner_area(area);
+    let entries = app.home_entries();
+    let mut out = Vec::new();
+    let has_continue = matches!(entries.first(), Some(HomeEntry::Continue(_)));
+    if has_continue {
+        out.push((inner.y + 3, 0));
+    }
+    let first_lesson = usize::from(has_continue);
+    let top = inner.y + HEAD_ROWS;
+    // One row at the bottom for the keys, one blank above it.
+    let fits = usize::from(inner.bottom().saturating_sub(top).saturating_sub(2)).max(1);
+    let sel = app.home_sel().saturating_sub(first_lesson);
+    let skip = if sel >= fits { sel + 1 - fits } else { 0 };
+    for (n, e) in (first_lesson + skip..entries.len()).take(fits).enumerate() {
+        out.push((top + u16::try_from(n).unwrap_or(0), e));
+    }
+    out
+}
+
+fn inner_area(area: Rect) -> Rect {
+    Rect {
+        x: area.x + 3,
+        y: area.y + 2,
+        width: area.width.saturating_sub(6),
+        height: area.height.saturating_sub(3),
+    }
+}
+
+/// Draw the home screen into `area` (everything above the key bar).
+pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
+    let t = app.theme();
+    let mut frame = Block::default()
+        .borders(Borders::ALL)
+        .border_set(t.sym.border)
+        .border_style(t.border)
+        .title(Line::styled(
+            " tooldojo: never trust a tool call a model proposes ",
+            t.heading,
+        ))
+        .title_bottom(Line::styled(" q quit ", t.dim));
+    if app.demo() {
+        let clock = format!(" presenting {} {} ", t.sym.bullet, clock(app.elapsed()));
+        frame = frame.title(Line::styled(clock, t.accent).right_aligned());
+    }
+    frame.render(area, buf);
+    let inner = inner_area(area);
+    if inner.width < 10 || inner.height < 6 {
+        return;
+    }
+    let map_w = if inner.width >= MAP_W + 2 + GUIDE_MIN_W {
+        // The guide takes what the map leaves, up to GUIDE_MAX_W; the map the rest.
+        let guide_w = (inner.width - MAP_W - 2).min(GUIDE_MAX_W);
+        let map_w = inner.width - guide_w - 2;
+        let guide = Rect {
+            x: inner.x + map_w + 2,
+            y: inner.y + 3,
+            width: guide_w,
+            height: inner.height.saturating_sub(5),
+        };
+        render_guide(t, guide, buf);
+        map_w
+    } else {
+        inner.width
+    };
+    let w = usize::from(map_w);
+    let put = |buf: &mut Buffer, y: u16, line: &Line| {
+        if y < inner.bottom() {
+            buf.set_line(inner.x, y, line, map_w);
+        }
+    };
+    let [course, bar] = course_lines(app, t, w);
+    put(buf, inner.y, &course);
+    put(buf, inner.y + 1, &bar);
+    let note = |label: &str, text: &str| {
+        Line::from(vec![
+            Span::styled(format!("  {label:<10} "), t.dim),
+            Span::styled(cut(text, w.saturating_sub(13), t), t.dim),
+        ])
+    };
+    put(
+        buf,
+        inner.y + 4,
+        &note(
+            "Review",
+            "nothing due yet: missed rows wait in each predict table (r)",
+        ),
+    );
+    put(
+        buf,
+        inner.y + 5,
+        &note(
+            "Trace",
+            "tooldojo trace NAME replays an orchestrator run in the shell",
+        ),
+    );
+    let rows = home_rows(app, area);
+    let hidden = app.home_entries().len() - rows.last().map_or(0, |(_, e)| e + 1);
+    let mut heading = vec![Span::styled("Lessons", t.heading)];
+    if hidden > 0 {
+        heading.push(Span::styled(
+            format!("  {hidden} more below {} Tab", t.sym.arrow),
+            t.dim,
+        ));
+    }
+    put(buf, inner.y + 7, &Line::from(heading));
+    draw_entries(app, area, buf, map_w);
+    let keys = Line::from(vec![
+        Span::styled("Tab", t.key),
+        Span::styled(" moves  ", t.dim),
+        Span::styled("Enter", t.key),
+        Span::styled(" opens  ", t.dim),
+        Span::styled("Esc", t.key),
+        Span::styled(" goes back (from a lesson, here)  ", t.dim),
+        Span::styled("?", t.key),
+        Span::styled(" every key", t.dim),
+    ]);
+    put(buf, inner.bottom().saturating_sub(1), &keys);
+}
+
+/// The Continue row and the lesson rows, the selected one marked.
+fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, map_w: u16) {
+    let w = usize::from(map_w);
+    let t = app.theme();
+    let inner = inner_area(area);
+    let entries = app.home_entries();
+    for (y, e) in home_rows(app, area) {
+        if y >= inner.bottom().saturating_sub(1) {
+            break;
+        }
+        let selected = e == app.home_sel();
+        let pointer = if selected { t.sym.pointer } else { " " };
+        let line = match entries[e] {
+            HomeEntry::Continue(i) => Line::from(vec![
+                Span::styled(format!("{pointer} "), t.accent),
+                Span::styled(
+                    format!(
+                        "{:<10} ",
+                        if app.has_begun() { "Continue" } else { "Start" }
+                    ),
+                    t.heading,
+                ),
+                Span::styled(
+                    cut(&continue_words(app, i), w.saturating_sub(13), t),
+                    t.base,
+                ),
+            ]),
+            HomeEntry::Lesson(i) => lesson_line(app, i, pointer, w),
+        };
+        buf.set_line(inner.x, y, &line, map_w);
+        if selected {
+            buf.set_style(Rect::new(inner.x, y, map_w, 1), t.selected);
+        }
+    }
+}
+
+/// What each kind of block asks of the learner, beside the map on a wide window.
+const GUIDE: &[(&str, &str)] = &[
+    (
+        "predict",
+        "guess how the real code judges each row, then reveal what it returns",
+    ),
+    (
+        "playground",
+        "edit a call's arguments and switch a check off: which rows flip?",
+    ),
+    ("trace", "play a real orchestrator run, event by event"),
+    ("quiz", "pick an answer; every choice explains itself"),
+    ("explain", "answer in your own words, then compare"),
+    ("checklist", "tick what you can now do"),
+];
+
+/// The guide to a lesson's blocks and to when they are done.
+fn render_guide(t: &Theme, area: Rect, buf: &mut Buffer) {
+    let w = usize::from(area.width);
+    let mut lines = vec![Line::styled("How a lesson works", t.heading)];
+    let intro = "Read a page, then use its blocks: Tab reaches the next one, Enter goes in, Esc comes back out.";
+    lines.extend(
+        crate::text::wrap(intro, w)
+            .into_iter()
+            .map(|l| Line::styled(l, t.base)),
+    );
+    lines.push(Line::default());
+    for (kind, what) in GUIDE {
+        for (n, part) in crate::text::wrap(what, w.saturating_sub(12))
+            .into_iter()
+            .enumerate()
+        {
+            let label = if n == 0 { *kind } else { "" };
+            lines.push(Line::from(vec![
+                Span::styled(format!("{label:<11} "), t.accent),
+                Span::styled(part, t.base),
+            ]));
+        }
+    }
+    lines.push(Line::default());
+    let rule = format!(
+        "A block is done when its frame says {} done; a lesson, when every page has been opened and every block is done.",
+        t.sym.ok
+    );
+    lines.extend(
+        crate::text::wrap(&rule, w)
+            .into_iter()
+            .map(|l| Line::styled(l, t.dim)),
+    );
+    for (n, line) in lines.iter().take(usize::from(area.height)).enumerate() {
+        let y = area.y + u16::try_from(n).unwrap_or(0);
+        buf.set_line(area.x, y, line, area.width);
+    }
+}
+
+/// `▶ 06 get_ticket contract     12 min  ◐ 2 left: predict rows 4-8`.
+fn lesson_line(app: &App, i: usize, pointer: &str, w: usize) -> Line<'static> {
+    let t = app.theme();
+    let title_w = (w / 3).clamp(12, 40);
+    let title = cut(&app.lessons()[i].title(), title_w, t);
+    let (state, style) = state_words(app, i);
+    let head = format!(
+        "{pointer} {} {title:<title_w$} {:>3} min  ",
+        number(app, i),
+        minutes(app, i)
+    );
+    let room = w.saturating_sub(width_of(&head));
+    Line::from(vec![
+        Span::styled(head, t.base),
+        Span::styled(cut(&state, room, t), style),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_in_hours_from_ninety_minutes() {
+        assert_eq!(duration_words(40), "about 40 minutes");
+        assert_eq!(duration_words(170), "about 3 hours");
+        assert_eq!(clock(std::time::Duration::from_secs(3725)), "1:02");
+    }
+}

@@ -1,0 +1,678 @@
+//! `tooldojo practice` on solutions written here: correct ones pass every row, and each
+//! classic mistake (or hostile behaviour) is caught on the row that tests it.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const PYTHON_GOOD: &str = r#"
+import re
+
+TICKET_ID = re.compile(r"TKT-[0-9]{3}")
+
+
+def validate_tool_args(schema, required, args):
+    for name in sorted(required):
+        if name not in args:
+            return (False, f"missing required arg: {name}")
+    for name in args:
+        if name not in schema:
+            return (False, f"unknown arg: {name}")
+    for name, value in args.items():
+        want = schema[name]
+        if isinstance(value, bool) and want is not bool:
+            return (False, f"type error: {name} expected {want.__name__}, got bool")
+        if not isinstance(value, want):
+            return (False, f"type error: {name} expected {want.__name__}, got {type(value).__name__}")
+    return (True, "")
+
+
+def execute_tool(name, args, context, records):
+    if name != "get_ticket":
+        return {"ok": False, "code": "unknown_tool"}
+    if not isinstance(args, dict) or set(args) != {"ticket_id"}:
+        return {"ok": False, "code": "invalid_arguments"}
+    ticket_id = args["ticket_id"]
+    if not isinstance(ticket_id, str) or not TICKET_ID.fullmatch(ticket_id):
+        return {"ok": False, "code": "invalid_arguments"}
+    if context.get("canReadTickets") is not True:
+        return {"ok": False, "code": "forbidden"}
+    stored = records.get(context["tenant"] + ":" + ticket_id)
+    if stored is None:
+        return {"ok": False, "code": "not_found"}
+    return {"ok": True, "ticket": {k: stored[k] for k in ("id", "title", "status")}}
+"#;
+
+const JS_BODY: &str = r#"
+const TICKET_ID = /^TKT-[0-9]{3}$/;
+function executeTool(name, args, context, records) {
+  if (name !== 'get_ticket') return { ok: false, code: 'unknown_tool' };
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return { ok: false, code: 'invalid_arguments' };
+  const keys = Object.keys(args);
+  if (keys.length !== 1 || keys[0] !== 'ticket_id') return { ok: false, code: 'invalid_arguments' };
+  const id = args.ticket_id;
+  if (typeof id !== 'string' || !TICKET_ID.test(id)) return { ok: false, code: 'invalid_arguments' };
+  if (context.canReadTickets !== true) return { ok: false, code: 'forbidden' };
+  const stored = records.get(`${context.tenant}:${id}`);
+  if (!stored) return { ok: false, code: 'not_found' };
+  return { ok: true, ticket: { id: stored.id, title: stored.title, status: stored.status } };
+}
+"#;
+
+fn has(program: &str) -> bool {
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    let found = std::env::split_paths(&path).any(|d| d.join(program).is_file());
+    if !found {
+        eprintln!("skipped: {program} is not installed, so its practice tests cannot run");
+    }
+    found
+}
+
+fn tooldojo(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .args(args)
+        .current_dir(cwd)
+        .env("TOOLDOJO_TEST_SECRET", "do-not-leak")
+        .output()
+        .expect("run tooldojo")
+}
+
+struct Graded {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Graded {
+    /// Row ids by kind: PASS, FAIL (a wrong answer), or a failure's tag in capitals
+    /// (ERROR, TIMEOUT, FLOOD, NOT-RUN).
+    fn rows(&self, kind: &str) -> BTreeSet<String> {
+        self.stdout
+            .lines()
+            .filter_map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let mark = *words.first()?;
+                if mark != "PASS" && mark != "FAIL" {
+                    return None;
+                }
+                let tag = words
+                    .get(3)
+                    .and_then(|w| w.strip_prefix('[')?.strip_suffix(']'));
+                let this = tag.map_or(mark.to_owned(), str::to_uppercase);
+                (this == kind).then(|| words[2].to_owned())
+            })
+            .collect()
+    }
+
+    fn failing(&self) -> BTreeSet<String> {
+        let mut all = BTreeSet::new();
+        for s in ["FAIL", "ERROR", "TIMEOUT", "FLOOD", "NOT-RUN"] {
+            all.extend(self.rows(s));
+        }
+        all
+    }
+
+    fn line(&self, id: &str) -> &str {
+        self.stdout
+            .lines()
+            .find(|l| l.split_whitespace().any(|w| w == id))
+            .unwrap_or_else(|| panic!("no row {id} in\n{}", self.stdout))
+    }
+
+    fn summary(&self) -> &str {
+        self.stdout.lines().last().unwrap_or("")
+    }
+}
+
+fn grade(name: &str, text: &str, extra: &[&str]) -> Graded {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).unwrap();
+    let mut args = vec!["practice", file.to_str().unwrap()];
+    if !extra.contains(&"--time-limit-ms") {
+        // Generous limits: a busy test machine must not turn a slow row into a failure.
+        args.extend_from_slice(&["--time-limit-ms", "10000", "--run-limit-ms", "120000"]);
+    }
+    args.extend_from_slice(extra);
+    let o = tooldojo(&args, dir.path());
+    Graded {
+        code: o.status.code(),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+fn set(ids: &[&str]) -> BTreeSet<String> {
+    ids.iter().map(|s| (*s).to_owned()).collect()
+}
+
+fn python(edit: &str, with: &str) -> String {
+    assert!(PYTHON_GOOD.contains(edit), "the edit must apply: {edit}");
+    PYTHON_GOOD.replacen(edit, with, 1)
+}
+
+#[test]
+fn a_correct_python_solution_passes_every_row() {
+    if !has("python3") {
+        return;
+    }
+    let g = grade("solution.py", PYTHON_GOOD, &[]);
+    assert_eq!(g.code, Some(0), "{}\n{}", g.stdout, g.stderr);
+    assert!(g.failing().is_empty());
+    let passed = g.rows("PASS");
+    for id in [
+        "seed-ok",
+        "trap-huge-int",
+        "order-required-flat",
+        "held-order-two-missing",
+        "row-8",
+        "edge-mutation",
+        "held-caller-edits-copy",
+    ] {
+        assert!(passed.contains(id), "{id} missing from\n{}", g.stdout);
+    }
+    assert_eq!(g.summary(), format!("{} passed, 0 failed", passed.len()));
+}
+
+#[test]
+fn correct_javascript_passes_as_commonjs_and_as_an_es_module() {
+    if !has("node") {
+        return;
+    }
+    let cjs = format!("'use strict';\n{JS_BODY}\nmodule.exports = {{ executeTool }};\n");
+    let esm = format!(
+        "{}\n",
+        JS_BODY.replace("function executeTool", "export function executeTool")
+    );
+    for (name, text) in [
+        ("solution.js", &cjs),
+        ("solution.cjs", &cjs),
+        ("solution.mjs", &esm),
+        ("esm.js", &esm),
+    ] {
+        let g = grade(name, text, &[]);
+        assert_eq!(g.code, Some(0), "{name}\n{}\n{}", g.stdout, g.stderr);
+        assert!(g.rows("PASS").contains("held-unanchored-suffix"), "{name}");
+        assert!(
+            g.rows("PASS").iter().all(|id| !id.starts_with("seed")),
+            "JS grades executeTool only"
+        );
+    }
+}
+
+#[test]
+fn a_missing_bool_guard_fails_exactly_the_bool_rows() {
+    if !has("python3") {
+        return;
+    }
+    let g = grade(
+        "s.py",
+        &python(
+            "if isinstance(value, bool) and want is not bool:",
+            "if False:",
+        ),
+        &[],
+    );
+    assert_eq!(g.code, Some(1));
+    assert_eq!(
+        g.failing(),
+        set(&[
+            "held-bool-count",
+            "held-bool-retries",
+            "trap-false-as-int",
+            "trap-true-as-int"
+        ])
+    );
+    assert!(
+        g.line("trap-true-as-int")
+            .contains("revisit lesson 03-json-traps")
+    );
+}
+
+#[test]
+fn an_unanchored_id_pattern_is_caught_on_the_id_rows() {
+    if !has("python3") {
+        return;
+    }
+    let g = grade(
+        "s.py",
+        &python(
+            "TICKET_ID.fullmatch(ticket_id)",
+            "TICKET_ID.search(ticket_id)",
+        ),
+        &[],
+    );
+    assert_eq!(g.code, Some(1));
+    assert_eq!(
+        g.failing(),
+        set(&[
+            "edge-four-digit",
+            "edge-trailing-newline",
+            "held-trailing-newline",
+            "held-unanchored-prefix",
+            "held-unanchored-suffix"
+        ]),
+        "a pattern searched anywhere lets a prefix, a suffix and a newline through"
+    );
+    let dollar = python("r\"TKT-[0-9]{3}\"", "r\"^TKT-\\d{3}$\"").replace(
+        "TICKET_ID.fullmatch(ticket_id)",
+        "TICKET_ID.match(ticket_id)",
+    );
+    let unicode = grade("s.py", &dollar, &[]);
+    assert_eq!(
+        unicode.failing(),
+        set(&[
+            "edge-trailing-newline",
+            "edge-unicode-digits",
+            "held-devanagari-digits",
+            "held-mixed-digits",
+            "held-trailing-newline"
+        ]),
+        "\\d and $ let Unicode digits and a trailing newline through"
+    );
+}
+
+#[test]
+fn no_tenant_scoping_is_caught() {
+    if !has("python3") {
+        return;
+    }
+    let g = grade(
+        "s.py",
+        &python(
+            "records.get(context[\"tenant\"] + \":\" + ticket_id)",
+            "next((v for k, v in records.items() if k.endswith(\":\" + ticket_id)), None)",
+        ),
+        &[],
+    );
+    assert_eq!(g.code, Some(1));
+    assert_eq!(g.failing(), set(&["edge-unknown-tenant", "row-2"]));
+    assert!(
+        g.line("row-2").contains("Settings crash"),
+        "alpha's ticket leaked to beta"
+    );
+}
+
+#[test]
+fn returning_the_stored_object_is_caught_on_the_edit_rows() {
+    if !has("python3") {
+        return;
+    }
+    let g = grade(
+        "s.py",
+        &python(
+            "{\"ok\": True, \"ticket\": {k: stored[k] for k in (\"id\", \"title\", \"status\")}}",
+            "{\"ok\": True, \"ticket\": stored}",
+        ),
+        &[],
+    );
+    assert_eq!(g.code, Some(1));
+    for id in ["edge-mutation", "held-caller-edits-copy"] {
+        assert!(
+            g.line(id).contains("store changed after the edit"),
+            "{}",
+            g.line(id)
+        );
+    }
+    assert!(
+        g.line("edge-description-not-copied")
+            .contains("description")
+    );
+}
+
+fn process_state(pid: i32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit(')')
+        .next()?
+        .split_whitespace()
+        .next()?
+        .chars()
+        .next()
+}
+
+fn members_alive(pgid: i32) -> Vec<i32> {
+    let mut alive = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let fields: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        if fields.get(2).and_then(|g| g.parse::<i32>().ok()) == Some(pgid) && fields[0] != "Z" {
+            alive.push(pid);
+        }
+    }
+    alive
+}
+
+#[test]
+fn an_endless_loop_is_stopped_with_its_whole_process_group() {
+    if !has("python3") {
+        return;
+    }
+    let marks = tempfile::tempdir().unwrap();
+    let mark = marks.path().join("pids");
+    let looping = python(
+        "    if stored is None:",
+        &format!(
+            "    if ticket_id == \"TKT-999\":\n        import os, subprocess\n        child = subprocess.Popen([\"sleep\", \"60\"])\n        open({:?}, \"w\").write(f\"{{os.getpgrp()}} {{child.pid}}\")\n        while True:\n            pass\n    if stored is None:",
+            mark.to_str().unwrap()
+        ),
+    );
+    let g = grade(
+        "s.py",
+        &looping,
+        &["--time-limit-ms", "1500", "--run-limit-ms", "120000"],
+    );
+    assert_eq!(g.code, Some(1));
+    assert_eq!(g.rows("TIMEOUT"), set(&["row-3"]), "{}", g.stdout);
+    assert_eq!(
+        g.failing(),
+        set(&["row-3"]),
+        "the rows after the loop still run"
+    );
+    assert!(g.line("row-3").contains("no answer within 1500 ms"));
+    let text = std::fs::read_to_string(&mark).expect("the looping row ran");
+    let ids: Vec<i32> = text
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let (pgid, sleeper) = (ids[0], ids[1]);
+    assert!(
+        members_alive(pgid).is_empty(),
+        "left running: {:?}",
+        members_alive(pgid)
+    );
+    assert!(
+        !matches!(process_state(sleeper), Some(s) if s != 'Z'),
+        "the learner's child survived"
+    );
+}
+
+#[test]
+fn a_print_flood_is_cut_and_named() {
+    if !has("python3") {
+        return;
+    }
+    let flood = python(
+        "    if stored is None:",
+        "    if ticket_id == \"TKT-107\":\n        while True:\n            print(\"spam\" * 50)\n    if stored is None:",
+    );
+    let g = grade("s.py", &flood, &[]);
+    assert_eq!(g.code, Some(1));
+    assert_eq!(g.failing(), set(&["edge-injection-title"]));
+    assert!(g.line("edge-injection-title").contains("[flood]"));
+    assert!(g.stderr.contains("KiB"), "{}", g.stderr);
+}
+
+#[test]
+fn a_syntax_error_is_reported_with_its_line() {
+    if !has("python3") {
+        return;
+    }
+    let broken = python("    return (True, \"\")", "    return (True, \"\"\n");
+    let g = grade("s.py", &broken, &[]);
+    assert_eq!(g.code, Some(1), "{}", g.stderr);
+    assert!(g.line("seed-ok").starts_with("FAIL") && g.line("seed-ok").contains("[error]"));
+    assert!(g.line("seed-ok").contains("SyntaxError") && g.line("seed-ok").contains("(line "));
+    assert!(g.rows("NOT-RUN").contains("row-1"));
+    assert!(g.summary().starts_with("0 passed"));
+    if has("node") {
+        let js = grade(
+            "s.js",
+            "function executeTool(name {\n}\nmodule.exports = { executeTool };\n",
+            &[],
+        );
+        assert_eq!(js.code, Some(1));
+        assert!(js.line("row-1").contains("SyntaxError"), "{}", js.stdout);
+    }
+}
+
+#[test]
+fn crashes_and_raised_errors_name_their_row_and_the_rest_still_run() {
+    if !has("python3") {
+        return;
+    }
+    let crash = python(
+        "    if stored is None:",
+        "    if ticket_id == \"TKT-107\":\n        import os\n        os._exit(3)\n    if ticket_id == \"TKT-105\":\n        raise KeyError(\"oops\")\n    if stored is None:",
+    );
+    let g = grade("s.py", &crash, &[]);
+    assert_eq!(
+        g.failing(),
+        set(&["edge-injection-title", "held-description-stays"])
+    );
+    assert!(
+        g.line("edge-injection-title")
+            .contains("exited with code 3")
+    );
+    assert!(g.line("held-description-stays").contains("KeyError"));
+    if has("node") {
+        let js = format!(
+            "{}\nmodule.exports = {{ executeTool }};\n",
+            JS_BODY.replace(
+                "  if (!stored)",
+                "  if (id === 'TKT-999') process.exit(4);\n  if (!stored)",
+            )
+        );
+        let g = grade("s.js", &js, &[]);
+        assert_eq!(g.failing(), set(&["row-3"]), "{}", g.stdout);
+    }
+}
+
+#[test]
+fn the_code_gets_no_stdin_and_a_scrubbed_environment() {
+    if !has("python3") {
+        return;
+    }
+    let nosy = python(
+        "    if stored is None:",
+        "    import os, sys\n    if sys.stdin is not None and sys.stdin.read() != \"\":\n        return None\n    if \"TOOLDOJO_TEST_SECRET\" in os.environ or os.getcwd() == \"/\":\n        return None\n    if stored is None:",
+    );
+    let g = grade("s.py", &nosy, &[]);
+    assert_eq!(g.code, Some(0), "{}\n{}", g.stdout, g.stderr);
+}
+
+#[test]
+fn a_file_defining_neither_function_cannot_be_graded() {
+    if has("python3") {
+        let g = grade("s.py", "def helper():\n    return 1\n", &[]);
+        assert_eq!(g.code, Some(2));
+        assert!(
+            g.stderr
+                .contains("defines none of validate_tool_args, execute_tool"),
+            "{}",
+            g.stderr
+        );
+        assert!(g.stderr.contains("helper"));
+    }
+    if has("node") {
+        let g = grade("s.js", "module.exports = { executetool() {} };\n", &[]);
+        assert_eq!(g.code, Some(2));
+        assert!(
+            g.stderr.contains("executetool"),
+            "the message lists what it exports: {}",
+            g.stderr
+        );
+    }
+}
+
+#[test]
+fn only_the_functions_a_file_defines_are_graded() {
+    if !has("python3") {
+        return;
+    }
+    let only = PYTHON_GOOD
+        .split("def execute_tool")
+        .next()
+        .unwrap()
+        .to_owned();
+    let g = grade("s.py", &only, &[]);
+    assert_eq!(g.code, Some(0), "{}", g.stderr);
+    assert!(g.rows("PASS").contains("seed-ok") && !g.rows("PASS").contains("row-1"));
+    assert!(g.stderr.contains("execute_tool is not defined"));
+}
+
+fn starter_in(dir: &Path, lang: &str) -> (Output, PathBuf) {
+    let o = tooldojo(
+        &["practice", "--lang", lang, "--dir", dir.to_str().unwrap()],
+        dir,
+    );
+    let name = if lang == "js" {
+        "solution.js"
+    } else {
+        "solution.py"
+    };
+    (o, dir.join(name))
+}
+
+#[test]
+fn a_starter_is_written_once_says_where_and_solves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for lang in ["python", "js"] {
+        let (o, path) = starter_in(dir.path(), lang);
+        assert_eq!(o.status.code(), Some(0));
+        assert!(
+            String::from_utf8_lossy(&o.stdout)
+                .contains(path.file_name().unwrap().to_str().unwrap())
+        );
+        let (again, _) = starter_in(dir.path(), lang);
+        assert_eq!(again.status.code(), Some(2), "never overwrites");
+        assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+        let program = if lang == "js" { "node" } else { "python3" };
+        if has(program) {
+            let g = tooldojo(&["practice", path.to_str().unwrap()], dir.path());
+            assert_eq!(g.status.code(), Some(1), "a starter passes nothing");
+            assert!(
+                String::from_utf8_lossy(&g.stdout)
+                    .lines()
+                    .last()
+                    .unwrap()
+                    .starts_with("0 passed")
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unknown_extension_needs_lang() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("solution.txt");
+    std::fs::write(&file, "x").unwrap();
+    let o = tooldojo(&["practice", file.to_str().unwrap()], dir.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--lang"));
+}
+
+#[test]
+fn javascript_mistakes_are_caught_on_their_rows() {
+    if !has("node") {
+        return;
+    }
+    let cjs =
+        |body: String| format!("'use strict';\n{body}\nmodule.exports = {{ executeTool }};\n");
+    let unanchored = cjs(JS_BODY.replace("/^TKT-[0-9]{3}$/", "/TKT-\\d{3}/"));
+    let g = grade("s.js", &unanchored, &[]);
+    assert_eq!(g.code, Some(1));
+    assert_eq!(
+        g.failing(),
+        set(&[
+            "edge-four-digit",
+            "edge-trailing-newline",
+            "held-trailing-newline",
+            "held-unanchored-prefix",
+            "held-unanchored-suffix"
+        ])
+    );
+    let aliased = cjs(JS_BODY.replace(
+        "ticket: { id: stored.id, title: stored.title, status: stored.status }",
+        "ticket: stored",
+    ));
+    let g = grade("s.js", &aliased, &[]);
+    for id in ["edge-mutation", "held-caller-edits-copy"] {
+        assert!(
+            g.line(id).contains("store changed after the edit"),
+            "{}",
+            g.line(id)
+        );
+    }
+}
+
+#[test]
+#[allow(unsafe_code)]
+fn watch_regrades_on_save_and_stops_cleanly_on_ctrl_c() {
+    use std::io::Read;
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    if !has("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.py");
+    std::fs::write(&file, PYTHON_GOOD).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .args([
+            "practice",
+            file.to_str().unwrap(),
+            "--watch",
+            "--time-limit-ms",
+            "10000",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let seen = Arc::new(Mutex::new(String::new()));
+    let mut out = child.stdout.take().unwrap();
+    let sink = Arc::clone(&seen);
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = out.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let wait_for = |needle: &str| {
+        let until = Instant::now() + Duration::from_secs(20);
+        while !seen.lock().unwrap().contains(needle) {
+            assert!(
+                Instant::now() < until,
+                "never saw {needle:?} in\n{}",
+                seen.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait_for("All ");
+    let broken = python(
+        "if isinstance(value, bool) and want is not bool:",
+        "if False:",
+    );
+    std::fs::write(&file, broken).unwrap();
+    wait_for("First failing row: trap-true-as-int");
+    assert!(
+        seen.lock()
+            .unwrap()
+            .contains("revisit   lesson 03-json-traps")
+    );
+    // SAFETY: sending SIGINT to the child this test started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    assert_eq!(status.code(), Some(0), "Ctrl-C ends watch mode cleanly");
+    assert!(seen.lock().unwrap().contains("stopped watching"));
+}

@@ -1,0 +1,161 @@
+//! The stage driven by scripted keys over the test lesson set: the home screen, where
+//! `--lesson` opens, what is left of a lesson, and presenter mode's steps and resets.
+
+use ratatui::layout::Rect;
+use tooldojo::content::Content;
+use tooldojo::tui::app::{self, App, Focus, HomeEntry, Options, Screen};
+use tooldojo::tui::progress::Progress;
+use tooldojo::tui::theme::{Theme, ThemeName};
+
+use crate::tui_common::{press, screen};
+
+fn app_with(progress: Progress, lesson: Option<&str>, home: bool, demo: bool) -> App {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lessons");
+    let content = Content::new(Some(&dir), None);
+    let lessons = app::load_lessons(&content);
+    let records = tooldojo::executor::cases::tickets(&Content::embedded()).unwrap();
+    let mut opts = Options::new(Theme::new(ThemeName::Default, false));
+    opts.home = home;
+    opts.demo = demo;
+    opts.lesson = lesson.map(str::to_owned);
+    App::new(
+        opts,
+        app::block_env(content, records, 0),
+        lessons,
+        progress,
+        Rect::new(0, 0, 80, 24),
+    )
+}
+
+#[test]
+fn the_app_opens_home_and_esc_from_a_page_comes_back() {
+    let mut app = app_with(Progress::default(), None, true, false);
+    assert_eq!(app.screen(), Screen::Home);
+    assert_eq!(
+        app.home_entries()[..2],
+        [HomeEntry::Continue(0), HomeEntry::Lesson(0)]
+    );
+    assert!(
+        app.progress_snapshot()
+            .lessons
+            .values()
+            .all(|l| !l.started()),
+        "looking at home starts nothing"
+    );
+    // Down twice, to the second lesson, and open it.
+    let _ = press(&mut app, "jj<Enter>");
+    assert_eq!((app.screen(), app.lesson()), (Screen::Lesson, 1));
+    let _ = press(&mut app, "<Tab>");
+    assert!(matches!(app.focus(), Focus::Block(_)));
+    let _ = press(&mut app, "<Esc>");
+    assert_eq!(app.screen(), Screen::Lesson, "Esc first leaves the block");
+    let _ = press(&mut app, "<Esc>");
+    assert_eq!(app.screen(), Screen::Home);
+    assert!(screen(&app).contains("Continue   02 Trying the real code"));
+}
+
+#[test]
+fn lesson_id_opens_the_page_where_the_lesson_was_left() {
+    let mut app = app_with(Progress::default(), None, false, false);
+    let _ = press(&mut app, "n");
+    assert_eq!(app.page(), 1);
+    let _ = press(&mut app, "nn");
+    assert_eq!(app.lesson(), 1, "on to the second lesson");
+    let saved = app.progress_snapshot();
+    let again = app_with(saved, Some("01-reading"), true, false);
+    assert_eq!(
+        again.screen(),
+        Screen::Lesson,
+        "--lesson skips the home screen"
+    );
+    assert_eq!((again.lesson(), again.page()), (0, 1));
+}
+
+#[test]
+fn the_home_screen_says_what_is_left_of_a_started_lesson() {
+    let mut app = app_with(Progress::default(), None, true, false);
+    let _ = press(
+        &mut app,
+        "<Enter><Tab><Enter>1<Enter><Enter><Esc><Esc><Esc>",
+    );
+    assert_eq!(app.screen(), Screen::Home);
+    assert_eq!(
+        app.left_summary(0).as_deref(),
+        Some("2 left: predict rows 2-3, page 2 unread")
+    );
+    let text = screen(&app);
+    assert!(text.contains("◐ 2 left: predict rows 2-3"), "{text}");
+    assert!(text.contains("1 started"), "{text}");
+}
+
+#[test]
+fn presenter_steps_show_paragraphs_then_rows_then_the_next_page() {
+    let mut app = app_with(Progress::default(), Some("01-reading"), false, true);
+    assert!(screen(&app).contains("step 1/3"));
+    assert!(!screen(&app).contains("Three rows"), "one step at a time");
+    let _ = press(&mut app, " ");
+    assert!(screen(&app).contains("Three rows"));
+    let _ = press(&mut app, " ");
+    assert_eq!(app.focus(), Focus::Block(0), "the table appears, focused");
+    let _ = press(&mut app, "   ");
+    let text = screen(&app);
+    assert!(
+        text.contains("shown    the real executor returned not_found"),
+        "{text}"
+    );
+    assert!(text.contains("score 0/0"), "nothing scored: {text}");
+    let _ = press(&mut app, "x");
+    assert!(!screen(&app).contains("shown    the real"), "reset");
+    let _ = press(&mut app, "   ");
+    assert_eq!(app.page(), 0, "three rows again first");
+    assert!(screen(&app).contains("Row 3:"));
+    let _ = press(&mut app, " ");
+    assert_eq!(app.page(), 1, "then the next page");
+    let _ = press(&mut app, "X");
+    assert!(screen(&app).contains("step 1/"));
+}
+
+#[test]
+fn presenter_step_back_hides_the_last_step() {
+    let mut app = app_with(Progress::default(), Some("01-reading"), false, true);
+    let _ = press(&mut app, "  ");
+    assert!(screen(&app).contains("step 3/3"));
+    let _ = press(&mut app, "h");
+    assert!(screen(&app).contains("step 2/3"));
+    assert_eq!(app.focus(), Focus::Page, "the hidden block loses the focus");
+}
+
+#[test]
+fn a_click_on_a_lesson_row_of_the_home_screen_opens_it() {
+    let mut app = app_with(Progress::default(), None, true, false);
+    let text = screen(&app);
+    let row = text
+        .lines()
+        .position(|l| l.contains("02 Trying the real code"))
+        .expect("the second lesson's row");
+    let click = crossterm::event::MouseEvent {
+        kind: crossterm::event::MouseEventKind::Down(crossterm::event::MouseButton::Left),
+        column: 10,
+        row: u16::try_from(row).unwrap(),
+        modifiers: crossterm::event::KeyModifiers::NONE,
+    };
+    let _ = app.update(tooldojo::tui::app::Input::Mouse(click));
+    assert_eq!((app.screen(), app.lesson()), (Screen::Lesson, 1));
+}
+
+#[test]
+fn choosing_a_schema_keeps_the_playgrounds_selector_in_view() {
+    let mut app = app_with(Progress::default(), Some("02-trying"), false, false);
+    // Into the validator playground, round to its schema panel, then the next schema.
+    let _ = press(&mut app, "<Tab><Enter><Tab><Tab>");
+    for _ in 0..3 {
+        let _ = app.update(tooldojo::tui::app::Input::Key(
+            crossterm::event::KeyEvent::new(
+                crossterm::event::KeyCode::Right,
+                crossterm::event::KeyModifiers::NONE,
+            ),
+        ));
+        let text = screen(&app);
+        assert!(text.contains("Schema <"), "the selector in view:\n{text}");
+    }
+}
