@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod exec;
+pub mod play;
 pub mod practice;
 pub mod render;
 pub mod trace;
@@ -96,6 +97,7 @@ impl TuiArgs {
             records: self.records.clone(),
             reset_progress: self.reset_progress,
             content,
+            play: None,
         }
     }
 }
@@ -112,6 +114,8 @@ pub enum Command {
     Trace(trace::TraceArgs),
     /// Draw one screen of the app as plain text.
     Render(render::RenderArgs),
+    /// Open the app straight in the full-screen trace player on a scenario.
+    Play(play::PlayArgs),
     /// Grade your own validate_tool_args / execute_tool (Python) or executeTool (JavaScript),
     /// or write a starter file to fill in.
     Practice(practice::PracticeArgs),
@@ -179,6 +183,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Check(args)) => check::run(args, &content),
         Some(Command::Trace(args)) => trace::run(args, &content),
         Some(Command::Render(args)) => render::run(args, &content),
+        Some(Command::Play(args)) => play::run(args, &content),
         Some(Command::Practice(args)) => practice::run(args, &content),
         None => Ok(crate::tui::run_app(cli.tui.config(content.content()))?),
     }

@@ -2,7 +2,8 @@
 //!
 //! One event loop (`tokio::select!`) waits on terminal events, an app message channel
 //! (the lesson watcher sends there; background work never touches `App`), SIGTERM/SIGHUP,
-//! and a tick timer that only runs while a block animates. Idle means no wake-ups.
+//! and a tick timer that only runs while a block animates or the trace player plays. Idle
+//! (a paused player included) means no wake-ups.
 
 pub mod app;
 pub mod blocks;
@@ -10,6 +11,7 @@ pub mod home;
 pub mod keybar;
 pub mod keys;
 pub mod markdown;
+pub mod player;
 pub mod progress;
 pub mod screens;
 pub mod theme;
@@ -52,6 +54,25 @@ pub struct Config {
     pub reset_progress: bool,
     /// Where lessons and fixtures come from.
     pub content: Content,
+    /// Open straight in the full-screen trace player on this run.
+    pub play: Option<Play>,
+}
+
+/// `tooldojo play`: the scenario (already loaded), the seed and the playback speed.
+#[derive(Debug, Clone)]
+pub struct Play {
+    pub scenario: crate::orchestrator::Scenario,
+    pub seed: u64,
+    pub speed: f64,
+}
+
+impl Play {
+    /// Run the real orchestrator and open the player on the run, paused at 0.
+    pub fn player(&self) -> player::Player {
+        let mut p = player::Player::new(self.scenario.clone(), self.seed);
+        p.pb.set_speed(self.speed);
+        p
+    }
 }
 
 impl Config {
@@ -65,6 +86,7 @@ impl Config {
             records: None,
             reset_progress: false,
             content,
+            play: None,
         }
     }
 
@@ -118,6 +140,8 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
             UserError::new(format!("no lesson {id:?}; lessons: {}", names.join(", "))).into(),
         );
     }
+    // The run is made before the terminal is taken: nothing to restore if it fails.
+    let player = config.play.as_ref().map(Play::player);
     // A presenter's demo never reads or writes the learner's progress.
     let opened = if config.present {
         progress::Opened {
@@ -146,6 +170,9 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
         );
         if let Some(notice) = opened.notice {
             app.show_overlay(app::Overlay::Notice(notice));
+        }
+        if let Some(p) = player {
+            app.open_player(p);
         }
         let (tx, rx) = mpsc::unbounded_channel();
         // Keep the watcher alive for the whole run.
@@ -226,6 +253,12 @@ async fn event_loop(
         if redraw {
             terminal.draw(|f| ui::draw(f, app))?;
             redraw = false;
+        }
+        // The player plays at 30 frames a second, blocks animate at 20.
+        let period = Duration::from_millis(app.tick_ms());
+        if ticker.period() != period {
+            ticker = tokio::time::interval(period);
+            ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         }
         let input = tokio::select! {
             ev = events.next() => match ev {

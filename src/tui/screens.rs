@@ -45,6 +45,7 @@ pub fn names(lessons: &[LessonEntry], scenarios: &[String]) -> Vec<String> {
     out.extend(lessons.iter().map(|l| format!("lesson:{}", l.id)));
     out.extend(BLOCK_SCREENS.iter().map(|(n, ..)| (*n).to_owned()));
     out.extend(scenarios.iter().map(|s| format!("trace:{s}")));
+    out.extend(scenarios.iter().map(|s| format!("trace-block:{s}")));
     out
 }
 
@@ -113,7 +114,7 @@ pub fn build(
         opts.lesson = None;
         return Ok(one_block_screen(opts, env, entry, size));
     }
-    if let Some(rest) = name.strip_prefix("trace:") {
+    if let Some(rest) = name.strip_prefix("trace-block:") {
         let (scenario, t) = trace_moment(name, rest)?;
         if !scenarios.iter().any(|s| s == scenario) {
             return Err(unknown());
@@ -127,6 +128,18 @@ pub fn build(
         if let Some(w) = app.widget_mut(0) {
             w.seek_ms(t);
         }
+        return Ok(app);
+    }
+    if let Some(rest) = name.strip_prefix("trace:") {
+        let (scenario, t) = trace_moment(name, rest)?;
+        if !scenarios.iter().any(|s| s == scenario) {
+            return Err(unknown());
+        }
+        let loaded = crate::orchestrator::load_scenario(&env.content, scenario)?;
+        let mut player = crate::tui::player::Player::new(loaded, env.seed);
+        player.seek(t);
+        let mut app = App::new(opts, env, lessons, Progress::default(), size);
+        app.open_player(player);
         return Ok(app);
     }
     Err(unknown())

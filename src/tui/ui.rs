@@ -33,6 +33,10 @@ impl Widget for &App {
             render_too_small(area, buf, t);
             return;
         }
+        if let Some(p) = self.player() {
+            crate::tui::player::frame::render(p, area, buf, t, self.present());
+            return;
+        }
         let areas = self.areas(area);
         if self.screen() == Screen::Home {
             crate::tui::home::render_home(self, areas.main, buf);

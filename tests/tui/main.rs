@@ -1,6 +1,7 @@
 //! Tests of the app and its blocks: off-screen snapshots, scripted keys, the real binary in tmux.
 
 mod blocks_support;
+mod player_support;
 mod tui_common;
 
 mod blocks_fixtures;
@@ -9,6 +10,11 @@ mod blocks_polish;
 mod blocks_real;
 mod blocks_text;
 mod blocks_trace;
+mod player;
+mod player_app;
+mod player_props;
+mod player_snapshots;
+mod player_tmux;
 mod stage_app;
 mod stage_course;
 mod stage_snapshots;

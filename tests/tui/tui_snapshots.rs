@@ -70,7 +70,7 @@ fn trace_screen() {
     // A scenario the contract promises to ship.
     for (w, h) in SIZES {
         let app = screens::build(
-            "trace:partial-success@300",
+            "trace-block:partial-success@300",
             options(ThemeName::Default, false),
             env(),
             Ok(lessons()),
@@ -85,7 +85,7 @@ fn trace_screen() {
 fn trace_after_steps() {
     for (w, h) in SIZES {
         let mut app = screens::build(
-            "trace:retry-read",
+            "trace-block:retry-read",
             options(ThemeName::Default, false),
             env(),
             Ok(lessons()),

@@ -20,6 +20,11 @@ impl App {
         {
             return self.apply(c.action);
         }
+        if matches!(ctx, Context::BlockActive | Context::BlockFocused)
+            && let Some(u) = self.open_block_player(&key)
+        {
+            return u;
+        }
         if ctx == Context::BlockActive
             && let Focus::Block(i) = self.focus
         {

@@ -14,6 +14,7 @@ mod input;
 mod layout;
 mod lessons;
 mod pages;
+mod player;
 mod present;
 mod scroll;
 mod state;
@@ -154,6 +155,8 @@ pub struct App {
     changes: u64,
     /// The page layout for the current lesson, page, width and `changes`.
     view: RefCell<Option<layout::CachedView>>,
+    /// The full-screen trace player, when it is open (it then takes keys, clicks, ticks).
+    player: Option<Box<crate::tui::player::Player>>,
 }
 
 impl App {
@@ -198,6 +201,7 @@ impl App {
             held_place: None,
             changes: 0,
             view: RefCell::new(None),
+            player: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app
@@ -205,6 +209,11 @@ impl App {
 
     pub(crate) fn theme(&self) -> &Theme {
         &self.theme
+    }
+
+    /// Presenter layout.
+    pub(crate) fn present(&self) -> bool {
+        self.present
     }
 
     /// Index of the open lesson.
@@ -347,6 +356,9 @@ impl App {
 
     pub fn update(&mut self, input: Input) -> Update {
         match input {
+            Input::Key(key) if self.player.is_some() => self.key_to_player(key),
+            Input::Mouse(m) if self.player.is_some() => self.mouse_to_player(m),
+            Input::Tick if self.player.is_some() => self.tick_player(),
             Input::Key(key) => self.on_key_input(key),
             Input::Mouse(m) => self.on_mouse(m),
             Input::Resize(w, h) => {

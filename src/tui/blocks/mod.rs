@@ -134,6 +134,10 @@ pub trait BlockWidget {
         let _ = width;
         None
     }
+    /// Trace blocks: the full-screen player on the block's run, at the block's time (`f`).
+    fn full_screen(&self) -> Option<crate::tui::player::Player> {
+        None
+    }
     /// A mouse click at `row`, `col`, relative to the block's area (the top border is row 0).
     /// Blocks map it to the row / choice / switch they last drew there.
     fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {

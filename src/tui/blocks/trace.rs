@@ -1,30 +1,21 @@
 //! `trace scenario=NAME [seed=N]`: runs the real orchestrator once (`run_blocking`) and
 //! steps over its trace events: left/right one event, Space play/pause through virtual
-//! time, Home/End, `seek_ms`. Shows a lane per call (its state so far), the budgets used,
-//! the event list up to the cursor and, at the end, the stop reason.
-//!
-//! The data model (`TraceData`, `Step`) is plain data built from a `Run`, so a fuller
-//! player (scrubber, Gantt lanes) can reuse it.
+//! time, Home/End, `seek_ms`. Draws the trace player small (the scenario's note, a compact
+//! timeline, the gauges, the latest events, the stop reason at the end); `f` opens the same
+//! run in the full-screen player at the block's time.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
+use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 use crate::content::lessons::Block;
 use crate::orchestrator::{Category, EventKind};
 use crate::sanitize::clean;
-use crate::tui::blocks::common::{
-    self, fit, frame, is_char, is_left, is_right, plain, wrap_prefixed,
-};
+use crate::tui::blocks::common::{self, frame, is_char, is_left, is_right, plain};
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+use crate::tui::player::{Player, inline};
 use crate::tui::theme::{Theme, ThemeName};
-
-/// Lines of the scenario's note shown above the player (the rest is cut with a mark).
-const NOTE_LINES: usize = 2;
-/// Event lines the inline player shows (it scrolls to keep the cursor in view).
-const EVENT_LINES: usize = 8;
 
 /// Budgets spent when an event happened.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -186,6 +177,8 @@ fn tool_of(kind: &EventKind) -> Option<&str> {
 
 pub struct TraceWidget {
     data: TraceData,
+    /// The same run as the trace player sees it (drawn small here, full screen on `f`).
+    player: Player,
     /// Events shown: 0 (before the first) ..= steps.len().
     shown: usize,
     /// Virtual playback clock.
@@ -208,16 +201,24 @@ impl TraceWidget {
                 .parse::<u64>()
                 .map_err(|_| format!("trace: seed must be a whole number, not {s:?}"))?,
         };
-        Ok(TraceWidget::new(TraceData::run(env, name, seed)?))
+        let scenario =
+            crate::orchestrator::load_scenario(&env.content, name).map_err(|e| e.to_string())?;
+        let run = crate::orchestrator::run_blocking(&scenario, seed);
+        let data = TraceData::from_run(&scenario, &run);
+        Ok(TraceWidget::new(
+            data,
+            Player::from_run(scenario, seed, run),
+        ))
     }
 
-    pub fn new(data: TraceData) -> TraceWidget {
+    pub fn new(data: TraceData, player: Player) -> TraceWidget {
         let end = data
             .steps
             .last()
             .map_or(data.end_ms, |s| s.t_ms.max(data.end_ms));
         TraceWidget {
             step_ms: (end / 120).max(5),
+            player,
             data,
             shown: 0,
             clock_ms: 0,
@@ -281,138 +282,6 @@ impl TraceWidget {
         }
         lanes
     }
-
-    fn spent(&self) -> Spent {
-        if self.shown == 0 {
-            Spent::default()
-        } else {
-            self.data.steps[self.shown - 1].spent
-        }
-    }
-
-    fn header_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-        let mut out = wrap_prefixed(
-            vec![Span::styled(
-                format!("{} ", self.data.scenario),
-                theme.accent,
-            )],
-            &self.data.title,
-            width,
-            theme.heading,
-        );
-        if !self.data.note.is_empty() {
-            let lines = common::wrap(&self.data.note, width.max(1));
-            let n = lines.len();
-            for (i, l) in lines.into_iter().take(NOTE_LINES).enumerate() {
-                // The last shown line says when the note goes on (the lesson text has it all).
-                let l = if i + 1 == NOTE_LINES && n > NOTE_LINES {
-                    common::truncate(
-                        &format!("{l} {}", theme.sym.ellipsis),
-                        width,
-                        theme.sym.ellipsis,
-                    )
-                } else {
-                    l
-                };
-                out.push(Line::from(Span::styled(l, theme.dim)));
-            }
-        }
-        let d = common::dot(theme);
-        let s = self.spent();
-        let l = self.data.limits;
-        out.push(Line::from(vec![
-            Span::styled("budgets ", theme.dim),
-            Span::styled(
-                format!(
-                    "turns {}/{} {d} tool calls {}/{} {d} retries {}/{}",
-                    s.turns, l.turns, s.tool_calls, l.tool_calls, s.retries, l.retries
-                ),
-                theme.base,
-            ),
-            Span::styled(
-                format!(" {d} event {}/{}", self.shown, self.data.steps.len()),
-                theme.dim,
-            ),
-        ]));
-        out
-    }
-
-    fn lane_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-        let e = theme.sym.ellipsis;
-        let mut out = vec![Line::from(Span::styled("Calls", theme.heading))];
-        let lanes = self.lanes();
-        if lanes.is_empty() {
-            out.push(Line::from(Span::styled("no call yet", theme.dim)));
-        }
-        for lane in lanes {
-            let (mark, st) = match lane.done {
-                Some(true) => (theme.sym.ok, theme.ok),
-                Some(false) => (theme.sym.bad, theme.bad),
-                None => (theme.sym.in_progress, theme.warn),
-            };
-            let idw = 5;
-            let tw = 13;
-            let rest = width.saturating_sub(idw + tw + 4);
-            out.push(Line::from(vec![
-                Span::styled(format!("{mark} "), st),
-                Span::styled(format!("{} ", fit(&lane.call_id, idw, e)), theme.base),
-                Span::styled(format!("{} ", fit(&lane.tool, tw, e)), theme.code),
-                Span::styled(fit(&lane.state, rest, e), theme.base),
-            ]));
-        }
-        out
-    }
-
-    /// The event list (shown events only: no spoilers) and the focus line.
-    fn event_lines(&self, theme: &Theme, width: usize) -> (Vec<Line<'static>>, usize) {
-        let e = theme.sym.ellipsis;
-        let mut out = vec![Line::from(Span::styled("Events", theme.heading))];
-        if self.shown == 0 {
-            out.push(Line::from(Span::styled(
-                "Right steps to the first event; Space plays.",
-                theme.dim,
-            )));
-        }
-        let mut focus = 0;
-        for (i, step) in self.data.steps[..self.shown].iter().enumerate() {
-            let here = i + 1 == self.shown;
-            if here {
-                focus = out.len();
-            }
-            let pointer = if here { theme.sym.pointer } else { " " };
-            let style = if here { theme.selected } else { theme.base };
-            let body = width.saturating_sub(12);
-            out.push(Line::from(vec![
-                Span::styled(pointer.to_string(), theme.focus),
-                Span::styled(format!("{:>7} ms ", step.t_ms), theme.dim),
-                Span::styled(fit(&step.summary, body, e), style),
-            ]));
-        }
-        let left = self.data.steps.len() - self.shown;
-        if left > 0 && self.shown > 0 {
-            out.push(Line::from(Span::styled(
-                format!("  {e} {left} more event(s)"),
-                theme.dim,
-            )));
-        }
-        if self.at_end() {
-            let reason = self.data.stop_reason.clone();
-            let ok = reason == "final_answer";
-            let s = self.spent();
-            focus = out.len();
-            out.extend(common::verdict_lines(
-                theme,
-                ok,
-                &format!("stopped: {reason}"),
-                &format!(
-                    "after {} turn(s) and {} tool call(s)",
-                    s.turns, s.tool_calls
-                ),
-                width,
-            ));
-        }
-        (out, focus)
-    }
 }
 
 impl BlockWidget for TraceWidget {
@@ -422,49 +291,14 @@ impl BlockWidget for TraceWidget {
 
     fn height(&self, width: u16) -> u16 {
         let theme = Theme::new(ThemeName::Mono, false);
-        let inner = width.saturating_sub(2) as usize;
-        let head = self.header_lines(&theme, inner).len();
-        let calls = self
-            .data
-            .steps
-            .iter()
-            .filter_map(|s| s.call_id.as_ref())
-            .collect::<std::collections::BTreeSet<_>>()
-            .len();
-        let body = if inner >= 100 {
-            (calls + 1).max(EVENT_LINES + 1)
-        } else {
-            calls + 1 + EVENT_LINES + 1
-        };
-        // Fit an 80x24 reader (21 rows) when the run has many calls: the event list gives way.
-        (2 + head + 1 + body).min(21.max(2 + head + 1 + 8)) as u16
+        2 + inline::height(&self.player, width.saturating_sub(2), &theme)
     }
 
     fn focus_line(&self, width: u16) -> Option<u16> {
-        // Replays the layout `render` uses at `height(width)`.
+        // The event at the cursor (or the stop reason), under the top border.
         let theme = Theme::new(ThemeName::Mono, false);
-        let inner_w = width.saturating_sub(2);
-        let inner_h = self.height(width).saturating_sub(2);
-        let hh = (self.header_lines(&theme, inner_w as usize).len() as u16).min(inner_h);
-        let body_y = 1 + hh + 1;
-        let body_h = inner_h.saturating_sub(hh + 1);
-        let (ea_y, ea_h, ea_w) = if inner_w >= 100 {
-            (body_y, body_h, (inner_w * 55 / 100).saturating_sub(1))
-        } else {
-            let lanes = self.lane_lines(&theme, inner_w as usize).len() as u16;
-            let lh = lanes.min(body_h / 2).max(2.min(body_h));
-            (body_y + lh, body_h.saturating_sub(lh), inner_w)
-        };
-        let (events, focus) = self.event_lines(&theme, ea_w as usize);
-        let n = events.len().saturating_sub(1);
-        let focus = focus.saturating_sub(1);
-        let h = ea_h.saturating_sub(1) as usize;
-        let skip = if n > h {
-            (focus + 2).saturating_sub(h).min(n - h)
-        } else {
-            0
-        };
-        Some(ea_y + 1 + focus.saturating_sub(skip) as u16)
+        let inner = width.saturating_sub(2);
+        Some(1 + inline::focus_row(&self.player, self.clock_ms, inner, &theme))
     }
 
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
@@ -476,62 +310,25 @@ impl BlockWidget for TraceWidget {
         } else {
             "paused".to_owned()
         };
-        let status = format!("{state} {} t={} ms", common::dot(theme), self.clock_ms);
+        let status = format!(
+            "{state} {} t={} ms {} event {}/{}",
+            common::dot(theme),
+            self.clock_ms,
+            common::dot(theme),
+            self.shown,
+            self.data.steps.len()
+        );
         let inner = frame(area, buf, ctx, &self.title(), &status);
         if inner.is_empty() {
             return;
         }
-        let head = self.header_lines(theme, inner.width as usize);
-        let hh = (head.len() as u16).min(inner.height);
-        let [ha, _, body] = inner.layout(&Layout::vertical([
-            Constraint::Length(hh),
-            Constraint::Length(1),
-            Constraint::Fill(1),
-        ]));
-        common::draw_lines(ha, buf, &head, 0);
-        if body.is_empty() {
-            return;
-        }
-        let (la, ea) = if inner.width >= 100 {
-            let [l, r] = body.layout(&Layout::horizontal([
-                Constraint::Percentage(45),
-                Constraint::Percentage(55),
-            ]));
-            (
-                l,
-                Rect {
-                    x: r.x + 1,
-                    width: r.width.saturating_sub(1),
-                    ..r
-                },
-            )
-        } else {
-            let lanes = self.lane_lines(theme, body.width as usize).len() as u16;
-            let lh = lanes.min(body.height / 2).max(2.min(body.height));
-            let [l, r] = body.layout(&Layout::vertical([
-                Constraint::Length(lh),
-                Constraint::Fill(1),
-            ]));
-            (l, r)
-        };
-        common::draw_lines(la, buf, &self.lane_lines(theme, la.width as usize), 0);
-        let (events, focus) = self.event_lines(theme, ea.width as usize);
-        // The heading stays; the list below keeps the latest event in view, like a log.
-        common::draw_lines(ea, buf, &events[..1], 0);
-        let ea = Rect {
-            y: ea.y + 1,
-            height: ea.height.saturating_sub(1),
-            ..ea
-        };
-        let events = &events[1..];
-        let focus = focus.saturating_sub(1);
-        let h = ea.height as usize;
-        let skip = if events.len() > h {
-            (focus + 2).saturating_sub(h).min(events.len() - h)
-        } else {
-            0
-        };
-        common::draw_lines(ea, buf, events, skip);
+        inline::render(&self.player, self.clock_ms, inner, buf, theme);
+    }
+
+    fn full_screen(&self) -> Option<Player> {
+        let mut p = self.player.clone();
+        p.seek(self.clock_ms);
+        Some(p)
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
@@ -580,9 +377,13 @@ impl BlockWidget for TraceWidget {
 
     fn key_hints(&self, active: bool) -> Vec<KeyHint> {
         if !active {
-            return vec![KeyHint::new("Enter", "step through the trace")];
+            return vec![
+                KeyHint::new("Enter", "step through the trace"),
+                KeyHint::new("f", "full screen"),
+            ];
         }
         vec![
+            KeyHint::new("f", "full screen"),
             KeyHint::new("Left/Right", "step"),
             KeyHint::new("Space", if self.playing { "pause" } else { "play" }),
             KeyHint::new("Home/End", "start / end"),

@@ -1,0 +1,52 @@
+//! `tooldojo play SCENARIO|FILE [--seed N] [--speed X] [--theme T] [--present]`: open the app
+//! straight in the full-screen trace player on a real orchestrator run. The scenario is read
+//! before the terminal is touched, so a bad name or file exits 2 with a plain message.
+
+use super::ContentArgs;
+use crate::error::UserError;
+use crate::orchestrator::load_scenario;
+use crate::tui::theme::ThemeName;
+
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// A scenario name (see fixtures/scenarios/) or a path to a scenario file.
+    pub scenario: String,
+    /// Seed for the retry jitter (the same seed replays the same run).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Playback speed: 0.25, 0.5, 1, 2, 4 or 8 (others go to the nearest).
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeName>,
+    /// Draw with ASCII only.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Presenter mode (implies the projector theme unless one is named).
+    #[arg(long)]
+    pub present: bool,
+}
+
+pub fn run(args: PlayArgs, content: &ContentArgs) -> super::CliResult {
+    if !(0.25..=8.0).contains(&args.speed) {
+        return Err(UserError::new(format!(
+            "--speed {}: choose from 0.25 to 8 (0.25, 0.5, 1, 2, 4, 8)",
+            args.speed
+        ))
+        .into());
+    }
+    let content = content.content();
+    let scenario = load_scenario(&content, &args.scenario)?;
+    let config = crate::tui::Config {
+        theme: args.theme,
+        ascii: args.ascii,
+        present: args.present,
+        play: Some(crate::tui::Play {
+            scenario,
+            seed: args.seed,
+            speed: args.speed,
+        }),
+        ..crate::tui::Config::new(content)
+    };
+    Ok(crate::tui::run_app(config)?)
+}

@@ -1,0 +1,110 @@
+//! The full-screen trace player inside the app: opened with `f` from a lesson's trace block
+//! or straight from `tooldojo play`; while it is open it takes the keys, the clicks and the
+//! ticks, and Esc gives the lesson back. `q` and Ctrl-C still quit, Ctrl-Z still suspends.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+
+use super::{App, Focus, Update};
+use crate::tui::player::{Player, PlayerOutcome, state};
+
+/// Real milliseconds between ticks while something animates.
+const BLOCK_TICK_MS: u64 = 50;
+
+impl App {
+    /// Open `player` over everything; Esc comes back here.
+    pub fn open_player(&mut self, player: Player) {
+        self.animating = player.playing();
+        self.player = Some(Box::new(player));
+    }
+
+    /// The player, when it is open.
+    pub fn player(&self) -> Option<&Player> {
+        self.player.as_deref()
+    }
+
+    pub fn player_mut(&mut self) -> Option<&mut Player> {
+        self.player.as_deref_mut()
+    }
+
+    /// How often the loop ticks while animating: 30 frames a second for the player.
+    pub fn tick_ms(&self) -> u64 {
+        if self.player.is_some() {
+            state::TICK_MS
+        } else {
+            BLOCK_TICK_MS
+        }
+    }
+
+    /// `f` on a focused trace block: its run, full screen, at the block's time.
+    pub(super) fn open_block_player(&mut self, key: &KeyEvent) -> Option<Update> {
+        if key.code != KeyCode::Char('f') || !key.modifiers.is_empty() {
+            return None;
+        }
+        let Focus::Block(i) = self.focus else {
+            return None;
+        };
+        let player = self
+            .slots
+            .get(i)
+            .and_then(|s| s.widget.as_ref().ok())
+            .and_then(|w| w.full_screen())?;
+        self.open_player(player);
+        Some(Update::Redraw)
+    }
+
+    /// A key while the player is open.
+    pub(super) fn key_to_player(&mut self, key: KeyEvent) -> Update {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('c') if ctrl => return Update::Quit,
+            KeyCode::Char('z') if ctrl => return Update::Suspend,
+            _ => {}
+        }
+        let Some(p) = self.player.as_deref_mut() else {
+            return Update::None;
+        };
+        match p.handle_key(key) {
+            PlayerOutcome::Exit => {
+                self.player = None;
+                self.animating = false;
+                self.changes += 1;
+                Update::Redraw
+            }
+            PlayerOutcome::Changed => {
+                self.animating = p.playing();
+                Update::Redraw
+            }
+            PlayerOutcome::Same => Update::None,
+            PlayerOutcome::Ignored if key.code == KeyCode::Char('q') => Update::Quit,
+            PlayerOutcome::Ignored => Update::None,
+        }
+    }
+
+    /// A click while the player is open (the player fills the screen).
+    pub(super) fn mouse_to_player(&mut self, m: MouseEvent) -> Update {
+        let Some(p) = self.player.as_deref_mut() else {
+            return Update::None;
+        };
+        if m.kind != MouseEventKind::Down(MouseButton::Left) {
+            return Update::None;
+        }
+        match p.handle_click(m.column, m.row) {
+            PlayerOutcome::Changed => {
+                self.animating = p.playing();
+                Update::Redraw
+            }
+            _ => Update::None,
+        }
+    }
+
+    /// One frame of play.
+    pub(super) fn tick_player(&mut self) -> Update {
+        match self.player.as_deref_mut() {
+            Some(p) => {
+                self.animating = p.tick();
+                Update::Redraw
+            }
+            None => Update::None,
+        }
+    }
+}

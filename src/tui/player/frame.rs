@@ -1,0 +1,461 @@
+//! One frame of the player: the border with the scenario and the play state, the timeline,
+//! the gauges, the selected call's detail, the events (or, at the end, the stop reason large
+//! with the partial-success summary and the model's final answer), the key bar, and the
+//! legend and knobs panels. Wide windows get side-by-side panes; narrow ones fold the
+//! detail and flow the gauges, keeping the stop reason and the gauges on screen.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+
+use crate::text::{truncate, width as width_of};
+use crate::tui::blocks::common::{draw_lines, wrap_prefixed};
+use crate::tui::theme::Theme;
+
+use super::glyphs::Glyphs;
+use super::knobs::{self, Knob};
+use super::panes;
+use super::timeline::TimelineView;
+use super::{Panel, Player};
+
+/// Keys for the key bar and the legend (arrows spelled out in ASCII).
+pub fn keys(g: &Glyphs) -> [(&'static str, &'static str); 12] {
+    [
+        ("Space", "play/pause"),
+        (g.left_right, "step"),
+        ("[ ]", "scrub"),
+        ("+/-", "speed"),
+        ("Tab", "call"),
+        (", .", "call's events"),
+        ("m", "race/cancel + re-run"),
+        ("r", "knobs"),
+        ("b", "compare"),
+        ("x", "export"),
+        ("?", "legend"),
+        ("Esc", "back"),
+    ]
+}
+
+/// Draw the player into `area`.
+pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: bool) {
+    let area = area.intersection(buf.area);
+    if area.width < 30 || area.height < 8 {
+        buf.set_string(area.x, area.y, "The player needs 30x8 cells", th.warn);
+        return;
+    }
+    buf.set_style(area, th.base);
+    let inner = border(p, area, buf, th);
+    let pad = u16::from(present && inner.width >= 100);
+    let inner = Rect::new(inner.x + pad, inner.y, inner.width - 2 * pad, inner.height);
+    match p.panel {
+        Panel::Legend => legend(inner, buf, th),
+        Panel::Knobs => {
+            let w = 44.min(inner.width);
+            let (main, side) = if inner.width >= 100 {
+                (
+                    Rect::new(inner.x, inner.y, inner.width - w - 1, inner.height),
+                    Rect::new(inner.x + inner.width - w, inner.y, w, inner.height),
+                )
+            } else {
+                let h = (Knob::ALL.len() as u16 + 3).min(inner.height / 2);
+                (
+                    Rect::new(inner.x, inner.y, inner.width, inner.height - h),
+                    Rect::new(inner.x, inner.y + inner.height - h, inner.width, h),
+                )
+            };
+            body(p, main, buf, th);
+            knob_panel(p, side, buf, th);
+        }
+        Panel::None => body(p, inner, buf, th),
+    }
+}
+
+/// The outer border: title, play state and time on top, keys at the bottom.
+fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
+    let g = Glyphs::for_theme(th);
+    let state = if p.pb.at_end(&p.tl) {
+        format!("{} end", g.cancelled)
+    } else if p.pb.playing {
+        format!("{} playing", th.sym.pointer)
+    } else {
+        "paused".to_owned()
+    };
+    let right = format!(
+        " {state} {}{}t = {} / {} ms ",
+        p.pb.speed_label(),
+        g.sep,
+        p.t_ms(),
+        p.tl.end_ms
+    );
+    let title = format!(
+        " Trace{}{} {} {} ",
+        g.sep, p.tl.scenario, g.dash, p.tl.title
+    );
+    let room = (area.width as usize).saturating_sub(width_of(&right) + 4);
+    let keys = key_bar(area.width.saturating_sub(4) as usize, g);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_set(th.sym.border)
+        .border_style(th.focus)
+        .title(Line::from(Span::styled(
+            truncate(&title, room, th.sym.ellipsis),
+            th.heading,
+        )))
+        .title(Line::from(Span::styled(right, th.focus)).right_aligned())
+        .title_bottom(keys);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    inner
+}
+
+/// As many key hints as fit in `width` cells.
+fn key_bar(width: usize, g: &Glyphs) -> Line<'static> {
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    for (k, what) in keys(g) {
+        let w = width_of(k) + width_of(what) + width_of(g.sep) + 1;
+        if used + w > width {
+            break;
+        }
+        spans.push(Span::raw(format!("{k} {what}{}", g.sep)));
+        used += w;
+    }
+    Line::from(spans)
+}
+
+/// Timeline, gauges, detail, events or the end view.
+fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
+    let g = Glyphs::for_theme(th);
+    let t = p.t_ms();
+    let wide = area.width >= 100 && area.height >= 26;
+    let ended = p.pb.at_end(&p.tl);
+    let before = p.compare();
+    let gauges = p.tl.gauges(t);
+    let gauge_lines = if wide {
+        panes::gauge_rows(&gauges, GAUGE_W as usize, th, g)
+    } else {
+        panes::gauge_flow(&gauges, area.width as usize, th, g)
+    };
+    let mut notes: Vec<Line<'static>> = Vec::new();
+    if let Some(s) = &p.status {
+        notes.extend(wrap_prefixed(vec![], s, area.width as usize, th.accent));
+    }
+    if let Some(b) = before {
+        let diff = knobs::differences(b, &p.tl).join(g.sep);
+        notes.extend(wrap_prefixed(
+            vec![Span::styled(
+                format!("{} compared with the run before: ", g.differs),
+                th.warn,
+            )],
+            &diff,
+            area.width as usize,
+            th.base,
+        ));
+    }
+    let lanes_need = lanes_rows(p) + 3;
+    // The bottom part: the end view at the end, else events (or the detail when narrow).
+    let end_lines = if ended {
+        panes::end_lines(&p.tl, area.width as usize, th, g)
+    } else {
+        Vec::new()
+    };
+    let end_h = if ended { end_lines.len() as u16 + 1 } else { 0 };
+    let middle_h = if wide {
+        let want = match p.pb.selected {
+            Some(i) => panes::detail(&p.tl, i, t, wide_detail_width(area.width), th, g).len(),
+            None => wrap_prefixed(vec![], &p.tl.note, wide_detail_width(area.width), th.base).len(),
+        };
+        (want.max(gauge_lines.len()) as u16 + 1).min(area.height * 2 / 5)
+    } else {
+        gauge_lines.len() as u16
+    };
+    let fixed = middle_h + notes.len() as u16 + end_h;
+    let min_rest = if ended { 0 } else { 3 };
+    let tl_h = lanes_need
+        .min(area.height.saturating_sub(fixed + min_rest))
+        .max(5.min(area.height));
+    let mut y = area.y;
+    let tl_area = Rect::new(area.x, y, area.width, tl_h);
+    let geo = TimelineView {
+        tl: &p.tl,
+        before,
+        t,
+        selected: p.pb.selected,
+        theme: th,
+    }
+    .render(tl_area, buf);
+    *p.geometry.borrow_mut() = geo;
+    y += tl_h;
+    let left = area.y + area.height - y;
+    let notes_h = (notes.len() as u16).min(left);
+    draw_lines(Rect::new(area.x, y, area.width, notes_h), buf, &notes, 0);
+    y += notes_h;
+    let left = area.y + area.height - y;
+    let mid = Rect::new(area.x, y, area.width, middle_h.min(left));
+    if wide {
+        wide_middle(p, mid, &gauge_lines, buf, th, g);
+    } else {
+        draw_lines(mid, buf, &gauge_lines, 0);
+    }
+    y += mid.height;
+    let rest = Rect::new(area.x, y, area.width, area.y + area.height - y);
+    if let (false, Some(i)) = (wide, p.pb.selected) {
+        // Narrow: the selected call's detail folds the events (and, at the end, the
+        // summary) away; the stop reason keeps its line.
+        let mut rest = rest;
+        if ended && rest.height > 2 {
+            buf.set_line(rest.x, rest.y, &panes::stop_line(&p.tl, th, g), rest.width);
+            rest = Rect::new(rest.x, rest.y + 1, rest.width, rest.height - 1);
+        }
+        let lines = panes::detail(&p.tl, i, t, rest.width as usize, th, g);
+        draw_scrolled(rest, buf, &lines, p.detail_scroll, th);
+    } else if ended {
+        end_view(p, rest, &end_lines, buf, th, g);
+    } else {
+        let lines = panes::events(&p.tl, t, rest.height as usize, rest.width as usize, th, g);
+        draw_lines(rest, buf, &lines, 0);
+    }
+}
+
+/// Rows the timeline wants: the lanes, two axis rows and the row naming the lines.
+fn lanes_rows(p: &Player) -> u16 {
+    let n = super::timeline::rows_wanted(&p.tl, p.compare().is_some());
+    n.min(u16::MAX as usize / 2) as u16
+}
+
+/// The gauges' pane width in the wide layout.
+const GAUGE_W: u16 = 60;
+
+fn wide_detail_width(width: u16) -> usize {
+    width.saturating_sub(GAUGE_W.min(width / 2) + 1) as usize
+}
+
+/// Gauges on the left, the selected call (or the scenario's note) on the right.
+fn wide_middle(
+    p: &Player,
+    area: Rect,
+    gauges: &[Line<'static>],
+    buf: &mut Buffer,
+    th: &Theme,
+    g: &Glyphs,
+) {
+    let gw = GAUGE_W.min(area.width / 2);
+    let left = Rect::new(area.x, area.y, gw, area.height);
+    let right = Rect::new(area.x + gw + 1, area.y, area.width - gw - 1, area.height);
+    let lb = pane_block("Budgets", th);
+    let li = lb.inner(left);
+    lb.render(left, buf);
+    draw_lines(li, buf, gauges, 0);
+    let title = match p.pb.selected.and_then(|i| p.tl.calls.get(i)) {
+        Some(c) => format!("{} {}", c.id, c.tool),
+        None => "About this run (Tab selects a call)".to_owned(),
+    };
+    let rb = pane_block(&title, th);
+    let ri = rb.inner(right);
+    rb.render(right, buf);
+    let lines = match p.pb.selected {
+        Some(i) => panes::detail(&p.tl, i, p.t_ms(), ri.width as usize, th, g),
+        None => wrap_prefixed(vec![], &p.tl.note, ri.width as usize, th.base),
+    };
+    draw_scrolled(ri, buf, &lines, p.detail_scroll, th);
+}
+
+fn pane_block(title: &str, th: &Theme) -> Block<'static> {
+    Block::default()
+        .borders(Borders::TOP)
+        .border_set(th.sym.border)
+        .border_style(th.border)
+        .title(Span::styled(format!(" {title} "), th.heading))
+}
+
+/// Lines from `skip` on, with a note when more lie below.
+fn draw_scrolled(area: Rect, buf: &mut Buffer, lines: &[Line<'static>], skip: u16, th: &Theme) {
+    let skip = (skip as usize).min(lines.len().saturating_sub(1));
+    let h = area.height as usize;
+    let more = lines.len().saturating_sub(skip + h);
+    if more > 0 && h > 1 {
+        let shown = Rect::new(area.x, area.y, area.width, area.height - 1);
+        draw_lines(shown, buf, lines, skip);
+        let note = format!("{} {} more lines: PgDn", th.sym.arrow, more + 1);
+        buf.set_string(area.x, area.y + area.height - 1, note, th.dim);
+    } else {
+        draw_lines(area, buf, lines, skip);
+    }
+}
+
+/// The stop reason (large where it fits: never in ASCII, whose letters are plain), the
+/// partial-success summary, the final answer, then the last events in the rows left.
+fn end_view(
+    p: &Player,
+    area: Rect,
+    lines: &[Line<'static>],
+    buf: &mut Buffer,
+    th: &Theme,
+    g: &Glyphs,
+) {
+    let r = p.tl.stop_reason();
+    let word = r.to_string().to_uppercase();
+    let big = !th.ascii
+        && (width_of(&word) as u16) * 4 <= area.width
+        && area.height as usize >= 5 + lines.len();
+    let mut y = area.y;
+    if big {
+        let style = panes::stop_style(r, th);
+        buf.set_string(
+            area.x,
+            y,
+            format!("{} STOPPED{}{r}", g.cancelled, g.sep),
+            style,
+        );
+        tui_big_text::BigText::builder()
+            .pixel_size(tui_big_text::PixelSize::Quadrant)
+            .style(style)
+            .lines(vec![Line::from(word)])
+            .build()
+            .render(Rect::new(area.x, y + 1, area.width, 4), buf);
+        y += 5;
+    } else if area.height > 0 {
+        buf.set_line(area.x, y, &panes::stop_line(&p.tl, th, g), area.width);
+        y += 1;
+    }
+    let bottom = area.y + area.height;
+    let rest = Rect::new(area.x, y, area.width, bottom.saturating_sub(y));
+    draw_lines(rest, buf, lines, 0);
+    let y = (y + lines.len() as u16).min(bottom);
+    if bottom > y + 1 {
+        let ev = Rect::new(area.x, y + 1, area.width, bottom - y - 1);
+        let lines = panes::events(
+            &p.tl,
+            p.t_ms(),
+            ev.height as usize,
+            ev.width as usize,
+            th,
+            g,
+        );
+        draw_lines(ev, buf, &lines, 0);
+    }
+}
+
+fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
+    let g = Glyphs::for_theme(th);
+    Clear.render(area, buf);
+    buf.set_style(area, th.base);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_set(th.sym.border)
+        .border_style(th.focus)
+        .title(Span::styled(
+            format!(
+                " Knobs: {} choose{}{} change{}Enter re-run ",
+                g.up_down, g.sep, g.left_right, g.sep
+            ),
+            th.focus,
+        ));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let lines: Vec<Line<'static>> = Knob::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| {
+            let chosen = i == p.knobs.cursor;
+            let style: Style = if chosen { th.selected } else { th.base };
+            let mark = if chosen { th.sym.pointer } else { " " };
+            Line::from(Span::styled(
+                format!("{mark} {:<16} {}", k.label(), p.knobs.value(k)),
+                style,
+            ))
+        })
+        .collect();
+    let skip = (p.knobs.cursor + 1).saturating_sub(inner.height as usize);
+    draw_lines(inner, buf, &lines, skip);
+}
+
+/// Every mark and colour, in words.
+fn legend(area: Rect, buf: &mut Buffer, th: &Theme) {
+    let g = Glyphs::for_theme(th);
+    let rows: Vec<(String, Style, &str)> = vec![
+        (g.run.repeat(3), th.accent, "an attempt, the caller waiting"),
+        (g.wait.repeat(3), th.dim, "accepted, waiting for a slot"),
+        (
+            g.backoff.repeat(3),
+            th.dim,
+            "backoff before the next attempt",
+        ),
+        (g.ghost.repeat(3), th.dim, "race: handler runs on, unwaited"),
+        (g.model.repeat(3), th.heading, "the model thinking (a turn)"),
+        (g.ok.into(), th.ok, "ok"),
+        (g.not_found.into(), th.ok, "not_found: no such ticket"),
+        (g.timeout.into(), th.bad, "timeout, or unknown outcome"),
+        (g.fail.into(), th.bad, "error from upstream"),
+        (
+            g.refused.into(),
+            th.bad,
+            "refused: invalid/forbidden/budget",
+        ),
+        (g.cancelled.into(), th.warn, "cancelled or stopped"),
+        (g.running.into(), th.accent, "still running at the cursor"),
+        (g.deadline.into(), th.warn, "the deadline"),
+        (g.cancel.into(), th.warn, "the user's cancel"),
+        (g.stop.into(), th.dim, "where the loop decided to stop"),
+        (g.cursor.into(), th.focus, "the cursor (now)"),
+        (g.warn.into(), th.warn, "warning, spent; STOP: the cause"),
+        (
+            g.density[4..].concat(),
+            th.accent,
+            "grouped lanes: runs per column",
+        ),
+        (g.differs.into(), th.warn, "differs from the run before"),
+    ];
+    let two = area.width >= 76;
+    let col_w = if two { area.width / 2 - 1 } else { area.width };
+    let mut lines = vec![Line::from(Span::styled(
+        "Legend (? or Esc closes)",
+        th.heading,
+    ))];
+    for (mark, style, words) in rows {
+        lines.extend(wrap_prefixed(
+            vec![Span::styled(format!("{:<6}", mark), style)],
+            words,
+            col_w as usize,
+            th.base,
+        ));
+    }
+    let mut key_lines = vec![Line::from(Span::styled("Keys", th.heading))];
+    for (k, what) in keys(g) {
+        key_lines.push(Line::from(vec![
+            Span::styled(format!("{k:<6}"), th.key),
+            Span::styled((*what).to_owned(), th.base),
+        ]));
+    }
+    for (k, what) in [
+        ("h l", "step back / forward"),
+        ("j k", "next / previous call (as Tab)"),
+        ("Home", "the start (g); End: the end (G)"),
+        ("PgDn", "scroll the call's detail (PgUp back)"),
+        ("mouse", "click the axis to seek, a lane to select it"),
+    ] {
+        key_lines.extend(wrap_prefixed(
+            vec![Span::styled(format!("{k:<6}"), th.key)],
+            what,
+            col_w as usize,
+            th.base,
+        ));
+    }
+    if two {
+        let left = Rect::new(area.x, area.y, col_w, area.height);
+        let right = Rect::new(
+            area.x + col_w + 2,
+            area.y,
+            area.width - col_w - 2,
+            area.height,
+        );
+        draw_lines(left, buf, &lines, 0);
+        draw_lines(right, buf, &key_lines, 0);
+        return;
+    }
+    lines.push(Line::from(""));
+    lines.extend(key_lines);
+    draw_lines(area, buf, &lines, 0);
+}

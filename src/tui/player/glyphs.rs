@@ -1,0 +1,200 @@
+//! The player's marks and bar glyphs, Unicode and ASCII, and the styles they take. Every
+//! mark also has a word (the legend, the lane notes, the detail pane say it), so nothing is
+//! told by colour alone.
+
+use ratatui::style::{Modifier, Style};
+
+use crate::orchestrator::{Category, Outcome};
+use crate::tui::theme::Theme;
+
+use super::model::SegKind;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Glyphs {
+    pub run: &'static str,
+    pub model: &'static str,
+    pub wait: &'static str,
+    pub backoff: &'static str,
+    pub ghost: &'static str,
+    pub ok: &'static str,
+    pub fail: &'static str,
+    pub timeout: &'static str,
+    pub refused: &'static str,
+    pub not_found: &'static str,
+    pub cancelled: &'static str,
+    pub running: &'static str,
+    pub warn: &'static str,
+    pub cursor: &'static str,
+    pub now: &'static str,
+    pub deadline: &'static str,
+    pub cancel: &'static str,
+    pub stop: &'static str,
+    pub axis: &'static str,
+    pub tick: &'static str,
+    pub gauge_full: &'static str,
+    pub gauge_empty: &'static str,
+    pub differs: &'static str,
+    pub density: [&'static str; 9],
+    /// Between items of a line.
+    pub sep: &'static str,
+    pub dash: &'static str,
+    pub arrow: &'static str,
+    pub ellipsis: &'static str,
+    pub lquote: &'static str,
+    pub rquote: &'static str,
+    pub left_right: &'static str,
+    pub up_down: &'static str,
+}
+
+const UNICODE: Glyphs = Glyphs {
+    run: "█",
+    model: "▓",
+    wait: "·",
+    backoff: "┄",
+    ghost: "░",
+    ok: "✓",
+    fail: "✕",
+    timeout: "⧗",
+    refused: "⊘",
+    not_found: "∅",
+    cancelled: "■",
+    running: "◐",
+    warn: "⚑",
+    cursor: "│",
+    now: "▼",
+    deadline: "┊",
+    cancel: "╎",
+    stop: "▏",
+    axis: "─",
+    tick: "┼",
+    gauge_full: "█",
+    gauge_empty: "░",
+    differs: "≠",
+    density: [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"],
+    sep: " · ",
+    dash: "—",
+    arrow: "→",
+    ellipsis: "…",
+    lquote: "\u{201c}",
+    rquote: "\u{201d}",
+    left_right: "←/→",
+    up_down: "↑↓",
+};
+
+const ASCII: Glyphs = Glyphs {
+    run: "#",
+    model: "=",
+    wait: ".",
+    backoff: "-",
+    ghost: "%",
+    ok: "+",
+    fail: "x",
+    timeout: "T",
+    refused: "/",
+    not_found: "0",
+    cancelled: "!",
+    running: "~",
+    warn: "!",
+    cursor: "|",
+    now: "v",
+    deadline: ":",
+    cancel: ";",
+    stop: "|",
+    axis: "-",
+    tick: "+",
+    gauge_full: "#",
+    gauge_empty: ".",
+    differs: "*",
+    density: [" ", ".", ":", "-", "=", "+", "*", "#", "@"],
+    sep: " | ",
+    dash: "-",
+    arrow: "->",
+    ellipsis: "...",
+    lquote: "\"",
+    rquote: "\"",
+    left_right: "Left/Right",
+    up_down: "Up/Down",
+};
+
+impl Glyphs {
+    pub fn for_theme(theme: &Theme) -> &'static Glyphs {
+        if theme.ascii { &ASCII } else { &UNICODE }
+    }
+
+    pub fn seg(&self, kind: SegKind) -> &'static str {
+        match kind {
+            SegKind::Model => self.model,
+            SegKind::Wait => self.wait,
+            SegKind::Run => self.run,
+            SegKind::Backoff => self.backoff,
+            SegKind::Ghost => self.ghost,
+        }
+    }
+
+    /// The mark an attempt ends with.
+    pub fn outcome(&self, o: Outcome) -> &'static str {
+        match o {
+            Outcome::Ok => self.ok,
+            Outcome::NotFound => self.not_found,
+            Outcome::Forbidden => self.refused,
+            Outcome::Timeout => self.timeout,
+            Outcome::Error => self.fail,
+            Outcome::Cancelled => self.cancelled,
+        }
+    }
+
+    /// The mark a call's result carries.
+    pub fn category(&self, c: Category) -> &'static str {
+        match c {
+            Category::Ok => self.ok,
+            Category::NotFound => self.not_found,
+            Category::Forbidden
+            | Category::InvalidArguments
+            | Category::UnknownTool
+            | Category::BudgetExhausted => self.refused,
+            Category::Timeout | Category::UnknownOutcome => self.timeout,
+            Category::Cancelled => self.cancelled,
+            Category::Error => self.fail,
+        }
+    }
+
+    /// A density glyph for `n` of `max`.
+    pub fn density(&self, n: usize, max: usize) -> &'static str {
+        if n == 0 || max == 0 {
+            return self.density[0];
+        }
+        let level = (n * 8).div_ceil(max).clamp(1, 8);
+        self.density[level]
+    }
+}
+
+/// The style of an outcome mark.
+pub fn outcome_style(theme: &Theme, o: Outcome) -> Style {
+    match o {
+        Outcome::Ok | Outcome::NotFound => theme.ok,
+        Outcome::Cancelled => theme.warn,
+        _ => theme.bad,
+    }
+}
+
+pub fn category_style(theme: &Theme, c: Category) -> Style {
+    match c {
+        Category::Ok | Category::NotFound => theme.ok,
+        Category::Cancelled | Category::UnknownOutcome => theme.warn,
+        _ => theme.bad,
+    }
+}
+
+/// The style of a bar.
+pub fn seg_style(theme: &Theme, kind: SegKind, outcome: Option<Outcome>, open: bool) -> Style {
+    match kind {
+        SegKind::Model => theme.heading,
+        SegKind::Wait | SegKind::Backoff => theme.dim,
+        SegKind::Ghost => theme.dim.add_modifier(Modifier::DIM),
+        SegKind::Run if open => theme.accent,
+        SegKind::Run => match outcome {
+            Some(o) => outcome_style(theme, o),
+            None => theme.accent,
+        },
+    }
+}

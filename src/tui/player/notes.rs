@@ -1,0 +1,103 @@
+//! The words beside each lane: a call's state or result at the cursor, a raced handler's
+//! fate.
+
+use ratatui::style::Style;
+
+use crate::tui::theme::Theme;
+
+use super::glyphs::{self, Glyphs};
+use super::model::{Lane, LaneState, SegKind, Timeline};
+
+/// The words beside a call lane at `t`: its state, or its result.
+pub fn call_note(tl: &Timeline, i: usize, t: u64, th: &Theme, g: &Glyphs) -> (String, Style) {
+    let c = &tl.calls[i];
+    if let Some(r) = c.result.as_ref().filter(|r| r.t_ms <= t) {
+        if let Some((why, _)) = &c.rejected {
+            return (format!("{} rejected: {why}", g.refused), th.bad);
+        }
+        let attempts = match r.attempts {
+            0 => "not run".to_owned(),
+            1 => "1 attempt".to_owned(),
+            n => format!("{n} attempts"),
+        };
+        let cut = if r.truncated { ", TRUNCATED" } else { "" };
+        return (
+            format!(
+                "{} {}{}{attempts}{cut}",
+                g.category(r.category),
+                r.category,
+                g.sep
+            ),
+            glyphs::category_style(th, r.category),
+        );
+    }
+    match tl.call_state(i, t) {
+        LaneState::Later => (String::new(), th.dim),
+        LaneState::Waiting => (format!("{} waiting for a slot", g.wait), th.dim),
+        LaneState::Backoff => {
+            let next = c
+                .segments
+                .iter()
+                .find(|s| s.kind == SegKind::Backoff && s.start <= t && t < s.end)
+                .map(|s| (s.attempt + 1, s.end));
+            let text = match next {
+                Some((a, at)) => format!("{} backoff: attempt {a} at {at} ms", g.backoff),
+                None => format!("{} backoff", g.backoff),
+            };
+            (text, th.dim)
+        }
+        LaneState::Running => {
+            let run = c
+                .segments
+                .iter()
+                .rev()
+                .find(|s| s.kind == SegKind::Run && s.start <= t);
+            let text = match run {
+                Some(s) => match s.timeout_ms {
+                    Some(to) => format!(
+                        "{} attempt {} running, timeout at {}",
+                        g.running,
+                        s.attempt,
+                        s.start + to
+                    ),
+                    None => format!("{} attempt {} running", g.running, s.attempt),
+                },
+                None => format!("{} running", g.running),
+            };
+            (text, th.accent)
+        }
+        LaneState::Ok | LaneState::Failed => (String::new(), th.dim),
+    }
+}
+
+/// The words beside a raced handler's row.
+pub fn ghost_note(tl: &Timeline, lane: Lane, t: u64, th: &Theme, g: &Glyphs) -> (String, Style) {
+    let Lane::Call(i) = lane else {
+        return (String::new(), th.dim);
+    };
+    let ghost = tl.calls[i]
+        .segments
+        .iter()
+        .rev()
+        .find(|s| s.kind == SegKind::Ghost && s.start <= t);
+    match ghost {
+        Some(s) if s.end <= t => (
+            format!(
+                "{} attempt {} finished {} at {} ms, nobody waiting",
+                g.ghost,
+                s.attempt,
+                s.outcome.map_or("?".to_owned(), |o| o.to_string()),
+                s.end
+            ),
+            th.dim,
+        ),
+        Some(s) => (
+            format!(
+                "{} attempt {} runs on, holding its slot",
+                g.ghost, s.attempt
+            ),
+            th.warn,
+        ),
+        None => (String::new(), th.dim),
+    }
+}

@@ -1,0 +1,513 @@
+//! The panes beside and under the timeline: budget gauges, the selected call's detail, the
+//! events up to the cursor with the warnings, and the end view (the stop reason, which calls
+//! finished and which did not, the model's final answer). Each builds lines for a width, so
+//! the frame can measure before it draws.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::orchestrator::{Category, StopReason};
+use crate::text::{fit, truncate, width as width_of, wrap};
+use crate::tui::blocks::common::{json_compact, wrap_prefixed};
+use crate::tui::theme::Theme;
+
+use super::glyphs::{self, Glyphs};
+use super::model::{Gauge, GaugeKind, SegKind, Timeline};
+
+/// The gauge's numbers in words (`3 of 6 reserved, 1 done`).
+fn gauge_numbers(g: &Gauge, short: bool) -> String {
+    match g.kind {
+        GaugeKind::Deadline if short => format!("{}/{} s", secs(g.used), secs(g.limit)),
+        GaugeKind::Deadline => format!("{} of {} ms", g.used, g.limit),
+        GaugeKind::ToolCalls if !short => format!(
+            "{} of {} reserved, {} done",
+            g.used,
+            g.limit,
+            g.finished.unwrap_or(0)
+        ),
+        _ if short => format!("{}/{}", g.used, g.limit),
+        _ => format!("{} of {}", g.used, g.limit),
+    }
+}
+
+fn secs(ms: u64) -> String {
+    let s = ms as f64 / 1000.0;
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s:.1}")
+    }
+}
+
+fn bar(g: &Gauge, cells: usize, gl: &Glyphs) -> String {
+    let filled = if g.limit == 0 {
+        0
+    } else {
+        ((g.used.min(g.limit) * cells as u64).div_ceil(g.limit)) as usize
+    };
+    format!(
+        "{}{}",
+        gl.gauge_full.repeat(filled),
+        gl.gauge_empty.repeat(cells - filled)
+    )
+}
+
+fn gauge_style(th: &Theme, g: &Gauge) -> Style {
+    if g.cause {
+        th.bad
+    } else if g.spent {
+        th.warn
+    } else {
+        th.accent
+    }
+}
+
+/// The flag after a gauge: spent, full, or the cause of the stop.
+fn gauge_flag(g: &Gauge, gl: &Glyphs, short: bool) -> String {
+    match (g.cause, g.spent, g.kind) {
+        (true, _, _) if short => format!(" {} STOP", gl.warn),
+        (true, _, _) => format!(" {} stopped the run", gl.warn),
+        (false, true, GaugeKind::InFlight) => format!(" {} full", gl.warn),
+        (false, true, _) if short => format!(" {}", gl.warn),
+        (false, true, _) => format!(" {} spent", gl.warn),
+        _ => String::new(),
+    }
+}
+
+/// One gauge a row (wide panes).
+pub fn gauge_rows(gauges: &[Gauge], width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'static>> {
+    let cells = (width.saturating_sub(13 + 38)).clamp(4, 10);
+    gauges
+        .iter()
+        .map(|g| {
+            let style = gauge_style(th, g);
+            Line::from(vec![
+                Span::styled(format!("{:<12} ", g.kind.label()), th.base),
+                Span::styled(bar(g, cells, gl), style),
+                Span::styled(format!("  {}", gauge_numbers(g, false)), th.base),
+                Span::styled(gauge_flag(g, gl, false), style),
+            ])
+        })
+        .collect()
+}
+
+/// Gauges flowed across as few rows as fit (narrow screens).
+pub fn gauge_flow(gauges: &[Gauge], width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let mut cur: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for g in gauges {
+        let style = gauge_style(th, g);
+        let parts = [
+            (format!("{} ", g.kind.short()), th.base),
+            (bar(g, 4, gl), style),
+            (format!(" {}", gauge_numbers(g, true)), th.base),
+            (gauge_flag(g, gl, true), style),
+        ];
+        let w: usize = parts.iter().map(|(s, _)| width_of(s)).sum::<usize>() + 2;
+        if used > 0 && used + w > width {
+            lines.push(Line::from(std::mem::take(&mut cur)));
+            used = 0;
+        }
+        if used > 0 {
+            cur.push(Span::raw("  "));
+        }
+        cur.extend(parts.into_iter().map(|(s, st)| Span::styled(s, st)));
+        used += w;
+    }
+    if !cur.is_empty() {
+        lines.push(Line::from(cur));
+    }
+    lines
+}
+
+/// A labelled row of the detail pane, its value wrapped under a hanging indent.
+fn field(label: &str, value: &str, style: Style, width: usize, th: &Theme) -> Vec<Line<'static>> {
+    wrap_prefixed(
+        vec![Span::styled(format!("{label:<14}"), th.dim)],
+        value,
+        width,
+        style,
+    )
+}
+
+/// The selected call at time `t`: arguments, checks, attempts, the result text in full.
+pub fn detail(
+    tl: &Timeline,
+    i: usize,
+    t: u64,
+    width: usize,
+    th: &Theme,
+    gl: &Glyphs,
+) -> Vec<Line<'static>> {
+    let c = &tl.calls[i];
+    let mut out = vec![Line::from(Span::styled(
+        format!("{} {}{}turn {}", c.id, c.tool, gl.sep, c.turn),
+        th.heading,
+    ))];
+    if t < c.proposed_ms {
+        out.push(Line::from(Span::styled(
+            format!("proposed at {} ms", c.proposed_ms),
+            th.dim,
+        )));
+        return out;
+    }
+    let args = if c.args.is_null() {
+        "(not shown: the call was never dispatched)".to_owned()
+    } else {
+        json_compact(&c.args)
+    };
+    out.extend(field("args", &args, th.code, width, th));
+    if let Some(k) = &c.idempotency_key {
+        out.extend(field("key", k, th.code, width, th));
+    }
+    let result = c.result.as_ref().filter(|r| r.t_ms <= t);
+    let (valid_text, valid_ok) = match (&c.rejected, result) {
+        (Some((why, err)), _)
+            if why.category() != Category::Forbidden
+                && why.category() != Category::BudgetExhausted =>
+        {
+            (format!("{} failed: {err}", gl.fail), false)
+        }
+        _ => (format!("{} passed", gl.ok), true),
+    };
+    out.extend(field(
+        "validation",
+        &valid_text,
+        if valid_ok { th.ok } else { th.bad },
+        width,
+        th,
+    ));
+    if let Some((why, err)) = &c.rejected
+        && valid_ok
+    {
+        out.extend(field(
+            "refused",
+            &format!("{why}: {err}"),
+            th.bad,
+            width,
+            th,
+        ));
+    }
+    let auth = result.map(|r| r.authorization).unwrap_or("not yet");
+    let auth_style = match auth {
+        "allowed" => th.ok,
+        "denied" => th.bad,
+        _ => th.dim,
+    };
+    out.extend(field("authorization", auth, auth_style, width, th));
+    attempts(&mut out, c, t, width, th, gl);
+    for &(at, attempt, replayed) in &c.writes {
+        if at <= t {
+            let what = if replayed {
+                "replayed (key already used)"
+            } else {
+                "applied"
+            };
+            out.extend(field(
+                "write",
+                &format!("{what} at {at} ms, attempt {attempt}"),
+                th.warn,
+                width,
+                th,
+            ));
+        }
+    }
+    match result {
+        Some(r) => {
+            out.extend(field(
+                "category",
+                &format!("{} {}", gl.category(r.category), r.category),
+                glyphs::category_style(th, r.category),
+                width,
+                th,
+            ));
+            let cut = if r.truncated {
+                format!(
+                    "{} bytes, TRUNCATED (the marker is part of the text)",
+                    r.bytes
+                )
+            } else {
+                format!("{} bytes, sent at {} ms", r.bytes, r.t_ms)
+            };
+            out.extend(field("result", &cut, th.base, width, th));
+            let text = c.content.as_deref().unwrap_or("(no result text recorded)");
+            for l in wrap(text, width.saturating_sub(2)) {
+                out.push(Line::from(Span::styled(format!("  {l}"), th.code)));
+            }
+        }
+        None => out.extend(field(
+            "result",
+            "not yet sent to the model",
+            th.dim,
+            width,
+            th,
+        )),
+    }
+    out
+}
+
+/// Each wait, attempt, backoff and raced handler that began by `t`.
+fn attempts(
+    out: &mut Vec<Line<'static>>,
+    c: &super::model::CallLane,
+    t: u64,
+    width: usize,
+    th: &Theme,
+    gl: &Glyphs,
+) {
+    let mut segs: Vec<&super::model::Segment> =
+        c.segments.iter().filter(|s| s.start <= t).collect();
+    segs.sort_by_key(|s| (s.start, s.kind != SegKind::Wait));
+    for s in segs {
+        let done = s.end <= t;
+        let span = if done {
+            format!("{} {} {} ms", s.start, gl.arrow, s.end)
+        } else {
+            format!("{} {} {} ms", s.start, gl.arrow, gl.ellipsis)
+        };
+        let (label, text, style) = match s.kind {
+            SegKind::Wait => (
+                "slot wait".to_owned(),
+                format!("{span}  waiting for a concurrency slot"),
+                th.dim,
+            ),
+            SegKind::Backoff => (
+                "backoff".to_owned(),
+                format!(
+                    "{span}  {} ms before attempt {}",
+                    s.end - s.start,
+                    s.attempt + 1
+                ),
+                th.dim,
+            ),
+            SegKind::Ghost => {
+                let end = match (done, s.outcome) {
+                    (true, Some(o)) => format!("finished {o} with nobody waiting"),
+                    _ => "still running, nobody waiting (holds its slot)".to_owned(),
+                };
+                (
+                    format!("handler {}", s.attempt),
+                    format!("{span}  {end}"),
+                    th.dim,
+                )
+            }
+            SegKind::Run | SegKind::Model => {
+                let timeout = s
+                    .timeout_ms
+                    .map(|to| format!(" (timeout {to} ms)"))
+                    .unwrap_or_default();
+                let how = match (done, s.outcome) {
+                    (true, Some(o)) => {
+                        let err = s
+                            .error
+                            .as_ref()
+                            .map(|e| format!(": {e}"))
+                            .unwrap_or_default();
+                        format!("{} {o}{err}", gl.outcome(o))
+                    }
+                    _ => format!("{} running", gl.running),
+                };
+                let style = match (done, s.outcome) {
+                    (true, Some(o)) => glyphs::outcome_style(th, o),
+                    _ => th.accent,
+                };
+                (
+                    format!("attempt {}", s.attempt),
+                    format!("{span}  {how}{timeout}"),
+                    style,
+                )
+            }
+        };
+        out.extend(field(&label, &text, style, width, th));
+    }
+}
+
+/// The events up to `t`, newest last; the newest wrapped in full, the others on one line.
+/// Warnings that are true by `t` come first.
+pub fn events(
+    tl: &Timeline,
+    t: u64,
+    height: usize,
+    width: usize,
+    th: &Theme,
+    gl: &Glyphs,
+) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    let shown = tl.warnings.partition_point(|w| w.t_ms <= t);
+    let warn_rows = shown.min((height / 3).max(1));
+    let hidden = shown - warn_rows;
+    for (k, w) in tl.warnings[hidden..shown].iter().enumerate() {
+        let more = if k == 0 && hidden > 0 {
+            format!("(+{hidden} earlier) ")
+        } else {
+            String::new()
+        };
+        let text = format!("{} {more}{}: {}", gl.warn, w.kind.word(), w.text);
+        out.push(Line::from(Span::styled(
+            truncate(&text, width, th.sym.ellipsis),
+            th.warn,
+        )));
+    }
+    let n = tl.events_until(t);
+    if t == 0 {
+        out.push(Line::from(Span::styled(
+            format!("at the start: Space plays, {} steps", gl.left_right),
+            th.dim,
+        )));
+    }
+    if n == 0 {
+        return out;
+    }
+    let newest = n - 1;
+    let head = |i: usize| format!("{:>7} ms  ", tl.run.events[i].t_ms);
+    // The newest event wraps in full; its lane column keeps its width.
+    let text = tl.event_text(newest);
+    let (lane, rest) = text.split_once(' ').unwrap_or(("", &text));
+    let last = wrap_prefixed(
+        vec![
+            Span::styled(
+                format!("{}{}", th.sym.pointer, &head(newest)[1..]),
+                th.focus,
+            ),
+            Span::styled(format!("{lane:<5} "), th.focus),
+        ],
+        rest.trim_start(),
+        width,
+        th.base,
+    );
+    let room = height.saturating_sub(out.len() + last.len());
+    let from = newest.saturating_sub(room);
+    for i in from..newest {
+        let text = format!("{}{}", head(i), tl.event_text(i));
+        out.push(Line::from(Span::styled(
+            truncate(&text, width, th.sym.ellipsis),
+            th.dim,
+        )));
+    }
+    out.extend(last);
+    out
+}
+
+/// Which calls finished and which did not, in words.
+pub fn partial_summary(tl: &Timeline, gl: &Glyphs) -> String {
+    if tl.calls.is_empty() {
+        return "no tool calls".to_owned();
+    }
+    if tl.calls.len() > 12 {
+        let mut counts: Vec<(Category, usize)> = Vec::new();
+        for c in &tl.calls {
+            let cat = c
+                .result
+                .as_ref()
+                .map_or(Category::Cancelled, |r| r.category);
+            match counts.iter_mut().find(|(k, _)| *k == cat) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((cat, 1)),
+            }
+        }
+        counts.sort_by_key(|(k, _)| *k);
+        let parts: Vec<String> = counts
+            .iter()
+            .map(|(k, n)| format!("{n} {} {k}", gl.category(*k)))
+            .collect();
+        return format!("{} calls: {}", tl.calls.len(), parts.join(gl.sep));
+    }
+    let parts: Vec<String> = tl
+        .calls
+        .iter()
+        .map(|c| match &c.result {
+            Some(r) if r.attempts > 1 => format!(
+                "{} {} {} ({} attempts)",
+                c.id,
+                gl.category(r.category),
+                r.category,
+                r.attempts
+            ),
+            Some(r) => format!("{} {} {}", c.id, gl.category(r.category), r.category),
+            None => format!("{} {} no result", c.id, gl.cancelled),
+        })
+        .collect();
+    let ok = tl
+        .calls
+        .iter()
+        .filter(|c| {
+            c.result
+                .as_ref()
+                .is_some_and(|r| r.category == Category::Ok)
+        })
+        .count();
+    let word = if ok == tl.calls.len() {
+        "all finished"
+    } else if ok == 0 {
+        "none finished ok"
+    } else {
+        "partial"
+    };
+    format!("{word}: {}", parts.join(gl.sep))
+}
+
+/// The stop reason in words, for a learner.
+pub fn stop_words(r: StopReason) -> &'static str {
+    match r {
+        StopReason::FinalAnswer => "the model gave its final answer",
+        StopReason::MaxModelTurns => "the model-turn budget ran out",
+        StopReason::MaxToolCalls => "the tool-call budget ran out",
+        StopReason::Deadline => "the deadline passed; everything in flight was stopped",
+        StopReason::Cancelled => "the user cancelled; everything in flight was stopped",
+        StopReason::RepairLimit => "too many invalid calls: the repair budget ran out",
+        StopReason::AuthorizationDenied => "a call was forbidden; no further call was dispatched",
+    }
+}
+
+/// The stop reason on one line, when it cannot be drawn large.
+pub fn stop_line(tl: &Timeline, th: &Theme, gl: &Glyphs) -> Line<'static> {
+    let r = tl.stop_reason();
+    let style = stop_style(r, th);
+    Line::from(vec![
+        Span::styled(format!("{} STOPPED  ", gl.cancelled), style),
+        Span::styled(r.to_string().to_uppercase(), style),
+    ])
+}
+
+pub fn stop_style(r: StopReason, th: &Theme) -> Style {
+    if r == StopReason::FinalAnswer {
+        th.ok
+    } else {
+        th.bad
+    }
+}
+
+/// The end view's text lines (the stop reason itself is drawn apart, above them).
+pub fn end_lines(tl: &Timeline, width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'static>> {
+    let r = tl.stop_reason();
+    let mut out = Vec::new();
+    out.extend(wrap_prefixed(
+        vec![],
+        &format!("{} at {} ms.", stop_words(r), tl.decided_ms),
+        width,
+        th.base,
+    ));
+    out.extend(wrap_prefixed(
+        vec![],
+        &partial_summary(tl, gl),
+        width,
+        th.base,
+    ));
+    let answer = match &tl.final_answer {
+        Some(a) => format!("{}{a}{}", gl.lquote, gl.rquote),
+        None => "no final answer: the run stopped before the model answered".to_owned(),
+    };
+    out.extend(wrap_prefixed(
+        vec![Span::styled("model: ", th.dim)],
+        &answer,
+        width,
+        th.heading,
+    ));
+    out
+}
+
+/// Pad a line of text to a width (for tables in the legend).
+pub fn padded(s: &str, w: usize, th: &Theme) -> String {
+    fit(s, w, th.sym.ellipsis)
+}

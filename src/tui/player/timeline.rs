@@ -1,0 +1,582 @@
+//! The timeline widget: a labelled time axis with the cursor, one row per lane (turns and
+//! calls) drawn up to the cursor time, vertical lines for the deadline, a cancel and the
+//! stop, a note beside each lane, and, when lanes do not fit, the rest grouped by state with
+//! a density strip. With a previous run to compare, each call gets a dim `before` row.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+
+use crate::text::{fit, truncate, width as width_of};
+use crate::tui::theme::Theme;
+
+use super::glyphs::{self, Glyphs};
+use super::model::{Lane, Mark, SegKind, Timeline};
+use super::notes::{call_note, ghost_note};
+pub use super::rows::rows_wanted;
+use super::rows::{Part, Row, choose_rows};
+
+/// Where the axis and the lanes were drawn (for mouse clicks).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Geometry {
+    /// The axis rows; a click there seeks.
+    pub axis: Rect,
+    /// First plot column and its width.
+    pub plot_x: u16,
+    pub plot_w: u16,
+    pub axis_end: u64,
+    /// Screen row -> call lane, for clicks on a lane.
+    pub rows: Vec<(u16, usize)>,
+}
+
+impl Geometry {
+    /// The virtual time under screen column `x`.
+    pub fn time_at(&self, x: u16) -> Option<u64> {
+        if self.plot_w == 0 || x < self.plot_x || x >= self.plot_x + self.plot_w {
+            return None;
+        }
+        let col = u64::from(x - self.plot_x);
+        let span = u64::from(self.plot_w.saturating_sub(1)).max(1);
+        Some((col * self.axis_end).div_ceil(span).min(self.axis_end))
+    }
+}
+
+pub struct TimelineView<'a> {
+    pub tl: &'a Timeline,
+    pub before: Option<&'a Timeline>,
+    pub t: u64,
+    pub selected: Option<usize>,
+    pub theme: &'a Theme,
+}
+
+/// The common time axis of one run, or of a run and the one before it.
+pub fn axis_end(tl: &Timeline, before: Option<&Timeline>) -> u64 {
+    let mut end = tl.axis_end().max(before.map_or(0, Timeline::axis_end));
+    // A deadline or cancel a little past the end is worth drawing.
+    for (_, at) in tl.marks() {
+        if at > end && at <= end + end / 4 {
+            end = at;
+        }
+    }
+    end.max(1)
+}
+
+struct Plot {
+    x: u16,
+    w: u16,
+    end: u64,
+}
+
+impl Plot {
+    fn col(&self, t: u64) -> u16 {
+        let span = u64::from(self.w.saturating_sub(1));
+        self.x + (t.min(self.end) * span / self.end) as u16
+    }
+}
+
+impl TimelineView<'_> {
+    /// Draw into `area`; returns where things went.
+    pub fn render(&self, area: Rect, buf: &mut Buffer) -> Geometry {
+        let area = area.intersection(buf.area);
+        if area.height < 2 || area.width < 20 {
+            return Geometry::default();
+        }
+        let g = Glyphs::for_theme(self.theme);
+        let note_w = note_width(area.width);
+        let label_w = self.label_width(area.width);
+        let gap = u16::from(note_w > 0);
+        let plot_w = area.width.saturating_sub(label_w + 1 + note_w + gap);
+        let end = axis_end(self.tl, self.before);
+        let plot = Plot {
+            x: area.x + label_w + 1,
+            w: plot_w,
+            // Without a note column, room after the bars for their notes.
+            end: if note_w == 0 { end + end / 4 } else { end },
+        };
+        let axis_rows = if area.height >= 6 { 2 } else { 1 };
+        let axis = Rect::new(area.x, area.y, area.width, axis_rows);
+        self.draw_axis(axis, &plot, label_w, g, buf);
+        let body = Rect::new(
+            area.x,
+            area.y + axis_rows,
+            area.width,
+            area.height - axis_rows,
+        );
+        let mut geo = Geometry {
+            axis,
+            plot_x: plot.x,
+            plot_w: plot.w,
+            axis_end: plot.end,
+            rows: Vec::new(),
+        };
+        self.draw_body(body, &plot, label_w, note_w, g, buf, &mut geo);
+        geo
+    }
+
+    fn label_width(&self, width: u16) -> u16 {
+        let longest = self
+            .tl
+            .lanes
+            .iter()
+            .take(200)
+            .map(|&l| width_of(&self.tl.lane_label(l)))
+            .max()
+            .unwrap_or(6)
+            .max(10) as u16
+            + 2;
+        longest.min(width / 4).max(6)
+    }
+
+    fn draw_axis(&self, area: Rect, plot: &Plot, label_w: u16, g: &Glyphs, buf: &mut Buffer) {
+        let t = self.theme;
+        let seconds = plot.end >= 10_000;
+        buf.set_string(area.x, area.y, if seconds { "s" } else { "ms" }, t.dim);
+        let step = tick_step(plot.end, plot.w);
+        let rule_y = area.y + area.height - 1;
+        if area.height > 1 {
+            for x in plot.x..plot.x + plot.w {
+                buf.set_string(x, rule_y, g.axis, t.border);
+            }
+        }
+        let mut at = 0;
+        let mut free_from = plot.x;
+        while at <= plot.end {
+            let x = plot.col(at);
+            let text = if seconds {
+                format!("{}", at as f64 / 1000.0)
+            } else {
+                at.to_string()
+            };
+            let w = width_of(&text) as u16;
+            if x >= free_from && x + w <= plot.x + plot.w {
+                buf.set_string(x, area.y, &text, t.dim);
+                free_from = x + w + 1;
+            }
+            if area.height > 1 {
+                buf.set_string(x, rule_y, g.tick, t.border);
+            }
+            at += step;
+        }
+        // The cursor: a mark on the rule (or the label row) and the time beside the labels.
+        if area.height > 1 {
+            buf.set_string(plot.col(self.t), rule_y, g.now, t.focus);
+        }
+        let _ = label_w;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn draw_body(
+        &self,
+        area: Rect,
+        plot: &Plot,
+        label_w: u16,
+        note_w: u16,
+        g: &Glyphs,
+        buf: &mut Buffer,
+        geo: &mut Geometry,
+    ) {
+        if area.height == 0 {
+            return;
+        }
+        // The last row names the vertical lines when there is room for it.
+        let (lanes_area, marks_row) = if area.height >= 4 {
+            (
+                Rect::new(area.x, area.y, area.width, area.height - 1),
+                Some(area.y + area.height - 1),
+            )
+        } else {
+            (area, None)
+        };
+        let rows = lanes_area.height as usize;
+        let compare = self.before.is_some();
+        let layout = choose_rows(self.tl, self.t, self.selected, rows, compare);
+        // Vertical lines and the cursor first; bars draw over them.
+        for y in lanes_area.y..lanes_area.y + lanes_area.height {
+            self.draw_verticals(y, plot, g, buf);
+        }
+        for (y, row) in (lanes_area.y..).zip(layout.iter()) {
+            match row {
+                Row::Lane(lane, part) => {
+                    let cols = Cols {
+                        label_w,
+                        note_w,
+                        plot,
+                    };
+                    self.draw_part(*lane, *part, y, &cols, g, buf);
+                    if let Lane::Call(i) = lane {
+                        geo.rows.push((y, *i));
+                    }
+                }
+                Row::Group(label, members) => {
+                    self.draw_group(label, members, y, plot, label_w, note_w, g, buf)
+                }
+            }
+        }
+        if let Some(my) = marks_row {
+            self.draw_mark_labels(my, plot, note_w, g, buf);
+        }
+    }
+
+    fn draw_verticals(&self, y: u16, plot: &Plot, g: &Glyphs, buf: &mut Buffer) {
+        let t = self.theme;
+        for (mark, at) in self.tl.marks() {
+            if at > plot.end || (mark == Mark::Stop && self.t < at) {
+                continue;
+            }
+            let (sym, style) = match mark {
+                Mark::Deadline => (g.deadline, t.warn),
+                Mark::Cancel => (g.cancel, t.warn),
+                Mark::Stop => (g.stop, t.dim),
+            };
+            buf.set_string(plot.col(at), y, sym, style);
+        }
+        buf.set_string(plot.col(self.t), y, g.cursor, t.focus);
+    }
+
+    /// One row of a lane: the lane itself, its raced handlers, or the run before.
+    fn draw_part(&self, lane: Lane, part: Part, y: u16, cols: &Cols, g: &Glyphs, buf: &mut Buffer) {
+        let lane_now = lane;
+        let (tl, lane) = match (part, lane) {
+            (Part::Before, Lane::Call(i)) => {
+                let Some(b) = self.before else { return };
+                let c = &self.tl.calls[i];
+                match b
+                    .calls
+                    .iter()
+                    .position(|x| x.id == c.id && x.turn == c.turn)
+                {
+                    Some(j) => (b, Lane::Call(j)),
+                    None => {
+                        let th = self.theme;
+                        let label = format!("  {} before", g.differs);
+                        buf.set_string(
+                            cols.plot.x - cols.label_w - 1,
+                            y,
+                            fit(&label, cols.label_w as usize, th.sym.ellipsis),
+                            th.dim,
+                        );
+                        buf.set_string(cols.plot.x, y, "(not in the run before)", th.dim);
+                        return;
+                    }
+                }
+            }
+            _ => (self.tl, lane),
+        };
+        self.draw_lane(
+            tl,
+            lane,
+            part,
+            y,
+            cols.plot,
+            cols.label_w,
+            cols.note_w,
+            g,
+            buf,
+        );
+        // The same call in both runs: `≠` only where something changed.
+        if let (Part::Before, Lane::Call(now)) = (part, lane_now)
+            && !super::knobs::lane_differs(tl, self.tl, now)
+        {
+            let th = self.theme;
+            let label = fit("  = before", cols.label_w as usize, th.sym.ellipsis);
+            buf.set_string(cols.plot.x - cols.label_w - 1, y, label, th.dim);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn draw_lane(
+        &self,
+        tl: &Timeline,
+        lane: Lane,
+        part: Part,
+        y: u16,
+        plot: &Plot,
+        label_w: u16,
+        note_w: u16,
+        g: &Glyphs,
+        buf: &mut Buffer,
+    ) {
+        let th = self.theme;
+        let before = part == Part::Before;
+        let selected = matches!(lane, Lane::Call(i) if Some(i) == self.selected) && !before;
+        let label = match part {
+            Part::Before => format!("  {} before", g.differs),
+            Part::Ghost => format!("  {} handler", g.ghost),
+            _ => {
+                let mark = if selected { th.sym.pointer } else { " " };
+                format!("{mark}{}", tl.lane_label(lane))
+            }
+        };
+        let style = if selected {
+            th.selected
+        } else if matches!(part, Part::Before | Part::Ghost) {
+            th.dim
+        } else {
+            th.base
+        };
+        buf.set_string(
+            self_x(plot, label_w),
+            y,
+            fit(&label, label_w as usize, th.sym.ellipsis),
+            style,
+        );
+        // A previous run is shown whole: its time is over.
+        let t = if before { tl.end_ms } else { self.t };
+        let mut last_x = None;
+        for s in lane_segments(tl, lane) {
+            let wanted = match part {
+                Part::Ghost => s.kind == SegKind::Ghost,
+                Part::NoGhost => s.kind != SegKind::Ghost,
+                _ => true,
+            };
+            if s.start > t || !wanted {
+                continue;
+            }
+            let end = s.end.min(t);
+            let open = s.end > t;
+            let style = glyphs::seg_style(th, s.kind, s.outcome, open);
+            let style = if before { th.dim } else { style };
+            let (x0, x1) = (plot.col(s.start), plot.col(end));
+            for x in x0..=x1 {
+                buf.set_string(x, y, g.seg(s.kind), style);
+            }
+            if !open && let Some(o) = s.outcome {
+                let ms = if s.kind == SegKind::Ghost {
+                    th.dim
+                } else {
+                    glyphs::outcome_style(th, o)
+                };
+                buf.set_string(x1, y, g.outcome(o), if before { th.dim } else { ms });
+            }
+            last_x = Some(last_x.map_or(x1, |l: u16| l.max(x1)));
+        }
+        // A call refused before it ran (or never dispatched) has only its result: a mark.
+        if let (Lane::Call(i), Part::All | Part::NoGhost | Part::Before) = (lane, part)
+            && let Some(r) = tl.calls[i].result.as_ref().filter(|r| r.t_ms <= t)
+            && r.attempts == 0
+        {
+            let x = plot.col(r.t_ms);
+            let st = if before {
+                th.dim
+            } else {
+                glyphs::category_style(th, r.category)
+            };
+            buf.set_string(x, y, g.category(r.category), st);
+            last_x = Some(last_x.map_or(x, |l: u16| l.max(x)));
+        }
+        let note = if part == Part::Ghost {
+            ghost_note(tl, lane, t, th, g)
+        } else {
+            self.lane_note(tl, lane, t, g)
+        };
+        let (text, style) = note;
+        if note_w > 0 {
+            let x = plot.x + plot.w + 1;
+            let s = if before { th.dim } else { style };
+            buf.set_string(x, y, fit(&text, note_w as usize, th.sym.ellipsis), s);
+        } else if let Some(lx) = last_x {
+            // No column for notes: the note follows the bar when it fits.
+            let room = (plot.x + plot.w).saturating_sub(lx + 2) as usize;
+            if room >= 4 {
+                let s = if before { th.dim } else { style };
+                buf.set_string(lx + 2, y, truncate(&text, room, th.sym.ellipsis), s);
+            }
+        }
+    }
+
+    /// The words beside a lane at time `t`.
+    fn lane_note(&self, tl: &Timeline, lane: Lane, t: u64, g: &Glyphs) -> (String, Style) {
+        let th = self.theme;
+        match lane {
+            Lane::Turn(i) => {
+                let turn = &tl.turns[i];
+                if t < turn.start {
+                    (String::new(), th.dim)
+                } else if t < turn.end {
+                    (format!("{} model thinking", g.running), th.accent)
+                } else if turn.final_answer.is_some() {
+                    (format!("{} final answer", g.ok), th.ok)
+                } else if turn.calls.is_empty() {
+                    ("proposes no call".to_owned(), th.dim)
+                } else {
+                    (format!("proposes {}", turn.calls.join(" ")), th.dim)
+                }
+            }
+            Lane::Call(i) => call_note(tl, i, t, th, g),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn draw_group(
+        &self,
+        word: &str,
+        members: &[Lane],
+        y: u16,
+        plot: &Plot,
+        label_w: u16,
+        note_w: u16,
+        g: &Glyphs,
+        buf: &mut Buffer,
+    ) {
+        let th = self.theme;
+        let label = format!("+{} {word}", members.len());
+        buf.set_string(
+            self_x(plot, label_w),
+            y,
+            fit(&label, label_w as usize, th.sym.ellipsis),
+            th.heading,
+        );
+        // How many of the grouped lanes had something running in each column.
+        let mut counts = vec![0usize; plot.w as usize];
+        for &lane in members {
+            for (start, end) in run_spans(self.tl, lane) {
+                if start > self.t {
+                    continue;
+                }
+                let (a, b) = (plot.col(start), plot.col(end.min(self.t)));
+                for x in a..=b {
+                    counts[(x - plot.x) as usize] += 1;
+                }
+            }
+        }
+        let max = counts.iter().copied().max().unwrap_or(0);
+        for (i, &n) in counts.iter().enumerate() {
+            if n > 0 {
+                buf.set_string(plot.x + i as u16, y, g.density(n, max), th.accent);
+            }
+        }
+        if note_w > 0 {
+            let text = format!("{} lanes, busiest column {max}", members.len());
+            buf.set_string(
+                plot.x + plot.w + 1,
+                y,
+                fit(&text, note_w as usize, th.sym.ellipsis),
+                th.dim,
+            );
+        }
+    }
+
+    fn draw_mark_labels(&self, y: u16, plot: &Plot, note_w: u16, g: &Glyphs, buf: &mut Buffer) {
+        let th = self.theme;
+        let mut note_x = plot.x + plot.w + 1;
+        let mut free_from = plot.x;
+        let cx = plot.col(self.t);
+        let now = format!("{} now {} ms", g.now, self.t);
+        if cx + width_of(&now) as u16 <= plot.x + plot.w {
+            buf.set_string(cx, y, &now, th.focus);
+            free_from = cx + width_of(&now) as u16 + 1;
+        } else {
+            let w = width_of(&now) as u16;
+            buf.set_string((plot.x + plot.w).saturating_sub(w), y, &now, th.focus);
+        }
+        for (mark, at) in self.tl.marks() {
+            let (sym, word) = match mark {
+                Mark::Deadline => (g.deadline, "deadline"),
+                Mark::Cancel => (g.cancel, "cancel"),
+                Mark::Stop if self.t >= at => (g.stop, "stop"),
+                Mark::Stop => continue,
+            };
+            let text = if at > plot.end {
+                format!("{word} {at} ms {}", self.theme.sym.arrow)
+            } else {
+                format!("{sym}{word} {at}")
+            };
+            let w = width_of(&text) as u16;
+            if at > plot.end && note_w > 0 {
+                // Past the axis: said in the note column.
+                let room = (plot.x + plot.w + 1 + note_w).saturating_sub(note_x);
+                if w <= room {
+                    buf.set_string(note_x, y, &text, th.warn);
+                    note_x += w + 1;
+                }
+                continue;
+            }
+            let x = if at > plot.end {
+                (plot.x + plot.w).saturating_sub(w)
+            } else {
+                plot.col(at)
+            };
+            if x >= free_from && x + w <= plot.x + plot.w {
+                buf.set_string(x, y, &text, th.warn);
+                free_from = x + w + 1;
+            }
+        }
+    }
+}
+
+fn self_x(plot: &Plot, label_w: u16) -> u16 {
+    plot.x - label_w - 1
+}
+
+/// The note column's width at `width` cells (none on narrow screens).
+fn note_width(width: u16) -> u16 {
+    match width {
+        0..=89 => 0,
+        90..=129 => 26,
+        _ => 36,
+    }
+}
+
+/// A round step between axis labels so that labels sit about ten cells apart.
+fn tick_step(end: u64, width: u16) -> u64 {
+    let want = (end * 10 / u64::from(width.max(10))).max(1);
+    let mut unit = 1;
+    loop {
+        for m in [1, 2, 5] {
+            if unit * m >= want {
+                return unit * m;
+            }
+        }
+        unit *= 10;
+    }
+}
+
+/// The stretches of a lane that count as activity in a density strip (attempts, turns), as
+/// (start, end), without copying the segments.
+fn run_spans(tl: &Timeline, lane: Lane) -> impl Iterator<Item = (u64, u64)> + '_ {
+    let (turn, calls) = match lane {
+        Lane::Turn(i) => (Some((tl.turns[i].start, tl.turns[i].end)), &[][..]),
+        Lane::Call(i) => (None, tl.calls[i].segments.as_slice()),
+    };
+    turn.into_iter().chain(
+        calls
+            .iter()
+            .filter(|s| s.kind == SegKind::Run)
+            .map(|s| (s.start, s.end)),
+    )
+}
+
+/// A lane's segments: the turn's thinking, or the call's waits, attempts and backoffs.
+fn lane_segments(tl: &Timeline, lane: Lane) -> Vec<super::model::Segment> {
+    match lane {
+        Lane::Turn(i) => {
+            let t = &tl.turns[i];
+            vec![super::model::Segment {
+                kind: SegKind::Model,
+                attempt: 0,
+                start: t.start,
+                end: t.end,
+                outcome: None,
+                timeout_ms: None,
+                error: None,
+            }]
+        }
+        Lane::Call(i) => {
+            // Waits and backoffs under attempts under ghosts' ends: draw order matters.
+            let mut segs = tl.calls[i].segments.clone();
+            segs.sort_by_key(|s| match s.kind {
+                SegKind::Wait | SegKind::Backoff => 0,
+                SegKind::Ghost => 1,
+                _ => 2,
+            });
+            segs
+        }
+    }
+}
+
+/// The columns of a row.
+struct Cols<'a> {
+    label_w: u16,
+    note_w: u16,
+    plot: &'a Plot,
+}

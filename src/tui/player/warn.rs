@@ -1,0 +1,202 @@
+//! Warnings a reviewer wants from a trace: the same call repeated, a retry storm, a budget
+//! hit, a write whose outcome is unknown, instruction-like text inside a tool result. Found
+//! once when the timeline is built; each carries the time it becomes true.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::orchestrator::{Category, EventKind, Rejection, StopReason};
+
+use super::model::Timeline;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WarnKind {
+    Repeated,
+    RetryStorm,
+    BudgetHit,
+    UnknownWrite,
+    Injection,
+}
+
+impl WarnKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            WarnKind::Repeated => "repeated call",
+            WarnKind::RetryStorm => "retry storm",
+            WarnKind::BudgetHit => "budget hit",
+            WarnKind::UnknownWrite => "unknown write",
+            WarnKind::Injection => "instructions in data",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub t_ms: u64,
+    pub kind: WarnKind,
+    /// The call lane it is about, if one.
+    pub call: Option<usize>,
+    pub text: String,
+}
+
+/// Retries closer together than this (or the call timeout, if longer) count toward a storm.
+const STORM_WINDOW_MS: u64 = 500;
+/// This many retries inside one window make a storm.
+const STORM_RETRIES: usize = 3;
+
+/// Phrases that give orders to the reader rather than describe a ticket.
+static INSTRUCTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(ignore (all |any |your |the )?(previous |prior |above )?(instructions|policy|rules|prompt)|disregard (all|any|your|the|previous)|system override|you are now|call [a-z_]+ on|then (say|report) |do not tell)",
+    )
+    .expect("the instruction pattern is a valid regex")
+});
+
+/// Every warning of the run, by time.
+pub fn find(tl: &Timeline) -> Vec<Warning> {
+    let mut out = Vec::new();
+    repeated(tl, &mut out);
+    storms(tl, &mut out);
+    budgets(tl, &mut out);
+    for (i, c) in tl.calls.iter().enumerate() {
+        let Some(r) = &c.result else { continue };
+        if r.category == Category::UnknownOutcome {
+            out.push(Warning {
+                t_ms: r.t_ms,
+                kind: WarnKind::UnknownWrite,
+                call: Some(i),
+                text: format!(
+                    "{} {}: the write timed out; it may or may not have been applied",
+                    c.id, c.tool
+                ),
+            });
+        }
+        if let Some(m) = c.content.as_deref().and_then(|t| INSTRUCTION.find(t)) {
+            out.push(Warning {
+                t_ms: r.t_ms,
+                kind: WarnKind::Injection,
+                call: Some(i),
+                text: format!(
+                    "{}'s result carries instruction-like text ({:?}): data, not orders",
+                    c.id,
+                    m.as_str()
+                ),
+            });
+        }
+    }
+    out.sort_by_key(|w| w.t_ms);
+    out
+}
+
+/// A call with the same tool and the same arguments as an earlier one.
+fn repeated(tl: &Timeline, out: &mut Vec<Warning>) {
+    let mut first: HashMap<(String, String), usize> = HashMap::new();
+    for (i, c) in tl.calls.iter().enumerate() {
+        if c.args.is_null() {
+            continue;
+        }
+        let key = (c.tool.clone(), c.args.to_string());
+        match first.get(&key) {
+            Some(&j) => out.push(Warning {
+                t_ms: c.proposed_ms,
+                kind: WarnKind::Repeated,
+                call: Some(i),
+                text: format!(
+                    "{} repeats {}: {} with the same arguments",
+                    c.id, tl.calls[j].id, c.tool
+                ),
+            }),
+            None => {
+                first.insert(key, i);
+            }
+        }
+    }
+}
+
+/// Several retries scheduled close together: one warning per burst.
+fn storms(tl: &Timeline, out: &mut Vec<Warning>) {
+    let window = STORM_WINDOW_MS.max(tl.budgets.call_timeout_ms);
+    let times: Vec<u64> = tl
+        .run
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::RetryScheduled { .. }))
+        .map(|e| e.t_ms)
+        .collect();
+    let mut from = 0;
+    let mut warned_until: Option<u64> = None;
+    for (i, &t) in times.iter().enumerate() {
+        while times[from] + window < t {
+            from += 1;
+        }
+        let n = i + 1 - from;
+        if n >= STORM_RETRIES && warned_until.is_none_or(|w| t > w) {
+            let burst = times[from..]
+                .iter()
+                .take_while(|&&x| x <= t + window)
+                .count();
+            out.push(Warning {
+                t_ms: t,
+                kind: WarnKind::RetryStorm,
+                call: None,
+                text: format!("{burst} retries within {window} ms"),
+            });
+            warned_until = Some(t + window);
+        }
+    }
+}
+
+/// The moment each budget ran out (tool calls, retries) and the budget that stopped the run.
+fn budgets(tl: &Timeline, out: &mut Vec<Warning>) {
+    let b = &tl.budgets;
+    let events = &tl.run.events;
+    if let Some(e) = events
+        .iter()
+        .find(|e| b.retry_budget > 0 && e.used.retries >= b.retry_budget)
+    {
+        out.push(Warning {
+            t_ms: e.t_ms,
+            kind: WarnKind::BudgetHit,
+            call: None,
+            text: format!(
+                "retry budget spent ({} of {}): later failures are not retried",
+                e.used.retries, b.retry_budget
+            ),
+        });
+    }
+    if let Some((i, e)) = events.iter().enumerate().find(|(_, e)| {
+        matches!(
+            e.kind,
+            EventKind::CallRejected {
+                category: Rejection::BudgetExhausted,
+                ..
+            }
+        )
+    }) {
+        let id = tl.event_call[i].map(|c| tl.calls[c as usize].id.clone());
+        out.push(Warning {
+            t_ms: e.t_ms,
+            kind: WarnKind::BudgetHit,
+            call: tl.event_call[i].map(|c| c as usize),
+            text: format!(
+                "tool-call budget of {} spent: {} not run",
+                b.max_tool_calls,
+                id.unwrap_or_default()
+            ),
+        });
+    }
+    let text = match tl.stop_reason() {
+        StopReason::MaxModelTurns => format!("model-turn budget of {} spent", b.max_model_turns),
+        StopReason::Deadline => format!("deadline of {} ms reached", b.deadline_ms),
+        StopReason::RepairLimit => format!("repair budget of {} spent", b.max_repairs),
+        _ => return,
+    };
+    out.push(Warning {
+        t_ms: tl.decided_ms,
+        kind: WarnKind::BudgetHit,
+        call: None,
+        text,
+    });
+}

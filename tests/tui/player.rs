@@ -1,0 +1,205 @@
+//! The trace player: frames of shipped scenarios at chosen times and sizes, playing versus
+//! seeking, lanes that never shrink, and the end frame of every scenario.
+
+use crate::player_support::{at, names, open, text};
+use tooldojo::tui::theme::ThemeName;
+
+#[test]
+#[ignore = "prints frames for a human to look at"]
+fn show() {
+    let name = std::env::var("SCENARIO").unwrap_or("partial-success".into());
+    let t: u64 = std::env::var("T")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(u64::MAX);
+    let size = std::env::var("SIZE").unwrap_or("120x36".into());
+    let (w, h) = size.split_once('x').unwrap();
+    print!("{}", at(&name, t, w.parse().unwrap(), h.parse().unwrap()));
+    let _ = (names, open, text, ThemeName::Mono);
+}
+
+#[test]
+#[ignore = "prints frames for a human to look at"]
+fn show_compare() {
+    let mut p = open("race-vs-cancel");
+    p.pb.selected = Some(0);
+    let _ = p.handle_key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Char('m'),
+    ));
+    print!("{}", text(&p, 120, 36, ThemeName::Default, false));
+    print!("{}", text(&p, 80, 24, ThemeName::Projector, true));
+}
+
+#[test]
+#[ignore = "prints frames for a human to look at"]
+fn show_big() {
+    let s = tooldojo::orchestrator::load_scenario_generated(10_000, 64);
+    let t0 = std::time::Instant::now();
+    let mut p = tooldojo::tui::player::Player::new(s, 0);
+    eprintln!("open: {:?}", t0.elapsed());
+    p.seek(2000);
+    let t0 = std::time::Instant::now();
+    let f = text(&p, 160, 45, ThemeName::Default, false);
+    eprintln!("frame: {:?}", t0.elapsed());
+    print!("{f}");
+}
+
+use tooldojo::orchestrator::{Category, Outcome};
+use tooldojo::tui::player::model::{Lane, SegKind};
+use tooldojo::tui::player::warn::WarnKind;
+
+#[test]
+fn partial_success_has_a_lane_per_turn_and_call_with_each_attempt() {
+    let p = open("partial-success");
+    let tl = &p.tl;
+    let labels: Vec<String> = tl.lanes.iter().map(|&l| tl.lane_label(l)).collect();
+    assert_eq!(
+        labels,
+        [
+            "turn 1",
+            "c1 get_ticket",
+            "c2 get_ticket",
+            "c3 get_ticket",
+            "turn 2"
+        ]
+    );
+    let c2 = &tl.calls[1];
+    let kinds: Vec<(SegKind, Option<Outcome>)> =
+        c2.segments.iter().map(|s| (s.kind, s.outcome)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (SegKind::Run, Some(Outcome::Timeout)),
+            (SegKind::Backoff, None),
+            (SegKind::Run, Some(Outcome::Timeout)),
+        ]
+    );
+    // The timeout fired where the attempt's own timer said.
+    let first = &c2.segments[0];
+    assert_eq!(first.end - first.start, first.timeout_ms.unwrap());
+    let c1 = &tl.calls[0];
+    assert_eq!(c1.result.as_ref().unwrap().category, Category::Ok);
+    assert!(c1.content.as_deref().unwrap().contains("TKT-104"));
+}
+
+#[test]
+fn a_slot_wait_is_its_own_segment_and_a_raced_handler_a_ghost() {
+    let p = open("race-vs-cancel");
+    let c1 = &p.tl.calls[0];
+    let wait = c1
+        .segments
+        .iter()
+        .find(|s| s.kind == SegKind::Wait)
+        .unwrap();
+    let ghost = c1
+        .segments
+        .iter()
+        .find(|s| s.kind == SegKind::Ghost)
+        .unwrap();
+    let second = c1
+        .segments
+        .iter()
+        .find(|s| s.kind == SegKind::Run && s.attempt == 2)
+        .unwrap();
+    // The retry waits for the one slot until the abandoned handler gives it back.
+    assert_eq!(wait.end, second.start);
+    assert_eq!(ghost.end, second.start);
+    assert_eq!(ghost.outcome, Some(Outcome::Ok));
+
+    let p = open("bounded-concurrency");
+    let waits =
+        p.tl.calls
+            .iter()
+            .filter(|c| c.segments.iter().any(|s| s.kind == SegKind::Wait))
+            .count();
+    assert_eq!(waits, 4, "two at a time: four of six calls wait for a slot");
+}
+
+#[test]
+fn warnings_name_injection_unknown_writes_budgets_and_repeats() {
+    let kinds =
+        |name: &str| -> Vec<WarnKind> { open(name).tl.warnings.iter().map(|w| w.kind).collect() };
+    assert!(kinds("injection").contains(&WarnKind::Injection));
+    assert!(kinds("write-unknown-outcome").contains(&WarnKind::UnknownWrite));
+    assert!(kinds("tool-budget").contains(&WarnKind::BudgetHit));
+    assert!(kinds("happy-path").is_empty());
+    let s = tooldojo::orchestrator::load_scenario_generated(1001, 8);
+    let p = tooldojo::tui::player::Player::new(s, 0);
+    let w: Vec<&str> =
+        p.tl.warnings
+            .iter()
+            .filter(|w| w.kind == WarnKind::Repeated)
+            .map(|w| w.text.as_str())
+            .collect();
+    assert_eq!(w, ["c1000 repeats c0: get_ticket with the same arguments"]);
+}
+
+#[test]
+fn the_truncation_marker_reaches_the_detail_pane() {
+    let mut p = open("truncation");
+    let i =
+        p.tl.calls
+            .iter()
+            .position(|c| c.result.as_ref().unwrap().truncated)
+            .unwrap();
+    p.pb.selected = Some(i);
+    p.seek(u64::MAX);
+    let frame = text(&p, 160, 45, ThemeName::Default, false);
+    // The cut happens inside the envelope: the body says so in its own typed field.
+    assert!(frame.contains(r#""truncated":true"#), "{frame}");
+    assert!(frame.contains("TRUNCATED"), "{frame}");
+}
+
+#[test]
+fn gauges_fill_and_mark_the_budget_that_stopped_the_run() {
+    let p = open("tool-budget");
+    let g = p.tl.gauges(p.tl.end_ms);
+    let calls = g.iter().find(|g| g.kind.label() == "tool calls").unwrap();
+    assert!(calls.spent && calls.cause);
+    assert!(g.iter().filter(|g| g.cause).count() == 1);
+    let early = p.tl.gauges(0);
+    assert!(early.iter().all(|g| !g.cause));
+    let frame = at("tool-budget", u64::MAX, 80, 24);
+    assert!(frame.contains("STOP"), "{frame}");
+}
+
+#[test]
+fn every_shipped_scenario_ends_with_every_call_id_and_the_stop_reason() {
+    for name in names() {
+        let mut p = open(&name);
+        p.seek(u64::MAX);
+        for (w, h) in [(80, 24), (160, 45)] {
+            for (theme, ascii) in [(ThemeName::Default, false), (ThemeName::Projector, true)] {
+                let frame = text(&p, w, h, theme, ascii);
+                let reason = p.tl.stop_reason().to_string();
+                assert!(
+                    frame.to_lowercase().contains(&reason),
+                    "{name} {w}x{h}: no {reason}\n{frame}"
+                );
+                for c in &p.tl.calls {
+                    assert!(
+                        frame.contains(&format!("{} {}", c.id, c.tool)),
+                        "{name} {w}x{h}: no lane for {}\n{frame}",
+                        c.id
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn turn_lanes_and_call_lanes_interleave_in_the_order_they_happened() {
+    let p = open("repair");
+    let order: Vec<Lane> = p.tl.lanes.clone();
+    assert!(matches!(order[0], Lane::Turn(0)));
+    assert!(matches!(order[1], Lane::Call(0)));
+}
+
+#[test]
+#[ignore = "writes the generated 10,000-call scenario to $GEN_OUT for a manual `tooldojo play`"]
+fn write_generated_scenario() {
+    let path = std::env::var("GEN_OUT").unwrap_or("/tmp/generated-10000.json".into());
+    let s = tooldojo::orchestrator::load_scenario_generated(10_000, 64);
+    std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();
+}
