@@ -16,12 +16,14 @@ impl UserError {
         }
     }
 
-    /// `file:line:column: what` for a serde_json error found while reading `file`.
+    /// `file:line:column: what` for a serde_json error found while reading `file`. Columns
+    /// count from 1: serde_json says 0 when it stops before the line's first character (a
+    /// top-level value of the wrong type, an end of input after a newline), which is column 1.
     pub fn json(file: &str, err: &serde_json::Error) -> Self {
         Self::new(format!(
             "{file}:{}:{}: {}",
-            err.line(),
-            err.column(),
+            err.line().max(1),
+            err.column().max(1),
             strip_position(&err.to_string())
         ))
     }

@@ -128,8 +128,8 @@ fn table(rows: &[CheckRow], failed: usize, ascii: bool) -> String {
     for r in rows.iter().filter(|r| !r.pass) {
         out.push_str(&format!(
             "FAIL {}/{}\n  expected: {}\n  actual:   {}\n",
-            r.suite,
-            r.name,
+            crate::sanitize::clean(&r.suite, false),
+            crate::sanitize::clean(&r.name, false),
             crate::sanitize::clean(&vjson::dumps(&r.expected), false),
             crate::sanitize::clean(&vjson::dumps(&r.actual), false)
         ));

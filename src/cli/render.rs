@@ -34,16 +34,37 @@ pub struct RenderArgs {
     pub records: Option<String>,
 }
 
+/// The largest screen `render` draws: a side fits a terminal's `u16`, the whole stays small.
+const MAX_SIDE: u64 = u16::MAX as u64;
+const MAX_CELLS: u64 = 1_000_000;
+
 /// Parse `WxH`.
 pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), UserError> {
     let bad = || UserError::new(format!("--size {s:?}: expected WIDTHxHEIGHT, e.g. 80x24"));
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let w: u16 = w.trim().parse().map_err(|_| bad())?;
-    let h: u16 = h.trim().parse().map_err(|_| bad())?;
-    if w == 0 || h == 0 || u32::from(w) * u32::from(h) > 1_000_000 {
-        return Err(bad());
+    let number = |t: &str| -> Result<u64, UserError> {
+        let t = t.trim();
+        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        // Digits only: a number too long for u64 is simply too large.
+        Ok(t.parse().unwrap_or(u64::MAX))
+    };
+    let (w, h) = (number(w)?, number(h)?);
+    if w == 0 || h == 0 {
+        return Err(UserError::new(format!(
+            "--size {s:?}: the width and the height must be at least 1"
+        )));
     }
-    Ok((w, h))
+    let too_large = || {
+        UserError::new(format!(
+            "--size {s:?} is too large: at most {MAX_SIDE} cells a side and {MAX_CELLS} cells in all (e.g. 1000x1000)"
+        ))
+    };
+    if w > MAX_SIDE || h > MAX_SIDE || w * h > MAX_CELLS {
+        return Err(too_large());
+    }
+    Ok((w as u16, h as u16))
 }
 
 pub fn run(args: RenderArgs, content: &ContentArgs) -> super::CliResult {

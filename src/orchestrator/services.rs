@@ -99,15 +99,19 @@ pub fn validate_call(
             ),
         ));
     };
+    let rejected = |v: validate::Violation| (Rejection::InvalidArguments, v.message);
     let parsed = match (args, args_text) {
         (None, Some(text)) => {
-            Some(validate::parse_args(text).map_err(|v| (Rejection::InvalidArguments, v.message))?)
+            // Judged on the text, as `validate` reads it: a number beyond the float range is
+            // infinity there, where a parsed value could only hold it as null.
+            let rules = validate::ValidatorRules::ALL_ON;
+            Some(validate::validate_text_to_value(kind.schema(), text, &rules).map_err(rejected)?)
         }
-        _ => None,
+        _ => {
+            validate::validate(kind.schema(), args.unwrap_or(&Value::Null)).map_err(rejected)?;
+            None
+        }
     };
-    let checked = parsed.as_ref().or(args).unwrap_or(&Value::Null);
-    validate::validate(kind.schema(), checked)
-        .map_err(|v| (Rejection::InvalidArguments, v.message))?;
     Ok((kind, parsed))
 }
 
@@ -479,4 +483,26 @@ fn remember(st: &mut ServiceState, key: Option<&str>, args: &Value, out: &Handle
 
 fn ticket_id_of(args: &Value) -> String {
     args["ticket_id"].as_str().unwrap_or_default().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::validate_call;
+
+    #[test]
+    fn a_number_beyond_the_float_range_in_args_text_is_a_float_not_null() {
+        let (_, message) = validate_call(
+            "search_tickets",
+            None,
+            Some(r#"{"query": "x", "page_size": 1e400}"#),
+        )
+        .unwrap_err();
+        assert!(message.contains("got float"), "{message}");
+        let (_, message) =
+            validate_call("search_tickets", None, Some(r#"{"query": 1e400}"#)).unwrap_err();
+        assert!(
+            !message.contains("null") && !message.contains("NoneType"),
+            "{message}"
+        );
+    }
 }

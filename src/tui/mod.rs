@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod blocks;
+mod fault;
 pub mod home;
 pub mod keybar;
 pub mod keys;
@@ -14,6 +15,7 @@ pub mod markdown;
 pub mod player;
 pub mod progress;
 pub mod screens;
+pub mod term_input;
 pub mod theme;
 pub mod ui;
 
@@ -22,8 +24,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use color_eyre::eyre::WrapErr;
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, EventStream};
-use futures::StreamExt;
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::DefaultTerminal;
 use tokio::sync::mpsc;
 
@@ -198,11 +199,14 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
 
 fn init_terminal() -> color_eyre::Result<DefaultTerminal> {
     let terminal = ratatui::try_init().wrap_err("tooldojo needs an interactive terminal")?;
-    // ratatui's panic hook restores the screen; ours also turns mouse reporting off first.
+    // ratatui's panic hook restores the screen and prints the report; ours turns mouse
+    // reporting off first and then ends the process, so that a panic in a background task
+    // cannot leave the app drawing on a terminal that has already been given back.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let _ = crossterm::execute!(stdout(), DisableMouseCapture);
         previous(info);
+        std::process::exit(101);
     }));
     crossterm::execute!(stdout(), EnableMouseCapture)?;
     Ok(terminal)
@@ -231,9 +235,12 @@ async fn event_loop(
     store: &progress::Store,
 ) -> color_eyre::Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
-    let mut events = EventStream::new();
+    let mut events = term_input::TermInput::start().wrap_err("reading the terminal")?;
     let mut sigterm = signal(SignalKind::terminate())?;
     let mut sighup = signal(SignalKind::hangup())?;
+    let mut sigint = signal(SignalKind::interrupt())?;
+    let mut winch = signal(SignalKind::window_change())?;
+    fault::panic_in_task_if_asked();
     let mut ticker = tokio::time::interval(Duration::from_millis(50));
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut redraw = true;
@@ -251,7 +258,10 @@ async fn event_loop(
             }
         }
         if redraw {
-            terminal.draw(|f| ui::draw(f, app))?;
+            terminal.draw(|f| {
+                fault::panic_in_draw_if_asked();
+                ui::draw(f, app)
+            })?;
             redraw = false;
         }
         // The player plays at 30 frames a second, blocks animate at 20.
@@ -262,12 +272,15 @@ async fn event_loop(
         }
         let input = tokio::select! {
             ev = events.next() => match ev {
-                Some(Ok(ev)) => match event_input(ev) {
+                Some(ev) => match event_input(ev) {
                     Some(i) => i,
                     None => continue,
                 },
-                Some(Err(e)) => return Err(e).wrap_err("reading terminal events"),
                 None => return Ok(()),
+            },
+            _ = winch.recv() => match crossterm::terminal::size() {
+                Ok((w, h)) => Input::Resize(w, h),
+                Err(_) => continue,
             },
             Some(msg) = rx.recv() => match msg {
                 AppMsg::Lessons(l) => Input::Lessons(l),
@@ -275,6 +288,7 @@ async fn event_loop(
             },
             _ = sigterm.recv() => return Ok(()),
             _ = sighup.recv() => return Ok(()),
+            _ = sigint.recv() => return Ok(()),
             _ = ticker.tick(), if app.animating() => Input::Tick,
             // Write pending progress once the burst of changes is over.
             _ = tokio::time::sleep_until((last_save + SAVE_EVERY).into()), if dirty => continue,

@@ -16,6 +16,11 @@ use serde_json::Value;
 /// Environment variable that overrides the state directory.
 pub(crate) const STATE_DIR_ENV: &str = "TOOLDOJO_STATE_DIR";
 const FILE_NAME: &str = "progress.json";
+/// Temporary files of a save are named `.progress.json-XXXXXX.tmp` until renamed over the file.
+const TEMP_PREFIX: &str = ".progress.json-";
+const TEMP_SUFFIX: &str = ".tmp";
+/// A temporary file older than this belongs to no save in progress: a crash left it.
+const STRAY_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
 const VERSION: u32 = 1;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -152,6 +157,35 @@ fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
     }
 }
 
+/// A new temporary file beside the progress file (removed again when dropped unsaved).
+fn temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(dir)
+}
+
+/// Remove temporary files that a save interrupted by a crash or a kill left behind (the
+/// progress file itself is untouched by such a save: the rename never happened).
+fn remove_stray_temps(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age >= STRAY_AFTER);
+        if name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX) && old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 impl Store {
     /// A store that keeps nothing on disk.
     pub(crate) fn memory() -> Store {
@@ -181,10 +215,23 @@ impl Store {
             };
         }
         let path = dir.join(FILE_NAME);
-        let store = Store {
+        remove_stray_temps(&dir);
+        let mut store = Store {
             path: Some(path.clone()),
             writable: true,
         };
+        let mut unwritable = None;
+        if let Err(e) = temp_file(&dir) {
+            store.writable = false;
+            // The operating system's reason alone (the error also names the temporary file).
+            let why = e.raw_os_error().map_or(e.to_string(), |c| {
+                std::io::Error::from_raw_os_error(c).to_string()
+            });
+            unwritable = Some(format!(
+                "Cannot write in {}: {why}. Progress will not be saved this session.",
+                crate::sanitize::clean(&dir.display().to_string(), false)
+            ));
+        }
         if reset || !path.exists() {
             return Opened {
                 store,
@@ -192,7 +239,7 @@ impl Store {
                     version: VERSION,
                     ..Progress::default()
                 },
-                notice: reset.then(|| "Progress reset: starting over.".to_owned()),
+                notice: unwritable.or(reset.then(|| "Progress reset: starting over.".to_owned())),
             };
         }
         let problem = match std::fs::read_to_string(&path) {
@@ -201,7 +248,7 @@ impl Store {
                     return Opened {
                         store,
                         progress,
-                        notice: None,
+                        notice: unwritable,
                     };
                 }
                 Err(e) => format!("it does not parse ({e})"),
@@ -220,7 +267,7 @@ impl Store {
             return Ok(());
         }
         let dir = path.parent().unwrap_or(Path::new("."));
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        let mut tmp = temp_file(dir)?;
         let text = serde_json::to_string_pretty(progress).map_err(std::io::Error::other)?;
         tmp.write_all(text.as_bytes())?;
         tmp.write_all(b"\n")?;

@@ -179,7 +179,13 @@ fn lesson_place<'a>(name: &str, rest: &'a str) -> Result<(&'a str, usize), UserE
             let n: usize = p
                 .parse()
                 .map_err(|_| UserError::new(format!("{name:?}: page must be a number from 1")))?;
-            Ok((id, n.max(1) - 1))
+            // Pages count from 1: `#0` names no page.
+            match n.checked_sub(1) {
+                Some(page) => Ok((id, page)),
+                None => Err(UserError::new(format!(
+                    "{name:?}: page must be a number from 1 (pages count from 1)"
+                ))),
+            }
         }
         None => Ok((rest, 0)),
     }

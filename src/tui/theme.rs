@@ -45,6 +45,9 @@ pub struct Symbols {
     pub unchecked: &'static str,
     pub radio_on: &'static str,
     pub radio_off: &'static str,
+    /// A switch that is on / off (playground rules and safeguards).
+    pub switch_on: &'static str,
+    pub switch_off: &'static str,
     pub bar_full: &'static str,
     pub bar_empty: &'static str,
     pub border: border::Set<'static>,
@@ -65,14 +68,16 @@ const UNICODE: Symbols = Symbols {
     unchecked: "[ ]",
     radio_on: "(●)",
     radio_off: "( )",
+    switch_on: "[✓]",
+    switch_off: "[ ]",
     bar_full: "█",
     bar_empty: "░",
     border: border::ROUNDED,
 };
 
 const ASCII: Symbols = Symbols {
-    ok: "+",
-    bad: "x",
+    ok: "OK",
+    bad: "FAIL",
     pending: "...",
     done: "*",
     in_progress: "~",
@@ -85,6 +90,8 @@ const ASCII: Symbols = Symbols {
     unchecked: "[ ]",
     radio_on: "(*)",
     radio_off: "( )",
+    switch_on: "[on]",
+    switch_off: "[off]",
     bar_full: "#",
     bar_empty: ".",
     border: border::Set {

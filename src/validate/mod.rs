@@ -203,6 +203,17 @@ pub fn validate_text(schema: &Schema, text: &str, rules: &ValidatorRules) -> Res
     }
 }
 
+/// [`validate_text`], then the arguments as a value for the caller (the text is read once).
+pub fn validate_text_to_value(
+    schema: &Schema,
+    text: &str,
+    rules: &ValidatorRules,
+) -> Result<Value, Violation> {
+    let args = json::parse(text).map_err(|e| Violation::parse(&e))?;
+    validate_json(schema, &args, rules)?;
+    Ok(args.to_value())
+}
+
 /// Every failure of model-written text (a parse failure is the only one, if any).
 pub fn validate_text_all(schema: &Schema, text: &str, rules: &ValidatorRules) -> Vec<Violation> {
     match json::parse(text) {

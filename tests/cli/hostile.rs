@@ -167,3 +167,49 @@ fn a_long_unbroken_title_prints_in_linear_time() {
         start.elapsed()
     );
 }
+
+/// A lesson written to attack the terminal: OSC 52, CSI, C1 and bidi controls in its title,
+/// a heading, a page title, fence options and block bodies, and in a second file's name.
+fn hostile_lessons() -> tempfile::TempDir {
+    let evil =
+        "\u{1b}]52;c;aGVsbG8=\u{7}\u{1b}[2J\u{1b}[31m\u{9b}1;1H\u{9d}0;t\u{9c}\u{202e}\u{2066}";
+    let text = format!(
+        "# Evil title {evil}end\n*About 3 minutes*\n\nBody text {evil} here.\n\n\
+         ## A heading {evil}\n\n\
+         ```quiz\nWhich one {evil}?\n- [x] yes {evil} :: right {evil}\n- [ ] no :: wrong\n```\n\n\
+         ```trace scenario=no-such-{evil}\n```\n\n```checklist\n- an item {evil}\n```\n\n\
+         ---\n\n## Second page {evil}\n\n```playground mode=validator schema=nope{evil}\n```\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("01-evil.md"), text).unwrap();
+    std::fs::write(
+        dir.path().join("02-name\u{1b}[31m\u{202e}.md"),
+        format!("# Second {evil}\n\n```quiz opt{evil}=1\nQ\n- [x] a :: b\n```\n"),
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_hostile_lesson_reaches_no_terminal_through_render_or_check() {
+    let dir = hostile_lessons();
+    let lessons = dir.path().to_str().unwrap();
+    for page in ["lesson:01-evil#1", "lesson:01-evil#2", "lesson:02-name"] {
+        let out = tooldojo(
+            &["render", "--lessons", lessons, page, "--size", "120x40"],
+            &[],
+        );
+        assert_clean(&out, page);
+    }
+    // The first lesson alone parses and fails its lint rows; with the second the lint names
+    // the file that does not parse.
+    let check = tooldojo(&["check", "--lessons", lessons], &[]);
+    assert_clean(&check, "check");
+    assert!(!check.status.success());
+    std::fs::remove_file(dir.path().join("02-name\u{1b}[31m\u{202e}.md")).unwrap();
+    let check = tooldojo(&["check", "--lessons", lessons], &[]);
+    assert_clean(&check, "check, one lesson");
+    let table = String::from_utf8_lossy(&check.stdout);
+    assert!(table.contains("FAIL lessons/"), "{table}");
+    assert!(table.contains("the scenario exists"), "{table}");
+}

@@ -3,6 +3,7 @@
 mod check_cli;
 mod exec_cli;
 mod hostile;
+mod limits_cli;
 mod practice_cli;
 mod render_cli;
 mod trace_cli;

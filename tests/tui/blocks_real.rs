@@ -304,7 +304,7 @@ fn predict_draws_at_many_sizes_and_themes() {
     predict_row(&mut p, '1');
     let ascii = render_with(&p, 80, 24, &Theme::new(ThemeName::Mono, true));
     assert!(ascii.is_ascii(), "{ascii}");
-    assert!(ascii.contains("+ Right"), "{ascii}");
+    assert!(ascii.contains("OK Right"), "{ascii}");
     let wide = render(&p, 140, 30);
     assert!(wide.contains("Context") && wide.contains("Right"), "{wide}");
     assert!(p.height(80) <= 24, "fits an 80x24 reader: {}", p.height(80));

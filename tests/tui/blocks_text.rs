@@ -44,9 +44,9 @@ fn quiz_wrong_then_right_with_number_keys() {
     let mut q = quiz();
     assert!(!q.is_done());
     assert_eq!(
-        q.handle_key(ch('1'), false),
+        q.handle_key(ch('x'), false),
         BlockOutcome::Ignored,
-        "inactive blocks ignore keys"
+        "inactive blocks ignore keys that are not theirs"
     );
     assert_eq!(press_out(q.as_mut(), &[ch('1')]), BlockOutcome::Changed);
     assert!(!q.is_done());
@@ -108,7 +108,7 @@ fn quiz_ascii_and_tiny() {
     let screen = render_with(q.as_ref(), 80, 24, &Theme::new(ThemeName::Mono, true));
     assert!(screen.is_ascii(), "{screen}");
     assert!(screen.contains("(*)"));
-    assert!(screen.contains("+ Correct"));
+    assert!(screen.contains("OK Correct"));
     render_tiny_sizes(q.as_ref());
 }
 

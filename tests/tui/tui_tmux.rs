@@ -5,12 +5,12 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-struct Tmux {
+pub(crate) struct Tmux {
     socket: String,
 }
 
 impl Tmux {
-    fn run(&self, args: &[&str]) -> String {
+    pub(crate) fn run(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .arg("-L")
             .arg(&self.socket)
@@ -20,12 +20,29 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    fn capture(&self) -> String {
+    pub(crate) fn capture(&self) -> String {
         self.run(&["capture-pane", "-p", "-t", "dojo"])
     }
 
+    /// Whether the pane is on the alternate screen ("1") or not ("0").
+    pub(crate) fn alternate_on(&self) -> String {
+        self.run(&["display", "-p", "-t", "dojo", "#{alternate_on}"])
+            .trim()
+            .to_owned()
+    }
+
+    /// The app's process id (the child of the pane's shell).
+    pub(crate) fn app_pid(&self) -> String {
+        let shell = self.run(&["display", "-p", "-t", "dojo", "#{pane_pid}"]);
+        let child = Command::new("pgrep")
+            .args(["-P", shell.trim()])
+            .output()
+            .expect("pgrep runs");
+        String::from_utf8_lossy(&child.stdout).trim().to_owned()
+    }
+
     /// Wait until the pane shows `needle` (or fail with what it shows).
-    fn wait_for(&self, needle: &str) -> String {
+    pub(crate) fn wait_for(&self, needle: &str) -> String {
         let start = Instant::now();
         loop {
             let text = self.capture();
@@ -39,7 +56,7 @@ impl Tmux {
         }
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "dojo"];
         args.extend_from_slice(keys);
         self.run(&args);
@@ -55,7 +72,7 @@ impl Drop for Tmux {
     }
 }
 
-fn have_tmux() -> bool {
+pub(crate) fn have_tmux() -> bool {
     if Command::new("tmux").arg("-V").output().is_err() {
         eprintln!("SKIPPED: tmux is not installed (the CI script installs it)");
         return false;
@@ -70,14 +87,19 @@ fn start(tag: &str, state: &std::path::Path) -> Tmux {
 
 /// Start the app with extra arguments (already quoted for `sh`) in an 80x24 window.
 fn start_with(tag: &str, state: &std::path::Path, args: &str) -> Tmux {
+    start_in(tag, &state.display().to_string(), "", args)
+}
+
+/// The general start: the state directory as text, `NAME=value` settings put before the
+/// command, and extra arguments (already quoted for `sh`) after it.
+pub(crate) fn start_in(tag: &str, state: &str, env: &str, args: &str) -> Tmux {
     let bin = env!("CARGO_BIN_EXE_tooldojo");
     let tmux = Tmux {
         socket: format!("tooldojo-test-{tag}-{}", std::process::id()),
     };
     let cmd = format!(
-        "TOOLDOJO_STATE_DIR='{}' '{}' {args}; echo EXITED=$?; sleep 60",
-        state.display(),
-        bin
+        "{env} TOOLDOJO_STATE_DIR='{}' '{}' {args}; echo EXITED=$?; sleep 60",
+        state, bin
     );
     tmux.run(&[
         "new-session",

@@ -124,7 +124,9 @@ pub(crate) const BIG_CELL_HEIGHT: usize = 4;
 /// `title` split at spaces into lines of at most `chars` characters, or `None` when it
 /// cannot be drawn big (empty, not ASCII, or a word longer than a line).
 fn big_lines(title: &str, chars: usize) -> Option<Vec<String>> {
-    if title.is_empty() || !title.is_ascii() || chars == 0 {
+    // Printable ASCII only: the big font has no control characters to draw.
+    let printable = title.bytes().all(|b| (0x20..0x7f).contains(&b));
+    if title.is_empty() || !printable || chars == 0 {
         return None;
     }
     let mut lines: Vec<String> = Vec::new();

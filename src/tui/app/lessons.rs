@@ -27,9 +27,10 @@ impl LessonEntry {
         }
     }
 
+    /// The lesson's title, cleaned for the screen (it comes from a file).
     pub fn title(&self) -> String {
         match &self.parsed {
-            Ok(l) => l.title.clone(),
+            Ok(l) => crate::sanitize::clean(&l.title, false),
             Err(_) => self.id.clone(),
         }
     }

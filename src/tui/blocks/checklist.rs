@@ -145,6 +145,21 @@ impl BlockWidget for ChecklistWidget {
         self.ticked.iter().all(|t| *t)
     }
 
+    /// Presenter mode: tick the next item.
+    fn present_step(&mut self) -> bool {
+        let Some(i) = self.ticked.iter().position(|t| !t) else {
+            return false;
+        };
+        self.ticked[i] = true;
+        self.cursor = i;
+        true
+    }
+
+    fn reset(&mut self) {
+        self.ticked.iter_mut().for_each(|t| *t = false);
+        self.cursor = 0;
+    }
+
     fn remaining(&self) -> Vec<String> {
         match self.ticked.iter().filter(|t| !**t).count() {
             0 => Vec::new(),

@@ -19,6 +19,8 @@ use crate::tui::theme::Theme;
 /// Draw the block's border with its title (and an optional right-aligned status) and
 /// return the inner area. Tiny areas get no border at all.
 pub fn frame(area: Rect, buf: &mut Buffer, ctx: &RenderCtx, title: &str, status: &str) -> Rect {
+    // Titles and statuses may quote a lesson's options: cleaned where they are drawn.
+    let (title, status) = (&clean(title, false), &clean(status, false));
     let area = area.intersection(buf.area);
     if area.width < 4 || area.height < 3 {
         return area;

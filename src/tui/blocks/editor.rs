@@ -1,13 +1,14 @@
-//! The text editor blocks embed: `ratatui-textarea` underneath, themed, with the
-//! learner's text cleaned of control characters.
+//! The text editor blocks embed: `ratatui-textarea` underneath (soft wrapping, undo),
+//! themed, with the learner's text cleaned of control characters. Besides typing it can
+//! clear, go back to its original text, and format JSON, each undoable.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
-use ratatui::text::Span;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
-use ratatui_textarea::{CursorMove, TextArea};
+use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
 use crate::sanitize::clean;
 use crate::tui::theme::Theme;
@@ -18,6 +19,14 @@ pub struct Editor {
     pub ta: TextArea<'static>,
     /// One-line field: Enter does not insert a newline.
     pub single_line: bool,
+    /// The text the editor was made with (what `reset` goes back to).
+    original: String,
+    /// The last edit replaced the whole text in two steps (cut, insert): undo takes both.
+    paired: bool,
+    /// First display row shown while not typing (Up/Down on a focused box move it).
+    pub top: usize,
+    /// Display rows and text rows the box had at the last draw (to bound `top`).
+    drawn: std::cell::Cell<(usize, usize)>,
 }
 
 impl std::fmt::Debug for Editor {
@@ -28,30 +37,59 @@ impl std::fmt::Debug for Editor {
     }
 }
 
+/// What an editor's own command did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditResult {
+    Changed,
+    Unchanged,
+    /// `format` on text that is not JSON: nothing changed.
+    NotJson,
+}
+
 impl Editor {
     /// Text enters cleaned (lesson bodies and saved progress are not trusted either):
-    /// control characters and bidi overrides become visible stand-ins.
+    /// control characters and bidi overrides become visible stand-ins. The cursor starts
+    /// at the end of the text, where typing goes on.
     pub fn new(text: &str) -> Editor {
         let text = clean(text, true);
-        let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
-        let mut ta = TextArea::new(lines);
-        ta.set_tab_length(2);
-        Editor {
-            ta,
+        let mut e = Editor {
+            ta: Editor::area(&text),
             single_line: false,
-        }
+            original: text,
+            paired: false,
+            top: 0,
+            drawn: std::cell::Cell::new((0, 0)),
+        };
+        e.to_end();
+        e
     }
 
     pub fn single(text: &str) -> Editor {
         let mut e = Editor::new(&clean(text, false).replace('\u{240a}', " "));
         e.single_line = true;
+        // One row that scrolls sideways.
+        e.ta.set_wrap_mode(WrapMode::None);
         e
+    }
+
+    fn area(text: &str) -> TextArea<'static> {
+        let lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+        let mut ta = TextArea::new(lines);
+        ta.set_tab_length(2);
+        ta.set_wrap_mode(WrapMode::WordOrGlyph);
+        ta
     }
 
     pub fn text(&self) -> String {
         self.ta.lines().join("\n")
     }
 
+    /// The text the editor started from.
+    pub fn original(&self) -> &str {
+        &self.original
+    }
+
+    /// Replace the text and make it the new original (a fixture chosen, progress restored).
     pub fn set_text(&mut self, text: &str) {
         let single = self.single_line;
         *self = if single {
@@ -61,14 +99,110 @@ impl Editor {
         };
     }
 
-    /// Feed one key press; returns true when the text changed.
+    /// Cells the text takes on its widest line.
+    pub fn text_width(&self) -> usize {
+        self.ta
+            .lines()
+            .iter()
+            .map(|l| crate::text::width(l))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Replace the whole text as one undoable edit; the cursor ends after it.
+    fn replace_all(&mut self, text: &str) -> bool {
+        if self.text() == text {
+            return false;
+        }
+        self.ta.select_all();
+        let cut = self.ta.cut();
+        if !cut {
+            self.ta.cancel_selection();
+        }
+        let inserted = !text.is_empty() && self.ta.insert_str(text);
+        self.paired = cut && inserted;
+        true
+    }
+
+    /// Empty the editor (undo brings the text back).
+    pub fn clear(&mut self) -> bool {
+        self.replace_all("")
+    }
+
+    /// Back to the original text (undoable).
+    pub fn reset(&mut self) -> bool {
+        let original = self.original.clone();
+        let changed = self.replace_all(&original);
+        self.to_end();
+        changed
+    }
+
+    /// Pretty-print the text as JSON with two-space indents (undoable); text that does not
+    /// parse is left alone.
+    pub fn format_json(&mut self) -> EditResult {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(&self.text()) else {
+            return EditResult::NotJson;
+        };
+        let pretty = if self.single_line {
+            serde_json::to_string(&value)
+        } else {
+            serde_json::to_string_pretty(&value)
+        };
+        match pretty {
+            Ok(p) if self.replace_all(&p) => EditResult::Changed,
+            _ => EditResult::Unchanged,
+        }
+    }
+
+    pub fn undo(&mut self) -> bool {
+        let undone = self.ta.undo();
+        if std::mem::take(&mut self.paired) {
+            self.ta.undo();
+        }
+        undone
+    }
+
+    /// Cursor to the end of the text.
+    pub fn to_end(&mut self) {
+        self.ta.move_cursor(CursorMove::Bottom);
+        self.ta.move_cursor(CursorMove::End);
+    }
+
+    /// Feed one key press; returns true when the text changed. Ctrl+Z undoes as Ctrl+U
+    /// does.
     pub fn input(&mut self, key: KeyEvent) -> bool {
         if self.single_line && key.code == KeyCode::Enter {
             return false;
         }
+        let undo_key =
+            |c: char| key.code == KeyCode::Char(c) && key.modifiers == KeyModifiers::CONTROL;
+        if undo_key('z') || undo_key('u') {
+            return self.undo();
+        }
+        self.paired = false;
         let before = self.ta.lines().to_vec();
         self.ta.input(key);
         self.ta.lines() != before.as_slice()
+    }
+
+    /// Remember the box `other` (a copy laid out differently) was last drawn in.
+    pub fn drawn_as(&self, other: &Editor) {
+        self.drawn.set(other.drawn.get());
+    }
+
+    /// Move the view by `rows` display rows (negative: up) while not typing; false when
+    /// it cannot move that way.
+    pub fn scroll_rows(&mut self, rows: i32) -> bool {
+        let (shown, total) = self.drawn.get();
+        let max = total.saturating_sub(shown.max(1));
+        let top = if rows < 0 {
+            self.top.saturating_sub(rows.unsigned_abs() as usize)
+        } else {
+            (self.top + rows as usize).min(max)
+        };
+        let moved = top != self.top;
+        self.top = top;
+        moved
     }
 
     /// Put the cursor at a 1-based line and column (clamped).
@@ -88,7 +222,55 @@ impl Editor {
         (c.0, c.1)
     }
 
-    /// Draw with the theme; the cursor shows only while `editing`.
+    /// The display row of `ta`'s cursor when wrapped to `width` columns: a one-row draw
+    /// of a copy scrolls its view to that row.
+    fn display_row(ta: &TextArea<'static>, width: u16) -> usize {
+        let ta = ta.clone();
+        let area = Rect::new(0, 0, width.max(1), 1);
+        let mut scratch = Buffer::empty(area);
+        (&ta).render(area, &mut scratch);
+        usize::from(ta.scroll_offset().0)
+    }
+
+    /// Display rows the text takes when wrapped to `width` columns, and the display row
+    /// of the cursor. Only lines wider than the box are measured by the textarea itself.
+    pub fn wrapped(&self, width: u16) -> (usize, usize) {
+        let (row, col) = self.cursor();
+        let probe = |line: &str, at: Option<usize>| {
+            let mut one = TextArea::new(vec![line.to_owned()]);
+            one.set_tab_length(2);
+            one.set_wrap_mode(self.ta.wrap_mode());
+            match at {
+                Some(c) => one.move_cursor(CursorMove::Jump(0, c as u16)),
+                None => one.move_cursor(CursorMove::End),
+            }
+            Editor::display_row(&one, width)
+        };
+        let fits = |line: &str| crate::text::width(line) < usize::from(width.max(1));
+        let mut total = 0;
+        let mut cursor_row = 0;
+        for (i, line) in self.ta.lines().iter().enumerate() {
+            if i == row {
+                cursor_row = total
+                    + if fits(line) {
+                        0
+                    } else {
+                        probe(line, Some(col))
+                    };
+            }
+            total += if fits(line) { 1 } else { probe(line, None) + 1 };
+        }
+        (total.max(1), cursor_row)
+    }
+
+    /// The box height (borders included) that shows the whole text at `width` columns.
+    pub fn full_height(&self, width: u16) -> u16 {
+        let (rows, _) = self.wrapped(width.saturating_sub(2));
+        u16::try_from(rows + 2).unwrap_or(u16::MAX)
+    }
+
+    /// Draw with the theme; the cursor shows only while `editing`. A box too small for the
+    /// text says which display rows it shows (`3-9 of 24`) on its bottom border.
     pub fn render(
         &self,
         area: Rect,
@@ -103,6 +285,10 @@ impl Editor {
             return;
         }
         let mut ta = self.ta.clone();
+        if !editing {
+            // Reading: the view starts at `top`, whatever the cursor.
+            ta.move_cursor(CursorMove::Top);
+        }
         ta.set_style(theme.code);
         ta.set_cursor_line_style(Style::default());
         if editing {
@@ -112,26 +298,52 @@ impl Editor {
         }
         ta.set_placeholder_text("(empty)");
         ta.set_placeholder_style(theme.dim);
-        if area.height >= 3 && area.width >= 6 {
-            let style = if editing || focused {
-                theme.focus
-            } else {
-                theme.border
-            };
-            let mark = if editing {
-                format!("{} ", theme.sym.pointer)
-            } else {
-                String::new()
-            };
-            ta.set_block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .border_set(theme.sym.border)
-                    .border_style(style)
-                    .title(Span::styled(format!(" {mark}{title} "), style)),
-            );
+        if area.height < 3 || area.width < 6 {
+            (&ta).render(area, buf);
+            return;
         }
-        (&ta).render(area, buf);
+        let style = if editing || focused {
+            theme.focus
+        } else {
+            theme.border
+        };
+        let mark = if editing {
+            format!("{} ", theme.sym.pointer)
+        } else {
+            String::new()
+        };
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_set(theme.sym.border)
+            .border_style(style)
+            .title(Span::styled(format!(" {mark}{title} "), style));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let (rows, _) = self.wrapped(inner.width);
+        let shown = usize::from(inner.height);
+        self.drawn.set((shown, rows));
+        if !editing && rows > shown {
+            // The view follows the cursor: put it on the last display row to show.
+            let top = self.top.min(rows.saturating_sub(shown));
+            let last = (top + shown).saturating_sub(1).min(rows.saturating_sub(1));
+            while Editor::display_row(&ta, inner.width) < last {
+                let before = ta.cursor();
+                ta.move_cursor(CursorMove::Down);
+                if ta.cursor() == before {
+                    break;
+                }
+            }
+        }
+        (&ta).render(inner, buf);
+        if rows > shown {
+            let top = usize::from(ta.scroll_offset().0);
+            let pos = format!(" {}-{} of {rows} ", top + 1, (top + shown).min(rows));
+            let w = crate::text::width(&pos) as u16;
+            if w + 4 <= area.width {
+                let x = area.right().saturating_sub(w + 1);
+                buf.set_line(x, area.bottom() - 1, &Line::styled(pos, theme.dim), w);
+            }
+        }
     }
 }
 
@@ -152,5 +364,32 @@ mod tests {
         assert_eq!(e.cursor(), (1, 3));
         e.jump_to(99, 99);
         assert_eq!(e.cursor(), (2, 1));
+    }
+
+    #[test]
+    fn editor_starts_at_the_end_and_wraps() {
+        let e = Editor::new("{\n  \"ticket_id\": \"TKT-104\"\n}");
+        assert_eq!(e.cursor(), (2, 1));
+        let long = Editor::new(&"word ".repeat(20));
+        assert_eq!(long.wrapped(100).0, 1);
+        assert!(long.wrapped(20).0 >= 5, "{:?}", long.wrapped(20));
+    }
+
+    #[test]
+    fn editor_clear_reset_format_and_undo() {
+        let mut e = Editor::new("{\"a\": 1}");
+        assert!(e.clear());
+        assert_eq!(e.text(), "");
+        assert!(e.undo());
+        assert_eq!(e.text(), "{\"a\": 1}");
+        assert_eq!(e.format_json(), EditResult::Changed);
+        assert_eq!(e.text(), "{\n  \"a\": 1\n}");
+        assert!(e.undo());
+        assert_eq!(e.text(), "{\"a\": 1}");
+        e.ta.insert_str("xyz");
+        assert_eq!(e.format_json(), EditResult::NotJson);
+        assert!(e.reset());
+        assert_eq!(e.text(), "{\"a\": 1}");
+        assert_eq!(e.cursor(), (0, 8));
     }
 }

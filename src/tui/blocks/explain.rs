@@ -96,9 +96,16 @@ impl ExplainWidget {
             .collect()
     }
 
-    fn editor_height(&self) -> u16 {
-        let n = self.editor.ta.lines().len() as u16;
-        (n + 2).clamp(EDITOR_MIN, 10)
+    /// Rows of the answer box at inner width `inner`: the wrapped answer, at least
+    /// [`EDITOR_MIN`]; at most 10 unless `grow` (the page has room for all of it).
+    fn editor_height(&self, inner: u16, grow: bool) -> u16 {
+        let bw = if self.showing && inner >= WIDE {
+            inner / 2
+        } else {
+            inner
+        };
+        let full = self.editor.full_height(bw).max(EDITOR_MIN);
+        if grow { full } else { full.min(10) }
     }
 
     /// Lines of the comparison panel (model answer, key points, hint).
@@ -172,7 +179,12 @@ impl ExplainWidget {
     /// The hint under the editor, wrapped to `width`.
     fn status_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         if self.editing {
-            return wrap_prefixed(Vec::new(), "Typing: Esc stops editing.", width, theme.dim);
+            return wrap_prefixed(
+                Vec::new(),
+                "Typing: Esc stops editing; Ctrl+U undoes.",
+                width,
+                theme.dim,
+            );
         }
         if self.compared {
             let n = self.ticked.iter().filter(|t| **t).count();
@@ -214,7 +226,7 @@ impl BlockWidget for ExplainWidget {
         let q = common::wrap_rich(Vec::new(), &self.question, w as usize, theme.base, &theme).len()
             as u16;
         let st = self.status_lines(&theme, w as usize).len() as u16;
-        let mut h = 2 + q + st + self.editor_height() + 1;
+        let mut h = 2 + q + st + self.editor_height(w, false) + 1;
         if self.showing {
             let cw = if w >= WIDE { w / 2 } else { w };
             let (cl, _) = self.compare_lines(&theme, cw as usize, false);
@@ -278,7 +290,7 @@ impl BlockWidget for ExplainWidget {
             let skip = common::scroll_to(focus, pad.height as usize, lines.len());
             common::draw_lines(pad, buf, &lines, skip);
         } else {
-            let eh = self.editor_height().min(body.height);
+            let eh = self.editor_height(inner.width, true).min(body.height);
             let [ed, below] = body.layout(&Layout::vertical([
                 Constraint::Length(eh),
                 Constraint::Fill(1),
@@ -315,6 +327,19 @@ impl BlockWidget for ExplainWidget {
         if is_char(&key, 'e') || (plain(&key, KeyCode::Enter) && !self.showing) {
             self.editing = true;
             return BlockOutcome::Changed;
+        }
+        if is_char(&key, 'u') || plain(&key, KeyCode::Backspace) {
+            // Undo, or clear the answer (undo brings it back).
+            let changed = if is_char(&key, 'u') {
+                self.editor.undo()
+            } else {
+                self.editor.clear()
+            };
+            return if changed {
+                BlockOutcome::Changed
+            } else {
+                BlockOutcome::Consumed
+            };
         }
         if is_char(&key, 'c') {
             // Opens the comparison (the block is done from then on); again hides it.
@@ -353,9 +378,16 @@ impl BlockWidget for ExplainWidget {
             return vec![KeyHint::new("Enter", "answer in your words")];
         }
         if self.editing {
-            return vec![KeyHint::new("Esc", "stop editing")];
+            return vec![
+                KeyHint::new("Esc", "stop editing"),
+                KeyHint::new("Ctrl+U", "undo"),
+            ];
         }
         let mut v = vec![KeyHint::new("e", "edit answer")];
+        if !self.answer().is_empty() {
+            v.push(KeyHint::new("Backspace", "clear"));
+            v.push(KeyHint::new("u", "undo"));
+        }
         if self.showing {
             v.push(KeyHint::new("Up/Down", "key point"));
             v.push(KeyHint::new("Space", "tick"));
@@ -402,6 +434,25 @@ impl BlockWidget for ExplainWidget {
         self.compared
     }
 
+    /// Presenter mode: open the model answer (once).
+    fn present_step(&mut self) -> bool {
+        if self.showing {
+            return false;
+        }
+        self.editing = false;
+        self.showing = true;
+        true
+    }
+
+    fn reset(&mut self) {
+        self.editor = Editor::new("");
+        self.editing = false;
+        self.compared = false;
+        self.showing = false;
+        self.ticked.iter_mut().for_each(|t| *t = false);
+        self.kp_cursor = 0;
+    }
+
     fn remaining(&self) -> Vec<String> {
         if self.compared {
             Vec::new()
@@ -410,12 +461,20 @@ impl BlockWidget for ExplainWidget {
         }
     }
 
+    fn height_for(&self, width: u16, available: u16) -> u16 {
+        let need = self.height(width);
+        let inner = width.saturating_sub(2);
+        let grown = self.editor_height(inner, true);
+        let extra = grown.saturating_sub(self.editor_height(inner, false));
+        need + extra.min(available.saturating_sub(need))
+    }
+
     fn focus_line(&self, width: u16) -> Option<u16> {
         let theme = Theme::new(ThemeName::Mono, false);
         let w = width.saturating_sub(2);
         let q = common::wrap_rich(Vec::new(), &self.question, w as usize, theme.base, &theme).len()
             as u16;
-        let eh = self.editor_height();
+        let eh = self.editor_height(w, false);
         if self.showing && !self.editing {
             let cw = if w >= WIDE { w / 2 - 1 } else { w };
             let (_, focus) = self.compare_lines(&theme, cw as usize, true);
@@ -423,7 +482,7 @@ impl BlockWidget for ExplainWidget {
             return Some(1 + q + below + focus as u16);
         }
         // The editor's cursor line (its box has a top border; it scrolls past its height).
-        let row = (self.editor.cursor().0 as u16).min(eh.saturating_sub(3));
+        let row = (self.editor.wrapped(w.saturating_sub(2)).1 as u16).min(eh.saturating_sub(3));
         Some(1 + q + 1 + row)
     }
 }

@@ -144,6 +144,8 @@ pub trait BlockWidget {
         let _ = (row, col);
         BlockOutcome::Ignored
     }
+    /// Back to the block's initial state (a new class, a fresh try).
+    fn reset(&mut self) {}
 }
 
 /// Build the widget for one lesson block. An error string is shown in place of the block

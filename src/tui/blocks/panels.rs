@@ -99,17 +99,27 @@ pub fn rule_lines(
         let here = cursor == Some(i);
         let pointer = if here { theme.sym.pointer } else { " " };
         let (mark, st, word) = if is_off {
-            (theme.sym.unchecked, theme.warn, "OFF")
+            (theme.sym.switch_off, theme.warn, "OFF")
         } else {
-            (theme.sym.checked, theme.ok, "on")
+            (theme.sym.switch_on, theme.ok, "on")
         };
+        // ASCII marks already spell the state out.
+        let word = if theme.ascii { "" } else { word };
         let style = if here { theme.selected } else { theme.base };
-        let body = width.saturating_sub(width_of(pointer) + width_of(mark) + 6);
+        let tail = if word.is_empty() { 2 } else { 6 };
+        let body = width.saturating_sub(width_of(pointer) + width_of(mark) + tail);
         out.push(Line::from(vec![
             Span::styled(format!("{pointer} "), theme.focus),
             Span::styled(format!("{mark} "), st),
             Span::styled(fit(label, body, theme.sym.ellipsis), style),
-            Span::styled(format!(" {word}"), st),
+            Span::styled(
+                if word.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {word}")
+                },
+                st,
+            ),
         ]));
     }
     out
@@ -174,6 +184,10 @@ pub fn flip_lines(
         ));
         return out;
     }
+    let cell_text = |ok: bool, text: &str| {
+        let mark = if ok { theme.sym.ok } else { theme.sym.bad };
+        format!("{mark} {text}")
+    };
     let idw = flips
         .iter()
         .map(|f| width_of(&f.id))
@@ -183,25 +197,44 @@ pub fn flip_lines(
         .min(width / 3);
     let rest = width.saturating_sub(idw + 2);
     let cw = (rest / 2).saturating_sub(1).max(3);
+    let fits = flips.iter().all(|f| {
+        width_of(&cell_text(f.with_ok, &f.with)) <= cw
+            && width_of(&cell_text(f.without_ok, &f.without)) <= cw
+            && width_of(&f.id) <= idw
+    });
+    let style = |ok: bool| if ok { theme.ok } else { theme.bad };
+    if !fits {
+        // Stacked: each row's two results wrap on lines of their own, never cut.
+        for f in flips {
+            out.push(Line::from(Span::styled(f.id.clone(), theme.base)));
+            for (label, ok, text) in [
+                ("  with:    ", f.with_ok, &f.with),
+                ("  without: ", f.without_ok, &f.without),
+            ] {
+                out.extend(wrap_prefixed(
+                    vec![Span::styled(label, theme.dim)],
+                    &cell_text(ok, text),
+                    width,
+                    style(ok),
+                ));
+            }
+        }
+        return out;
+    }
     out.push(Line::from(vec![
         Span::styled(format!("{} ", fit("row", idw, e)), theme.dim),
         Span::styled(format!("{} ", fit("with rule", cw, e)), theme.dim),
         Span::styled(fit("without rule", cw, e), theme.dim),
     ]));
     for f in flips {
-        let cell = |ok: bool, text: &str| {
-            let (mark, st) = if ok {
-                (theme.sym.ok, theme.ok)
-            } else {
-                (theme.sym.bad, theme.bad)
-            };
-            Span::styled(fit(&format!("{mark} {text}"), cw, e), st)
-        };
         out.push(Line::from(vec![
             Span::styled(format!("{} ", fit(&f.id, idw, e)), theme.base),
-            cell(f.with_ok, &f.with),
+            Span::styled(fit(&cell_text(f.with_ok, &f.with), cw, e), style(f.with_ok)),
             Span::raw(" "),
-            cell(f.without_ok, &f.without),
+            Span::styled(
+                fit(&cell_text(f.without_ok, &f.without), cw, e),
+                style(f.without_ok),
+            ),
         ]));
     }
     out

@@ -32,6 +32,19 @@ pub struct QuizWidget {
     tried: Vec<usize>,
 }
 
+/// A choice's explanation without a leading "Right." or "Wrong." (the mark beside it
+/// says that already); the reason is what is left.
+fn without_verdict_word(why: &str) -> &str {
+    for word in ["Right.", "Correct.", "Wrong.", "Incorrect.", "Yes.", "No."] {
+        if let Some(rest) = why.strip_prefix(word)
+            && !rest.trim().is_empty()
+        {
+            return rest.trim_start();
+        }
+    }
+    why
+}
+
 impl QuizWidget {
     pub fn new(spec: &Quiz) -> Result<QuizWidget, String> {
         if spec.choices.len() < 2 {
@@ -124,16 +137,14 @@ impl QuizWidget {
             // Explanations: the picked one (and earlier tries) right away, all once solved.
             let show_why = solved || self.tried.contains(&i);
             if show_why && !c.why.is_empty() {
-                let (mark, word, st) = if c.correct {
-                    (theme.sym.ok, "right", theme.ok)
+                let (mark, st) = if c.correct {
+                    (theme.sym.ok, theme.ok)
                 } else {
-                    (theme.sym.bad, "wrong", theme.bad)
+                    (theme.sym.bad, theme.bad)
                 };
-                let prefix = vec![
-                    Span::raw("        "),
-                    Span::styled(format!("{mark} {word}: "), st),
-                ];
-                out.extend(common::wrap_rich(prefix, &c.why, width, theme.dim, theme));
+                let prefix = vec![Span::raw("        "), Span::styled(format!("{mark} "), st)];
+                let why = without_verdict_word(&c.why);
+                out.extend(common::wrap_rich(prefix, why, width, theme.dim, theme));
                 // The chosen choice's explanation is what the learner must see next.
                 if self.picked == Some(i) {
                     focus = out.len() - 1;
@@ -196,6 +207,14 @@ impl BlockWidget for QuizWidget {
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
+        // A number picks that choice even before the quiz is entered.
+        if !active && let Some(i) = common::digit(&key) {
+            return if i < self.choices.len() {
+                self.pick(i)
+            } else {
+                BlockOutcome::Ignored
+            };
+        }
         if let Some(outcome) = list_key(&key, active, &mut self.cursor, self.choices.len()) {
             return outcome;
         }
@@ -218,7 +237,10 @@ impl BlockWidget for QuizWidget {
 
     fn key_hints(&self, active: bool) -> Vec<KeyHint> {
         if !active {
-            return vec![KeyHint::new("Enter", "answer the quiz")];
+            return vec![
+                KeyHint::new("1-9", "pick"),
+                KeyHint::new("Enter", "answer the quiz"),
+            ];
         }
         vec![
             KeyHint::new("Up/Down", "move"),
@@ -254,6 +276,25 @@ impl BlockWidget for QuizWidget {
 
     fn is_done(&self) -> bool {
         self.answered_correctly()
+    }
+
+    /// Presenter mode: show the right answer and every explanation (once).
+    fn present_step(&mut self) -> bool {
+        if self.answered_correctly() {
+            return false;
+        }
+        let Some(right) = self.choices.iter().position(|c| c.correct) else {
+            return false;
+        };
+        self.cursor = right;
+        self.picked = Some(right);
+        true
+    }
+
+    fn reset(&mut self) {
+        self.picked = None;
+        self.tried.clear();
+        self.cursor = 0;
     }
 
     fn remaining(&self) -> Vec<String> {

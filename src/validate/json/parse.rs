@@ -444,6 +444,8 @@ impl<'a> Parser<'a> {
             return Err(self.error(self.fail("expected a JSON object")));
         }
         self.pos += 1;
+        // The case object is a level of nesting, as it is for a reader of the whole line.
+        self.depth += 1;
         self.ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;

@@ -233,6 +233,17 @@ impl ExecutorEngine {
         out
     }
 
+    /// Rows the envelope needs beside the argument editor at inner width `inner`.
+    fn envelope_rows(&self, inner: u16) -> u16 {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let split = if inner >= WIDE { 40 } else { 50 };
+        let w = (inner - inner * split / 100).saturating_sub(1);
+        let n = self
+            .envelope_lines(&theme, usize::from(w), usize::MAX)
+            .len();
+        u16::try_from(n).unwrap_or(u16::MAX)
+    }
+
     /// The context goes on a row of its own when the block is roomy or when it does not
     /// fit beside the short tool field (it is never cut at the right edge).
     fn context_own_row(&self, theme: &Theme, inner_width: u16) -> bool {
@@ -240,8 +251,15 @@ impl ExecutorEngine {
             return true;
         }
         let need = self.context_line(theme, None, false, false).width() as u16;
-        // "tool " + a 15-cell field + a space.
-        need + 21 > inner_width
+        // "tool " + the field + a space.
+        need + 6 + self.tool_field_width(false) > inner_width
+    }
+
+    /// Columns of the tool field: room for the name being typed, 15 at least.
+    fn tool_field_width(&self, roomy: bool) -> u16 {
+        let want = u16::try_from(self.tool.text_width() + 2).unwrap_or(u16::MAX);
+        want.clamp(15, if roomy { 48 } else { 40 })
+            .max(if roomy { 32 } else { 15 })
     }
 
     /// Rows above the editors: the tool field, and the context when it has its own row.
@@ -308,7 +326,7 @@ impl ExecutorEngine {
             width: area
                 .width
                 .saturating_sub(lw)
-                .min(if roomy { 32 } else { 15 }),
+                .min(self.tool_field_width(roomy)),
             ..area
         };
         self.tool
@@ -355,6 +373,15 @@ impl ExecutorEngine {
         let line = self.context_line(theme, focused, roomy, tight);
         common::draw_lines(ctx_a, buf, &[line], 0);
         rest
+    }
+
+    /// Rows of the argument editor at inner width `inner` when `room` rows are free for
+    /// it: [`EDITOR_H`] at least, its whole text when there is room.
+    fn editor_rows(&self, inner: u16, room: u16) -> u16 {
+        let split = if inner >= WIDE { 40 } else { 50 };
+        let w = inner * split / 100;
+        let full = self.args.full_height(w).max(self.envelope_rows(inner));
+        full.min(room).max(EDITOR_H)
     }
 
     /// The argument editor beside the envelope.
@@ -433,12 +460,15 @@ impl Engine for ExecutorEngine {
         let without = run_exec_case(case, &self.records, Some(rule)).ok()?;
         let changed = with.contract_envelope() != without.contract_envelope()
             || with.store_changed != without.store_changed;
+        let tenant = case.context.tenant.as_str();
+        let (with_words, with_ok) = with.flip_words(&self.records, tenant);
+        let (without_words, without_ok) = without.flip_words(&self.records, tenant);
         Some(changed.then(|| Flip {
             id: case.id.clone(),
-            with: with.words(),
-            with_ok: with.outcome() == "ok",
-            without: without.words(),
-            without_ok: without.outcome() == "ok",
+            with: with_words,
+            with_ok,
+            without: without_words,
+            without_ok,
         }))
     }
 
@@ -478,25 +508,36 @@ impl Engine for ExecutorEngine {
     fn status(&self, theme: &Theme) -> String {
         let outcome = self.run.outcome();
         if outcome == "ok" {
-            format!("{} ok", theme.sym.ok)
+            // The ASCII mark already reads OK.
+            if theme.ascii {
+                theme.sym.ok.to_owned()
+            } else {
+                format!("{} ok", theme.sym.ok)
+            }
         } else {
             format!("{} {outcome}", theme.sym.bad)
         }
     }
 
-    fn height(&self, shell: &Shell<Safeguard>, width: u16) -> u16 {
+    fn height(&self, shell: &Shell<Safeguard>, width: u16, available: u16) -> u16 {
         let inner = width.saturating_sub(2);
         let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
         let rules = shell.rules_panel_height(inner);
         let res = self.result_lines(&theme, inner as usize, shell.off()).len() as u16;
-        2 + self.top_rows(inner) + EDITOR_H + res + rules
+        let fixed = 2 + self.top_rows(inner) + res + rules;
+        fixed + self.editor_rows(inner, available.saturating_sub(fixed))
     }
 
     fn render(&self, c: &Canvas<Safeguard>, inner: Rect, buf: &mut Buffer) {
         let Canvas { shell, theme, show } = *c;
         let rest = self.draw_top(c, inner, buf);
         let res = self.result_lines(theme, rest.width as usize, shell.off());
-        let eh = EDITOR_H.min(rest.height);
+        let fixed = res.len() as u16 + shell.rules_panel_height(inner.width);
+        let eh = rest
+            .height
+            .saturating_sub(fixed)
+            .max(EDITOR_H)
+            .min(rest.height);
         let rh = (res.len() as u16).min(rest.height.saturating_sub(eh));
         let [eds, ra, rules] = rest.layout(&Layout::vertical([
             Constraint::Length(eh),
@@ -512,7 +553,11 @@ impl Engine for ExecutorEngine {
         let top = self.top_rows(width.saturating_sub(2));
         if shell.edits(Panel::Args) {
             // The editor box has a top border; it scrolls past its height.
-            let row = (self.args.cursor().0 as u16).min(EDITOR_H.saturating_sub(3));
+            let inner = width.saturating_sub(2);
+            let split = if inner >= WIDE { 40 } else { 50 };
+            let box_w = inner * split / 100;
+            let row = (self.args.wrapped(box_w.saturating_sub(2)).1 as u16)
+                .min(EDITOR_H.saturating_sub(3));
             return 1 + top + 1 + row;
         }
         // Otherwise the verdict under the editor.

@@ -73,6 +73,33 @@ impl ExecRun {
         v
     }
 
+    /// The tenant whose stored ticket came back (matched by id and title in `records`).
+    pub fn ticket_owner<'r>(&self, records: &'r [crate::executor::Record]) -> Option<&'r str> {
+        let ticket = self.envelope.get("ticket")?;
+        let (id, title) = (ticket.get("id")?.as_str()?, ticket.get("title")?.as_str()?);
+        records
+            .iter()
+            .find(|r| r.id == id && r.title == title)
+            .map(|r| r.tenant.as_str())
+    }
+
+    /// A flip cell's words and whether the result is sound for a session of `tenant`: a
+    /// ticket of another tenant is named as the leak it is.
+    pub fn flip_words(&self, records: &[crate::executor::Record], tenant: &str) -> (String, bool) {
+        let ok = self.outcome() == "ok";
+        match self.ticket_owner(records) {
+            Some(owner) if owner != tenant => {
+                let owner = crate::sanitize::clean(owner, false);
+                (format!("{}: LEAK, {owner}'s ticket", self.words()), false)
+            }
+            Some(owner) => {
+                let owner = crate::sanitize::clean(owner, false);
+                (format!("{} ({owner}'s own)", self.words()), ok)
+            }
+            None => (self.words(), ok && self.store_changed != Some(true)),
+        }
+    }
+
     /// A flip cell's words: the outcome, whose ticket came back, whether the store changed.
     pub(super) fn words(&self) -> String {
         let mut s = self.outcome();

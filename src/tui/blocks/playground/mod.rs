@@ -130,8 +130,9 @@ pub trait Engine {
     }
     /// The verdict word for the border.
     fn status(&self, theme: &Theme) -> String;
-    /// The block's full height (border included) at `width` columns.
-    fn height(&self, shell: &Shell<Self::Rule>, width: u16) -> u16;
+    /// The block's full height (border included) at `width` columns when the page can
+    /// give it `available` rows (0: just what it needs).
+    fn height(&self, shell: &Shell<Self::Rule>, width: u16, available: u16) -> u16;
     /// Draw the panes into the block's inner area.
     fn render(&self, c: &Canvas<Self::Rule>, inner: Rect, buf: &mut Buffer);
     /// The row (from the block's top) the reader keeps in view.

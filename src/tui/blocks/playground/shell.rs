@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::{Engine, KeyEffect, Panel, RuleSwitch};
 use crate::switches::Switch;
 use crate::tui::blocks::common::{frame, is_char, is_down, is_up, plain};
+use crate::tui::blocks::editor::{EditResult, Editor};
 use crate::tui::blocks::panels::{self, Flip, RulesPanel};
 use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::tui::theme::Theme;
@@ -115,14 +116,18 @@ impl<R> Copy for Canvas<'_, R> {}
 pub struct Playground<E: Engine> {
     engine: E,
     shell: Shell<E::Rule>,
+    /// The engine's inputs as the lesson set them (what `reset` goes back to).
+    initial: Value,
 }
 
 impl<E: Engine> Playground<E> {
     /// A playground on `engine`'s inputs, run once with every rule on.
     pub fn with_engine(engine: E) -> Playground<E> {
+        let initial = Value::Object(engine.save());
         let mut p = Playground {
             engine,
             shell: Shell::new(),
+            initial,
         };
         p.refresh();
         p
@@ -239,12 +244,31 @@ impl<E: Engine> Playground<E> {
         if focus == Panel::Rules {
             return self.rules_key(key);
         }
-        let enter = plain(&key, KeyCode::Enter) || is_char(&key, 'e');
-        if enter && self.engine.editor_mut(focus).is_some() {
+        let Some(editor) = self.engine.editor_mut(focus) else {
+            return BlockOutcome::Ignored;
+        };
+        if plain(&key, KeyCode::Enter) || is_char(&key, 'e') {
             self.shell.editing = true;
             return BlockOutcome::Changed;
         }
-        BlockOutcome::Ignored
+        if is_up(&key) || is_down(&key) {
+            // Scroll a box too small for its text; otherwise the page moves.
+            return if editor.scroll_rows(if is_up(&key) { -1 } else { 1 }) {
+                BlockOutcome::Consumed
+            } else {
+                BlockOutcome::Ignored
+            };
+        }
+        match editor_command(editor, &key) {
+            Some(true) => {
+                self.engine.typed(focus);
+                self.shell.edited = true;
+                self.refresh();
+                BlockOutcome::Changed
+            }
+            Some(false) => BlockOutcome::Consumed,
+            None => BlockOutcome::Ignored,
+        }
     }
 
     fn rules_key(&mut self, key: KeyEvent) -> BlockOutcome {
@@ -264,13 +288,43 @@ impl<E: Engine> Playground<E> {
     }
 }
 
+/// The editor commands of a focused pane: `c` clears, `o` goes back to the original,
+/// `f` formats the JSON, `u` undoes. `Some(changed)` when the key was one of them.
+pub(crate) fn editor_command(editor: &mut Editor, key: &KeyEvent) -> Option<bool> {
+    if is_char(key, 'c') {
+        Some(editor.clear())
+    } else if is_char(key, 'o') {
+        Some(editor.reset())
+    } else if is_char(key, 'f') {
+        Some(editor.format_json() == EditResult::Changed)
+    } else if is_char(key, 'u') {
+        Some(editor.undo())
+    } else {
+        None
+    }
+}
+
+/// Key hints for a focused editor pane (not typing).
+pub(crate) fn editor_hints(json: bool) -> Vec<KeyHint> {
+    let mut v = vec![KeyHint::new("c", "clear"), KeyHint::new("o", "original")];
+    if json {
+        v.push(KeyHint::new("f", "format JSON"));
+    }
+    v.push(KeyHint::new("u", "undo"));
+    v
+}
+
 impl<E: Engine> BlockWidget for Playground<E> {
     fn title(&self) -> String {
         E::TITLE.to_owned()
     }
 
     fn height(&self, width: u16) -> u16 {
-        self.engine.height(&self.shell, width)
+        self.engine.height(&self.shell, width, 0)
+    }
+
+    fn height_for(&self, width: u16, available: u16) -> u16 {
+        self.engine.height(&self.shell, width, available)
     }
 
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
@@ -341,6 +395,7 @@ impl<E: Engine> BlockWidget for Playground<E> {
         if self.shell.editing {
             return vec![
                 KeyHint::new("Esc", "stop editing"),
+                KeyHint::new("Ctrl+U", "undo"),
                 KeyHint::new("Tab", "next panel"),
             ];
         }
@@ -350,6 +405,9 @@ impl<E: Engine> BlockWidget for Playground<E> {
             v.push(KeyHint::new("Space", "switch off/on"));
         } else {
             v.extend(self.engine.panel_hints(self.shell.focus));
+            if E::PANELS.contains(&self.shell.focus) && self.shell.focus != Panel::Context {
+                v.extend(editor_hints(self.shell.focus != Panel::Tool));
+            }
         }
         v.extend(self.engine.extra_hints());
         if self.engine.error_spot().is_some() {
@@ -390,6 +448,14 @@ impl<E: Engine> BlockWidget for Playground<E> {
     /// Explored: the learner edited something and tried a rule switch.
     fn is_done(&self) -> bool {
         self.shell.edited && self.shell.switched
+    }
+
+    /// The lesson's inputs again, every rule on, nothing explored yet.
+    fn reset(&mut self) {
+        let initial = self.initial.clone();
+        self.engine.restore(&initial);
+        self.shell = Shell::new();
+        self.refresh();
     }
 
     fn remaining(&self) -> Vec<String> {

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::validator_run::{
     JsonError, VAL_STAGES, ValRun, load_named_schemas, parse_schema_text, run_validator,
-    run_validator_case, schema_text, stage_label,
+    run_validator_case, schema_text, schema_text_at, stage_label,
 };
 use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
 use crate::content::lessons::Block;
@@ -43,6 +43,9 @@ pub struct ValidatorEngine {
     /// The fixture schema shown, or `None` once the learner edited the schema text.
     schema_idx: Option<usize>,
     schema_editor: Editor,
+    /// Inner width of the schema box at the last draw: an unedited fixture schema is laid
+    /// out for it.
+    schema_w: std::cell::Cell<u16>,
     args_editor: Editor,
     cases: Vec<ValidatorCase>,
     outcome: Outcome,
@@ -90,6 +93,7 @@ impl Playground<ValidatorEngine> {
             schemas,
             schema_idx: Some(idx),
             schema_editor: Editor::new(&text),
+            schema_w: std::cell::Cell::new(0),
             args_editor: Editor::new(args),
             cases,
             outcome: Outcome::SchemaError(String::new()),
@@ -140,6 +144,20 @@ fn verdict_words(v: &Verdict) -> String {
 }
 
 impl ValidatorEngine {
+    /// The schema box's editor as drawn in a box `box_w` wide: an unedited fixture schema
+    /// is laid out for that width (more fits on a line in a wide box).
+    fn schema_view(&self, box_w: u16) -> std::borrow::Cow<'_, Editor> {
+        match self.schema_idx {
+            Some(i) if self.schema_editor.text() == self.schema_editor.original() => {
+                let text = schema_text_at(&self.schemas[i].1, usize::from(box_w.saturating_sub(3)));
+                let mut view = Editor::new(&text);
+                view.top = self.schema_editor.top;
+                std::borrow::Cow::Owned(view)
+            }
+            _ => std::borrow::Cow::Borrowed(&self.schema_editor),
+        }
+    }
+
     fn schema_name(&self) -> Option<&str> {
         self.schema_idx.map(|i| self.schemas[i].0.as_str())
     }
@@ -202,16 +220,25 @@ impl ValidatorEngine {
             }
             Outcome::Run(run) => {
                 let v = run.verdict();
-                let line = json!({"ok": v.ok, "error": v.error});
                 let mut prefix =
                     verdict_line(theme, v.ok, if v.ok { "accepted" } else { "rejected" }, "").spans;
                 prefix.push(Span::raw("  "));
-                out.extend(common::wrap_json(
-                    prefix,
-                    &common::json_compact(&line),
-                    width,
-                    theme,
-                ));
+                if v.ok {
+                    out.extend(wrap_prefixed(
+                        prefix,
+                        "every check passed",
+                        width,
+                        theme.dim,
+                    ));
+                } else {
+                    let line = json!({"ok": v.ok, "error": v.error});
+                    out.extend(common::wrap_json(
+                        prefix,
+                        &common::json_compact(&line),
+                        width,
+                        theme,
+                    ));
+                }
                 out.extend(panels::pipeline_lines(
                     theme,
                     "checks:",
@@ -300,6 +327,17 @@ impl ValidatorEngine {
         self.result_lines(&theme, usize::from(width), off).len() as u16
     }
 
+    /// Rows for the schema and argument boxes when `room` rows are left for both at
+    /// `width` (each box `width` wide): each gets at least [`EDITOR_H`] and what its
+    /// text needs, the schema first.
+    fn editor_rows(&self, width: u16, room: u16) -> (u16, u16) {
+        let schema = self.schema_view(width).full_height(width).max(EDITOR_H);
+        let args = self.args_editor.full_height(width).max(EDITOR_H);
+        let s = schema.min(room.saturating_sub(EDITOR_H)).max(EDITOR_H);
+        let a = args.max(room.saturating_sub(s)).min(room.saturating_sub(s));
+        (s, a)
+    }
+
     /// Two columns: picker and editors on the left, results and rules on the right.
     fn render_wide(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
         let Canvas { shell, theme, show } = *c;
@@ -309,9 +347,11 @@ impl ValidatorEngine {
         ]));
         let picker =
             self.picker_lines(theme, shell.shows(Panel::Schema, show), left.width as usize);
+        let ph = picker.len() as u16;
+        let (sh, _) = self.editor_rows(left.width, left.height.saturating_sub(ph));
         let [pick, sch, args] = left.layout(&Layout::vertical([
-            Constraint::Length(picker.len() as u16),
-            Constraint::Fill(1),
+            Constraint::Length(ph),
+            Constraint::Length(sh),
             Constraint::Fill(1),
         ]));
         common::draw_lines(pick, buf, &picker, 0);
@@ -332,7 +372,8 @@ impl ValidatorEngine {
         shell.draw_rules(theme, rules, buf, show);
     }
 
-    /// One column: picker, the editors side by side, results, rules.
+    /// One column: picker, the editors side by side, results, rules. The editors take
+    /// the rows the other parts leave.
     fn render_narrow(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
         let Canvas { shell, theme, show } = *c;
         let res = self.result_lines(theme, inner.width as usize, shell.off());
@@ -344,7 +385,12 @@ impl ValidatorEngine {
         let ph = (picker.len() as u16)
             .min(inner.height.saturating_sub(1))
             .max(1);
-        let eh = EDITOR_H.min(inner.height.saturating_sub(ph));
+        let fixed = res.len() as u16 + shell.rules_panel_height(inner.width);
+        let eh = inner
+            .height
+            .saturating_sub(ph + fixed)
+            .max(EDITOR_H)
+            .min(inner.height.saturating_sub(ph));
         let rest = inner.height.saturating_sub(ph + eh);
         let rh = (res.len() as u16).min(rest);
         let [pick, eds, ra, rules] = inner.layout(&Layout::vertical([
@@ -363,9 +409,51 @@ impl ValidatorEngine {
         shell.draw_rules(theme, rules, buf, show);
     }
 
+    /// The block's height at `width` when the page can give it `available` rows: the
+    /// editors show their whole text when there is room, at least [`EDITOR_H`] rows.
+    fn height_in(&self, shell: &Shell<Rule>, width: u16, available: u16) -> u16 {
+        let inner = width.saturating_sub(2);
+        let wide = inner >= WIDE;
+        let col = if wide { inner / 2 } else { inner };
+        let box_w = if wide { col } else { col / 2 };
+        let full = |e: &Editor| e.full_height(box_w).max(EDITOR_H);
+        let (s, a) = (full(&self.schema_view(box_w)), full(&self.args_editor));
+        // What the page sees at first: editors up to a modest size, so a short window
+        // still shows the verdict; more room lets them show everything.
+        let modest = |h: u16| h.min(EDITOR_H + 4);
+        let (grown, base) = if wide {
+            (s + a, modest(s) + modest(a))
+        } else {
+            (s.max(a), modest(s.max(a)))
+        };
+        let other = if wide {
+            let r = self.result_height(col, shell.off())
+                + 1
+                + shell.rules_panel_height(col.saturating_sub(1));
+            r.saturating_sub(self.picker_height(col))
+        } else {
+            self.result_height(inner, shell.off()) + shell.rules_panel_height(inner)
+        };
+        let fixed = self.picker_height(col) + if wide { 0 } else { other };
+        let room = available.saturating_sub(2 + fixed);
+        let eds = grown.min(room).max(base);
+        let body = if wide {
+            (fixed + eds).max(self.picker_height(col) + other)
+        } else {
+            fixed + eds
+        };
+        body + 2
+    }
+
     fn draw_editors(&self, c: &Canvas<Rule>, schema_area: Rect, args_area: Rect, buf: &mut Buffer) {
         let Canvas { shell, theme, show } = *c;
-        self.schema_editor.render(
+        self.schema_w.set(schema_area.width);
+        let view = if shell.edits(Panel::Schema) {
+            std::borrow::Cow::Borrowed(&self.schema_editor)
+        } else {
+            self.schema_view(schema_area.width)
+        };
+        view.render(
             schema_area,
             buf,
             theme,
@@ -373,6 +461,7 @@ impl ValidatorEngine {
             "schema",
             shell.shows(Panel::Schema, show),
         );
+        self.schema_editor.drawn_as(&view);
         self.args_editor.render(
             args_area,
             buf,
@@ -438,7 +527,17 @@ impl Engine for ValidatorEngine {
 
     fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor> {
         match panel {
-            Panel::Schema => Some(&mut self.schema_editor),
+            Panel::Schema => {
+                // Typing starts from the layout the learner sees.
+                let w = self.schema_w.get();
+                if w > 0
+                    && let std::borrow::Cow::Owned(view) = self.schema_view(w)
+                    && view.text() != self.schema_editor.text()
+                {
+                    self.schema_editor = view;
+                }
+                Some(&mut self.schema_editor)
+            }
             Panel::Args => Some(&mut self.args_editor),
             _ => None,
         }
@@ -489,20 +588,8 @@ impl Engine for ValidatorEngine {
         }
     }
 
-    fn height(&self, shell: &Shell<Rule>, width: u16) -> u16 {
-        let inner = width.saturating_sub(2);
-        let h = if inner >= WIDE {
-            let r = self.result_height(inner / 2, shell.off())
-                + 1
-                + shell.rules_panel_height((inner / 2).saturating_sub(1));
-            r.max(self.picker_height(inner / 2) + 2 * EDITOR_H)
-        } else {
-            self.picker_height(inner)
-                + EDITOR_H
-                + self.result_height(inner, shell.off())
-                + shell.rules_panel_height(inner)
-        };
-        h + 2
+    fn height(&self, shell: &Shell<Rule>, width: u16, available: u16) -> u16 {
+        self.height_in(shell, width, available)
     }
 
     fn render(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
@@ -516,26 +603,32 @@ impl Engine for ValidatorEngine {
     fn focus_line(&self, shell: &Shell<Rule>, width: u16) -> u16 {
         let inner = width.saturating_sub(2);
         let wide = inner >= WIDE;
-        let ph = self.picker_height(if wide { inner / 2 } else { inner });
-        let editor_row = |e: &Editor| (e.cursor().0 as u16).min(EDITOR_H.saturating_sub(3));
+        let col = if wide { inner / 2 } else { inner };
+        let ph = self.picker_height(col);
+        let body = self.height(shell, width, 0).saturating_sub(2);
+        let eds = if wide {
+            body.saturating_sub(ph)
+        } else {
+            let fixed = self.result_height(inner, shell.off()) + shell.rules_panel_height(inner);
+            body.saturating_sub(ph + fixed)
+        };
         if !shell.editing() && shell.focus() == Panel::Schema {
-            // Choosing a schema: its selector, the first row inside the border.
+            // Choosing a schema keeps its picker in view.
             return 1;
         }
         if !shell.editing() {
             // The verdict: right column top when wide, under the editors when narrow.
-            return if wide { 1 } else { 1 + ph + EDITOR_H };
+            return if wide { 1 } else { 1 + ph + eds };
         }
-        let (top, ed) = match shell.focus() {
-            Panel::Schema => (0, &self.schema_editor),
-            _ if wide => {
-                // Schema and arguments share the left column's height.
-                let left_h = self.height(shell, width).saturating_sub(2 + ph);
-                (left_h / 2, &self.args_editor)
-            }
-            _ => (0, &self.args_editor),
+        let box_w = if wide { col } else { col / 2 };
+        let (schema_h, _) = self.editor_rows(col, eds);
+        let (top, ed, h) = match shell.focus() {
+            Panel::Schema => (0, &self.schema_editor, if wide { schema_h } else { eds }),
+            _ if wide => (schema_h, &self.args_editor, eds.saturating_sub(schema_h)),
+            _ => (0, &self.args_editor, eds),
         };
-        1 + ph + top + 1 + editor_row(ed)
+        let row = (ed.wrapped(box_w.saturating_sub(2)).1 as u16).min(h.saturating_sub(3));
+        1 + ph + top + 1 + row
     }
 
     fn save(&self) -> Map<String, Value> {

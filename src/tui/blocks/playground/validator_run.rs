@@ -119,12 +119,18 @@ pub struct JsonError {
 /// The editor text for a named schema: the schema itself, or `{"schema", "required"}`
 /// for a flat schema with required names.
 pub(super) fn schema_text(entry: &NamedSchema) -> String {
+    schema_text_at(entry, 34)
+}
+
+/// A fixture schema as editor text laid out for a box `width` cells wide: objects that fit
+/// stay on one line.
+pub(super) fn schema_text_at(entry: &NamedSchema, width: usize) -> String {
     let v = if entry.required.is_empty() {
         entry.schema.clone()
     } else {
         json!({"schema": entry.schema, "required": entry.required})
     };
-    common::json_semi_pretty(&v, 34)
+    common::json_semi_pretty(&v, width)
 }
 
 /// Read the schema editor's text into a schema. Accepts any contract form, or the

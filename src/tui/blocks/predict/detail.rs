@@ -2,12 +2,14 @@
 //! after the reveal what the real code said and why.
 
 use ratatui::text::{Line, Span};
+use serde_json::Value;
 
 use crate::sanitize::clean;
 use crate::tui::blocks::common::{self, verdict_lines, wrap_prefixed};
 use crate::tui::theme::{Theme, ThemeName};
 
 use super::PredictWidget;
+use super::cells::for_theme;
 use super::rows::{PromptField, Row};
 
 /// One outcome in the menu: (detail line, first column, end column, option index).
@@ -30,6 +32,7 @@ impl Pane<'_> {
 
     /// A labelled value wrapped and coloured as JSON.
     fn json(&mut self, name: &str, text: &str) {
+        let text = &for_theme(text, self.theme.ascii);
         let label = self.label(name);
         let lines = common::wrap_json(label, text, self.width, self.theme);
         self.out.extend(lines);
@@ -37,6 +40,7 @@ impl Pane<'_> {
 
     /// A labelled line of plain words.
     fn text(&mut self, name: &str, text: &str) {
+        let text = &for_theme(text, self.theme.ascii);
         let label = self.label(name);
         let lines = wrap_prefixed(label, text, self.width, self.theme.base);
         self.out.extend(lines);
@@ -92,7 +96,10 @@ impl PredictWidget {
             return (pane.out, Vec::new());
         };
         let row = &self.rows[i];
-        let title = format!("Row {}: {}", i + 1, row.case.heading());
+        let title = for_theme(
+            &format!("Row {}: {}", i + 1, row.case.heading()),
+            theme.ascii,
+        );
         pane.out
             .extend(wrap_prefixed(Vec::new(), &title, pane.width, theme.heading));
         for field in row.case.prompt() {
@@ -127,7 +134,12 @@ impl PredictWidget {
         match row.pick_word() {
             Some(word) => {
                 let right = word == a.outcome;
-                let said = format!("you said {word}; {} {}", self.fixture.who, a.outcome);
+                // A row about the store after an edit has no envelope word to quote.
+                let said = if a.extra.is_some() {
+                    format!("you said {word}; the real run: {}", a.outcome)
+                } else {
+                    format!("you said {word}; {} {}", self.fixture.who, a.outcome)
+                };
                 let verdict = if right { "Right" } else { "Missed" };
                 pane.out
                     .extend(verdict_lines(theme, right, verdict, &said, pane.width));
@@ -135,7 +147,10 @@ impl PredictWidget {
             // Shown without a prediction (presenter mode): only what the code returned.
             None => pane.text("shown", &format!("{} {}", self.fixture.who, a.outcome)),
         }
-        pane.json(self.fixture.shown, &common::json_compact(&a.shown));
+        match &a.shown {
+            Value::String(words) => pane.text(self.fixture.shown, words),
+            shown => pane.json(self.fixture.shown, &common::json_compact(shown)),
+        }
         if let Some(x) = &a.extra {
             pane.text("store", x);
         }

@@ -28,6 +28,9 @@ const CHOICES: [&str; 5] = [
     "not_found",
 ];
 
+/// The question of a row that edits the result it got back: did the store change?
+const STORE_CHOICES: [&str; 2] = ["store changed", "store unchanged"];
+
 /// One get_ticket case and the ticket store it runs against.
 #[derive(Clone)]
 pub(super) struct ExecRow {
@@ -47,8 +50,11 @@ impl PredictRow for ExecRow {
         RowFacts::new(&c.id, &c.group, &c.reason)
     }
 
-    fn choices(&self) -> Vec<&'static str> {
-        CHOICES.to_vec()
+    fn choices(&self) -> Vec<String> {
+        if self.case.mutate_result {
+            return STORE_CHOICES.iter().map(|s| (*s).to_owned()).collect();
+        }
+        CHOICES.iter().map(|s| (*s).to_owned()).collect()
     }
 
     fn cells(&self) -> [String; 2] {
@@ -69,10 +75,19 @@ impl PredictRow for ExecRow {
         let c = &self.case;
         let args = ArgsInput::from_case(&c.args, &c.args_text).display();
         let context = executor_run::context_words(&c.context);
-        vec![
+        let mut fields = vec![
             PromptField::Json("call", format!("{} {args}", clean(&c.tool, false))),
             PromptField::Text("context", format!("{context} (trusted: from the session)")),
-        ]
+        ];
+        if c.mutate_result {
+            fields.push(PromptField::Text(
+                "then",
+                "the caller rewrites the title and status of the ticket it got back. \
+                 Does the stored ticket change?"
+                    .to_owned(),
+            ));
+        }
+        fields
     }
 
     fn run(&self) -> Actual {
@@ -88,8 +103,14 @@ impl PredictRow for ExecRow {
                 "changing the returned ticket left the store as it was".to_owned()
             }
         });
+        let outcome = match (case.mutate_result, run.store_changed) {
+            (true, Some(true)) => STORE_CHOICES[0].to_owned(),
+            // A failed call hands back nothing to edit: the store stays as it was.
+            (true, _) => STORE_CHOICES[1].to_owned(),
+            (false, _) => run.outcome(),
+        };
         Actual {
-            outcome: run.outcome(),
+            outcome,
             agrees: run.agrees,
             expected: common::json_compact(&case.expected),
             shown: run.envelope,

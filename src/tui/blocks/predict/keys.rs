@@ -84,14 +84,14 @@ impl PredictWidget {
         let opts = self.rows[i].options().len();
         let row = &mut self.rows[i];
         if let Some(d) = common::digit(key) {
-            if row.locked || d >= opts {
+            if row.locked || row.revealed || d >= opts {
                 return BlockOutcome::Consumed;
             }
             row.pick = Some(d);
             return BlockOutcome::Changed;
         }
         if is_left(key) || is_right(key) {
-            if row.locked {
+            if row.locked || row.revealed {
                 return BlockOutcome::Consumed;
             }
             let next = match (row.pick, is_right(key)) {
@@ -132,19 +132,24 @@ impl PredictWidget {
         if !active {
             return vec![KeyHint::new("Enter", "predict the table")];
         }
-        let six = self
-            .current()
-            .is_some_and(|i| self.rows[i].options().len() == 6);
+        let n = self.current().map_or(0, |i| self.rows[i].options().len());
+        const PICK: [&str; 8] = [
+            "1-2/Left/Right",
+            "1-3/Left/Right",
+            "1-4/Left/Right",
+            "1-5/Left/Right",
+            "1-6/Left/Right",
+            "1-7/Left/Right",
+            "1-8/Left/Right",
+            "1-9/Left/Right",
+        ];
+        let pick = PICK
+            .get(n.saturating_sub(2))
+            .copied()
+            .unwrap_or("Left/Right");
         let mut v = vec![
             KeyHint::new("Up/Down", "row"),
-            KeyHint::new(
-                if six {
-                    "1-6/Left/Right"
-                } else {
-                    "1-5/Left/Right"
-                },
-                "pick",
-            ),
+            KeyHint::new(pick, "pick"),
             KeyHint::new("Enter", "lock, then reveal"),
             KeyHint::new("u", "unlock"),
             KeyHint::new("a", "reveal locked"),

@@ -7,6 +7,7 @@
 //! Each row kind (`exec_row`, `validator_row`) implements one interface (`rows`); the
 //! widget itself only knows rows through it.
 
+mod cells;
 mod detail;
 mod exec_row;
 mod keys;
@@ -195,7 +196,7 @@ impl PredictWidget {
     }
 
     /// The current (possibly tentative) prediction of a row, by id.
-    pub fn prediction(&self, id: &str) -> Option<(&'static str, bool)> {
+    pub fn prediction(&self, id: &str) -> Option<(&str, bool)> {
         self.row(id)
             .and_then(|r| r.pick_word().map(|w| (w, r.locked)))
     }
@@ -215,12 +216,17 @@ impl PredictWidget {
         let flag = |name: &str| saved.get(name).and_then(Value::as_bool) == Some(true);
         row.locked = row.pick.is_some() && flag("locked");
         row.revealed = row.locked && flag("revealed");
-        row.first = saved.get("first").and_then(|f| {
-            Some((
-                f.get("pick")?.as_str()?.to_owned(),
-                f.get("right")?.as_bool()?,
-            ))
-        });
+        // A first answer the menu no longer offers (the row now asks a narrower
+        // question) is dropped: the row is asked again.
+        row.first = saved
+            .get("first")
+            .and_then(|f| {
+                Some((
+                    f.get("pick")?.as_str()?.to_owned(),
+                    f.get("right")?.as_bool()?,
+                ))
+            })
+            .filter(|(word, _)| row.option_index(word).is_some());
         if row.revealed {
             row.actual = Some(row.case.run());
         }
@@ -287,14 +293,13 @@ impl BlockWidget for PredictWidget {
                 PredictWidget::restore_row(row, s);
             }
         }
-        let ids = self.row_ids();
         self.queue = state
             .get("queue")
             .and_then(Value::as_array)
             .map(|a| {
                 a.iter()
                     .filter_map(Value::as_str)
-                    .filter(|id| ids.iter().any(|x| x == id))
+                    .filter(|id| self.row(id).is_some_and(|r| r.first.is_some()))
                     .map(str::to_owned)
                     .collect()
             })
@@ -306,6 +311,22 @@ impl BlockWidget for PredictWidget {
 
     fn is_done(&self) -> bool {
         self.rows.iter().all(|r| r.first.is_some())
+    }
+
+    fn reset(&mut self) {
+        for row in &mut self.rows {
+            row.reset_current();
+            row.first = None;
+            row.actual = None;
+        }
+        self.queue.clear();
+        self.review = false;
+        self.cursor = 0;
+        self.note = None;
+    }
+
+    fn height_for(&self, width: u16, available: u16) -> u16 {
+        self.grown_height(width, available)
     }
 
     fn focus_line(&self, width: u16) -> Option<u16> {

@@ -83,8 +83,10 @@ impl<'a> RowFacts<'a> {
 /// Everything that differs between row kinds, defined once per kind.
 pub(super) trait PredictRow {
     fn facts(&self) -> RowFacts<'_>;
-    /// The outcomes the learner may pick from, in menu order.
-    fn choices(&self) -> Vec<&'static str>;
+    /// The outcomes the learner may pick from, in menu order. Rows of one kind offer the
+    /// same menu, unless the row asks a narrower question (which failure is named first,
+    /// whether the store changed), whose menu never depends on the answer.
+    fn choices(&self) -> Vec<String>;
     /// The two table cells that say what the row is about (already cleaned).
     fn cells(&self) -> [String; 2];
     /// The label after "Row N: " in the detail pane (already cleaned).
@@ -98,6 +100,8 @@ pub(super) trait PredictRow {
 /// A row of the table: its case and what the learner did with it.
 pub(super) struct Row {
     pub case: Box<dyn PredictRow>,
+    /// The menu, asked once from the case.
+    options: Vec<String>,
     /// Index into `choices()`.
     pub pick: Option<usize>,
     pub locked: bool,
@@ -110,6 +114,7 @@ pub(super) struct Row {
 impl Row {
     pub fn new(case: Box<dyn PredictRow>) -> Row {
         Row {
+            options: case.choices(),
             case,
             pick: None,
             locked: false,
@@ -123,17 +128,19 @@ impl Row {
         self.case.facts().id
     }
 
-    pub fn options(&self) -> Vec<&'static str> {
-        self.case.choices()
+    pub fn options(&self) -> &[String] {
+        &self.options
     }
 
-    pub fn pick_word(&self) -> Option<&'static str> {
-        self.pick.and_then(|i| self.options().get(i).copied())
+    pub fn pick_word(&self) -> Option<&str> {
+        self.pick
+            .and_then(|i| self.options.get(i))
+            .map(String::as_str)
     }
 
     /// The menu index of an outcome word, if this row offers it.
     pub fn option_index(&self, word: &str) -> Option<usize> {
-        self.options().iter().position(|o| *o == word)
+        self.options.iter().position(|o| o == word)
     }
 
     /// The revealed result matches the current pick.

@@ -49,14 +49,14 @@ impl PredictWidget {
     pub(super) fn reveal(&mut self, i: usize) {
         let actual = self.rows[i].case.run();
         let row = &mut self.rows[i];
-        let Some(word) = row.pick_word() else {
+        let Some(word) = row.pick_word().map(str::to_owned) else {
             return;
         };
         let right = word == actual.outcome;
         row.revealed = true;
         row.locked = true;
         if row.first.is_none() {
-            row.first = Some((word.to_owned(), right));
+            row.first = Some((word, right));
         }
         row.actual = Some(actual);
         let id = row.id().to_owned();

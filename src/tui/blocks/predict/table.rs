@@ -10,6 +10,7 @@ use crate::tui::blocks::common;
 use crate::tui::theme::{Theme, ThemeName};
 
 use super::PredictWidget;
+use super::cells::{distinct_fit, for_theme};
 
 /// Inner width from which the row detail goes beside the table.
 pub(super) const WIDE: u16 = 110;
@@ -42,10 +43,27 @@ struct Columns {
 impl PredictWidget {
     fn columns(&self, width: usize) -> Columns {
         let [context, you, real] = self.fixture.widths;
-        let compact = width < 4 + 12 + context + you + real + 3;
+        // Columns no wider than what they hold (the first column gets the rest).
+        let widest =
+            |f: &dyn Fn(&super::rows::Row) -> usize| self.rows.iter().map(f).max().unwrap_or(0);
+        let context = widest(&|r| crate::text::width(&r.case.cells()[1]))
+            .min(context.max(16))
+            .max(self.fixture.headers[1].len());
+        let picks = widest(&|r| {
+            r.options()
+                .iter()
+                .map(|o| crate::text::width(o))
+                .max()
+                .unwrap_or(0)
+        });
+        // Room for the longest outcome word (a mark and a space before it in "Real", the
+        // widest mark being ASCII's FAIL), within bounds.
+        let you = (picks + 1).clamp(4, you.max(14));
+        let real = (picks + 5).clamp(6, real.max(17));
+        let compact = width < 4 + 24 + context + you + real + 3;
         // The context column is what a row is about, so it stays when narrow.
         let context = if compact && self.fixture.shrink_context {
-            context.min(width / 5)
+            context.min(width / 5).max(6)
         } else {
             context
         };
@@ -73,15 +91,20 @@ impl PredictWidget {
         let cols = self.columns(width);
         let mut out = vec![self.header_line(theme, &cols)];
         let visible = self.visible();
+        let abouts: Vec<String> = self
+            .rows
+            .iter()
+            .map(|r| for_theme(&r.case.cells()[0], theme.ascii))
+            .collect();
         if visible.is_empty() {
             out.push(Line::from(Span::styled(
-                "    The review queue is empty: every missed row is now right. r returns to the table.",
+                "    Review done: every missed row is now right (r: back to the table).",
                 theme.ok,
             )));
         }
         for (pos, &i) in visible.iter().enumerate() {
             let here = show_cursor && pos == self.cursor;
-            out.push(self.row_line(theme, &cols, i, here));
+            out.push(self.row_line(theme, &cols, i, here, &abouts));
         }
         out
     }
@@ -105,16 +128,26 @@ impl PredictWidget {
         Line::from(header)
     }
 
-    fn row_line(&self, theme: &Theme, cols: &Columns, i: usize, here: bool) -> Line<'static> {
+    fn row_line(
+        &self,
+        theme: &Theme,
+        cols: &Columns,
+        i: usize,
+        here: bool,
+        abouts: &[String],
+    ) -> Line<'static> {
         let e = theme.sym.ellipsis;
         let row = &self.rows[i];
         let base = if here { theme.selected } else { theme.base };
-        let [about, context] = row.case.cells();
+        let [about, context] = row.case.cells().map(|c| for_theme(&c, theme.ascii));
         let pointer = if here { theme.sym.pointer } else { " " };
         let mut spans = vec![
             Span::styled(pointer.to_string(), theme.focus),
             Span::styled(format!("{:>2} ", i + 1), base),
-            Span::styled(format!("{} ", fit(&about, cols.flex, e)), base),
+            Span::styled(
+                format!("{} ", distinct_fit(&about, abouts, cols.flex, e)),
+                base,
+            ),
             Span::styled(format!("{} ", fit(&context, cols.context, e)), base),
         ];
         let you = match (row.pick_word(), row.locked) {
@@ -177,9 +210,9 @@ impl PredictWidget {
         }
         let table = self.table_lines(&theme, inner_w as usize, true);
         let detail = self.detail_lines(&theme, inner_w as usize);
-        let want_table = table.len().min(1 + MAX_TABLE_ROWS) as u16;
+        // The detail pane first (the selected row whole), the table takes the rest.
         let detail_h = (detail.len() as u16).min(inner_h.saturating_sub(2));
-        let table_h = want_table
+        let table_h = (table.len() as u16)
             .min(inner_h.saturating_sub(detail_h))
             .max(inner_h.min(2));
         let rows_h = table_h.saturating_sub(1) as usize;
@@ -204,14 +237,29 @@ impl PredictWidget {
         self.geometry(width.saturating_sub(2), h.saturating_sub(2))
     }
 
-    /// The block's height at `width`, border included.
+    /// The block's height at `width`, border included: up to [`MAX_TABLE_ROWS`] rows of
+    /// the table when stacked.
     pub(super) fn wanted_height(&self, width: u16) -> u16 {
+        self.height_with_rows(width, MAX_TABLE_ROWS)
+    }
+
+    /// The height when the page can give `available` rows: more of the table in view, up
+    /// to all of it.
+    pub(super) fn grown_height(&self, width: u16, available: u16) -> u16 {
+        let need = self.wanted_height(width);
+        let all = self.height_with_rows(width, usize::MAX);
+        all.min(available).max(need)
+    }
+
+    fn height_with_rows(&self, width: u16, max_rows: usize) -> u16 {
         let inner = width.saturating_sub(2);
         let rows = self.visible().len().max(1);
         let h = if inner >= WIDE {
-            (1 + rows).max(self.detail_height((inner / 2) as usize))
+            // The detail pane's own width (what the wide split leaves it).
+            let g = self.geometry(inner, 1);
+            (1 + rows).max(self.detail_height(g.detail.width as usize))
         } else {
-            1 + rows.min(MAX_TABLE_ROWS) + self.detail_height(inner as usize)
+            1 + rows.min(max_rows) + self.detail_height(inner as usize)
         };
         (h + 2).min(u16::MAX as usize) as u16
     }

@@ -22,7 +22,16 @@ pub(super) const FIXTURE: Fixture = Fixture {
     shown: "verdict",
 };
 
-const CHOICES: [&str; 5] = ["ok", "missing", "unknown", "type", "value"];
+/// Every validator row offers all six outcomes, whatever its arguments look like (a menu
+/// that changed with the row would give the answer away).
+const CHOICES: [&str; 6] = ["ok", "missing", "unknown", "type", "value", "parse"];
+
+/// Rows of this group break several checks at once: the question is which failure the
+/// validator reports, so the menu lists every failure (`missing city`, `unknown unit`).
+const ORDER_GROUP: &str = "order";
+
+/// What an accepted verdict says, instead of its empty error field.
+pub(crate) const ACCEPTED: &str = "accepted: every check passed";
 
 /// The schemas rows may name, shared by every row of a table.
 pub(super) type Named = Arc<Vec<(String, NamedSchema)>>;
@@ -45,6 +54,29 @@ impl ValidatorRow {
             &ArgsInput::from_case(&c.args, &c.args_text).display(),
             false,
         )
+    }
+
+    /// A violation as a menu word: the check and the argument it names.
+    fn named(v: &crate::validate::Violation) -> String {
+        let word = validator_run::check_word(v.kind);
+        if v.arg.is_empty() {
+            word.to_owned()
+        } else {
+            format!("{word} {}", clean(&v.arg, false))
+        }
+    }
+
+    /// An ordering row's menu: every failure the row has, sorted by name so the order
+    /// gives nothing away. `None` for other rows, or when fewer than two checks fail.
+    fn failures(&self) -> Option<Vec<String>> {
+        if self.case.group != ORDER_GROUP {
+            return None;
+        }
+        let run = validator_run::run_validator_case(&self.case, &self.named, None).ok()?;
+        let mut words: Vec<String> = run.all.iter().map(ValidatorRow::named).collect();
+        words.sort();
+        words.dedup();
+        (words.len() >= 2).then_some(words)
     }
 
     /// The schema as the learner reads it: a named one spelled out, required names after.
@@ -72,12 +104,9 @@ impl PredictRow for ValidatorRow {
         RowFacts::new(&c.id, &c.group, &c.reason)
     }
 
-    fn choices(&self) -> Vec<&'static str> {
-        let mut v = CHOICES.to_vec();
-        if self.case.args_text.is_some() || self.case.group == "parse" {
-            v.push("parse");
-        }
-        v
+    fn choices(&self) -> Vec<String> {
+        self.failures()
+            .unwrap_or_else(|| CHOICES.iter().map(|c| (*c).to_owned()).collect())
     }
 
     fn cells(&self) -> [String; 2] {
@@ -108,10 +137,18 @@ impl PredictRow for ValidatorRow {
             Err(e) => return Actual::broken(e, &expected),
         };
         let verdict = run.verdict();
+        let outcome = match (&run.first, self.failures()) {
+            (Some(first), Some(_)) => ValidatorRow::named(first),
+            _ => run.outcome().to_owned(),
+        };
         Actual {
-            outcome: run.outcome().to_owned(),
+            outcome,
             agrees: verdict == case.expected,
-            shown: json!({"ok": verdict.ok, "error": verdict.error}),
+            shown: if verdict.ok {
+                json!(ACCEPTED)
+            } else {
+                json!({"ok": verdict.ok, "error": verdict.error})
+            },
             expected: common::json_compact(&expected),
             extra: None,
         }

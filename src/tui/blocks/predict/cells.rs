@@ -1,0 +1,161 @@
+//! Fitting a table cell so that what tells its row apart from the others survives: when
+//! a cell is too wide, the part shared with other rows is cut from the middle
+//! (`{"city": "Par…"days": true}`), never the part that differs.
+
+use crate::text::{fit, width};
+
+/// `text` as drawn in a theme: with ASCII-only drawing, every other character is written
+/// as a JSON escape (`TKT-\u0661\u0660\u0664`), which also shows what the row is about.
+pub(super) fn for_theme(text: &str, ascii: bool) -> String {
+    if !ascii || text.is_ascii() {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        }
+    }
+    out
+}
+
+/// Characters two texts share at the start.
+fn common_prefix(a: &[char], b: &[char]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Where the shown tail starts for a difference at `d`: at the start of the field or word
+/// the difference is in, so the tail reads `"days": true}` rather than `ue}`.
+fn tail_start(chars: &[char], d: usize) -> usize {
+    let d = d.min(chars.len());
+    let back = |limit: usize, stops: &[char]| {
+        (d.saturating_sub(limit)..d)
+            .rev()
+            .find(|&i| stops.contains(&chars[i]))
+    };
+    let at = back(24, &[',', '{', '[', '(']).or_else(|| back(10, &[' ']));
+    match at {
+        Some(i) => {
+            let mut j = i + 1;
+            while j < d && chars[j] == ' ' {
+                j += 1;
+            }
+            j
+        }
+        None => d.saturating_sub(2),
+    }
+}
+
+/// The longest start of `chars` that fits in `w` cells.
+fn head(chars: &[char], w: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    for c in chars {
+        let cw = width(&c.to_string());
+        if used + cw > w {
+            break;
+        }
+        used += cw;
+        out.push(*c);
+    }
+    out
+}
+
+/// `text` in exactly `w` cells. When it does not fit, the part where it differs from every
+/// text in `others` stays visible (a middle ellipsis takes what the rows share).
+pub(super) fn distinct_fit(text: &str, others: &[String], w: usize, ellipsis: &str) -> String {
+    let ew = width(ellipsis);
+    if width(text) <= w || w < 2 * ew + 6 {
+        return fit(text, w, ellipsis);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let d = others
+        .iter()
+        .filter(|o| o.as_str() != text)
+        .map(|o| common_prefix(&chars, &o.chars().collect::<Vec<_>>()))
+        .max()
+        .unwrap_or(0);
+    // The plain cut already shows a few characters past the difference.
+    let shown = chars.len().min(d + 3);
+    if width(&chars[..shown].iter().collect::<String>()) + ew <= w {
+        return fit(text, w, ellipsis);
+    }
+    let start = tail_start(&chars, d);
+    let tail: String = chars[start..].iter().collect();
+    let lead = w.saturating_sub(ew + width(&tail));
+    if lead >= 4 {
+        return fit(
+            &format!("{}{ellipsis}{tail}", head(&chars[..start], lead)),
+            w,
+            ellipsis,
+        );
+    }
+    // Even the tail is too long: start where it starts, or later so that the first
+    // differing character and the one after it are still in view.
+    let room = w.saturating_sub(2 * ew).max(1);
+    let mut from = start;
+    while from < d
+        && width(
+            &chars[from..(d + 2).min(chars.len())]
+                .iter()
+                .collect::<String>(),
+        ) > room
+    {
+        from += 1;
+    }
+    let rest: String = chars[from..].iter().collect();
+    format!("{ellipsis}{}", fit(&rest, w - ew, ellipsis))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(texts: &[&str]) -> Vec<String> {
+        texts.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn ascii_drawing_escapes_other_characters() {
+        assert_eq!(for_theme("TKT-١٠٤", true), "TKT-\\u0661\\u0660\\u0664");
+        assert_eq!(for_theme("TKT-١٠٤", false), "TKT-١٠٤");
+    }
+
+    #[test]
+    fn keeps_the_differing_tail() {
+        let rows = all(&[
+            r#"{"city": "Paris", "days": true}"#,
+            r#"{"city": "Paris", "days": false}"#,
+            r#"{"city": "Paris", "days": 3.0}"#,
+        ]);
+        let cells: Vec<String> = rows
+            .iter()
+            .map(|r| distinct_fit(r, &rows, 24, "…"))
+            .collect();
+        assert!(cells[0].contains("true"), "{cells:?}");
+        assert!(cells[1].contains("false"), "{cells:?}");
+        assert!(cells[2].contains("3.0"), "{cells:?}");
+        assert!(cells.iter().all(|c| width(c) == 24), "{cells:?}");
+        let narrow: Vec<String> = rows
+            .iter()
+            .map(|r| distinct_fit(r, &rows, 9, "…"))
+            .collect();
+        assert!(
+            narrow[0].contains('t') && narrow[1].contains('f'),
+            "{narrow:?}"
+        );
+        assert!(narrow.iter().all(|c| width(c) == 9), "{narrow:?}");
+    }
+
+    #[test]
+    fn short_text_and_early_difference_are_cut_at_the_end() {
+        let rows = all(&["abc", "TKT-104 and a long tail that goes on", "TKT-2"]);
+        assert_eq!(distinct_fit("abc", &rows, 10, "…"), "abc       ");
+        assert_eq!(distinct_fit(&rows[1], &rows, 10, "…"), "TKT-104 a…");
+    }
+}

@@ -1,0 +1,529 @@
+//! Terminal input, read and decoded by the app itself so that no byte sequence can jam it.
+//!
+//! A reader thread passes the raw bytes of the terminal on; [`decode`] turns the front of the
+//! pending bytes into one event at a time. A sequence that is malformed (a control byte in
+//! the middle of an escape sequence) is dropped at once, and one that stays unfinished for
+//! [`QUIET`] (a lone `ESC [ ?`, typed as Alt+[ and ?, or a stray paste) is dropped too, so
+//! Esc, q and Ctrl-C always reach the app.
+
+use std::io::{IsTerminal, Read};
+use std::time::Duration;
+
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use tokio::sync::mpsc;
+
+/// How long an unfinished escape sequence may wait for its next byte. Terminals send a
+/// sequence in one write, so its bytes arrive together; a lone Esc key waits this long.
+pub const QUIET: Duration = Duration::from_millis(40);
+/// An escape sequence longer than this is not one a terminal sends for a key or the mouse.
+const LONGEST: usize = 64;
+const ESC: u8 = 0x1b;
+
+/// One step of decoding: how many bytes were used, and the event they made (none when the
+/// bytes were dropped or mean nothing to the app).
+pub type Step = (usize, Option<Event>);
+
+/// Decode one event from the front of `buf`. `None` means the bytes so far are an unfinished
+/// sequence and more should be waited for; with `quiet` set (nothing more came within
+/// [`QUIET`]) an unfinished sequence is decided as it stands, so the answer is never `None`
+/// for a non-empty buffer. Every step uses at least one byte.
+pub fn decode(buf: &[u8], quiet: bool) -> Option<Step> {
+    let first = *buf.first()?;
+    if first != ESC {
+        return single(buf, quiet, KeyModifiers::NONE);
+    }
+    match buf.get(1) {
+        None => quiet.then(|| (1, Some(key(KeyCode::Esc, KeyModifiers::NONE)))),
+        Some(b'[') => csi(buf, quiet),
+        Some(b'O') => ss3(buf, quiet),
+        // Esc before a control byte is Esc on its own: Ctrl-C must never turn into Alt+Ctrl-C.
+        Some(&b) if b < 0x20 => Some((1, Some(key(KeyCode::Esc, KeyModifiers::NONE)))),
+        Some(_) => single(&buf[1..], quiet, KeyModifiers::ALT).map(|(n, ev)| (n + 1, ev)),
+    }
+}
+
+fn key(code: KeyCode, modifiers: KeyModifiers) -> Event {
+    Event::Key(KeyEvent::new(code, modifiers))
+}
+
+/// A key that is one byte or one UTF-8 character (with `mods` already held, e.g. Alt).
+fn single(buf: &[u8], quiet: bool, mods: KeyModifiers) -> Option<Step> {
+    let b = buf[0];
+    let ctrl = mods | KeyModifiers::CONTROL;
+    let event = match b {
+        b'\r' => key(KeyCode::Enter, mods),
+        b'\t' => key(KeyCode::Tab, mods),
+        0x7f => key(KeyCode::Backspace, mods),
+        0x00 => key(KeyCode::Char(' '), ctrl),
+        0x01..=0x1a => key(KeyCode::Char((b - 1 + b'a') as char), ctrl),
+        0x1c..=0x1f => key(KeyCode::Char((b - 0x1c + b'4') as char), ctrl),
+        0x20..=0x7e => char_key(b as char, mods),
+        _ => return utf8(buf, quiet, mods),
+    };
+    Some((1, Some(event)))
+}
+
+fn char_key(c: char, mods: KeyModifiers) -> Event {
+    let shift = if c.is_uppercase() {
+        KeyModifiers::SHIFT
+    } else {
+        KeyModifiers::NONE
+    };
+    key(KeyCode::Char(c), mods | shift)
+}
+
+/// A multi-byte UTF-8 character; a broken one is dropped a byte at a time.
+fn utf8(buf: &[u8], quiet: bool, mods: KeyModifiers) -> Option<Step> {
+    let len = match buf[0] {
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => return Some((1, None)),
+    };
+    if buf.len() < len {
+        // A continuation byte that cannot belong ends the character early.
+        if buf[1..].iter().any(|&c| c & 0xc0 != 0x80) {
+            return Some((1, None));
+        }
+        return quiet.then_some((buf.len(), None));
+    }
+    match std::str::from_utf8(&buf[..len]) {
+        Ok(s) => Some((len, s.chars().next().map(|c| char_key(c, mods)))),
+        Err(_) => Some((1, None)),
+    }
+}
+
+/// `ESC O x`: arrows, Home, End and F1-F4 in the terminal's application mode.
+fn ss3(buf: &[u8], quiet: bool) -> Option<Step> {
+    let Some(&b) = buf.get(2) else {
+        return quiet.then(|| (2, Some(char_key('O', KeyModifiers::ALT))));
+    };
+    let none = KeyModifiers::NONE;
+    let event = match b {
+        b'A'..=b'D' | b'H' | b'F' => cursor_key(b).map(|c| key(c, none)),
+        b'P'..=b'S' => Some(key(KeyCode::F(1 + b - b'P'), none)),
+        // Not a sequence after all: Alt+Shift+O, and the byte decodes on its own.
+        _ => return Some((2, Some(char_key('O', KeyModifiers::ALT)))),
+    };
+    Some((3, event))
+}
+
+fn cursor_key(b: u8) -> Option<KeyCode> {
+    Some(match b {
+        b'A' => KeyCode::Up,
+        b'B' => KeyCode::Down,
+        b'C' => KeyCode::Right,
+        b'D' => KeyCode::Left,
+        b'H' => KeyCode::Home,
+        b'F' => KeyCode::End,
+        _ => return None,
+    })
+}
+
+/// `ESC [` parameters (0x30-0x3F), intermediates (0x20-0x2F), then a final byte (0x40-0x7E),
+/// as ECMA-48 frames a control sequence. Any other byte ends the sequence unfinished: the
+/// prefix is dropped and that byte decodes on its own (so Ctrl-C inside one still counts).
+fn csi(buf: &[u8], quiet: bool) -> Option<Step> {
+    if buf.get(2) == Some(&b'M') {
+        return x10_mouse(buf, quiet);
+    }
+    let mut i = 2;
+    while i < buf.len() && (0x30..=0x3f).contains(&buf[i]) {
+        i += 1;
+    }
+    let params_end = i;
+    while i < buf.len() && (0x20..=0x2f).contains(&buf[i]) {
+        i += 1;
+    }
+    if i >= LONGEST {
+        return Some((i, None));
+    }
+    match buf.get(i) {
+        None if quiet => Some((buf.len(), None)),
+        None => None,
+        Some(&fin) if (0x40..=0x7e).contains(&fin) => {
+            let same_params = i == params_end;
+            let event = same_params
+                .then(|| csi_event(&buf[2..params_end], fin))
+                .flatten();
+            Some((i + 1, event))
+        }
+        Some(_) => Some((i, None)),
+    }
+}
+
+/// The numbers of a parameter string (`1;5` → [1, 5]); an empty or odd one counts as 1.
+fn numbers(params: &[u8]) -> Vec<u32> {
+    params
+        .split(|&b| b == b';')
+        .map(|p| {
+            let digits = p.split(|&b| b == b':').next().unwrap_or(&[]);
+            std::str::from_utf8(digits)
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(1)
+        })
+        .collect()
+}
+
+/// Modifier keys from the xterm parameter (1 + a bit mask of Shift, Alt, Ctrl).
+fn modifiers(param: Option<&u32>) -> KeyModifiers {
+    let mask = param.map_or(0, |m| m.saturating_sub(1));
+    let mut mods = KeyModifiers::NONE;
+    for (bit, m) in [
+        (1, KeyModifiers::SHIFT),
+        (2, KeyModifiers::ALT),
+        (4, KeyModifiers::CONTROL),
+    ] {
+        if mask & bit != 0 {
+            mods |= m;
+        }
+    }
+    mods
+}
+
+fn csi_event(params: &[u8], fin: u8) -> Option<Event> {
+    if params.first() == Some(&b'<') {
+        return sgr_mouse(&numbers(&params[1..]), fin);
+    }
+    if params
+        .first()
+        .is_some_and(|b| !b.is_ascii_digit() && *b != b';')
+    {
+        // Private markers (`?`, `>`, `=`) start replies and reports, never keys.
+        return None;
+    }
+    let n = numbers(params);
+    let mods = modifiers(n.get(1));
+    let code = match fin {
+        b'A'..=b'D' | b'H' | b'F' => cursor_key(fin)?,
+        b'Z' => return Some(key(KeyCode::BackTab, KeyModifiers::SHIFT)),
+        b'P' | b'Q' | b'S' => KeyCode::F(1 + fin - b'P'),
+        // `CSI 1;m R` is F3; other R sequences report the cursor position.
+        b'R' if n.first() == Some(&1) => KeyCode::F(3),
+        b'~' => tilde_key(n.first().copied().unwrap_or(0))?,
+        b'u' => return kitty_key(&n),
+        b'M' if n.len() == 3 => {
+            return mouse(n[0].checked_sub(32)?, n[1], n[2], true);
+        }
+        _ => return None,
+    };
+    Some(key(code, mods))
+}
+
+fn tilde_key(n: u32) -> Option<KeyCode> {
+    Some(match n {
+        1 | 7 => KeyCode::Home,
+        2 => KeyCode::Insert,
+        3 => KeyCode::Delete,
+        4 | 8 => KeyCode::End,
+        5 => KeyCode::PageUp,
+        6 => KeyCode::PageDown,
+        11..=15 => KeyCode::F((n - 10) as u8),
+        17..=21 => KeyCode::F((n - 11) as u8),
+        23 | 24 => KeyCode::F((n - 12) as u8),
+        _ => return None,
+    })
+}
+
+/// `CSI code;mods u` (the fixterms / kitty form of a key).
+fn kitty_key(n: &[u32]) -> Option<Event> {
+    let mods = modifiers(n.get(1));
+    let code = match n.first().copied()? {
+        13 => KeyCode::Enter,
+        9 => KeyCode::Tab,
+        27 => KeyCode::Esc,
+        127 => KeyCode::Backspace,
+        c => KeyCode::Char(char::from_u32(c)?),
+    };
+    Some(key(code, mods))
+}
+
+/// `CSI < b;x;y M` (press) or `m` (release): the SGR mouse report.
+fn sgr_mouse(n: &[u32], fin: u8) -> Option<Event> {
+    match (n, fin) {
+        ([b, x, y], b'M' | b'm') => mouse(*b, *x, *y, fin == b'M'),
+        _ => None,
+    }
+}
+
+/// `CSI M b x y` with the three values as raw bytes offset by 32 (the oldest mouse report).
+fn x10_mouse(buf: &[u8], quiet: bool) -> Option<Step> {
+    // Every value is at least 32; a control byte ends the report and decodes on its own.
+    if let Some(at) = buf.iter().take(6).skip(3).position(|&b| b < 0x20) {
+        return Some((3 + at, None));
+    }
+    if buf.len() < 6 {
+        return quiet.then_some((buf.len(), None));
+    }
+    let v = |i: usize| u32::from(buf[i]).saturating_sub(32);
+    let event = buf[3]
+        .checked_sub(32)
+        .and_then(|b| mouse(u32::from(b), v(4), v(5), true));
+    Some((6, event))
+}
+
+/// A mouse report: button bits, 1-based column and row, pressed or released.
+fn mouse(b: u32, x: u32, y: u32, pressed: bool) -> Option<Event> {
+    let button = match b & 3 {
+        0 => MouseButton::Left,
+        1 => MouseButton::Middle,
+        2 => MouseButton::Right,
+        _ => MouseButton::Left,
+    };
+    let kind = if b & 64 != 0 {
+        match b & 3 {
+            0 => MouseEventKind::ScrollUp,
+            1 => MouseEventKind::ScrollDown,
+            2 => MouseEventKind::ScrollLeft,
+            _ => MouseEventKind::ScrollRight,
+        }
+    } else if b & 32 != 0 {
+        if b & 3 == 3 {
+            MouseEventKind::Moved
+        } else {
+            MouseEventKind::Drag(button)
+        }
+    } else if pressed && b & 3 != 3 {
+        MouseEventKind::Down(button)
+    } else {
+        MouseEventKind::Up(button)
+    };
+    let mut modifiers = KeyModifiers::NONE;
+    for (bit, m) in [
+        (4, KeyModifiers::SHIFT),
+        (8, KeyModifiers::ALT),
+        (16, KeyModifiers::CONTROL),
+    ] {
+        if b & bit != 0 {
+            modifiers |= m;
+        }
+    }
+    let cell = |v: u32| u16::try_from(v.saturating_sub(1)).unwrap_or(u16::MAX);
+    Some(Event::Mouse(MouseEvent {
+        kind,
+        column: cell(x),
+        row: cell(y),
+        modifiers,
+    }))
+}
+
+/// Decode everything in `bytes` at once, as if nothing more were coming (tests, fuzzing).
+pub fn decode_all(bytes: &[u8]) -> Vec<Event> {
+    let mut events = Vec::new();
+    let mut rest = bytes;
+    while let Some((used, event)) = decode(rest, true) {
+        events.extend(event);
+        rest = &rest[used.clamp(1, rest.len())..];
+    }
+    events
+}
+
+/// The terminal's bytes as they arrive, decoded into events.
+pub struct TermInput {
+    chunks: mpsc::UnboundedReceiver<Vec<u8>>,
+    pending: Vec<u8>,
+}
+
+impl TermInput {
+    /// Start reading the terminal (standard input, or `/dev/tty` when input is redirected)
+    /// on a thread of its own. The thread ends with the process.
+    pub fn start() -> std::io::Result<TermInput> {
+        let mut source: Box<dyn Read + Send> = if std::io::stdin().is_terminal() {
+            Box::new(std::io::stdin())
+        } else {
+            Box::new(std::fs::File::open("/dev/tty")?)
+        };
+        let (tx, chunks) = mpsc::unbounded_channel();
+        std::thread::Builder::new()
+            .name("terminal-input".into())
+            .spawn(move || {
+                let mut buf = [0u8; 4096];
+                loop {
+                    match source.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            if tx.send(buf[..n].to_vec()).is_err() {
+                                break;
+                            }
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(_) => break,
+                    }
+                }
+            })?;
+        Ok(TermInput {
+            chunks,
+            pending: Vec::new(),
+        })
+    }
+
+    /// Take one decoded step off the pending bytes, if one is decided.
+    fn step(&mut self, quiet: bool) -> Option<Option<Event>> {
+        let (used, event) = decode(&self.pending, quiet)?;
+        self.pending.drain(..used.clamp(1, self.pending.len()));
+        Some(event)
+    }
+
+    /// The next event; `None` once the terminal is gone. Safe to cancel (in `select!`):
+    /// bytes are kept in `self` between calls.
+    pub async fn next(&mut self) -> Option<Event> {
+        loop {
+            while let Some(step) = self.step(false) {
+                if let Some(event) = step {
+                    return Some(event);
+                }
+            }
+            if self.pending.is_empty() {
+                let chunk = self.chunks.recv().await?;
+                self.pending.extend(chunk);
+                continue;
+            }
+            // An unfinished sequence: wait briefly for the rest, else decide it as it is.
+            match tokio::time::timeout(QUIET, self.chunks.recv()).await {
+                Ok(Some(chunk)) => self.pending.extend(chunk),
+                Ok(None) | Err(_) => {
+                    while !self.pending.is_empty() {
+                        if let Some(Some(event)) = self.step(true) {
+                            return Some(event);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(bytes: &[u8]) -> Vec<(KeyCode, KeyModifiers)> {
+        decode_all(bytes)
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::Key(k) => Some((k.code, k.modifiers)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_partial_private_sequence_does_not_swallow_what_follows() {
+        // Unfinished and then quiet: dropped, the next q is a q.
+        assert_eq!(decode(b"\x1b[?", false), None);
+        assert_eq!(decode(b"\x1b[?", true), Some((3, None)));
+        // Ctrl-C or Esc inside the sequence ends it and counts.
+        assert_eq!(
+            keys(b"\x1b[?\x03"),
+            vec![(KeyCode::Char('c'), KeyModifiers::CONTROL)]
+        );
+        assert_eq!(
+            keys(b"\x1b[?\x1b"),
+            vec![(KeyCode::Esc, KeyModifiers::NONE)]
+        );
+        assert_eq!(
+            keys(b"\x1b[Ma\x03"),
+            vec![(KeyCode::Char('c'), KeyModifiers::CONTROL)]
+        );
+        assert_eq!(
+            keys(b"\x1b\x03"),
+            vec![
+                (KeyCode::Esc, KeyModifiers::NONE),
+                (KeyCode::Char('c'), KeyModifiers::CONTROL)
+            ]
+        );
+    }
+
+    #[test]
+    fn common_keys_decode() {
+        let none = KeyModifiers::NONE;
+        assert_eq!(
+            keys(b"q\r\t\x7f"),
+            vec![
+                (KeyCode::Char('q'), none),
+                (KeyCode::Enter, none),
+                (KeyCode::Tab, none),
+                (KeyCode::Backspace, none),
+            ]
+        );
+        assert_eq!(
+            keys(b"\x1b[A\x1bOB\x1b[1;5C\x1b[5~\x1b[3~\x1b[Z"),
+            vec![
+                (KeyCode::Up, none),
+                (KeyCode::Down, none),
+                (KeyCode::Right, KeyModifiers::CONTROL),
+                (KeyCode::PageUp, none),
+                (KeyCode::Delete, none),
+                (KeyCode::BackTab, KeyModifiers::SHIFT),
+            ]
+        );
+        assert_eq!(
+            keys("xé١G".as_bytes()),
+            vec![
+                (KeyCode::Char('x'), none),
+                (KeyCode::Char('é'), none),
+                (KeyCode::Char('١'), none),
+                (KeyCode::Char('G'), KeyModifiers::SHIFT),
+            ]
+        );
+        assert_eq!(
+            keys(b"\x1bx\x1a"),
+            vec![
+                (KeyCode::Char('x'), KeyModifiers::ALT),
+                (KeyCode::Char('z'), KeyModifiers::CONTROL),
+            ]
+        );
+        assert_eq!(keys(b"\x1b"), vec![(KeyCode::Esc, none)]);
+        assert_eq!(decode(b"\x1b", false), None, "a lone Esc waits briefly");
+    }
+
+    #[test]
+    fn mouse_reports_decode() {
+        let events = decode_all(b"\x1b[<0;5;3M\x1b[<65;1;1M");
+        let kinds: Vec<_> = events
+            .iter()
+            .map(|e| match e {
+                Event::Mouse(m) => (m.kind, m.column, m.row),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (MouseEventKind::Down(MouseButton::Left), 4, 2),
+                (MouseEventKind::ScrollDown, 0, 0),
+            ]
+        );
+    }
+
+    #[test]
+    fn replies_and_unknown_sequences_make_no_event() {
+        assert!(decode_all(b"\x1b[?62;22c\x1b[?1u\x1b[I\x1b[99~").is_empty());
+        let long = [b"\x1b[".as_slice(), &[b'1'; 200]].concat();
+        assert!(decode_all(&long).is_empty());
+    }
+
+    proptest::proptest! {
+        /// Any bytes decode without a panic, every step moves on, and once quiet nothing is
+        /// left waiting; a Ctrl-C after any bytes is always seen.
+        #[test]
+        fn any_bytes_decode_and_ctrl_c_gets_through(
+            bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..80)
+        ) {
+            let mut rest = bytes.as_slice();
+            while !rest.is_empty() {
+                let (used, _) = decode(rest, true).expect("quiet decides");
+                proptest::prop_assert!(used >= 1 && used <= rest.len());
+                rest = &rest[used..];
+            }
+            let mut with_ctrl_c = bytes.clone();
+            with_ctrl_c.push(0x03);
+            let events = decode_all(&with_ctrl_c);
+            let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+            proptest::prop_assert_eq!(events.last().cloned(), Some(ctrl_c));
+        }
+    }
+}
