@@ -5,6 +5,7 @@ pub mod check;
 pub mod exec;
 pub mod play;
 pub mod practice;
+pub mod rehearse;
 pub mod render;
 pub mod trace;
 pub mod validate;
@@ -96,6 +97,7 @@ impl TuiArgs {
             lesson: self.lesson.clone(),
             records: self.records.clone(),
             reset_progress: self.reset_progress,
+            drill: None,
             content,
             play: None,
         }
@@ -119,6 +121,8 @@ pub enum Command {
     /// Grade your own validate_tool_args / execute_tool (Python) or executeTool (JavaScript),
     /// or write a starter file to fill in.
     Practice(practice::PracticeArgs),
+    /// Open the app in a timed rehearsal drill (predict, explain, write it; then a scorecard).
+    Rehearse(rehearse::RehearseArgs),
 }
 
 /// Parse flags, run, and turn the outcome into an exit code.
@@ -185,6 +189,7 @@ pub fn run(cli: Cli) -> CliResult {
         Some(Command::Render(args)) => render::run(args, &content),
         Some(Command::Play(args)) => play::run(args, &content),
         Some(Command::Practice(args)) => practice::run(args, &content),
+        Some(Command::Rehearse(args)) => rehearse::run(args, &content),
         None => Ok(crate::tui::run_app(cli.tui.config(content.content()))?),
     }
 }
