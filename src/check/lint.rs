@@ -1,6 +1,7 @@
 //! The lesson lint of `tooldojo check`: every block parses, every fixture, row, scenario and
 //! schema a block names exists, every fixture row is predicted somewhere, every scenario is
-//! traced somewhere, every lesson has a study time and an interactive block.
+//! traced somewhere, every lesson has a study time and an interactive block, and what the
+//! prose names (commands, lessons, scenarios, pages, trace events) exists (see `prose`).
 
 use serde_json::Value;
 
@@ -9,7 +10,9 @@ use crate::content::Content;
 use crate::content::lessons::{Block, BlockKind, BlockSpec, Lesson, load_all};
 use crate::error::UserResult;
 use crate::executor::cases as exec_cases;
-use crate::orchestrator::scenario_names;
+use crate::orchestrator::{EventKind, scenario_names};
+
+use super::prose;
 use crate::validate::cases as val_cases;
 
 /// The names the lint checks blocks against, read from the fixtures.
@@ -21,11 +24,13 @@ pub struct LintTables {
     pub validator: Vec<(String, String)>,
     pub schemas: Vec<String>,
     pub scenarios: Vec<String>,
+    /// The binary's subcommand names (given by the caller: the lint knows no command line).
+    pub commands: Vec<String>,
 }
 
 impl LintTables {
     /// Read the fixture tables of `content`. A fixture that does not parse is an error.
-    pub fn load(content: &Content) -> UserResult<LintTables> {
+    pub fn load(content: &Content, commands: &[String]) -> UserResult<LintTables> {
         let get_ticket = exec_cases::get_ticket_cases(content)?
             .into_iter()
             .map(|c| (c.id, c.group))
@@ -44,6 +49,7 @@ impl LintTables {
             validator,
             schemas,
             scenarios,
+            commands: commands.to_vec(),
         })
     }
 
@@ -123,14 +129,37 @@ struct Uses {
 pub fn lint_lessons(lessons: &[Lesson], tables: &LintTables) -> Vec<CheckRow> {
     let mut out = Vec::new();
     let mut uses = Uses::default();
+    let known = prose::Known {
+        commands: tables.commands.clone(),
+        lessons: lessons.iter().map(|l| l.id.clone()).collect(),
+        scenarios: tables.scenarios.clone(),
+        events: EventKind::NAMES.iter().map(|e| (*e).to_owned()).collect(),
+    };
     for lesson in lessons {
         out.push(lesson_row(lesson));
         for block in lesson.blocks() {
             out.push(block_row(lesson, block, tables, &mut uses));
         }
+        out.push(prose_row(lesson, &known));
     }
     out.extend(coverage_rows(tables, &uses));
     out
+}
+
+/// Does everything the lesson's prose names exist?
+fn prose_row(l: &Lesson, known: &prose::Known) -> CheckRow {
+    let problems = prose::problems(l, known);
+    let actual = if problems.is_empty() {
+        "all found".to_owned()
+    } else {
+        problems.join("; ")
+    };
+    row(
+        format!("{} prose", short(&l.file)),
+        "commands, lessons, scenarios, pages and events it names exist",
+        actual,
+        problems.is_empty(),
+    )
 }
 
 /// Does the lesson have a study time and at least one interactive block?
@@ -290,8 +319,9 @@ fn used_row<'a>(
 /// `tooldojo check`'s lesson lint (see the module doc). Returns rows for the check table
 /// (suite `lessons`); a lesson that cannot be parsed at all is an `Err` (exit 2, naming file
 /// and line).
-pub fn lint(content: &Content) -> UserResult<Vec<CheckRow>> {
+/// `commands` are the subcommand names lessons may write as `tooldojo NAME`.
+pub fn lint(content: &Content, commands: &[String]) -> UserResult<Vec<CheckRow>> {
     let lessons = load_all(content)?;
-    let tables = LintTables::load(content)?;
+    let tables = LintTables::load(content, commands)?;
     Ok(lint_lessons(&lessons, &tables))
 }

@@ -3,6 +3,7 @@
 //! what its fixture expects. Printing and exit codes are the command line's job.
 
 pub mod lint;
+pub mod prose;
 pub mod rows;
 
 use crate::content::Content;
@@ -21,10 +22,11 @@ pub struct CheckRow {
 }
 
 /// Every row `check` runs, in order: validator, get_ticket, scenarios, lessons.
-pub fn all_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
+/// `commands` are the binary's subcommand names, which lessons may name in prose.
+pub fn all_rows(content: &Content, commands: &[String]) -> UserResult<Vec<CheckRow>> {
     let mut rows = rows::validator_rows(content)?;
     rows.extend(rows::get_ticket_rows(content)?);
     rows.extend(rows::scenario_rows(content)?);
-    rows.extend(lint::lint(content)?);
+    rows.extend(lint::lint(content, commands)?);
     Ok(rows)
 }

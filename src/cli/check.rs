@@ -62,7 +62,7 @@ fn fit(s: &str, width: usize) -> String {
 }
 
 pub fn run(args: CheckArgs, content: &ContentArgs) -> super::CliResult {
-    let rows = all_rows(&content.content())?;
+    let rows = all_rows(&content.content(), &super::command_names())?;
     let failed = rows.iter().filter(|r| !r.pass).count();
     let out = if args.json {
         json_lines(&rows)

@@ -36,6 +36,16 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+/// The names of the subcommands, read from the command-line definition (for the lesson
+/// lint, which checks every `tooldojo NAME` a lesson writes).
+pub fn command_names() -> Vec<String> {
+    use clap::CommandFactory;
+    Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .collect()
+}
+
 /// Where lessons and fixtures come from (every subcommand).
 #[derive(Debug, Clone, Default, Args)]
 pub struct ContentArgs {

@@ -30,6 +30,18 @@ pub struct Context {
 }
 
 impl Context {
+    /// The grants of this context by name (`read_tickets`, `write_tickets`), for the trace.
+    pub fn permissions(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.can_read_tickets {
+            out.push("read_tickets");
+        }
+        if self.can_write_tickets {
+            out.push("write_tickets");
+        }
+        out
+    }
+
     /// A reader of `tenant` (read allowed, write not).
     pub fn reader(tenant: &str) -> Self {
         Context {
@@ -353,46 +365,16 @@ pub fn is_ticket_id(s: &str) -> bool {
 /// The `get_ticket` handler.
 fn get_ticket(args: &Json<'_>, ctx: &Context, store: &Store, rules: &ExecRules) -> Outcome {
     use ErrorCode::*;
-    // 2. argument shape
-    let Json::Object(fields) = args else {
-        return Outcome::err(
-            InvalidArguments,
-            format!("arguments must be a JSON object, got {}", json_kind(args)),
-        );
-    };
-    let extra = fields.iter().find(|(k, _)| k != "ticket_id");
-    if let Some((extra, _)) = extra.filter(|_| rules.is_on(Safeguard::ExactShape)) {
-        return Outcome::err(
-            InvalidArguments,
-            format!(
-                "unexpected field {}: get_ticket takes only ticket_id",
-                serde_json::to_string(&vjson::cut(extra, 40)).unwrap_or_default()
-            ),
-        );
+    // 2. argument shape and 3. the ticket_id value: the validator's checks against the
+    // registered declaration, so the orchestrator and this adapter word a bad call alike.
+    if let Err(v) = check_args(args, rules) {
+        return Outcome::err(InvalidArguments, v.message);
     }
-    let Some(raw_id) = args.get("ticket_id") else {
-        return Outcome::err(InvalidArguments, "missing field: ticket_id");
+    let id: String = match args.get("ticket_id") {
+        Some(Json::Str(s)) => s.to_string(),
+        Some(other) => other.show(),
+        None => String::new(),
     };
-    // 3. the ticket_id value
-    let id: String = match raw_id {
-        Json::Str(s) => s.to_string(),
-        other if rules.is_on(Safeguard::IdFormat) => {
-            return Outcome::err(
-                InvalidArguments,
-                format!("ticket_id must be a string, got {}", json_kind(other)),
-            );
-        }
-        other => other.show(),
-    };
-    if rules.is_on(Safeguard::IdFormat) && !is_ticket_id(&id) {
-        return Outcome::err(
-            InvalidArguments,
-            format!(
-                "ticket_id must be TKT- and three ASCII digits, got {}",
-                raw_id.show()
-            ),
-        );
-    }
     // 4. read permission, from the trusted context only
     if rules.is_on(Safeguard::ReadPermission) && !ctx.can_read_tickets {
         return Outcome::err(Forbidden, "this session may not read tickets");
@@ -424,18 +406,20 @@ fn get_ticket(args: &Json<'_>, ctx: &Context, store: &Store, rules: &ExecRules) 
     }
 }
 
-/// The JSON name of a value's kind, for executor details (`an array`, `null`, ...).
-fn json_kind(v: &Json<'_>) -> &'static str {
-    {
-        match v {
-            Json::Null => "null",
-            Json::Bool(_) => "a boolean",
-            Json::Int(_) | Json::BigInt(_) | Json::Float(_) => "a number",
-            Json::Str(_) => "a string",
-            Json::Array(_) => "an array",
-            Json::Object(_) => "an object",
-        }
-    }
+/// The argument checks of `get_ticket`, in the validator's order and words (missing, unknown,
+/// type, value), against the declaration the orchestrator shows the model: one source for
+/// both. `exact_shape` off lets extra fields through; `id_format` off skips the type and
+/// value checks, so any `ticket_id` is looked up as it is.
+fn check_args(args: &Json<'_>, rules: &ExecRules) -> Result<(), crate::validate::Violation> {
+    use crate::validate::{self, Rule, ValidatorRules};
+    let schema = validate::tools::schema("get_ticket")
+        .expect("the validator declares get_ticket, the executor's one tool");
+    let mut checks = ValidatorRules::ALL_ON;
+    checks.set(Rule::Unknown, rules.is_on(Safeguard::ExactShape));
+    let format = rules.is_on(Safeguard::IdFormat);
+    checks.set(Rule::Types, format);
+    checks.set(Rule::Values, format);
+    validate::validate_json(schema, args, &checks)
 }
 
 #[cfg(test)]

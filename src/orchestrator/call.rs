@@ -20,6 +20,7 @@ use super::budgets::Budgets;
 use super::scenario::{AttemptScript, TimeoutMode};
 use super::services::{AttemptInfo, HandlerOut, Services, ToolKind};
 use super::trace::{Category, EventKind, HandlerState, Outcome, Recorder, Rejection};
+use super::truncate::truncate_result;
 
 /// What the model is told when a call is refused because an earlier one was forbidden.
 pub(super) const DENIED_AFTER_FORBIDDEN: &str =
@@ -51,7 +52,7 @@ pub(super) struct Dispatch {
     pub id: Arc<str>,
     pub kind: ToolKind,
     pub args: Arc<Value>,
-    /// The arguments as the trace shows them (sensitive ones hashed).
+    /// The arguments as the trace shows them (sensitive ones masked).
     pub shown: Arc<Value>,
     pub key: Option<String>,
     /// The scenario's script for this call's attempts (empty: defaults).
@@ -530,30 +531,4 @@ fn failure_body(code: &str, detail: &str) -> HandlerOut {
 /// The result a refused call gives the model.
 pub(super) fn rejection_body(why: Rejection, msg: &str) -> String {
     json!({"ok": false, "code": why, "error": msg}).to_string()
-}
-
-/// Cut `text` to at most `max` bytes, marker included, on a character boundary. The marker
-/// says how much was cut when it fits; a short one when only that fits; with no room for any
-/// text at all, as much of the short marker as fits (the trace still says `truncated: true`).
-pub fn truncate_result(text: String, max: usize) -> (String, bool) {
-    if text.len() <= max {
-        return (text, false);
-    }
-    const SHORT: &str = " [truncated]";
-    let long = format!(" [truncated: result cut to {max} of {} bytes]", text.len());
-    let marker = if long.len() <= max {
-        long.as_str()
-    } else if SHORT.len() <= max {
-        SHORT
-    } else {
-        return (SHORT[1..1 + max.min(SHORT.len() - 1)].to_owned(), true);
-    };
-    let mut keep = max - marker.len();
-    while !text.is_char_boundary(keep) {
-        keep -= 1;
-    }
-    let mut out = text;
-    out.truncate(keep);
-    out.push_str(marker);
-    (out, true)
 }

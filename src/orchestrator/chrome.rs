@@ -74,6 +74,18 @@ impl Doc<'_> {
     /// Add the slice an event draws, if it draws one.
     fn add(&mut self, e: &TraceEvent) {
         match &e.kind {
+            EventKind::RunStarted {
+                tenant,
+                permissions,
+                ..
+            } => self.out.push(slice(
+                format!("run started: tenant {tenant}"),
+                "run",
+                0,
+                e.t_ms,
+                e.t_ms,
+                json!({"tenant": tenant, "permissions": permissions}),
+            )),
             EventKind::ModelTurn {
                 start_ms,
                 calls,

@@ -60,6 +60,8 @@ enum Body<'a> {
         seed: u64,
         timeouts: &'a str,
         budgets: &'a Budgets,
+        tenant: &'a str,
+        permissions: &'a [&'static str],
     },
     ModelTurn {
         turn: u32,
@@ -206,12 +208,16 @@ impl<'a> Body<'a> {
                 seed,
                 budgets,
                 timeouts,
+                tenant,
+                permissions,
             } => Body::RunStarted {
                 scenario,
                 title,
                 seed: *seed,
                 timeouts,
                 budgets,
+                tenant,
+                permissions,
             },
             EventKind::ModelTurn {
                 start_ms,

@@ -16,18 +16,19 @@ mod call;
 pub mod chrome;
 mod jsonl;
 pub mod model;
+pub mod redact;
 pub mod runner;
 pub mod scenario;
 pub mod services;
 mod timeline;
 pub mod trace;
+mod truncate;
 
 use std::path::Path;
 
 use serde_json::json;
 
 pub use budgets::{Budgets, Used};
-pub use call::truncate_result;
 pub use chrome::chrome_trace;
 pub use model::{Block, Message, Model, ModelReply, Role, ScriptedModel, ToolDecl};
 pub use runner::{Run, run_blocking, run_id, run_with_model};
@@ -38,6 +39,7 @@ pub use services::{ToolKind, declarations};
 pub use trace::{
     Category, EventKind, HandlerState, Outcome, Rejection, StopReason, TraceEvent, results_map,
 };
+pub use truncate::truncate_result;
 
 use crate::content::{Content, TextFile, parse_json};
 use crate::error::{UserError, UserResult};
@@ -173,6 +175,7 @@ pub fn load_scenario_generated(calls: usize, concurrency: u32) -> Scenario {
             },
         ],
         sensitive_args: Vec::new(),
+        idempotency_keys: false,
         records: Some(records),
         default_records: Vec::new(),
         expected: None,

@@ -23,7 +23,8 @@ use tokio_util::sync::CancellationToken;
 use super::budgets::Budgets;
 use super::call::{DENIED_AFTER_FORBIDDEN, Dispatch, Finished, Shared, call_task, rejection_body};
 use super::model::{Block, Message, Model, ModelReply, Role, ScriptedModel, ToolDecl};
-use super::scenario::{ProposedCall, Scenario, TimeoutMode, Turn};
+use super::redact::Redactor;
+use super::scenario::{self, ProposedCall, Scenario, TimeoutMode, Turn};
 use super::services::{self, Services, ToolKind};
 use super::trace::{Category, EventKind, Recorder, Rejection, StopReason, TraceEvent};
 
@@ -140,6 +141,8 @@ struct RunLoop<'s> {
     invalid_calls: u32,
     /// Calls proposed in the turns before this one.
     proposed: u64,
+    /// Masks sensitive values in the trace, numbering them across the run.
+    redactor: Redactor,
 }
 
 /// The calls of one model turn on their way through the steps.
@@ -196,6 +199,8 @@ impl<'s> RunLoop<'s> {
                     TimeoutMode::Cancel => "cancel",
                     TimeoutMode::Race => "race",
                 },
+                tenant: scenario.context.tenant.clone(),
+                permissions: scenario.context.permissions(),
             },
         );
         let cancel_at = scenario
@@ -238,6 +243,7 @@ impl<'s> RunLoop<'s> {
             forbidden_seen: false,
             invalid_calls: 0,
             proposed: 0,
+            redactor: Redactor::new(&scenario.sensitive_args),
         }
     }
 
@@ -322,7 +328,8 @@ impl<'s> RunLoop<'s> {
             if self.forbidden_seen {
                 let shown = self.shown_raw(call, input);
                 let why = Rejection::DeniedAfterForbidden;
-                t.slots[idx] = Some(self.reject(call, why, DENIED_AFTER_FORBIDDEN, shown));
+                let msg = DENIED_AFTER_FORBIDDEN;
+                t.slots[idx] = Some(self.reject(call, why, msg, (shown, msg.to_owned())));
                 t.stop_now = Some(StopReason::AuthorizationDenied);
                 continue;
             }
@@ -344,7 +351,8 @@ impl<'s> RunLoop<'s> {
                         self.rec.update(self.turn, |u| u.repairs = repairs, None);
                     }
                     let shown = self.shown_raw(call, input);
-                    t.slots[idx] = Some(self.reject(call, why, &msg, shown));
+                    let traced = self.redactor.error(&call.tool, input, &msg);
+                    t.slots[idx] = Some(self.reject(call, why, &msg, (shown, traced)));
                     if over {
                         t.stop_now.get_or_insert(StopReason::RepairLimit);
                     }
@@ -353,21 +361,16 @@ impl<'s> RunLoop<'s> {
         }
     }
 
-    /// The arguments of a call as written, redacted for the trace.
-    fn shown_raw(&self, call: &ProposedCall, input: Option<&Value>) -> Arc<Value> {
-        Arc::new(services::redact(
-            &call.tool,
-            input,
-            call.args_text.as_deref(),
-            &self.scenario.sensitive_args,
-        ))
+    /// The arguments of a call as written, masked for the trace.
+    fn shown_raw(&mut self, call: &ProposedCall, input: Option<&Value>) -> Arc<Value> {
+        let text = call.args_text.as_deref();
+        Arc::new(self.redactor.args(&call.tool, input, text))
     }
 
-    /// The arguments of a valid call as the trace shows them (sensitive ones hashed).
-    fn shown_valid(&self, call: &ProposedCall, args: &Arc<Value>) -> Arc<Value> {
-        let sensitive = &self.scenario.sensitive_args;
-        if services::has_sensitive_args(&call.tool, sensitive) {
-            Arc::new(services::redact(&call.tool, Some(args), None, sensitive))
+    /// The arguments of a valid call as the trace shows them (sensitive ones masked).
+    fn shown_valid(&mut self, call: &ProposedCall, args: &Arc<Value>) -> Arc<Value> {
+        if self.redactor.applies_to(&call.tool) {
+            Arc::new(self.redactor.args(&call.tool, Some(args), None))
         } else {
             args.clone()
         }
@@ -389,7 +392,7 @@ impl<'s> RunLoop<'s> {
                     self.budgets.max_tool_calls
                 );
                 let why = Rejection::BudgetExhausted;
-                t.slots[idx] = Some(self.reject(call, why, &msg, shown));
+                t.slots[idx] = Some(self.reject(call, why, &msg, (shown, msg.clone())));
                 t.budget_hit = true;
                 continue;
             }
@@ -411,6 +414,10 @@ impl<'s> RunLoop<'s> {
         shown: Arc<Value>,
     ) -> Dispatch {
         let id: Arc<str> = Arc::from(call.id.as_str());
+        // The loop, never the model, chooses the key of a write.
+        let key = call
+            .keyed(self.scenario)
+            .then(|| scenario::idempotency_key(&self.run_id, &call.id));
         self.rec.update(
             self.turn,
             |u| u.tool_calls += 1,
@@ -418,7 +425,7 @@ impl<'s> RunLoop<'s> {
                 call_id: id.clone(),
                 tool: self.shared.tool_names[kind as usize].clone(),
                 args: shown.clone(),
-                idempotency_key: call.idempotency_key.clone(),
+                idempotency_key: key.clone(),
             }),
         );
         // A placeholder until the call finishes.
@@ -430,7 +437,7 @@ impl<'s> RunLoop<'s> {
             kind,
             args,
             shown,
-            key: call.idempotency_key.clone(),
+            key,
             script: self
                 .scenario
                 .calls
@@ -494,14 +501,16 @@ impl<'s> RunLoop<'s> {
         }
     }
 
-    /// Refuse a call before dispatch: a concise error goes back to the model as its result.
+    /// Refuse a call before dispatch: a concise error goes back to the model as its result;
+    /// the trace gets `shown`, the arguments and the error with sensitive values masked.
     fn reject(
         &mut self,
         call: &ProposedCall,
         why: Rejection,
         msg: &str,
-        shown: Arc<Value>,
+        shown: (Arc<Value>, String),
     ) -> Finished {
+        let (shown, traced) = shown;
         let id: Arc<str> = Arc::from(call.id.as_str());
         self.rec.emit(
             self.turn,
@@ -509,7 +518,7 @@ impl<'s> RunLoop<'s> {
                 call_id: id.clone(),
                 tool: Arc::from(call.tool.as_str()),
                 category: why,
-                error: msg.to_owned(),
+                error: traced,
                 args: shown,
             },
         );

@@ -50,9 +50,13 @@ pub struct Scenario {
     pub calls: BTreeMap<String, CallScript>,
     /// What the scripted model answers, turn by turn.
     pub turns: Vec<Turn>,
-    /// Argument names whose values are hashed in the trace (beside each tool's own list).
+    /// Argument names whose values are masked in the trace (beside each tool's own list).
     #[serde(default)]
     pub sensitive_args: Vec<String>,
+    /// The write service honours idempotency keys, so the loop sends one with every write
+    /// it dispatches (see [`ProposedCall::idempotency_key`] for the key itself).
+    #[serde(default)]
+    pub idempotency_keys: bool,
     /// Replaces the ticket store for this scenario.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub records: Option<Vec<Record>>,
@@ -152,9 +156,28 @@ pub struct ProposedCall {
     /// ...or as raw text the model produced (not JSON, repeated keys, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args_text: Option<String>,
-    /// Set by the caller beside the id, never inside args.
+    /// The older way to ask for a keyed write: present (whatever its value), it means the
+    /// loop sends an idempotency key with this one call. The value itself is never used:
+    /// the key always comes from the loop (`RUN_ID/CALL_ID`, the same for every attempt of
+    /// the call and for every replay of the run), never from the model's turn. Prefer the
+    /// scenario-wide `idempotency_keys`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idempotency_key: Option<String>,
+}
+
+impl ProposedCall {
+    /// Does the loop send an idempotency key with this call in `scenario`? Only writes
+    /// carry one.
+    pub fn keyed(&self, scenario: &Scenario) -> bool {
+        let write = super::services::ToolKind::from_name(&self.tool).is_some_and(|t| t.is_write());
+        write && (scenario.idempotency_keys || self.idempotency_key.is_some())
+    }
+}
+
+/// The idempotency key the loop generates for a call: deterministic from the run and the
+/// call, so every retry of the call carries the same key and a replay of the run too.
+pub fn idempotency_key(run_id: &str, call_id: &str) -> String {
+    format!("{run_id}/{call_id}")
 }
 
 impl Scenario {

@@ -10,7 +10,6 @@ use std::time::Duration;
 use futures::FutureExt;
 use futures::future::Shared;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
@@ -52,7 +51,7 @@ impl ToolKind {
         matches!(self, ToolKind::CloseTicket)
     }
 
-    /// Argument names hashed in the trace for every call of this tool.
+    /// Argument names masked in the trace for every call of this tool.
     pub fn sensitive_args(self) -> &'static [&'static str] {
         match self {
             // Free text a user typed may carry personal data.
@@ -116,55 +115,6 @@ pub fn validate_call(
         }
     };
     Ok((kind, parsed))
-}
-
-/// Does the trace need a redacted copy of this tool's arguments?
-pub fn has_sensitive_args(tool: &str, extra: &[String]) -> bool {
-    !extra.is_empty() || ToolKind::from_name(tool).is_some_and(|t| !t.sensitive_args().is_empty())
-}
-
-/// Hash the values of sensitive arguments (sha256, first 16 hex digits); never print them.
-pub fn redact(
-    tool: &str,
-    args: Option<&Value>,
-    args_text: Option<&str>,
-    extra: &[String],
-) -> Value {
-    let builtin = ToolKind::from_name(tool)
-        .map(|t| t.sensitive_args())
-        .unwrap_or(&[]);
-    let is_sensitive = |k: &str| builtin.contains(&k) || extra.iter().any(|e| e == k);
-    match (args, args_text) {
-        (Some(Value::Object(m)), _) => Value::Object(
-            m.iter()
-                .map(|(k, v)| {
-                    let v = if is_sensitive(k) {
-                        Value::String(hash_value(&v.to_string()))
-                    } else {
-                        v.clone()
-                    };
-                    (k.clone(), v)
-                })
-                .collect(),
-        ),
-        (Some(v), _) => v.clone(),
-        (None, Some(text)) => {
-            let mentions = builtin.iter().any(|k| text.contains(k))
-                || extra.iter().any(|k| text.contains(k.as_str()));
-            if mentions {
-                json!({"args_text": hash_value(text)})
-            } else {
-                json!({"args_text": text})
-            }
-        }
-        (None, None) => Value::Null,
-    }
-}
-
-pub fn hash_value(text: &str) -> String {
-    let digest = Sha256::digest(text.as_bytes());
-    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-    format!("sha256:{hex}")
 }
 
 /// What a handler produced.

@@ -57,8 +57,18 @@ impl TraceEvent {
                 title,
                 seed,
                 timeouts,
+                tenant,
+                permissions,
                 ..
-            } => format!("start  {scenario} (seed {seed}, timeouts {timeouts}): {title}"),
+            } => format!(
+                "start  {scenario} as tenant {} ({}), seed {seed}, timeouts {timeouts}: {title}",
+                clean(tenant, false),
+                if permissions.is_empty() {
+                    "no permissions".to_owned()
+                } else {
+                    permissions.join(", ")
+                }
+            ),
             EventKind::ModelTurn {
                 start_ms,
                 calls,
@@ -111,7 +121,7 @@ impl TraceEvent {
             } => {
                 let key = idempotency_key
                     .as_ref()
-                    .map(|k| format!(", key {}", clean(k, false)))
+                    .map(|k| format!(", the loop's key {}", clean(k, false)))
                     .unwrap_or_default();
                 format!(
                     "{call_id:<5} accepted {}: valid, tool call #{} reserved{key}",

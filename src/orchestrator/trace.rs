@@ -135,6 +135,11 @@ pub enum EventKind {
         seed: u64,
         budgets: Budgets,
         timeouts: &'static str,
+        /// The run's trusted scope, from the authenticated context, never from the model:
+        /// the tenant every lookup is scoped to...
+        tenant: String,
+        /// ...and the grants the session holds (`read_tickets`, `write_tickets`).
+        permissions: Vec<&'static str>,
     },
     /// The model answered (`start_ms` is when it was asked).
     ModelTurn {
@@ -224,20 +229,40 @@ pub struct TraceEvent {
 }
 
 impl EventKind {
-    /// The contract's event name.
+    /// Every event name the trace can emit, in the order of the variants.
+    pub const NAMES: &'static [&'static str] = &[
+        "run_started",
+        "model_turn",
+        "call_accepted",
+        "call_rejected",
+        "attempt_started",
+        "attempt_finished",
+        "handler_still_running",
+        "retry_scheduled",
+        "write_applied",
+        "call_result",
+        "stopped",
+    ];
+
+    /// The contract's event name (one of [`EventKind::NAMES`]).
     pub fn name(&self) -> &'static str {
+        Self::NAMES[self.ordinal()]
+    }
+
+    /// The variant's place in [`EventKind::NAMES`].
+    fn ordinal(&self) -> usize {
         match self {
-            EventKind::RunStarted { .. } => "run_started",
-            EventKind::ModelTurn { .. } => "model_turn",
-            EventKind::CallAccepted { .. } => "call_accepted",
-            EventKind::CallRejected { .. } => "call_rejected",
-            EventKind::AttemptStarted { .. } => "attempt_started",
-            EventKind::AttemptFinished { .. } => "attempt_finished",
-            EventKind::HandlerStillRunning { .. } => "handler_still_running",
-            EventKind::RetryScheduled { .. } => "retry_scheduled",
-            EventKind::WriteApplied { .. } => "write_applied",
-            EventKind::CallResult { .. } => "call_result",
-            EventKind::Stopped { .. } => "stopped",
+            EventKind::RunStarted { .. } => 0,
+            EventKind::ModelTurn { .. } => 1,
+            EventKind::CallAccepted { .. } => 2,
+            EventKind::CallRejected { .. } => 3,
+            EventKind::AttemptStarted { .. } => 4,
+            EventKind::AttemptFinished { .. } => 5,
+            EventKind::HandlerStillRunning { .. } => 6,
+            EventKind::RetryScheduled { .. } => 7,
+            EventKind::WriteApplied { .. } => 8,
+            EventKind::CallResult { .. } => 9,
+            EventKind::Stopped { .. } => 10,
         }
     }
 

@@ -96,7 +96,8 @@ fn the_course_takes_two_to_three_hours() {
 
 #[test]
 fn the_shipped_course_passes_its_own_lint() {
-    let rows = tooldojo::check::lint::lint(&Content::embedded()).expect("lint runs");
+    let rows = tooldojo::check::lint::lint(&Content::embedded(), &tooldojo::cli::command_names())
+        .expect("lint runs");
     let failing: Vec<String> = rows
         .iter()
         .filter(|r| !r.pass)
@@ -168,10 +169,35 @@ fn time_parse_and_lint() {
     }
     let parse = t.elapsed() / n;
     let t = std::time::Instant::now();
-    let rows = tooldojo::check::lint::lint(&content).unwrap();
+    let rows = tooldojo::check::lint::lint(&content, &tooldojo::cli::command_names()).unwrap();
     eprintln!(
         "parse 14 lessons: {parse:?}; lint ({} rows): {:?}",
         rows.len(),
         t.elapsed()
     );
+}
+
+#[test]
+fn the_lesson_id_in_the_help_text_exists() {
+    use clap::CommandFactory;
+    let cmd = tooldojo::cli::Cli::command();
+    let help = cmd
+        .get_arguments()
+        .find(|a| a.get_id() == "lesson")
+        .and_then(|a| a.get_help())
+        .map(|h| h.to_string())
+        .expect("--lesson has a help text");
+    let ids: Vec<String> = load_all(&Content::embedded())
+        .unwrap()
+        .into_iter()
+        .map(|l| l.id)
+        .collect();
+    let named: Vec<&str> = help
+        .split(|c: char| c.is_whitespace() || c == ')' || c == ',')
+        .filter(|w| w.len() > 3 && w.as_bytes()[..2].iter().all(u8::is_ascii_digit))
+        .collect();
+    assert!(!named.is_empty(), "{help}");
+    for id in named {
+        assert!(ids.iter().any(|i| i == id), "--help names {id}");
+    }
 }

@@ -3,8 +3,13 @@
 use std::path::Path;
 
 use tooldojo::check::CheckRow;
-use tooldojo::check::lint::lint;
 use tooldojo::content::Content;
+use tooldojo::error::UserResult;
+
+/// The lint as `tooldojo check` runs it, with the binary's own command names.
+fn lint(content: &Content) -> UserResult<Vec<CheckRow>> {
+    tooldojo::check::lint::lint(content, &tooldojo::cli::command_names())
+}
 
 fn case(id: &str, group: &str) -> String {
     format!(
@@ -205,4 +210,118 @@ fn lessons_need_a_study_time_and_an_interactive_block() {
     assert_eq!(fails.len(), 1, "{fails:#?}");
     assert!(fails[0].starts_with("02-bare.md lesson => no study-time line"));
     assert!(fails[0].contains("no interactive block"));
+}
+
+/// The prose row of `file` when `text` is linted beside the good lesson.
+fn prose_of(file: &str, text: &str) -> CheckRow {
+    let t = tree(&[("01-good.md", GOOD), (file, text)]);
+    let rows = lint(&t.content).unwrap();
+    rows.into_iter()
+        .find(|r| r.name == format!("{file} prose"))
+        .expect("a prose row")
+}
+
+fn prose_fails(file: &str, text: &str, wanted: &str) {
+    let r = prose_of(file, text);
+    assert!(!r.pass, "{file} passed: {r:?}");
+    let actual = r.actual.as_str().unwrap_or_default();
+    assert!(actual.contains(wanted), "{actual}");
+}
+
+const HEAD: &str = "# Prose\n*About 5 minutes*\n\n```checklist\n- one\n```\n";
+
+#[test]
+fn the_good_lesson_has_a_passing_prose_row() {
+    let r = prose_of(
+        "02-ok.md",
+        &format!(
+            "{HEAD}\nRun `tooldojo trace happy-path` and `tooldojo check`, as lesson 1 and \
+             `01-good` say; the `happy-path` scenario ends with a `stopped` event, and \
+             the `call_result` line names the category. Open it with \
+             `tooldojo --lesson 01-good`.\n\n## Two\nSee page 1 and the page \"Two\".\n"
+        ),
+    );
+    assert!(r.pass, "{r:?}");
+}
+
+#[test]
+fn a_command_that_does_not_exist_fails() {
+    prose_fails(
+        "02-cmd.md",
+        &format!("{HEAD}\nGrade it with `tooldojo grade mine.py`.\n"),
+        "`tooldojo grade` is not a command",
+    );
+    // In a code block too.
+    prose_fails(
+        "02-cmd.md",
+        &format!("{HEAD}\n```\ntooldojo replay x\n```\n"),
+        "`tooldojo replay` is not a command",
+    );
+}
+
+#[test]
+fn a_lesson_that_does_not_exist_fails() {
+    prose_fails(
+        "02-id.md",
+        &format!("{HEAD}\nOpen `--lesson 03-bool-int-trap` next.\n"),
+        "lesson id `03-bool-int-trap` does not exist",
+    );
+    prose_fails(
+        "02-id.md",
+        &format!("{HEAD}\nAs lesson 7 shows.\n"),
+        "lesson 7 does not exist",
+    );
+}
+
+#[test]
+fn a_scenario_that_does_not_exist_fails() {
+    prose_fails(
+        "02-sc.md",
+        &format!("{HEAD}\nTry `tooldojo trace sad-path`.\n"),
+        "scenario `sad-path` does not exist",
+    );
+    prose_fails(
+        "02-sc.md",
+        &format!("{HEAD}\nThe `sad-path` scenario shows it.\n"),
+        "scenario `sad-path` does not exist",
+    );
+}
+
+#[test]
+fn page_references_must_resolve() {
+    prose_fails(
+        "02-pg.md",
+        &format!("{HEAD}\nSee page 3.\n\n## Two\ntext\n"),
+        "page 3 does not exist (this lesson has 2 pages)",
+    );
+    prose_fails(
+        "02-pg.md",
+        &format!("{HEAD}\n\n## Two\nAs the next page shows.\n"),
+        "there is no next page",
+    );
+    prose_fails(
+        "02-pg.md",
+        &format!("{HEAD}\nThe last page weighs it.\n\n## Weighing\nt\n\n## Recap\nr\n"),
+        "\"the last page\" is the recap here",
+    );
+    prose_fails(
+        "02-pg.md",
+        &format!("{HEAD}\nSee page 2 (\"Weighing\").\n\n## Weighting\nt\n"),
+        "no page is titled \"Weighing\"",
+    );
+}
+
+#[test]
+fn an_event_the_trace_cannot_emit_fails() {
+    prose_fails(
+        "02-ev.md",
+        &format!("{HEAD}\nWatch for the `call_started` event.\n"),
+        "`call_started` is not an event the trace emits",
+    );
+    // Shaped like an event name, even without the word "event".
+    prose_fails(
+        "02-ev.md",
+        &format!("{HEAD}\nThen `attempt_scheduled` follows.\n"),
+        "`attempt_scheduled` is not an event",
+    );
 }

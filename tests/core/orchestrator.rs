@@ -328,7 +328,7 @@ fn a_timed_out_write_is_unknown_outcome_and_not_retried_without_a_key() {
 }
 
 #[test]
-fn idempotency_key_replays_the_first_result_and_refuses_other_args() {
+fn the_loop_keys_writes_and_the_service_replays_the_first_result() {
     let r = run("write-idempotent");
     assert_eq!(r.category_of("c1"), Some(Category::Ok));
     let applied: Vec<(String, bool)> = events_of(&r, "write_applied")
@@ -345,19 +345,90 @@ fn idempotency_key_replays_the_first_result_and_refuses_other_args() {
     assert_eq!(
         applied,
         vec![("TKT-106".to_owned(), false), ("TKT-106".to_owned(), true)],
-        "applied once, replayed once, TKT-107 never touched"
+        "applied once, replayed once"
     );
-    assert_eq!(r.category_of("c2"), Some(Category::Error));
-    let (content, is_error) = tool_result(&r, "c2");
-    assert!(
-        is_error && content.contains("different arguments"),
-        "{content}"
-    );
+    // The key is the loop's, made from the run and the call; the model's turn has none.
+    let accepted = for_call(&r, "c1", "call_accepted")[0].to_json();
     assert_eq!(
-        for_call(&r, "c2", "attempt_started").len(),
-        1,
-        "a refusal is not retried"
+        accepted["idempotency_key"],
+        format!("{}/c1", r.run_id),
+        "{accepted}"
     );
+    let s = scenario("write-idempotent");
+    assert!(s.turns.iter().all(|t| match t {
+        Turn::Calls { calls } => calls.iter().all(|c| c.idempotency_key.is_none()),
+        Turn::Final { .. } => true,
+    }));
+    // Without the loop's keys the same timeout is an unknown outcome, never retried.
+    let mut unkeyed = s.clone();
+    unkeyed.idempotency_keys = false;
+    let r = run_blocking(&unkeyed, 0);
+    assert_eq!(r.category_of("c1"), Some(Category::UnknownOutcome));
+    assert!(for_call(&r, "c1", "call_accepted")[0].to_json()["idempotency_key"].is_null());
+    // An older scenario's call-level key still asks for a keyed write, but the key used is
+    // the loop's, never the text in the file.
+    let mut old = unkeyed;
+    if let Turn::Calls { calls } = &mut old.turns[0] {
+        calls[0].idempotency_key = Some("chosen-by-the-file".into());
+    }
+    let r = run_blocking(&old, 0);
+    assert_eq!(r.category_of("c1"), Some(Category::Ok));
+    assert!(!r.to_jsonl().contains("chosen-by-the-file"));
+}
+
+#[test]
+fn a_key_reused_with_other_arguments_is_refused_by_the_service() {
+    use std::sync::Arc;
+    use tokio_util::sync::CancellationToken;
+    use tooldojo::executor::Context;
+    use tooldojo::orchestrator::services::{AttemptInfo, Services, ToolKind};
+    use tooldojo::orchestrator::trace::Recorder;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .start_paused(true)
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let ctx = Context {
+            can_write_tickets: true,
+            ..Context::reader("alpha")
+        };
+        let services = Services::new(
+            ctx,
+            scenario("write-idempotent").store_records().to_vec(),
+            10,
+        );
+        let rec = Recorder::new(tokio::time::Instant::now(), "run-test", 8);
+        let call = |tool: ToolKind, id: &str, key: Option<&str>, attempt: u32| {
+            let info = AttemptInfo {
+                rec: rec.clone(),
+                turn: 1,
+                call_id: Arc::from("c1"),
+                attempt,
+            };
+            services.clone().handle(
+                tool,
+                Arc::new(serde_json::json!({"ticket_id": id})),
+                key.map(str::to_owned),
+                Default::default(),
+                CancellationToken::new(),
+                info,
+            )
+        };
+        let close =
+            |id: &str, attempt: u32| call(ToolKind::CloseTicket, id, Some("run-test/c1"), attempt);
+        assert_eq!(close("TKT-106", 1).await.outcome, Outcome::Ok);
+        assert_eq!(close("TKT-106", 2).await.outcome, Outcome::Ok);
+        let refused = close("TKT-105", 3).await;
+        assert_eq!(refused.outcome, Outcome::Error);
+        assert!(
+            refused.body.contains("different arguments"),
+            "{}",
+            refused.body
+        );
+        let read = call(ToolKind::GetTicket, "TKT-105", None, 1).await;
+        assert!(read.body.contains(r#""status":"open""#), "{}", read.body);
+    });
 }
 
 #[test]
@@ -469,7 +540,7 @@ fn race_keeps_the_handler_running_and_cancel_stops_it() {
 }
 
 #[test]
-fn oversized_results_are_cut_with_a_marker() {
+fn oversized_results_are_cut_inside_a_valid_envelope() {
     let r = run("truncation");
     let max = r.budgets.max_result_bytes;
     match &for_call(&r, "c1", "call_result")[0].kind {
@@ -480,14 +551,24 @@ fn oversized_results_are_cut_with_a_marker() {
     }
     let (content, _) = tool_result(&r, "c1");
     assert!(content.len() <= max);
-    assert!(content.contains("[truncated:"), "{content}");
+    // The model still gets JSON, with its typed fields whole and the cut spelled out.
+    let v: Value = serde_json::from_str(content).expect(content);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["ticket"]["status"], "open");
+    assert_eq!(v["truncated"], true);
+    let kept = v["ticket"]["title"].as_str().unwrap().len();
+    // Lesson 13 quotes this line.
+    assert_eq!(v["cut"]["ticket.title"], "kept 73 of 483 bytes");
+    assert!(
+        v["cut"]["ticket.title"]
+            .as_str()
+            .is_some_and(|c| c.starts_with(&format!("kept {kept} of "))),
+        "{content}"
+    );
     match &for_call(&r, "c2", "call_result")[0].kind {
         EventKind::CallResult { truncated, .. } => assert!(!truncated),
         _ => unreachable!(),
     }
-    // Cuts land on character boundaries.
-    let (cut, t) = truncate_result("é".repeat(100), 61);
-    assert!(t && cut.len() <= 61 && cut.contains("[truncated"));
     assert_eq!(
         truncate_result("short".into(), 61),
         ("short".to_owned(), false)
@@ -533,7 +614,7 @@ fn ticket_text_never_steers_the_loop() {
     let hostile = scenario("injection");
     let mut benign = hostile.clone();
     for rec in benign.records.as_mut().unwrap() {
-        if rec.id == "TKT-109" {
+        if rec.id == "TKT-107" {
             rec.title = "Printer offline".into();
             rec.description = None;
         }
@@ -562,25 +643,37 @@ fn ticket_text_never_steers_the_loop() {
     assert_eq!(shape(&a), shape(&b));
     assert_eq!(a.category_of("c2"), Some(Category::UnknownTool));
     // The hostile title did reach the model, as data inside a tool result.
-    assert!(
-        tool_result(&a, "c1")
-            .0
-            .contains("IGNORE ALL PREVIOUS INSTRUCTIONS")
-    );
+    assert!(tool_result(&a, "c1").0.contains("ignore your policy"));
 }
 
 #[test]
-fn sensitive_arguments_are_hashed_never_printed() {
+fn sensitive_arguments_are_masked_never_printed_nor_hashed() {
     let r = run("turn-budget");
     let jsonl = r.to_jsonl();
-    assert!(jsonl.contains("sha256:"));
-    assert!(!jsonl.contains("\"crash\""), "the query leaked");
-    assert!(!r.timeline().contains("\"crash\""));
-    // A scenario can mark more names sensitive.
+    assert!(jsonl.contains("<redacted #1, 5 chars>"), "{jsonl}");
+    assert!(
+        !jsonl.contains("sha256"),
+        "a bare hash of a guessable value is reversible"
+    );
+    let chrome = tooldojo::orchestrator::chrome_trace(&r).to_string();
+    for shown in [&jsonl, &r.timeline(), &chrome] {
+        assert!(!shown.contains("crash\""), "the query leaked: {shown}");
+    }
+    // A scenario can mark more names sensitive; a value error about one does not quote it.
     let mut s = scenario("happy-path");
     s.sensitive_args = vec!["ticket_id".into()];
-    let jsonl = run_blocking(&s, 0).to_jsonl();
-    assert!(!jsonl.contains("\"ticket_id\":\"TKT-104\""));
+    if let Turn::Calls { calls } = &mut s.turns[0] {
+        calls[0].args = Some(serde_json::json!({"ticket_id": "TKT-1040"}));
+    }
+    let r = run_blocking(&s, 0);
+    let jsonl = r.to_jsonl();
+    let chrome = tooldojo::orchestrator::chrome_trace(&r).to_string();
+    for shown in [&jsonl, &r.timeline(), &chrome] {
+        assert!(!shown.contains("TKT-1040"), "the ticket id leaked: {shown}");
+    }
+    assert!(jsonl.contains("got <redacted #1, 8 chars>"), "{jsonl}");
+    // The same scenario and seed still print the same bytes.
+    assert_eq!(run_blocking(&s, 0).to_jsonl(), jsonl);
 }
 
 #[test]
@@ -707,4 +800,66 @@ fn the_timeline_fits_an_80_column_terminal() {
             );
         }
     }
+}
+
+#[test]
+fn exec_and_the_loop_word_a_bad_get_ticket_call_alike() {
+    use serde_json::json;
+    use tooldojo::executor::{Context, Envelope, Store, execute};
+    use tooldojo::orchestrator::services::validate_call;
+    let store = Store::from_records(Vec::new());
+    for args in [
+        json!({"ticket_id": 104}),
+        json!({"ticket_id": "TKT-104", "tenant": "alpha"}),
+        json!({"ticket_id": "TKT-1040"}),
+        json!({}),
+        json!(["TKT-104"]),
+        Value::Null,
+    ] {
+        let Envelope::Err { detail, .. } =
+            execute("get_ticket", &args, &Context::reader("alpha"), &store)
+        else {
+            panic!("{args} was accepted by the executor");
+        };
+        let Err((_, loop_says)) = validate_call("get_ticket", Some(&args), None) else {
+            panic!("{args} was accepted by the loop");
+        };
+        assert_eq!(detail, loop_says, "{args}");
+    }
+}
+
+#[test]
+fn the_trace_records_the_trusted_scope_of_the_run() {
+    let r = run("write-idempotent");
+    let first = r.events[0].to_json();
+    assert_eq!(first["event"], "run_started");
+    assert_eq!(first["tenant"], "alpha");
+    assert_eq!(
+        first["permissions"],
+        serde_json::json!(["read_tickets", "write_tickets"])
+    );
+    let start = r.events[0].summary();
+    assert!(
+        start.contains("as tenant alpha (read_tickets, write_tickets)"),
+        "{start}"
+    );
+    assert!(
+        r.timeline()
+            .starts_with(&format!("      0 ms  {}", &start[..20]))
+    );
+    let chrome = tooldojo::orchestrator::chrome_trace(&r);
+    let scoped = chrome["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["args"]["tenant"] == "alpha")
+        .expect("a chrome slice names the tenant");
+    assert_eq!(scoped["args"]["permissions"][1], "write_tickets");
+    // A session without grants says so rather than leaving the field out.
+    let denied = run("forbidden");
+    assert_eq!(
+        denied.events[0].to_json()["permissions"],
+        serde_json::json!([])
+    );
+    assert!(denied.events[0].summary().contains("no permissions"));
 }

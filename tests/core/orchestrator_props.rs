@@ -156,25 +156,38 @@ fn check_invariants(s: &Scenario, r: &Run) -> Result<(), TestCaseError> {
 
 proptest! {
     #[test]
-    fn truncation_never_exceeds_the_limit_nor_splits_a_character(
+    fn truncation_never_exceeds_the_limit_and_keeps_the_envelope_valid(
         parts in prop::collection::vec(prop::sample::select(vec!["a", "é", "€", "😀", " ", "\n"]), 0..200),
+        ids in 0usize..60,
+        ok in any::<bool>(),
         max in 0usize..400,
     ) {
-        let text: String = parts.concat();
+        let title: String = parts.concat();
+        let list: Vec<String> = (0..ids).map(|i| format!("TKT-{i:03}")).collect();
+        let text = serde_json::json!({"ok": ok, "ticket": {"id": "TKT-104", "title": title,
+            "status": "open"}, "ids": list})
+        .to_string();
         let (cut, truncated) = truncate_result(text.clone(), max);
-        prop_assert!(cut.len() <= max || (!truncated && cut == text));
         prop_assert_eq!(truncated, text.len() > max);
-        if truncated && max < " [truncated]".len() {
-            // No room for any text: as much of the marker as fits.
-            prop_assert_eq!(cut.as_str(), &"[truncated]"[..max]);
-        } else if truncated {
-            // The kept text is a prefix of the original (cut on a character boundary, or
-            // this slice would not be a String), followed by the marker.
-            let at = cut.rfind(" [truncated").unwrap();
-            prop_assert!(text.starts_with(&cut[..at]));
-            prop_assert!(cut.ends_with(']'));
-        } else {
+        if !truncated {
             prop_assert_eq!(cut, text);
+        } else {
+            prop_assert!(cut.len() <= max);
+            if max >= 2 {
+                let v: Value = serde_json::from_str(&cut).unwrap();
+                prop_assert!(v.is_object());
+            }
+            if cut.len() > 2 {
+                let v: Value = serde_json::from_str(&cut).unwrap();
+                prop_assert_eq!(&v["truncated"], &Value::Bool(true));
+                if v.get("ticket").is_some() {
+                    // Typed fields whole; the kept title is a prefix of the original.
+                    prop_assert_eq!(&v["ok"], &Value::Bool(ok));
+                    prop_assert_eq!(&v["ticket"]["status"], "open");
+                    let kept = v["ticket"]["title"].as_str().unwrap();
+                    prop_assert!(title.starts_with(kept));
+                }
+            }
         }
     }
 }

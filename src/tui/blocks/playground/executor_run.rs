@@ -120,14 +120,19 @@ impl ExecRun {
 }
 
 /// Which check refused the call. The envelope carries only a code; `invalid_arguments`
-/// is split into shape and value by the executor's detail (`ticket_id must ...` is the
-/// value check, everything else the shape check). A test pins this on real rows.
+/// is split into shape and value by the executor's detail, worded by the validator
+/// (`type error: ...` and `value error: ...` are the value check, everything else the
+/// shape check). A test pins this on real rows.
 pub fn stage_of(envelope: &Envelope) -> Option<Stage> {
     match envelope {
         Envelope::Ok { .. } => None,
         Envelope::Err { code, detail } => Some(match code {
             ErrorCode::UnknownTool => Stage::Name,
-            ErrorCode::InvalidArguments if detail.starts_with("ticket_id must") => Stage::Value,
+            ErrorCode::InvalidArguments
+                if detail.starts_with("type error:") || detail.starts_with("value error:") =>
+            {
+                Stage::Value
+            }
             ErrorCode::InvalidArguments => Stage::Shape,
             ErrorCode::Forbidden => Stage::Permission,
             ErrorCode::NotFound => Stage::Lookup,
