@@ -21,7 +21,7 @@ pub struct CheckRow {
 }
 
 /// Every row `check` runs, in order: validator, get_ticket, scenarios, lessons.
-pub fn all_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
+pub(crate) fn all_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
     let mut rows = rows::validator_rows(content)?;
     rows.extend(rows::get_ticket_rows(content)?);
     rows.extend(rows::scenario_rows(content)?);
