@@ -5,6 +5,7 @@ pub(crate) mod check;
 pub(crate) mod exec;
 pub(crate) mod play;
 pub(crate) mod practice;
+pub(crate) mod rehearse;
 pub(crate) mod render;
 pub(crate) mod trace;
 pub(crate) mod validate;
@@ -86,6 +87,7 @@ impl TuiArgs {
             lesson: self.lesson.clone(),
             records: self.records.clone(),
             reset_progress: self.reset_progress,
+            drill: None,
             content,
             play: None,
         }
@@ -109,6 +111,8 @@ pub(crate) enum Command {
     /// Grade your own validate_tool_args / execute_tool (Python) or executeTool (JavaScript),
     /// or write a starter file to fill in.
     Practice(practice::PracticeArgs),
+    /// Open the app in a timed rehearsal drill (predict, explain, write it; then a scorecard).
+    Rehearse(rehearse::RehearseArgs),
 }
 
 /// Parse flags, run, and turn the outcome into an exit code.
@@ -175,6 +179,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Some(Command::Render(args)) => render::run(args, &content),
         Some(Command::Play(args)) => play::run(args, &content),
         Some(Command::Practice(args)) => practice::run(args, &content),
+        Some(Command::Rehearse(args)) => rehearse::run(args, &content),
         None => Ok(crate::tui::run_app(cli.tui.config(content.content()))?),
     }
 }

@@ -7,9 +7,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use futures::FutureExt;
+use futures::future::Shared;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use tokio::sync::watch;
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
 use super::model::ToolDecl;
@@ -254,15 +256,14 @@ pub struct AttemptInfo {
     pub attempt: u32,
 }
 
+/// The first keyed request's result, awaited by repeats that arrive while it works. Every
+/// waiter is woken in the order it started waiting (a `watch` channel wakes in an order of
+/// its own choosing, which would let two replays of one key swap places between runs).
+type FirstResult = Shared<oneshot::Receiver<HandlerOut>>;
+
 enum KeyEntry {
-    Pending {
-        args: Value,
-        rx: watch::Receiver<Option<HandlerOut>>,
-    },
-    Done {
-        args: Value,
-        result: HandlerOut,
-    },
+    Pending { args: Value, first: FirstResult },
+    Done { args: Value, result: HandlerOut },
 }
 
 struct ServiceState {
@@ -281,8 +282,8 @@ pub struct Services {
 
 /// What the write service decided when a keyed request arrived.
 enum KeyRole {
-    Owner(watch::Sender<Option<HandlerOut>>),
-    Waiter(watch::Receiver<Option<HandlerOut>>),
+    Owner(oneshot::Sender<HandlerOut>),
+    Waiter(FirstResult),
     Replay(HandlerOut),
     Refuse,
 }
@@ -332,17 +333,15 @@ impl Services {
                 None => self.process(kind, &args, &info, None),
                 Some(KeyRole::Owner(tx)) => {
                     let out = self.process(kind, &args, &info, key.as_deref());
-                    let _ = tx.send(Some(out.clone()));
+                    let _ = tx.send(out.clone());
                     out
                 }
                 Some(KeyRole::Replay(out)) => {
                     self.replayed(&args, &info);
                     out
                 }
-                Some(KeyRole::Waiter(mut rx)) => match rx.wait_for(|v| v.is_some()).await {
-                    Ok(v) => {
-                        let out = v.clone().unwrap_or_else(HandlerOut::cancelled);
-                        drop(v);
+                Some(KeyRole::Waiter(first)) => match first.await {
+                    Ok(out) => {
                         self.replayed(&args, &info);
                         out
                     }
@@ -374,17 +373,19 @@ impl Services {
         let mut st = self.lock();
         match st.keys.get(key) {
             None => {
-                let (tx, rx) = watch::channel(None);
+                let (tx, rx) = oneshot::channel();
                 st.keys.insert(
                     key.to_owned(),
                     KeyEntry::Pending {
                         args: args.clone(),
-                        rx,
+                        first: rx.shared(),
                     },
                 );
                 KeyRole::Owner(tx)
             }
-            Some(KeyEntry::Pending { args: a, rx }) if a == args => KeyRole::Waiter(rx.clone()),
+            Some(KeyEntry::Pending { args: a, first }) if a == args => {
+                KeyRole::Waiter(first.clone())
+            }
             Some(KeyEntry::Done { args: a, result }) if a == args => {
                 KeyRole::Replay(result.clone())
             }

@@ -125,6 +125,35 @@ fn continue_words(app: &App, i: usize) -> String {
     s
 }
 
+/// What is due for review today and how the last drills went, with the key that starts one.
+fn review_words(app: &App) -> String {
+    let progress = app.progress();
+    let due = crate::tui::rehearse::review::due_today(progress).len();
+    let trend = crate::tui::rehearse::review::trend(progress);
+    let mut s = match due {
+        0 if trend.is_empty() => {
+            "R starts a timed drill; missed rows return here when due".to_owned()
+        }
+        0 => "nothing due today; R starts a timed drill".to_owned(),
+        n => format!("{n} due today: R starts a drill that asks them"),
+    };
+    if !trend.is_empty() {
+        let last: Vec<String> = trend
+            .iter()
+            .rev()
+            .take(5)
+            .rev()
+            .map(|p| format!("{p}%"))
+            .collect();
+        s.push_str(&format!(
+            " {} drills {}",
+            app.theme().sym.bullet,
+            last.join(" ")
+        ));
+    }
+    s
+}
+
 /// The state words of lesson `i` in the course map.
 fn state_words(app: &App, i: usize) -> (String, ratatui::style::Style) {
     let t = app.theme();
@@ -221,14 +250,7 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
             Span::styled(cut(text, w.saturating_sub(13), t), t.dim),
         ])
     };
-    put(
-        buf,
-        inner.y + 4,
-        &note(
-            "Review",
-            "nothing due yet: missed rows wait in each predict table (r)",
-        ),
-    );
+    put(buf, inner.y + 4, &note("Review", &review_words(app)));
     put(
         buf,
         inner.y + 5,

@@ -28,6 +28,10 @@ pub enum Action {
     ToggleSidebar,
     /// Ctrl-Z: hand the terminal back to the shell until `fg`.
     Suspend,
+    /// Start a timed rehearsal drill.
+    Rehearse,
+    /// Open the practice screen: the learner's own solution, graded on every save.
+    Practice,
     /// Presenter mode: show the next paragraph or table row.
     Step,
     /// Presenter mode: hide the last paragraph shown.
@@ -257,6 +261,13 @@ pub(crate) const LEAVE_BLOCK: Command = cmd(
     true,
 );
 
+const REHEARSE: Command = cmd(
+    &[k('R')],
+    "R",
+    "timed rehearsal drill",
+    Action::Rehearse,
+    false,
+);
 const HOME_DOWN: Command = cmd(
     &[code(KeyCode::Tab), code(KeyCode::Down), k('j')],
     "Tab",
@@ -302,6 +313,14 @@ const STEP_BACK: Command = cmd(
 const RESET_BLOCK: Command = cmd(&[k('x')], "x", "reset block", Action::ResetBlock, true);
 const RESET_PAGE: Command = cmd(&[k('X')], "X", "reset page", Action::ResetPage, false);
 
+const PRACTICE: Command = cmd(
+    &[k('P')],
+    "P",
+    "grade your own solution",
+    Action::Practice,
+    false,
+);
+
 /// Where the keys go right now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
@@ -321,7 +340,7 @@ pub enum Context {
 pub(crate) fn commands(ctx: Context) -> Vec<Command> {
     let global = [QUIT, FORCE_QUIT, HELP, SUSPEND];
     let mut list: Vec<Command> = match ctx {
-        Context::Home => vec![HOME_DOWN, HOME_UP, HOME_OPEN],
+        Context::Home => vec![HOME_DOWN, HOME_UP, HOME_OPEN, REHEARSE, PRACTICE],
         Context::Reader => vec![
             NEXT,
             PREV,
@@ -336,10 +355,12 @@ pub(crate) fn commands(ctx: Context) -> Vec<Command> {
             TOP,
             BOTTOM,
             LESSONS,
+            REHEARSE,
+            PRACTICE,
             TO_HOME,
         ],
         Context::Sidebar => vec![
-            SIDE_DOWN, SIDE_UP, SIDE_OPEN, NEXT, PREV, SIDE_BACK, SIDEBAR,
+            SIDE_DOWN, SIDE_UP, SIDE_OPEN, NEXT, PREV, SIDE_BACK, SIDEBAR, REHEARSE, PRACTICE,
         ],
         Context::BlockFocused => vec![
             ENTER_BLOCK,

@@ -8,12 +8,15 @@
 pub mod app;
 pub mod blocks;
 mod fault;
+pub mod grader;
 pub mod home;
 pub mod keybar;
 pub mod keys;
 pub mod markdown;
 pub mod player;
+pub mod practice_screen;
 pub mod progress;
+pub mod rehearse;
 pub mod screens;
 pub mod term_input;
 pub mod theme;
@@ -36,6 +39,7 @@ use app::{App, Input, Update};
 enum AppMsg {
     Lessons(Result<Vec<app::LessonEntry>, String>),
     Status(String),
+    Grader(grader::GraderMsg),
 }
 
 /// What the app starts with, already read from the command line by its caller.
@@ -55,6 +59,8 @@ pub struct Config {
     pub reset_progress: bool,
     /// Where lessons and fixtures come from.
     pub content: Content,
+    /// Open straight in a rehearsal drill set up like this.
+    pub drill: Option<rehearse::DrillConfig>,
     /// Open straight in the full-screen trace player on this run.
     pub play: Option<Play>,
 }
@@ -87,6 +93,7 @@ impl Config {
             records: None,
             reset_progress: false,
             content,
+            drill: None,
             play: None,
         }
     }
@@ -176,6 +183,14 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
             app.open_player(p);
         }
         let (tx, rx) = mpsc::unbounded_channel();
+        // Grading runs and file watchers only send messages into the loop.
+        let grader_tx = tx.clone();
+        app.set_notify(std::sync::Arc::new(move |msg| {
+            let _ = grader_tx.send(AppMsg::Grader(msg));
+        }));
+        if let Some(drill) = config.drill.clone() {
+            app.start_drill(drill);
+        }
         // Keep the watcher alive for the whole run.
         let _watcher = match config.lessons_dir() {
             Some(dir) => match watch_lessons(dir, &config.content, tx.clone()) {
@@ -285,6 +300,7 @@ async fn event_loop(
             Some(msg) = rx.recv() => match msg {
                 AppMsg::Lessons(l) => Input::Lessons(l),
                 AppMsg::Status(s) => Input::Status(s),
+                AppMsg::Grader(m) => Input::Grader(m),
             },
             _ = sigterm.recv() => return Ok(()),
             _ = sighup.recv() => return Ok(()),

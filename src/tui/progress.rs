@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::tui::rehearse::review::Rehearsal;
+
 /// Environment variable that overrides the state directory.
 pub(crate) const STATE_DIR_ENV: &str = "TOOLDOJO_STATE_DIR";
 const FILE_NAME: &str = "progress.json";
@@ -36,6 +38,9 @@ pub struct Progress {
     /// The learner hid the lesson list with `s`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sidebar_hidden: bool,
+    /// Spaced review cards and past drills (absent from files written before rehearsal).
+    #[serde(default, skip_serializing_if = "Rehearsal::is_empty")]
+    pub rehearsal: Rehearsal,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -46,6 +46,7 @@ pub fn names(lessons: &[LessonEntry], scenarios: &[String]) -> Vec<String> {
     out.extend(BLOCK_SCREENS.iter().map(|(n, ..)| (*n).to_owned()));
     out.extend(scenarios.iter().map(|s| format!("trace:{s}")));
     out.extend(scenarios.iter().map(|s| format!("trace-block:{s}")));
+    out.extend(["rehearse".to_owned(), "rehearse:scorecard".to_owned()]);
     out
 }
 
@@ -96,6 +97,14 @@ pub fn build(
     // Every other screen is a lesson page.
     let mut opts = opts;
     opts.home = false;
+    if name == "rehearse" || name == "rehearse:scorecard" {
+        let mut app = App::new(opts, env, lessons, Progress::default(), size);
+        app.start_drill(crate::tui::rehearse::DrillConfig::fixed());
+        if name.ends_with(":scorecard") {
+            app.drill_play_through();
+        }
+        return Ok(app);
+    }
     if let Some(rest) = name.strip_prefix("lesson:") {
         let (id, page) = lesson_place(name, rest)?;
         let Some(idx) = list.iter().position(|l| l.id == id) else {

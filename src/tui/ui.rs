@@ -33,6 +33,14 @@ impl Widget for &App {
             render_too_small(area, buf, t);
             return;
         }
+        if let Some(drill) = self.drill() {
+            drill.render(area, buf, t, self.present());
+            return;
+        }
+        if let Some(practice) = self.practice_screen() {
+            practice.render(area, buf, t, self.present());
+            return;
+        }
         if let Some(p) = self.player() {
             crate::tui::player::frame::render(p, area, buf, t, self.present());
             return;

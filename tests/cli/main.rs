@@ -5,6 +5,8 @@ mod exec_cli;
 mod hostile;
 mod limits_cli;
 mod practice_cli;
+mod practice_ticks;
+mod rehearse_cli;
 mod render_cli;
 mod trace_cli;
 mod validate_cli;

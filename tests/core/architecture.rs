@@ -11,7 +11,13 @@ const ARROWS: &[(&str, Option<&[&str]>)] = &[
     ("cli", None),
     (
         "tui",
-        Some(&["orchestrator", "executor", "validate", "content"]),
+        Some(&[
+            "orchestrator",
+            "executor",
+            "validate",
+            "content",
+            "practice",
+        ]),
     ),
     (
         "check",

@@ -24,7 +24,8 @@ pub(super) fn check_options(
         BlockKind::Predict => opts.predict(),
         BlockKind::Playground => opts.playground(),
         BlockKind::Trace => opts.trace(),
-        BlockKind::Quiz | BlockKind::Explain | BlockKind::Checklist => Ok(()),
+        BlockKind::Checklist => opts.checklist(),
+        BlockKind::Quiz | BlockKind::Explain => Ok(()),
     }
 }
 
@@ -121,6 +122,27 @@ impl BlockOptions<'_> {
         if let Some(s) = self.get("seed") {
             if s.parse::<u64>().is_err() {
                 return Err(self.fail(format!("trace option seed={s}: expected a whole number")));
+            }
+        }
+        Ok(())
+    }
+
+    /// `grader=execute:1,validate:2`: which items the grader ticks, per graded function.
+    fn checklist(&self) -> UserResult<()> {
+        let Some(v) = self.get("grader") else {
+            return Ok(());
+        };
+        for pair in v.split(',') {
+            let ok = match pair.split_once(':') {
+                Some((f, n)) => {
+                    matches!(f, "execute" | "validate") && n.parse::<usize>().is_ok_and(|n| n > 0)
+                }
+                None => false,
+            };
+            if !ok {
+                return Err(self.fail(format!(
+                    "checklist option grader={v}: expected FUNCTION:ITEM pairs, e.g. execute:1,validate:2"
+                )));
             }
         }
         Ok(())

@@ -55,6 +55,19 @@ pub struct Block {
 }
 
 impl Block {
+    /// A checklist's `grader=execute:1,validate:2` as (function, 0-based item) pairs.
+    pub(crate) fn grader_items(&self) -> Vec<(String, usize)> {
+        self.option("grader")
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|pair| {
+                let (f, n) = pair.split_once(':')?;
+                let n: usize = n.trim().parse().ok()?;
+                Some((f.trim().to_owned(), n.checked_sub(1)?))
+            })
+            .collect()
+    }
+
     pub(crate) fn option(&self, key: &str) -> Option<&str> {
         self.options
             .iter()
@@ -142,7 +155,8 @@ impl BlockKind {
             BlockKind::Predict => &["fixture", "group", "rows"],
             BlockKind::Playground => &["mode", "schema", "tool", "tenant", "read"],
             BlockKind::Trace => &["scenario", "seed"],
-            BlockKind::Quiz | BlockKind::Explain | BlockKind::Checklist => &[],
+            BlockKind::Checklist => &["grader"],
+            BlockKind::Quiz | BlockKind::Explain => &[],
         }
     }
 }

@@ -238,6 +238,14 @@ const ERROR_CASES: &[(&str, &str)] = &[
         ":3: a predict block takes no body",
     ),
     (
+        "# T\n```checklist grader=run:1\n- a\n```\n",
+        ":2: checklist option grader=run:1",
+    ),
+    (
+        "# T\n```checklist grader=execute:0\n- a\n```\n",
+        ":2: checklist option grader=execute:0",
+    ),
+    (
         "# T\n```quiz x=1\nQ\n```\n",
         ":2: a quiz block takes no options",
     ),

@@ -148,6 +148,8 @@ impl App {
             Action::Right => {}
             Action::ToggleSidebar => return self.toggle_sidebar(),
             Action::Activate => return self.activate(),
+            Action::Rehearse => return self.open_drill_now(),
+            Action::Practice => return self.open_practice(),
             Action::Step => return self.step(),
             Action::StepBack => self.step_back(),
             Action::ResetBlock => return self.reset_focused_block(),

@@ -9,12 +9,14 @@
 //! resets and clock).
 
 mod done;
+mod drill;
 mod home;
 mod input;
 mod layout;
 mod lessons;
 mod pages;
 mod player;
+mod practice;
 mod present;
 mod scroll;
 mod state;
@@ -34,6 +36,7 @@ use crate::tui::theme::{Theme, ThemeName};
 
 pub(crate) use layout::{PageView, SegKind};
 pub use lessons::{LessonEntry, load_lessons};
+pub use practice::tick_graded;
 pub(crate) use state::Slot;
 pub use state::{Focus, HomeEntry, LessonState, Overlay, Screen};
 
@@ -53,6 +56,8 @@ pub enum Input {
     Lessons(Result<Vec<LessonEntry>, String>),
     /// A short message for the status line (a save failed, a watcher error).
     Status(String),
+    /// A file watcher or a grading run reports.
+    Grader(crate::tui::grader::GraderMsg),
 }
 
 /// What the loop must do after an update.
@@ -157,6 +162,12 @@ pub struct App {
     view: RefCell<Option<layout::CachedView>>,
     /// The full-screen trace player, when it is open (it then takes keys, clicks, ticks).
     player: Option<Box<crate::tui::player::Player>>,
+    /// The rehearsal drill, while it is on screen.
+    drill: Option<Box<crate::tui::rehearse::Drill>>,
+    /// The practice screen, while it is on screen.
+    practice: Option<Box<crate::tui::practice_screen::PracticeScreen>>,
+    /// How background grading reaches the event loop (the live app sets it).
+    notify: Option<crate::tui::grader::Notify>,
 }
 
 impl App {
@@ -202,6 +213,9 @@ impl App {
             changes: 0,
             view: RefCell::new(None),
             player: None,
+            drill: None,
+            practice: None,
+            notify: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app
@@ -270,7 +284,7 @@ impl App {
 
     /// Does a block animate (the loop then ticks)?
     pub(crate) fn animating(&self) -> bool {
-        self.animating
+        self.animating || self.drill.as_ref().is_some_and(|d| d.running())
     }
 
     pub(crate) fn current(&self) -> Option<&LessonEntry> {
@@ -355,6 +369,21 @@ impl App {
     }
 
     pub fn update(&mut self, input: Input) -> Update {
+        if self.practice.is_some() && self.drill.is_none() {
+            match input {
+                Input::Key(key) => return self.practice_key(key),
+                Input::Mouse(_) => return Update::None,
+                _ => {}
+            }
+        }
+        if self.drill.is_some() {
+            match input {
+                Input::Key(key) => return self.drill_key(key),
+                Input::Tick => return self.drill_tick(),
+                Input::Mouse(_) => return Update::None,
+                _ => {}
+            }
+        }
         match input {
             Input::Key(key) if self.player.is_some() => self.key_to_player(key),
             Input::Mouse(m) if self.player.is_some() => self.mouse_to_player(m),
@@ -383,6 +412,7 @@ impl App {
                 self.status = Some(msg);
                 Update::Redraw
             }
+            Input::Grader(msg) => self.grader_msg(msg),
         }
     }
 

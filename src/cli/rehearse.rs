@@ -1,0 +1,56 @@
+//! `tooldojo rehearse`: open the app straight in the timed rehearsal drill.
+
+use std::path::PathBuf;
+
+use super::{ContentArgs, TuiArgs};
+use crate::error::UserError;
+use crate::tui::rehearse::DrillConfig;
+
+#[derive(Debug, clap::Args)]
+pub struct RehearseArgs {
+    /// Draw the questions with this seed (the same seed asks the same questions; default: from the clock).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Minutes on the countdown.
+    #[arg(long, value_name = "M", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=240))]
+    pub minutes: u32,
+    /// Save the Markdown transcript here when the drill ends.
+    #[arg(long, value_name = "FILE")]
+    pub transcript: Option<PathBuf>,
+    /// Live rehearsal with a second person: answers and rubric stay hidden until the
+    /// interviewer reveals them (r), and the interviewer scores.
+    #[arg(long)]
+    pub interviewer: bool,
+    #[command(flatten)]
+    pub tui: TuiArgs,
+}
+
+pub fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult {
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() % 100_000)
+            .unwrap_or(0)
+    });
+    // A transcript that could never be written is a bad flag: say so before the drill starts.
+    if let Some(path) = &args.transcript {
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        if !dir.is_dir() {
+            return Err(UserError::new(format!(
+                "--transcript {}: the directory {} does not exist",
+                path.display(),
+                dir.display()
+            ))
+            .into());
+        }
+    }
+    let mut drill = DrillConfig::new(seed, args.minutes);
+    drill.transcript = args.transcript;
+    drill.interviewer = args.interviewer;
+    let mut config = args.tui.config(content.content());
+    config.drill = Some(drill);
+    Ok(crate::tui::run_app(config)?)
+}

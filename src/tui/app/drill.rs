@@ -1,0 +1,87 @@
+//! The rehearsal drill as a screen of the app: it covers the lessons while it runs, takes
+//! every key and tick, and when it ends its answers go into the review cards and the trend.
+
+use std::collections::BTreeMap;
+
+use crossterm::event::KeyEvent;
+
+use super::{App, Update};
+use crate::tui::rehearse::{Drill, DrillConfig, DrillUpdate, Pool};
+
+impl App {
+    /// Open a drill drawn from the loaded lessons and fixtures; cards due today come first.
+    pub fn start_drill(&mut self, cfg: DrillConfig) {
+        let pool = Pool::build(&self.env, &self.lessons);
+        let due = self.progress.rehearsal.due_on(cfg.day);
+        let titles: BTreeMap<String, String> = self
+            .lessons
+            .iter()
+            .filter_map(|l| Some((l.id.clone(), l.parsed.as_ref().ok()?.title.clone())))
+            .collect();
+        let notify = self.notify.clone();
+        self.drill = Some(Box::new(Drill::new(cfg, &pool, &due, titles, notify)));
+    }
+
+    /// The drill on screen, if one is open.
+    pub fn drill(&self) -> Option<&Drill> {
+        self.drill.as_deref()
+    }
+
+    /// Run the open drill to its scorecard (see `Drill::play_through`).
+    pub fn drill_play_through(&mut self) {
+        if let Some(d) = self.drill.as_mut() {
+            d.play_through();
+        }
+    }
+
+    pub(super) fn drill_key(&mut self, key: KeyEvent) -> Update {
+        let Some(d) = self.drill.as_mut() else {
+            return Update::None;
+        };
+        let out = d.on_key(key);
+        self.drill_outcome(out)
+    }
+
+    pub(super) fn drill_tick(&mut self) -> Update {
+        let Some(d) = self.drill.as_mut() else {
+            return Update::None;
+        };
+        let out = d.tick();
+        self.drill_outcome(out)
+    }
+
+    fn drill_outcome(&mut self, out: DrillUpdate) -> Update {
+        match out {
+            DrillUpdate::None => Update::None,
+            DrillUpdate::Redraw => Update::Redraw,
+            DrillUpdate::Finished => {
+                if let Some(d) = &self.drill {
+                    d.record(&mut self.progress.rehearsal);
+                }
+                Update::Save
+            }
+            DrillUpdate::Leave => {
+                self.drill = None;
+                self.changes += 1;
+                Update::Redraw
+            }
+            DrillUpdate::Quit => Update::Quit,
+            DrillUpdate::Suspend => Update::Suspend,
+        }
+    }
+
+    /// A fresh drill with today's date and a seed from the clock (the `R` key).
+    pub(super) fn open_drill_now(&mut self) -> Update {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() % 100_000)
+            .unwrap_or(0);
+        self.start_drill(DrillConfig::new(seed, 10));
+        Update::Redraw
+    }
+
+    /// The learner's progress as it stands (review cards and drill trend included).
+    pub fn progress(&self) -> &crate::tui::progress::Progress {
+        &self.progress
+    }
+}

@@ -1,0 +1,204 @@
+//! The practice screen (`P`): the learner's own solution graded live. The learner edits
+//! the file in their own editor; every save grades it again and the results show here.
+
+use std::path::{Path, PathBuf};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Widget};
+
+use crate::practice::{Lang, Row, starter};
+use crate::text::wrap;
+use crate::tui::blocks::common::{is_char, is_down, is_up, plain};
+use crate::tui::grader::{LiveGrader, Notify, status_lines};
+use crate::tui::rehearse::draw::popup;
+use crate::tui::theme::Theme;
+
+/// What the practice screen asks of the app after a key.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PracticeUpdate {
+    None,
+    Redraw,
+    Leave,
+    Quit,
+    Suspend,
+}
+
+/// The practice screen's keys, for its help.
+const KEYS: [(&str, &str); 6] = [
+    ("g", "grade the file now"),
+    ("j/k", "scroll the rows"),
+    ("PgUp/PgDn", "scroll the rows"),
+    ("Esc", "back to the lessons"),
+    ("q", "quit"),
+    ("Ctrl-C", "quit now"),
+];
+
+pub struct PracticeScreen {
+    pub grader: LiveGrader,
+    /// What was done about the file (a starter written, an existing file found).
+    note: String,
+    scroll: u16,
+    /// The keys are shown over the screen (`?`).
+    help: bool,
+}
+
+/// The learner's solution in `dir`: `solution.py`, else `solution.js`; when neither is
+/// there a Python starter is written. Returns the file, its language and what was done.
+pub fn find_or_start(dir: &Path) -> (PathBuf, Lang, String) {
+    for lang in [Lang::Python, Lang::Js] {
+        let path = dir.join(starter::file_name(lang));
+        if path.exists() {
+            let shown = crate::sanitize::clean(&path.display().to_string(), false);
+            return (path, lang, format!("Grading {shown}."));
+        }
+    }
+    match starter::write(dir, Lang::Python) {
+        Ok(path) => {
+            let shown = crate::sanitize::clean(&path.display().to_string(), false);
+            let note = format!(
+                "A starter is at {shown}: open it in your editor and fill in the functions."
+            );
+            (path, Lang::Python, note)
+        }
+        Err(e) => (dir.join(starter::file_name(Lang::Python)), Lang::Python, e),
+    }
+}
+
+impl PracticeScreen {
+    pub fn open(dir: &Path, rows: Vec<Row>, notify: Option<Notify>) -> PracticeScreen {
+        let (file, lang, note) = find_or_start(dir);
+        PracticeScreen {
+            grader: LiveGrader::new(file, lang, rows, notify),
+            note,
+            scroll: 0,
+            help: false,
+        }
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent) -> PracticeUpdate {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && key.code == KeyCode::Char('c') {
+            return PracticeUpdate::Quit;
+        }
+        if ctrl && key.code == KeyCode::Char('z') {
+            return PracticeUpdate::Suspend;
+        }
+        if self.help {
+            self.help = false;
+            return PracticeUpdate::Redraw;
+        }
+        if is_char(&key, '?') {
+            self.help = true;
+            PracticeUpdate::Redraw
+        } else if is_char(&key, 'q') {
+            PracticeUpdate::Quit
+        } else if plain(&key, KeyCode::Esc) {
+            PracticeUpdate::Leave
+        } else if is_char(&key, 'g') {
+            self.grader.grade();
+            PracticeUpdate::Redraw
+        } else if is_down(&key) || plain(&key, KeyCode::PageDown) {
+            self.scroll = self.scroll.saturating_add(1);
+            PracticeUpdate::Redraw
+        } else if is_up(&key) || plain(&key, KeyCode::PageUp) {
+            self.scroll = self.scroll.saturating_sub(1);
+            PracticeUpdate::Redraw
+        } else {
+            PracticeUpdate::None
+        }
+    }
+
+    pub fn render(&self, area: Rect, buf: &mut Buffer, t: &Theme, present: bool) {
+        buf.set_style(area, t.base);
+        let pad = if present { 2 } else { 1 };
+        let [head, body, bar] = area.layout(&Layout::vertical([
+            Constraint::Length(2),
+            Constraint::Fill(1),
+            Constraint::Length(1),
+        ]));
+        let title = format!(
+            " Practice: your own solution ({}), graded on every save",
+            self.grader.lang().name()
+        );
+        buf.set_line(head.x, head.y, &Line::styled(title, t.heading), head.width);
+        let body = Rect {
+            x: body.x + pad,
+            width: body.width.saturating_sub(2 * pad),
+            ..body
+        };
+        let w = usize::from(body.width);
+        let mut lines: Vec<Line> = wrap(&self.note, w)
+            .into_iter()
+            .map(|l| Line::styled(l, t.base))
+            .collect();
+        if let Some(why) = self.grader.unwatched() {
+            lines.push(Line::styled(why.to_owned(), t.warn));
+        }
+        lines.push(Line::default());
+        lines.extend(status_lines(&self.grader, t, w));
+        let h = usize::from(body.height);
+        let top = usize::from(self.scroll).min(lines.len().saturating_sub(h));
+        Paragraph::new(lines.into_iter().skip(top).take(h).collect::<Vec<_>>()).render(body, buf);
+        let keys = " g grade now  j/k scroll  Esc back to lessons  q quit  ? help";
+        buf.set_style(bar, t.bar);
+        buf.set_line(bar.x, bar.y, &Line::styled(keys, t.bar), bar.width);
+        if self.help {
+            let mut text: Vec<String> = KEYS.iter().map(|(k, w)| format!("{k:<8} {w}")).collect();
+            text.push(String::new());
+            text.extend(wrap(
+                "Edit the file in your own editor: every save grades it again. Any key closes this.",
+                44,
+            ));
+            popup(area, buf, t, " Keys ", &text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(c: KeyCode) -> KeyEvent {
+        KeyEvent::new(c, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn a_starter_is_written_once_and_an_existing_solution_is_graded_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, lang, note) = find_or_start(dir.path());
+        assert_eq!(lang, Lang::Python);
+        assert!(path.ends_with("solution.py") && path.exists());
+        assert!(note.contains("A starter is at"), "{note}");
+        std::fs::write(
+            &path,
+            "def execute_tool(name, args, context, records):\n    pass\n",
+        )
+        .unwrap();
+        let (again, _, note) = find_or_start(dir.path());
+        assert_eq!(again, path);
+        assert!(note.starts_with("Grading "), "{note}");
+        assert!(
+            std::fs::read_to_string(&path).unwrap().contains("pass"),
+            "left as it is"
+        );
+    }
+
+    #[test]
+    fn keys_help_grade_and_leave() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = PracticeScreen::open(dir.path(), Vec::new(), None);
+        assert_eq!(s.on_key(key(KeyCode::Char('?'))), PracticeUpdate::Redraw);
+        assert!(s.help);
+        assert_eq!(
+            s.on_key(key(KeyCode::Esc)),
+            PracticeUpdate::Redraw,
+            "closes the help"
+        );
+        assert_eq!(s.on_key(key(KeyCode::Esc)), PracticeUpdate::Leave);
+        assert_eq!(s.on_key(key(KeyCode::Char('q'))), PracticeUpdate::Quit);
+    }
+}

@@ -1,0 +1,435 @@
+//! The timed rehearsal drill: a seeded mix of rows to predict, questions to explain in the
+//! learner's own words, and a write-it round graded on every save, under one visible
+//! countdown; then a scorecard and a Markdown transcript. In interviewer mode the answers
+//! and rubric stay hidden until the interviewer reveals them, and the interviewer scores.
+//!
+//! `Drill` owns the drill's state; `input` turns keys into changes, `draw` reads `&Drill`,
+//! `transcript` writes the record, `review` keeps the spaced-review cards and the trend.
+
+pub(crate) mod draw;
+mod held;
+mod input;
+pub mod questions;
+pub mod review;
+pub mod score;
+pub mod transcript;
+pub mod write;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::practice::Function;
+use crate::tui::blocks::editor::Editor;
+use crate::tui::grader::{GraderMsg, Notify};
+pub use questions::{Mix, Pool, Question};
+use review::Day;
+use score::{Answer, Given, Scorecard};
+
+/// How a drill is set up.
+#[derive(Debug, Clone)]
+pub struct DrillConfig {
+    pub seed: u64,
+    pub minutes: u32,
+    /// Save the transcript here when the drill ends.
+    pub transcript: Option<PathBuf>,
+    /// Where the write-it round's file and a transcript saved with `w` go (the current
+    /// directory unless told otherwise).
+    pub dir: PathBuf,
+    pub interviewer: bool,
+    pub mix: Mix,
+    /// The day the drill is taken (for the review schedule).
+    pub day: Day,
+    /// Draw at this many milliseconds into the drill instead of reading the clock
+    /// (`tooldojo render`, snapshots).
+    pub fixed_clock: Option<u64>,
+}
+
+impl DrillConfig {
+    /// A drill of `minutes` minutes drawn with `seed`, taken today.
+    pub fn new(seed: u64, minutes: u32) -> DrillConfig {
+        DrillConfig {
+            seed,
+            minutes: minutes.max(1),
+            transcript: None,
+            dir: PathBuf::from("."),
+            interviewer: false,
+            mix: Mix::default(),
+            day: review::today(),
+            fixed_clock: None,
+        }
+    }
+
+    /// The drill `tooldojo render` draws: a fixed seed, day and clock, so the screen is the
+    /// same on every run.
+    pub fn fixed() -> DrillConfig {
+        DrillConfig {
+            day: 20_000,
+            fixed_clock: Some(95_000),
+            ..DrillConfig::new(1, 10)
+        }
+    }
+
+    fn limit_ms(&self) -> u64 {
+        u64::from(self.minutes) * 60_000
+    }
+}
+
+/// Where the drill is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The question is open.
+    Ask,
+    /// Answered; waiting for the interviewer to reveal (interviewer mode only).
+    Locked,
+    /// The answer is shown (and, for explain questions, being scored).
+    Reveal,
+    /// The scorecard.
+    Done,
+}
+
+/// What the app must do after the drill took a key or a tick.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrillUpdate {
+    None,
+    Redraw,
+    /// The drill just ended: record it in the progress (then redraw).
+    Finished,
+    /// Back to the lessons.
+    Leave,
+    Quit,
+    Suspend,
+}
+
+/// A transcript save, for the scorecard's status line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Saved {
+    To(PathBuf),
+    Failed(String),
+}
+
+pub struct Drill {
+    cfg: DrillConfig,
+    questions: Vec<Question>,
+    answers: Vec<Answer>,
+    /// Lesson titles by id, for links.
+    titles: BTreeMap<String, String>,
+    cur: usize,
+    phase: Phase,
+    started: Instant,
+    /// When the open question was shown, in drill milliseconds.
+    shown_at: u64,
+    /// Frozen elapsed time once the drill is over.
+    ended_at: Option<u64>,
+    /// The whole second of the clock last drawn (a tick redraws only when it changes).
+    drawn_second: u64,
+    /// Predict: the highlighted choice.
+    choice: usize,
+    /// Explain: the learner's words, whether keys go to the editor, the rubric ticks.
+    editor: Editor,
+    editing: bool,
+    ticked: Vec<bool>,
+    point: usize,
+    /// `q` was pressed once: the next `q` (or `y`) quits, anything else carries on.
+    confirm_quit: bool,
+    help: bool,
+    scroll: u16,
+    /// Rows the open question is moved from where its focus line would put it (PgUp/PgDn).
+    shift: i32,
+    saved: Option<Saved>,
+    /// The write-it round, while it is open.
+    write: Option<write::WriteRound>,
+    /// Every grading row; the round grades one function's.
+    grading: Vec<crate::practice::Row>,
+    /// How the round's grader reaches the event loop (none off screen: nothing is graded).
+    notify: Option<Notify>,
+}
+
+impl Drill {
+    /// A drill drawn from `pool`; questions due for review come first.
+    pub fn new(
+        cfg: DrillConfig,
+        pool: &Pool,
+        due: &[String],
+        titles: BTreeMap<String, String>,
+        notify: Option<Notify>,
+    ) -> Drill {
+        let questions = pool.draw(cfg.seed, due, cfg.mix);
+        let mut d = Drill {
+            cfg,
+            questions,
+            answers: Vec::new(),
+            titles,
+            cur: 0,
+            phase: Phase::Ask,
+            started: Instant::now(),
+            shown_at: 0,
+            ended_at: None,
+            drawn_second: 0,
+            choice: 0,
+            editor: Editor::new(""),
+            editing: false,
+            ticked: Vec::new(),
+            point: 0,
+            confirm_quit: false,
+            help: false,
+            scroll: 0,
+            shift: 0,
+            saved: None,
+            write: None,
+            grading: pool.grading.clone(),
+            notify,
+        };
+        d.open_question();
+        d
+    }
+
+    pub fn config(&self) -> &DrillConfig {
+        &self.cfg
+    }
+
+    pub fn questions(&self) -> &[Question] {
+        &self.questions
+    }
+
+    pub fn answers(&self) -> &[Answer] {
+        &self.answers
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The open question's index.
+    pub fn current(&self) -> usize {
+        self.cur
+    }
+
+    pub fn scorecard(&self) -> Scorecard {
+        Scorecard::of(&self.answers)
+    }
+
+    /// Is the drill still running (the clock ticks, `q` asks first)?
+    pub fn running(&self) -> bool {
+        self.phase != Phase::Done
+    }
+
+    /// A text editor has the keys.
+    pub fn editing(&self) -> bool {
+        self.editing
+    }
+
+    pub fn saved(&self) -> Option<&Saved> {
+        self.saved.as_ref()
+    }
+
+    /// The title of a lesson id (the id itself when unknown).
+    pub fn title_of<'a>(&'a self, lesson: &'a str) -> &'a str {
+        self.titles.get(lesson).map_or(lesson, String::as_str)
+    }
+
+    /// Milliseconds since the drill began (frozen once it ends).
+    pub fn elapsed_ms(&self) -> u64 {
+        if let Some(end) = self.ended_at {
+            return end;
+        }
+        match self.cfg.fixed_clock {
+            Some(ms) => ms,
+            None => u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// Milliseconds left on the countdown.
+    pub fn left_ms(&self) -> u64 {
+        self.cfg.limit_ms().saturating_sub(self.elapsed_ms())
+    }
+
+    /// The clock moved: end the drill when time is up.
+    pub fn tick(&mut self) -> DrillUpdate {
+        if self.phase == Phase::Done {
+            return DrillUpdate::None;
+        }
+        if self.left_ms() == 0 {
+            self.run_out();
+            return DrillUpdate::Finished;
+        }
+        // The screen shows whole seconds: redraw once a second, not on every tick.
+        let second = self.elapsed_ms() / 1000;
+        if second == self.drawn_second {
+            return DrillUpdate::None;
+        }
+        self.drawn_second = second;
+        DrillUpdate::Redraw
+    }
+
+    /// Prepare the open question's state.
+    fn open_question(&mut self) {
+        self.phase = Phase::Ask;
+        self.shown_at = self.elapsed_ms();
+        self.choice = 0;
+        self.editor = Editor::new("");
+        self.ticked.clear();
+        self.point = 0;
+        self.editing = false;
+        self.shift = 0;
+        self.write = None;
+        match self.questions.get(self.cur) {
+            Some(Question::Explain(e)) => {
+                self.ticked = vec![false; e.points.len()];
+                self.editing = true;
+            }
+            Some(Question::Write { function, .. }) => {
+                let file = write::file_for(&self.cfg.dir, self.cfg.seed);
+                let notify = self.notify.clone();
+                self.write = Some(write::WriteRound::open(
+                    file,
+                    *function,
+                    &self.grading,
+                    notify,
+                ));
+            }
+            Some(_) => {}
+            None => self.finish(),
+        }
+    }
+
+    /// Record the open question's answer and hold it until it is revealed.
+    fn answer(&mut self, given: Given, points: u32) {
+        let ms = self.elapsed_ms().saturating_sub(self.shown_at);
+        self.answers.push(Answer {
+            index: self.cur,
+            given,
+            points,
+            ms,
+        });
+    }
+
+    /// On to the next question (or the scorecard).
+    fn next(&mut self) {
+        self.cur += 1;
+        self.open_question();
+    }
+
+    /// Time is up: the open question and every one after it ran out.
+    fn run_out(&mut self) {
+        while self.cur < self.questions.len() {
+            if self.answers.last().is_none_or(|a| a.index != self.cur) {
+                let ms = self.elapsed_ms().saturating_sub(self.shown_at);
+                // A round with a graded file counts what the grader last said.
+                let (given, points) = match self.write.take() {
+                    Some(round) if round.grader.report().is_some() => {
+                        let (passed, total, report) = round.result();
+                        let points = score::share_points(passed, total);
+                        (
+                            Given::Written {
+                                passed,
+                                total,
+                                report,
+                            },
+                            points,
+                        )
+                    }
+                    _ => (Given::OutOfTime, 0),
+                };
+                self.answers.push(Answer {
+                    index: self.cur,
+                    given,
+                    points,
+                    ms,
+                });
+            }
+            self.cur += 1;
+            self.shown_at = self.elapsed_ms();
+        }
+        self.finish();
+    }
+
+    fn finish(&mut self) {
+        self.write = None;
+        self.ended_at = Some(self.elapsed_ms());
+        self.phase = Phase::Done;
+        self.editing = false;
+        self.cur = self.questions.len();
+        if let Some(path) = self.cfg.transcript.clone() {
+            self.save_transcript(path);
+        }
+    }
+
+    /// Write the transcript to `path` and remember where (or why not).
+    pub fn save_transcript(&mut self, path: PathBuf) {
+        let text = transcript::markdown(self);
+        self.saved = Some(match std::fs::write(&path, text) {
+            Ok(()) => Saved::To(std::path::absolute(&path).unwrap_or(path)),
+            Err(e) => Saved::Failed(format!("{}: {e}", path.display())),
+        });
+    }
+
+    /// The default transcript path: in the current directory, named by seed.
+    pub fn default_transcript(&self) -> PathBuf {
+        self.cfg
+            .dir
+            .join(format!("tooldojo-rehearsal-{}.md", self.cfg.seed))
+    }
+
+    /// Answer every open question with its highlighted choice, words left empty and no
+    /// rubric point ticked, up to the scorecard (the scorecard `tooldojo render` draws).
+    pub fn play_through(&mut self) {
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let key = |c| KeyEvent::new(c, KeyModifiers::NONE);
+        while self.running() {
+            let before = (self.cur, self.phase, self.answers.len());
+            if self.editing {
+                let _ = self.on_key(key(KeyCode::Esc));
+            }
+            if self.phase == Phase::Locked {
+                let _ = self.on_key(key(KeyCode::Char('r')));
+            }
+            let _ = self.on_key(key(KeyCode::Enter));
+            if (self.cur, self.phase, self.answers.len()) == before {
+                let _ = self.on_key(key(KeyCode::Char('s')));
+            }
+        }
+    }
+
+    /// A message from the round's watcher or grader; true when the screen changed.
+    pub fn grader_msg(&mut self, msg: GraderMsg) -> bool {
+        self.write.as_mut().is_some_and(|w| w.grader.on_msg(msg))
+    }
+
+    /// The functions whose every row passed in the round's last report.
+    pub fn write_passed(&self) -> Vec<Function> {
+        self.write
+            .as_ref()
+            .map(|w| w.grader.all_passed())
+            .unwrap_or_default()
+    }
+
+    /// The open write-it round, if any.
+    pub fn write_round(&self) -> Option<&write::WriteRound> {
+        self.write.as_ref()
+    }
+
+    /// Put this drill's answers into the review cards and its score into the trend.
+    pub fn record(&self, rehearsal: &mut review::Rehearsal) {
+        for a in &self.answers {
+            let Some(q) = self.questions.get(a.index) else {
+                continue;
+            };
+            if matches!(q, Question::Write { .. }) {
+                continue;
+            }
+            rehearsal.answer(q.id(), a.right(), self.cfg.day);
+        }
+        let card = self.scorecard();
+        rehearsal.finish(review::DrillRecord {
+            day: self.cfg.day,
+            seed: self.cfg.seed,
+            asked: u32::try_from(card.asked).unwrap_or(u32::MAX),
+            points: card.points,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,188 @@
+//! What the learner did with each question, and the scorecard worked out from it.
+
+/// How one question ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Given {
+    /// A prediction: the outcome word picked.
+    Pick(String),
+    /// An explanation: the learner's words and the rubric points scored.
+    Words { text: String, ticked: Vec<bool> },
+    /// The write-it round: rows passed of rows graded, and the grader's report in lines.
+    Written {
+        passed: usize,
+        total: usize,
+        report: Vec<String>,
+    },
+    /// Passed over with `s`.
+    Skipped,
+    /// The clock ran out before an answer.
+    OutOfTime,
+}
+
+/// One answered (or unanswered) question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// Index of the question in the drill.
+    pub index: usize,
+    pub given: Given,
+    /// Score in hundredths of a question (0..=100).
+    pub points: u32,
+    /// Time spent on the question, in milliseconds.
+    pub ms: u64,
+}
+
+impl Answer {
+    /// Full marks on a prediction; at least half the rubric or half the rows otherwise.
+    pub fn right(&self) -> bool {
+        self.points >= 50
+    }
+}
+
+/// Points for a pick: all or nothing.
+pub fn pick_points(pick: &str, answer: &str) -> u32 {
+    if pick == answer { 100 } else { 0 }
+}
+
+/// Points for a share (rubric points ticked, rows passed), in hundredths, rounded down.
+pub fn share_points(got: usize, of: usize) -> u32 {
+    if of == 0 {
+        return 0;
+    }
+    u32::try_from(got.min(of) * 100 / of).unwrap_or(0)
+}
+
+/// The numbers at the end of a drill.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scorecard {
+    /// Questions in the drill.
+    pub asked: usize,
+    /// Questions answered right (see `Answer::right`).
+    pub right: usize,
+    /// Sum of points, in hundredths of a question.
+    pub points: u32,
+    /// Mean time on the questions that got an answer (skips and run-outs left out).
+    pub mean_ms: u64,
+    /// Indices of answers, slowest first (at most three, answered ones only).
+    pub slowest: Vec<usize>,
+    /// Indices of answers that were not right, in drill order.
+    pub missed: Vec<usize>,
+}
+
+impl Scorecard {
+    pub fn of(answers: &[Answer]) -> Scorecard {
+        let answered: Vec<&Answer> = answers
+            .iter()
+            .filter(|a| !matches!(a.given, Given::Skipped | Given::OutOfTime))
+            .collect();
+        let total_ms: u64 = answered.iter().map(|a| a.ms).sum();
+        let mean_ms = match answered.len() {
+            0 => 0,
+            n => total_ms / n as u64,
+        };
+        let mut by_time: Vec<&Answer> = answered.clone();
+        by_time.sort_by(|a, b| b.ms.cmp(&a.ms).then(a.index.cmp(&b.index)));
+        Scorecard {
+            asked: answers.len(),
+            right: answers.iter().filter(|a| a.right()).count(),
+            points: answers.iter().map(|a| a.points).sum(),
+            mean_ms,
+            slowest: by_time.iter().take(3).map(|a| a.index).collect(),
+            missed: answers
+                .iter()
+                .filter(|a| !a.right())
+                .map(|a| a.index)
+                .collect(),
+        }
+    }
+
+    /// Accuracy as a whole percentage of the questions asked.
+    pub fn percent(&self) -> u32 {
+        match u32::try_from(self.asked) {
+            Ok(0) | Err(_) => 0,
+            Ok(n) => self.points / n,
+        }
+    }
+}
+
+/// `1:05`, `0:09`: minutes and seconds.
+pub fn clock(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// `4.2 s`: seconds with one decimal.
+pub fn seconds(ms: u64) -> String {
+    format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(index: usize, given: Given, points: u32, ms: u64) -> Answer {
+        Answer {
+            index,
+            given,
+            points,
+            ms,
+        }
+    }
+
+    #[test]
+    fn scorecard_math() {
+        let answers = vec![
+            answer(0, Given::Pick("ok".into()), pick_points("ok", "ok"), 4_000),
+            answer(
+                1,
+                Given::Pick("type".into()),
+                pick_points("type", "ok"),
+                9_000,
+            ),
+            answer(
+                2,
+                Given::Words {
+                    text: "because".into(),
+                    ticked: vec![true, true, false, false],
+                },
+                share_points(2, 4),
+                30_000,
+            ),
+            answer(
+                3,
+                Given::Written {
+                    passed: 1,
+                    total: 3,
+                    report: vec![],
+                },
+                share_points(1, 3),
+                60_000,
+            ),
+            answer(4, Given::Skipped, 0, 1_000),
+            answer(5, Given::OutOfTime, 0, 0),
+        ];
+        let card = Scorecard::of(&answers);
+        assert_eq!(card.asked, 6);
+        // A right pick and half the rubric count as right; a third of the rows does not.
+        assert_eq!(card.right, 2);
+        assert_eq!(card.points, 100 + 50 + 33);
+        assert_eq!(card.percent(), 183 / 6);
+        // Skips and run-outs are left out of the mean.
+        assert_eq!(card.mean_ms, (4_000 + 9_000 + 30_000 + 60_000) / 4);
+        assert_eq!(card.slowest, vec![3, 2, 1]);
+        assert_eq!(card.missed, vec![1, 3, 4, 5]);
+    }
+
+    #[test]
+    fn an_empty_drill_scores_nothing_without_dividing_by_zero() {
+        let card = Scorecard::of(&[]);
+        assert_eq!((card.asked, card.percent(), card.mean_ms), (0, 0, 0));
+        assert_eq!(share_points(3, 0), 0);
+    }
+
+    #[test]
+    fn times_read_as_a_clock() {
+        assert_eq!(clock(65_400), "1:05");
+        assert_eq!(clock(9_999), "0:09");
+        assert_eq!(seconds(4_250), "4.2 s");
+    }
+}

@@ -1,0 +1,88 @@
+//! The write-it round: the learner writes one function in their own editor, in a file the
+//! drill names (a starter is written when the file is not there yet), and the grader runs
+//! on every save of it, over that function's rows only.
+
+use std::path::{Path, PathBuf};
+
+use ratatui::text::Line;
+
+use crate::practice::{Function, Lang, Row, starter};
+use crate::text::wrap;
+use crate::tui::grader::{LiveGrader, Notify, status_lines};
+use crate::tui::theme::Theme;
+
+pub struct WriteRound {
+    pub function: Function,
+    pub grader: LiveGrader,
+    /// What the round did about the file ("wrote a starter to ...").
+    pub note: String,
+}
+
+/// The file of a drill's write-it round: in `dir`, named by seed.
+pub fn file_for(dir: &Path, seed: u64) -> PathBuf {
+    dir.join(format!("tooldojo-rehearsal-{seed}.py"))
+}
+
+impl WriteRound {
+    /// Open the round: make sure the file exists, then grade it now and on every save.
+    pub fn open(
+        file: PathBuf,
+        function: Function,
+        rows: &[Row],
+        notify: Option<Notify>,
+    ) -> WriteRound {
+        let file = std::path::absolute(&file).unwrap_or(file);
+        let shown = crate::sanitize::clean(&file.display().to_string(), false);
+        let note = if notify.is_none() {
+            // Off screen (render, a test without a loop) nothing is graded or written.
+            format!("In the app, the grader watches {shown}.")
+        } else if file.exists() {
+            format!("Your file {shown} is already there: it is graded as it is.")
+        } else {
+            match std::fs::write(&file, starter::text(Lang::Python)) {
+                Ok(()) => format!("A starter is at {shown}: fill in {}.", function.name(false)),
+                Err(e) => format!("Could not write a starter at {shown}: {e}"),
+            }
+        };
+        let rows: Vec<Row> = rows
+            .iter()
+            .filter(|r| r.function == function)
+            .cloned()
+            .collect();
+        WriteRound {
+            function,
+            grader: LiveGrader::new(file, Lang::Python, rows, notify),
+            note,
+        }
+    }
+
+    /// Rows passed, rows graded, and the report in lines (for the transcript).
+    pub fn result(&self) -> (usize, usize, Vec<String>) {
+        let (passed, total) = self.grader.counts();
+        (passed, total, self.grader.report_lines())
+    }
+
+    /// The round's screen lines.
+    pub fn lines(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
+        let name = self.function.name(false);
+        let mut out = vec![Line::styled(
+            format!("Write it: {name}, in your own editor"),
+            t.heading,
+        )];
+        out.extend(
+            wrap(&self.note, w)
+                .into_iter()
+                .map(|l| Line::styled(l, t.base)),
+        );
+        out.push(Line::styled(
+            "Save the file to grade it again; Enter hands it in as it stands.",
+            t.dim,
+        ));
+        if let Some(why) = self.grader.unwatched() {
+            out.push(Line::styled(why.to_owned(), t.warn));
+        }
+        out.push(Line::default());
+        out.extend(status_lines(&self.grader, t, w));
+        out
+    }
+}

@@ -1,0 +1,227 @@
+//! The grader, live, as the practice screen and the drill's write-it round use it: a real
+//! Python solution graded on a background thread, graded again when the file is saved
+//! (through the real file watcher), and the drill's round handed in with its report.
+//! Skipped, with a message, when python3 is not installed.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use tooldojo::content::Content;
+use tooldojo::practice::{Function, Lang, cases};
+use tooldojo::tui::app;
+use tooldojo::tui::grader::{GraderMsg, GraderState, LiveGrader, Notify};
+use tooldojo::tui::rehearse::score::Given;
+use tooldojo::tui::rehearse::{Drill, DrillConfig, Mix, Pool, Question, transcript};
+
+use crate::tui_common::env;
+
+/// A validator written for these tests: required names sorted, unknown names, then types
+/// with bool kept apart from int.
+const VALIDATOR: &str = r#"
+def validate_tool_args(schema, required, args):
+    for name in sorted(required):
+        if name not in args:
+            return (False, "missing required arg: " + name)
+    for name in args:
+        if name not in schema:
+            return (False, "unknown arg: " + name)
+    for name, value in args.items():
+        want = schema[name]
+        got = type(value).__name__
+        if isinstance(value, bool) and want is not bool:
+            return (False, "type error: %s expected %s, got bool" % (name, want.__name__))
+        if not isinstance(value, want):
+            return (False, "type error: %s expected %s, got %s" % (name, want.__name__, got))
+    return (True, "")
+"#;
+
+fn have_python() -> bool {
+    let ok = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("SKIPPED: python3 is not installed");
+    }
+    ok
+}
+
+fn channel_notify() -> (Notify, Receiver<GraderMsg>) {
+    let (tx, rx) = channel();
+    let tx = Mutex::new(tx);
+    let notify: Notify = Arc::new(move |m| {
+        let _ = tx.lock().unwrap().send(m);
+    });
+    (notify, rx)
+}
+
+/// Hand messages to `take` until `done` says so (or fail after a while).
+fn pump(rx: &Receiver<GraderMsg>, mut take: impl FnMut(GraderMsg), done: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the grader did not finish"
+        );
+        if let Ok(m) = rx.recv_timeout(Duration::from_millis(100)) {
+            take(m);
+        }
+    }
+}
+
+fn validate_rows() -> Vec<tooldojo::practice::Row> {
+    cases::load(&Content::embedded())
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.function == Function::Validate)
+        .collect()
+}
+
+fn finished(g: &LiveGrader) -> bool {
+    matches!(g.state(), GraderState::Done(_) | GraderState::Failed(_))
+}
+
+#[test]
+fn the_live_grader_passes_a_correct_file_and_grades_again_on_save() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("solution.py");
+    std::fs::write(&file, VALIDATOR).unwrap();
+    let (notify, rx) = channel_notify();
+    let grader = Mutex::new(LiveGrader::new(
+        file.clone(),
+        Lang::Python,
+        validate_rows(),
+        Some(notify),
+    ));
+    pump(
+        &rx,
+        |m| {
+            grader.lock().unwrap().on_msg(m);
+        },
+        || finished(&grader.lock().unwrap()),
+    );
+    {
+        let g = grader.lock().unwrap();
+        let report = g.report().expect("graded");
+        assert_eq!(report.failed(), 0, "{:?}", g.report_lines());
+        assert_eq!(g.all_passed(), vec![Function::Validate]);
+        assert_eq!(g.runs(), 1);
+    }
+    // Saving a version without the bool guard grades it again, through the watcher.
+    std::fs::write(
+        &file,
+        VALIDATOR.replace("if isinstance(value, bool)", "if False"),
+    )
+    .unwrap();
+    pump(
+        &rx,
+        |m| {
+            grader.lock().unwrap().on_msg(m);
+        },
+        || {
+            let g = grader.lock().unwrap();
+            g.runs() >= 2 && finished(&g)
+        },
+    );
+    let g = grader.lock().unwrap();
+    let report = g.report().expect("graded again");
+    assert!(report.failed() > 0);
+    assert!(g.all_passed().is_empty());
+    let failing: Vec<&str> = report
+        .rows
+        .iter()
+        .filter(|r| !r.passed())
+        .map(|r| r.id.as_str())
+        .collect();
+    assert!(failing.iter().any(|id| id.contains("bool")), "{failing:?}");
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn write_drill(dir: &Path, notify: Notify) -> Drill {
+    let content = Content::embedded();
+    let lessons = app::load_lessons(&content).unwrap();
+    let pool = Pool::build(&env(), &lessons);
+    let cfg = DrillConfig {
+        dir: dir.to_path_buf(),
+        mix: Mix {
+            predict: 0,
+            explain: 0,
+            write: true,
+        },
+        ..DrillConfig::new(2, 5)
+    };
+    Drill::new(cfg, &pool, &[], BTreeMap::new(), Some(notify))
+}
+
+#[test]
+fn the_write_it_round_writes_a_starter_grades_each_save_and_hands_in_the_report() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (notify, rx) = channel_notify();
+    let drill = Mutex::new(write_drill(dir.path(), notify));
+    let file = dir.path().join("tooldojo-rehearsal-2.py");
+    {
+        let d = drill.lock().unwrap();
+        assert!(matches!(
+            d.questions()[0],
+            Question::Write {
+                function: Function::Validate,
+                ..
+            }
+        ));
+        assert!(file.exists(), "a starter was written");
+    }
+    let graded = |runs: u32| {
+        let d = drill.lock().unwrap();
+        let g = &d.write_round().unwrap().grader;
+        g.runs() >= runs && finished(g)
+    };
+    // The starter solves nothing: it fails (or defines nothing that passes).
+    pump(
+        &rx,
+        |m| {
+            drill.lock().unwrap().grader_msg(m);
+        },
+        || graded(1),
+    );
+    assert!(drill.lock().unwrap().write_passed().is_empty());
+    std::fs::write(&file, VALIDATOR).unwrap();
+    pump(
+        &rx,
+        |m| {
+            drill.lock().unwrap().grader_msg(m);
+        },
+        || graded(2),
+    );
+    let mut d = drill.into_inner().unwrap();
+    assert_eq!(d.write_passed(), vec![Function::Validate]);
+    let _ = d.on_key(key(KeyCode::Enter));
+    assert!(!d.running(), "handing in ends this one-question drill");
+    let Given::Written {
+        passed,
+        total,
+        report,
+    } = &d.answers()[0].given
+    else {
+        panic!("the round was handed in");
+    };
+    assert!(*total > 0 && passed == total);
+    let md = transcript::markdown(&d);
+    assert!(md.contains(&format!("Grader: {passed} of {total} rows passed.")));
+    assert!(
+        md.contains(report.last().unwrap()),
+        "the summary line is in the transcript"
+    );
+}
