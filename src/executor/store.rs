@@ -77,12 +77,9 @@ impl Store {
         }
     }
 
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.order.len()
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.order.is_empty()
     }
 
     /// The cell of (tenant, id).
@@ -100,6 +97,7 @@ impl Store {
     }
 
     /// A copy of the record of (tenant, id).
+    #[cfg(test)]
     pub(crate) fn get(&self, tenant: &str, id: &str) -> Option<Record> {
         self.cell(tenant, id).map(|c| read(&c, Record::clone))
     }
@@ -114,6 +112,7 @@ impl Store {
     }
 
     /// Set the status of (tenant, id); `false` if there is no such record.
+    #[cfg(test)]
     pub(crate) fn set_status(&self, tenant: &str, id: &str, status: &str) -> bool {
         match self.cell(tenant, id) {
             Some(c) => {
@@ -136,6 +135,7 @@ pub enum TicketHandle {
 
 impl TicketHandle {
     /// What the handle shows now.
+    #[cfg(test)]
     pub(crate) fn ticket(&self) -> Ticket {
         match self {
             TicketHandle::Copy(t) => t.clone(),
@@ -160,6 +160,7 @@ impl TicketHandle {
     }
 
     /// Does this handle alias a stored record?
+    #[cfg(test)]
     pub(crate) fn is_shared(&self) -> bool {
         matches!(self, TicketHandle::Shared(_))
     }
