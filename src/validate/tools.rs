@@ -11,7 +11,9 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-use super::{Schema, ValidatorRules, Violation};
+use super::Schema;
+#[cfg(test)]
+use super::{ValidatorRules, Violation};
 
 /// The ticket id format: `TKT-` and exactly three ASCII digits.
 pub(crate) const TICKET_ID_PATTERN: &str = "^TKT-[0-9]{3}$";
@@ -89,6 +91,7 @@ pub(crate) fn schema(name: &str) -> Option<&'static Schema> {
 
 /// Validate `args` against any tool declaration (or any other contract form).
 /// The outer error is a malformed declaration; the inner result is the verdict.
+#[cfg(test)]
 pub(crate) fn validate_call(
     declaration: &Value,
     args: &Value,

@@ -61,16 +61,6 @@ impl<'a> Json<'a> {
         }
     }
 
-    /// The numeric value, for bounds (booleans are not numbers here).
-    pub(crate) fn as_f64(&self) -> Option<f64> {
-        match self {
-            Json::Int(i) => Some(*i as f64),
-            Json::BigInt(t) => t.parse::<f64>().ok(),
-            Json::Float(f) => Some(*f),
-            _ => None,
-        }
-    }
-
     /// Look a key up in an object (linear: argument objects are small).
     pub fn get(&self, key: &str) -> Option<&Json<'a>> {
         match self {
