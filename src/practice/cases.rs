@@ -30,7 +30,7 @@ pub(crate) const MUTATED_TITLE: &str = exec_cases::MUTATED_TITLE;
 /// Which of the learner's functions a row calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum Function {
+pub enum Function {
     /// `validate_tool_args(schema, required, args)` (Python only).
     Validate,
     /// `execute_tool(name, args, context, records)` / `executeTool(...)`.
@@ -53,7 +53,7 @@ impl Function {
 /// Where a row comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum Origin {
+pub enum Origin {
     /// A row of `fixtures/`, the same the lessons show.
     Fixture,
     /// An edge case kept in the binary; the lessons never show it.
@@ -96,10 +96,10 @@ pub(crate) enum Expected {
 
 /// One grading row.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Row {
+pub struct Row {
     /// Unique among the rows of one function (fixture ids as in `fixtures/`, `held-*` else).
     pub(crate) id: String,
-    pub(crate) function: Function,
+    pub function: Function,
     pub(crate) origin: Origin,
     /// The lesson to revisit when the row fails.
     pub(crate) lesson: &'static str,
@@ -156,7 +156,7 @@ fn record_entry(r: &Record) -> Value {
 
 /// Every grading row: fixture rows first, then the held-back edge cases, validator rows
 /// before executor rows.
-pub(crate) fn load(content: &Content) -> UserResult<Vec<Row>> {
+pub fn load(content: &Content) -> UserResult<Vec<Row>> {
     let mut rows = fixture_validator_rows(content)?;
     rows.extend(held_validator_rows()?);
     let records = Arc::new(exec_cases::tickets(content)?);

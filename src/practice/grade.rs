@@ -154,7 +154,7 @@ fn unloaded(row: &Row, js: bool, index: usize, err: &str) -> RowResult {
 
 /// What a background run reports.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Progress {
+pub enum Progress {
     Event(GradeEvent),
     Done(Result<Report, GradeError>),
 }
@@ -170,10 +170,6 @@ impl Background {
     /// Stop the run early; `Done(Err(Cancelled))` is then the last message.
     pub(crate) fn cancel(&self) {
         self.cancel.store(true, Ordering::SeqCst);
-    }
-
-    pub(crate) fn is_finished(&self) -> bool {
-        self.handle.as_ref().is_none_or(JoinHandle::is_finished)
     }
 }
 

@@ -198,10 +198,6 @@ impl Harness {
     pub(crate) fn network(&self) -> Network {
         self.sandbox.network.clone()
     }
-
-    pub(crate) fn pgid(&self) -> i32 {
-        self.sandbox.pgid()
-    }
 }
 
 fn error_text(err: &Value) -> String {

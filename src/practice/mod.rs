@@ -10,7 +10,7 @@
 //! - [`grade`](mod@grade): the run itself, with progress as it goes, here or on a thread;
 //! - this file: the types of a run and its report.
 
-pub(crate) mod cases;
+pub mod cases;
 pub(crate) mod grade;
 pub(crate) mod harness;
 pub(crate) mod judge;
@@ -22,14 +22,14 @@ pub(crate) mod watch;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub(crate) use cases::{Function, Origin, Row};
+pub use cases::{Function, Origin, Row};
 pub(crate) use grade::{Background, Progress, grade, spawn};
 pub(crate) use sandbox::Network;
 
 /// The learner's language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum Lang {
+pub enum Lang {
     Python,
     Js,
 }
@@ -125,8 +125,8 @@ impl Status {
 
 /// The result of one row.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub(crate) struct RowResult {
-    pub(crate) id: String,
+pub struct RowResult {
+    pub id: String,
     pub(crate) function: Function,
     pub(crate) origin: Origin,
     pub(crate) status: Status,
@@ -145,19 +145,19 @@ pub(crate) struct RowResult {
 }
 
 impl RowResult {
-    pub(crate) fn passed(&self) -> bool {
+    pub fn passed(&self) -> bool {
         self.status == Status::Pass
     }
 }
 
 /// The whole grading run.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub(crate) struct Report {
+pub struct Report {
     pub(crate) file: PathBuf,
     pub(crate) lang: Lang,
     /// The functions graded.
     pub(crate) graded: Vec<Function>,
-    pub(crate) rows: Vec<RowResult>,
+    pub rows: Vec<RowResult>,
     pub(crate) network: Network,
     /// Set when the file did not load at all.
     pub(crate) load_error: Option<String>,
@@ -168,7 +168,7 @@ impl Report {
         self.rows.iter().filter(|r| r.passed()).count()
     }
 
-    pub(crate) fn failed(&self) -> usize {
+    pub fn failed(&self) -> usize {
         self.rows.len() - self.passed()
     }
 
@@ -194,7 +194,7 @@ impl Report {
 
 /// Progress while grading, for the CLI's watch screen or a TUI panel.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum GradeEvent {
+pub enum GradeEvent {
     /// The file loaded (or did not); `total` rows will be reported.
     Started { total: usize, graded: Vec<Function> },
     /// One more row is done.
@@ -207,7 +207,7 @@ pub(crate) enum GradeEvent {
 
 /// Why a file could not be graded at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum GradeError {
+pub enum GradeError {
     NoInterpreter {
         program: &'static str,
         lang: Lang,

@@ -279,11 +279,6 @@ impl Sandboxed {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-
-    /// The process group id (the main process's id).
-    pub(crate) fn pgid(&self) -> i32 {
-        self.pgid
-    }
 }
 
 impl Drop for Sandboxed {
