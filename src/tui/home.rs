@@ -255,8 +255,8 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
         buf,
         inner.y + 5,
         &note(
-            "Trace",
-            "tooldojo trace NAME replays an orchestrator run in the shell",
+            "Also",
+            "P grades your own code live; tooldojo play NAME plays a run",
         ),
     );
     let rows = home_rows(app, area);

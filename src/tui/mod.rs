@@ -39,6 +39,7 @@ use app::{App, Input, Update};
 enum AppMsg {
     Lessons(Result<Vec<app::LessonEntry>, String>),
     Status(String),
+    Rerun(Box<player::rerun::RerunDone>),
     Grader(grader::GraderMsg),
 }
 
@@ -165,7 +166,7 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
         .enable_all()
         .build()
         .wrap_err("starting the async runtime")?;
-    rt.block_on(async move {
+    let result = rt.block_on(async move {
         let mut terminal = init_terminal()?;
         let _guard = RestoreGuard;
         let size = terminal.size()?;
@@ -179,6 +180,7 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
         if let Some(notice) = opened.notice {
             app.show_overlay(app::Overlay::Notice(notice));
         }
+        app.run_jobs_in_background();
         if let Some(p) = player {
             app.open_player(p);
         }
@@ -202,13 +204,16 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
             },
             None => None,
         };
-        let result = event_loop(&mut terminal, &mut app, rx, &opened.store).await;
+        let result = event_loop(&mut terminal, &mut app, (tx, rx), &opened.store).await;
         if let Err(e) = opened.store.save(&app.progress_snapshot()) {
             restore_terminal();
             eprintln!("tooldojo: could not save progress: {e}");
         }
         result
-    })?;
+    });
+    // A re-run still going when the learner quits is not waited for.
+    rt.shutdown_background();
+    result?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -246,7 +251,10 @@ const SAVE_EVERY: Duration = Duration::from_millis(400);
 async fn event_loop(
     terminal: &mut DefaultTerminal,
     app: &mut App,
-    mut rx: mpsc::UnboundedReceiver<AppMsg>,
+    (tx, mut rx): (
+        mpsc::UnboundedSender<AppMsg>,
+        mpsc::UnboundedReceiver<AppMsg>,
+    ),
     store: &progress::Store,
 ) -> color_eyre::Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
@@ -300,6 +308,7 @@ async fn event_loop(
             Some(msg) = rx.recv() => match msg {
                 AppMsg::Lessons(l) => Input::Lessons(l),
                 AppMsg::Status(s) => Input::Status(s),
+                AppMsg::Rerun(done) => Input::Rerun(done),
                 AppMsg::Grader(m) => Input::Grader(m),
             },
             _ = sigterm.recv() => return Ok(()),
@@ -314,7 +323,15 @@ async fn event_loop(
                 continue;
             }
         };
-        match app.update(input) {
+        let update = app.update(input);
+        // A re-run the player asked for runs off the loop; the screen keeps going meanwhile.
+        if let Some(job) = app.take_player_job() {
+            let tx = tx.clone();
+            tokio::task::spawn_blocking(move || {
+                let _ = tx.send(AppMsg::Rerun(Box::new(job.run())));
+            });
+        }
+        match update {
             Update::None => {}
             Update::Redraw => redraw = true,
             Update::Save => {

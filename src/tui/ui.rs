@@ -94,7 +94,32 @@ fn border_block<'a>(t: &Theme, focused: bool) -> Block<'a> {
 
 /// Screen rows of the sidebar entries: (row, lesson index). Used for drawing and clicks.
 pub(crate) fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
+    sidebar_entries(app, area)
+        .into_iter()
+        .map(|(row, i, _)| (row, i))
+        .collect()
+}
+
+/// The entries the list shows: (title row, lesson index, status rows). When every lesson
+/// fits with its status wrapped whole, each takes the rows it needs; otherwise each takes
+/// two (title and a status cut to one row) and the list scrolls to keep the chosen one.
+fn sidebar_entries(app: &App, area: Rect) -> Vec<(u16, usize, Vec<Line<'static>>)> {
     let inner_h = usize::from(area.height.saturating_sub(2));
+    let w = usize::from(area.width.saturating_sub(2));
+    let n = app.lessons().len();
+    let whole: Vec<_> = (0..n).map(|i| status_rows(app, i, w, true)).collect();
+    if whole.iter().map(|s| 1 + s.len()).sum::<usize>() <= inner_h {
+        let mut y = area.y + 1;
+        return whole
+            .into_iter()
+            .enumerate()
+            .map(|(i, status)| {
+                let row = y;
+                y += 1 + u16::try_from(status.len()).unwrap_or(0);
+                (row, i, status)
+            })
+            .collect();
+    }
     let per = 2;
     let fits = (inner_h / per).max(1);
     let sel = if app.focus() == Focus::Sidebar {
@@ -103,11 +128,87 @@ pub(crate) fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
         app.lesson()
     };
     let first = if sel >= fits { sel + 1 - fits } else { 0 };
-    (first..app.lessons().len())
+    (first..n)
         .take(fits)
         .enumerate()
-        .map(|(n, i)| (area.y + 1 + u16::try_from(n * per).unwrap_or(0), i))
+        .map(|(k, i)| {
+            let row = area.y + 1 + u16::try_from(k * per).unwrap_or(0);
+            (row, i, status_rows(app, i, w, false))
+        })
         .collect()
+}
+
+/// The status of lesson `i` in a list `w` cells wide: its mark and word (or what is left),
+/// then its study time. With `wrap` it takes as many rows as it needs; without, one row, cut.
+fn status_rows(app: &App, i: usize, w: usize, wrap: bool) -> Vec<Line<'static>> {
+    let t = &app.theme();
+    let entry = &app.lessons()[i];
+    let (mark, word, style) = match app.lesson_state(i) {
+        LessonState::Done => (t.sym.done, "done", t.ok),
+        LessonState::Started => (t.sym.in_progress, "", t.warn),
+        LessonState::Todo => (t.sym.todo, "to do", t.dim),
+        LessonState::Broken => (t.sym.bad, "error", t.bad),
+    };
+    let word = match word {
+        "" => app.left_summary(i).unwrap_or_else(|| "started".to_owned()),
+        w => w.to_owned(),
+    };
+    let minutes = entry
+        .parsed
+        .as_ref()
+        .map(|l| format!(" {} {} min", t.sym.bullet, l.minutes))
+        .unwrap_or_default();
+    let indent = width_of(t.sym.pointer).max(1) + 1;
+    let room = w.saturating_sub(indent);
+    let status = format!("{mark} {word}");
+    let mut texts = if wrap {
+        crate::text::wrap(&status, room.max(1))
+    } else {
+        vec![truncate(
+            &status,
+            room.saturating_sub(width_of(&minutes)),
+            t.sym.ellipsis,
+        )]
+    };
+    // The study time ends the last row, or takes a row of its own when it does not fit there.
+    let last_fits = texts
+        .last()
+        .is_some_and(|l| width_of(l) + width_of(&minutes) <= room);
+    if !wrap || last_fits || minutes.is_empty() {
+        let last = texts.len() - 1;
+        return texts
+            .into_iter()
+            .enumerate()
+            .map(|(k, text)| {
+                let mut spans = vec![Span::raw(" ".repeat(indent)), Span::styled(text, style)];
+                if k == last {
+                    spans.push(Span::styled(minutes.clone(), t.dim));
+                }
+                Line::from(spans)
+            })
+            .collect();
+    }
+    let mut rows: Vec<Line<'static>> = texts
+        .drain(..)
+        .map(|text| {
+            Line::from(vec![
+                Span::raw(" ".repeat(indent)),
+                Span::styled(text, style),
+            ])
+        })
+        .collect();
+    rows.push(Line::from(vec![
+        Span::raw(" ".repeat(indent)),
+        Span::styled(
+            minutes
+                .trim_start_matches([' '])
+                .trim_start_matches(t.sym.bullet)
+                .trim_start()
+                .to_owned(),
+            t.dim,
+        ),
+    ]));
+    rows
 }
 
 fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
@@ -126,11 +227,11 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
             t.dim,
         ));
     // Lessons scrolled out of the list say so: at 80x24 not all of them fit.
-    let rows = sidebar_rows(app, area);
-    let above = rows.first().map_or(0, |(_, i)| *i);
-    let below = rows
+    let entries = sidebar_entries(app, area);
+    let above = entries.first().map_or(0, |(_, i, _)| *i);
+    let below = entries
         .last()
-        .map_or(0, |(_, i)| app.lessons().len().saturating_sub(i + 1));
+        .map_or(0, |(_, i, _)| app.lessons().len().saturating_sub(i + 1));
     let mut block = block;
     if above > 0 {
         block = block.title(Line::styled(format!(" {above} above "), t.dim).right_aligned());
@@ -144,54 +245,30 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     }
     let w = usize::from(inner.width);
-    for (row, i) in rows {
-        let entry = &app.lessons()[i];
-        let (mark, word, style) = match app.lesson_state(i) {
-            LessonState::Done => (t.sym.done, "done", t.ok),
-            LessonState::Started => (t.sym.in_progress, "", t.warn),
-            LessonState::Todo => (t.sym.todo, "to do", t.dim),
-            LessonState::Broken => (t.sym.bad, "error", t.bad),
-        };
+    for (row, i, status) in entries {
         let current = i == app.lesson();
         let selected = focused && i == app.sidebar_sel();
         let pointer = if current { t.sym.pointer } else { " " };
         let pw = width_of(pointer).max(1);
-        let title = truncate(&entry.title(), w.saturating_sub(pw + 1), t.sym.ellipsis);
+        let title = truncate(
+            &app.lessons()[i].title(),
+            w.saturating_sub(pw + 1),
+            t.sym.ellipsis,
+        );
         let title_style = if current { t.accent } else { t.base };
         let title_line = Line::from(vec![
             Span::styled(format!("{pointer:<pw$} "), t.accent),
             Span::styled(title, title_style),
         ]);
-        let minutes = entry
-            .parsed
-            .as_ref()
-            .map(|l| format!(" {} {} min", t.sym.bullet, l.minutes))
-            .unwrap_or_default();
-        let word = match word {
-            "" => app.left_summary(i).unwrap_or_else(|| "started".to_owned()),
-            w => w.to_owned(),
-        };
-        let status = truncate(
-            &format!("{mark} {word}"),
-            w.saturating_sub(pw + 1 + width_of(&minutes)),
-            t.sym.ellipsis,
-        );
-        let status_line = Line::from(vec![
-            Span::raw(" ".repeat(pw + 1)),
-            Span::styled(status, style),
-            Span::styled(minutes, t.dim),
-        ]);
-        let row_area = Rect::new(inner.x, row, inner.width, 1);
-        if row_area.y < inner.bottom() {
-            buf.set_line(inner.x, row, &title_line, inner.width);
-            if selected {
-                buf.set_style(row_area, t.selected);
+        let lines = std::iter::once(title_line).chain(status);
+        for (k, line) in lines.enumerate() {
+            let y = row.saturating_add(u16::try_from(k).unwrap_or(u16::MAX));
+            if y >= inner.bottom() {
+                break;
             }
-        }
-        if row + 1 < inner.bottom() {
-            buf.set_line(inner.x, row + 1, &status_line, inner.width);
+            buf.set_line(inner.x, y, &line, inner.width);
             if selected {
-                buf.set_style(Rect::new(inner.x, row + 1, inner.width, 1), t.selected);
+                buf.set_style(Rect::new(inner.x, y, inner.width, 1), t.selected);
             }
         }
     }

@@ -208,6 +208,64 @@ fn explain_inactive_block_never_captures_text() {
     assert!(!x.captures_text());
 }
 
+/// The explain block drawn focused; `active` says whether it is entered.
+fn explain_screen(x: &dyn BlockWidget, active: bool) -> String {
+    let theme = tooldojo::tui::theme::Theme::new(tooldojo::tui::theme::ThemeName::Mono, false);
+    let area = ratatui::layout::Rect::new(0, 0, 80, x.height(80));
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    x.render(
+        area,
+        &mut buf,
+        &tooldojo::tui::blocks::RenderCtx {
+            theme: &theme,
+            focused: true,
+            active,
+        },
+    );
+    tooldojo::text::screen_text(&buf)
+}
+
+#[test]
+fn explain_says_to_enter_it_before_naming_its_keys() {
+    let mut x = explain();
+    let focused = explain_screen(x.as_ref(), false);
+    assert!(
+        focused.contains("Enter, then e: write your answer"),
+        "e and c do nothing until the block is entered: {focused}"
+    );
+    let entered = explain_screen(x.as_ref(), true);
+    assert!(
+        entered.contains("Enter or e: write your answer"),
+        "{entered}"
+    );
+    press(x.as_mut(), &[ch('e')]);
+    type_text(x.as_mut(), "The session decides");
+    press(x.as_mut(), &[key(KeyCode::Esc)]);
+    let focused = explain_screen(x.as_ref(), false);
+    assert!(focused.contains("Enter, then c: compare"), "{focused}");
+    // Both lines fit in the height the block asks for, narrow or wide.
+    for w in [30u16, 50, 80] {
+        let h = x.height(w);
+        for active in [false, true] {
+            let area = ratatui::layout::Rect::new(0, 0, w, h);
+            let mut buf = ratatui::buffer::Buffer::empty(area);
+            let theme =
+                tooldojo::tui::theme::Theme::new(tooldojo::tui::theme::ThemeName::Mono, false);
+            x.render(
+                area,
+                &mut buf,
+                &tooldojo::tui::blocks::RenderCtx {
+                    theme: &theme,
+                    focused: true,
+                    active,
+                },
+            );
+            let text = tooldojo::text::screen_text(&buf);
+            assert!(text.contains("editing."), "{w} {active}: {text}");
+        }
+    }
+}
+
 fn checklist() -> Box<dyn BlockWidget> {
     build(
         &block(

@@ -202,3 +202,93 @@ fn write_generated_scenario() {
     let s = tooldojo::orchestrator::load_scenario_generated(10_000, 64);
     std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();
 }
+
+fn key(c: char) -> crossterm::event::KeyEvent {
+    crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char(c))
+}
+
+#[test]
+fn a_background_rerun_keeps_the_run_on_screen_until_it_is_back() {
+    let mut p = open("race-vs-cancel");
+    p.background = true;
+    let race_end = p.tl.end_ms;
+    let _ = p.handle_key(key('m'));
+    assert_eq!(p.rerunning(), Some("cancel, seed 0"));
+    assert!(p.before.is_none(), "nothing ran inside the key press");
+    assert_eq!(p.tl.end_ms, race_end, "the old run stays on screen");
+    let shown = text(&p, 120, 36, ThemeName::Default, false);
+    assert!(
+        shown.contains("re-running the real orchestrator (cancel, seed 0)"),
+        "{shown}"
+    );
+    let first = p.take_job().expect("the request waits to be taken");
+    assert!(p.take_job().is_none(), "one job at a time");
+    // A second request while the first runs: it replaces the first.
+    let _ = p.handle_key(key('m'));
+    assert_eq!(p.rerunning(), Some("race, seed 0"));
+    assert!(p.take_job().is_none(), "waits for the running one");
+    assert!(!p.finish_rerun(first.run()), "the stale result is dropped");
+    assert!(p.before.is_none());
+    let second = p.take_job().expect("the newest request is next");
+    assert!(p.finish_rerun(second.run()));
+    assert_eq!(p.rerunning(), None);
+    assert!(
+        p.before.is_some(),
+        "the previous run is kept for comparison"
+    );
+    let shown = text(&p, 120, 36, ThemeName::Default, false);
+    assert!(
+        shown.contains("Re-ran the real orchestrator (race"),
+        "{shown}"
+    );
+    assert!(!shown.contains("re-running"), "{shown}");
+}
+
+#[test]
+fn a_rerun_that_comes_back_to_another_player_is_ignored() {
+    let mut a = open("race-vs-cancel");
+    let mut b = open("race-vs-cancel");
+    a.background = true;
+    b.background = true;
+    let _ = a.handle_key(key('m'));
+    let _ = b.handle_key(key('m'));
+    let job = a.take_job().unwrap();
+    let _ = b.take_job().unwrap();
+    assert!(!b.finish_rerun(job.run()));
+    assert!(b.rerunning().is_some());
+}
+
+/// The rows of a frame whose lane label (after the border) starts with `label`.
+fn rows_labelled<'a>(frame: &'a str, label: &str) -> Vec<&'a str> {
+    frame
+        .lines()
+        .filter(|l| {
+            l.trim_start_matches(['│', '|'])
+                .trim_start()
+                .starts_with(label)
+        })
+        .collect()
+}
+
+#[test]
+fn the_run_befores_raced_handler_has_a_row_of_its_own() {
+    for (ascii, ghost, differs) in [(false, "░", "≠"), (true, "%", "*")] {
+        let mut p = open("race-vs-cancel");
+        let _ = p.handle_key(key('m'));
+        let frame = text(&p, 120, 36, ThemeName::Default, ascii);
+        let before = rows_labelled(&frame, &format!("{differs} before"));
+        assert_eq!(before.len(), 1, "{frame}");
+        let bar = before[0].split_once("before").unwrap().1;
+        assert!(
+            !bar.contains(ghost),
+            "the before row shows the caller's side only:\n{frame}"
+        );
+        let handler = rows_labelled(&frame, &format!("{differs} {ghost} handler"));
+        assert_eq!(handler.len(), 1, "{frame}");
+        let bar = handler[0].split_once("handler").unwrap().1;
+        assert!(bar.contains(&ghost.repeat(5)), "{frame}");
+        assert!(bar.contains("attempt 1 finished"), "{frame}");
+        // Cancel mode has no raced handler now: no handler row of the new run.
+        assert!(rows_labelled(&frame, &format!("{ghost} handler")).is_empty());
+    }
+}

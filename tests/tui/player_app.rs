@@ -147,3 +147,34 @@ fn render_list_names_the_player_and_the_inline_block() {
     assert!(frame.contains("handler"), "{frame}");
     assert!(frame.contains("t = 800 / 1300 ms"), "{frame}");
 }
+
+#[test]
+fn in_the_app_a_rerun_is_left_to_the_loop_and_comes_back_as_a_message() {
+    let mut app = block_screen("race-vs-cancel", 120, 36);
+    app.run_jobs_in_background();
+    press(&mut app, "f");
+    assert!(app.player().is_some());
+    press(&mut app, "m");
+    let p = app.player().unwrap();
+    assert!(
+        p.rerunning().is_some() && p.before.is_none(),
+        "nothing ran yet"
+    );
+    assert!(screen(&app).contains("re-running the real orchestrator"));
+    let job = app.take_player_job().expect("the loop finds the job");
+    assert!(app.take_player_job().is_none());
+    assert_eq!(
+        app.update(Input::Rerun(Box::new(job.run()))),
+        Update::Redraw
+    );
+    let shown = screen(&app);
+    assert!(shown.contains("compared with the run before"), "{shown}");
+    assert!(!shown.contains("re-running"), "{shown}");
+    // A result for a player that has since closed changes nothing.
+    press(&mut app, "m");
+    let job = app.take_player_job().unwrap();
+    press(&mut app, "<Esc>");
+    press(&mut app, "<Esc>");
+    assert!(app.player().is_none());
+    assert_eq!(app.update(Input::Rerun(Box::new(job.run()))), Update::None);
+}

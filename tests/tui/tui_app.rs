@@ -184,11 +184,16 @@ fn sidebar_marks_use_a_word_and_a_click_opens_a_lesson() {
     );
     assert!(text.contains("to do"));
     assert!(text.contains("error"));
-    // Click the third lesson's title row (rows: border, then two lines per lesson).
+    // Click the third lesson's title row, wherever the statuses above it put it.
+    let third = lessons()[2].title();
+    let row = text
+        .lines()
+        .position(|l| l.starts_with(&format!("|  {third}")))
+        .expect("third lesson listed");
     let click = crossterm::event::MouseEvent {
         kind: crossterm::event::MouseEventKind::Down(crossterm::event::MouseButton::Left),
         column: 3,
-        row: 5,
+        row: u16::try_from(row).unwrap(),
         modifiers: crossterm::event::KeyModifiers::NONE,
     };
     let _ = app.update(Input::Mouse(click));
@@ -529,4 +534,37 @@ fn the_lesson_list_says_how_many_lessons_are_out_of_view() {
     let text = screen(&app);
     assert!(text.contains(" 2 above "), "{text}");
     assert!(!text.contains(" more "), "{text}");
+}
+
+#[test]
+fn lesson_list_wraps_what_is_left_when_every_lesson_fits_and_cuts_it_when_not() {
+    let app = new_app(120, 35, ThemeName::Default, false);
+    let summary = app.left_summary(0).expect("the first lesson is started");
+    let words: Vec<&str> = summary.split_whitespace().collect();
+    let listed = |app: &App| -> String {
+        screen(app)
+            .lines()
+            .map(|l| l.chars().take(30).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let wide = listed(&app);
+    let last = words.last().unwrap().trim_end_matches(')');
+    assert!(
+        wide.contains(last),
+        "the whole of what is left shows when the list has room: {wide}"
+    );
+    assert!(!wide.contains('\u{2026}'), "nothing cut: {wide}");
+    // More lessons than the list holds with every status wrapped: two rows each, cut.
+    let many: Vec<_> = (0..6).flat_map(|_| lessons()).collect();
+    let app = App::new(
+        options(ThemeName::Default, false),
+        env(),
+        Ok(many),
+        Progress::default(),
+        Rect::new(0, 0, 120, 35),
+    );
+    let short = listed(&app);
+    assert!(short.contains('\u{2026}'), "cut to one row: {short}");
+    assert!(!short.contains(last), "{short}");
 }

@@ -56,6 +56,8 @@ pub enum Input {
     Lessons(Result<Vec<LessonEntry>, String>),
     /// A short message for the status line (a save failed, a watcher error).
     Status(String),
+    /// A re-run the trace player asked for, made off the loop.
+    Rerun(Box<crate::tui::player::rerun::RerunDone>),
     /// A file watcher or a grading run reports.
     Grader(crate::tui::grader::GraderMsg),
 }
@@ -162,6 +164,8 @@ pub struct App {
     view: RefCell<Option<layout::CachedView>>,
     /// The full-screen trace player, when it is open (it then takes keys, clicks, ticks).
     player: Option<Box<crate::tui::player::Player>>,
+    /// The player's re-runs are taken by the event loop and run off it.
+    background_jobs: bool,
     /// The rehearsal drill, while it is on screen.
     drill: Option<Box<crate::tui::rehearse::Drill>>,
     /// The practice screen, while it is on screen.
@@ -213,6 +217,7 @@ impl App {
             changes: 0,
             view: RefCell::new(None),
             player: None,
+            background_jobs: false,
             drill: None,
             practice: None,
             notify: None,
@@ -412,6 +417,7 @@ impl App {
                 self.status = Some(msg);
                 Update::Redraw
             }
+            Input::Rerun(done) => self.player_rerun_done(*done),
             Input::Grader(msg) => self.grader_msg(msg),
         }
     }

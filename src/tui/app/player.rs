@@ -5,6 +5,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
 use super::{App, Focus, Update};
+use crate::tui::player::rerun::{RerunDone, RerunJob};
 use crate::tui::player::{Player, PlayerOutcome, state};
 
 /// Real milliseconds between ticks while something animates.
@@ -12,9 +13,33 @@ const BLOCK_TICK_MS: u64 = 50;
 
 impl App {
     /// Open `player` over everything; Esc comes back here.
-    pub fn open_player(&mut self, player: Player) {
+    pub fn open_player(&mut self, mut player: Player) {
         self.animating = player.playing();
+        player.background = self.background_jobs;
         self.player = Some(Box::new(player));
+    }
+
+    /// From now on the player's re-runs wait for the event loop to take them with
+    /// `take_player_job` and run them off the loop, instead of running inside a key press.
+    pub fn run_jobs_in_background(&mut self) {
+        self.background_jobs = true;
+        if let Some(p) = self.player.as_deref_mut() {
+            p.background = true;
+        }
+    }
+
+    /// A re-run the open player asked for and nobody runs yet.
+    pub fn take_player_job(&mut self) -> Option<RerunJob> {
+        self.player.as_deref_mut()?.take_job()
+    }
+
+    /// A re-run is back: on screen if the player still waits for it.
+    pub(super) fn player_rerun_done(&mut self, done: RerunDone) -> Update {
+        let shown = self
+            .player
+            .as_deref_mut()
+            .is_some_and(|p| p.finish_rerun(done));
+        if shown { Update::Redraw } else { Update::None }
     }
 
     /// The player, when it is open.

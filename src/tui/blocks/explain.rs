@@ -177,7 +177,9 @@ impl ExplainWidget {
     }
 
     /// The hint under the editor, wrapped to `width`.
-    fn status_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    /// The line under the answer: what the keys do now. Until the block is entered its keys
+    /// do nothing, so the line says to enter it first.
+    fn status_lines(&self, theme: &Theme, width: usize, active: bool) -> Vec<Line<'static>> {
         if self.editing {
             return wrap_prefixed(
                 Vec::new(),
@@ -206,10 +208,11 @@ impl ExplainWidget {
                 theme.dim,
             );
         }
-        let text = if self.answer().trim().is_empty() {
-            "Enter or e: write your answer; c: compare with the model answer."
-        } else {
-            "c: compare with the model answer; e: keep editing."
+        let text = match (self.answer().trim().is_empty(), active) {
+            (true, true) => "Enter or e: write your answer; c: compare with the model answer.",
+            (true, false) => "Enter, then e: write your answer; c: compare with the model answer.",
+            (false, true) => "c: compare with the model answer; e: keep editing.",
+            (false, false) => "Enter, then c: compare with the model answer; e: keep editing.",
         };
         wrap_prefixed(Vec::new(), text, width, theme.dim)
     }
@@ -225,7 +228,12 @@ impl BlockWidget for ExplainWidget {
         let w = width.saturating_sub(2);
         let q = common::wrap_rich(Vec::new(), &self.question, w as usize, theme.base, &theme).len()
             as u16;
-        let st = self.status_lines(&theme, w as usize).len() as u16;
+        // Entering the block changes the status line; the block keeps the taller one's height.
+        let st = [false, true]
+            .map(|active| self.status_lines(&theme, w as usize, active).len() as u16)
+            .into_iter()
+            .max()
+            .unwrap_or(0);
         let mut h = 2 + q + st + self.editor_height(w, false) + 1;
         if self.showing {
             let cw = if w >= WIDE { w / 2 } else { w };
@@ -266,7 +274,7 @@ impl BlockWidget for ExplainWidget {
         if rest.height < 2 {
             return;
         }
-        let st = self.status_lines(theme, rest.width as usize);
+        let st = self.status_lines(theme, rest.width as usize, ctx.active);
         let sh = (st.len() as u16).min(rest.height.saturating_sub(1));
         let [body, status_area] = rest.layout(&Layout::vertical([
             Constraint::Fill(1),

@@ -142,6 +142,13 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     if let Some(s) = &p.status {
         notes.extend(wrap_prefixed(vec![], s, area.width as usize, th.accent));
     }
+    if let Some(label) = p.rerunning() {
+        let s = format!(
+            "re-running the real orchestrator ({label}){} the run on screen stays until the new one is back.",
+            g.ellipsis
+        );
+        notes.extend(wrap_prefixed(vec![], &s, area.width as usize, th.warn));
+    }
     if let Some(b) = before {
         let diff = knobs::differences(b, &p.tl).join(g.sep);
         notes.extend(wrap_prefixed(
@@ -221,7 +228,7 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
 
 /// Rows the timeline wants: the lanes, two axis rows and the row naming the lines.
 fn lanes_rows(p: &Player) -> u16 {
-    let n = super::timeline::rows_wanted(&p.tl, p.compare().is_some());
+    let n = super::timeline::rows_wanted(&p.tl, p.compare());
     n.min(u16::MAX as usize / 2) as u16
 }
 

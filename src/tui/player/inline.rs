@@ -30,7 +30,7 @@ fn note_lines(p: &Player, width: u16, th: &Theme) -> Vec<Line<'static>> {
 }
 
 fn timeline_rows(p: &Player) -> u16 {
-    let lanes = rows_wanted(&p.tl, p.compare().is_some()).min(MAX_LANE_ROWS as usize) as u16;
+    let lanes = rows_wanted(&p.tl, p.compare()).min(MAX_LANE_ROWS as usize) as u16;
     lanes + 3
 }
 

@@ -13,6 +13,7 @@ pub mod knobs;
 pub mod model;
 pub mod notes;
 pub mod panes;
+pub mod rerun;
 pub mod rows;
 pub mod state;
 pub mod timeline;
@@ -24,6 +25,8 @@ use std::path::PathBuf;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::orchestrator::{Scenario, chrome_trace, run_blocking};
+
+use rerun::Pending;
 
 use knobs::Knobs;
 use model::Timeline;
@@ -77,6 +80,10 @@ pub struct Player {
     pub export_dir: PathBuf,
     /// Where the last frame put the axis and lanes (for clicks).
     pub geometry: RefCell<Geometry>,
+    /// Re-runs go to whoever calls `take_job` instead of running on the spot (the
+    /// interactive app runs them off its event loop).
+    pub background: bool,
+    pending: Pending,
 }
 
 impl Player {
@@ -100,6 +107,8 @@ impl Player {
             status: None,
             export_dir: std::env::current_dir().unwrap_or_else(|_| std::env::temp_dir()),
             geometry: RefCell::new(Geometry::default()),
+            background: false,
+            pending: Pending::default(),
         }
     }
 
@@ -123,26 +132,6 @@ impl Player {
     /// The previous run, when it is to be shown.
     pub fn compare(&self) -> Option<&Timeline> {
         self.before.as_ref().filter(|_| self.show_before)
-    }
-
-    /// Re-run the real orchestrator with the knobs' scenario and seed; the run on screen
-    /// becomes the one compared against.
-    pub fn rerun(&mut self) {
-        let run = run_blocking(&self.knobs.scenario, self.knobs.seed);
-        let tl = Timeline::build(&self.knobs.scenario, run);
-        let old = std::mem::replace(&mut self.tl, tl);
-        self.before = Some(old);
-        self.show_before = true;
-        self.pb.selected = self.pb.selected.filter(|&i| i < self.tl.calls.len());
-        let _ = self.pb.seek(&self.tl, self.tl.end_ms);
-        self.pb.playing = false;
-        let mode = self.knobs.value(knobs::Knob::Timeouts);
-        self.status = Some(format!(
-            "Re-ran the real orchestrator ({mode}, seed {}): {} at {} ms. b hides the comparison.",
-            self.knobs.seed,
-            self.tl.stop_reason(),
-            self.tl.decided_ms
-        ));
     }
 
     /// Write the run on screen as a Chrome trace and say where.

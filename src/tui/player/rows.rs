@@ -12,22 +12,41 @@ pub enum Row {
     Group(String, Vec<Lane>),
 }
 
-/// The rows the lanes want when every lane gets its own (raced handlers and the run before
-/// included).
-pub fn rows_wanted(tl: &Timeline, compare: bool) -> usize {
+/// The rows the lanes want when every lane gets its own (raced handlers, the run before and
+/// its raced handlers included).
+pub fn rows_wanted(tl: &Timeline, before: Option<&Timeline>) -> usize {
     tl.lanes
         .iter()
         .map(|&l| match l {
             Lane::Call(i) => {
-                let ghost = tl.calls[i]
-                    .segments
-                    .iter()
-                    .any(|s| s.kind == SegKind::Ghost);
-                1 + usize::from(ghost) + usize::from(compare)
+                let was = before.map(|b| 1 + usize::from(before_has_ghost(b, tl, i)));
+                1 + usize::from(has_ghost(tl, i)) + was.unwrap_or(0)
             }
             Lane::Turn(_) => 1,
         })
         .sum()
+}
+
+/// Whether call `i` has a handler that ran on after its caller gave up.
+fn has_ghost(tl: &Timeline, i: usize) -> bool {
+    tl.calls[i]
+        .segments
+        .iter()
+        .any(|s| s.kind == SegKind::Ghost)
+}
+
+/// Call `i` of `tl` in the run `before` (the same id proposed in the same turn).
+pub fn same_call(before: &Timeline, tl: &Timeline, i: usize) -> Option<usize> {
+    let c = &tl.calls[i];
+    before
+        .calls
+        .iter()
+        .position(|x| x.id == c.id && x.turn == c.turn)
+}
+
+/// Whether call `i` of `tl` had a raced handler in the run `before`.
+fn before_has_ghost(before: &Timeline, tl: &Timeline, i: usize) -> bool {
+    same_call(before, tl, i).is_some_and(|j| has_ghost(before, j))
 }
 
 /// Which part of a lane a row shows.
@@ -39,8 +58,30 @@ pub enum Part {
     NoGhost,
     /// Race mode: handlers that ran on after their caller gave up.
     Ghost,
-    /// The same call in the run before the last re-run.
+    /// The same call in the run before the last re-run (its raced handlers drawn over its
+    /// waits).
     Before,
+    /// The run before, the caller's side; its raced handlers have `BeforeGhost` below.
+    BeforeNoGhost,
+    /// The run before: its handlers that ran on after their caller gave up.
+    BeforeGhost,
+}
+
+impl Part {
+    /// A row of the run before the last re-run.
+    pub fn is_before(self) -> bool {
+        matches!(self, Part::Before | Part::BeforeNoGhost | Part::BeforeGhost)
+    }
+
+    /// A row of raced handlers only.
+    pub fn is_ghost(self) -> bool {
+        matches!(self, Part::Ghost | Part::BeforeGhost)
+    }
+
+    /// A row without the raced handlers (they have their own row).
+    pub fn without_ghosts(self) -> bool {
+        matches!(self, Part::NoGhost | Part::BeforeNoGhost)
+    }
 }
 
 /// The state of any lane at `t` (turns: thinking is running, answered is ok).
@@ -66,26 +107,28 @@ pub fn choose_rows(
     t: u64,
     selected: Option<usize>,
     rows: usize,
-    compare: bool,
+    before: Option<&Timeline>,
 ) -> Vec<Row> {
     let lanes = &tl.lanes;
-    let has_ghost = |l: Lane| match l {
-        Lane::Call(i) => tl.calls[i]
-            .segments
-            .iter()
-            .any(|s| s.kind == SegKind::Ghost),
-        Lane::Turn(_) => false,
-    };
+    let compare = before.is_some();
     let rows_of = |l: Lane, ghosts: bool| -> Vec<Row> {
+        let Lane::Call(i) = l else {
+            return vec![Row::Lane(l, Part::All)];
+        };
         let mut out = Vec::new();
-        if ghosts && has_ghost(l) {
+        if ghosts && has_ghost(tl, i) {
             out.push(Row::Lane(l, Part::NoGhost));
             out.push(Row::Lane(l, Part::Ghost));
         } else {
             out.push(Row::Lane(l, Part::All));
         }
-        if compare && matches!(l, Lane::Call(_)) {
-            out.push(Row::Lane(l, Part::Before));
+        match before {
+            Some(b) if ghosts && before_has_ghost(b, tl, i) => {
+                out.push(Row::Lane(l, Part::BeforeNoGhost));
+                out.push(Row::Lane(l, Part::BeforeGhost));
+            }
+            Some(_) => out.push(Row::Lane(l, Part::Before)),
+            None => {}
         }
         out
     };
@@ -94,7 +137,7 @@ pub fn choose_rows(
     let plain = lanes.len() + if compare { calls } else { 0 };
     for ghosts in [true, false] {
         let want = if ghosts {
-            rows_wanted(tl, compare)
+            rows_wanted(tl, before)
         } else {
             plain
         };

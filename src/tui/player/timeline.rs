@@ -1,7 +1,8 @@
 //! The timeline widget: a labelled time axis with the cursor, one row per lane (turns and
 //! calls) drawn up to the cursor time, vertical lines for the deadline, a cancel and the
 //! stop, a note beside each lane, and, when lanes do not fit, the rest grouped by state with
-//! a density strip. With a previous run to compare, each call gets a dim `before` row.
+//! a density strip. With a previous run to compare, each call gets a dim `before` row, and
+//! the previous run's raced handler a dim row of its own under it when there is room.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -14,7 +15,7 @@ use super::glyphs::{self, Glyphs};
 use super::model::{Lane, Mark, SegKind, Timeline};
 use super::notes::{call_note, ghost_note};
 pub use super::rows::rows_wanted;
-use super::rows::{Part, Row, choose_rows};
+use super::rows::{Part, Row, choose_rows, same_call};
 
 /// Where the axis and the lanes were drawn (for mouse clicks).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -188,8 +189,7 @@ impl TimelineView<'_> {
             (area, None)
         };
         let rows = lanes_area.height as usize;
-        let compare = self.before.is_some();
-        let layout = choose_rows(self.tl, self.t, self.selected, rows, compare);
+        let layout = choose_rows(self.tl, self.t, self.selected, rows, self.before);
         // Vertical lines and the cursor first; bars draw over them.
         for y in lanes_area.y..lanes_area.y + lanes_area.height {
             self.draw_verticals(y, plot, g, buf);
@@ -237,14 +237,9 @@ impl TimelineView<'_> {
     fn draw_part(&self, lane: Lane, part: Part, y: u16, cols: &Cols, g: &Glyphs, buf: &mut Buffer) {
         let lane_now = lane;
         let (tl, lane) = match (part, lane) {
-            (Part::Before, Lane::Call(i)) => {
+            (p, Lane::Call(i)) if p.is_before() => {
                 let Some(b) = self.before else { return };
-                let c = &self.tl.calls[i];
-                match b
-                    .calls
-                    .iter()
-                    .position(|x| x.id == c.id && x.turn == c.turn)
-                {
+                match same_call(b, self.tl, i) {
                     Some(j) => (b, Lane::Call(j)),
                     None => {
                         let th = self.theme;
@@ -274,7 +269,7 @@ impl TimelineView<'_> {
             buf,
         );
         // The same call in both runs: `≠` only where something changed.
-        if let (Part::Before, Lane::Call(now)) = (part, lane_now)
+        if let (Part::Before | Part::BeforeNoGhost, Lane::Call(now)) = (part, lane_now)
             && !super::knobs::lane_differs(tl, self.tl, now)
         {
             let th = self.theme;
@@ -297,10 +292,11 @@ impl TimelineView<'_> {
         buf: &mut Buffer,
     ) {
         let th = self.theme;
-        let before = part == Part::Before;
+        let before = part.is_before();
         let selected = matches!(lane, Lane::Call(i) if Some(i) == self.selected) && !before;
         let label = match part {
-            Part::Before => format!("  {} before", g.differs),
+            Part::Before | Part::BeforeNoGhost => format!("  {} before", g.differs),
+            Part::BeforeGhost => format!("  {} {} handler", g.differs, g.ghost),
             Part::Ghost => format!("  {} handler", g.ghost),
             _ => {
                 let mark = if selected { th.sym.pointer } else { " " };
@@ -309,7 +305,7 @@ impl TimelineView<'_> {
         };
         let style = if selected {
             th.selected
-        } else if matches!(part, Part::Before | Part::Ghost) {
+        } else if before || part.is_ghost() {
             th.dim
         } else {
             th.base
@@ -324,10 +320,10 @@ impl TimelineView<'_> {
         let t = if before { tl.end_ms } else { self.t };
         let mut last_x = None;
         for s in lane_segments(tl, lane) {
-            let wanted = match part {
-                Part::Ghost => s.kind == SegKind::Ghost,
-                Part::NoGhost => s.kind != SegKind::Ghost,
-                _ => true,
+            let wanted = if part.is_ghost() {
+                s.kind == SegKind::Ghost
+            } else {
+                !(part.without_ghosts() && s.kind == SegKind::Ghost)
             };
             if s.start > t || !wanted {
                 continue;
@@ -351,7 +347,7 @@ impl TimelineView<'_> {
             last_x = Some(last_x.map_or(x1, |l: u16| l.max(x1)));
         }
         // A call refused before it ran (or never dispatched) has only its result: a mark.
-        if let (Lane::Call(i), Part::All | Part::NoGhost | Part::Before) = (lane, part)
+        if let (Lane::Call(i), false) = (lane, part.is_ghost())
             && let Some(r) = tl.calls[i].result.as_ref().filter(|r| r.t_ms <= t)
             && r.attempts == 0
         {
@@ -364,7 +360,7 @@ impl TimelineView<'_> {
             buf.set_string(x, y, g.category(r.category), st);
             last_x = Some(last_x.map_or(x, |l: u16| l.max(x)));
         }
-        let note = if part == Part::Ghost {
+        let note = if part.is_ghost() {
             ghost_note(tl, lane, t, th, g)
         } else {
             self.lane_note(tl, lane, t, g)

@@ -6,7 +6,7 @@ use crate::executor::Envelope;
 use crate::practice::cases::{Expected, Row};
 use crate::practice::{Function, Origin};
 
-const VERDICTS: [&str; 5] = ["ok", "missing", "unknown", "type", "value"];
+const VERDICTS: [&str; 6] = ["ok", "missing", "unknown", "type", "value", "parse"];
 const CODES: [&str; 5] = [
     "ok",
     "unknown_tool",

@@ -197,10 +197,9 @@ fn fixture_rows(env: &BlockEnv, lessons: &[LessonEntry]) -> Vec<Predict> {
             continue;
         };
         let verdict = run.verdict();
-        let mut choices = vec!["ok", "missing", "unknown", "type", "value"];
-        if case.args_text.is_some() || run.outcome() == "parse" {
-            choices.push("parse");
-        }
+        // Every row offers the same six outcomes: a "parse" choice shown only on raw-text
+        // rows would give the answer away.
+        let choices = vec!["ok", "missing", "unknown", "type", "value", "parse"];
         let (schema, required) = schema_shown(&case.schema, &case.required, &named);
         let mut prompt = vec![("schema", clean(&schema, false))];
         if !required.is_empty() {
