@@ -10,7 +10,7 @@ pub struct UserError {
 }
 
 impl UserError {
-    pub fn new(message: impl Into<String>) -> Self {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
         }
@@ -19,7 +19,7 @@ impl UserError {
     /// `file:line:column: what` for a serde_json error found while reading `file`. Columns
     /// count from 1: serde_json says 0 when it stops before the line's first character (a
     /// top-level value of the wrong type, an end of input after a newline), which is column 1.
-    pub fn json(file: &str, err: &serde_json::Error) -> Self {
+    pub(crate) fn json(file: &str, err: &serde_json::Error) -> Self {
         Self::new(format!(
             "{file}:{}:{}: {}",
             err.line().max(1),

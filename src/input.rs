@@ -9,14 +9,14 @@ use std::path::Path;
 use crate::error::{UserError, UserResult};
 
 /// The largest file read whole: an `@FILE` argument, a schema, a records file, a lesson.
-pub const MAX_FILE_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 16 << 20;
 /// The largest scenario file (it is read whole, then run).
-pub const MAX_SCENARIO_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_SCENARIO_BYTES: u64 = 16 << 20;
 /// The longest JSON line in `--jsonl` input.
-pub const MAX_LINE_BYTES: usize = 4 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// The error for a JSON line over [`MAX_LINE_BYTES`] (line numbers count from 1).
-pub fn line_too_long(line: usize) -> std::io::Error {
+pub(crate) fn line_too_long(line: usize) -> std::io::Error {
     std::io::Error::new(
         std::io::ErrorKind::InvalidData,
         format!(
@@ -29,7 +29,7 @@ pub fn line_too_long(line: usize) -> std::io::Error {
 /// Read the next line (without its `\n`) into `buf`, at most [`MAX_LINE_BYTES`] long.
 /// `Ok(false)` at the end of the input; a longer line is an error, found without reading
 /// more than the cap.
-pub fn next_line(
+pub(crate) fn next_line(
     reader: &mut impl std::io::BufRead,
     buf: &mut Vec<u8>,
     line: usize,
@@ -51,7 +51,7 @@ pub fn next_line(
 }
 
 /// Say a size the way a person reads it (`16 MiB`, `512 KiB`, `300 bytes`).
-pub fn show_size(bytes: u64) -> String {
+pub(crate) fn show_size(bytes: u64) -> String {
     if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
         format!("{} MiB", bytes >> 20)
     } else if bytes >= 1 << 10 && bytes % (1 << 10) == 0 {
@@ -62,13 +62,13 @@ pub fn show_size(bytes: u64) -> String {
 }
 
 /// Read a file of at most `limit` bytes as text. `display` names it in errors.
-pub fn read_text(path: &Path, limit: u64, display: &str) -> UserResult<String> {
+pub(crate) fn read_text(path: &Path, limit: u64, display: &str) -> UserResult<String> {
     let file = std::fs::File::open(path).map_err(|e| UserError::new(format!("{display}: {e}")))?;
     read_capped(file, limit, display)
 }
 
 /// Read at most `limit` bytes from `reader` as text; more is an error, never a truncation.
-pub fn read_capped(reader: impl Read, limit: u64, display: &str) -> UserResult<String> {
+pub(crate) fn read_capped(reader: impl Read, limit: u64, display: &str) -> UserResult<String> {
     let mut bytes = Vec::new();
     reader
         .take(limit + 1)
@@ -85,7 +85,7 @@ pub fn read_capped(reader: impl Read, limit: u64, display: &str) -> UserResult<S
 
 /// UTF-8 text of `bytes` without a leading byte-order mark, or an error naming the line and
 /// column where the bytes stop being UTF-8.
-pub fn text_of(mut bytes: Vec<u8>, display: &str) -> UserResult<String> {
+pub(crate) fn text_of(mut bytes: Vec<u8>, display: &str) -> UserResult<String> {
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
     }

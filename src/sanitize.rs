@@ -4,7 +4,7 @@
 
 /// Replace every character that could steer a terminal with a visible stand-in.
 /// Newlines and tabs are kept only when `keep_newlines` is set (multi-line descriptions).
-pub fn clean(text: &str, keep_newlines: bool) -> String {
+pub(crate) fn clean(text: &str, keep_newlines: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {
@@ -46,7 +46,7 @@ pub fn steers_terminal(ch: char) -> bool {
 /// Outside strings JSON holds only ASCII, so the escapes can only land inside strings, where
 /// they mean the same character: the document is unchanged for any JSON reader, and nothing
 /// reaches a terminal raw. Linear, and returns the text untouched when there is nothing to do.
-pub fn escape_json_controls(json: String) -> String {
+pub(crate) fn escape_json_controls(json: String) -> String {
     if !json.chars().any(steers_terminal) {
         return json;
     }

@@ -40,12 +40,12 @@ impl<S: Switch> Switches<S> {
         set
     }
 
-    pub fn is_on(&self, s: S) -> bool {
+    pub(crate) fn is_on(&self, s: S) -> bool {
         self.off & Self::bit(s) == 0
     }
 
     /// Turn one check on or off.
-    pub fn set(&mut self, s: S, on: bool) {
+    pub(crate) fn set(&mut self, s: S, on: bool) {
         if on {
             self.off &= !Self::bit(s);
         } else {
@@ -54,7 +54,7 @@ impl<S: Switch> Switches<S> {
     }
 
     /// The checks switched off, in check order.
-    pub fn switched_off(&self) -> impl Iterator<Item = S> + '_ {
+    pub(crate) fn switched_off(&self) -> impl Iterator<Item = S> + '_ {
         S::ALL.iter().copied().filter(|s| !self.is_on(*s))
     }
 

@@ -5,7 +5,7 @@ use ratatui::buffer::Buffer;
 use unicode_width::UnicodeWidthStr;
 
 /// Display width of a string in terminal cells.
-pub fn width(s: &str) -> usize {
+pub(crate) fn width(s: &str) -> usize {
     UnicodeWidthStr::width(s)
 }
 
@@ -151,7 +151,7 @@ pub fn cell_text(buf: &Buffer) -> String {
 }
 
 /// Indices as ranges counted from 1, for people: `[3, 4, 5, 7]` reads `4-6, 8`.
-pub fn number_ranges(nums: &[usize]) -> String {
+pub(crate) fn number_ranges(nums: &[usize]) -> String {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < nums.len() {

@@ -23,7 +23,7 @@ pub struct CheckRow {
 
 /// Every row `check` runs, in order: validator, get_ticket, scenarios, lessons.
 /// `commands` are the binary's subcommand names, which lessons may name in prose.
-pub fn all_rows(content: &Content, commands: &[String]) -> UserResult<Vec<CheckRow>> {
+pub(crate) fn all_rows(content: &Content, commands: &[String]) -> UserResult<Vec<CheckRow>> {
     let mut rows = rows::validator_rows(content)?;
     rows.extend(rows::get_ticket_rows(content)?);
     rows.extend(rows::scenario_rows(content)?);

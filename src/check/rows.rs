@@ -43,7 +43,7 @@ fn fixture_rows<C>(
 }
 
 /// The validator fixture rows against the real validator.
-pub fn validator_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
+pub(crate) fn validator_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
     let named = val_cases::schemas(content)?;
     let cases = val_cases::validator_cases(content)?;
     let file = format!("fixtures/{}", val_cases::VALIDATOR_CASES);
@@ -65,7 +65,7 @@ pub fn validator_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
 }
 
 /// The get_ticket fixture rows against the real executor (each on a fresh store).
-pub fn get_ticket_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
+pub(crate) fn get_ticket_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
     let records = exec_cases::tickets(content)?;
     let cases = exec_cases::get_ticket_cases(content)?;
     let file = format!("fixtures/{}", exec_cases::GET_TICKET_CASES);

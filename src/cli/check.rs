@@ -13,17 +13,17 @@ use crate::check::{CheckRow, all_rows};
 use crate::validate::json as vjson;
 
 #[derive(Debug, clap::Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// One JSON object per row: suite, name, expected, actual, pass.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     /// Use plain ASCII marks.
     #[arg(long)]
-    pub ascii: bool,
+    pub(crate) ascii: bool,
 }
 
 /// A short human form of an expected/actual value for the table.
-pub fn short(v: &Value) -> String {
+pub(crate) fn short(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Object(m) => {
@@ -61,7 +61,7 @@ fn fit(s: &str, width: usize) -> String {
     }
 }
 
-pub fn run(args: CheckArgs, content: &ContentArgs) -> super::CliResult {
+pub(crate) fn run(args: CheckArgs, content: &ContentArgs) -> super::CliResult {
     let rows = all_rows(&content.content(), &super::command_names())?;
     let failed = rows.iter().filter(|r| !r.pass).count();
     let out = if args.json {

@@ -22,10 +22,10 @@ use crate::executor::{
 use crate::validate::json::{self as vjson, Json, ParseError};
 
 #[derive(Debug, clap::Args)]
-pub struct ExecArgs {
+pub(crate) struct ExecArgs {
     /// The tool name the model asked for.
     #[arg(long, value_name = "NAME", required_unless_present = "jsonl")]
-    pub tool: Option<String>,
+    pub(crate) tool: Option<String>,
     /// The arguments the model wrote: JSON text (or @FILE).
     #[arg(
         long,
@@ -33,27 +33,27 @@ pub struct ExecArgs {
         required_unless_present = "jsonl",
         allow_hyphen_values = true
     )]
-    pub args: Option<String>,
+    pub(crate) args: Option<String>,
     /// The session's tenant (trusted context, never from the model).
     #[arg(long, value_name = "T", required_unless_present = "jsonl")]
-    pub tenant: Option<String>,
+    pub(crate) tenant: Option<String>,
     /// The session may not read tickets.
     #[arg(long)]
-    pub deny_read: bool,
+    pub(crate) deny_read: bool,
     /// Use this ticket store instead of fixtures/tickets.json.
     #[arg(long, value_name = "@FILE")]
-    pub records: Option<String>,
+    pub(crate) records: Option<String>,
     /// Read cases as JSON lines from FILE (or stdin when FILE is absent or `-`).
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-",
           conflicts_with_all = ["tool", "args", "tenant", "deny_read"])]
-    pub jsonl: Option<String>,
+    pub(crate) jsonl: Option<String>,
     /// Switch one safeguard off to see what it was preventing (repeatable).
     #[arg(long, value_name = "RULE", value_enum)]
-    pub off: Vec<Safeguard>,
+    pub(crate) off: Vec<Safeguard>,
 }
 
 /// The store: `--records @FILE` or the built-in fixtures/tickets.json.
-pub fn load_store(records: Option<&str>, content: &ContentArgs) -> Result<Store, UserError> {
+pub(crate) fn load_store(records: Option<&str>, content: &ContentArgs) -> Result<Store, UserError> {
     let (name, recs) = match records {
         Some(flag) => (
             flag.trim_start_matches('@').to_owned(),
@@ -67,7 +67,7 @@ pub fn load_store(records: Option<&str>, content: &ContentArgs) -> Result<Store,
     Store::try_from_records(recs).map_err(|e| UserError::new(format!("{name}: {e}")))
 }
 
-pub fn run(args: ExecArgs, content: &ContentArgs) -> super::CliResult {
+pub(crate) fn run(args: ExecArgs, content: &ContentArgs) -> super::CliResult {
     let rules = ExecRules::without(args.off.iter().copied());
     let store = load_store(args.records.as_deref(), content)?;
     if let Some(file) = &args.jsonl {
@@ -100,7 +100,7 @@ pub fn run(args: ExecArgs, content: &ContentArgs) -> super::CliResult {
 }
 
 /// One envelope line per case line, in order.
-pub fn run_jsonl(
+pub(crate) fn run_jsonl(
     mut input: impl BufRead,
     output: impl Write,
     store: &Store,

@@ -1,14 +1,14 @@
 //! The command line: one file per subcommand. Each prints its results and returns an exit
 //! code; errors that are the user's to fix (`UserError`) print one line and exit 2.
 
-pub mod check;
-pub mod exec;
-pub mod play;
-pub mod practice;
-pub mod rehearse;
-pub mod render;
-pub mod trace;
-pub mod validate;
+pub(crate) mod check;
+pub(crate) mod exec;
+pub(crate) mod play;
+pub(crate) mod practice;
+pub(crate) mod rehearse;
+pub(crate) mod render;
+pub(crate) mod trace;
+pub(crate) mod validate;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,11 +29,11 @@ use crate::tui::theme::ThemeName;
 )]
 pub struct Cli {
     #[command(flatten)]
-    pub content: ContentArgs,
+    pub(crate) content: ContentArgs,
     #[command(flatten)]
-    pub tui: TuiArgs,
+    pub(crate) tui: TuiArgs,
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
 }
 
 /// The names of the subcommands, read from the command-line definition (for the lesson
@@ -48,48 +48,48 @@ pub fn command_names() -> Vec<String> {
 
 /// Where lessons and fixtures come from (every subcommand).
 #[derive(Debug, Clone, Default, Args)]
-pub struct ContentArgs {
+pub(crate) struct ContentArgs {
     /// Read lessons from this directory instead of the built-in ones (authoring: the app
     /// reloads a lesson when its file changes).
     #[arg(long, global = true, value_name = "DIR")]
-    pub lessons: Option<PathBuf>,
+    pub(crate) lessons: Option<PathBuf>,
     /// Read fixtures from this directory instead of the built-in ones.
     #[arg(long, global = true, value_name = "DIR")]
-    pub fixtures: Option<PathBuf>,
+    pub(crate) fixtures: Option<PathBuf>,
 }
 
 impl ContentArgs {
-    pub fn content(&self) -> Content {
+    pub(crate) fn content(&self) -> Content {
         Content::new(self.lessons.as_deref(), self.fixtures.as_deref())
     }
 }
 
 /// Options of the interactive app (no subcommand).
 #[derive(Debug, Clone, Default, Args)]
-pub struct TuiArgs {
+pub(crate) struct TuiArgs {
     /// Colour theme; NO_COLOR in the environment implies mono.
     #[arg(long, value_enum)]
-    pub theme: Option<ThemeName>,
+    pub(crate) theme: Option<ThemeName>,
     /// Draw with ASCII only (borders, marks, bars).
     #[arg(long)]
-    pub ascii: bool,
+    pub(crate) ascii: bool,
     /// Presenter mode: a demo that saves nothing; pages go a step at a time (Space), x/X reset.
     #[arg(long)]
-    pub present: bool,
+    pub(crate) present: bool,
     /// Open this lesson (its id, e.g. 03-json-traps) where it was left, instead of the home screen.
     #[arg(long, value_name = "ID")]
-    pub lesson: Option<String>,
+    pub(crate) lesson: Option<String>,
     /// Use this ticket store (@FILE, the fixtures/tickets.json format).
     #[arg(long, value_name = "@FILE")]
-    pub records: Option<String>,
+    pub(crate) records: Option<String>,
     /// Forget all saved progress and start over.
     #[arg(long)]
-    pub reset_progress: bool,
+    pub(crate) reset_progress: bool,
 }
 
 impl TuiArgs {
     /// The app's plain config: what was parsed, plus where content comes from.
-    pub fn config(&self, content: Content) -> crate::tui::Config {
+    pub(crate) fn config(&self, content: Content) -> crate::tui::Config {
         crate::tui::Config {
             theme: self.theme,
             ascii: self.ascii,
@@ -105,7 +105,7 @@ impl TuiArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run the seed validator on one set of arguments or on JSON lines.
     Validate(validate::ValidateArgs),
     /// Run the get_ticket executor on one call or on JSON lines.
@@ -145,13 +145,13 @@ pub fn main() -> ExitCode {
 /// input that cannot be read) is one line and never a crash, so it carries no backtrace: only
 /// an internal failure goes through color-eyre, which captures one when `RUST_BACKTRACE` asks.
 #[derive(Debug)]
-pub enum Failure {
+pub(crate) enum Failure {
     User(UserError),
     Internal(color_eyre::Report),
 }
 
 /// What every subcommand returns: its exit code, or why it could not run.
-pub type CliResult = Result<ExitCode, Failure>;
+pub(crate) type CliResult = Result<ExitCode, Failure>;
 
 impl From<UserError> for Failure {
     fn from(err: UserError) -> Self {
@@ -179,7 +179,7 @@ impl From<serde_json::Error> for Failure {
     }
 }
 
-pub fn run(cli: Cli) -> CliResult {
+pub(crate) fn run(cli: Cli) -> CliResult {
     let content = cli.content.clone();
     match cli.command {
         Some(Command::Validate(args)) => validate::run(args, &content),

@@ -8,26 +8,26 @@ use crate::orchestrator::load_scenario;
 use crate::tui::theme::ThemeName;
 
 #[derive(Debug, clap::Args)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// A scenario name (see fixtures/scenarios/) or a path to a scenario file.
-    pub scenario: String,
+    pub(crate) scenario: String,
     /// Seed for the retry jitter (the same seed replays the same run).
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Playback speed: 0.25, 0.5, 1, 2, 4 or 8 (others go to the nearest).
     #[arg(long, default_value_t = 1.0)]
-    pub speed: f64,
+    pub(crate) speed: f64,
     #[arg(long, value_enum)]
-    pub theme: Option<ThemeName>,
+    pub(crate) theme: Option<ThemeName>,
     /// Draw with ASCII only.
     #[arg(long)]
-    pub ascii: bool,
+    pub(crate) ascii: bool,
     /// Presenter mode (implies the projector theme unless one is named).
     #[arg(long)]
-    pub present: bool,
+    pub(crate) present: bool,
 }
 
-pub fn run(args: PlayArgs, content: &ContentArgs) -> super::CliResult {
+pub(crate) fn run(args: PlayArgs, content: &ContentArgs) -> super::CliResult {
     if !(0.25..=8.0).contains(&args.speed) {
         return Err(UserError::new(format!(
             "--speed {}: choose from 0.25 to 8 (0.25, 0.5, 1, 2, 4, 8)",

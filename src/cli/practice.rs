@@ -17,28 +17,28 @@ use crate::practice::{self, GradeError, GradeEvent, Job, Lang, Limits, RowResult
 use crate::sanitize::clean;
 
 #[derive(Debug, clap::Args)]
-pub struct PracticeArgs {
+pub(crate) struct PracticeArgs {
     /// The solution to grade (.py, .js, .mjs, .cjs). Without it, a starter file is written.
     #[arg(value_name = "FILE")]
-    pub file: Option<PathBuf>,
+    pub(crate) file: Option<PathBuf>,
     /// The language, when the file's extension does not say it (default for a starter: python).
     #[arg(long, value_enum)]
-    pub lang: Option<Lang>,
+    pub(crate) lang: Option<Lang>,
     /// Grade again on every save of FILE (Ctrl-C stops).
     #[arg(long)]
-    pub watch: bool,
+    pub(crate) watch: bool,
     /// Where to write the starter file (default: the current directory).
     #[arg(long, value_name = "DIR", conflicts_with = "file")]
-    pub dir: Option<PathBuf>,
+    pub(crate) dir: Option<PathBuf>,
     /// Time limit for one row, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 2000)]
-    pub time_limit_ms: u64,
+    pub(crate) time_limit_ms: u64,
     /// Time limit for the whole run, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 30_000)]
-    pub run_limit_ms: u64,
+    pub(crate) run_limit_ms: u64,
 }
 
-pub fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult {
+pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult {
     let file = match args.file.clone() {
         Some(file) => file,
         None => {
@@ -145,7 +145,7 @@ fn write_starter(args: &PracticeArgs) -> Result<PathBuf, UserError> {
 /// One row: PASS or FAIL, function, id (a failure with no answer adds `[timeout]`, `[flood]`,
 /// `[error]` or `[not-run]`), expected, actual; failing rows add the call, why, and the
 /// lesson to revisit.
-pub fn row_line(r: &RowResult, js: bool) -> String {
+pub(crate) fn row_line(r: &RowResult, js: bool) -> String {
     let tag = r
         .status
         .tag()

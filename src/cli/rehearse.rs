@@ -7,25 +7,25 @@ use crate::error::UserError;
 use crate::tui::rehearse::DrillConfig;
 
 #[derive(Debug, clap::Args)]
-pub struct RehearseArgs {
+pub(crate) struct RehearseArgs {
     /// Draw the questions with this seed (the same seed asks the same questions; default: from the clock).
     #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Minutes on the countdown.
     #[arg(long, value_name = "M", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=240))]
-    pub minutes: u32,
+    pub(crate) minutes: u32,
     /// Save the Markdown transcript here when the drill ends.
     #[arg(long, value_name = "FILE")]
-    pub transcript: Option<PathBuf>,
+    pub(crate) transcript: Option<PathBuf>,
     /// Live rehearsal with a second person: answers and rubric stay hidden until the
     /// interviewer reveals them (r), and the interviewer scores.
     #[arg(long)]
-    pub interviewer: bool,
+    pub(crate) interviewer: bool,
     #[command(flatten)]
-    pub tui: TuiArgs,
+    pub(crate) tui: TuiArgs,
 }
 
-pub fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult {
+pub(crate) fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult {
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

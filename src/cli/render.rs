@@ -11,27 +11,27 @@ use crate::tui::theme::ThemeName;
 use crate::tui::{app, screens};
 
 #[derive(Debug, clap::Args)]
-pub struct RenderArgs {
+pub(crate) struct RenderArgs {
     /// The screen to draw (see --list), e.g. `lesson:01-untrusted-input#2` or `trace:deadline@1200`.
     #[arg(required_unless_present = "list")]
-    pub screen: Option<String>,
+    pub(crate) screen: Option<String>,
     /// List the screen names and exit.
     #[arg(long)]
-    pub list: bool,
+    pub(crate) list: bool,
     /// Width x height in cells.
     #[arg(long, value_name = "WxH", default_value = "80x24")]
-    pub size: String,
+    pub(crate) size: String,
     #[arg(long, value_enum)]
-    pub theme: Option<ThemeName>,
+    pub(crate) theme: Option<ThemeName>,
     /// Draw with ASCII only.
     #[arg(long)]
-    pub ascii: bool,
+    pub(crate) ascii: bool,
     /// Presenter layout (implied by --theme projector).
     #[arg(long)]
-    pub present: bool,
+    pub(crate) present: bool,
     /// Ticket store for predict tables and the executor playground (@FILE).
     #[arg(long, value_name = "@FILE")]
-    pub records: Option<String>,
+    pub(crate) records: Option<String>,
 }
 
 /// The largest screen `render` draws: a side fits a terminal's `u16`, the whole stays small.
@@ -67,7 +67,7 @@ pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), UserError> {
     Ok((w as u16, h as u16))
 }
 
-pub fn run(args: RenderArgs, content: &ContentArgs) -> super::CliResult {
+pub(crate) fn run(args: RenderArgs, content: &ContentArgs) -> super::CliResult {
     let config = crate::tui::Config {
         // The text output has no colours: NO_COLOR changes nothing, so the theme is taken as named.
         theme: Some(args.theme.unwrap_or_default()),

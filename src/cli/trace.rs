@@ -9,21 +9,21 @@ use crate::error::UserError;
 use crate::orchestrator::{chrome_trace, load_scenario, run_blocking};
 
 #[derive(Debug, clap::Args)]
-pub struct TraceArgs {
+pub(crate) struct TraceArgs {
     /// A scenario name (see fixtures/scenarios/) or a path to a scenario file.
-    pub scenario: String,
+    pub(crate) scenario: String,
     /// Print JSON Lines (one event per line) instead of the human timeline.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     /// Seed for the retry jitter; the same scenario and seed print the same bytes.
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Also write the run in the Chrome trace event format (open it in Perfetto).
     #[arg(long, value_name = "FILE")]
-    pub chrome: Option<std::path::PathBuf>,
+    pub(crate) chrome: Option<std::path::PathBuf>,
 }
 
-pub fn run(args: TraceArgs, content: &ContentArgs) -> super::CliResult {
+pub(crate) fn run(args: TraceArgs, content: &ContentArgs) -> super::CliResult {
     let content = content.content();
     let scenario = load_scenario(&content, &args.scenario)?;
     let run = run_blocking(&scenario, args.seed);

@@ -16,13 +16,13 @@ use crate::error::UserError;
 use crate::validate::{self, Form, Rule, Schema, ValidatorRules, jsonl};
 
 #[derive(Debug, clap::Args)]
-pub struct ValidateArgs {
+pub(crate) struct ValidateArgs {
     /// The schema: inline JSON, @FILE, or a name from fixtures/schemas.json (e.g. weather).
     #[arg(long, value_name = "SCHEMA", required_unless_present = "jsonl")]
-    pub schema: Option<String>,
+    pub(crate) schema: Option<String>,
     /// Required names for a flat-form schema, comma separated, in the order to check them.
     #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
-    pub required: Vec<String>,
+    pub(crate) required: Vec<String>,
     /// The arguments the model wrote: JSON text (or @FILE).
     #[arg(
         long,
@@ -30,26 +30,26 @@ pub struct ValidateArgs {
         required_unless_present = "jsonl",
         allow_hyphen_values = true
     )]
-    pub args: Option<String>,
+    pub(crate) args: Option<String>,
     /// Read cases as JSON lines from FILE (or stdin when FILE is absent or `-`).
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-",
           conflicts_with_all = ["schema", "args", "required"])]
-    pub jsonl: Option<String>,
+    pub(crate) jsonl: Option<String>,
     /// List every failure in check order (`"errors": [...]`), not just the first, and the
     /// form the schema was read in (`"form"`).
     #[arg(long)]
-    pub all: bool,
+    pub(crate) all: bool,
     /// Name the schema's form (flat, json-schema, tool) instead of reading it from its
     /// shape; needed when the shape reads both ways (`{"title": "int"}`, `{}`).
     #[arg(long, value_name = "FORM", value_enum)]
-    pub form: Option<Form>,
+    pub(crate) form: Option<Form>,
     /// Switch one check off to see what it was catching (repeatable).
     #[arg(long, value_name = "RULE", value_enum)]
-    pub off: Vec<Rule>,
+    pub(crate) off: Vec<Rule>,
 }
 
 /// Resolve `--schema`: `@file`, inline JSON, or a named schema.
-pub fn load_schema(
+pub(crate) fn load_schema(
     value: &str,
     required: &[String],
     form: Option<Form>,
@@ -77,7 +77,7 @@ pub fn load_schema(
 
 /// The contract's output line for a verdict (and, with `--all`, `errors` and the `form`
 /// the schema was read in).
-pub fn verdict_line(violations: &[validate::Violation], all: bool, form: Form) -> String {
+pub(crate) fn verdict_line(violations: &[validate::Violation], all: bool, form: Form) -> String {
     let mut v = json!({
         "ok": violations.is_empty(),
         "error": violations.first().map_or("", |v| v.message.as_str()),
@@ -89,7 +89,7 @@ pub fn verdict_line(violations: &[validate::Violation], all: bool, form: Form) -
     validate::json::dumps(&v)
 }
 
-pub fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult {
+pub(crate) fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult {
     let rules = ValidatorRules::without(args.off.iter().copied());
     if let Some(file) = &args.jsonl {
         let opts = jsonl::Options {

@@ -20,7 +20,7 @@ static EMBEDDED_FIXTURES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/fixtu
 
 /// Where a tree of content files comes from.
 #[derive(Debug, Clone)]
-pub enum Tree {
+pub(crate) enum Tree {
     /// Built into the binary; `root` is the name used in messages (`lessons` or `fixtures`).
     Embedded {
         root: &'static str,
@@ -41,14 +41,14 @@ pub struct TextFile {
 }
 
 impl Tree {
-    pub fn embedded_lessons() -> Self {
+    pub(crate) fn embedded_lessons() -> Self {
         Tree::Embedded {
             root: "lessons",
             dir: &EMBEDDED_LESSONS,
         }
     }
 
-    pub fn embedded_fixtures() -> Self {
+    pub(crate) fn embedded_fixtures() -> Self {
         Tree::Embedded {
             root: "fixtures",
             dir: &EMBEDDED_FIXTURES,
@@ -56,7 +56,7 @@ impl Tree {
     }
 
     /// The disk directory, if this tree is read from disk (for file watching).
-    pub fn disk_root(&self) -> Option<&Path> {
+    pub(crate) fn disk_root(&self) -> Option<&Path> {
         match self {
             Tree::Disk(p) => Some(p),
             Tree::Embedded { .. } => None,
@@ -71,7 +71,7 @@ impl Tree {
     }
 
     /// Read one file, `rel` relative to the tree's root.
-    pub fn read(&self, rel: &str) -> UserResult<TextFile> {
+    pub(crate) fn read(&self, rel: &str) -> UserResult<TextFile> {
         let display = self.display(rel);
         let text = match self {
             Tree::Embedded { dir, .. } => dir
@@ -91,7 +91,7 @@ impl Tree {
     }
 
     /// Does `rel` exist in this tree?
-    pub fn exists(&self, rel: &str) -> bool {
+    pub(crate) fn exists(&self, rel: &str) -> bool {
         match self {
             Tree::Embedded { dir, .. } => dir.get_file(rel).is_some(),
             Tree::Disk(root) => root.join(rel).is_file(),
@@ -100,7 +100,7 @@ impl Tree {
 
     /// The files directly inside `sub` (use "" for the root) whose names end with `ext`
     /// (e.g. ".md"), sorted by name.
-    pub fn list(&self, sub: &str, ext: &str) -> UserResult<Vec<String>> {
+    pub(crate) fn list(&self, sub: &str, ext: &str) -> UserResult<Vec<String>> {
         let mut names: Vec<String> = match self {
             Tree::Embedded { dir, .. } => {
                 let files: Vec<&include_dir::File> = if sub.is_empty() {
@@ -152,8 +152,8 @@ impl Tree {
 /// The two content trees a command works from.
 #[derive(Debug, Clone)]
 pub struct Content {
-    pub lessons: Tree,
-    pub fixtures: Tree,
+    pub(crate) lessons: Tree,
+    pub(crate) fixtures: Tree,
 }
 
 impl Content {
@@ -175,13 +175,13 @@ impl Content {
 }
 
 /// Parse a JSON file into `T`; a failure names the file, line and column.
-pub fn parse_json<T: DeserializeOwned>(file: &TextFile) -> UserResult<T> {
+pub(crate) fn parse_json<T: DeserializeOwned>(file: &TextFile) -> UserResult<T> {
     serde_json::from_str(&file.text).map_err(|e| UserError::json(&file.display, &e))
 }
 
 /// For `#[serde(default, deserialize_with = "present")]` fields: a field written as `null`
 /// is `Some(Value::Null)`, a missing field stays `None`.
-pub fn present<'de, D: serde::Deserializer<'de>>(
+pub(crate) fn present<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<serde_json::Value>, D::Error> {
     serde_json::Value::deserialize(d).map(Some)

@@ -10,9 +10,9 @@ use crate::content::{Content, parse_json, present};
 use crate::error::{UserError, UserResult};
 
 /// The file of get_ticket rows, relative to the fixtures tree.
-pub const GET_TICKET_CASES: &str = "get_ticket_cases.json";
+pub(crate) const GET_TICKET_CASES: &str = "get_ticket_cases.json";
 /// The file of the default ticket store, relative to the fixtures tree.
-pub const TICKETS: &str = "tickets.json";
+pub(crate) const TICKETS: &str = "tickets.json";
 
 /// One row of `fixtures/get_ticket_cases.json`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -48,7 +48,7 @@ pub fn tickets(content: &Content) -> UserResult<Vec<Record>> {
 }
 
 /// Records from a `--records @FILE` flag value (the `tickets.json` format).
-pub fn records_from_flag(value: &str) -> UserResult<Vec<Record>> {
+pub(crate) fn records_from_flag(value: &str) -> UserResult<Vec<Record>> {
     let path = value.strip_prefix('@').unwrap_or(value);
     let text = crate::input::read_text(
         std::path::Path::new(path),
@@ -59,20 +59,20 @@ pub fn records_from_flag(value: &str) -> UserResult<Vec<Record>> {
 }
 
 /// The title a `mutate_result` row writes through the returned handle.
-pub const MUTATED_TITLE: &str = "changed by the caller";
+pub(crate) const MUTATED_TITLE: &str = "changed by the caller";
 
 /// What one row did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseRun {
-    pub envelope: Envelope,
+    pub(crate) envelope: Envelope,
     /// For `mutate_result` rows: did changing the returned ticket change the store?
-    pub store_changed: Option<bool>,
+    pub(crate) store_changed: Option<bool>,
 }
 
 impl CaseRun {
     /// The envelope as JSON, plus `"store_after_mutation": "unchanged" | "changed"` for
     /// mutation rows.
-    pub fn actual(&self) -> Value {
+    pub(crate) fn actual(&self) -> Value {
         let mut v = self.envelope.to_value();
         if let (Some(changed), Value::Object(map)) = (self.store_changed, &mut v) {
             map.insert(

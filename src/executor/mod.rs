@@ -66,14 +66,14 @@ pub struct Record {
 /// What the model gets back: only id, title and status.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ticket {
-    pub id: String,
-    pub title: String,
-    pub status: String,
+    pub(crate) id: String,
+    pub(crate) title: String,
+    pub(crate) status: String,
 }
 
 impl Ticket {
     /// Copy only the three fields the model may see.
-    pub fn of(r: &Record) -> Ticket {
+    pub(crate) fn of(r: &Record) -> Ticket {
         Ticket {
             id: r.id.clone(),
             title: r.title.clone(),
@@ -92,7 +92,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             ErrorCode::UnknownTool => "unknown_tool",
             ErrorCode::InvalidArguments => "invalid_arguments",
@@ -117,12 +117,14 @@ impl Envelope {
         }
     }
 
-    pub fn is_ok(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_ok(&self) -> bool {
         matches!(self, Envelope::Ok { .. })
     }
 
     /// The error code, or `None` for a success.
-    pub fn code(&self) -> Option<ErrorCode> {
+    #[cfg(test)]
+    pub(crate) fn code(&self) -> Option<ErrorCode> {
         match self {
             Envelope::Ok { .. } => None,
             Envelope::Err { code, .. } => Some(*code),
@@ -130,14 +132,15 @@ impl Envelope {
     }
 
     /// `ok` for a success, else the error code: the "category" of the result.
-    pub fn category(&self) -> &'static str {
+    #[cfg(test)]
+    pub(crate) fn category(&self) -> &'static str {
         self.code().map_or("ok", ErrorCode::as_str)
     }
 
     /// The envelope as a JSON value, `ok` first:
     /// `{"ok": true, "ticket": {"id", "title", "status"}}` or
     /// `{"ok": false, "code": "...", "detail": "..."}`.
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         match self {
             Envelope::Ok { ticket } => json!({
                 "ok": true,
@@ -152,13 +155,14 @@ impl Envelope {
     }
 
     /// One line of JSON, spaced the way the contract writes it.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         vjson::dumps(&self.to_value())
     }
 
     /// Does this envelope agree with an expected one? Every field the expected object names
     /// must be equal (so fixtures may leave out `detail`); nothing else is compared.
-    pub fn matches(&self, expected: &Value) -> bool {
+    #[cfg(test)]
+    pub(crate) fn matches(&self, expected: &Value) -> bool {
         let actual = self.to_value();
         match (expected, &actual) {
             (Value::Object(want), Value::Object(got)) => {
@@ -219,7 +223,7 @@ impl Switch for Safeguard {
 
 impl Safeguard {
     /// Words for the safeguard in a list of switches.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Safeguard::Allowlist => "tool allowlist",
             Safeguard::ExactShape => "exact shape",
@@ -238,8 +242,8 @@ pub type ExecRules = Switches<Safeguard>;
 /// (a private copy, or with `copy_on_return` off an alias of the stored record).
 #[derive(Debug, Clone)]
 pub struct Outcome {
-    pub envelope: Envelope,
-    pub handle: Option<TicketHandle>,
+    pub(crate) envelope: Envelope,
+    pub(crate) handle: Option<TicketHandle>,
 }
 
 impl Outcome {
@@ -252,12 +256,12 @@ impl Outcome {
 }
 
 /// A tool handler: already-parsed args, trusted context, the store, the switches.
-pub type Handler = fn(&Json<'_>, &Context, &Store, &ExecRules) -> Outcome;
+pub(crate) type Handler = fn(&Json<'_>, &Context, &Store, &ExecRules) -> Outcome;
 
 /// The allowlist: tool name -> handler. A model-given name selects code only by an exact
 /// match here; nothing is ever evaluated or loaded by name.
 #[derive(Debug, Clone)]
-pub struct Registry {
+pub(crate) struct Registry {
     tools: Vec<(&'static str, Handler)>,
 }
 
@@ -269,26 +273,26 @@ impl Default for Registry {
 
 impl Registry {
     /// The course's executor: `get_ticket` only.
-    pub fn standard() -> Self {
+    pub(crate) fn standard() -> Self {
         Registry {
             tools: vec![("get_ticket", get_ticket as Handler)],
         }
     }
 
     /// The standard registry, built once.
-    pub fn shared() -> &'static Registry {
+    pub(crate) fn shared() -> &'static Registry {
         static STANDARD: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
         STANDARD.get_or_init(Registry::standard)
     }
 
     /// Registered names, in registration order.
-    pub fn names(&self) -> Vec<&'static str> {
+    pub(crate) fn names(&self) -> Vec<&'static str> {
         self.tools.iter().map(|(n, _)| *n).collect()
     }
 
     /// The handler for `name`. With the allowlist off, the naive adapter's behaviour: the
     /// name is not looked at and the first registered handler serves every call.
-    pub fn lookup(&self, name: &str, rules: &ExecRules) -> Option<Handler> {
+    pub(crate) fn lookup(&self, name: &str, rules: &ExecRules) -> Option<Handler> {
         let exact = self.tools.iter().find(|(n, _)| *n == name).map(|(_, h)| *h);
         if rules.is_on(Safeguard::Allowlist) {
             exact
@@ -298,7 +302,7 @@ impl Registry {
     }
 
     /// Run one call through this registry.
-    pub fn execute(
+    pub(crate) fn execute(
         &self,
         name: &str,
         args: &Json<'_>,
@@ -326,7 +330,7 @@ pub fn execute(name: &str, args: &Value, ctx: &Context, store: &Store) -> Envelo
 }
 
 /// [`execute`] with some safeguards switched off; also returns the caller's handle.
-pub fn execute_with(
+pub(crate) fn execute_with(
     name: &str,
     args: &Value,
     ctx: &Context,
@@ -353,13 +357,6 @@ pub fn execute_text(
         Ok(args) => registry.execute(name, &args, ctx, store, rules),
         Err(e) => Outcome::err(ErrorCode::InvalidArguments, e.message()),
     }
-}
-
-/// `TKT-` followed by exactly three ASCII digits, nothing before or after (no Unicode
-/// digits, no trailing newline).
-pub fn is_ticket_id(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 7 && b.starts_with(b"TKT-") && b[4..].iter().all(u8::is_ascii_digit)
 }
 
 /// The `get_ticket` handler.

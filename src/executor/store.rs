@@ -65,7 +65,7 @@ impl Store {
     }
 
     /// Add or replace a record.
-    pub fn insert(&mut self, r: Record) {
+    pub(crate) fn insert(&mut self, r: Record) {
         if let Some(cell) = self.cell(&r.tenant, &r.id) {
             write(&cell, |slot| *slot = r);
         } else {
@@ -77,12 +77,9 @@ impl Store {
         }
     }
 
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.order.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
     }
 
     /// The cell of (tenant, id).
@@ -100,12 +97,13 @@ impl Store {
     }
 
     /// A copy of the record of (tenant, id).
-    pub fn get(&self, tenant: &str, id: &str) -> Option<Record> {
+    #[cfg(test)]
+    pub(crate) fn get(&self, tenant: &str, id: &str) -> Option<Record> {
         self.cell(tenant, id).map(|c| read(&c, Record::clone))
     }
 
     /// Copies of every record, in the order given.
-    pub fn records(&self) -> Vec<Record> {
+    pub(crate) fn records(&self) -> Vec<Record> {
         self.order
             .iter()
             .filter_map(|(t, i)| self.cell(t, i))
@@ -114,7 +112,8 @@ impl Store {
     }
 
     /// Set the status of (tenant, id); `false` if there is no such record.
-    pub fn set_status(&self, tenant: &str, id: &str, status: &str) -> bool {
+    #[cfg(test)]
+    pub(crate) fn set_status(&self, tenant: &str, id: &str, status: &str) -> bool {
         match self.cell(tenant, id) {
             Some(c) => {
                 write(&c, |r| r.status = status.to_owned());
@@ -136,7 +135,8 @@ pub enum TicketHandle {
 
 impl TicketHandle {
     /// What the handle shows now.
-    pub fn ticket(&self) -> Ticket {
+    #[cfg(test)]
+    pub(crate) fn ticket(&self) -> Ticket {
         match self {
             TicketHandle::Copy(t) => t.clone(),
             TicketHandle::Shared(c) => read(c, Ticket::of),
@@ -144,7 +144,7 @@ impl TicketHandle {
     }
 
     /// Change the title, as a careless caller might.
-    pub fn set_title(&mut self, title: &str) {
+    pub(crate) fn set_title(&mut self, title: &str) {
         match self {
             TicketHandle::Copy(t) => t.title = title.to_owned(),
             TicketHandle::Shared(c) => write(c, |r| r.title = title.to_owned()),
@@ -152,7 +152,7 @@ impl TicketHandle {
     }
 
     /// Change the status, as a careless caller might.
-    pub fn set_status(&mut self, status: &str) {
+    pub(crate) fn set_status(&mut self, status: &str) {
         match self {
             TicketHandle::Copy(t) => t.status = status.to_owned(),
             TicketHandle::Shared(c) => write(c, |r| r.status = status.to_owned()),
@@ -160,7 +160,8 @@ impl TicketHandle {
     }
 
     /// Does this handle alias a stored record?
-    pub fn is_shared(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_shared(&self) -> bool {
         matches!(self, TicketHandle::Shared(_))
     }
 }

@@ -17,15 +17,15 @@ use crate::validate::{
 };
 
 /// Lessons a failing row sends the learner back to (ids of files in `lessons/`).
-pub const LESSON_VALIDATE: &str = "02-validate-tool-args";
-pub const LESSON_TRAPS: &str = "03-json-traps";
-pub const LESSON_VALUES: &str = "04-value-constraints";
-pub const LESSON_BOUNDARY: &str = "05-executor-boundary";
-pub const LESSON_CONTRACT: &str = "06-get-ticket-contract";
-pub const LESSON_TENANT: &str = "07-tenant-scope-and-copies";
+pub(crate) const LESSON_VALIDATE: &str = "02-validate-tool-args";
+pub(crate) const LESSON_TRAPS: &str = "03-json-traps";
+pub(crate) const LESSON_VALUES: &str = "04-value-constraints";
+pub(crate) const LESSON_BOUNDARY: &str = "05-executor-boundary";
+pub(crate) const LESSON_CONTRACT: &str = "06-get-ticket-contract";
+pub(crate) const LESSON_TENANT: &str = "07-tenant-scope-and-copies";
 
 /// What the harness writes into a returned ticket before it looks at the store again.
-pub const MUTATED_TITLE: &str = exec_cases::MUTATED_TITLE;
+pub(crate) const MUTATED_TITLE: &str = exec_cases::MUTATED_TITLE;
 
 /// Which of the learner's functions a row calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -38,10 +38,10 @@ pub enum Function {
 }
 
 impl Function {
-    pub const ALL: [Function; 2] = [Function::Validate, Function::Execute];
+    pub(crate) const ALL: [Function; 2] = [Function::Validate, Function::Execute];
 
     /// The name the learner defines, in Python or JavaScript spelling.
-    pub fn name(self, js: bool) -> &'static str {
+    pub(crate) fn name(self, js: bool) -> &'static str {
         match (self, js) {
             (Function::Validate, _) => "validate_tool_args",
             (Function::Execute, false) => "execute_tool",
@@ -62,7 +62,7 @@ pub enum Origin {
 
 /// What the learner's function is called with.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Call {
+pub(crate) enum Call {
     Validate {
         /// Flat-form schema: names and Python type names, in declared order.
         schema: Vec<(String, &'static str)>,
@@ -82,7 +82,7 @@ pub enum Call {
 
 /// What the real code says the row must give.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Expected {
+pub(crate) enum Expected {
     /// `(ok, message)`. When not ok, any of `messages` is right: Python hands `required`
     /// over as a set, so with two names missing either name may be reported first.
     Verdict { ok: bool, messages: Vec<String> },
@@ -98,18 +98,18 @@ pub enum Expected {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
     /// Unique among the rows of one function (fixture ids as in `fixtures/`, `held-*` else).
-    pub id: String,
+    pub(crate) id: String,
     pub function: Function,
-    pub origin: Origin,
+    pub(crate) origin: Origin,
     /// The lesson to revisit when the row fails.
-    pub lesson: &'static str,
-    pub call: Call,
-    pub expected: Expected,
+    pub(crate) lesson: &'static str,
+    pub(crate) call: Call,
+    pub(crate) expected: Expected,
 }
 
 impl Row {
     /// The request line the harness gets for this row.
-    pub fn request(&self) -> Value {
+    pub(crate) fn request(&self) -> Value {
         match &self.call {
             Call::Validate {
                 schema,
@@ -141,7 +141,7 @@ impl Row {
 }
 
 /// The context the learner's function gets: the seed's camel-case keys.
-pub fn context_value(ctx: &Context) -> Value {
+pub(crate) fn context_value(ctx: &Context) -> Value {
     json!({"tenant": ctx.tenant, "canReadTickets": ctx.can_read_tickets})
 }
 

@@ -14,7 +14,7 @@ use super::{GradeError, GradeEvent, Job, Limits, Network, Report, Row, RowResult
 
 /// Grade `job.file`, reporting each row to `on_event` as it finishes. `cancel` is polled
 /// while the learner's code runs; when it says yes, everything is stopped.
-pub fn grade(
+pub(crate) fn grade(
     job: &Job,
     cancel: &dyn Fn() -> bool,
     on_event: &mut dyn FnMut(&GradeEvent),
@@ -161,19 +161,15 @@ pub enum Progress {
 
 /// A grading run on its own thread. Dropping it stops the run (the learner's processes
 /// are killed) and waits for the thread.
-pub struct Background {
+pub(crate) struct Background {
     cancel: Arc<AtomicBool>,
     handle: Option<JoinHandle<()>>,
 }
 
 impl Background {
     /// Stop the run early; `Done(Err(Cancelled))` is then the last message.
-    pub fn cancel(&self) {
+    pub(crate) fn cancel(&self) {
         self.cancel.store(true, Ordering::SeqCst);
-    }
-
-    pub fn is_finished(&self) -> bool {
-        self.handle.as_ref().is_none_or(JoinHandle::is_finished)
     }
 }
 
@@ -188,7 +184,7 @@ impl Drop for Background {
 
 /// Grade on a new thread, sending every event and then the outcome to `send` (for a
 /// screen's channel). The learner's processes live only as long as that thread.
-pub fn spawn(job: Job, mut send: impl FnMut(Progress) + Send + 'static) -> Background {
+pub(crate) fn spawn(job: Job, mut send: impl FnMut(Progress) + Send + 'static) -> Background {
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&cancel);
     let handle = std::thread::spawn(move || {

@@ -16,16 +16,16 @@ const NODE_HARNESS: &str = include_str!("harness/harness.cjs");
 
 /// What the loaded file offers.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Hello {
+pub(crate) struct Hello {
     /// The graded functions the file defines (or exports).
-    pub functions: Vec<Function>,
+    pub(crate) functions: Vec<Function>,
     /// Other names it defines, for a helpful message when it defines neither function.
-    pub defined: Vec<String>,
+    pub(crate) defined: Vec<String>,
 }
 
 /// Why a harness could not be started or did not answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Trouble {
+pub(crate) enum Trouble {
     /// The interpreter is not on PATH.
     NoInterpreter(&'static str),
     /// The system refused to start it.
@@ -42,16 +42,16 @@ pub enum Trouble {
 
 /// A harness that did not get as far as a loaded file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StartFailure {
-    pub trouble: Trouble,
+pub(crate) struct StartFailure {
+    pub(crate) trouble: Trouble,
     /// What the program printed before it failed (cut at the cap).
-    pub output: String,
+    pub(crate) output: String,
     /// Whether it ran without a network (unknown when it never started).
-    pub network: Option<Network>,
+    pub(crate) network: Option<Network>,
 }
 
 /// One running harness with the learner's file loaded.
-pub struct Harness {
+pub(crate) struct Harness {
     sandbox: Sandboxed,
 }
 
@@ -91,7 +91,7 @@ const NODE: Runtime = Runtime {
 };
 
 /// A spawn spec for `lang`, or the interpreter that is missing.
-pub fn spawn_spec(lang: Lang, file: &Path) -> Result<Spawn, Trouble> {
+pub(crate) fn spawn_spec(lang: Lang, file: &Path) -> Result<Spawn, Trouble> {
     let rt = match lang {
         Lang::Python => &PYTHON,
         Lang::Js => &NODE,
@@ -115,7 +115,7 @@ pub fn spawn_spec(lang: Lang, file: &Path) -> Result<Spawn, Trouble> {
 
 impl Harness {
     /// Start the harness and wait (at most `limit`) for the file to load.
-    pub fn start(
+    pub(crate) fn start(
         spec: &Spawn,
         js: bool,
         limit: Duration,
@@ -168,7 +168,7 @@ impl Harness {
     }
 
     /// Ask one row; the answer line parsed, or why there is none (the harness is then dead).
-    pub fn ask(
+    pub(crate) fn ask(
         &mut self,
         row: &Row,
         limit: Duration,
@@ -191,16 +191,12 @@ impl Harness {
     }
 
     /// What the program printed since the last call, cut at the cap, and the full byte count.
-    pub fn take_output(&mut self) -> (String, usize) {
+    pub(crate) fn take_output(&mut self) -> (String, usize) {
         self.sandbox.take_output()
     }
 
-    pub fn network(&self) -> Network {
+    pub(crate) fn network(&self) -> Network {
         self.sandbox.network.clone()
-    }
-
-    pub fn pgid(&self) -> i32 {
-        self.sandbox.pgid()
     }
 }
 
@@ -235,7 +231,7 @@ fn exit_text(status: Option<std::process::ExitStatus>) -> String {
 }
 
 /// Which graded functions a file that did not load seems to define, read from its text.
-pub fn functions_in_source(text: &str, lang: Lang) -> Vec<Function> {
+pub(crate) fn functions_in_source(text: &str, lang: Lang) -> Vec<Function> {
     let defines = |name: &str| match lang {
         Lang::Python => text.lines().any(|l| {
             let l = l.trim_start();

@@ -8,12 +8,12 @@ use crate::validate::json::{cut, dumps};
 
 /// The verdict on one answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Judged {
-    pub pass: bool,
+pub(crate) struct Judged {
+    pub(crate) pass: bool,
     /// What the learner's function gave, written like the expected result.
-    pub actual: String,
+    pub(crate) actual: String,
     /// Why it is wrong, when the actual text alone does not say it.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 impl Judged {
@@ -27,7 +27,7 @@ impl Judged {
 }
 
 /// Judge one harness answer line (already parsed).
-pub fn judge(row: &Row, answer: &Value, js: bool) -> Judged {
+pub(crate) fn judge(row: &Row, answer: &Value, js: bool) -> Judged {
     if let Some(error) = answer.get("error").and_then(Value::as_str) {
         let at = answer
             .get("line")

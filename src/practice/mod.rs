@@ -11,20 +11,20 @@
 //! - this file: the types of a run and its report.
 
 pub mod cases;
-pub mod grade;
-pub mod harness;
-pub mod judge;
-pub mod sandbox;
-pub mod show;
-pub mod starter;
-pub mod watch;
+pub(crate) mod grade;
+pub(crate) mod harness;
+pub(crate) mod judge;
+pub(crate) mod sandbox;
+pub(crate) mod show;
+pub(crate) mod starter;
+pub(crate) mod watch;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use cases::{Function, Origin, Row};
-pub use grade::{Background, Progress, grade, spawn};
-pub use sandbox::Network;
+pub(crate) use grade::{Background, Progress, grade, spawn};
+pub(crate) use sandbox::Network;
 
 /// The learner's language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
@@ -36,7 +36,7 @@ pub enum Lang {
 
 impl Lang {
     /// The language a file's extension says, if any.
-    pub fn of_path(path: &Path) -> Option<Lang> {
+    pub(crate) fn of_path(path: &Path) -> Option<Lang> {
         match path.extension()?.to_str()? {
             "py" => Some(Lang::Python),
             "js" | "mjs" | "cjs" => Some(Lang::Js),
@@ -44,19 +44,19 @@ impl Lang {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Lang::Python => "Python",
             Lang::Js => "JavaScript",
         }
     }
 
-    pub fn is_js(self) -> bool {
+    pub(crate) fn is_js(self) -> bool {
         self == Lang::Js
     }
 
     /// The functions a file in this language may define.
-    pub fn functions(self) -> &'static [Function] {
+    pub(crate) fn functions(self) -> &'static [Function] {
         match self {
             Lang::Python => &Function::ALL,
             Lang::Js => &[Function::Execute],
@@ -66,15 +66,15 @@ impl Lang {
 
 /// How long and how loud the learner's code may be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// One row (one call of the learner's function).
-    pub row: Duration,
+    pub(crate) row: Duration,
     /// Loading the file (interpreter start included).
-    pub load: Duration,
+    pub(crate) load: Duration,
     /// The whole run, every row and every restart.
-    pub run: Duration,
+    pub(crate) run: Duration,
     /// Bytes the code may print while answering one row (or while loading).
-    pub output_bytes: usize,
+    pub(crate) output_bytes: usize,
 }
 
 impl Default for Limits {
@@ -91,7 +91,7 @@ impl Default for Limits {
 /// How a row ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub(crate) enum Status {
     Pass,
     /// The function returned, but not what the real code returns.
     Fail,
@@ -107,12 +107,12 @@ pub enum Status {
 
 impl Status {
     /// `PASS` or `FAIL`: every row is one or the other.
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         if self == Status::Pass { "PASS" } else { "FAIL" }
     }
 
     /// What kind of failure, when the function gave no answer to judge.
-    pub fn tag(self) -> Option<&'static str> {
+    pub(crate) fn tag(self) -> Option<&'static str> {
         match self {
             Status::Pass | Status::Fail => None,
             Status::Error => Some("error"),
@@ -127,21 +127,21 @@ impl Status {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct RowResult {
     pub id: String,
-    pub function: Function,
-    pub origin: Origin,
-    pub status: Status,
+    pub(crate) function: Function,
+    pub(crate) origin: Origin,
+    pub(crate) status: Status,
     /// The call, as the learner would write it.
-    pub call: String,
-    pub expected: String,
-    pub actual: String,
+    pub(crate) call: String,
+    pub(crate) expected: String,
+    pub(crate) actual: String,
     /// Why the row failed, in a sentence.
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
     /// The lesson to revisit when the row fails.
-    pub lesson: String,
+    pub(crate) lesson: String,
     /// What the code printed while answering (cut at the cap; terminal controls are not
     /// cleaned here, callers clean it where they show it).
-    pub output: String,
-    pub elapsed_ms: u64,
+    pub(crate) output: String,
+    pub(crate) elapsed_ms: u64,
 }
 
 impl RowResult {
@@ -153,18 +153,18 @@ impl RowResult {
 /// The whole grading run.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Report {
-    pub file: PathBuf,
-    pub lang: Lang,
+    pub(crate) file: PathBuf,
+    pub(crate) lang: Lang,
     /// The functions graded.
-    pub graded: Vec<Function>,
+    pub(crate) graded: Vec<Function>,
     pub rows: Vec<RowResult>,
-    pub network: Network,
+    pub(crate) network: Network,
     /// Set when the file did not load at all.
-    pub load_error: Option<String>,
+    pub(crate) load_error: Option<String>,
 }
 
 impl Report {
-    pub fn passed(&self) -> usize {
+    pub(crate) fn passed(&self) -> usize {
         self.rows.iter().filter(|r| r.passed()).count()
     }
 
@@ -172,17 +172,17 @@ impl Report {
         self.rows.len() - self.passed()
     }
 
-    pub fn first_failure(&self) -> Option<&RowResult> {
+    pub(crate) fn first_failure(&self) -> Option<&RowResult> {
         self.rows.iter().find(|r| !r.passed())
     }
 
     /// The last line of the report: `N passed, N failed`.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         format!("{} passed, {} failed", self.passed(), self.failed())
     }
 
     /// Functions the language allows but the file does not define.
-    pub fn not_defined(&self) -> Vec<Function> {
+    pub(crate) fn not_defined(&self) -> Vec<Function> {
         self.lang
             .functions()
             .iter()
@@ -273,10 +273,10 @@ impl std::error::Error for GradeError {}
 
 /// What to grade.
 #[derive(Debug, Clone)]
-pub struct Job {
-    pub file: PathBuf,
-    pub lang: Lang,
-    pub limits: Limits,
+pub(crate) struct Job {
+    pub(crate) file: PathBuf,
+    pub(crate) lang: Lang,
+    pub(crate) limits: Limits,
     /// Usually [`cases::load`]; only the rows of functions the file defines are run.
-    pub rows: Vec<Row>,
+    pub(crate) rows: Vec<Row>,
 }

@@ -19,26 +19,26 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 /// The file descriptor the harness reads requests from and writes answers to.
-pub const CHANNEL_FD: i32 = 3;
+pub(crate) const CHANNEL_FD: i32 = 3;
 
 /// What to start.
 #[derive(Debug, Clone)]
-pub struct Spawn {
+pub(crate) struct Spawn {
     /// The interpreter, already resolved to a full path.
-    pub program: PathBuf,
-    pub args: Vec<String>,
+    pub(crate) program: PathBuf,
+    pub(crate) args: Vec<String>,
     /// Files written into the fresh working directory before start (name, contents).
-    pub files: Vec<(String, String)>,
+    pub(crate) files: Vec<(String, String)>,
     /// Extra environment variables (the rest of the environment is cleared).
-    pub env: Vec<(String, String)>,
+    pub(crate) env: Vec<(String, String)>,
     /// Address-space limit in bytes (for interpreters that do not reserve huge spaces).
-    pub address_space: Option<u64>,
+    pub(crate) address_space: Option<u64>,
 }
 
 /// Whether the learner's code ran without a network.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Network {
+pub(crate) enum Network {
     /// In its own, empty network namespace: no interface but a loopback that is down.
     Isolated,
     /// The system refused a new network namespace; the code could reach the network.
@@ -49,7 +49,7 @@ pub enum Network {
 
 impl Network {
     /// A sentence for the report, or `None` when the code was isolated.
-    pub fn notice(&self) -> Option<&'static str> {
+    pub(crate) fn notice(&self) -> Option<&'static str> {
         match self {
             Network::Isolated => None,
             Network::Shared => Some(
@@ -74,7 +74,7 @@ enum Event {
 
 /// How waiting for the next answer ended.
 #[derive(Debug)]
-pub enum Wait {
+pub(crate) enum Wait {
     Line(String),
     /// The time limit passed; the process group has been killed.
     TimedOut,
@@ -87,7 +87,7 @@ pub enum Wait {
 }
 
 /// A running sandboxed program. Dropping it kills its whole process group.
-pub struct Sandboxed {
+pub(crate) struct Sandboxed {
     child: Child,
     pgid: i32,
     channel: UnixStream,
@@ -98,12 +98,12 @@ pub struct Sandboxed {
     printed: usize,
     /// How much output is kept (the cap of the latest wait).
     cap: usize,
-    pub network: Network,
+    pub(crate) network: Network,
     _dir: tempfile::TempDir,
 }
 
 /// Find a program on the caller's PATH (before the environment is scrubbed).
-pub fn find_program(name: &str) -> Option<PathBuf> {
+pub(crate) fn find_program(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
@@ -119,7 +119,7 @@ fn is_executable(p: &Path) -> bool {
 impl Sandboxed {
     /// Start `spec` in a fresh temporary directory.
     #[allow(unsafe_code)]
-    pub fn spawn(spec: &Spawn) -> io::Result<Sandboxed> {
+    pub(crate) fn spawn(spec: &Spawn) -> io::Result<Sandboxed> {
         let dir = tempfile::Builder::new()
             .prefix("tooldojo-practice-")
             .tempdir()?;
@@ -173,14 +173,19 @@ impl Sandboxed {
     }
 
     /// Send one request line.
-    pub fn send(&mut self, line: &str) -> io::Result<()> {
+    pub(crate) fn send(&mut self, line: &str) -> io::Result<()> {
         self.channel.write_all(line.as_bytes())?;
         self.channel.write_all(b"\n")
     }
 
     /// Wait for the next answer line, at most `limit`, stopping early when more than `cap`
     /// bytes are printed or `cancel` says so. Anything but a line leaves the process killed.
-    pub fn wait_line(&mut self, limit: Duration, cap: usize, cancel: &dyn Fn() -> bool) -> Wait {
+    pub(crate) fn wait_line(
+        &mut self,
+        limit: Duration,
+        cap: usize,
+        cancel: &dyn Fn() -> bool,
+    ) -> Wait {
         let deadline = Instant::now() + limit;
         self.cap = cap;
         loop {
@@ -237,7 +242,7 @@ impl Sandboxed {
     }
 
     /// The output printed since the last call, and how many bytes that was in all.
-    pub fn take_output(&mut self) -> (String, usize) {
+    pub(crate) fn take_output(&mut self) -> (String, usize) {
         while let Ok(ev) = self.events.try_recv() {
             if let Event::Output(bytes) = ev {
                 self.keep(&bytes);
@@ -266,18 +271,13 @@ impl Sandboxed {
 
     /// Kill the whole process group and reap the main process.
     #[allow(unsafe_code)]
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         // SAFETY: plain system call on a process group this sandbox created.
         unsafe {
             libc::killpg(self.pgid, libc::SIGKILL);
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-
-    /// The process group id (the main process's id).
-    pub fn pgid(&self) -> i32 {
-        self.pgid
     }
 }
 

@@ -10,7 +10,7 @@ use crate::validate::{self, Json};
 impl Row {
     /// The call as the learner would write it, e.g.
     /// `execute_tool("get_ticket", {"ticket_id": "TKT-104"}, {"tenant": "alpha", ...}, records)`.
-    pub fn show_call(&self, js: bool) -> String {
+    pub(crate) fn show_call(&self, js: bool) -> String {
         let name = self.function.name(js);
         match &self.call {
             Call::Validate {
@@ -57,7 +57,7 @@ impl Row {
     }
 
     /// The expected result, written the way the learner's language would show it.
-    pub fn show_expected(&self, js: bool) -> String {
+    pub(crate) fn show_expected(&self, js: bool) -> String {
         match &self.expected {
             Expected::Verdict { ok: true, .. } => "(True, \"\")".to_owned(),
             Expected::Verdict {
@@ -87,7 +87,7 @@ impl Row {
 
 /// `{"ok": true, "ticket": {...}}` or `{"ok": false, "code": "..."}` (no detail: that part
 /// is ours and free-form).
-pub fn show_envelope(envelope: &Envelope, js: bool) -> String {
+pub(crate) fn show_envelope(envelope: &Envelope, js: bool) -> String {
     let v = match envelope {
         Envelope::Ok { ticket } => {
             json!({"ok": true, "ticket": {"id": ticket.id, "title": ticket.title, "status": ticket.status}})

@@ -61,7 +61,7 @@ module.exports = { executeTool };
 "#;
 
 /// The starter text for `lang`.
-pub fn text(lang: Lang) -> &'static str {
+pub(crate) fn text(lang: Lang) -> &'static str {
     match lang {
         Lang::Python => PYTHON,
         Lang::Js => JAVASCRIPT,
@@ -69,7 +69,7 @@ pub fn text(lang: Lang) -> &'static str {
 }
 
 /// The starter's file name.
-pub fn file_name(lang: Lang) -> &'static str {
+pub(crate) fn file_name(lang: Lang) -> &'static str {
     match lang {
         Lang::Python => "solution.py",
         Lang::Js => "solution.js",
@@ -77,7 +77,7 @@ pub fn file_name(lang: Lang) -> &'static str {
 }
 
 /// Write the starter into `dir`; refuses to replace a file that is already there.
-pub fn write(dir: &Path, lang: Lang) -> Result<PathBuf, String> {
+pub(crate) fn write(dir: &Path, lang: Lang) -> Result<PathBuf, String> {
     let path = dir.join(file_name(lang));
     let mut file = std::fs::OpenOptions::new()
         .write(true)

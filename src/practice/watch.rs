@@ -15,7 +15,7 @@ const CLEAR: &str = "\x1b[2J\x1b[H";
 
 /// Re-grade `job` on every save of its file until `stop` is set (Ctrl-C). `title` gives a
 /// lesson's title from its id.
-pub fn watch(
+pub(crate) fn watch(
     job: &Job,
     title: &dyn Fn(&str) -> Option<String>,
     out: &mut dyn Write,
@@ -116,7 +116,7 @@ fn watch_file(
 
 /// The watch screen for one report: the progress count, the first failing row in full,
 /// the other failing rows by id.
-pub fn screen(report: &Report, title: &dyn Fn(&str) -> Option<String>) -> String {
+pub(crate) fn screen(report: &Report, title: &dyn Fn(&str) -> Option<String>) -> String {
     let total = report.rows.len();
     let passed = report.passed();
     let width = 30;
@@ -167,7 +167,7 @@ pub fn screen(report: &Report, title: &dyn Fn(&str) -> Option<String>) -> String
 }
 
 /// One failing row in full: call, expected, actual, why, lesson, output.
-pub fn failure_block(row: &RowResult, title: &dyn Fn(&str) -> Option<String>) -> String {
+pub(crate) fn failure_block(row: &RowResult, title: &dyn Fn(&str) -> Option<String>) -> String {
     let origin = match row.origin {
         super::Origin::Fixture => "a fixture row",
         super::Origin::HeldBack => "a held-back edge case",

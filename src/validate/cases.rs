@@ -10,9 +10,9 @@ use crate::content::{Content, parse_json, present};
 use crate::error::{UserError, UserResult};
 
 /// The file of validator rows, relative to the fixtures tree.
-pub const VALIDATOR_CASES: &str = "validator_cases.json";
+pub(crate) const VALIDATOR_CASES: &str = "validator_cases.json";
 /// The file of named schemas, relative to the fixtures tree.
-pub const SCHEMAS: &str = "schemas.json";
+pub(crate) const SCHEMAS: &str = "schemas.json";
 
 /// Expected validator verdict: the contract's output line.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -89,7 +89,7 @@ pub fn resolve_schema(
 
 /// [`resolve_schema`] on text read with its numbers exact; `form` names the form of an
 /// inline schema (`None`: read it from the shape).
-pub fn resolve_schema_as(
+pub(crate) fn resolve_schema_as(
     schema: &Json<'_>,
     required: &[String],
     named: &[(String, NamedSchema)],

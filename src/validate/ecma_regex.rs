@@ -24,7 +24,7 @@ const ANY: &str = r"\x{0}-\x{10FFFF}";
 const DOT: &str = r"[^\n\r\x{2028}\x{2029}]";
 
 /// Compile an ECMA-262 pattern. The error says what cannot be honoured.
-pub fn compile(src: &str) -> Result<Regex, String> {
+pub(crate) fn compile(src: &str) -> Result<Regex, String> {
     let rust = translate(src)?;
     Regex::new(&rust).map_err(|e| {
         let text = e.to_string();
@@ -33,7 +33,7 @@ pub fn compile(src: &str) -> Result<Regex, String> {
 }
 
 /// The regex-crate spelling of an ECMA-262 pattern.
-pub fn translate(src: &str) -> Result<String, String> {
+pub(crate) fn translate(src: &str) -> Result<String, String> {
     let mut r = Reader {
         chars: src.chars().collect(),
         pos: 0,

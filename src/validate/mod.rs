@@ -15,7 +15,7 @@
 //! seed's function takes a dict, and its checks have no meaning for anything else.
 
 pub mod cases;
-pub mod ecma_regex;
+pub(crate) mod ecma_regex;
 pub mod json;
 pub mod jsonl;
 pub mod number;
@@ -46,7 +46,7 @@ pub enum CheckKind {
 pub struct Violation {
     pub kind: CheckKind,
     /// The argument the message is about (empty for parse errors).
-    pub arg: String,
+    pub(crate) arg: String,
     /// The full message, e.g. `type error: days expected int, got str`.
     pub message: String,
 }
@@ -115,7 +115,7 @@ impl Switch for Rule {
 
 impl Rule {
     /// Words for the check in a list of switches.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Rule::Required => "required check",
             Rule::Unknown => "unknown-key check",
@@ -157,14 +157,14 @@ impl Schema {
     }
 
     /// The declared property called `name`.
-    pub fn property(&self, name: &str) -> Option<&Property> {
+    pub(crate) fn property(&self, name: &str) -> Option<&Property> {
         self.properties.iter().find(|p| p.name == name)
     }
 }
 
 /// Parse model-written argument text: preserves key order, rejects repeated keys
 /// (`duplicate arg: NAME`), reports `invalid JSON: ... line L column C`.
-pub fn parse_args(text: &str) -> Result<Value, Violation> {
+pub(crate) fn parse_args(text: &str) -> Result<Value, Violation> {
     json::parse(text)
         .map(|j| j.to_value())
         .map_err(|e| Violation::parse(&e))
@@ -181,7 +181,7 @@ pub fn validate_all(schema: &Schema, args: &Value) -> Vec<Violation> {
 }
 
 /// [`validate`] with some checks switched off.
-pub fn validate_with(
+pub(crate) fn validate_with(
     schema: &Schema,
     args: &Value,
     rules: &ValidatorRules,
@@ -190,7 +190,11 @@ pub fn validate_with(
 }
 
 /// [`validate_all`] with some checks switched off.
-pub fn validate_all_with(schema: &Schema, args: &Value, rules: &ValidatorRules) -> Vec<Violation> {
+pub(crate) fn validate_all_with(
+    schema: &Schema,
+    args: &Value,
+    rules: &ValidatorRules,
+) -> Vec<Violation> {
     validate_json_all(schema, &Json::from_value(args), rules)
 }
 
@@ -204,7 +208,7 @@ pub fn validate_text(schema: &Schema, text: &str, rules: &ValidatorRules) -> Res
 }
 
 /// [`validate_text`], then the arguments as a value for the caller (the text is read once).
-pub fn validate_text_to_value(
+pub(crate) fn validate_text_to_value(
     schema: &Schema,
     text: &str,
     rules: &ValidatorRules,
@@ -240,7 +244,7 @@ pub fn validate_json(
 }
 
 /// Every failure on already-parsed arguments.
-pub fn validate_json_all(
+pub(crate) fn validate_json_all(
     schema: &Schema,
     args: &Json<'_>,
     rules: &ValidatorRules,
@@ -254,7 +258,7 @@ pub fn validate_json_all(
 }
 
 /// Does `v` have the type `ty` declares?
-pub fn type_ok(ty: &TypeSpec, v: &Json<'_>, rules: &ValidatorRules) -> bool {
+pub(crate) fn type_ok(ty: &TypeSpec, v: &Json<'_>, rules: &ValidatorRules) -> bool {
     let loose_bool = !rules.is_on(Rule::BoolGuard) && matches!(v, Json::Bool(_));
     match ty {
         TypeSpec::Any => true,
@@ -374,7 +378,7 @@ fn run(
 /// The value-constraint failures of one value, each a full `value error: ...` message that
 /// states the bound and the value. Numeric bounds apply to numbers, lengths and patterns
 /// to strings (as in JSON Schema); `enum` to anything.
-pub fn value_problems(name: &str, c: &Constraints, v: &Json<'_>) -> Vec<String> {
+pub(crate) fn value_problems(name: &str, c: &Constraints, v: &Json<'_>) -> Vec<String> {
     use std::cmp::Ordering::{Greater, Less};
     let mut out = Vec::new();
     let is_number = matches!(v, Json::Int(_) | Json::BigInt(_) | Json::Float(_));

@@ -65,7 +65,7 @@ fn int_with_float(int: &Json<'_>, f: f64) -> Option<Ordering> {
 }
 
 /// Compare two integers written in decimal (an optional `-`, then digits).
-pub fn int_texts(a: &str, b: &str) -> Ordering {
+pub(crate) fn int_texts(a: &str, b: &str) -> Ordering {
     let (neg_a, mag_a) = split_sign(a);
     let (neg_b, mag_b) = split_sign(b);
     match (neg_a, neg_b) {

@@ -32,7 +32,7 @@ pub enum Form {
 
 impl Form {
     /// The names a user writes: `flat`, `json-schema`, `tool`.
-    pub const NAMES: [&'static str; 3] = ["flat", "json-schema", "tool"];
+    pub(crate) const NAMES: [&'static str; 3] = ["flat", "json-schema", "tool"];
 
     pub fn parse(name: &str) -> Option<Form> {
         Some(match name {
@@ -43,7 +43,7 @@ impl Form {
         })
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Form::Flat => "flat",
             Form::JsonSchema => "json-schema",
@@ -76,7 +76,7 @@ impl PyType {
         })
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             PyType::Str => "str",
             PyType::Int => "int",
@@ -115,7 +115,7 @@ impl JsType {
     }
 
     /// Python's name(s) for the values this type accepts (used after "expected").
-    pub fn py_name(self) -> &'static str {
+    pub(crate) fn py_name(self) -> &'static str {
         match self {
             JsType::String => "str",
             JsType::Integer => "int",
@@ -141,7 +141,7 @@ pub enum TypeSpec {
 
 impl TypeSpec {
     /// The "expected T" text of a type error.
-    pub fn expected_name(&self) -> std::borrow::Cow<'static, str> {
+    pub(crate) fn expected_name(&self) -> std::borrow::Cow<'static, str> {
         match self {
             TypeSpec::Any => "any".into(),
             TypeSpec::Py(t) => t.name().into(),
@@ -160,8 +160,8 @@ impl TypeSpec {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bound {
     /// An `Int`, `BigInt` or `Float`.
-    pub value: Json<'static>,
-    pub text: String,
+    pub(crate) value: Json<'static>,
+    pub(crate) text: String,
 }
 
 impl Bound {
@@ -179,7 +179,7 @@ impl Bound {
     }
 
     /// Compare a numeric JSON value with this bound, exactly (`None` if `v` is not a number).
-    pub fn compare(&self, v: &Json<'_>) -> Option<std::cmp::Ordering> {
+    pub(crate) fn compare(&self, v: &Json<'_>) -> Option<std::cmp::Ordering> {
         super::number::compare(v, &self.value)
     }
 }
@@ -187,13 +187,13 @@ impl Bound {
 /// A compiled `pattern`: the source as written (for messages and equality) and the
 /// regex that gives it its ECMA-262 meaning.
 #[derive(Debug, Clone)]
-pub struct Pattern {
-    pub source: String,
-    pub regex: Regex,
+pub(crate) struct Pattern {
+    pub(crate) source: String,
+    pub(crate) regex: Regex,
 }
 
 impl Pattern {
-    pub fn is_match(&self, s: &str) -> bool {
+    pub(crate) fn is_match(&self, s: &str) -> bool {
         self.regex.is_match(s)
     }
 }
@@ -207,19 +207,19 @@ impl PartialEq for Pattern {
 /// The value constraints of one property (the fourth check).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Constraints {
-    pub minimum: Option<Bound>,
-    pub maximum: Option<Bound>,
-    pub exclusive_minimum: Option<Bound>,
-    pub exclusive_maximum: Option<Bound>,
+    pub(crate) minimum: Option<Bound>,
+    pub(crate) maximum: Option<Bound>,
+    pub(crate) exclusive_minimum: Option<Bound>,
+    pub(crate) exclusive_maximum: Option<Bound>,
     /// `enum` (and `const`, stored as a one-item enum); an empty list accepts nothing.
-    pub one_of: Option<Vec<Json<'static>>>,
-    pub pattern: Option<Pattern>,
-    pub min_length: Option<u64>,
-    pub max_length: Option<u64>,
+    pub(crate) one_of: Option<Vec<Json<'static>>>,
+    pub(crate) pattern: Option<Pattern>,
+    pub(crate) min_length: Option<u64>,
+    pub(crate) max_length: Option<u64>,
 }
 
 impl Constraints {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.minimum.is_none()
             && self.maximum.is_none()
             && self.exclusive_minimum.is_none()
@@ -234,24 +234,24 @@ impl Constraints {
 /// One declared argument.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Property {
-    pub name: String,
-    pub ty: TypeSpec,
-    pub constraints: Constraints,
-    pub description: String,
+    pub(crate) name: String,
+    pub(crate) ty: TypeSpec,
+    pub(crate) constraints: Constraints,
+    pub(crate) description: String,
 }
 
 /// A validator schema in one internal form, whatever form it was written in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Schema {
-    pub form: Form,
+    pub(crate) form: Form,
     /// The tool's name (form 3).
-    pub tool: Option<String>,
-    pub properties: Vec<Property>,
+    pub(crate) tool: Option<String>,
+    pub(crate) properties: Vec<Property>,
     /// Required names in the order declared.
-    pub required: Vec<String>,
+    pub(crate) required: Vec<String>,
     /// May args carry keys that are not declared? Never in the flat form; in JSON Schema
     /// only when `additionalProperties` is not `false` (JSON Schema's default is to allow).
-    pub additional_allowed: bool,
+    pub(crate) additional_allowed: bool,
 }
 
 const ANNOTATIONS: &[&str] = &[

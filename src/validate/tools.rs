@@ -11,10 +11,12 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-use super::{Schema, ValidatorRules, Violation};
+use super::Schema;
+#[cfg(test)]
+use super::{ValidatorRules, Violation};
 
 /// The ticket id format: `TKT-` and exactly three ASCII digits.
-pub const TICKET_ID_PATTERN: &str = "^TKT-[0-9]{3}$";
+pub(crate) const TICKET_ID_PATTERN: &str = "^TKT-[0-9]{3}$";
 
 /// The registered tools, in a stable order: get_ticket, search_tickets, close_ticket.
 pub fn declarations() -> Vec<Value> {
@@ -68,7 +70,7 @@ pub fn declaration(name: &str) -> Option<Value> {
 }
 
 /// The compiled schema of a registered tool (compiled once).
-pub fn schema(name: &str) -> Option<&'static Schema> {
+pub(crate) fn schema(name: &str) -> Option<&'static Schema> {
     static COMPILED: OnceLock<Vec<(String, Schema)>> = OnceLock::new();
     COMPILED
         .get_or_init(|| {
@@ -89,7 +91,8 @@ pub fn schema(name: &str) -> Option<&'static Schema> {
 
 /// Validate `args` against any tool declaration (or any other contract form).
 /// The outer error is a malformed declaration; the inner result is the verdict.
-pub fn validate_call(
+#[cfg(test)]
+pub(crate) fn validate_call(
     declaration: &Value,
     args: &Value,
     rules: &ValidatorRules,

@@ -163,12 +163,13 @@ fn files_and_functions_stay_small() {
 
 #[test]
 fn code_speaks_of_the_product_only() {
+    // Spelled in pieces so this file does not itself contain what it looks for.
     let banned = [
-        "OWNER:",
-        "do not rename",
-        "CONTRACT.md",
-        "../shared",
-        "seeds/",
+        concat!("OWN", "ER:"),
+        concat!("do not ", "rename"),
+        concat!("CONTRACT", ".md"),
+        concat!("../sha", "red"),
+        concat!("seeds", "/"),
     ];
     let mut problems = Vec::new();
     for path in src_files() {

@@ -56,7 +56,7 @@ pub struct Block {
 
 impl Block {
     /// A checklist's `grader=execute:1,validate:2` as (function, 0-based item) pairs.
-    pub fn grader_items(&self) -> Vec<(String, usize)> {
+    pub(crate) fn grader_items(&self) -> Vec<(String, usize)> {
         self.option("grader")
             .unwrap_or_default()
             .split(',')
@@ -68,7 +68,7 @@ impl Block {
             .collect()
     }
 
-    pub fn option(&self, key: &str) -> Option<&str> {
+    pub(crate) fn option(&self, key: &str) -> Option<&str> {
         self.options
             .iter()
             .find(|(k, _)| k == key)
@@ -123,7 +123,7 @@ pub struct Checklist {
 }
 
 /// The interactive kinds, as written in an info string.
-pub const KINDS: &[(&str, BlockKind)] = &[
+pub(crate) const KINDS: &[(&str, BlockKind)] = &[
     ("predict", BlockKind::Predict),
     ("playground", BlockKind::Playground),
     ("trace", BlockKind::Trace),
@@ -134,7 +134,7 @@ pub const KINDS: &[(&str, BlockKind)] = &[
 
 impl BlockKind {
     /// The word used in lesson files (`predict`, `trace`, ...).
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         KINDS
             .iter()
             .find(|(_, k)| k == self)
@@ -150,7 +150,7 @@ impl BlockKind {
     }
 
     /// The option keys this kind accepts.
-    pub fn allowed_options(&self) -> &'static [&'static str] {
+    pub(crate) fn allowed_options(&self) -> &'static [&'static str] {
         match self {
             BlockKind::Predict => &["fixture", "group", "rows"],
             BlockKind::Playground => &["mode", "schema", "tool", "tenant", "read"],
@@ -163,7 +163,7 @@ impl BlockKind {
 
 impl Block {
     /// `rows=a,b,c` split into ids (empty when the option is absent).
-    pub fn rows(&self) -> Vec<String> {
+    pub(crate) fn rows(&self) -> Vec<String> {
         self.option("rows")
             .map(|v| {
                 v.split(',')

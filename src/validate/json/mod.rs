@@ -23,8 +23,9 @@ use serde_json::Value;
 mod owned;
 mod parse;
 
+pub use parse::ParseError;
 pub(crate) use parse::Parser;
-pub use parse::{ParseError, parse, parse_allowing_duplicates};
+pub use parse::{parse, parse_allowing_duplicates};
 
 /// Deepest nesting of arrays and objects accepted (the same limit serde_json uses).
 pub const MAX_DEPTH: usize = 128;
@@ -48,7 +49,7 @@ pub enum Json<'a> {
 
 impl<'a> Json<'a> {
     /// Python's name for the type `json.loads` gives this value.
-    pub fn py_type(&self) -> &'static str {
+    pub(crate) fn py_type(&self) -> &'static str {
         match self {
             Json::Null => "NoneType",
             Json::Bool(_) => "bool",
@@ -57,16 +58,6 @@ impl<'a> Json<'a> {
             Json::Str(_) => "str",
             Json::Array(_) => "list",
             Json::Object(_) => "dict",
-        }
-    }
-
-    /// The numeric value, for bounds (booleans are not numbers here).
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            Json::Int(i) => Some(*i as f64),
-            Json::BigInt(t) => t.parse::<f64>().ok(),
-            Json::Float(f) => Some(*f),
-            _ => None,
         }
     }
 
@@ -80,7 +71,7 @@ impl<'a> Json<'a> {
 
     /// Equality as JSON Schema's `enum` means it: numbers compare by exact value (`1 == 1.0`),
     /// booleans are never numbers, object key order does not matter.
-    pub fn same_as(&self, other: &Json<'_>) -> bool {
+    pub(crate) fn same_as(&self, other: &Json<'_>) -> bool {
         match (self, other) {
             (Json::Null, Json::Null) => true,
             (Json::Bool(a), Json::Bool(b)) => a == b,
@@ -172,7 +163,7 @@ impl<'a> Json<'a> {
 }
 
 /// A float the way a reader expects it: `3.0`, `0.5`, `1e20`, `inf`.
-pub fn show_f64(f: f64) -> String {
+pub(crate) fn show_f64(f: f64) -> String {
     if f.is_infinite() {
         if f > 0.0 { "inf".into() } else { "-inf".into() }
     } else {
@@ -181,7 +172,7 @@ pub fn show_f64(f: f64) -> String {
 }
 
 /// Cut `s` to at most `max` characters, marking the cut.
-pub fn cut(s: &str, max: usize) -> String {
+pub(crate) fn cut(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         None => s.to_owned(),
         Some((i, _)) => format!("{}...", &s[..i]),
@@ -190,14 +181,14 @@ pub fn cut(s: &str, max: usize) -> String {
 
 /// One line of JSON spaced like Python's `json.dumps` (`", "` and `": "`), which is how
 /// the contract writes its output lines: `{"ok": true, "error": ""}`. Keys keep their order.
-pub fn dumps(v: &Value) -> String {
+pub(crate) fn dumps(v: &Value) -> String {
     let mut out = String::new();
     dump_into(v, &mut out);
     out
 }
 
 /// Append `v` to `out` (see [`dumps`]).
-pub fn dump_into(v: &Value, out: &mut String) {
+pub(crate) fn dump_into(v: &Value, out: &mut String) {
     match v {
         Value::Array(items) => {
             out.push('[');
@@ -227,7 +218,7 @@ pub fn dump_into(v: &Value, out: &mut String) {
 }
 
 /// Append `s` as a JSON string literal.
-pub fn push_str_json(s: &str, out: &mut String) {
+pub(crate) fn push_str_json(s: &str, out: &mut String) {
     out.push('"');
     let mut run = 0;
     for (i, b) in s.bytes().enumerate() {

@@ -22,7 +22,7 @@ pub enum ParseError {
 
 impl ParseError {
     /// The contract's message: `invalid JSON: ... line L column C` or `duplicate arg: NAME`.
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match self {
             ParseError::Syntax { what, line, column } => {
                 format!("invalid JSON: {what} at line {line} column {column}")
