@@ -69,7 +69,7 @@ pub(crate) fn run(args: CheckArgs, content: &ContentArgs) -> super::CliResult {
     } else {
         table(&rows, failed, args.ascii)
     };
-    print!("{out}");
+    super::print_out(&out)?;
     Ok(if failed > 0 {
         ExitCode::from(1)
     } else {

@@ -194,6 +194,17 @@ pub(crate) fn run(cli: Cli) -> CliResult {
     }
 }
 
+/// Write `text` to stdout. A reader that closed the pipe early (`| head`) is not an error:
+/// the command has done its job for it.
+pub(crate) fn print_out(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
 /// Read `@path` as a file or take the text inline.
 pub(crate) fn inline_or_file(value: &str) -> Result<(String, String), UserError> {
     match value.strip_prefix('@') {

@@ -82,15 +82,18 @@ pub(crate) fn run(args: RenderArgs, content: &ContentArgs) -> super::CliResult {
     let lessons = app::load_lessons(&env.content);
     if args.list {
         let scenarios = screens::scenario_names(&env);
+        let mut list = String::new();
         for name in screens::names(&lessons.clone().unwrap_or_default(), &scenarios) {
-            println!("{name}");
+            list.push_str(&name);
+            list.push('\n');
         }
+        super::print_out(&list)?;
         return Ok(ExitCode::SUCCESS);
     }
     let (w, h) = parse_size(&args.size)?;
     let screen = args.screen.unwrap_or_default();
     let app = screens::build(&screen, opts, env, lessons, Rect::new(0, 0, w, h))?;
     let text = crate::text::screen_text(&screens::draw_to_buffer(&app));
-    print!("{}", crate::sanitize::clean(&text, true));
+    super::print_out(&crate::sanitize::clean(&text, true))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -213,3 +213,27 @@ fn a_hostile_lesson_reaches_no_terminal_through_render_or_check() {
     assert!(table.contains("FAIL lessons/"), "{table}");
     assert!(table.contains("the scenario exists"), "{table}");
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // 300x1000 cells is far more than a pipe holds, so the writer meets the closed pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .args(["render", "home", "--size", "300x1000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tooldojo");
+    let mut first = [0u8; 16];
+    let mut stdout = child.stdout.take().unwrap();
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
