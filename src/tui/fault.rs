@@ -4,7 +4,7 @@
 //! variable; it is for tests only.
 
 /// The variable the fault tests set.
-pub const TEST_PANIC_ENV: &str = "TOOLDOJO_TEST_PANIC";
+pub(super) const TEST_PANIC_ENV: &str = "TOOLDOJO_TEST_PANIC";
 
 /// Read once: the check sits on the drawing path.
 fn asked_for(place: &str) -> bool {

@@ -105,7 +105,7 @@ impl App {
 }
 
 /// A newly ticked checklist: lesson index, page, block index on the page, its new state.
-pub type Ticked = (usize, usize, usize, Value);
+pub(super) type Ticked = (usize, usize, usize, Value);
 
 /// Tick, in `progress`, every checklist item a `grader=` option hands to `function`.
 /// `live` gives the state of a block that is on screen (it wins over the saved one).

@@ -43,7 +43,7 @@ fn envelope_word(envelope: &Envelope) -> String {
 }
 
 /// One held-back row as a prediction (fixture rows are asked from the fixtures already).
-pub fn predict(row: &Row) -> Option<Predict> {
+pub(super) fn predict(row: &Row) -> Option<Predict> {
     if row.origin != Origin::HeldBack {
         return None;
     }

@@ -39,7 +39,7 @@ pub(super) struct ExecRow {
 }
 
 impl ExecRow {
-    pub fn new(case: ExecCase, records: Arc<Vec<Record>>) -> ExecRow {
+    pub(super) fn new(case: ExecCase, records: Arc<Vec<Record>>) -> ExecRow {
         ExecRow { case, records }
     }
 }

@@ -75,7 +75,7 @@ pub(super) struct RowFacts<'a> {
 }
 
 impl<'a> RowFacts<'a> {
-    pub fn new(id: &'a str, group: &'a str, reason: &'a str) -> RowFacts<'a> {
+    pub(super) fn new(id: &'a str, group: &'a str, reason: &'a str) -> RowFacts<'a> {
         RowFacts { id, group, reason }
     }
 }
@@ -112,7 +112,7 @@ pub(super) struct Row {
 }
 
 impl Row {
-    pub fn new(case: Box<dyn PredictRow>) -> Row {
+    pub(super) fn new(case: Box<dyn PredictRow>) -> Row {
         Row {
             options: case.choices(),
             case,
@@ -124,34 +124,34 @@ impl Row {
         }
     }
 
-    pub fn id(&self) -> &str {
+    pub(super) fn id(&self) -> &str {
         self.case.facts().id
     }
 
-    pub fn options(&self) -> &[String] {
+    pub(super) fn options(&self) -> &[String] {
         &self.options
     }
 
-    pub fn pick_word(&self) -> Option<&str> {
+    pub(super) fn pick_word(&self) -> Option<&str> {
         self.pick
             .and_then(|i| self.options.get(i))
             .map(String::as_str)
     }
 
     /// The menu index of an outcome word, if this row offers it.
-    pub fn option_index(&self, word: &str) -> Option<usize> {
+    pub(super) fn option_index(&self, word: &str) -> Option<usize> {
         self.options.iter().position(|o| o == word)
     }
 
     /// The revealed result matches the current pick.
-    pub fn is_right(&self) -> bool {
+    pub(super) fn is_right(&self) -> bool {
         self.actual
             .as_ref()
             .is_some_and(|a| self.pick_word() == Some(a.outcome.as_str()))
     }
 
     /// Forget the current attempt (the first answer, the score, stays).
-    pub fn reset_current(&mut self) {
+    pub(super) fn reset_current(&mut self) {
         self.pick = None;
         self.locked = false;
         self.revealed = false;

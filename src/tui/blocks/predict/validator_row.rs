@@ -44,7 +44,7 @@ pub(super) struct ValidatorRow {
 }
 
 impl ValidatorRow {
-    pub fn new(case: ValidatorCase, named: Named) -> ValidatorRow {
+    pub(super) fn new(case: ValidatorCase, named: Named) -> ValidatorRow {
         ValidatorRow { case, named }
     }
 
