@@ -1,21 +1,7 @@
 //! Small limits said plainly: an out-of-range number in a schema, a records error's column,
 //! a screen size too large, page 0, and one nesting limit for both JSON-lines readers.
 
-use std::process::{Command, Output};
-
-fn tooldojo(args: &[&str], stdin: Option<&str>) -> Output {
-    use std::io::Write;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tooldojo"));
-    cmd.args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let mut child = cmd.spawn().expect("run tooldojo");
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
-}
+use crate::support::tooldojo;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()

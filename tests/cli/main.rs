@@ -1,5 +1,7 @@
 //! Tests that run the built `tooldojo` binary, one module per subcommand.
 
+mod support;
+
 mod check_cli;
 mod exec_cli;
 mod hostile;
