@@ -2,101 +2,20 @@
 //! the player, plays to the end, switches to cancel mode and re-runs, and shows the two runs
 //! compared; while paused the process uses no CPU. Skipped, with a message, without tmux.
 
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-struct Tmux {
-    socket: String,
-}
+use crate::tui_tmux::{Tmux, have_tmux, launch};
 
-impl Tmux {
-    fn run(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn capture(&self) -> String {
-        self.run(&["capture-pane", "-p", "-t", "dojo"])
-    }
-
-    fn wait_for(&self, needle: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let text = self.capture();
-            if text.contains(needle) {
-                return text;
-            }
-            if start.elapsed() > Duration::from_secs(15) {
-                panic!("timed out waiting for {needle:?}; the pane shows:\n{text}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "dojo"];
-        args.extend_from_slice(keys);
-        self.run(&args);
-    }
-
-    /// The pid of the program the pane's shell started.
-    fn app_pid(&self) -> String {
-        let shell = self.run(&["display", "-p", "-t", "dojo", "#{pane_pid}"]);
-        let child = Command::new("pgrep")
-            .args(["-P", shell.trim()])
-            .output()
-            .expect("pgrep runs");
-        String::from_utf8_lossy(&child.stdout).trim().to_owned()
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
-            .output();
-    }
-}
-
-fn have_tmux() -> bool {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: tmux is not installed (the CI script installs it)");
-        return false;
-    }
-    true
-}
-
+/// The app started in `state` (its working directory and state directory) with `args`, in a
+/// `w`x`h` window.
 fn start(tag: &str, state: &std::path::Path, args: &str, w: u16, h: u16) -> Tmux {
-    let bin = env!("CARGO_BIN_EXE_tooldojo");
-    let tmux = Tmux {
-        socket: format!("tooldojo-player-{tag}-{}", std::process::id()),
-    };
     let cmd = format!(
         "cd '{}' && TOOLDOJO_STATE_DIR='{}' '{}' {args}; echo EXITED=$?; sleep 60",
         state.display(),
         state.display(),
-        bin
+        env!("CARGO_BIN_EXE_tooldojo")
     );
-    let (w, h) = (w.to_string(), h.to_string());
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "dojo",
-        "-x",
-        &w,
-        "-y",
-        &h,
-        "sh",
-        "-c",
-        &cmd,
-    ]);
-    tmux
+    launch(&format!("player-{tag}"), &cmd, w, h)
 }
 
 /// CPU time (user + system) the process has used, in clock ticks.

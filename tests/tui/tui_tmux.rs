@@ -49,7 +49,7 @@ impl Tmux {
             if text.contains(needle) {
                 return text;
             }
-            if start.elapsed() > Duration::from_secs(10) {
+            if start.elapsed() > Duration::from_secs(15) {
                 panic!("timed out waiting for {needle:?}; the pane shows:\n{text}");
             }
             std::thread::sleep(Duration::from_millis(50));
@@ -94,25 +94,32 @@ fn start_with(tag: &str, state: &std::path::Path, args: &str) -> Tmux {
 /// command, and extra arguments (already quoted for `sh`) after it.
 pub(crate) fn start_in(tag: &str, state: &str, env: &str, args: &str) -> Tmux {
     let bin = env!("CARGO_BIN_EXE_tooldojo");
-    let tmux = Tmux {
-        socket: format!("tooldojo-test-{tag}-{}", std::process::id()),
-    };
     let cmd = format!(
         "{env} TOOLDOJO_STATE_DIR='{}' '{}' {args}; echo EXITED=$?; sleep 60",
         state, bin
     );
+    launch(tag, &cmd, 80, 24)
+}
+
+/// Run the shell command `cmd` in a `w`x`h` tmux window of its own server (socket named
+/// after `tag` and this process), in a session called `dojo`.
+pub(crate) fn launch(tag: &str, cmd: &str, w: u16, h: u16) -> Tmux {
+    let tmux = Tmux {
+        socket: format!("tooldojo-test-{tag}-{}", std::process::id()),
+    };
+    let (w, h) = (w.to_string(), h.to_string());
     tmux.run(&[
         "new-session",
         "-d",
         "-s",
         "dojo",
         "-x",
-        "80",
+        &w,
         "-y",
-        "24",
+        &h,
         "sh",
         "-c",
-        &cmd,
+        cmd,
     ]);
     tmux
 }
