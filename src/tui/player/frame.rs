@@ -169,12 +169,13 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
         Vec::new()
     };
     let end_h = if ended { end_lines.len() as u16 + 1 } else { 0 };
-    let middle_h = if wide {
-        let want = match p.pb.selected {
-            Some(i) => panes::detail(&p.tl, i, t, wide_detail_width(area.width), th, g).len(),
-            None => wrap_prefixed(vec![], &p.tl.note, wide_detail_width(area.width), th.base).len(),
-        };
-        (want.max(gauge_lines.len()) as u16 + 1).min(area.height * 2 / 5)
+    // The wide layout's right pane: the selected call, or the scenario's note.
+    let side = wide.then(|| match p.pb.selected {
+        Some(i) => panes::detail(&p.tl, i, t, wide_detail_width(area.width), th, g),
+        None => wrap_prefixed(vec![], &p.tl.note, wide_detail_width(area.width), th.base),
+    });
+    let middle_h = if let Some(side) = &side {
+        (side.len().max(gauge_lines.len()) as u16 + 1).min(area.height * 2 / 5)
     } else {
         gauge_lines.len() as u16
     };
@@ -201,8 +202,8 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     y += notes_h;
     let left = area.y + area.height - y;
     let mid = Rect::new(area.x, y, area.width, middle_h.min(left));
-    if wide {
-        wide_middle(p, mid, &gauge_lines, buf, th, g);
+    if let Some(side) = &side {
+        wide_middle(p, mid, &gauge_lines, side, buf, th);
     } else {
         draw_lines(mid, buf, &gauge_lines, 0);
     }
@@ -239,14 +240,15 @@ fn wide_detail_width(width: u16) -> usize {
     width.saturating_sub(GAUGE_W.min(width / 2) + 1) as usize
 }
 
-/// Gauges on the left, the selected call (or the scenario's note) on the right.
+/// Gauges on the left, the selected call (or the scenario's note) on the right: `side`, made
+/// for the right pane's width.
 fn wide_middle(
     p: &Player,
     area: Rect,
     gauges: &[Line<'static>],
+    side: &[Line<'static>],
     buf: &mut Buffer,
     th: &Theme,
-    g: &Glyphs,
 ) {
     let gw = GAUGE_W.min(area.width / 2);
     let left = Rect::new(area.x, area.y, gw, area.height);
@@ -262,11 +264,8 @@ fn wide_middle(
     let rb = pane_block(&title, th);
     let ri = rb.inner(right);
     rb.render(right, buf);
-    let lines = match p.pb.selected {
-        Some(i) => panes::detail(&p.tl, i, p.t_ms(), ri.width as usize, th, g),
-        None => wrap_prefixed(vec![], &p.tl.note, ri.width as usize, th.base),
-    };
-    draw_scrolled(ri, buf, &lines, p.detail_scroll, th);
+    debug_assert_eq!(ri.width as usize, wide_detail_width(area.width));
+    draw_scrolled(ri, buf, side, p.detail_scroll, th);
 }
 
 fn pane_block(title: &str, th: &Theme) -> Block<'static> {
