@@ -45,7 +45,6 @@ pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: boo
         buf.set_string(area.x, area.y, "The player needs 30x8 cells", th.warn);
         return;
     }
-    buf.set_style(area, th.base);
     let inner = border(p, area, buf, th);
     let pad = u16::from(present && inner.width >= 100);
     let inner = Rect::new(inner.x + pad, inner.y, inner.width - 2 * pad, inner.height);
@@ -72,7 +71,8 @@ pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: boo
     }
 }
 
-/// The outer border: title, play state and time on top, keys at the bottom.
+/// The outer border (over the whole area in the base style): title, play state and time on
+/// top, keys at the bottom.
 fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
     let g = Glyphs::for_theme(th);
     let state = if p.pb.at_end(&p.tl) {
@@ -96,6 +96,7 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
     let room = (area.width as usize).saturating_sub(width_of(&right) + 4);
     let keys = key_bar(area.width.saturating_sub(4) as usize, g);
     let block = Block::default()
+        .style(th.base)
         .borders(Borders::ALL)
         .border_set(th.sym.border)
         .border_style(th.focus)

@@ -231,6 +231,9 @@ impl LaneIndex {
         col: impl Fn(u64) -> u16,
     ) -> [Vec<usize>; STATES] {
         let w = usize::from(w);
+        if w == 0 {
+            return Default::default();
+        }
         let mut diff: [Vec<i64>; STATES] = std::array::from_fn(|_| vec![0; w + 1]);
         let last = usize::from(col(t) - x0).min(w.saturating_sub(1));
         let mut add = |s: LaneState, a: u64, b_col: usize, n: i64| {

@@ -184,8 +184,9 @@ impl TimelineView<'_> {
         let rows = lanes_area.height as usize;
         let layout = choose_rows(self.tl, self.t, self.selected, rows, self.before);
         // Vertical lines and the cursor first; bars draw over them.
+        let marks = self.tl.marks();
         for y in lanes_area.y..lanes_area.y + lanes_area.height {
-            self.draw_verticals(y, plot, g, buf);
+            self.draw_verticals(y, &marks, plot, g, buf);
         }
         // What the group rows (if any) count, per state, found once for all of them.
         let density = layout.iter().find_map(|row| match row {
@@ -234,9 +235,16 @@ impl TimelineView<'_> {
         }
     }
 
-    fn draw_verticals(&self, y: u16, plot: &Plot, g: &Glyphs, buf: &mut Buffer) {
+    fn draw_verticals(
+        &self,
+        y: u16,
+        marks: &[(Mark, u64)],
+        plot: &Plot,
+        g: &Glyphs,
+        buf: &mut Buffer,
+    ) {
         let t = self.theme;
-        for (mark, at) in self.tl.marks() {
+        for &(mark, at) in marks {
             if at > plot.end || (mark == Mark::Stop && self.t < at) {
                 continue;
             }
