@@ -67,6 +67,9 @@ fn open<M: Measurement>(c: &mut Criterion<M>) {
 struct ThreadCpu;
 
 fn thread_cpu() -> Duration {
+    // The kernel brings a running thread's count up to date when it next schedules; a yield
+    // makes that now, so short samples are not read as zero.
+    std::thread::yield_now();
     let text = std::fs::read_to_string("/proc/thread-self/schedstat")
         .expect("PLAYER_BENCH_CPU needs /proc/thread-self/schedstat (Linux)");
     let ns = text
