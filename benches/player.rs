@@ -1,14 +1,8 @@
 //! The trace player: the busiest frame (the generated 10,000-call run in mid-flight, every
 //! lane group and a full events pane) at 80x24 and 200x60, a shipped scenario's frame, and
 //! the time to open the 10,000-call run (the real orchestrator run plus the timeline).
-//!
-//! Wall time by default; with `PLAYER_BENCH_CPU=1` in the environment, the CPU time of the
-//! measuring thread instead, which other programs on a busy machine do not inflate.
 
-use std::time::Duration;
-
-use criterion::Criterion;
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
@@ -25,7 +19,7 @@ fn draw(p: &Player, buf: &mut Buffer, th: &Theme) {
     frame::render(p, buf.area, buf, th, false);
 }
 
-fn frames<M: Measurement>(c: &mut Criterion<M>) {
+fn frames(c: &mut Criterion) {
     let th = Theme::new(ThemeName::Default, false);
     let mut big = Player::new(load_scenario_generated(10_000, 64), 0);
     big.seek(2_000);
@@ -47,7 +41,7 @@ fn frames<M: Measurement>(c: &mut Criterion<M>) {
     group.finish();
 }
 
-fn open<M: Measurement>(c: &mut Criterion<M>) {
+fn open(c: &mut Criterion) {
     let scenario = load_scenario_generated(10_000, 64);
     let run = run_blocking(&scenario, 0);
     let mut group = c.benchmark_group("player_open");
@@ -61,65 +55,5 @@ fn open<M: Measurement>(c: &mut Criterion<M>) {
     group.finish();
 }
 
-/// The CPU time the measuring thread has used (the orchestrator's own threads not
-/// included), read from /proc/thread-self/schedstat in nanoseconds. Criterion reads it once
-/// per sample, around a batch of iterations.
-struct ThreadCpu;
-
-fn thread_cpu() -> Duration {
-    // The kernel brings a running thread's count up to date when it next schedules; a yield
-    // makes that now, so short samples are not read as zero.
-    std::thread::yield_now();
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat")
-        .expect("PLAYER_BENCH_CPU needs /proc/thread-self/schedstat (Linux)");
-    let ns = text
-        .split_whitespace()
-        .next()
-        .and_then(|n| n.parse().ok())
-        .expect("schedstat starts with the thread's CPU time in ns");
-    Duration::from_nanos(ns)
-}
-
-impl Measurement for ThreadCpu {
-    type Intermediate = Duration;
-    type Value = Duration;
-
-    fn start(&self) -> Duration {
-        thread_cpu()
-    }
-    fn end(&self, from: Duration) -> Duration {
-        thread_cpu().saturating_sub(from)
-    }
-    fn add(&self, a: &Duration, b: &Duration) -> Duration {
-        *a + *b
-    }
-    fn zero(&self) -> Duration {
-        Duration::ZERO
-    }
-    fn to_f64(&self, v: &Duration) -> f64 {
-        v.as_nanos() as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        // Both measure durations in nanoseconds: the same units and words fit.
-        static WALL: WallTime = WallTime;
-        WALL.formatter()
-    }
-}
-
-fn run_all<M: Measurement>(mut c: Criterion<M>) {
-    frames(&mut c);
-    open(&mut c);
-    c.final_summary();
-}
-
-fn main() {
-    if std::env::var_os("PLAYER_BENCH_CPU").is_some() {
-        run_all(
-            Criterion::default()
-                .with_measurement(ThreadCpu)
-                .configure_from_args(),
-        );
-    } else {
-        run_all(Criterion::default().configure_from_args());
-    }
-}
+criterion_group!(benches, frames, open);
+criterion_main!(benches);
