@@ -103,14 +103,22 @@ def criterion_estimates(stdout):
     return found
 
 
-def criterion(benches, quick):
-    """Run `cargo bench` on the named benches; id -> estimate in ms."""
+def bench_args(benches, quick):
+    """`cargo bench --bench A ... -- TIMES`: criterion's times short with --quick."""
     times = ["--warm-up-time", "0.3", "--measurement-time", "0.5"] if quick else \
         ["--warm-up-time", "1", "--measurement-time", "3"]
-    cmd = ["cargo", "bench", "--quiet"]
-    for b in benches:
-        cmd += ["--bench", b]
-    out, err = run(cmd + ["--", *times])
+    return ["cargo", "bench", *(f for b in benches for f in ("--bench", b)), "--", *times]
+
+
+def bench_command(benches, quick):
+    return f"`{' '.join(bench_args(benches, quick))}`"
+
+
+def criterion(benches, quick):
+    """Run `cargo bench` on the named benches; id -> estimate in ms."""
+    cmd = bench_args(benches, quick)
+    cmd.insert(2, "--quiet")
+    out, err = run(cmd)
     found = criterion_estimates(out)
     if not found:
         sys.exit(f"{' '.join(cmd)} printed no criterion estimate:\n{out[-3000:]}\n{err[-3000:]}")
@@ -123,11 +131,6 @@ def group(found, prefix, names):
     if missing:
         sys.exit(f"criterion printed no estimate for {prefix}/{missing}; it printed: {sorted(found)}")
     return {n: found[f"{prefix}/{n}"] for n in names}
-
-
-def bench_command(names):
-    benches = " ".join(f"--bench {n}" for n in names)
-    return f"`cargo bench {benches}`"
 
 
 # ---------------------------------------------------------------- sections
@@ -204,7 +207,7 @@ def render_rows(a):
                 f"; worst `{worst}` **{t[worst]:.2f} ms**")
     detail = f"{len(over)} over: " + ", ".join(f"`{n}`" for n in over) if over else ""
     return [Row("render", f"one frame at 200x60 of every `render --list` screen, criterion's estimate "
-                          f"({bench_command(['render'])})",
+                          f"({bench_command(['render'], a.quick)})",
                 measured, verdict("every screen under 1 ms", not over, detail))]
 
 
@@ -215,7 +218,7 @@ def player_rows(a):
     opened = group(found, "player_open", ["generated-10000 run + timeline", "generated-10000 timeline only"])
     g = [frames[f"generated-10000 {w}"] for w in ("80x24", "200x60")]
     s = [frames[f"partial-success {w}"] for w in ("80x24", "200x60")]
-    cmd = bench_command(["player"])
+    cmd = bench_command(["player"], a.quick)
     frame = Row("player", "the trace player's busiest frame: the generated 10,000-call run in mid-flight "
                           f"(64 in flight, every lane group, a call selected, the events pane), criterion's "
                           f"estimate ({cmd})",
@@ -243,7 +246,7 @@ def micro_rows(a):
                 f"the whole reader {per_case * 1e3:.2f} µs; one `get_ticket` call "
                 f"{span([v * 1e3 for v in exe.values()], '{:.2f}')} µs ({len(exe)} benches)")
     return [Row("micro", "one validation, one `validate --jsonl` case, one `get_ticket` call, criterion's "
-                         f"estimate ({bench_command(['validate', 'executor'])})",
+                         f"estimate ({bench_command(['validate', 'executor'], a.quick)})",
                 measured, "no aim: the floor under the rows above")]
 
 
