@@ -30,7 +30,9 @@ pub(crate) use sandbox::Network;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lang {
+    #[value(alias = "py")]
     Python,
+    #[value(alias = "javascript")]
     Js,
 }
 

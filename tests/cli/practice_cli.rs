@@ -5,59 +5,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const PYTHON_GOOD: &str = r#"
-import re
-
-TICKET_ID = re.compile(r"TKT-[0-9]{3}")
-
-
-def validate_tool_args(schema, required, args):
-    for name in sorted(required):
-        if name not in args:
-            return (False, f"missing required arg: {name}")
-    for name in args:
-        if name not in schema:
-            return (False, f"unknown arg: {name}")
-    for name, value in args.items():
-        want = schema[name]
-        if isinstance(value, bool) and want is not bool:
-            return (False, f"type error: {name} expected {want.__name__}, got bool")
-        if not isinstance(value, want):
-            return (False, f"type error: {name} expected {want.__name__}, got {type(value).__name__}")
-    return (True, "")
-
-
-def execute_tool(name, args, context, records):
-    if name != "get_ticket":
-        return {"ok": False, "code": "unknown_tool"}
-    if not isinstance(args, dict) or set(args) != {"ticket_id"}:
-        return {"ok": False, "code": "invalid_arguments"}
-    ticket_id = args["ticket_id"]
-    if not isinstance(ticket_id, str) or not TICKET_ID.fullmatch(ticket_id):
-        return {"ok": False, "code": "invalid_arguments"}
-    if context.get("canReadTickets") is not True:
-        return {"ok": False, "code": "forbidden"}
-    stored = records.get(context["tenant"] + ":" + ticket_id)
-    if stored is None:
-        return {"ok": False, "code": "not_found"}
-    return {"ok": True, "ticket": {k: stored[k] for k in ("id", "title", "status")}}
-"#;
-
-const JS_BODY: &str = r#"
-const TICKET_ID = /^TKT-[0-9]{3}$/;
-function executeTool(name, args, context, records) {
-  if (name !== 'get_ticket') return { ok: false, code: 'unknown_tool' };
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return { ok: false, code: 'invalid_arguments' };
-  const keys = Object.keys(args);
-  if (keys.length !== 1 || keys[0] !== 'ticket_id') return { ok: false, code: 'invalid_arguments' };
-  const id = args.ticket_id;
-  if (typeof id !== 'string' || !TICKET_ID.test(id)) return { ok: false, code: 'invalid_arguments' };
-  if (context.canReadTickets !== true) return { ok: false, code: 'forbidden' };
-  const stored = records.get(`${context.tenant}:${id}`);
-  if (!stored) return { ok: false, code: 'not_found' };
-  return { ok: true, ticket: { id: stored.id, title: stored.title, status: stored.status } };
-}
-"#;
+/// The reference solutions, shared with the other practice and drill tests.
+const PYTHON_GOOD: &str = include_str!("../data/practice/solution.py");
+const JS_BODY: &str = include_str!("../data/practice/execute_tool.js");
 
 fn has(program: &str) -> bool {
     let Some(path) = std::env::var_os("PATH") else {
