@@ -388,7 +388,7 @@ def merge(old_lines, new_rows, new_stamp, sections):
     for row in new_rows:
         rows[row.section].append(row.line())
     body = [line for s in SECTIONS for line in rows[s]]
-    return stamps + [new_stamp, ""] + HEADER + body
+    return [line for st in stamps + [new_stamp] for line in (st, "")] + HEADER + body
 
 
 def stamp_sections_rewrite(line, left):
