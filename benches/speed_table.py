@@ -306,11 +306,11 @@ def cpu_ticks(pid):
 
 def idle_cpu(exe, args, secs, tag):
     """Clock ticks of CPU the app uses in `secs` while nobody touches it, in a tmux server of its own."""
-    socket = f"speed-table-{os.getpid()}-{tag}"
+    socket = os.path.join(TARGET, f"speed-idle-{os.getpid()}-{tag}.sock")
     state = os.path.join(TARGET, "speed-idle-state")
     shutil.rmtree(state, ignore_errors=True)
     os.makedirs(state)
-    tmux = ["tmux", "-L", socket]
+    tmux = ["tmux", "-S", socket]
     subprocess.run(tmux + ["new-session", "-d", "-x", "120", "-y", "40",
                            f"exec env TOOLDOJO_STATE_DIR='{state}' '{exe}' {args}"], check=True)
     try:
@@ -327,6 +327,8 @@ def idle_cpu(exe, args, secs, tag):
         return cpu_ticks(pid) - before
     finally:
         subprocess.run(tmux + ["kill-server"], check=False, capture_output=True)
+        if os.path.exists(socket):
+            os.remove(socket)
 
 
 def idle_rows(a):
