@@ -311,10 +311,12 @@ fn an_endless_loop_is_stopped_with_its_whole_process_group() {
     }
     let marks = tempfile::tempdir().unwrap();
     let mark = marks.path().join("pids");
+    // Two children: one in the group, one that leaves it (a new session). The program writes
+    // its own stat line as this machine's /proc shows it, and its process-id namespace.
     let looping = python(
         "    if stored is None:",
         &format!(
-            "    if ticket_id == \"TKT-999\":\n        import os, subprocess\n        child = subprocess.Popen([\"sleep\", \"60\"])\n        open({:?}, \"w\").write(f\"{{os.getpgrp()}} {{child.pid}}\")\n        while True:\n            pass\n    if stored is None:",
+            "    if ticket_id == \"TKT-999\":\n        import os, subprocess\n        subprocess.Popen([\"sleep\", \"973\"])\n        subprocess.Popen([\"sleep\", \"974\"], start_new_session=True)\n        open({:?}, \"w\").write(open(\"/proc/self/stat\").read() + \"|\" + os.readlink(\"/proc/self/ns/pid\"))\n        while True:\n            pass\n    if stored is None:",
             mark.to_str().unwrap()
         ),
     );
@@ -332,20 +334,61 @@ fn an_endless_loop_is_stopped_with_its_whole_process_group() {
     );
     assert!(g.line("row-3").contains("no answer within 1500 ms"));
     let text = std::fs::read_to_string(&mark).expect("the looping row ran");
-    let ids: Vec<i32> = text
+    let (stat, namespace) = text.split_once('|').unwrap();
+    let pgid: i32 = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
         .split_whitespace()
-        .map(|n| n.parse().unwrap())
-        .collect();
-    let (pgid, sleeper) = (ids[0], ids[1]);
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(
         members_alive(pgid).is_empty(),
         "left running: {:?}",
         members_alive(pgid)
     );
     assert!(
-        !matches!(process_state(sleeper), Some(s) if s != 'Z'),
+        running("sleep\0973\0").is_empty(),
         "the learner's child survived"
     );
+    let own = std::fs::read_link("/proc/self/ns/pid").unwrap();
+    let session_child = running("sleep\0974\0");
+    if own.to_str() != Some(namespace) {
+        assert!(
+            session_child.is_empty(),
+            "a child in its own session survived"
+        );
+    } else {
+        eprintln!("no process-id namespace here: a child in its own session escapes");
+        for pid in session_child {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status();
+        }
+    }
+}
+
+/// Live (not zombie) processes whose command line is `cmdline`, after the kernel has had a
+/// moment to finish a kill.
+fn running(cmdline: &str) -> Vec<i32> {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        let live: Vec<i32> = std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                std::fs::read(e.path().join("cmdline")).is_ok_and(|c| c == cmdline.as_bytes())
+            })
+            .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|&pid| matches!(process_state(pid), Some(s) if s != 'Z'))
+            .collect();
+        if live.is_empty() || std::time::Instant::now() > until {
+            return live;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 #[test]
