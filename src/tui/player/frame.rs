@@ -12,6 +12,7 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use crate::text::{truncate, width as width_of};
 use crate::tui::blocks::common::{draw_lines, wrap_prefixed};
+use crate::tui::keybar::{self, BarKey, Rank};
 use crate::tui::theme::Theme;
 
 use super::glyphs::Glyphs;
@@ -21,7 +22,7 @@ use super::timeline::TimelineView;
 use super::{Panel, Player};
 
 /// Keys for the key bar and the legend (arrows spelled out in ASCII).
-pub fn keys(g: &Glyphs) -> [(&'static str, &'static str); 12] {
+pub fn keys(g: &Glyphs) -> [(&'static str, &'static str); 13] {
     [
         ("Space", "play/pause"),
         (g.left_right, "step"),
@@ -35,6 +36,7 @@ pub fn keys(g: &Glyphs) -> [(&'static str, &'static str); 12] {
         ("x", "export"),
         ("?", "legend"),
         ("Esc", "back"),
+        ("q", "quit"),
     ]
 }
 
@@ -94,7 +96,6 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
         g.sep, p.tl.scenario, g.dash, p.tl.title
     );
     let room = (area.width as usize).saturating_sub(width_of(&right) + 4);
-    let keys = key_bar(area.width.saturating_sub(4) as usize, g);
     let block = Block::default()
         .style(th.base)
         .borders(Borders::ALL)
@@ -104,26 +105,29 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
             truncate(&title, room, th.sym.ellipsis),
             th.heading,
         )))
-        .title(Line::from(Span::styled(right, th.focus)).right_aligned())
-        .title_bottom(keys);
+        .title(Line::from(Span::styled(right, th.focus)).right_aligned());
     let inner = block.inner(area);
     block.render(area, buf);
+    key_bar(area, buf, th, &g);
     inner
 }
 
-/// As many key hints as fit in `width` cells.
-fn key_bar(width: usize, g: &Glyphs) -> Line<'static> {
-    let mut spans = vec![Span::raw(" ")];
-    let mut used = 1;
-    for (k, what) in keys(g) {
-        let w = width_of(k) + width_of(what) + width_of(g.sep) + 1;
-        if used + w > width {
-            break;
-        }
-        spans.push(Span::raw(format!("{k} {what}{}", g.sep)));
-        used += w;
-    }
-    Line::from(spans)
+/// The keys, in the app's key bar over the bottom border: the legend, the way back and
+/// quitting always on the right, then as many of the others as fit.
+fn key_bar(area: Rect, buf: &mut Buffer, th: &Theme, g: &Glyphs) {
+    let bar: Vec<BarKey> = keys(g)
+        .into_iter()
+        .map(|(k, what)| {
+            let rank = match k {
+                "?" | "Esc" | "q" => Rank::Always,
+                "Space" => Rank::Focus,
+                _ => Rank::Rest,
+            };
+            BarKey::new(k, what, rank)
+        })
+        .collect();
+    let row = Rect::new(area.x + 1, area.bottom() - 1, area.width - 2, 1);
+    keybar::render_keys(&bar, None, th, row, buf);
 }
 
 /// Timeline, gauges, detail, events or the end view.
