@@ -24,7 +24,7 @@ mod owned;
 mod parse;
 
 pub use parse::ParseError;
-pub(crate) use parse::Parser;
+pub(crate) use parse::{Field, Parser, recycle};
 pub use parse::{parse, parse_allowing_duplicates};
 
 /// Deepest nesting of arrays and objects accepted (the same limit serde_json uses).
@@ -220,38 +220,71 @@ pub(crate) fn dump_into(v: &Value, out: &mut String) {
 /// Append `s` as a JSON string literal.
 pub(crate) fn push_str_json(s: &str, out: &mut String) {
     out.push('"');
+    push_json_escaped(s, out);
+    out.push('"');
+}
+
+/// Bytes [`push_json_escaped`] must look at: `"`, `\\`, controls, DEL, and the lead bytes of
+/// the multi-byte characters a terminal may act on (C1, bidi, zero-width, BOM: 0xc2, 0xd8,
+/// 0xe2, 0xef). Everything else is copied as it is, a whole run at a time.
+const NOTICE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[0x7f] = true;
+    t[0xc2] = true;
+    t[0xd8] = true;
+    t[0xe2] = true;
+    t[0xef] = true;
+    t
+};
+
+/// Append the body of `s` as a JSON string literal would hold it (no quotes): `"`, `\\` and
+/// controls escaped, and every character that steers a terminal as `\uXXXX`.
+pub(crate) fn push_json_escaped(s: &str, out: &mut String) {
+    use std::fmt::Write as _;
+    let bytes = s.as_bytes();
     let mut run = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc: &str = match b {
+    let mut i = 0;
+    while let Some(skip) = bytes[i..].iter().position(|&b| NOTICE[usize::from(b)]) {
+        i += skip;
+        let b = bytes[i];
+        let esc = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
             b'\n' => "\\n",
             b'\r' => "\\r",
             b'\t' => "\\t",
             0..=0x1f | 0x7f => "",
-            // Lead bytes of the multi-byte characters a terminal may act on (C1, bidi,
-            // zero-width, BOM): look at the whole character only then, so ASCII stays fast.
-            0xc2 | 0xd8 | 0xe2 | 0xef => match s[i..].chars().next() {
-                Some(ch) if crate::sanitize::steers_terminal(ch) => {
-                    out.push_str(&s[run..i]);
-                    out.push_str(&format!("\\u{:04x}", ch as u32));
-                    run = i + ch.len_utf8();
-                    continue;
+            _ => {
+                // A lead byte: look at the whole character.
+                match s[i..].chars().next() {
+                    Some(ch) if crate::sanitize::steers_terminal(ch) => {
+                        out.push_str(&s[run..i]);
+                        let _ = write!(out, "\\u{:04x}", ch as u32);
+                        i += ch.len_utf8();
+                        run = i;
+                    }
+                    _ => i += 1,
                 }
-                _ => continue,
-            },
-            _ => continue,
+                continue;
+            }
         };
         out.push_str(&s[run..i]);
         if esc.is_empty() {
-            out.push_str(&format!("\\u{b:04x}"));
+            let _ = write!(out, "\\u{b:04x}");
         } else {
             out.push_str(esc);
         }
-        run = i + 1;
+        i += 1;
+        run = i;
     }
     out.push_str(&s[run..]);
-    out.push('"');
 }
 
 #[cfg(test)]

@@ -71,6 +71,23 @@ pub(crate) struct Parser<'a> {
     /// Accept repeated keys (keeping the first); only for re-reading a JSON-lines case
     /// whose `args` already failed with a duplicate, to find where the args end.
     pub(crate) allow_duplicates: bool,
+    /// Room the next object read fills (then empty again): a JSON-lines run hands back the
+    /// members of one line's args for the next line's, instead of allocating anew.
+    pub(crate) spare: Vec<Field<'a>>,
+}
+
+/// A member of an object: its key and value.
+pub(crate) type Field<'a> = (Cow<'a, str>, Json<'a>);
+
+/// The same (empty) vector with its room kept, for values of another lifetime: the empty
+/// vector's allocation is reused in place, as the standard library does when collecting a
+/// vector's own iterator into items of the same size.
+pub(crate) fn recycle<'b>(mut fields: Vec<Field<'_>>) -> Vec<Field<'b>> {
+    fields.clear();
+    fields
+        .into_iter()
+        .map(|_| -> Field<'b> { unreachable!("the vector was just cleared") })
+        .collect()
 }
 
 type PResult<T> = Result<T, Fail>;
@@ -83,7 +100,22 @@ impl<'a> Parser<'a> {
             pos: 0,
             depth: 0,
             allow_duplicates: false,
+            spare: Vec::new(),
         }
+    }
+
+    /// A cursor at byte `pos` of `src`, inside the top-level object (one level deep), as
+    /// [`Parser::open_object`] and the members before `pos` would have left it.
+    pub(crate) fn inside_object(src: &'a str, pos: usize) -> Self {
+        let mut p = Parser::new(src);
+        p.pos = pos;
+        p.depth = 1;
+        p
+    }
+
+    /// The byte offset of the cursor.
+    pub(crate) fn offset(&self) -> usize {
+        self.pos
     }
 
     fn document(&mut self) -> PResult<Json<'a>> {
@@ -179,7 +211,7 @@ impl<'a> Parser<'a> {
     fn object(&mut self) -> PResult<Json<'a>> {
         self.enter()?;
         self.pos += 1; // '{'
-        let mut fields: Vec<(Cow<'a, str>, Json<'a>)> = Vec::new();
+        let mut fields = std::mem::take(&mut self.spare);
         let mut seen: Option<HashSet<Cow<'a, str>>> = None;
         self.ws();
         if self.peek() == Some(b'}') {
