@@ -158,7 +158,9 @@ impl Schema {
 
     /// The declared property called `name`.
     pub(crate) fn property(&self, name: &str) -> Option<&Property> {
-        self.properties.iter().find(|p| p.name == name)
+        self.properties
+            .iter()
+            .find(|p| json::same_text(&p.name, name))
     }
 }
 
@@ -353,10 +355,20 @@ pub(crate) fn check(
         });
         return;
     };
+    // The declared property of each arg, looked up once (past the first few args, again
+    // where needed).
+    let mut known: [Option<&Property>; 16] = [None; 16];
+    for (slot, (k, _)) in known.iter_mut().zip(fields) {
+        *slot = schema.property(k);
+    }
+    let property = |i: usize, k: &str| match known.get(i) {
+        Some(p) => *p,
+        None => schema.property(k),
+    };
     // 1. missing required args, in declared order
     if rules.is_on(Rule::Required) {
         for name in &schema.required {
-            if !fields.iter().any(|(k, _)| k == name)
+            if !fields.iter().any(|(k, _)| json::same_text(k, name))
                 && !sink(found(
                     CheckKind::Missing,
                     name,
@@ -369,8 +381,8 @@ pub(crate) fn check(
     }
     // 2. unknown args, in the order written
     if rules.is_on(Rule::Unknown) && !schema.additional_allowed {
-        for (k, _) in fields {
-            if schema.property(k).is_none()
+        for (i, (k, _)) in fields.iter().enumerate() {
+            if property(i, k).is_none()
                 && !sink(found(CheckKind::Unknown, k, &["unknown arg: ", k]))
             {
                 return;
@@ -379,8 +391,8 @@ pub(crate) fn check(
     }
     // 3. types of the declared args, in the order written
     if rules.is_on(Rule::Types) {
-        for (k, v) in fields {
-            let Some(p) = schema.property(k) else {
+        for (i, (k, v)) in fields.iter().enumerate() {
+            let Some(p) = property(i, k) else {
                 continue;
             };
             if !type_ok(&p.ty, v, rules)
@@ -403,8 +415,8 @@ pub(crate) fn check(
     }
     // 4. value constraints of declared args whose type is right
     if rules.is_on(Rule::Values) {
-        for (k, v) in fields {
-            let Some(p) = schema.property(k) else {
+        for (i, (k, v)) in fields.iter().enumerate() {
+            let Some(p) = property(i, k) else {
                 continue;
             };
             if p.constraints.is_empty() || (rules.is_on(Rule::Types) && !type_ok(&p.ty, v, rules)) {

@@ -72,21 +72,19 @@ impl Resume {
         self.resolved = None;
     }
 
-    /// If `text` starts with the remembered bytes: a cursor at its args and the case so far.
-    fn start<'a>(&self, text: &'a str) -> Option<(Parser<'a>, RawCase<'a>)> {
+    /// If `text` starts with the remembered bytes: the case so far into `case` (a new
+    /// one), and a cursor at its args.
+    fn start<'a>(&self, text: &'a str, case: &mut RawCase<'a>) -> Option<Parser<'a>> {
         if self.prefix.is_empty() || !text.as_bytes().starts_with(&self.prefix) {
             return None;
         }
-        let case = RawCase {
-            schema_text: self.schema.clone().map(|r| &text[r]),
-            schema_hit: self.schema_hit,
-            required_text: &text[self.required.clone()],
-            form: self.form,
-            seen_required: self.seen_required,
-            from_prefix: true,
-            ..RawCase::default()
-        };
-        Some((Parser::inside_object(text, self.prefix.len()), case))
+        case.schema_text = self.schema.clone().map(|r| &text[r]);
+        case.schema_hit = self.schema_hit;
+        case.required_text = &text[self.required.clone()];
+        case.form = self.form;
+        case.seen_required = self.seen_required;
+        case.from_prefix = true;
+        Some(Parser::inside_object(text, self.prefix.len()))
     }
 
     /// The bytes remembered (empty: none).
@@ -154,23 +152,25 @@ fn repeated(key: &str) -> CaseError {
     CaseError::Bad(format!("the case repeats the key {key:?}"))
 }
 
-/// Read `text` as a case. `spare` is room for the args' members. With `allow_duplicates`
-/// (a second reading, after the args repeated a key) `resume` is neither used nor changed.
+/// Read `text` as a case into `case` (a new one). `spare` is room for the args' members.
+/// With `allow_duplicates` (a second reading, after the args repeated a key) `resume` is
+/// neither used nor changed.
 pub(super) fn read<'a>(
     text: &'a str,
     allow_duplicates: bool,
     cache: &[Cached],
     resume: &mut Resume,
     spare: Vec<Field<'a>>,
-) -> Result<RawCase<'a>, CaseError> {
+    case: &mut RawCase<'a>,
+) -> Result<(), CaseError> {
     if !allow_duplicates {
-        if let Some((mut p, mut case)) = resume.start(text) {
+        if let Some(mut p) = resume.start(text, case) {
             p.spare = spare;
             case.read_args_value(resume.key, &mut p)?;
             if p.next_member().map_err(syntax)? {
                 case.members(text, &mut p, cache, None)?;
             }
-            return Ok(case);
+            return Ok(());
         }
     }
     if text.trim().is_empty() {
@@ -185,10 +185,8 @@ pub(super) fn read<'a>(
     if p.open_object().map_err(syntax)? {
         return Err(CaseError::Bad("missing \"schema\"".into()));
     }
-    let mut case = RawCase::default();
     let resume = if allow_duplicates { None } else { Some(resume) };
-    case.members(text, &mut p, cache, resume)?;
-    Ok(case)
+    case.members(text, &mut p, cache, resume)
 }
 
 impl<'a> RawCase<'a> {
@@ -300,12 +298,14 @@ impl<'a> RawCase<'a> {
         if self.args.is_some() {
             return Err(repeated("args"));
         }
-        let (v, _) = p.value_with_text().map_err(|e| match e {
-            ParseError::Duplicate { path } => CaseError::DuplicateInArgs(path),
-            other => syntax(other),
-        })?;
-        self.args = Some(v);
-        Ok(())
+        match p.next_value() {
+            Ok(v) => {
+                self.args = Some(v);
+                Ok(())
+            }
+            Err(ParseError::Duplicate { path }) => Err(CaseError::DuplicateInArgs(path)),
+            Err(other) => Err(syntax(other)),
+        }
     }
 
     fn read_args_text(&mut self, p: &mut Parser<'a>) -> Result<(), CaseError> {

@@ -64,31 +64,31 @@ pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<S
         let n = read_some(&mut input, &mut chunk[filled..])?;
         filled += n;
         let mut start = 0;
+        // Room for the args of this chunk's lines (they all borrow from it).
+        let mut room = recycle(std::mem::take(&mut lines.room));
         // Complete lines: check UTF-8 once for all of them, then split in place.
-        let whole = chunk[..filled]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
+        let whole = memchr::memrchr(b'\n', &chunk[..filled]).map_or(0, |i| i + 1);
         if let Ok(text) = std::str::from_utf8(&chunk[..whole]) {
-            for line in text.split_terminator('\n') {
-                lines.text_line(line);
+            for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+                lines.text_line(&text[start..end], &mut room);
                 lines.write_if_full(&mut output)?;
+                start = end + 1;
             }
-            start = whole;
         } else {
             // Some line is not UTF-8: go line by line so only that line is refused.
-            while let Some(off) = find_newline(&chunk[start..filled]) {
-                lines.byte_line(&chunk[start..start + off]);
+            while let Some(off) = memchr::memchr(b'\n', &chunk[start..filled]) {
+                lines.byte_line(&chunk[start..start + off], &mut room);
                 lines.write_if_full(&mut output)?;
                 start += off + 1;
             }
         }
         if n == 0 {
             if start < filled {
-                lines.byte_line(&chunk[start..filled]);
+                lines.byte_line(&chunk[start..filled], &mut room);
             }
             break;
         }
+        lines.room = recycle(room);
         chunk.copy_within(start..filled, 0);
         filled -= start;
         if filled == chunk.len() {
@@ -117,32 +117,14 @@ fn read_some(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     }
 }
 
-/// Position of the first `\n`, eight bytes at a time.
-fn find_newline(hay: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    const NL: u64 = LO * b'\n' as u64;
-    let mut i = 0;
-    while i + 8 <= hay.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&hay[i..i + 8]);
-        let x = u64::from_le_bytes(word) ^ NL;
-        if (x.wrapping_sub(LO) & !x & HI) != 0 {
-            break;
-        }
-        i += 8;
-    }
-    hay[i..].iter().position(|&b| b == b'\n').map(|p| i + p)
-}
-
 /// A run in progress: what earlier lines leave to later ones (compiled schemas, the last
 /// case's prefix, room for args) and the verdicts not yet written.
 struct Lines<'o> {
     opts: &'o Options,
     cache: Cache,
     resume: Resume,
-    /// Room for the members of the next line's args (always empty between lines).
-    spare: Vec<Field<'static>>,
+    /// Room for the members of args, kept between chunks (always empty there).
+    room: Vec<Field<'static>>,
     stats: Stats,
     out: String,
 }
@@ -153,7 +135,7 @@ impl<'o> Lines<'o> {
             opts,
             cache: Cache::default(),
             resume: Resume::default(),
-            spare: Vec::new(),
+            room: Vec::new(),
             stats: Stats::default(),
             out: String::with_capacity(FLUSH_AT + 4096),
         }
@@ -172,10 +154,11 @@ impl<'o> Lines<'o> {
         Ok(())
     }
 
-    /// Judge one line (without its `\n`) and append its verdict line.
-    fn byte_line(&mut self, line: &[u8]) {
+    /// Judge one line (without its `\n`) and append its verdict line. `room` is empty room
+    /// for the members of its args (and left so).
+    fn byte_line<'a>(&mut self, line: &'a [u8], room: &mut Vec<Field<'a>>) {
         match std::str::from_utf8(line) {
-            Ok(text) => self.text_line(text),
+            Ok(text) => self.text_line(text, room),
             Err(e) => {
                 self.stats.lines += 1;
                 self.stats.bad += 1;
@@ -187,10 +170,10 @@ impl<'o> Lines<'o> {
     }
 
     /// Judge one line of text (without its `\n`) and append its verdict line.
-    fn text_line(&mut self, line: &str) {
+    fn text_line<'a>(&mut self, line: &'a str, room: &mut Vec<Field<'a>>) {
         let text = line.strip_suffix('\r').unwrap_or(line);
         self.stats.lines += 1;
-        match self.case(text) {
+        match self.case(text, room) {
             Ok(true) => self.stats.ok += 1,
             Ok(false) => self.stats.rejected += 1,
             Err(bad) => {
@@ -203,22 +186,29 @@ impl<'o> Lines<'o> {
 
     /// `Ok(passed)` for a case (its verdict written), `Err(reason)` for a line that is not
     /// a case (nothing written).
-    fn case(&mut self, text: &str) -> Result<bool, String> {
-        let spare = recycle(std::mem::take(&mut self.spare));
+    fn case<'a>(&mut self, text: &'a str, room: &mut Vec<Field<'a>>) -> Result<bool, String> {
         let entries = self.cache.entries();
-        match case::read(text, false, entries, &mut self.resume, spare) {
-            Ok(case) => self.judge(case, None),
+        let mut case = RawCase::default();
+        let spare = std::mem::take(room);
+        match case::read(text, false, entries, &mut self.resume, spare, &mut case) {
+            Ok(()) => self.judge(&mut case, None, room),
             Err(CaseError::DuplicateInArgs(path)) => {
                 // Read the line again, letting the repeat through, to check the rest of it.
-                let case = case::read(text, true, entries, &mut self.resume, Vec::new())
+                let mut case = RawCase::default();
+                case::read(text, true, entries, &mut self.resume, Vec::new(), &mut case)
                     .map_err(CaseError::into_reason)?;
-                self.judge(case, Some(path))
+                self.judge(&mut case, Some(path), room)
             }
             Err(e) => Err(e.into_reason()),
         }
     }
 
-    fn judge(&mut self, case: RawCase<'_>, duplicate: Option<String>) -> Result<bool, String> {
+    fn judge<'a>(
+        &mut self,
+        case: &mut RawCase<'a>,
+        duplicate: Option<String>,
+        room: &mut Vec<Field<'a>>,
+    ) -> Result<bool, String> {
         let Some(schema_text) = case.schema_text else {
             return Err("missing \"schema\"".into());
         };
@@ -226,11 +216,11 @@ impl<'o> Lines<'o> {
         let keep = duplicate.is_none();
         let schema = self
             .cache
-            .schema_for(&case, schema_text, form, &mut self.resume, self.opts, keep)
+            .schema_for(case, schema_text, form, &mut self.resume, self.opts, keep)
             .as_ref()
             .map_err(String::clone)?;
         let (out, opts) = (&mut self.out, self.opts);
-        match (case.args, case.args_text) {
+        match (&mut case.args, &case.args_text) {
             (Some(_), Some(_)) => Err("both \"args\" and \"args_text\"".into()),
             (None, None) => Err("missing \"args\" (or \"args_text\")".into()),
             (Some(args), None) => {
@@ -244,14 +234,16 @@ impl<'o> Lines<'o> {
                         write_rejected(out, &[v], schema.form, opts.all);
                         false
                     }
-                    None => write_verdict(out, schema, &args, opts),
+                    None => write_verdict(out, schema, args, opts),
                 };
                 if let Json::Object(fields) = args {
-                    self.spare = recycle(fields);
+                    // Hand the members' room to the next line.
+                    fields.clear();
+                    std::mem::swap(room, fields);
                 }
                 Ok(passed)
             }
-            (None, Some(text)) => match super::json::parse(&text) {
+            (None, Some(text)) => match super::json::parse(text) {
                 Ok(args) => Ok(write_verdict(out, schema, &args, opts)),
                 Err(e) => {
                     let v = Violation {

@@ -73,19 +73,6 @@ fn bad_cases_do_not_stop_the_run() {
 }
 
 #[test]
-fn newline_search() {
-    for len in 0..40 {
-        for at in 0..len {
-            let mut v = vec![b'x'; len];
-            v[at] = b'\n';
-            assert_eq!(find_newline(&v), Some(at));
-        }
-        assert_eq!(find_newline(&vec![b'y'; len]), None);
-    }
-    assert_eq!(find_newline("ééé\né".as_bytes()), Some(6));
-}
-
-#[test]
 fn a_line_that_is_not_utf8_is_refused_alone() {
     let ok = b"{\"schema\": {}, \"form\": \"flat\", \"args\": {}}\n";
     let mut input = ok.to_vec();
@@ -162,6 +149,14 @@ fn same_as_alone(input: &str, all: bool) -> Vec<String> {
     whole.lines().map(str::to_owned).collect()
 }
 
+/// Read one line as a case (no cache), with `resume`.
+fn read_one<'a>(text: &'a str, again: bool, resume: &mut Resume) -> Option<RawCase<'a>> {
+    let mut case = RawCase::default();
+    case::read(text, again, &[], resume, Vec::new(), &mut case)
+        .ok()
+        .map(|()| case)
+}
+
 const WEATHER: &str =
     r#"{"schema": {"city": "str", "days": "int"}, "required": ["city"], "args": "#;
 
@@ -169,11 +164,11 @@ const WEATHER: &str =
 fn a_line_sharing_the_prefix_is_read_from_its_args() {
     let mut resume = Resume::default();
     let first = format!(r#"{WEATHER}{{"city": "Paris"}}}}"#);
-    let case = case::read(&first, false, &[], &mut resume, Vec::new()).ok();
+    let case = read_one(&first, false, &mut resume);
     assert!(case.is_some_and(|c| c.from_prefix));
     assert_eq!(resume.prefix(), WEATHER.as_bytes());
     let second = format!(r#"{WEATHER}{{"days": 2}}}}"#);
-    let case = case::read(&second, false, &[], &mut resume, Vec::new()).ok();
+    let case = read_one(&second, false, &mut resume);
     let case = case.expect("a case");
     assert!(case.from_prefix);
     assert_eq!(case.schema_text, Some(r#"{"city": "str", "days": "int"}"#));
@@ -184,7 +179,7 @@ fn a_line_sharing_the_prefix_is_read_from_its_args() {
     );
     // A second reading (after a repeated key in the args) neither uses nor changes it.
     let other = r#"{"schema": {}, "args": {}}"#;
-    let case = case::read(other, true, &[], &mut resume, Vec::new()).ok();
+    let case = read_one(other, true, &mut resume);
     assert!(case.is_some_and(|c| !c.from_prefix));
     assert_eq!(resume.prefix(), WEATHER.as_bytes());
 }
