@@ -108,7 +108,7 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
         .title(Line::from(Span::styled(right, th.focus)).right_aligned());
     let inner = block.inner(area);
     block.render(area, buf);
-    key_bar(area, buf, th, &g);
+    key_bar(area, buf, th, g);
     inner
 }
 
