@@ -123,7 +123,8 @@ struct CallTask {
     /// Jitter per call, seeded from the run seed and the call's place in the run, so the
     /// draws do not depend on which task happens to retry first.
     rng_seed: u64,
-    rng: Option<ChaCha8Rng>,
+    /// Boxed: drawn only when a call retries, and kept out of the task's own size.
+    rng: Option<Box<ChaCha8Rng>>,
     /// The failure of the attempt before a scheduled retry.
     last_failure: Option<Ended>,
 }
@@ -387,7 +388,7 @@ impl CallTask {
         let rng_seed = self.rng_seed;
         let rng = self
             .rng
-            .get_or_insert_with(|| ChaCha8Rng::seed_from_u64(rng_seed));
+            .get_or_insert_with(|| Box::new(ChaCha8Rng::seed_from_u64(rng_seed)));
         let delay_ms = b.backoff(self.attempts, rng);
         if Instant::now() + Duration::from_millis(delay_ms) >= self.sh.deadline {
             return Next::Done(failed);

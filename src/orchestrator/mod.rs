@@ -139,7 +139,9 @@ pub fn load_scenario_generated(calls: usize, concurrency: u32) -> Scenario {
             ProposedCall {
                 id,
                 tool: "get_ticket".into(),
-                args: Some(json!({"ticket_id": format!("TKT-{:03}", i % 1000)})),
+                args: Some(std::sync::Arc::new(
+                    json!({"ticket_id": format!("TKT-{:03}", i % 1000)}),
+                )),
                 args_text: None,
                 idempotency_key: None,
             }

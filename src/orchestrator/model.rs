@@ -75,7 +75,7 @@ impl Message {
                         name: c.tool,
                         input: match (shared, c.args, c.args_text) {
                             (Some(v), _, _) => v,
-                            (None, Some(v), _) => Arc::new(v),
+                            (None, Some(v), _) => v,
                             (None, None, Some(t)) => Arc::new(Value::String(t)),
                             (None, None, None) => Arc::new(Value::Null),
                         },

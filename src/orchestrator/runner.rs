@@ -162,10 +162,7 @@ struct TurnCalls {
 
 impl TurnCalls {
     fn new(mut calls: Vec<ProposedCall>) -> TurnCalls {
-        let inputs = calls
-            .iter_mut()
-            .map(|c| c.args.take().map(Arc::new))
-            .collect();
+        let inputs = calls.iter_mut().map(|c| c.args.take()).collect();
         TurnCalls {
             slots: calls.iter().map(|_| None).collect(),
             valid: Vec::with_capacity(calls.len()),
@@ -470,7 +467,7 @@ impl<'s> RunLoop<'s> {
     fn answer(&mut self, t: TurnCalls) -> Option<StopReason> {
         let mut blocks = Vec::with_capacity(t.calls.len());
         for (call, slot) in t.calls.iter().zip(t.slots) {
-            let fin = slot.unwrap_or(Finished {
+            let fin = slot.unwrap_or_else(|| Finished {
                 category: Category::Cancelled,
                 content: json!({"ok": false, "code": "cancelled"}).to_string(),
                 denied: false,

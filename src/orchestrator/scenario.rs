@@ -2,6 +2,7 @@
 //! budgets, and how the simulated services behave per call and per attempt.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -150,9 +151,9 @@ impl<'de> Deserialize<'de> for Turn {
 pub struct ProposedCall {
     pub id: String,
     pub tool: String,
-    /// The arguments as JSON...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub args: Option<Value>,
+    /// The arguments as JSON (shared: handing a turn to the loop copies no arguments)...
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "shared_args")]
+    pub args: Option<Arc<Value>>,
     /// ...or as raw text the model produced (not JSON, repeated keys, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args_text: Option<String>,
@@ -171,6 +172,22 @@ impl ProposedCall {
     pub fn keyed(&self, scenario: &Scenario) -> bool {
         let write = super::services::ToolKind::from_name(&self.tool).is_some_and(|t| t.is_write());
         write && (scenario.idempotency_keys || self.idempotency_key.is_some())
+    }
+}
+
+/// Arguments read and written exactly as a plain `Option<Value>` would be.
+mod shared_args {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    pub fn serialize<S: Serializer>(v: &Option<Arc<Value>>, s: S) -> Result<S::Ok, S::Error> {
+        v.as_deref().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Arc<Value>>, D::Error> {
+        Ok(Option::<Value>::deserialize(d)?.map(Arc::new))
     }
 }
 

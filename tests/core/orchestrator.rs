@@ -663,7 +663,9 @@ fn sensitive_arguments_are_masked_never_printed_nor_hashed() {
     let mut s = scenario("happy-path");
     s.sensitive_args = vec!["ticket_id".into()];
     if let Turn::Calls { calls } = &mut s.turns[0] {
-        calls[0].args = Some(serde_json::json!({"ticket_id": "TKT-1040"}));
+        calls[0].args = Some(std::sync::Arc::new(
+            serde_json::json!({"ticket_id": "TKT-1040"}),
+        ));
     }
     let r = run_blocking(&s, 0);
     let jsonl = r.to_jsonl();
