@@ -359,19 +359,74 @@ fn draw_page(app: &App, view: &PageView, content: Rect, buf: &mut Buffer) {
                             .collect::<Vec<_>>(),
                     )
                     .build();
-                let h = u16::try_from(seg.height).unwrap_or(u16::MAX);
-                let mut off = Buffer::empty(Rect::new(0, 0, content.width, h));
-                big.render(off.area, &mut off);
-                copy_rows(&off, from, to, content.x, screen_y, buf);
+                let place = Placement::new(content, seg.height, from, to, screen_y);
+                place.draw(buf, None, |area, b| big.render(area, b));
             }
             SegKind::Slot(i) => {
-                let h = u16::try_from(seg.height).unwrap_or(u16::MAX);
-                let mut off = Buffer::empty(Rect::new(0, 0, content.width, h));
-                off.set_style(off.area, t.base);
-                render_slot(app, *i, &mut off);
-                copy_rows(&off, from, to, content.x, screen_y, buf);
+                let place = Placement::new(content, seg.height, from, to, screen_y);
+                place.draw(buf, Some(t.base), |area, b| render_slot(app, *i, area, b));
             }
         }
+    }
+}
+
+/// Where a segment `height` rows tall goes on screen, and which of its rows show.
+struct Placement {
+    /// The segment's whole area on screen, when all of it is in view.
+    whole: Option<Rect>,
+    width: u16,
+    height: u16,
+    from: usize,
+    to: usize,
+    x: u16,
+    y: u16,
+}
+
+impl Placement {
+    fn new(content: Rect, height: usize, from: usize, to: usize, y: u16) -> Placement {
+        let h = u16::try_from(height).unwrap_or(u16::MAX);
+        let whole = Rect::new(content.x, y, content.width, h);
+        let in_view = from == 0 && to == height && content.intersection(whole) == whole;
+        Placement {
+            whole: in_view.then_some(whole),
+            width: content.width,
+            height: h,
+            from,
+            to,
+            x: content.x,
+            y,
+        }
+    }
+
+    /// Draw the segment with `paint` (given its area and a buffer holding all of it) on
+    /// blank cells in `base` (or unstyled): in place when it is all in view, else
+    /// off-screen and its visible rows copied.
+    fn draw(&self, buf: &mut Buffer, base: Option<Style>, paint: impl FnOnce(Rect, &mut Buffer)) {
+        if let Some(area) = self.whole {
+            reset_area(buf, area, base);
+            paint(area, buf);
+            return;
+        }
+        let mut off = Buffer::empty(Rect::new(0, 0, self.width, self.height));
+        if let Some(base) = base {
+            off.set_style(off.area, base);
+        }
+        paint(off.area, &mut off);
+        copy_rows(&off, self.from, self.to, self.x, self.y, buf);
+    }
+}
+
+/// Blank every cell of `area` and give it `style`, if any.
+fn reset_area(buf: &mut Buffer, area: Rect, style: Option<Style>) {
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            if let Some(c) = buf.cell_mut((x, y)) {
+                c.reset();
+            }
+        }
+    }
+    if let Some(style) = style {
+        buf.set_style(area, style);
     }
 }
 
@@ -408,10 +463,9 @@ fn kind_name(kind: &crate::content::lessons::BlockKind) -> &'static str {
     }
 }
 
-/// Draw one block into `buf` (its whole area), or its build error.
-fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
+/// Draw one block into `area` of `buf`, or its build error.
+fn render_slot(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
     let t = &app.theme();
-    let area = buf.area;
     let Some(slot) = app.slots().get(i) else {
         return;
     };
