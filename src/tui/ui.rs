@@ -403,7 +403,14 @@ impl Placement {
     /// off-screen and its visible rows copied.
     fn draw(&self, buf: &mut Buffer, base: Option<Style>, paint: impl FnOnce(Rect, &mut Buffer)) {
         if let Some(area) = self.whole {
-            reset_area(buf, area, base);
+            // The page area is blank in the base style until its segments are drawn.
+            if base.is_none() {
+                for pos in area.positions() {
+                    if let Some(c) = buf.cell_mut(pos) {
+                        c.reset();
+                    }
+                }
+            }
             paint(area, buf);
             return;
         }
@@ -413,20 +420,6 @@ impl Placement {
         }
         paint(off.area, &mut off);
         copy_rows(&off, self.from, self.to, self.x, self.y, buf);
-    }
-}
-
-/// Blank every cell of `area` and give it `style`, if any.
-fn reset_area(buf: &mut Buffer, area: Rect, style: Option<Style>) {
-    for y in area.top()..area.bottom() {
-        for x in area.left()..area.right() {
-            if let Some(c) = buf.cell_mut((x, y)) {
-                c.reset();
-            }
-        }
-    }
-    if let Some(style) = style {
-        buf.set_style(area, style);
     }
 }
 
