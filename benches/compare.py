@@ -101,10 +101,11 @@ def build():
     baseline = cargo_artifact(["bench", "--no-run", "--bench", "parse_baseline"], "parse_baseline")
     manifest = os.path.join(BENCHES, "jsonschema_peer", "Cargo.toml")
     peer_dir = os.path.join(TARGET, "jsonschema-peer")
-    env = dict(os.environ, CARGO_TARGET_DIR=peer_dir)
     peers = {}
     for variant, features in (("exact", ["--features", "exact"]), ("f64", [])):
-        # Both builds share one target directory; each binary is copied aside under its name.
+        # Each build has its own target directory (so neither undoes the other's features and
+        # an unchanged peer is not rebuilt); the binary is copied aside under its name.
+        env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(peer_dir, variant))
         exe = cargo_artifact(["build", "--release", "--manifest-path", manifest, *features],
                              "jsonschema-peer", env=env)
         peers[variant] = os.path.join(peer_dir, f"jsonschema-peer-{variant}")

@@ -24,8 +24,7 @@ use crate::tui::theme::ThemeName;
     name = "tooldojo",
     version,
     about = "A terminal dojo for one skill: never trust a tool call a model proposes.",
-    long_about = None,
-    args_conflicts_with_subcommands = true
+    long_about = None
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -88,6 +87,21 @@ pub(crate) struct TuiArgs {
 }
 
 impl TuiArgs {
+    /// The first flag set here, by name: these flags open the app, so beside a subcommand
+    /// they are a mistake to name (`--lessons` and `--fixtures` go anywhere).
+    fn first_set(&self) -> Option<&'static str> {
+        [
+            ("--theme", self.theme.is_some()),
+            ("--ascii", self.ascii),
+            ("--present", self.present),
+            ("--lesson", self.lesson.is_some()),
+            ("--records", self.records.is_some()),
+            ("--reset-progress", self.reset_progress),
+        ]
+        .into_iter()
+        .find_map(|(name, set)| set.then_some(name))
+    }
+
     /// The app's plain config: what was parsed, plus where content comes from.
     pub(crate) fn config(&self, content: Content) -> crate::tui::Config {
         crate::tui::Config {
@@ -123,6 +137,22 @@ pub(crate) enum Command {
     Practice(practice::PracticeArgs),
     /// Open the app in a timed rehearsal drill (predict, explain, write it; then a scorecard).
     Rehearse(rehearse::RehearseArgs),
+}
+
+impl Command {
+    /// The subcommand's name as typed.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Validate(_) => "validate",
+            Command::Exec(_) => "exec",
+            Command::Check(_) => "check",
+            Command::Trace(_) => "trace",
+            Command::Render(_) => "render",
+            Command::Play(_) => "play",
+            Command::Practice(_) => "practice",
+            Command::Rehearse(_) => "rehearse",
+        }
+    }
 }
 
 /// Parse flags, run, and turn the outcome into an exit code.
@@ -181,6 +211,14 @@ impl From<serde_json::Error> for Failure {
 
 pub(crate) fn run(cli: Cli) -> CliResult {
     let content = cli.content.clone();
+    if let (Some(command), Some(flag)) = (&cli.command, cli.tui.first_set()) {
+        return Err(UserError::new(format!(
+            "{flag} is an option of the app itself, not of `tooldojo {}`; \
+             put the subcommand's own options after its name",
+            command.name()
+        ))
+        .into());
+    }
     match cli.command {
         Some(Command::Validate(args)) => validate::run(args, &content),
         Some(Command::Exec(args)) => exec::run(args, &content),

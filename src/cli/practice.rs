@@ -111,7 +111,7 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
             f.name(lang.is_js())
         );
     }
-    if let Some(notice) = report.network.notice() {
+    for notice in report.notices() {
         eprintln!("{notice}");
     }
     if let Some(first) = report.first_failure() {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use super::{ContentArgs, TuiArgs};
 use crate::error::UserError;
+use crate::practice::Lang;
 use crate::tui::rehearse::DrillConfig;
 
 #[derive(Debug, clap::Args)]
@@ -21,6 +22,10 @@ pub(crate) struct RehearseArgs {
     /// interviewer reveals them (r), and the interviewer scores.
     #[arg(long)]
     pub(crate) interviewer: bool,
+    /// The language of the write-it round: Python (validate_tool_args or execute_tool, as
+    /// the seed picks) or JavaScript (executeTool).
+    #[arg(long, value_enum, default_value = "python", value_name = "LANG")]
+    pub(crate) lang: Lang,
     #[command(flatten)]
     pub(crate) tui: TuiArgs,
 }
@@ -50,6 +55,7 @@ pub(crate) fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult
     let mut drill = DrillConfig::new(seed, args.minutes);
     drill.transcript = args.transcript;
     drill.interviewer = args.interviewer;
+    drill.lang = args.lang;
     let mut config = args.tui.config(content.content());
     config.drill = Some(drill);
     Ok(crate::tui::run_app(config)?)

@@ -38,6 +38,7 @@ pub(crate) fn grade(
         graded: Vec::new(),
         rows: Vec::new(),
         network: Network::Unsupported,
+        pids_isolated: false,
         load_error: None,
     };
     let mut session = first_load(job, &spec, &source, cancel, &mut report)?;
@@ -102,6 +103,7 @@ fn first_load(
     ) {
         Ok((h, hello)) => {
             report.network = h.network();
+            report.pids_isolated = h.pids_isolated();
             report.graded = hello.functions;
             (Some(h), hello.defined)
         }

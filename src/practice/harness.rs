@@ -198,6 +198,10 @@ impl Harness {
     pub(crate) fn network(&self) -> Network {
         self.sandbox.network.clone()
     }
+
+    pub(crate) fn pids_isolated(&self) -> bool {
+        self.sandbox.pids_isolated
+    }
 }
 
 fn error_text(err: &Value) -> String {

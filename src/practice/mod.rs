@@ -4,7 +4,8 @@
 //!
 //! - [`cases`]: the rows and their expected results (computed by the real code);
 //! - [`harness`]: the embedded harness programs and the JSON-lines exchange;
-//! - [`sandbox`]: process group, fresh directory, scrubbed environment, no network, limits;
+//! - [`sandbox`]: process group, fresh directory, scrubbed environment, no network, its own
+//!   process-id namespace, limits;
 //! - [`judge`]: one answer against one expected result; [`show`]: rows written for the learner;
 //! - [`starter`]: the starter files; [`watch`]: re-grading on every save;
 //! - [`grade`](mod@grade): the run itself, with progress as it goes, here or on a thread;
@@ -30,7 +31,9 @@ pub(crate) use sandbox::Network;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lang {
+    #[value(alias = "py")]
     Python,
+    #[value(alias = "javascript")]
     Js,
 }
 
@@ -159,11 +162,25 @@ pub struct Report {
     pub(crate) graded: Vec<Function>,
     pub rows: Vec<RowResult>,
     pub(crate) network: Network,
+    /// Whether the code ran in a process-id namespace of its own, so that every process it
+    /// started died with it (false where the system refused one, or it never started).
+    pub(crate) pids_isolated: bool,
     /// Set when the file did not load at all.
     pub(crate) load_error: Option<String>,
 }
 
 impl Report {
+    /// What the learner should know about how their code was contained, one line each.
+    pub(crate) fn notices(&self) -> Vec<&'static str> {
+        let mut notes: Vec<&'static str> = self.network.notice().into_iter().collect();
+        if self.load_error.is_none() && !self.pids_isolated && !self.rows.is_empty() {
+            notes.push(
+                "note: this system refused a process-id namespace, so a process your code starts in a new session can outlive the run",
+            );
+        }
+        notes
+    }
+
     pub(crate) fn passed(&self) -> usize {
         self.rows.iter().filter(|r| r.passed()).count()
     }

@@ -1,13 +1,15 @@
 //! Running the learner's untrusted code: a fresh temporary working directory, a scrubbed
-//! environment, no stdin, its own process group (killed whole, always), a new network
-//! namespace where Linux allows one, a core-dump and file-size limit, and a private socket on
-//! file descriptor 3 for the harness's JSON lines. Everything the program prints is read by
-//! threads and handed over as events, so a silent hang, a crash and a print flood are all
-//! seen by one loop with a deadline.
+//! environment, no stdin, its own process group (killed whole, always), new network and
+//! process-id namespaces where Linux allows them, a core-dump and file-size limit, and a
+//! private socket on file descriptor 3 for the harness's JSON lines. Everything the program
+//! prints is read by threads and handed over as events, so a silent hang, a crash and a print
+//! flood are all seen by one loop with a deadline.
 //!
-//! Limits of this sandbox, on purpose: the file system is not hidden (the code runs as the
-//! learner, on the learner's own machine), and a process that leaves the group on purpose
-//! (`setsid`) escapes the group kill; the harness itself also dies with the grader.
+//! In its own process-id namespace the interpreter is that namespace's first process, so when
+//! it is killed the kernel kills every process it started, even one that left the process
+//! group (`setsid`). Where the system refuses that namespace, such a process escapes the group
+//! kill. On purpose, the file system is not hidden: the code runs as the learner, on the
+//! learner's own machine. The harness itself also dies with the grader.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::fd::AsRawFd;
@@ -99,6 +101,8 @@ pub(crate) struct Sandboxed {
     /// How much output is kept (the cap of the latest wait).
     cap: usize,
     pub(crate) network: Network,
+    /// Whether the program runs in a process-id namespace of its own (see the module notes).
+    pub(crate) pids_isolated: bool,
     _dir: tempfile::TempDir,
 }
 
@@ -151,6 +155,7 @@ impl Sandboxed {
         drop(theirs);
         let pgid = child.id() as i32;
         let network = network_of(child.id());
+        let pids_isolated = pids_isolated(child.id());
         let (tx, events) = mpsc::channel();
         if let Some(out) = child.stdout.take() {
             pump_output(out, tx.clone());
@@ -168,6 +173,7 @@ impl Sandboxed {
             printed: 0,
             cap: usize::MAX,
             network,
+            pids_isolated,
             _dir: dir,
         })
     }
@@ -307,16 +313,79 @@ fn child_setup(channel: i32, address_space: Option<u64>) -> io::Result<()> {
         }
         #[cfg(target_os = "linux")]
         {
-            // A new, empty network namespace; unprivileged users need a user namespace too.
-            if libc::unshare(libc::CLONE_NEWNET) != 0 {
-                libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET);
-            }
             // Die with the grader, and never gain privileges.
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+            if new_namespaces() {
+                // Only the namespace's first process goes on to exec the interpreter.
+                first_process_of_namespace()?;
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            }
         }
     }
     Ok(())
+}
+
+/// Enter a new, empty network namespace and a new process-id namespace, each where the
+/// system allows (unprivileged users need a user namespace too). True when the process-id
+/// namespace was made: the next child forked is its first process.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn new_namespaces() -> bool {
+    use libc::{CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWUSER};
+    let tries = [
+        CLONE_NEWNET | CLONE_NEWPID,
+        CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWPID,
+        CLONE_NEWNET,
+        CLONE_NEWUSER | CLONE_NEWNET,
+    ];
+    // SAFETY: unshare only changes this (single-threaded, forked) process's namespaces.
+    tries
+        .iter()
+        .find(|&&flags| unsafe { libc::unshare(flags) } == 0)
+        .is_some_and(|flags| flags & CLONE_NEWPID != 0)
+}
+
+/// Fork once more. The child returns (and execs): it is the first process of the new
+/// process-id namespace, whose death takes every process in it along. This process stays
+/// between the grader and it, holding no descriptor, and ends as it ends.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn first_process_of_namespace() -> io::Result<()> {
+    // SAFETY: fork, close, waitpid, signal, kill and _exit are async-signal-safe, and the
+    // process in between never returns into the caller's code.
+    unsafe {
+        let pid = libc::fork();
+        if pid < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if pid == 0 {
+            return Ok(());
+        }
+        // Holding no pipe end, the grader sees output end, and the spawn succeed, by the
+        // first process alone.
+        if libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32) != 0 {
+            for fd in 0..4096 {
+                libc::close(fd);
+            }
+        }
+        let mut status = 0;
+        while libc::waitpid(pid, &mut status, 0) != pid {
+            if io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                libc::_exit(127);
+            }
+        }
+        if libc::WIFSIGNALED(status) {
+            let signal = libc::WTERMSIG(status);
+            libc::signal(signal, libc::SIG_DFL);
+            libc::kill(libc::getpid(), signal);
+        }
+        libc::_exit(if libc::WIFEXITED(status) {
+            libc::WEXITSTATUS(status)
+        } else {
+            127
+        })
+    }
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -348,6 +417,13 @@ fn network_of(pid: u32) -> Network {
         (Ok(a), Ok(b)) if a != b => Network::Isolated,
         _ => Network::Shared,
     }
+}
+
+/// Are the processes `pid` starts in a process-id namespace other than ours?
+fn pids_isolated(pid: u32) -> bool {
+    let ours = std::fs::read_link("/proc/self/ns/pid_for_children");
+    let theirs = std::fs::read_link(format!("/proc/{pid}/ns/pid_for_children"));
+    matches!((ours, theirs), (Ok(a), Ok(b)) if a != b)
 }
 
 fn pump_output(mut from: impl Read + Send + 'static, tx: Sender<Event>) {
@@ -425,21 +501,86 @@ mod tests {
         }
     }
 
+    /// Live (not zombie) processes whose command line is exactly `args`.
+    fn running(args: &[&str]) -> Vec<String> {
+        let want = args.join("\0") + "\0";
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter(|e| std::fs::read(e.path().join("cmdline")).is_ok_and(|c| c == want.as_bytes()))
+            .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+            .filter(|stat| {
+                let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+                !state.is_empty() && !state.starts_with('Z')
+            })
+            .collect()
+    }
+
+    /// Wait (briefly) for the kernel to finish killing what a kill left.
+    fn gone(args: &[&str]) -> Vec<String> {
+        let until = Instant::now() + Duration::from_secs(2);
+        loop {
+            let left = running(args);
+            if left.is_empty() || Instant::now() > until {
+                return left;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     #[test]
     fn a_timeout_kills_the_whole_group() {
-        let mut s = shell("sleep 30 & echo $! >&3; sleep 30");
-        let child: i32 = line(&mut s).trim().parse().unwrap();
+        let mut s = shell("sleep 971 & echo started >&3; sleep 30");
+        assert_eq!(line(&mut s), "started");
+        assert_eq!(running(&["sleep", "971"]).len(), 1, "the child runs");
         assert!(matches!(
             s.wait_line(Duration::from_millis(200), 1 << 16, &|| false),
             Wait::TimedOut
         ));
-        std::thread::sleep(Duration::from_millis(50));
-        let state = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
-        let alive = state
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| !rest.trim_start().starts_with('Z') && !rest.is_empty());
-        assert!(!alive, "the background child survived: {state}");
+        let left = gone(&["sleep", "971"]);
+        assert!(left.is_empty(), "the background child survived: {left:?}");
+    }
+
+    #[test]
+    fn a_process_that_leaves_the_group_dies_too_in_its_own_pid_namespace() {
+        let Some(setsid) = find_program("setsid") else {
+            eprintln!("no setsid here: nothing to try");
+            return;
+        };
+        let setsid = setsid.display().to_string();
+        let mut s = shell(&format!(
+            "{setsid} sleep 972 & sleep 0.2; echo started >&3; sleep 30"
+        ));
+        assert_eq!(line(&mut s), "started");
+        assert_eq!(running(&["sleep", "972"]).len(), 1, "the child runs");
+        let isolated = s.pids_isolated;
+        drop(s);
+        let left = gone(&["sleep", "972"]);
+        if isolated {
+            assert!(left.is_empty(), "a setsid child survived: {left:?}");
+        } else {
+            eprintln!("process-id namespaces are refused here; the setsid child escaped");
+            for stat in left {
+                let pid: i32 = stat.split(' ').next().unwrap().parse().unwrap();
+                // SAFETY: a plain kill of the test's own leftover process.
+                #[allow(unsafe_code)]
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_program_that_cannot_start_is_an_error_not_a_hang() {
+        let spec = Spawn {
+            program: PathBuf::from("/nonexistent/interpreter"),
+            args: vec![],
+            files: vec![],
+            env: vec![],
+            address_space: None,
+        };
+        assert!(Sandboxed::spawn(&spec).is_err());
     }
 
     #[test]

@@ -133,7 +133,7 @@ pub(crate) fn screen(report: &Report, title: &dyn Fn(&str) -> Option<String>) ->
             f.name(js)
         ));
     }
-    if let Some(notice) = report.network.notice() {
+    for notice in report.notices() {
         s.push_str(notice);
         s.push('\n');
     }

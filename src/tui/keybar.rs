@@ -1,7 +1,9 @@
-//! The key bar at the bottom: the focused element's own keys first, then the commands of
-//! the context underneath, with `? help` (or an entered block's way out) at the right. A
-//! block whose keys do not fit on one line gets a second; what still does not fit ends in
-//! `…` (the help lists every key).
+//! The key bar at the bottom of every screen. The way out and the help (`q quit`, `? help`,
+//! or an entered block's own way out) keep their place on the right whatever the width;
+//! the rest flows from the left by priority: the keys of what has focus, then scrolling
+//! (only where something scrolls), then the others. When room is short the least needed
+//! keys take their shorter words first, and only then are keys left out, from the least
+//! needed on, with `…` in their place (the help lists every key). Nothing is cut mid-word.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -10,162 +12,381 @@ use ratatui::text::{Line, Span};
 use crate::text::{truncate, width as width_of};
 use crate::tui::app::{App, Focus};
 use crate::tui::blocks::KeyHint;
-use crate::tui::keys::{self, Context};
+use crate::tui::keys::{self, Action, Command, Context};
 use crate::tui::theme::Theme;
 
-/// The key bar: the focused element's commands, then `? help` at the right.
-pub(crate) fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
-    let t = app.theme();
+/// How much a key matters when the bar is short of room; the first stay longest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Rank {
+    /// Quitting and the help (or the way back to where the help is): always shown.
+    Always,
+    /// The keys of what has focus.
+    Focus,
+    /// Scrolling, for a screen that scrolls.
+    Scroll,
+    /// Everything else worth a place in the bar.
+    Rest,
+}
+
+/// One entry of a key bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BarKey {
+    pub keys: &'static str,
+    pub what: &'static str,
+    /// The keys and words used when room is short.
+    pub short: (&'static str, &'static str),
+    pub rank: Rank,
+}
+
+impl BarKey {
+    pub(crate) const fn new(keys: &'static str, what: &'static str, rank: Rank) -> BarKey {
+        BarKey {
+            keys,
+            what,
+            short: (keys, what),
+            rank,
+        }
+    }
+
+    /// The same entry with a shorter form for a narrow bar.
+    pub(crate) const fn brief(self, keys: &'static str, what: &'static str) -> BarKey {
+        BarKey {
+            short: (keys, what),
+            ..self
+        }
+    }
+
+    fn of(c: &Command, rank: Rank) -> BarKey {
+        BarKey::new(c.label, c.what, rank).brief(c.short.0, c.short.1)
+    }
+
+    fn form(&self, short: bool) -> Entry {
+        if short {
+            self.short
+        } else {
+            (self.keys, self.what)
+        }
+    }
+}
+
+/// An entry as drawn: its keys and its words.
+type Entry = (&'static str, &'static str);
+
+/// Cells an entry takes: ` keys what `.
+fn cells((k, w): (&str, &str)) -> usize {
+    width_of(k) + width_of(w) + 3
+}
+
+/// What a bar shows: the entries of each line (keys, words), the pinned entries on the right
+/// of the first line, and whether keys were left out.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Plan {
+    pub lines: Vec<Vec<Entry>>,
+    pub right: Vec<Entry>,
+    pub more: bool,
+}
+
+/// Choose what a bar `width` cells wide and `rows` lines high shows of `keys`, keeping
+/// their order on screen; `more_w` is the width of the mark for keys left out.
+pub(crate) fn plan(keys: &[BarKey], width: usize, rows: usize, more_w: usize) -> Plan {
+    let rows = rows.max(1);
+    let pinned: Vec<&BarKey> = keys.iter().filter(|k| k.rank == Rank::Always).collect();
+    // The pinned entries in full, or shortened, or as many as fit.
+    let mut right: Vec<_> = pinned.iter().map(|k| k.form(false)).collect();
+    if right.iter().map(|e| cells(*e)).sum::<usize>() > width {
+        right = pinned.iter().map(|k| k.form(true)).collect();
+    }
+    while right.iter().map(|e| cells(*e)).sum::<usize>() > width {
+        right.pop();
+    }
+    let right_w: usize = right.iter().map(|e| cells(*e)).sum();
+    let rest: Vec<&BarKey> = keys.iter().filter(|k| k.rank != Rank::Always).collect();
+    // The order in which entries give way: the least needed, then the last, first.
+    let mut victims: Vec<usize> = (0..rest.len()).collect();
+    victims.sort_by_key(|&i| (std::cmp::Reverse(rest[i].rank), std::cmp::Reverse(i)));
+    for dropped in 0..=victims.len() {
+        let out = &victims[..dropped];
+        let kept: Vec<usize> = victims[dropped..].to_vec();
+        for shortened in 0..=kept.len() {
+            let short = &kept[..shortened];
+            let entries: Vec<_> = (0..rest.len())
+                .filter(|i| !out.contains(i))
+                .map(|i| rest[i].form(short.contains(&i)))
+                .collect();
+            let more = (dropped > 0).then_some(more_w);
+            if let Some(lines) = flow(&entries, more, width.saturating_sub(right_w), width, rows) {
+                return Plan {
+                    lines,
+                    right,
+                    more: dropped > 0,
+                };
+            }
+        }
+    }
+    // Not even the mark fits beside the pinned entries.
+    Plan {
+        lines: vec![Vec::new()],
+        right,
+        more: false,
+    }
+}
+
+/// Lay `entries` (and the mark for left-out keys, `more` wide) over `rows` lines, the first
+/// `first_w` wide and the others `width`; `None` when they do not fit.
+fn flow(
+    entries: &[Entry],
+    more: Option<usize>,
+    first_w: usize,
+    width: usize,
+    rows: usize,
+) -> Option<Vec<Vec<Entry>>> {
+    let mut lines = vec![Vec::new()];
+    let mut used = 0;
+    let sizes = entries.iter().map(|e| Some(cells(*e))).chain([more]);
+    for (n, size) in sizes.enumerate() {
+        let Some(need) = size else { continue };
+        let room = if lines.len() == 1 { first_w } else { width };
+        if used + need > room {
+            if lines.len() == rows {
+                return None;
+            }
+            lines.push(Vec::new());
+            used = 0;
+            if need > width {
+                return None;
+            }
+        }
+        used += need;
+        if let Some(e) = entries.get(n) {
+            lines.last_mut()?.push(*e);
+        }
+    }
+    Some(lines)
+}
+
+/// Draw a bar of `keys` into `area` (one line per row); `status`, when given, takes the
+/// place of the flowing keys on the first line.
+pub(crate) fn render_keys(
+    keys: &[BarKey],
+    status: Option<&str>,
+    t: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     buf.set_style(area, t.bar);
+    let more = format!(" {} ", t.sym.ellipsis);
+    let width = usize::from(area.width);
+    let p = plan(keys, width, usize::from(area.height), width_of(&more));
+    let entry = |(k, w): (&str, &str)| {
+        [
+            Span::styled(format!(" {k} "), t.bar.patch(t.key)),
+            Span::styled(format!("{w} "), t.bar),
+        ]
+    };
+    let right: Vec<Span> = p.right.iter().flat_map(|e| entry(*e)).collect();
+    let right_w: usize = right.iter().map(Span::width).sum();
+    let mut lines: Vec<Line> = if let Some(status) = status {
+        let s = truncate(&format!(" {status} "), width - right_w, t.sym.ellipsis);
+        vec![Line::from(Span::styled(s, t.bar.patch(t.warn)))]
+    } else {
+        p.lines
+            .iter()
+            .map(|l| Line::from(l.iter().flat_map(|e| entry(*e)).collect::<Vec<_>>()))
+            .collect()
+    };
+    if p.more
+        && status.is_none()
+        && let Some(last) = lines.last_mut()
+    {
+        last.push_span(Span::styled(more, t.bar.patch(t.key)));
+    }
+    for (n, line) in lines.iter().enumerate() {
+        let y = area.y + u16::try_from(n).unwrap_or(0);
+        buf.set_line(area.x, y, line, area.width);
+    }
+    if !right.is_empty() {
+        let x = area.right() - u16::try_from(right_w).unwrap_or(0);
+        buf.set_line(x, area.y, &Line::from(right), area.width);
+    }
+}
+
+/// The app's key bar: the focused element's keys and the commands of its context.
+pub(crate) fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
+    render_keys(&app_keys(app), app.status(), app.theme(), area, buf);
+}
+
+/// The entries of the app's bar in the context on top.
+pub(crate) fn app_keys(app: &App) -> Vec<BarKey> {
     let ctx = app.context();
     let hints = if matches!(ctx, Context::BlockFocused | Context::BlockActive) {
         app.block_hints()
     } else {
         Vec::new()
     };
-    let mut items = bar_items(app, ctx, &hints);
-    // The way out keeps its place on the right, however many keys the block lists.
-    let help_key = match ctx {
-        Context::Help => None,
-        Context::BlockActive => {
-            let esc = hints
-                .iter()
-                .find(|h| same_key(h.keys, "Esc"))
-                .map_or("leave block", |h| h.what);
-            items.retain(|(k, _)| !same_key(k, "Esc"));
-            Some(("Esc".to_owned(), esc.to_owned()))
-        }
-        _ => Some(("?".to_owned(), "help".to_owned())),
-    };
-    let right: Vec<Span> = help_key
+    let mut out: Vec<BarKey> = Vec::new();
+    if ctx == Context::BlockActive {
+        // Inside a block `q` and `?` may type; Ctrl-C quits and the block's way out leads
+        // back to where `?` works.
+        out.push(BarKey::new(keys::FORCE_QUIT.label, "quit", Rank::Always));
+        let esc = hints
+            .iter()
+            .find(|h| same_key(h.keys, "Esc"))
+            .map_or(keys::LEAVE_BLOCK.what, |h| h.what);
+        out.push(BarKey::new("Esc", esc, Rank::Always));
+    }
+    let hints: Vec<&KeyHint> = hints
         .iter()
-        .flat_map(|(k, w)| {
-            [
-                Span::styled(format!(" {k} "), t.bar.patch(t.key)),
-                Span::styled(format!("{w} "), t.bar),
-            ]
-        })
+        .filter(|h| !(ctx == Context::BlockActive && same_key(h.keys, "Esc")))
         .collect();
-    let right_w: usize = right.iter().map(Span::width).sum();
-    let avail = usize::from(area.width).saturating_sub(right_w);
-    let lines = if let Some(status) = &app.status() {
-        let s = truncate(&format!(" {status} "), avail, t.sym.ellipsis);
-        vec![Line::from(Span::styled(s, t.bar.patch(t.warn)))]
-    } else {
-        bar_lines(t, items, avail, usize::from(area.width), area.height)
-    };
-    for (n, line) in lines.iter().enumerate() {
-        let y = area.y + u16::try_from(n).unwrap_or(0);
-        buf.set_line(area.x, y, line, area.width);
-    }
-    if right_w <= usize::from(area.width) {
-        let x = area.right() - u16::try_from(right_w).unwrap_or(0);
-        buf.set_line(x, area.y, &Line::from(right), area.width);
-    }
-}
-
-/// Lay the bar's entries over `rows` lines (the first `first_w` wide, the others `width`);
-/// entries that do not fit end in `…` (the help lists every key).
-fn bar_lines(
-    t: &Theme,
-    items: Vec<(String, String)>,
-    first_w: usize,
-    width: usize,
-    rows: u16,
-) -> Vec<Line<'static>> {
-    let more = format!(" {} ", t.sym.ellipsis);
-    let mut lines: Vec<Vec<Span<'static>>> = vec![Vec::new()];
-    let mut used = 0;
-    let total = items.len();
-    for (n, (k, w)) in items.into_iter().enumerate() {
-        let need = width_of(&k) + width_of(&w) + 3;
-        let room = if lines.len() == 1 { first_w } else { width };
-        // The last line keeps room for the pointer to help when entries remain after it.
-        let last_line = lines.len() == usize::from(rows.max(1));
-        let reserve = if last_line && n + 1 < total {
-            width_of(&more)
-        } else {
-            0
-        };
-        if used + need + reserve > room {
-            if last_line {
-                if let Some(l) = lines.last_mut() {
-                    l.push(Span::styled(more.clone(), t.bar.patch(t.key)));
-                }
-                break;
-            }
-            lines.push(Vec::new());
-            used = 0;
-        }
-        let line = lines.last_mut().expect("one line at least");
-        line.push(Span::styled(format!(" {k} "), t.bar.patch(t.key)));
-        line.push(Span::styled(format!("{w} "), t.bar));
-        used += need;
-    }
-    lines.into_iter().map(Line::from).collect()
-}
-
-/// The bar's entries for context `ctx`: the block's own hints first, then the commands
-/// that apply, one entry for a pair where room is short.
-fn bar_items(app: &App, ctx: Context, hints: &[KeyHint]) -> Vec<(String, String)> {
-    let mut items: Vec<(String, String)> = hints
-        .iter()
-        .map(|h| (h.keys.to_owned(), h.what.to_owned()))
-        .collect();
-    let no_blocks = app.slots().is_empty();
+    out.extend(
+        hints
+            .iter()
+            .map(|h| BarKey::new(h.keys, h.what, Rank::Focus)),
+    );
     let mut cmds = keys::commands(ctx);
     if app.demo() && matches!(ctx, Context::Reader | Context::BlockFocused) {
         cmds.splice(0..0, keys::present_commands());
     }
-    for c in cmds {
-        let block_cmd = matches!(
-            c.action,
-            keys::Action::FocusNext | keys::Action::FocusPrev | keys::Action::Activate
-        );
-        if ctx == Context::Reader && no_blocks && block_cmd {
-            continue;
-        }
-        // Scrolling is worth a place in the bar only on a page that scrolls.
-        if c.action == keys::Action::Down && ctx == Context::Reader && !app.page_scrolls() {
-            continue;
-        }
-        // A block that could not be built cannot be entered.
-        let broken = matches!(app.focus(), Focus::Block(i) if app.slots().get(i).is_some_and(|s| s.widget.is_err()));
-        if ctx == Context::BlockFocused && broken && c.action == keys::Action::Activate {
-            continue;
-        }
-        // The block's own word for a key wins over the generic one.
-        if hints.iter().any(|h| same_key(h.keys, c.label)) {
-            continue;
-        }
-        if !c.bar || c.action == keys::Action::ToggleHelp {
+    for c in &cmds {
+        if hints.iter().any(|h| same_key(h.keys, c.label)) || !shown(app, ctx, c) {
             continue;
         }
         match c.action {
-            // One entry for the pair: the bar has little room at 80 columns.
-            keys::Action::NextPage
-                if keys::commands(ctx)
-                    .iter()
-                    .any(|p| p.bar && p.action == keys::Action::PrevPage) =>
-            {
-                items.push(("n/p".into(), "next/prev page".into()));
+            Action::Quit | Action::ToggleHelp => out.push(BarKey::of(c, Rank::Always)),
+            Action::Back if matches!(ctx, Context::Help | Context::Notice) => {
+                out.push(BarKey::of(c, Rank::Always));
             }
-            keys::Action::PrevPage if items.iter().any(|(k, _)| k == "n/p") => {}
-            keys::Action::ToggleSidebar => {
+            // One entry for the pair: the bar has little room at 80 columns.
+            Action::NextPage if cmds.iter().any(|p| p.bar && p.action == Action::PrevPage) => {
+                let rank = if ctx == Context::BlockFocused {
+                    Rank::Rest
+                } else {
+                    Rank::Focus
+                };
+                out.push(BarKey::new("n/p", "next/prev page", rank).brief("n/p", "pages"));
+            }
+            Action::PrevPage if out.iter().any(|k| k.keys == "n/p") => {}
+            // An entered block's way out is already pinned on the right.
+            Action::Back if ctx == Context::BlockActive => {}
+            Action::ToggleSidebar => {
                 let what = if app.sidebar_visible() {
                     "hide lessons"
                 } else {
                     "show lessons"
                 };
-                items.push((c.label.to_owned(), what.to_owned()));
+                out.push(BarKey::new(c.label, what, Rank::Rest).brief(c.short.0, c.short.1));
             }
-            _ => items.push((c.label.to_owned(), c.what.to_owned())),
+            Action::Down if ctx == Context::Reader => out.push(BarKey::of(c, Rank::Scroll)),
+            // With a block focused the arrows belong to the block; the page keys scroll.
+            Action::PageDown => {
+                out.push(BarKey::new("PgUp/PgDn", "scroll", Rank::Scroll).brief("PgDn", "scroll"));
+            }
+            // With a block focused, the page's own commands come after the block's.
+            _ if matches!(ctx, Context::BlockFocused | Context::BlockActive)
+                && c.action != Action::Activate =>
+            {
+                out.push(BarKey::of(c, Rank::Rest));
+            }
+            _ => out.push(BarKey::of(c, Rank::Focus)),
         }
     }
-    items
+    // Quit first, then the help, on the right.
+    out.sort_by_key(|k| (k.rank != Rank::Always, k.what != "quit"));
+    out
+}
+
+/// Does command `c` earn a place in the bar of context `ctx` right now?
+fn shown(app: &App, ctx: Context, c: &Command) -> bool {
+    let page_key = c.action == Action::PageDown && ctx == Context::BlockFocused;
+    if !c.bar && !page_key {
+        return false;
+    }
+    if page_key && !app.page_scrolls() {
+        return false;
+    }
+    let block_cmd = matches!(
+        c.action,
+        Action::FocusNext | Action::FocusPrev | Action::Activate
+    );
+    if ctx == Context::Reader && app.slots().is_empty() && block_cmd {
+        return false;
+    }
+    // Scrolling is worth a place only on a page that scrolls.
+    if c.action == Action::Down && ctx == Context::Reader && !app.page_scrolls() {
+        return false;
+    }
+    // A block that could not be built cannot be entered.
+    let broken = matches!(app.focus(), Focus::Block(i) if app.slots().get(i).is_some_and(|s| s.widget.is_err()));
+    !(ctx == Context::BlockFocused && broken && c.action == Action::Activate)
 }
 
 /// Do two key labels ("Enter", "Enter/1-9", "j/Down") name a common key?
 pub(crate) fn same_key(a: &str, b: &str) -> bool {
     a.split('/').any(|x| b.split('/').any(|y| x == y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEYS: [BarKey; 6] = [
+        BarKey::new("n/p", "next/prev page", Rank::Focus).brief("n/p", "pages"),
+        BarKey::new("Tab", "next block", Rank::Focus).brief("Tab", "blocks"),
+        BarKey::new("s", "show lessons", Rank::Rest).brief("s", "lessons"),
+        BarKey::new("j/Down", "scroll down", Rank::Scroll).brief("j/k", "scroll"),
+        BarKey::new("q", "quit", Rank::Always),
+        BarKey::new("?", "help", Rank::Always),
+    ];
+
+    fn line_w(l: &[(&str, &str)]) -> usize {
+        l.iter().map(|e| cells(*e)).sum()
+    }
+
+    #[test]
+    fn quit_and_help_stay_and_nothing_overflows_at_any_width() {
+        for width in 16..=200 {
+            for rows in 1..=2 {
+                let p = plan(&KEYS, width, rows, 3);
+                assert_eq!(p.right, [("q", "quit"), ("?", "help")], "{width}");
+                assert!(p.lines.len() <= rows);
+                for (n, l) in p.lines.iter().enumerate() {
+                    let mut used = line_w(l);
+                    if n == 0 {
+                        used += line_w(&p.right);
+                    }
+                    if p.more && n + 1 == p.lines.len() {
+                        used += 3;
+                    }
+                    assert!(used <= width, "{width}x{rows}: {p:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn labels_shorten_before_any_key_is_left_out() {
+        // In full: 20 + 16 + 16 + 20 = 72 beside 16 pinned; short: 12 + 13 + 12 + 12 = 49.
+        let p = plan(&KEYS, 80, 1, 3);
+        assert!(!p.more);
+        assert_eq!(p.lines[0].len(), 4);
+        assert!(p.lines[0].contains(&("j/k", "scroll")));
+        let wide = plan(&KEYS, 120, 1, 3);
+        assert!(wide.lines[0].contains(&("j/Down", "scroll down")));
+        assert!(wide.lines[0].contains(&("n/p", "next/prev page")));
+    }
+
+    #[test]
+    fn the_least_needed_give_way_first() {
+        // The least needed is shortened first: the lesson toggle, then scrolling.
+        let p = plan(&KEYS, 85, 1, 3);
+        assert!(p.lines[0].contains(&("s", "lessons")), "{p:?}");
+        assert!(p.lines[0].contains(&("n/p", "next/prev page")), "{p:?}");
+        // Short of room even for short words: the lesson toggle goes, then scrolling.
+        let p = plan(&KEYS, 58, 1, 3);
+        assert!(p.more);
+        assert!(!p.lines[0].iter().any(|e| e.0 == "s"), "{p:?}");
+        assert!(p.lines[0].contains(&("j/k", "scroll")), "{p:?}");
+        let p = plan(&KEYS, 50, 1, 3);
+        assert_eq!(p.lines[0], [("n/p", "pages"), ("Tab", "blocks")], "{p:?}");
+    }
 }

@@ -93,6 +93,8 @@ pub struct Command {
     pub action: Action,
     /// Shown in the one-line key bar (everything is shown in the help overlay).
     pub bar: bool,
+    /// Keys and words a narrow key bar uses instead (the same as `label`, `what` unless set).
+    pub short: (&'static str, &'static str),
 }
 
 const fn cmd(
@@ -108,6 +110,17 @@ const fn cmd(
         what,
         action,
         bar,
+        short: (label, what),
+    }
+}
+
+impl Command {
+    /// The same command with a shorter form for a narrow key bar.
+    const fn brief(self, label: &'static str, what: &'static str) -> Command {
+        Command {
+            short: (label, what),
+            ..self
+        }
     }
 }
 
@@ -127,7 +140,8 @@ const TAB: Command = cmd(
     "next block",
     Action::FocusNext,
     true,
-);
+)
+.brief("Tab", "blocks");
 const BACKTAB: Command = cmd(
     &[code(KeyCode::BackTab)],
     "S-Tab",
@@ -148,7 +162,8 @@ const SCROLL_DOWN: Command = cmd(
     "scroll down",
     Action::Down,
     true,
-);
+)
+.brief("j/k", "scroll");
 const PGUP: Command = cmd(
     &[code(KeyCode::PageUp), ctrl('b')],
     "PgUp",
@@ -192,14 +207,16 @@ const SIDEBAR: Command = cmd(
     "show/hide lessons",
     Action::ToggleSidebar,
     true,
-);
+)
+.brief("s", "lessons");
 const ENTER_BLOCK: Command = cmd(
     &[code(KeyCode::Enter)],
     "Enter",
     "use block",
     Action::Activate,
     true,
-);
+)
+.brief("Enter", "use");
 const BACK_TO_PAGE: Command = cmd(
     &[code(KeyCode::Esc)],
     "Esc",
@@ -213,21 +230,24 @@ const SIDE_UP: Command = cmd(
     "previous lesson",
     Action::Up,
     true,
-);
+)
+.brief("k/Up", "prev");
 const SIDE_DOWN: Command = cmd(
     &[code(KeyCode::Down), k('j')],
     "j/Down",
     "next lesson",
     Action::Down,
     true,
-);
+)
+.brief("j/Down", "next");
 const SIDE_OPEN: Command = cmd(
     &[code(KeyCode::Enter), code(KeyCode::Right), k('l')],
     "Enter",
     "open lesson",
     Action::Activate,
     true,
-);
+)
+.brief("Enter", "open");
 const SIDE_BACK: Command = cmd(
     &[
         code(KeyCode::Esc),
@@ -245,7 +265,8 @@ const HELP_CLOSE: Command = cmd(
     "close help",
     Action::Back,
     true,
-);
+)
+.brief("Esc/?", "close");
 const NOTICE_CLOSE: Command = cmd(
     &[code(KeyCode::Esc), code(KeyCode::Enter)],
     "Enter/Esc",
@@ -274,7 +295,8 @@ const HOME_DOWN: Command = cmd(
     "move down",
     Action::Down,
     true,
-);
+)
+.brief("Tab", "move");
 const HOME_UP: Command = cmd(
     &[code(KeyCode::BackTab), code(KeyCode::Up), k('k')],
     "S-Tab",
@@ -302,15 +324,18 @@ const STEP: Command = cmd(
     "next step",
     Action::Step,
     true,
-);
+)
+.brief("Space", "step");
 const STEP_BACK: Command = cmd(
     &[code(KeyCode::Left), k('h'), code(KeyCode::Backspace)],
     "h/Left",
     "step back",
     Action::StepBack,
     true,
-);
-const RESET_BLOCK: Command = cmd(&[k('x')], "x", "reset block", Action::ResetBlock, true);
+)
+.brief("h", "back");
+const RESET_BLOCK: Command =
+    cmd(&[k('x')], "x", "reset block", Action::ResetBlock, true).brief("x", "reset");
 const RESET_PAGE: Command = cmd(&[k('X')], "X", "reset page", Action::ResetPage, false);
 
 const PRACTICE: Command = cmd(

@@ -13,6 +13,7 @@ use crate::practice::{Lang, Row, starter};
 use crate::text::wrap;
 use crate::tui::blocks::common::{is_char, is_down, is_up, plain};
 use crate::tui::grader::{LiveGrader, Notify, status_lines};
+use crate::tui::keybar::{BarKey, Rank, render_keys};
 use crate::tui::rehearse::draw::popup;
 use crate::tui::theme::Theme;
 
@@ -35,6 +36,15 @@ const KEYS: [(&str, &str); 6] = [
     ("Esc", "back to the lessons"),
     ("q", "quit"),
     ("Ctrl-C", "quit now"),
+];
+
+/// The practice screen's key bar.
+const BAR: [BarKey; 5] = [
+    BarKey::new("g", "grade now", Rank::Focus).brief("g", "grade"),
+    BarKey::new("j/k", "scroll", Rank::Scroll),
+    BarKey::new("Esc", "back to lessons", Rank::Focus).brief("Esc", "back"),
+    BarKey::new("q", "quit", Rank::Always),
+    BarKey::new("?", "help", Rank::Always),
 ];
 
 pub struct PracticeScreen {
@@ -141,11 +151,12 @@ impl PracticeScreen {
         lines.push(Line::default());
         lines.extend(status_lines(&self.grader, t, w));
         let h = usize::from(body.height);
-        let top = usize::from(self.scroll).min(lines.len().saturating_sub(h));
+        let total = lines.len();
+        let top = usize::from(self.scroll).min(total.saturating_sub(h));
         Paragraph::new(lines.into_iter().skip(top).take(h).collect::<Vec<_>>()).render(body, buf);
-        let keys = " g grade now  j/k scroll  Esc back to lessons  q quit  ? help";
-        buf.set_style(bar, t.bar);
-        buf.set_line(bar.x, bar.y, &Line::styled(keys, t.bar), bar.width);
+        let mut keys = BAR.to_vec();
+        keys.retain(|k| k.rank != Rank::Scroll || total > h);
+        render_keys(&keys, None, t, bar, buf);
         if self.help {
             let mut text: Vec<String> = KEYS.iter().map(|(k, w)| format!("{k:<8} {w}")).collect();
             text.push(String::new());

@@ -5,59 +5,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const PYTHON_GOOD: &str = r#"
-import re
-
-TICKET_ID = re.compile(r"TKT-[0-9]{3}")
-
-
-def validate_tool_args(schema, required, args):
-    for name in sorted(required):
-        if name not in args:
-            return (False, f"missing required arg: {name}")
-    for name in args:
-        if name not in schema:
-            return (False, f"unknown arg: {name}")
-    for name, value in args.items():
-        want = schema[name]
-        if isinstance(value, bool) and want is not bool:
-            return (False, f"type error: {name} expected {want.__name__}, got bool")
-        if not isinstance(value, want):
-            return (False, f"type error: {name} expected {want.__name__}, got {type(value).__name__}")
-    return (True, "")
-
-
-def execute_tool(name, args, context, records):
-    if name != "get_ticket":
-        return {"ok": False, "code": "unknown_tool"}
-    if not isinstance(args, dict) or set(args) != {"ticket_id"}:
-        return {"ok": False, "code": "invalid_arguments"}
-    ticket_id = args["ticket_id"]
-    if not isinstance(ticket_id, str) or not TICKET_ID.fullmatch(ticket_id):
-        return {"ok": False, "code": "invalid_arguments"}
-    if context.get("canReadTickets") is not True:
-        return {"ok": False, "code": "forbidden"}
-    stored = records.get(context["tenant"] + ":" + ticket_id)
-    if stored is None:
-        return {"ok": False, "code": "not_found"}
-    return {"ok": True, "ticket": {k: stored[k] for k in ("id", "title", "status")}}
-"#;
-
-const JS_BODY: &str = r#"
-const TICKET_ID = /^TKT-[0-9]{3}$/;
-function executeTool(name, args, context, records) {
-  if (name !== 'get_ticket') return { ok: false, code: 'unknown_tool' };
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return { ok: false, code: 'invalid_arguments' };
-  const keys = Object.keys(args);
-  if (keys.length !== 1 || keys[0] !== 'ticket_id') return { ok: false, code: 'invalid_arguments' };
-  const id = args.ticket_id;
-  if (typeof id !== 'string' || !TICKET_ID.test(id)) return { ok: false, code: 'invalid_arguments' };
-  if (context.canReadTickets !== true) return { ok: false, code: 'forbidden' };
-  const stored = records.get(`${context.tenant}:${id}`);
-  if (!stored) return { ok: false, code: 'not_found' };
-  return { ok: true, ticket: { id: stored.id, title: stored.title, status: stored.status } };
-}
-"#;
+/// The reference solutions, shared with the other practice and drill tests.
+const PYTHON_GOOD: &str = include_str!("../data/practice/solution.py");
+const JS_BODY: &str = include_str!("../data/practice/execute_tool.js");
 
 fn has(program: &str) -> bool {
     let Some(path) = std::env::var_os("PATH") else {
@@ -361,10 +311,12 @@ fn an_endless_loop_is_stopped_with_its_whole_process_group() {
     }
     let marks = tempfile::tempdir().unwrap();
     let mark = marks.path().join("pids");
+    // Two children: one in the group, one that leaves it (a new session). The program writes
+    // its own stat line as this machine's /proc shows it, and its process-id namespace.
     let looping = python(
         "    if stored is None:",
         &format!(
-            "    if ticket_id == \"TKT-999\":\n        import os, subprocess\n        child = subprocess.Popen([\"sleep\", \"60\"])\n        open({:?}, \"w\").write(f\"{{os.getpgrp()}} {{child.pid}}\")\n        while True:\n            pass\n    if stored is None:",
+            "    if ticket_id == \"TKT-999\":\n        import os, subprocess\n        subprocess.Popen([\"sleep\", \"973\"])\n        subprocess.Popen([\"sleep\", \"974\"], start_new_session=True)\n        open({:?}, \"w\").write(open(\"/proc/self/stat\").read() + \"|\" + os.readlink(\"/proc/self/ns/pid\"))\n        while True:\n            pass\n    if stored is None:",
             mark.to_str().unwrap()
         ),
     );
@@ -382,20 +334,61 @@ fn an_endless_loop_is_stopped_with_its_whole_process_group() {
     );
     assert!(g.line("row-3").contains("no answer within 1500 ms"));
     let text = std::fs::read_to_string(&mark).expect("the looping row ran");
-    let ids: Vec<i32> = text
+    let (stat, namespace) = text.split_once('|').unwrap();
+    let pgid: i32 = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
         .split_whitespace()
-        .map(|n| n.parse().unwrap())
-        .collect();
-    let (pgid, sleeper) = (ids[0], ids[1]);
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(
         members_alive(pgid).is_empty(),
         "left running: {:?}",
         members_alive(pgid)
     );
     assert!(
-        !matches!(process_state(sleeper), Some(s) if s != 'Z'),
+        running("sleep\0973\0").is_empty(),
         "the learner's child survived"
     );
+    let own = std::fs::read_link("/proc/self/ns/pid").unwrap();
+    let session_child = running("sleep\0974\0");
+    if own.to_str() != Some(namespace) {
+        assert!(
+            session_child.is_empty(),
+            "a child in its own session survived"
+        );
+    } else {
+        eprintln!("no process-id namespace here: a child in its own session escapes");
+        for pid in session_child {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status();
+        }
+    }
+}
+
+/// Live (not zombie) processes whose command line is `cmdline`, after the kernel has had a
+/// moment to finish a kill.
+fn running(cmdline: &str) -> Vec<i32> {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        let live: Vec<i32> = std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                std::fs::read(e.path().join("cmdline")).is_ok_and(|c| c == cmdline.as_bytes())
+            })
+            .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|&pid| matches!(process_state(pid), Some(s) if s != 'Z'))
+            .collect();
+        if live.is_empty() || std::time::Instant::now() > until {
+            return live;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 #[test]

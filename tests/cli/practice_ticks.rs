@@ -3,44 +3,8 @@
 
 use std::process::Command;
 
-const SOLUTION: &str = r#"
-import re
-
-ID = re.compile(r"TKT-[0-9]{3}")
-
-
-def validate_tool_args(schema, required, args):
-    for name in sorted(required):
-        if name not in args:
-            return (False, "missing required arg: " + name)
-    for name in args:
-        if name not in schema:
-            return (False, "unknown arg: " + name)
-    for name, value in args.items():
-        want = schema[name]
-        if isinstance(value, bool) and want is not bool:
-            return (False, "type error: %s expected %s, got bool" % (name, want.__name__))
-        if not isinstance(value, want):
-            got = type(value).__name__
-            return (False, "type error: %s expected %s, got %s" % (name, want.__name__, got))
-    return (True, "")
-
-
-def execute_tool(name, args, context, records):
-    if name != "get_ticket":
-        return {"ok": False, "code": "unknown_tool"}
-    if not isinstance(args, dict) or list(args) != ["ticket_id"]:
-        return {"ok": False, "code": "invalid_arguments"}
-    ticket_id = args["ticket_id"]
-    if not isinstance(ticket_id, str) or not ID.fullmatch(ticket_id):
-        return {"ok": False, "code": "invalid_arguments"}
-    if context.get("canReadTickets") is not True:
-        return {"ok": False, "code": "forbidden"}
-    found = records.get("%s:%s" % (context["tenant"], ticket_id))
-    if found is None:
-        return {"ok": False, "code": "not_found"}
-    return {"ok": True, "ticket": {"id": found["id"], "title": found["title"], "status": found["status"]}}
-"#;
+/// The reference solution, shared with the other practice and drill tests.
+const SOLUTION: &str = include_str!("../data/practice/solution.py");
 
 #[test]
 fn a_full_pass_ticks_the_course_checklist_in_the_progress_file() {

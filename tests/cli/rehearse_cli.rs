@@ -24,4 +24,18 @@ fn bad_flags_exit_2_and_say_why() {
     );
     let out = rehearse(&["--seed", "x"]);
     assert_eq!(out.status.code(), Some(2));
+    let out = rehearse(&["--lang", "ruby"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("python") && err.contains("js"), "{err}");
+}
+
+#[test]
+fn lang_takes_python_js_and_their_short_names() {
+    // Without a terminal the app cannot open: a flag that parses gets that far, and no further.
+    for lang in ["python", "py", "js", "javascript"] {
+        let out = rehearse(&["--lang", lang, "--transcript", "/no/such/dir/d.md"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("does not exist"), "{lang}: {err}");
+    }
 }

@@ -144,3 +144,27 @@ fn the_help_text_names_lessons_that_exist_and_home_draws_the_course() {
     );
     assert!(home.contains("Enter opens"), "{home}");
 }
+
+#[test]
+fn content_flags_go_before_or_after_the_subcommand_and_app_flags_are_refused_beside_one() {
+    let before = crate::support::tooldojo(
+        &["--lessons", "tests/data/lessons", "render", "--list"],
+        None,
+    );
+    let after = crate::support::tooldojo(
+        &["render", "--lessons", "tests/data/lessons", "--list"],
+        None,
+    );
+    assert!(before.status.success(), "{before:?}");
+    assert_eq!(before.stdout, after.stdout);
+    let builtin = crate::support::tooldojo(&["render", "--list"], None);
+    assert_ne!(before.stdout, builtin.stdout, "the test lessons were read");
+
+    let refused = crate::support::tooldojo(&["--present", "render", "--list"], None);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains("--present") && err.contains("tooldojo render"),
+        "{err}"
+    );
+}

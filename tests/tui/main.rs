@@ -11,6 +11,7 @@ mod blocks_real;
 mod blocks_stage;
 mod blocks_text;
 mod blocks_trace;
+mod keybar_80;
 mod player;
 mod player_app;
 mod player_props;

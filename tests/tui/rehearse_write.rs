@@ -1,7 +1,7 @@
 //! The grader, live, as the practice screen and the drill's write-it round use it: a real
-//! Python solution graded on a background thread, graded again when the file is saved
+//! Python (or JavaScript) solution graded on a background thread, graded again when the file is saved
 //! (through the real file watcher), and the drill's round handed in with its report.
-//! Skipped, with a message, when python3 is not installed.
+//! Skipped, with a message, when python3 (or node) is not installed.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,35 +19,29 @@ use tooldojo::tui::rehearse::{Drill, DrillConfig, Mix, Pool, Question, transcrip
 
 use crate::tui_common::env;
 
-/// A validator written for these tests: required names sorted, unknown names, then types
-/// with bool kept apart from int.
-const VALIDATOR: &str = r#"
-def validate_tool_args(schema, required, args):
-    for name in sorted(required):
-        if name not in args:
-            return (False, "missing required arg: " + name)
-    for name in args:
-        if name not in schema:
-            return (False, "unknown arg: " + name)
-    for name, value in args.items():
-        want = schema[name]
-        got = type(value).__name__
-        if isinstance(value, bool) and want is not bool:
-            return (False, "type error: %s expected %s, got bool" % (name, want.__name__))
-        if not isinstance(value, want):
-            return (False, "type error: %s expected %s, got %s" % (name, want.__name__, got))
-    return (True, "")
-"#;
+/// The reference solution (both functions), shared with the practice tests.
+const SOLUTION: &str = include_str!("../data/practice/solution.py");
+/// A correct `executeTool` without its export, shared with the practice tests.
+const JS_BODY: &str = include_str!("../data/practice/execute_tool.js");
 
-fn have_python() -> bool {
-    let ok = std::process::Command::new("python3")
+/// `JS_BODY` as a CommonJS module.
+fn cjs(body: &str) -> String {
+    format!("'use strict';\n{body}\nmodule.exports = {{ executeTool }};\n")
+}
+
+fn have(program: &str) -> bool {
+    let ok = std::process::Command::new(program)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("SKIPPED: python3 is not installed");
+        eprintln!("SKIPPED: {program} is not installed");
     }
     ok
+}
+
+fn have_python() -> bool {
+    have("python3")
 }
 
 fn channel_notify() -> (Notify, Receiver<GraderMsg>) {
@@ -92,7 +86,7 @@ fn the_live_grader_passes_a_correct_file_and_grades_again_on_save() {
     }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("solution.py");
-    std::fs::write(&file, VALIDATOR).unwrap();
+    std::fs::write(&file, SOLUTION).unwrap();
     let (notify, rx) = channel_notify();
     let grader = Mutex::new(LiveGrader::new(
         file.clone(),
@@ -117,7 +111,7 @@ fn the_live_grader_passes_a_correct_file_and_grades_again_on_save() {
     // Saving a version without the bool guard grades it again, through the watcher.
     std::fs::write(
         &file,
-        VALIDATOR.replace("if isinstance(value, bool)", "if False"),
+        SOLUTION.replace("if isinstance(value, bool)", "if False"),
     )
     .unwrap();
     pump(
@@ -147,7 +141,7 @@ fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
 }
 
-fn write_drill(dir: &Path, notify: Notify) -> Drill {
+fn write_drill(dir: &Path, lang: Lang, notify: Notify) -> Drill {
     let content = Content::embedded();
     let lessons = app::load_lessons(&content).unwrap();
     let pool = Pool::build(&env(), &lessons);
@@ -158,6 +152,7 @@ fn write_drill(dir: &Path, notify: Notify) -> Drill {
             explain: 0,
             write: true,
         },
+        lang,
         ..DrillConfig::new(2, 5)
     };
     Drill::new(cfg, &pool, &[], BTreeMap::new(), Some(notify))
@@ -170,7 +165,7 @@ fn the_write_it_round_writes_a_starter_grades_each_save_and_hands_in_the_report(
     }
     let dir = tempfile::tempdir().unwrap();
     let (notify, rx) = channel_notify();
-    let drill = Mutex::new(write_drill(dir.path(), notify));
+    let drill = Mutex::new(write_drill(dir.path(), Lang::Python, notify));
     let file = dir.path().join("tooldojo-rehearsal-2.py");
     {
         let d = drill.lock().unwrap();
@@ -197,7 +192,7 @@ fn the_write_it_round_writes_a_starter_grades_each_save_and_hands_in_the_report(
         || graded(1),
     );
     assert!(drill.lock().unwrap().write_passed().is_empty());
-    std::fs::write(&file, VALIDATOR).unwrap();
+    std::fs::write(&file, SOLUTION).unwrap();
     pump(
         &rx,
         |m| {
@@ -224,4 +219,81 @@ fn the_write_it_round_writes_a_starter_grades_each_save_and_hands_in_the_report(
         md.contains(report.last().unwrap()),
         "the summary line is in the transcript"
     );
+}
+
+#[test]
+fn the_write_it_round_in_javascript_passes_a_correct_execute_tool_and_fails_a_planted_bug() {
+    if !have("node") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (notify, rx) = channel_notify();
+    let drill = Mutex::new(write_drill(dir.path(), Lang::Js, notify));
+    let file = dir.path().join("tooldojo-rehearsal-2.js");
+    {
+        let d = drill.lock().unwrap();
+        // The seed that asks for the validator in Python asks for the executor here: it
+        // is the one function a JavaScript file is graded on.
+        assert!(matches!(
+            d.questions()[0],
+            Question::Write {
+                function: Function::Execute,
+                ..
+            }
+        ));
+        assert!(file.exists(), "a JavaScript starter was written");
+        let starter = std::fs::read_to_string(&file).unwrap();
+        assert!(starter.contains("executeTool"), "{starter}");
+        assert!(!dir.path().join("tooldojo-rehearsal-2.py").exists());
+    }
+    let graded = |runs: u32| {
+        let d = drill.lock().unwrap();
+        let g = &d.write_round().unwrap().grader;
+        g.runs() >= runs && finished(g)
+    };
+    let wait = |runs: u32| {
+        pump(
+            &rx,
+            |m| {
+                drill.lock().unwrap().grader_msg(m);
+            },
+            || graded(runs),
+        );
+    };
+    wait(1);
+    assert!(drill.lock().unwrap().write_passed().is_empty());
+    std::fs::write(&file, cjs(JS_BODY)).unwrap();
+    wait(2);
+    assert_eq!(
+        drill.lock().unwrap().write_passed(),
+        vec![Function::Execute]
+    );
+    // A planted bug: the id pattern without its anchors lets padded ids through.
+    let planted = JS_BODY.replace("/^TKT-[0-9]{3}$/", "/TKT-\\d{3}/");
+    assert_ne!(planted, JS_BODY, "the bug must apply");
+    std::fs::write(&file, cjs(&planted)).unwrap();
+    wait(3);
+    let mut d = drill.into_inner().unwrap();
+    assert!(d.write_passed().is_empty());
+    let failing: Vec<String> = {
+        let report = d.write_round().unwrap().grader.report().expect("graded");
+        report
+            .rows
+            .iter()
+            .filter(|r| !r.passed())
+            .map(|r| r.id.clone())
+            .collect()
+    };
+    assert!(
+        failing.iter().any(|id| id.contains("unanchored")),
+        "{failing:?}"
+    );
+    let _ = d.on_key(key(KeyCode::Enter));
+    let Given::Written { passed, total, .. } = &d.answers()[0].given else {
+        panic!("the round was handed in");
+    };
+    assert!(*total > 0 && passed < total);
+    let md = transcript::markdown(&d);
+    assert!(md.contains("--lang js"), "{md}");
+    assert!(md.contains("`executeTool` in JavaScript"), "{md}");
 }

@@ -76,7 +76,9 @@ impl App {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs() % 100_000)
             .unwrap_or(0);
-        self.start_drill(DrillConfig::new(seed, 10));
+        let mut cfg = DrillConfig::new(seed, 10);
+        cfg.lang = crate::tui::rehearse::write::lang_in(&cfg.dir);
+        self.start_drill(cfg);
         Update::Redraw
     }
 

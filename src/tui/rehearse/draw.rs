@@ -11,6 +11,7 @@ use super::questions::{Explain, Predict, Question};
 use super::score::{clock, seconds};
 use super::{Drill, Phase, Saved};
 use crate::text::{truncate, width as width_of, wrap};
+use crate::tui::keybar::{Rank, render_keys};
 use crate::tui::theme::Theme;
 
 /// Below this many seconds the countdown turns to a warning.
@@ -58,7 +59,10 @@ impl Drill {
             self.editor
                 .render(ed, buf, t, true, "your answer (Esc when done)", true);
         }
-        render_bar(&self.hints(), bar, buf, t);
+        // Scrolling earns a place in the bar only when something is out of view.
+        let mut keys = self.hints();
+        keys.retain(|k| k.rank != Rank::Scroll || most > 0);
+        render_keys(&keys, None, t, bar, buf);
         if self.confirm_quit {
             let msg = "Quit the drill? Your answers so far are not saved. q or y quits; any other key goes on.";
             popup(area, buf, t, " Quit? ", &wrap(msg, 46));
@@ -392,22 +396,6 @@ impl Drill {
         );
         Line::styled(truncate(&text, w, t.sym.ellipsis), style)
     }
-}
-
-fn render_bar(hints: &[crate::tui::blocks::KeyHint], area: Rect, buf: &mut Buffer, t: &Theme) {
-    buf.set_style(area, t.bar);
-    let mut spans = Vec::new();
-    let mut used = 0;
-    for h in hints {
-        let need = width_of(h.keys) + width_of(h.what) + 3;
-        if used + need > usize::from(area.width) {
-            break;
-        }
-        spans.push(Span::styled(format!(" {} ", h.keys), t.bar.patch(t.key)));
-        spans.push(Span::styled(format!("{} ", h.what), t.bar));
-        used += need;
-    }
-    buf.set_line(area.x, area.y, &Line::from(spans), area.width);
 }
 
 /// A framed box in the middle of `area` with `lines` in it.

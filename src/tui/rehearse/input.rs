@@ -6,8 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::questions::Question;
 use super::score::{Given, pick_points, share_points};
 use super::{Drill, DrillUpdate, Phase};
-use crate::tui::blocks::KeyHint;
 use crate::tui::blocks::common::{is_char, is_down, is_up, plain};
+use crate::tui::keybar::{BarKey, Rank};
 
 fn ctrl(key: &KeyEvent, c: char) -> bool {
     key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
@@ -229,48 +229,51 @@ impl Drill {
     }
 
     /// The keys that act now, for the key bar and the help.
-    pub fn hints(&self) -> Vec<KeyHint> {
+    pub(crate) fn hints(&self) -> Vec<BarKey> {
+        use Rank::{Always, Focus, Rest, Scroll};
+        let key = BarKey::new;
         if self.editing {
-            return vec![KeyHint::new("Esc", "done typing")];
+            // Every key types, `q` and `?` too: Ctrl-C quits, Esc leads back to them.
+            return vec![
+                key("Ctrl-C", "quit", Always),
+                key("Esc", "done typing", Always),
+            ];
         }
         let mut out = match (self.phase, self.questions.get(self.cur)) {
             (Phase::Done, _) => vec![
-                KeyHint::new("w", "save transcript"),
-                KeyHint::new("j/k", "scroll"),
-                KeyHint::new("Enter", "back to lessons"),
-                KeyHint::new("q", "quit"),
+                key("w", "save transcript", Focus).brief("w", "save"),
+                key("j/k", "scroll", Scroll),
+                key("Enter", "back to lessons", Focus).brief("Enter", "back"),
             ],
-            (Phase::Locked, _) => vec![KeyHint::new("r", "interviewer: reveal")],
+            (Phase::Locked, _) => vec![key("r", "interviewer: reveal", Focus).brief("r", "reveal")],
             (Phase::Ask, Some(Question::Predict(_))) => vec![
-                KeyHint::new("1-9", "pick"),
-                KeyHint::new("arrows", "move"),
-                KeyHint::new("Enter", "answer"),
+                key("1-9", "pick", Focus),
+                key("arrows", "move", Focus),
+                key("Enter", "answer", Focus),
             ],
             (Phase::Ask, Some(Question::Explain(_))) => vec![
-                KeyHint::new("e", "edit answer"),
-                KeyHint::new("Enter", "compare"),
+                key("e", "edit answer", Focus).brief("e", "edit"),
+                key("Enter", "compare", Focus),
             ],
             (Phase::Ask, Some(Question::Write { .. })) => {
-                vec![KeyHint::new("Enter", "hand it in")]
+                vec![key("Enter", "hand it in", Focus).brief("Enter", "hand in")]
             }
             (Phase::Reveal, Some(Question::Explain(_))) => vec![
-                KeyHint::new("j/k", "point"),
-                KeyHint::new("Space", "covered"),
-                KeyHint::new("Enter", "score, next"),
+                key("j/k", "point", Focus),
+                key("Space", "covered", Focus),
+                key("Enter", "score, next", Focus).brief("Enter", "next"),
             ],
-            (Phase::Reveal, _) => vec![KeyHint::new("Enter", "next")],
+            (Phase::Reveal, _) => vec![key("Enter", "next", Focus)],
             _ => Vec::new(),
         };
-        if self.phase != Phase::Done {
-            out.push(KeyHint::new("q", "quit"));
-        }
-        out.push(KeyHint::new("?", "help"));
+        out.push(key("q", "quit", Always));
+        out.push(key("?", "help", Always));
         if self.phase == Phase::Ask {
-            out.push(KeyHint::new("s", "skip"));
+            out.push(key("s", "skip", Rest));
         }
         if self.phase != Phase::Done {
-            out.push(KeyHint::new("i", "interviewer mode"));
-            out.push(KeyHint::new("PgUp/PgDn", "scroll the question"));
+            out.push(key("i", "interviewer mode", Rest).brief("i", "interviewer"));
+            out.push(key("PgUp/PgDn", "scroll the question", Scroll).brief("PgUp/PgDn", "scroll"));
         }
         out
     }

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::practice::Function;
+use crate::practice::{Function, Lang};
 use crate::tui::blocks::editor::Editor;
 use crate::tui::grader::{GraderMsg, Notify};
 pub use questions::{Mix, Pool, Question};
@@ -38,6 +38,8 @@ pub struct DrillConfig {
     pub dir: PathBuf,
     pub interviewer: bool,
     pub mix: Mix,
+    /// The language of the write-it round (`--lang`; Python unless told otherwise).
+    pub lang: Lang,
     /// The day the drill is taken (for the review schedule).
     pub day: Day,
     /// Draw at this many milliseconds into the drill instead of reading the clock
@@ -55,6 +57,7 @@ impl DrillConfig {
             dir: PathBuf::from("."),
             interviewer: false,
             mix: Mix::default(),
+            lang: Lang::Python,
             day: review::today(),
             fixed_clock: None,
         }
@@ -155,7 +158,7 @@ impl Drill {
         titles: BTreeMap<String, String>,
         notify: Option<Notify>,
     ) -> Drill {
-        let questions = pool.draw(cfg.seed, due, cfg.mix);
+        let questions = pool.draw(cfg.seed, due, cfg.mix, cfg.lang);
         let mut d = Drill {
             cfg,
             questions,
@@ -280,11 +283,12 @@ impl Drill {
                 self.editing = true;
             }
             Some(Question::Write { function, .. }) => {
-                let file = write::file_for(&self.cfg.dir, self.cfg.seed);
+                let file = write::file_for(&self.cfg.dir, self.cfg.seed, self.cfg.lang);
                 let notify = self.notify.clone();
                 self.write = Some(write::WriteRound::open(
                     file,
                     *function,
+                    self.cfg.lang,
                     &self.grading,
                     notify,
                 ));

@@ -10,7 +10,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::content::lessons::{BlockKind, BlockSpec, Item};
-use crate::practice::{Function, cases};
+use crate::practice::{Function, Lang, cases};
 use crate::sanitize::clean;
 use crate::tui::app::LessonEntry;
 use crate::tui::blocks::BlockEnv;
@@ -353,8 +353,8 @@ impl Pool {
     }
 
     /// Draw a drill: questions due for review first (at most half of each kind), the rest
-    /// shuffled by `seed`; predictions, then explanations, then the write-it round.
-    pub fn draw(&self, seed: u64, due: &[String], mix: Mix) -> Vec<Question> {
+    /// shuffled by `seed`; predictions, then explanations, then the write-it round in `lang`.
+    pub fn draw(&self, seed: u64, due: &[String], mix: Mix, lang: Lang) -> Vec<Question> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let (held, rows): (Vec<Predict>, Vec<Predict>) = self
             .predict
@@ -370,11 +370,14 @@ impl Pool {
         let mut out: Vec<Question> = predict.into_iter().map(Question::Predict).collect();
         out.extend(explain.into_iter().map(Question::Explain));
         if mix.write {
-            // The seed picks the function: the validator or the executor.
-            let (function, lesson) = if seed % 2 == 0 {
-                (Function::Validate, cases::LESSON_VALIDATE)
-            } else {
-                (Function::Execute, cases::LESSON_CONTRACT)
+            // The seed picks the function among those the language can be graded on: the
+            // validator or the executor in Python, the executor in JavaScript.
+            let functions = lang.functions();
+            let n = seed % u64::try_from(functions.len()).unwrap_or(1);
+            let function = functions[usize::try_from(n).unwrap_or(0)];
+            let lesson = match function {
+                Function::Validate => cases::LESSON_VALIDATE,
+                Function::Execute => cases::LESSON_CONTRACT,
             };
             out.push(Question::Write {
                 lesson: lesson.to_owned(),

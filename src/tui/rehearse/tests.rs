@@ -112,10 +112,12 @@ fn held_back_edge_cases_are_asked_with_the_real_outcome() {
 fn the_same_seed_draws_the_same_questions() {
     let p = pool();
     let mix = Mix::default();
-    let a = p.draw(7, &[], mix);
-    assert_eq!(ids(&a), ids(&p.draw(7, &[], mix)));
+    let a = p.draw(7, &[], mix, Lang::Python);
+    assert_eq!(ids(&a), ids(&p.draw(7, &[], mix, Lang::Python)));
     assert_eq!(a.len(), mix.predict + mix.explain + 1);
-    let others: Vec<Vec<String>> = (8..12).map(|s| ids(&p.draw(s, &[], mix))).collect();
+    let others: Vec<Vec<String>> = (8..12)
+        .map(|s| ids(&p.draw(s, &[], mix, Lang::Python)))
+        .collect();
     assert!(
         others.iter().any(|o| *o != ids(&a)),
         "other seeds draw others"
@@ -127,7 +129,7 @@ fn questions_due_for_review_are_drawn_first() {
     let p = pool();
     let due = vec![p.predict[3].id.clone(), p.explain[0].id.clone()];
     for seed in 0..5 {
-        let drawn = ids(&p.draw(seed, &due, Mix::default()));
+        let drawn = ids(&p.draw(seed, &due, Mix::default(), Lang::Python));
         assert!(
             drawn.contains(&due[0]) && drawn.contains(&due[1]),
             "{drawn:?}"
@@ -144,7 +146,7 @@ fn held_back_rows_take_a_third_of_the_predictions() {
     let mut other = held.clone();
     other.id = "held/y".into();
     p.extend_held_back(vec![held, other]);
-    let drawn = p.draw(3, &[], Mix::default());
+    let drawn = p.draw(3, &[], Mix::default(), Lang::Python);
     let n = drawn
         .iter()
         .filter(|q| matches!(q, Question::Predict(p) if p.source == Source::HeldBack))
@@ -303,4 +305,39 @@ fn the_transcript_is_written_where_asked() {
     assert!(matches!(d.saved(), Some(Saved::To(_))));
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.starts_with("# tooldojo rehearsal, seed 1"));
+}
+
+#[test]
+fn the_write_it_round_asks_what_the_language_can_be_graded_on() {
+    let p = pool();
+    let write_of = |seed: u64, lang: Lang| {
+        p.draw(seed, &[], Mix::default(), lang)
+            .into_iter()
+            .find_map(|q| match q {
+                Question::Write { function, .. } => Some(function),
+                _ => None,
+            })
+            .expect("a write-it round")
+    };
+    // Python: the seed picks either function; JavaScript: always the executor.
+    let py: Vec<Function> = (0..6).map(|s| write_of(s, Lang::Python)).collect();
+    assert!(py.contains(&Function::Validate) && py.contains(&Function::Execute));
+    assert!((0..6).all(|s| write_of(s, Lang::Js) == Function::Execute));
+    let dir = std::path::Path::new("/d");
+    assert!(write::file_for(dir, 4, Lang::Js).ends_with("tooldojo-rehearsal-4.js"));
+    assert!(write::file_for(dir, 4, Lang::Python).ends_with("tooldojo-rehearsal-4.py"));
+}
+
+#[test]
+fn r_drills_in_the_language_of_the_practice_file_in_the_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(write::lang_in(dir.path()), Lang::Python, "no file: Python");
+    std::fs::write(dir.path().join("solution.js"), "").unwrap();
+    assert_eq!(write::lang_in(dir.path()), Lang::Js);
+    std::fs::write(dir.path().join("solution.py"), "").unwrap();
+    assert_eq!(
+        write::lang_in(dir.path()),
+        Lang::Python,
+        "solution.py first, as P"
+    );
 }

@@ -16,7 +16,7 @@ pub fn markdown(d: &Drill) -> String {
     let _ = writeln!(out, "# tooldojo rehearsal, seed {}\n", cfg.seed);
     let _ = writeln!(
         out,
-        "- Clock: {} minutes, {} used\n- Mode: {}\n- Repeat it: `tooldojo rehearse --seed {} --minutes {}`\n",
+        "- Clock: {} minutes, {} used\n- Mode: {}\n- Repeat it: `tooldojo rehearse --seed {} --minutes {}{}`\n",
         cfg.minutes,
         clock(d.elapsed_ms()),
         if cfg.interviewer {
@@ -25,7 +25,8 @@ pub fn markdown(d: &Drill) -> String {
             "solo (self-scored)"
         },
         cfg.seed,
-        cfg.minutes
+        cfg.minutes,
+        if cfg.lang.is_js() { " --lang js" } else { "" }
     );
     let _ = writeln!(out, "## Scorecard\n");
     let _ = writeln!(
@@ -104,10 +105,13 @@ fn question(out: &mut String, d: &Drill, i: usize, q: &Question) {
             let _ = writeln!(out, "Model answer:\n");
             fence(out, &e.model_answer);
         }
-        Question::Write { .. } => {
+        Question::Write { function, .. } => {
+            let lang = d.config().lang;
             let _ = writeln!(
                 out,
-                "Write `validate_tool_args` or `execute_tool` in your own editor; the grader runs on every save."
+                "Write `{}` in {} in your own editor; the grader runs on every save.",
+                function.name(lang.is_js()),
+                lang.name()
             );
         }
     }

@@ -13,14 +13,28 @@ use crate::tui::theme::Theme;
 
 pub struct WriteRound {
     pub function: Function,
+    pub lang: Lang,
     pub grader: LiveGrader,
     /// What the round did about the file ("wrote a starter to ...").
     pub note: String,
 }
 
-/// The file of a drill's write-it round: in `dir`, named by seed.
-pub fn file_for(dir: &Path, seed: u64) -> PathBuf {
-    dir.join(format!("tooldojo-rehearsal-{seed}.py"))
+/// The file of a drill's write-it round: in `dir`, named by seed, in `lang`.
+pub fn file_for(dir: &Path, seed: u64, lang: Lang) -> PathBuf {
+    let ext = match lang {
+        Lang::Python => "py",
+        Lang::Js => "js",
+    };
+    dir.join(format!("tooldojo-rehearsal-{seed}.{ext}"))
+}
+
+/// The language `R` drills in: that of the practice file in `dir` (the one `P` grades),
+/// `solution.py` first; JavaScript when only `solution.js` is there; else Python.
+pub fn lang_in(dir: &Path) -> Lang {
+    [Lang::Python, Lang::Js]
+        .into_iter()
+        .find(|l| dir.join(starter::file_name(*l)).exists())
+        .unwrap_or(Lang::Python)
 }
 
 impl WriteRound {
@@ -28,6 +42,7 @@ impl WriteRound {
     pub fn open(
         file: PathBuf,
         function: Function,
+        lang: Lang,
         rows: &[Row],
         notify: Option<Notify>,
     ) -> WriteRound {
@@ -39,8 +54,11 @@ impl WriteRound {
         } else if file.exists() {
             format!("Your file {shown} is already there: it is graded as it is.")
         } else {
-            match std::fs::write(&file, starter::text(Lang::Python)) {
-                Ok(()) => format!("A starter is at {shown}: fill in {}.", function.name(false)),
+            match std::fs::write(&file, starter::text(lang)) {
+                Ok(()) => format!(
+                    "A starter is at {shown}: fill in {}.",
+                    function.name(lang.is_js())
+                ),
                 Err(e) => format!("Could not write a starter at {shown}: {e}"),
             }
         };
@@ -51,7 +69,8 @@ impl WriteRound {
             .collect();
         WriteRound {
             function,
-            grader: LiveGrader::new(file, Lang::Python, rows, notify),
+            lang,
+            grader: LiveGrader::new(file, lang, rows, notify),
             note,
         }
     }
@@ -64,9 +83,12 @@ impl WriteRound {
 
     /// The round's screen lines.
     pub fn lines(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
-        let name = self.function.name(false);
+        let name = self.function.name(self.lang.is_js());
         let mut out = vec![Line::styled(
-            format!("Write it: {name}, in your own editor"),
+            format!(
+                "Write it: {name} ({}), in your own editor",
+                self.lang.name()
+            ),
             t.heading,
         )];
         out.extend(
