@@ -1,5 +1,5 @@
 //! Draws every screen of the app at 200x60 (the size of a large terminal) and measures one
-//! frame: page layout, Markdown wrapping, blocks drawn off-screen and copied, overlays.
+//! frame: the page and its blocks, the lesson list, the key bar, overlays.
 //! Then a few keypresses, each with the frame it asks for: what the learner waits for.
 
 use criterion::{Criterion, criterion_group, criterion_main};
