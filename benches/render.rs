@@ -67,7 +67,7 @@ fn keys(c: &mut Criterion) {
     press(&mut app, KeyCode::Down);
     key_then_frame(
         &mut group,
-        "scroll lesson",
+        "scroll-lesson",
         app,
         [KeyCode::Down, KeyCode::Up],
     );
@@ -78,7 +78,7 @@ fn keys(c: &mut Criterion) {
     assert!(app.active(), "the predict block takes keys");
     key_then_frame(
         &mut group,
-        "predict move on lesson",
+        "predict-move-on-lesson",
         app,
         [KeyCode::Down, KeyCode::Up],
     );
@@ -87,7 +87,7 @@ fn keys(c: &mut Criterion) {
     press(&mut app, KeyCode::Enter);
     key_then_frame(
         &mut group,
-        "predict:validator move",
+        "predict:validator-move",
         app,
         [KeyCode::Down, KeyCode::Up],
     );
@@ -97,7 +97,7 @@ fn keys(c: &mut Criterion) {
     assert!(app.active(), "the playground takes keys");
     key_then_frame(
         &mut group,
-        "playground type",
+        "playground:validator-type",
         app,
         [KeyCode::Char('x'), KeyCode::Backspace],
     );
