@@ -158,7 +158,9 @@ impl Schema {
 
     /// The declared property called `name`.
     pub(crate) fn property(&self, name: &str) -> Option<&Property> {
-        self.properties.iter().find(|p| p.name == name)
+        self.properties
+            .iter()
+            .find(|p| json::same_text(&p.name, name))
     }
 }
 
@@ -233,8 +235,8 @@ pub fn validate_json(
     rules: &ValidatorRules,
 ) -> Result<(), Violation> {
     let mut first = None;
-    run(schema, args, rules, &mut |v| {
-        first = Some(v);
+    check(schema, args, rules, &mut |f| {
+        first = Some(f.into_violation());
         false
     });
     match first {
@@ -250,8 +252,8 @@ pub(crate) fn validate_json_all(
     rules: &ValidatorRules,
 ) -> Vec<Violation> {
     let mut all = Vec::new();
-    run(schema, args, rules, &mut |v| {
-        all.push(v);
+    check(schema, args, rules, &mut |f| {
+        all.push(f.into_violation());
         true
     });
     all
@@ -287,32 +289,90 @@ pub(crate) fn type_ok(ty: &TypeSpec, v: &Json<'_>, rules: &ValidatorRules) -> bo
     }
 }
 
-/// The checks. `sink` gets each violation in order and says whether to go on.
-fn run(
+/// A failed check as the checks find it: its message still in pieces, so a caller that only
+/// writes it out (the JSON-lines verdicts) never builds an owned [`Violation`].
+pub(crate) struct Found<'x> {
+    kind: CheckKind,
+    arg: &'x str,
+    message: Message<'x>,
+}
+
+enum Message<'x> {
+    /// The message is these pieces, joined.
+    Pieces(&'x [&'x str]),
+    Text(String),
+}
+
+/// A failure whose message is `parts`, joined.
+fn found<'x>(kind: CheckKind, arg: &'x str, parts: &'x [&'x str]) -> Found<'x> {
+    Found {
+        kind,
+        arg,
+        message: Message::Pieces(parts),
+    }
+}
+
+impl Found<'_> {
+    fn into_violation(self) -> Violation {
+        let message = match self.message {
+            Message::Pieces(parts) => concat(parts),
+            Message::Text(text) => text,
+        };
+        Violation::new(self.kind, self.arg, message)
+    }
+
+    /// Append the message as a JSON string literal (what [`json::push_str_json`] writes for
+    /// the joined message: the pieces are whole characters, so each escapes alone).
+    pub(crate) fn push_message_json(&self, out: &mut String) {
+        out.push('"');
+        match &self.message {
+            Message::Pieces(parts) => {
+                for part in *parts {
+                    json::push_json_escaped(part, out);
+                }
+            }
+            Message::Text(text) => json::push_json_escaped(text, out),
+        }
+        out.push('"');
+    }
+}
+
+/// The checks. `sink` gets each failure in order and says whether to go on.
+pub(crate) fn check(
     schema: &Schema,
     args: &Json<'_>,
     rules: &ValidatorRules,
-    sink: &mut dyn FnMut(Violation) -> bool,
+    sink: &mut dyn FnMut(Found<'_>) -> bool,
 ) {
     let Json::Object(fields) = args else {
-        sink(Violation::new(
-            CheckKind::Parse,
-            "",
-            format!(
+        sink(Found {
+            kind: CheckKind::Parse,
+            arg: "",
+            message: Message::Text(format!(
                 "invalid args: expected a JSON object (dict), got {}",
                 args.py_type()
-            ),
-        ));
+            )),
+        });
         return;
+    };
+    // The declared property of each arg, looked up once (past the first few args, again
+    // where needed).
+    let mut known: [Option<&Property>; 16] = [None; 16];
+    for (slot, (k, _)) in known.iter_mut().zip(fields) {
+        *slot = schema.property(k);
+    }
+    let property = |i: usize, k: &str| match known.get(i) {
+        Some(p) => *p,
+        None => schema.property(k),
     };
     // 1. missing required args, in declared order
     if rules.is_on(Rule::Required) {
         for name in &schema.required {
-            if !fields.iter().any(|(k, _)| k == name)
-                && !sink(Violation::new(
+            if !fields.iter().any(|(k, _)| json::same_text(k, name))
+                && !sink(found(
                     CheckKind::Missing,
                     name,
-                    concat(&["missing required arg: ", name]),
+                    &["missing required arg: ", name],
                 ))
             {
                 return;
@@ -321,13 +381,9 @@ fn run(
     }
     // 2. unknown args, in the order written
     if rules.is_on(Rule::Unknown) && !schema.additional_allowed {
-        for (k, _) in fields {
-            if schema.property(k).is_none()
-                && !sink(Violation::new(
-                    CheckKind::Unknown,
-                    k,
-                    concat(&["unknown arg: ", k]),
-                ))
+        for (i, (k, _)) in fields.iter().enumerate() {
+            if property(i, k).is_none()
+                && !sink(found(CheckKind::Unknown, k, &["unknown arg: ", k]))
             {
                 return;
             }
@@ -335,22 +391,22 @@ fn run(
     }
     // 3. types of the declared args, in the order written
     if rules.is_on(Rule::Types) {
-        for (k, v) in fields {
-            let Some(p) = schema.property(k) else {
+        for (i, (k, v)) in fields.iter().enumerate() {
+            let Some(p) = property(i, k) else {
                 continue;
             };
             if !type_ok(&p.ty, v, rules)
-                && !sink(Violation::new(
+                && !sink(found(
                     CheckKind::Type,
                     k,
-                    concat(&[
+                    &[
                         "type error: ",
                         k,
                         " expected ",
                         &p.ty.expected_name(),
                         ", got ",
                         v.py_type(),
-                    ]),
+                    ],
                 ))
             {
                 return;
@@ -359,15 +415,20 @@ fn run(
     }
     // 4. value constraints of declared args whose type is right
     if rules.is_on(Rule::Values) {
-        for (k, v) in fields {
-            let Some(p) = schema.property(k) else {
+        for (i, (k, v)) in fields.iter().enumerate() {
+            let Some(p) = property(i, k) else {
                 continue;
             };
             if p.constraints.is_empty() || (rules.is_on(Rule::Types) && !type_ok(&p.ty, v, rules)) {
                 continue;
             }
             for message in value_problems(k, &p.constraints, v) {
-                if !sink(Violation::new(CheckKind::Value, k, message)) {
+                let f = Found {
+                    kind: CheckKind::Value,
+                    arg: k,
+                    message: Message::Text(message),
+                };
+                if !sink(f) {
                     return;
                 }
             }

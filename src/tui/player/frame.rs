@@ -12,6 +12,7 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use crate::text::{truncate, width as width_of};
 use crate::tui::blocks::common::{draw_lines, wrap_prefixed};
+use crate::tui::keybar::{self, BarKey, Rank};
 use crate::tui::theme::Theme;
 
 use super::glyphs::Glyphs;
@@ -21,7 +22,7 @@ use super::timeline::TimelineView;
 use super::{Panel, Player};
 
 /// Keys for the key bar and the legend (arrows spelled out in ASCII).
-pub fn keys(g: &Glyphs) -> [(&'static str, &'static str); 12] {
+pub fn keys(g: &Glyphs) -> [(&'static str, &'static str); 13] {
     [
         ("Space", "play/pause"),
         (g.left_right, "step"),
@@ -35,6 +36,7 @@ pub fn keys(g: &Glyphs) -> [(&'static str, &'static str); 12] {
         ("x", "export"),
         ("?", "legend"),
         ("Esc", "back"),
+        ("q", "quit"),
     ]
 }
 
@@ -45,7 +47,6 @@ pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: boo
         buf.set_string(area.x, area.y, "The player needs 30x8 cells", th.warn);
         return;
     }
-    buf.set_style(area, th.base);
     let inner = border(p, area, buf, th);
     let pad = u16::from(present && inner.width >= 100);
     let inner = Rect::new(inner.x + pad, inner.y, inner.width - 2 * pad, inner.height);
@@ -72,7 +73,8 @@ pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: boo
     }
 }
 
-/// The outer border: title, play state and time on top, keys at the bottom.
+/// The outer border (over the whole area in the base style): title, play state and time on
+/// top, keys at the bottom.
 fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
     let g = Glyphs::for_theme(th);
     let state = if p.pb.at_end(&p.tl) {
@@ -94,8 +96,8 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
         g.sep, p.tl.scenario, g.dash, p.tl.title
     );
     let room = (area.width as usize).saturating_sub(width_of(&right) + 4);
-    let keys = key_bar(area.width.saturating_sub(4) as usize, g);
     let block = Block::default()
+        .style(th.base)
         .borders(Borders::ALL)
         .border_set(th.sym.border)
         .border_style(th.focus)
@@ -103,26 +105,29 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
             truncate(&title, room, th.sym.ellipsis),
             th.heading,
         )))
-        .title(Line::from(Span::styled(right, th.focus)).right_aligned())
-        .title_bottom(keys);
+        .title(Line::from(Span::styled(right, th.focus)).right_aligned());
     let inner = block.inner(area);
     block.render(area, buf);
+    key_bar(area, buf, th, g);
     inner
 }
 
-/// As many key hints as fit in `width` cells.
-fn key_bar(width: usize, g: &Glyphs) -> Line<'static> {
-    let mut spans = vec![Span::raw(" ")];
-    let mut used = 1;
-    for (k, what) in keys(g) {
-        let w = width_of(k) + width_of(what) + width_of(g.sep) + 1;
-        if used + w > width {
-            break;
-        }
-        spans.push(Span::raw(format!("{k} {what}{}", g.sep)));
-        used += w;
-    }
-    Line::from(spans)
+/// The keys, in the app's key bar over the bottom border: the legend, the way back and
+/// quitting always on the right, then as many of the others as fit.
+fn key_bar(area: Rect, buf: &mut Buffer, th: &Theme, g: &Glyphs) {
+    let bar: Vec<BarKey> = keys(g)
+        .into_iter()
+        .map(|(k, what)| {
+            let rank = match k {
+                "?" | "Esc" | "q" => Rank::Always,
+                "Space" => Rank::Focus,
+                _ => Rank::Rest,
+            };
+            BarKey::new(k, what, rank)
+        })
+        .collect();
+    let row = Rect::new(area.x + 1, area.bottom() - 1, area.width - 2, 1);
+    keybar::render_keys(&bar, None, th, row, buf);
 }
 
 /// Timeline, gauges, detail, events or the end view.
@@ -169,12 +174,13 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
         Vec::new()
     };
     let end_h = if ended { end_lines.len() as u16 + 1 } else { 0 };
-    let middle_h = if wide {
-        let want = match p.pb.selected {
-            Some(i) => panes::detail(&p.tl, i, t, wide_detail_width(area.width), th, g).len(),
-            None => wrap_prefixed(vec![], &p.tl.note, wide_detail_width(area.width), th.base).len(),
-        };
-        (want.max(gauge_lines.len()) as u16 + 1).min(area.height * 2 / 5)
+    // The wide layout's right pane: the selected call, or the scenario's note.
+    let side = wide.then(|| match p.pb.selected {
+        Some(i) => panes::detail(&p.tl, i, t, wide_detail_width(area.width), th, g),
+        None => wrap_prefixed(vec![], &p.tl.note, wide_detail_width(area.width), th.base),
+    });
+    let middle_h = if let Some(side) = &side {
+        (side.len().max(gauge_lines.len()) as u16 + 1).min(area.height * 2 / 5)
     } else {
         gauge_lines.len() as u16
     };
@@ -201,8 +207,8 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     y += notes_h;
     let left = area.y + area.height - y;
     let mid = Rect::new(area.x, y, area.width, middle_h.min(left));
-    if wide {
-        wide_middle(p, mid, &gauge_lines, buf, th, g);
+    if let Some(side) = &side {
+        wide_middle(p, mid, &gauge_lines, side, buf, th);
     } else {
         draw_lines(mid, buf, &gauge_lines, 0);
     }
@@ -239,14 +245,15 @@ fn wide_detail_width(width: u16) -> usize {
     width.saturating_sub(GAUGE_W.min(width / 2) + 1) as usize
 }
 
-/// Gauges on the left, the selected call (or the scenario's note) on the right.
+/// Gauges on the left, the selected call (or the scenario's note) on the right: `side`, made
+/// for the right pane's width.
 fn wide_middle(
     p: &Player,
     area: Rect,
     gauges: &[Line<'static>],
+    side: &[Line<'static>],
     buf: &mut Buffer,
     th: &Theme,
-    g: &Glyphs,
 ) {
     let gw = GAUGE_W.min(area.width / 2);
     let left = Rect::new(area.x, area.y, gw, area.height);
@@ -262,11 +269,8 @@ fn wide_middle(
     let rb = pane_block(&title, th);
     let ri = rb.inner(right);
     rb.render(right, buf);
-    let lines = match p.pb.selected {
-        Some(i) => panes::detail(&p.tl, i, p.t_ms(), ri.width as usize, th, g),
-        None => wrap_prefixed(vec![], &p.tl.note, ri.width as usize, th.base),
-    };
-    draw_scrolled(ri, buf, &lines, p.detail_scroll, th);
+    debug_assert_eq!(ri.width as usize, wide_detail_width(area.width));
+    draw_scrolled(ri, buf, side, p.detail_scroll, th);
 }
 
 fn pane_block(title: &str, th: &Theme) -> Block<'static> {

@@ -210,9 +210,9 @@ pub fn differences(before: &Timeline, now: &Timeline) -> Vec<String> {
     let mut same = 0;
     for c in &now.calls {
         let Some(b) = before
-            .calls
-            .iter()
-            .find(|b| b.id == c.id && b.turn == c.turn)
+            .index
+            .find_call(&c.id, c.turn)
+            .map(|(j, _)| &before.calls[j])
         else {
             out.push(format!("{} is new in this run", c.id));
             continue;
@@ -247,9 +247,9 @@ pub fn differences(before: &Timeline, now: &Timeline) -> Vec<String> {
 pub fn lane_differs(before: &Timeline, now: &Timeline, i: usize) -> bool {
     let c = &now.calls[i];
     match before
-        .calls
-        .iter()
-        .find(|b| b.id == c.id && b.turn == c.turn)
+        .index
+        .find_call(&c.id, c.turn)
+        .map(|(j, _)| &before.calls[j])
     {
         None => true,
         Some(b) => b.segments != c.segments || b.result != c.result,

@@ -8,6 +8,7 @@
 
 pub mod frame;
 pub mod glyphs;
+mod index;
 pub mod inline;
 pub mod knobs;
 pub mod model;

@@ -14,6 +14,7 @@ use crate::orchestrator::{
 };
 use crate::sanitize::clean;
 
+use super::index::LaneIndex;
 use super::warn::{self, Warning};
 
 /// What a stretch of a lane shows.
@@ -214,6 +215,8 @@ pub struct Timeline {
     pub warnings: Vec<Warning>,
     /// Finish times of dispatched calls, sorted (tool calls finished at T).
     finished_at: Vec<u64>,
+    /// Lanes by state and time, calls by id: what a frame looks up instead of scanning.
+    pub(crate) index: LaneIndex,
 }
 
 impl Timeline {
@@ -257,9 +260,11 @@ impl Timeline {
             final_answer,
             warnings: Vec::new(),
             finished_at,
+            index: LaneIndex::default(),
             run: Arc::new(run),
         };
         tl.warnings = warn::find(&tl);
+        tl.index = LaneIndex::build(&tl);
         tl
     }
 

@@ -2,46 +2,61 @@
 //! (with a row for raced handlers and for the run before), otherwise a window around the
 //! selected or busiest lane and the rest grouped by state, never dropped.
 
-use super::model::{Lane, LaneState, SegKind, Timeline};
+use std::ops::Range;
+
+use super::index::ALL_STATES;
+use super::model::{Lane, LaneState, Timeline};
 
 /// One drawn row of the lane area.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Row {
     Lane(Lane, Part),
     /// Lanes that do not fit, grouped by their state (the word) at the cursor.
-    Group(String, Vec<Lane>),
+    Group(String, Grouped),
+}
+
+/// The lanes of a group row: every lane in one of `states` at the cursor, except the lanes
+/// at positions `shown` (they have rows of their own).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grouped {
+    pub states: Vec<LaneState>,
+    pub shown: Range<usize>,
+    /// How many lanes that is.
+    pub lanes: usize,
 }
 
 /// The rows the lanes want when every lane gets its own (raced handlers, the run before and
 /// its raced handlers included).
 pub fn rows_wanted(tl: &Timeline, before: Option<&Timeline>) -> usize {
-    tl.lanes
+    let own = tl.lanes.len() + tl.index.ghost_calls().len();
+    let Some(b) = before else { return own };
+    // Each call of `b` with a raced handler, found by the calls of `tl` that are it.
+    let before_ghosts: usize = b
+        .index
+        .ghost_calls()
         .iter()
-        .map(|&l| match l {
-            Lane::Call(i) => {
-                let was = before.map(|b| 1 + usize::from(before_has_ghost(b, tl, i)));
-                1 + usize::from(has_ghost(tl, i)) + was.unwrap_or(0)
-            }
-            Lane::Turn(_) => 1,
+        .filter_map(|&j| {
+            let c = &b.calls[j as usize];
+            let (first, _) = b.index.find_call(&c.id, c.turn)?;
+            let (_, n) = tl.index.find_call(&c.id, c.turn)?;
+            (first == j as usize).then_some(n)
         })
-        .sum()
+        .sum();
+    own + tl.calls.len() + before_ghosts
 }
 
 /// Whether call `i` has a handler that ran on after its caller gave up.
 fn has_ghost(tl: &Timeline, i: usize) -> bool {
-    tl.calls[i]
-        .segments
-        .iter()
-        .any(|s| s.kind == SegKind::Ghost)
+    tl.index.has_ghost(i)
 }
 
 /// Call `i` of `tl` in the run `before` (the same id proposed in the same turn).
 pub fn same_call(before: &Timeline, tl: &Timeline, i: usize) -> Option<usize> {
     let c = &tl.calls[i];
     before
-        .calls
-        .iter()
-        .position(|x| x.id == c.id && x.turn == c.turn)
+        .index
+        .find_call(&c.id, c.turn)
+        .map(|(first, _)| first)
 }
 
 /// Whether call `i` of `tl` had a raced handler in the run `before`.
@@ -150,61 +165,63 @@ pub fn choose_rows(
         return Vec::new();
     }
     // Grouping: the states present decide how many group rows to keep back.
-    let states: Vec<LaneState> = lanes.iter().map(|&l| lane_state(tl, l, t)).collect();
-    let mut kinds: Vec<LaneState> = states.clone();
-    kinds.sort();
-    kinds.dedup();
-    let group_rows = kinds.len().min(rows.saturating_sub(1)).max(1);
+    let ix = &tl.index;
+    let counts = ALL_STATES.map(|s| ix.count(s, t));
+    let kinds = counts.iter().filter(|&&n| n > 0).count();
+    let group_rows = kinds.min(rows.saturating_sub(1)).max(1);
     let own = (rows - group_rows) / if compare { 2 } else { 1 };
     let own = own.max(usize::from(rows > group_rows));
     let focus = selected
-        .and_then(|s| lanes.iter().position(|l| *l == Lane::Call(s)))
-        .or_else(|| {
-            states.iter().position(|s| {
-                matches!(
-                    s,
-                    LaneState::Running | LaneState::Waiting | LaneState::Backoff
-                )
-            })
-        })
+        .and_then(|s| ix.call_lane(s))
+        .or_else(|| ix.first_busy(t))
         .unwrap_or(0);
     let first = focus
         .saturating_sub(own / 2)
         .min(lanes.len() - own.min(lanes.len()));
     let shown = first..(first + own).min(lanes.len());
     let mut out: Vec<Row> = Vec::new();
+    let mut left = counts;
     for &l in &lanes[shown.clone()] {
         out.extend(with_before(l));
+        left[lane_state(tl, l, t) as usize] -= 1;
     }
     out.truncate(rows - group_rows);
-    let mut groups: Vec<(LaneState, Vec<Lane>)> = Vec::new();
-    for (i, &l) in lanes.iter().enumerate() {
-        if shown.contains(&i) {
-            continue;
-        }
-        match groups.iter_mut().find(|(s, _)| *s == states[i]) {
-            Some((_, v)) => v.push(l),
-            None => groups.push((states[i], vec![l])),
-        }
-    }
-    groups.sort_by_key(|(s, _)| *s);
-    // More kinds than rows: the last row takes the rest, and says so.
+    out.extend(group_rows_for(&left, group_rows, &shown));
+    out
+}
+
+/// The group rows for `left[state]` lanes in each state (those without a row of their own),
+/// in state order; more kinds than rows: the last row takes the rest, and says so.
+fn group_rows_for(left: &[usize], group_rows: usize, shown: &Range<usize>) -> Vec<Row> {
+    let groups: Vec<(LaneState, usize)> = ALL_STATES
+        .iter()
+        .map(|&s| (s, left[s as usize]))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    let one = |s: LaneState, n: usize| {
+        let g = Grouped {
+            states: vec![s],
+            shown: shown.clone(),
+            lanes: n,
+        };
+        Row::Group(s.word().to_owned(), g)
+    };
     let mut rows_out: Vec<Row> = Vec::new();
     let keep = group_rows.saturating_sub(1);
     let overflow = groups.len() > group_rows;
-    for (n, (s, v)) in groups.into_iter().enumerate() {
+    for (n, (s, count)) in groups.into_iter().enumerate() {
         if overflow && n >= keep {
             match rows_out.last_mut() {
-                Some(Row::Group(label, lanes)) if n > keep => {
+                Some(Row::Group(label, g)) if n > keep => {
                     *label = "other".to_owned();
-                    lanes.extend(v);
+                    g.states.push(s);
+                    g.lanes += count;
                 }
-                _ => rows_out.push(Row::Group(s.word().to_owned(), v)),
+                _ => rows_out.push(one(s, count)),
             }
         } else {
-            rows_out.push(Row::Group(s.word().to_owned(), v));
+            rows_out.push(one(s, count));
         }
     }
-    out.extend(rows_out);
-    out
+    rows_out
 }

@@ -12,6 +12,8 @@ use crate::text::{fit, truncate, width as width_of};
 use crate::tui::theme::Theme;
 
 use super::glyphs::{self, Glyphs};
+use crate::orchestrator::Outcome;
+
 use super::model::{Lane, Mark, SegKind, Timeline};
 use super::notes::{call_note, ghost_note};
 pub use super::rows::rows_wanted;
@@ -115,16 +117,7 @@ impl TimelineView<'_> {
     }
 
     fn label_width(&self, width: u16) -> u16 {
-        let longest = self
-            .tl
-            .lanes
-            .iter()
-            .take(200)
-            .map(|&l| width_of(&self.tl.lane_label(l)))
-            .max()
-            .unwrap_or(6)
-            .max(10) as u16
-            + 2;
+        let longest = self.tl.index.label_width().unwrap_or(6).max(10) as u16 + 2;
         longest.min(width / 4).max(6)
     }
 
@@ -136,7 +129,7 @@ impl TimelineView<'_> {
         let rule_y = area.y + area.height - 1;
         if area.height > 1 {
             for x in plot.x..plot.x + plot.w {
-                buf.set_string(x, rule_y, g.axis, t.border);
+                put(buf, x, rule_y, g.axis, t.border);
             }
         }
         let mut at = 0;
@@ -154,13 +147,13 @@ impl TimelineView<'_> {
                 free_from = x + w + 1;
             }
             if area.height > 1 {
-                buf.set_string(x, rule_y, g.tick, t.border);
+                put(buf, x, rule_y, g.tick, t.border);
             }
             at += step;
         }
         // The cursor: a mark on the rule (or the label row) and the time beside the labels.
         if area.height > 1 {
-            buf.set_string(plot.col(self.t), rule_y, g.now, t.focus);
+            put(buf, plot.col(self.t), rule_y, g.now, t.focus);
         }
         let _ = label_w;
     }
@@ -191,9 +184,22 @@ impl TimelineView<'_> {
         let rows = lanes_area.height as usize;
         let layout = choose_rows(self.tl, self.t, self.selected, rows, self.before);
         // Vertical lines and the cursor first; bars draw over them.
+        let marks = self.tl.marks();
         for y in lanes_area.y..lanes_area.y + lanes_area.height {
-            self.draw_verticals(y, plot, g, buf);
+            self.draw_verticals(y, &marks, plot, g, buf);
         }
+        // What the group rows (if any) count, per state, found once for all of them.
+        let density = layout.iter().find_map(|row| match row {
+            Row::Group(_, grouped) => Some(self.tl.index.density(
+                self.tl,
+                self.t,
+                grouped.shown.clone(),
+                plot.x,
+                plot.w,
+                |at| plot.col(at),
+            )),
+            Row::Lane(..) => None,
+        });
         for (y, row) in (lanes_area.y..).zip(layout.iter()) {
             match row {
                 Row::Lane(lane, part) => {
@@ -207,8 +213,20 @@ impl TimelineView<'_> {
                         geo.rows.push((y, *i));
                     }
                 }
-                Row::Group(label, members) => {
-                    self.draw_group(label, members, y, plot, label_w, note_w, g, buf)
+                Row::Group(label, grouped) => {
+                    let density = density.as_ref().map_or(&[][..], |d| &d[..]);
+                    let counts =
+                        grouped
+                            .states
+                            .iter()
+                            .fold(vec![0; plot.w as usize], |mut acc, &s| {
+                                for (a, n) in acc.iter_mut().zip(&density[s as usize]) {
+                                    *a += n;
+                                }
+                                acc
+                            });
+                    let lanes = grouped.lanes;
+                    self.draw_group(label, lanes, &counts, y, plot, label_w, note_w, g, buf)
                 }
             }
         }
@@ -217,9 +235,16 @@ impl TimelineView<'_> {
         }
     }
 
-    fn draw_verticals(&self, y: u16, plot: &Plot, g: &Glyphs, buf: &mut Buffer) {
+    fn draw_verticals(
+        &self,
+        y: u16,
+        marks: &[(Mark, u64)],
+        plot: &Plot,
+        g: &Glyphs,
+        buf: &mut Buffer,
+    ) {
         let t = self.theme;
-        for (mark, at) in self.tl.marks() {
+        for &(mark, at) in marks {
             if at > plot.end || (mark == Mark::Stop && self.t < at) {
                 continue;
             }
@@ -228,9 +253,9 @@ impl TimelineView<'_> {
                 Mark::Cancel => (g.cancel, t.warn),
                 Mark::Stop => (g.stop, t.dim),
             };
-            buf.set_string(plot.col(at), y, sym, style);
+            put(buf, plot.col(at), y, sym, style);
         }
-        buf.set_string(plot.col(self.t), y, g.cursor, t.focus);
+        put(buf, plot.col(self.t), y, g.cursor, t.focus);
     }
 
     /// One row of a lane: the lane itself, its raced handlers, or the run before.
@@ -334,7 +359,7 @@ impl TimelineView<'_> {
             let style = if before { th.dim } else { style };
             let (x0, x1) = (plot.col(s.start), plot.col(end));
             for x in x0..=x1 {
-                buf.set_string(x, y, g.seg(s.kind), style);
+                put(buf, x, y, g.seg(s.kind), style);
             }
             if !open && let Some(o) = s.outcome {
                 let ms = if s.kind == SegKind::Ghost {
@@ -363,7 +388,8 @@ impl TimelineView<'_> {
         let note = if part.is_ghost() {
             ghost_note(tl, lane, t, th, g)
         } else {
-            self.lane_note(tl, lane, t, g)
+            let room = if note_w > 0 { note_w } else { plot.w };
+            self.lane_note(tl, lane, t, usize::from(room), g)
         };
         let (text, style) = note;
         if note_w > 0 {
@@ -380,8 +406,15 @@ impl TimelineView<'_> {
         }
     }
 
-    /// The words beside a lane at time `t`.
-    fn lane_note(&self, tl: &Timeline, lane: Lane, t: u64, g: &Glyphs) -> (String, Style) {
+    /// The words beside a lane at time `t` (those that could show in `room` cells).
+    fn lane_note(
+        &self,
+        tl: &Timeline,
+        lane: Lane,
+        t: u64,
+        room: usize,
+        g: &Glyphs,
+    ) -> (String, Style) {
         let th = self.theme;
         match lane {
             Lane::Turn(i) => {
@@ -395,18 +428,20 @@ impl TimelineView<'_> {
                 } else if turn.calls.is_empty() {
                     ("proposes no call".to_owned(), th.dim)
                 } else {
-                    (format!("proposes {}", turn.calls.join(" ")), th.dim)
+                    (joined_within("proposes ", &turn.calls, room), th.dim)
                 }
             }
             Lane::Call(i) => call_note(tl, i, t, th, g),
         }
     }
 
+    /// A group row: how many lanes, and per column how many of their attempts ran there.
     #[allow(clippy::too_many_arguments)]
     fn draw_group(
         &self,
         word: &str,
-        members: &[Lane],
+        lanes: usize,
+        counts: &[usize],
         y: u16,
         plot: &Plot,
         label_w: u16,
@@ -415,34 +450,21 @@ impl TimelineView<'_> {
         buf: &mut Buffer,
     ) {
         let th = self.theme;
-        let label = format!("+{} {word}", members.len());
+        let label = format!("+{lanes} {word}");
         buf.set_string(
             self_x(plot, label_w),
             y,
             fit(&label, label_w as usize, th.sym.ellipsis),
             th.heading,
         );
-        // How many of the grouped lanes had something running in each column.
-        let mut counts = vec![0usize; plot.w as usize];
-        for &lane in members {
-            for (start, end) in run_spans(self.tl, lane) {
-                if start > self.t {
-                    continue;
-                }
-                let (a, b) = (plot.col(start), plot.col(end.min(self.t)));
-                for x in a..=b {
-                    counts[(x - plot.x) as usize] += 1;
-                }
-            }
-        }
         let max = counts.iter().copied().max().unwrap_or(0);
         for (i, &n) in counts.iter().enumerate() {
             if n > 0 {
-                buf.set_string(plot.x + i as u16, y, g.density(n, max), th.accent);
+                put(buf, plot.x + i as u16, y, g.density(n, max), th.accent);
             }
         }
         if note_w > 0 {
-            let text = format!("{} lanes, busiest column {max}", members.len());
+            let text = format!("{lanes} lanes, busiest column {max}");
             buf.set_string(
                 plot.x + plot.w + 1,
                 y,
@@ -504,6 +526,25 @@ fn self_x(plot: &Plot, label_w: u16) -> u16 {
     plot.x - label_w - 1
 }
 
+/// `head` then `words` space separated, stopping once the text is well past `room` cells:
+/// the note is cut to its room, and a turn may propose thousands of calls.
+fn joined_within(head: &str, words: &[String], room: usize) -> String {
+    let mut out = head.to_owned();
+    let mut used = width_of(head);
+    for (k, word) in words.iter().enumerate() {
+        if used > room + 16 {
+            break;
+        }
+        if k > 0 {
+            out.push(' ');
+            used += 1;
+        }
+        out.push_str(word);
+        used += width_of(word);
+    }
+    out
+}
+
 /// The note column's width at `width` cells (none on narrow screens).
 fn note_width(width: u16) -> u16 {
     match width {
@@ -527,46 +568,55 @@ fn tick_step(end: u64, width: u16) -> u64 {
     }
 }
 
-/// The stretches of a lane that count as activity in a density strip (attempts, turns), as
-/// (start, end), without copying the segments.
-fn run_spans(tl: &Timeline, lane: Lane) -> impl Iterator<Item = (u64, u64)> + '_ {
-    let (turn, calls) = match lane {
-        Lane::Turn(i) => (Some((tl.turns[i].start, tl.turns[i].end)), &[][..]),
-        Lane::Call(i) => (None, tl.calls[i].segments.as_slice()),
-    };
-    turn.into_iter().chain(
-        calls
-            .iter()
-            .filter(|s| s.kind == SegKind::Run)
-            .map(|s| (s.start, s.end)),
-    )
+/// One bar of a lane, as drawn.
+struct Bar {
+    kind: SegKind,
+    start: u64,
+    end: u64,
+    outcome: Option<Outcome>,
 }
 
-/// A lane's segments: the turn's thinking, or the call's waits, attempts and backoffs.
-fn lane_segments(tl: &Timeline, lane: Lane) -> Vec<super::model::Segment> {
-    match lane {
+/// Which bars draw over which: waits and backoffs under raced handlers under attempts.
+fn layer(kind: SegKind) -> u8 {
+    match kind {
+        SegKind::Wait | SegKind::Backoff => 0,
+        SegKind::Ghost => 1,
+        _ => 2,
+    }
+}
+
+/// A lane's bars in drawing order: the turn's thinking, or the call's waits, backoffs,
+/// raced handlers and attempts (each layer in the order they happened).
+fn lane_segments(tl: &Timeline, lane: Lane) -> impl Iterator<Item = Bar> + '_ {
+    let (turn, segs) = match lane {
         Lane::Turn(i) => {
             let t = &tl.turns[i];
-            vec![super::model::Segment {
+            let bar = Bar {
                 kind: SegKind::Model,
-                attempt: 0,
                 start: t.start,
                 end: t.end,
                 outcome: None,
-                timeout_ms: None,
-                error: None,
-            }]
+            };
+            (Some(bar), &[][..])
         }
-        Lane::Call(i) => {
-            // Waits and backoffs under attempts under ghosts' ends: draw order matters.
-            let mut segs = tl.calls[i].segments.clone();
-            segs.sort_by_key(|s| match s.kind {
-                SegKind::Wait | SegKind::Backoff => 0,
-                SegKind::Ghost => 1,
-                _ => 2,
-            });
-            segs
-        }
+        Lane::Call(i) => (None, tl.calls[i].segments.as_slice()),
+    };
+    turn.into_iter().chain((0..3).flat_map(move |k| {
+        segs.iter()
+            .filter(move |s| layer(s.kind) == k)
+            .map(|s| Bar {
+                kind: s.kind,
+                start: s.start,
+                end: s.end,
+                outcome: s.outcome,
+            })
+    }))
+}
+
+/// Put a one-cell glyph at (`x`, `y`), as `Buffer::set_string` would, without measuring it.
+fn put(buf: &mut Buffer, x: u16, y: u16, glyph: &str, style: Style) {
+    if let Some(cell) = buf.cell_mut((x, y)) {
+        cell.set_symbol(glyph).set_style(style);
     }
 }
 

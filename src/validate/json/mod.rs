@@ -24,7 +24,7 @@ mod owned;
 mod parse;
 
 pub use parse::ParseError;
-pub(crate) use parse::Parser;
+pub(crate) use parse::{Field, Parser, recycle};
 pub use parse::{parse, parse_allowing_duplicates};
 
 /// Deepest nesting of arrays and objects accepted (the same limit serde_json uses).
@@ -162,6 +162,20 @@ impl<'a> Json<'a> {
     }
 }
 
+/// `a == b`, quick for the short names of args: a call to compare memory costs more than
+/// comparing a few bytes, and names of one length mostly differ in their first byte.
+#[inline]
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 16 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    a == b
+}
+
 /// A float the way a reader expects it: `3.0`, `0.5`, `1e20`, `inf`.
 pub(crate) fn show_f64(f: f64) -> String {
     if f.is_infinite() {
@@ -220,38 +234,99 @@ pub(crate) fn dump_into(v: &Value, out: &mut String) {
 /// Append `s` as a JSON string literal.
 pub(crate) fn push_str_json(s: &str, out: &mut String) {
     out.push('"');
+    push_json_escaped(s, out);
+    out.push('"');
+}
+
+/// Bytes [`push_json_escaped`] must look at: `"`, `\\`, controls, DEL, and the lead bytes of
+/// the multi-byte characters a terminal may act on (C1, bidi, zero-width, BOM: 0xc2, 0xd8,
+/// 0xe2, 0xef). Everything else is copied as it is, a whole run at a time.
+const NOTICE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[0x7f] = true;
+    t[0xc2] = true;
+    t[0xd8] = true;
+    t[0xe2] = true;
+    t[0xef] = true;
+    t
+};
+
+/// Whether eight bytes are all printable ASCII other than `"` and `\\` (nothing to escape),
+/// tested on the whole word at once.
+#[inline(always)]
+fn plain_ascii(word: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(LO) & !v & HI;
+    let mut w = [0u8; 8];
+    w.copy_from_slice(word);
+    let w = u64::from_le_bytes(w);
+    let below_space = w.wrapping_sub(LO * 0x20) & !w & HI;
+    let special = has_zero(w ^ (LO * u64::from(b'"')))
+        | has_zero(w ^ (LO * u64::from(b'\\')))
+        | has_zero(w ^ (LO * 0x7f));
+    (below_space | special | (w & HI)) == 0
+}
+
+/// Append the body of `s` as a JSON string literal would hold it (no quotes): `"`, `\\` and
+/// controls escaped, and every character that steers a terminal as `\uXXXX`.
+pub(crate) fn push_json_escaped(s: &str, out: &mut String) {
+    use std::fmt::Write as _;
+    let bytes = s.as_bytes();
     let mut run = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc: &str = match b {
+    let mut i = 0;
+    loop {
+        while i < bytes.len() {
+            if let Some(word) = bytes.get(i..i + 8) {
+                if plain_ascii(word) {
+                    i += 8;
+                    continue;
+                }
+            }
+            if NOTICE[usize::from(bytes[i])] {
+                break;
+            }
+            i += 1;
+        }
+        let Some(&b) = bytes.get(i) else { break };
+        let esc = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
             b'\n' => "\\n",
             b'\r' => "\\r",
             b'\t' => "\\t",
             0..=0x1f | 0x7f => "",
-            // Lead bytes of the multi-byte characters a terminal may act on (C1, bidi,
-            // zero-width, BOM): look at the whole character only then, so ASCII stays fast.
-            0xc2 | 0xd8 | 0xe2 | 0xef => match s[i..].chars().next() {
-                Some(ch) if crate::sanitize::steers_terminal(ch) => {
-                    out.push_str(&s[run..i]);
-                    out.push_str(&format!("\\u{:04x}", ch as u32));
-                    run = i + ch.len_utf8();
-                    continue;
+            _ => {
+                // A lead byte: look at the whole character.
+                match s[i..].chars().next() {
+                    Some(ch) if crate::sanitize::steers_terminal(ch) => {
+                        out.push_str(&s[run..i]);
+                        let _ = write!(out, "\\u{:04x}", ch as u32);
+                        i += ch.len_utf8();
+                        run = i;
+                    }
+                    _ => i += 1,
                 }
-                _ => continue,
-            },
-            _ => continue,
+                continue;
+            }
         };
         out.push_str(&s[run..i]);
         if esc.is_empty() {
-            out.push_str(&format!("\\u{b:04x}"));
+            let _ = write!(out, "\\u{b:04x}");
         } else {
             out.push_str(esc);
         }
-        run = i + 1;
+        i += 1;
+        run = i;
     }
     out.push_str(&s[run..]);
-    out.push('"');
 }
 
 #[cfg(test)]
@@ -286,6 +361,102 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(parse(text).unwrap().py_type(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn members_read_in_line_read_as_any_value() {
+        // Object members that are strings or small integers take a shorter path; the same
+        // text as an array item takes the general one. Both must agree, errors included.
+        let texts = [
+            "0",
+            "-0",
+            "7",
+            "-12",
+            "01",
+            "-",
+            "-a",
+            "1.5",
+            "1e2",
+            "2E-1",
+            "-0.0",
+            "123456789012345678",
+            "-123456789012345678",
+            "1234567890123456789",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775809",
+            "12345678901234567890123",
+            "\"x\"",
+            "\"a\\nb\"",
+            "\"\\u00e9\"",
+            "\"open",
+            "\"ctl\u{1}\"",
+            "true",
+            "null",
+            "[1]",
+            "{\"b\": 2}",
+            "1 ",
+            "2,",
+            "3}",
+        ];
+        for t in texts {
+            let member = parse(&format!("{{\"a\": {t}}}"))
+                .map(|v| v.get("a").map(|a| a.clone().into_owned()));
+            let item = parse(&format!("[{t}]")).map(|v| match v {
+                Json::Array(mut items) => items.pop().map(Json::into_owned),
+                _ => None,
+            });
+            match (member, item) {
+                (Ok(m), Ok(i)) => assert_eq!(m, i, "{t}"),
+                (Err(_), Err(_)) => {}
+                (m, i) => panic!("{t}: {m:?} / {i:?}"),
+            }
+        }
+        // Repeats let through keep the first value, whatever it is.
+        let v =
+            parse_allowing_duplicates(r#"{"a": 1, "a": 2, "b": "x", "b": 3, "c": [1], "c": 4}"#);
+        assert_eq!(
+            v.unwrap().to_value(),
+            serde_json::json!({"a": 1, "b": "x", "c": [1]})
+        );
+    }
+
+    #[test]
+    fn escaping_word_by_word_agrees_with_byte_by_byte() {
+        // Every byte value in every position of a word, among plain text.
+        let slow = |s: &str| {
+            let mut out = String::new();
+            for ch in s.chars() {
+                match ch {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    c if (c as u32) < 0x20
+                        || c == '\u{7f}'
+                        || crate::sanitize::steers_terminal(c) =>
+                    {
+                        out.push_str(&format!("\\u{:04x}", c as u32))
+                    }
+                    c => out.push(c),
+                }
+            }
+            out
+        };
+        let specials = [
+            '"', '\\', '\n', '\u{1}', '\u{7f}', '\u{85}', 'é', '\u{202e}', '\u{feff}', '~', ' ',
+        ];
+        for at in 0..20 {
+            for c in specials {
+                let mut s: String = "abcdefghijklmnopqrstuvwxyz".chars().take(at).collect();
+                s.push(c);
+                s.push_str("0123456789");
+                let mut fast = String::new();
+                push_json_escaped(&s, &mut fast);
+                assert_eq!(fast, slow(&s), "{s:?}");
+            }
         }
     }
 

@@ -38,8 +38,11 @@ impl std::fmt::Display for ParseError {
     }
 }
 
-/// Internal error before the position is turned into line and column.
-enum Fail {
+/// Internal error before the position is turned into line and column; boxed, so a result
+/// is no bigger than its value (results are returned on every value read).
+type Fail = Box<Failure>;
+
+enum Failure {
     At(usize, Cow<'static, str>),
     /// Path segments, innermost first.
     Dup(Vec<String>),
@@ -49,7 +52,7 @@ enum Fail {
 pub fn parse(text: &str) -> Result<Json<'_>, ParseError> {
     let mut p = Parser::new(text);
     let result = p.document();
-    result.map_err(|f| p.error(f))
+    result.map_err(|f| p.error(*f))
 }
 
 /// Parse like [`parse`], but let repeated keys through (the first value is kept). Only for
@@ -58,7 +61,7 @@ pub fn parse_allowing_duplicates(text: &str) -> Result<Json<'_>, ParseError> {
     let mut p = Parser::new(text);
     p.allow_duplicates = true;
     let result = p.document();
-    result.map_err(|f| p.error(f))
+    result.map_err(|f| p.error(*f))
 }
 
 /// A cursor over JSON text. `pub(crate)` so the JSON-lines readers can pick a case apart
@@ -71,6 +74,23 @@ pub(crate) struct Parser<'a> {
     /// Accept repeated keys (keeping the first); only for re-reading a JSON-lines case
     /// whose `args` already failed with a duplicate, to find where the args end.
     pub(crate) allow_duplicates: bool,
+    /// Room the next object read fills (then empty again): a JSON-lines run hands back the
+    /// members of one line's args for the next line's, instead of allocating anew.
+    pub(crate) spare: Vec<Field<'a>>,
+}
+
+/// A member of an object: its key and value.
+pub(crate) type Field<'a> = (Cow<'a, str>, Json<'a>);
+
+/// The same (empty) vector with its room kept, for values of another lifetime: the empty
+/// vector's allocation is reused in place, as the standard library does when collecting a
+/// vector's own iterator into items of the same size.
+pub(crate) fn recycle<'b>(mut fields: Vec<Field<'_>>) -> Vec<Field<'b>> {
+    fields.clear();
+    fields
+        .into_iter()
+        .map(|_| -> Field<'b> { unreachable!("the vector was just cleared") })
+        .collect()
 }
 
 type PResult<T> = Result<T, Fail>;
@@ -83,7 +103,22 @@ impl<'a> Parser<'a> {
             pos: 0,
             depth: 0,
             allow_duplicates: false,
+            spare: Vec::new(),
         }
+    }
+
+    /// A cursor at byte `pos` of `src`, inside the top-level object (one level deep), as
+    /// [`Parser::open_object`] and the members before `pos` would have left it.
+    pub(crate) fn inside_object(src: &'a str, pos: usize) -> Self {
+        let mut p = Parser::new(src);
+        p.pos = pos;
+        p.depth = 1;
+        p
+    }
+
+    /// The byte offset of the cursor.
+    pub(crate) fn offset(&self) -> usize {
+        self.pos
     }
 
     fn document(&mut self) -> PResult<Json<'a>> {
@@ -96,13 +131,15 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
+    #[cold]
     fn fail(&self, what: &'static str) -> Fail {
-        Fail::At(self.pos, Cow::Borrowed(what))
+        Box::new(Failure::At(self.pos, Cow::Borrowed(what)))
     }
 
-    fn error(&self, f: Fail) -> ParseError {
+    #[cold]
+    fn error(&self, f: Failure) -> ParseError {
         match f {
-            Fail::At(pos, what) => {
+            Failure::At(pos, what) => {
                 let (line, column) = line_col(self.src, pos);
                 ParseError::Syntax {
                     what: what.into_owned(),
@@ -110,7 +147,7 @@ impl<'a> Parser<'a> {
                     column,
                 }
             }
-            Fail::Dup(mut segs) => {
+            Failure::Dup(mut segs) => {
                 segs.reverse();
                 let mut path = String::new();
                 for s in segs {
@@ -168,10 +205,10 @@ impl<'a> Parser<'a> {
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(Fail::At(
+            return Err(Box::new(Failure::At(
                 self.pos,
                 Cow::Owned(format!("nesting deeper than {MAX_DEPTH} levels")),
-            ));
+            )));
         }
         Ok(())
     }
@@ -179,7 +216,7 @@ impl<'a> Parser<'a> {
     fn object(&mut self) -> PResult<Json<'a>> {
         self.enter()?;
         self.pos += 1; // '{'
-        let mut fields: Vec<(Cow<'a, str>, Json<'a>)> = Vec::new();
+        let mut fields = std::mem::take(&mut self.spare);
         let mut seen: Option<HashSet<Cow<'a, str>>> = None;
         self.ws();
         if self.peek() == Some(b'}') {
@@ -199,7 +236,7 @@ impl<'a> Parser<'a> {
             let dup = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
                 None => {
-                    let d = fields.iter().any(|(k, _)| *k == key);
+                    let d = fields.iter().any(|(k, _)| super::same_text(k, &key));
                     if fields.len() >= 16 {
                         seen = Some(fields.iter().map(|(k, _)| k.clone()).collect());
                         if let Some(set) = &mut seen {
@@ -210,7 +247,7 @@ impl<'a> Parser<'a> {
                 }
             };
             if dup && !self.allow_duplicates {
-                return Err(Fail::Dup(vec![key.into_owned()]));
+                return Err(Box::new(Failure::Dup(vec![key.into_owned()])));
             }
             self.ws();
             if self.peek() != Some(b':') {
@@ -218,16 +255,20 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             self.ws();
-            let v = match self.value() {
-                Ok(v) => v,
-                Err(Fail::Dup(mut segs)) => {
-                    segs.push(key.into_owned());
-                    return Err(Fail::Dup(segs));
+            // Strings and small integers (most members) are written straight into their
+            // place; anything else, or a repeat let through, goes by `value`.
+            if dup {
+                self.value().map_err(|e| inside(e, key))?;
+            } else if self.peek() == Some(b'"') {
+                let s = self.string()?;
+                fields.push((key, Json::Str(s)));
+            } else if let Some(i) = self.small_int() {
+                fields.push((key, Json::Int(i)));
+            } else {
+                match self.value() {
+                    Ok(v) => fields.push((key, v)),
+                    Err(e) => return Err(inside(e, key)),
                 }
-                Err(e) => return Err(e),
-            };
-            if !dup {
-                fields.push((key, v));
             }
             self.ws();
             match self.peek() {
@@ -257,11 +298,12 @@ impl<'a> Parser<'a> {
             self.ws();
             let v = match self.value() {
                 Ok(v) => v,
-                Err(Fail::Dup(mut segs)) => {
-                    segs.push(format!("[{}]", items.len()));
-                    return Err(Fail::Dup(segs));
+                Err(mut e) => {
+                    if let Failure::Dup(segs) = &mut *e {
+                        segs.push(format!("[{}]", items.len()));
+                    }
+                    return Err(e);
                 }
-                Err(e) => return Err(e),
             };
             items.push(v);
             self.ws();
@@ -278,29 +320,72 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// An integer of at most 18 digits (so it surely fits) at the cursor, read as
+    /// [`Parser::number`] would read it; `None`, and the cursor left alone, for any other
+    /// text (a fraction, an exponent, more digits, not a number).
+    #[inline(always)]
+    fn small_int(&mut self) -> Option<i64> {
+        let b = self.bytes;
+        let mut i = self.pos;
+        let negative = b.get(i) == Some(&b'-');
+        if negative {
+            i += 1;
+        }
+        let first = i;
+        let mut value: i64 = 0;
+        match b.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                while let Some(&d @ b'0'..=b'9') = b.get(i) {
+                    if i - first == 18 {
+                        return None;
+                    }
+                    value = value * 10 + i64::from(d - b'0');
+                    i += 1;
+                }
+            }
+            _ => return None,
+        }
+        if matches!(b.get(i), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        self.pos = i;
+        Some(if negative { -value } else { value })
+    }
+
     /// A string starting at the opening quote; borrowed when it has no escapes.
+    #[inline(always)]
     fn string(&mut self) -> PResult<Cow<'a, str>> {
         self.pos += 1; // opening quote
         let start = self.pos;
-        let stop = self.bytes[start..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        // A plain loop: short strings are the rule, and it stays in line.
+        let mut end = start;
+        while let Some(&b) = self.bytes.get(end) {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                if b == b'"' {
+                    self.pos = end + 1;
+                    return Ok(Cow::Borrowed(&self.src[start..end]));
+                }
+                return self.string_slow(start, Some(end - start));
+            }
+            end += 1;
+        }
+        self.string_slow(start, None)
+    }
+
+    /// [`Parser::string`] past its first run of plain text: escapes, or an error.
+    #[inline(never)]
+    fn string_slow(&mut self, start: usize, stop: Option<usize>) -> PResult<Cow<'a, str>> {
         match stop {
-            None => return Err(Fail::At(start - 1, "unterminated string".into())),
+            None => return Err(unterminated(start - 1)),
             Some(i) => {
                 self.pos = start + i;
-                match self.bytes[self.pos] {
-                    b'"' => {
-                        let s = &self.src[start..self.pos];
-                        self.pos += 1;
-                        return Ok(Cow::Borrowed(s));
-                    }
-                    b'\\' => {}
-                    _ => return Err(self.fail("control character inside a string")),
+                if self.bytes[self.pos] != b'\\' {
+                    return Err(self.fail("control character inside a string"));
                 }
             }
         }
-        // Slow path: there are escapes.
+        // There are escapes.
         let mut out = String::with_capacity(self.pos - start + 16);
         out.push_str(&self.src[start..self.pos]);
         loop {
@@ -313,7 +398,7 @@ impl<'a> Parser<'a> {
             }
             out.push_str(&self.src[run..self.pos]);
             match self.peek() {
-                None => return Err(Fail::At(start - 1, "unterminated string".into())),
+                None => return Err(unterminated(start - 1)),
                 Some(b'"') => {
                     self.pos += 1;
                     return Ok(Cow::Owned(out));
@@ -335,7 +420,7 @@ impl<'a> Parser<'a> {
                             let c = self.unicode_escape()?;
                             out.push(c);
                         }
-                        None => return Err(Fail::At(start - 1, "unterminated string".into())),
+                        None => return Err(unterminated(start - 1)),
                         Some(_) => {
                             self.pos -= 1;
                             return Err(self.fail("invalid escape in a string"));
@@ -384,15 +469,20 @@ impl<'a> Parser<'a> {
         Ok(char::from_u32(hi).unwrap_or('\u{fffd}'))
     }
 
+    #[inline]
     fn number(&mut self) -> PResult<Json<'a>> {
         let start = self.pos;
         if self.peek() == Some(b'-') {
             self.pos += 1;
         }
+        // The digits' value, while it surely fits (at most 18 digits).
+        let mut value: i64 = 0;
+        let digits = self.pos;
         match self.peek() {
             Some(b'0') => self.pos += 1,
             Some(b'1'..=b'9') => {
-                while matches!(self.peek(), Some(b'0'..=b'9')) {
+                while let Some(d @ b'0'..=b'9') = self.peek() {
+                    value = value.wrapping_mul(10).wrapping_add(i64::from(d - b'0'));
                     self.pos += 1;
                 }
             }
@@ -427,6 +517,8 @@ impl<'a> Parser<'a> {
         if float {
             // Overflow gives infinity, as Python's float() does.
             Ok(Json::Float(text.parse::<f64>().unwrap_or(f64::INFINITY)))
+        } else if self.pos - digits <= 18 {
+            Ok(Json::Int(if digits > start { -value } else { value }))
         } else {
             match text.parse::<i64>() {
                 Ok(i) => Ok(Json::Int(i)),
@@ -441,7 +533,7 @@ impl<'a> Parser<'a> {
     pub(crate) fn open_object(&mut self) -> Result<bool, ParseError> {
         self.ws();
         if self.peek() != Some(b'{') {
-            return Err(self.error(self.fail("expected a JSON object")));
+            return Err(self.error(*self.fail("expected a JSON object")));
         }
         self.pos += 1;
         // The case object is a level of nesting, as it is for a reader of the whole line.
@@ -458,23 +550,29 @@ impl<'a> Parser<'a> {
     pub(crate) fn key(&mut self) -> Result<Cow<'a, str>, ParseError> {
         self.ws();
         if self.peek() != Some(b'"') {
-            return Err(self.error(self.fail("expected a key in double quotes")));
+            return Err(self.error(*self.fail("expected a key in double quotes")));
         }
-        let k = self.string().map_err(|f| self.error(f))?;
+        let k = self.string().map_err(|f| self.error(*f))?;
         self.ws();
         if self.peek() != Some(b':') {
-            return Err(self.error(self.fail("expected ':' after the key")));
+            return Err(self.error(*self.fail("expected ':' after the key")));
         }
         self.pos += 1;
         self.ws();
         Ok(k)
     }
 
+    /// Read one value.
+    pub(crate) fn next_value(&mut self) -> Result<Json<'a>, ParseError> {
+        self.ws();
+        self.value().map_err(|f| self.error(*f))
+    }
+
     /// Read one value, returning it with its raw text.
     pub(crate) fn value_with_text(&mut self) -> Result<(Json<'a>, &'a str), ParseError> {
         self.ws();
         let start = self.pos;
-        let v = self.value().map_err(|f| self.error(f))?;
+        let v = self.value().map_err(|f| self.error(*f))?;
         Ok((v, &self.src[start..self.pos]))
     }
 
@@ -505,14 +603,28 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 self.ws();
                 if self.pos < self.bytes.len() {
-                    return Err(self.error(self.fail("trailing characters after the JSON value")));
+                    return Err(self.error(*self.fail("trailing characters after the JSON value")));
                 }
                 Ok(false)
             }
-            None => Err(self.error(self.fail("unterminated object, expected ',' or '}'"))),
-            Some(_) => Err(self.error(self.fail("expected ',' or '}' after an object member"))),
+            None => Err(self.error(*self.fail("unterminated object, expected ',' or '}'"))),
+            Some(_) => Err(self.error(*self.fail("expected ',' or '}' after an object member"))),
         }
     }
+}
+
+/// A failure inside the value of member `key`: a repeated key's path gets the member's name.
+#[cold]
+fn inside(mut e: Fail, key: Cow<'_, str>) -> Fail {
+    if let Failure::Dup(segs) = &mut *e {
+        segs.push(key.into_owned());
+    }
+    e
+}
+
+#[cold]
+fn unterminated(quote: usize) -> Fail {
+    Box::new(Failure::At(quote, "unterminated string".into()))
 }
 
 /// 1-based line and column (in characters) of byte offset `pos`.

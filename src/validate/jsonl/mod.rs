@@ -1,0 +1,334 @@
+//! `tooldojo validate --jsonl`: one case per line in, one verdict per line out, in order.
+//!
+//! Case: `{"schema": SCHEMA, "required": [...], "args": <any JSON>}` or with
+//! `"args_text": "<raw text>"` instead of `args`. SCHEMA may also be the name of a schema in
+//! `fixtures/schemas.json`; `"form": "flat" | "json-schema" | "tool"` names its form (needed
+//! when its shape reads both ways). Other keys are ignored. With `all`, a verdict also says
+//! the form the schema was read in. A line that is not a case gives
+//! `{"ok": false, "error": "bad case: ..."}` and the run goes on.
+//!
+//! Built for throughput, while every verdict is exactly the one the line would get alone:
+//! - input is read in large chunks and lines are judged in place, strings borrowed from them;
+//! - a line that starts with the same bytes as the last case, up to its args, starts reading
+//!   at its args with what those bytes gave (`case.rs`: the usual stream is one tool called
+//!   many times);
+//! - compiled schemas are kept by their exact text (`cache.rs`);
+//! - a verdict is written straight into one output buffer, the first failure's message
+//!   without building it first, and the members of one line's args reuse the last line's room.
+
+use std::io::{self, Read, Write};
+
+mod cache;
+mod case;
+
+use super::cases::NamedSchema;
+use super::json::{Field, Json, ParseError, push_str_json, recycle};
+use super::{Form, Schema, ValidatorRules, Violation};
+use cache::Cache;
+use case::{CaseError, RawCase, Resume};
+
+/// Options of a JSON-lines run.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// List every failure (`"errors": [...]` beside the first `error`).
+    pub all: bool,
+    pub rules: ValidatorRules,
+    /// Schemas a case may name.
+    pub named: Vec<(String, NamedSchema)>,
+    /// The form of every case's schema, unless the case names its own.
+    pub form: Option<Form>,
+}
+
+/// Counts of one run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub lines: usize,
+    pub ok: usize,
+    pub rejected: usize,
+    pub bad: usize,
+}
+
+/// Input read at a time (a longer line grows the buffer, up to the line cap).
+const CHUNK: usize = 1 << 17;
+/// Verdicts are handed to the output once this many bytes wait.
+const FLUSH_AT: usize = 1 << 16;
+
+/// Run every line of `input`, writing one verdict line each to `output`.
+pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<Stats> {
+    let (mut input, mut output) = (input, output);
+    let mut lines = Lines::new(opts);
+    // Lines are handled straight from a large buffer; only a partial last line is moved.
+    let mut chunk = vec![0u8; CHUNK];
+    let mut filled = 0;
+    loop {
+        let n = read_some(&mut input, &mut chunk[filled..])?;
+        filled += n;
+        let mut start = 0;
+        // Room for the args of this chunk's lines (they all borrow from it).
+        let mut room = recycle(std::mem::take(&mut lines.room));
+        // Complete lines: check UTF-8 once for all of them, then split in place.
+        let whole = memchr::memrchr(b'\n', &chunk[..filled]).map_or(0, |i| i + 1);
+        if let Ok(text) = std::str::from_utf8(&chunk[..whole]) {
+            for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+                lines.text_line(&text[start..end], &mut room);
+                lines.write_if_full(&mut output)?;
+                start = end + 1;
+            }
+        } else {
+            // Some line is not UTF-8: go line by line so only that line is refused.
+            while let Some(off) = memchr::memchr(b'\n', &chunk[start..filled]) {
+                lines.byte_line(&chunk[start..start + off], &mut room);
+                lines.write_if_full(&mut output)?;
+                start += off + 1;
+            }
+        }
+        if n == 0 {
+            if start < filled {
+                lines.byte_line(&chunk[start..filled], &mut room);
+            }
+            break;
+        }
+        lines.room = recycle(room);
+        chunk.copy_within(start..filled, 0);
+        filled -= start;
+        if filled == chunk.len() {
+            if chunk.len() >= crate::input::MAX_LINE_BYTES {
+                // No newline in sight: stop rather than hold an endless line in memory.
+                lines.write(&mut output)?;
+                output.flush()?;
+                return Err(crate::input::line_too_long(lines.stats.lines + 1));
+            }
+            // A line longer than the buffer: make room.
+            chunk.resize(chunk.len() * 2, 0);
+        }
+    }
+    lines.write(&mut output)?;
+    output.flush()?;
+    Ok(lines.stats)
+}
+
+/// `read`, retrying when interrupted.
+fn read_some(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match input.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+/// A run in progress: what earlier lines leave to later ones (compiled schemas, the last
+/// case's prefix, room for args) and the verdicts not yet written.
+struct Lines<'o> {
+    opts: &'o Options,
+    cache: Cache,
+    resume: Resume,
+    /// Room for the members of args, kept between chunks (always empty there).
+    room: Vec<Field<'static>>,
+    stats: Stats,
+    out: String,
+}
+
+impl<'o> Lines<'o> {
+    fn new(opts: &'o Options) -> Self {
+        Lines {
+            opts,
+            cache: Cache::default(),
+            resume: Resume::default(),
+            room: Vec::new(),
+            stats: Stats::default(),
+            out: String::with_capacity(FLUSH_AT + 4096),
+        }
+    }
+
+    fn write(&mut self, output: &mut impl Write) -> io::Result<()> {
+        output.write_all(self.out.as_bytes())?;
+        self.out.clear();
+        Ok(())
+    }
+
+    fn write_if_full(&mut self, output: &mut impl Write) -> io::Result<()> {
+        if self.out.len() >= FLUSH_AT {
+            self.write(output)?;
+        }
+        Ok(())
+    }
+
+    /// Judge one line (without its `\n`) and append its verdict line. `room` is empty room
+    /// for the members of its args (and left so).
+    fn byte_line<'a>(&mut self, line: &'a [u8], room: &mut Vec<Field<'a>>) {
+        match std::str::from_utf8(line) {
+            Ok(text) => self.text_line(text, room),
+            Err(e) => {
+                self.stats.lines += 1;
+                self.stats.bad += 1;
+                let why = format!("the line is not UTF-8 (byte {})", e.valid_up_to() + 1);
+                write_bad(&mut self.out, &why, self.opts.all);
+                self.out.push('\n');
+            }
+        }
+    }
+
+    /// Judge one line of text (without its `\n`) and append its verdict line.
+    fn text_line<'a>(&mut self, line: &'a str, room: &mut Vec<Field<'a>>) {
+        let text = line.strip_suffix('\r').unwrap_or(line);
+        self.stats.lines += 1;
+        match self.case(text, room) {
+            Ok(true) => self.stats.ok += 1,
+            Ok(false) => self.stats.rejected += 1,
+            Err(bad) => {
+                self.stats.bad += 1;
+                write_bad(&mut self.out, &bad, self.opts.all);
+            }
+        }
+        self.out.push('\n');
+    }
+
+    /// `Ok(passed)` for a case (its verdict written), `Err(reason)` for a line that is not
+    /// a case (nothing written).
+    fn case<'a>(&mut self, text: &'a str, room: &mut Vec<Field<'a>>) -> Result<bool, String> {
+        let entries = self.cache.entries();
+        let mut case = RawCase::default();
+        let spare = std::mem::take(room);
+        match case::read(text, false, entries, &mut self.resume, spare, &mut case) {
+            Ok(()) => self.judge(&mut case, None, room),
+            Err(CaseError::DuplicateInArgs(path)) => {
+                // Read the line again, letting the repeat through, to check the rest of it.
+                let mut case = RawCase::default();
+                case::read(text, true, entries, &mut self.resume, Vec::new(), &mut case)
+                    .map_err(CaseError::into_reason)?;
+                self.judge(&mut case, Some(path), room)
+            }
+            Err(e) => Err(e.into_reason()),
+        }
+    }
+
+    fn judge<'a>(
+        &mut self,
+        case: &mut RawCase<'a>,
+        duplicate: Option<String>,
+        room: &mut Vec<Field<'a>>,
+    ) -> Result<bool, String> {
+        let Some(schema_text) = case.schema_text else {
+            return Err("missing \"schema\"".into());
+        };
+        let form = case.form.or(self.opts.form);
+        let keep = duplicate.is_none();
+        let schema = self
+            .cache
+            .schema_for(case, schema_text, form, &mut self.resume, self.opts, keep)
+            .as_ref()
+            .map_err(String::clone)?;
+        let (out, opts) = (&mut self.out, self.opts);
+        match (&mut case.args, &case.args_text) {
+            (Some(_), Some(_)) => Err("both \"args\" and \"args_text\"".into()),
+            (None, None) => Err("missing \"args\" (or \"args_text\")".into()),
+            (Some(args), None) => {
+                let passed = match duplicate {
+                    Some(path) => {
+                        let v = Violation {
+                            kind: super::CheckKind::Parse,
+                            message: format!("duplicate arg: {path}"),
+                            arg: path,
+                        };
+                        write_rejected(out, &[v], schema.form, opts.all);
+                        false
+                    }
+                    None => write_verdict(out, schema, args, opts),
+                };
+                if let Json::Object(fields) = args {
+                    // Hand the members' room to the next line.
+                    fields.clear();
+                    std::mem::swap(room, fields);
+                }
+                Ok(passed)
+            }
+            (None, Some(text)) => match super::json::parse(text) {
+                Ok(args) => Ok(write_verdict(out, schema, &args, opts)),
+                Err(e) => {
+                    let v = Violation {
+                        kind: super::CheckKind::Parse,
+                        arg: match &e {
+                            ParseError::Duplicate { path } => path.clone(),
+                            ParseError::Syntax { .. } => String::new(),
+                        },
+                        message: e.message(),
+                    };
+                    write_rejected(out, &[v], schema.form, opts.all);
+                    Ok(false)
+                }
+            },
+        }
+    }
+}
+
+/// Check `args` and write the verdict; `true` if they pass.
+fn write_verdict(out: &mut String, schema: &Schema, args: &Json<'_>, opts: &Options) -> bool {
+    if opts.all {
+        let all = super::validate_json_all(schema, args, &opts.rules);
+        if all.is_empty() {
+            out.push_str("{\"ok\": true, \"error\": \"\", \"errors\": []");
+            push_form(out, schema.form);
+            out.push('}');
+            return true;
+        }
+        write_rejected(out, &all, schema.form, true);
+        return false;
+    }
+    let mut passed = true;
+    super::check(schema, args, &opts.rules, &mut |found| {
+        out.push_str("{\"ok\": false, \"error\": ");
+        found.push_message_json(out);
+        out.push('}');
+        passed = false;
+        false
+    });
+    if passed {
+        out.push_str("{\"ok\": true, \"error\": \"\"}");
+    }
+    passed
+}
+
+/// The verdict of a case that fails (with `all`, every failure and the form).
+fn write_rejected(out: &mut String, violations: &[Violation], form: Form, all: bool) {
+    write_failure(out, violations, all);
+    if all {
+        out.pop();
+        push_form(out, form);
+        out.push('}');
+    }
+}
+
+fn write_failure(buf: &mut String, violations: &[Violation], all: bool) {
+    buf.push_str("{\"ok\": false, \"error\": ");
+    push_str_json(violations.first().map_or("", |v| &v.message), buf);
+    if all {
+        buf.push_str(", \"errors\": [");
+        for (i, v) in violations.iter().enumerate() {
+            if i > 0 {
+                buf.push_str(", ");
+            }
+            push_str_json(&v.message, buf);
+        }
+        buf.push(']');
+    }
+    buf.push('}');
+}
+
+fn push_form(buf: &mut String, form: Form) {
+    buf.push_str(", \"form\": \"");
+    buf.push_str(form.name());
+    buf.push('"');
+}
+
+fn write_bad(buf: &mut String, why: &str, all: bool) {
+    let v = Violation {
+        kind: super::CheckKind::Parse,
+        arg: String::new(),
+        message: format!("bad case: {why}"),
+    };
+    write_failure(buf, std::slice::from_ref(&v), all);
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,475 @@
+//! The JSON-lines run: verdicts, bad lines, reading, and the prefix a line resumes from.
+
+use super::*;
+
+fn lines(input: &str, all: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let opts = Options {
+        all,
+        ..Options::default()
+    };
+    run(input.as_bytes(), &mut out, &opts).unwrap();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn one_verdict_per_line_in_order() {
+    let s = r#""schema": {"city": "str", "days": "int"}, "required": ["city"]"#;
+    let input = format!(
+        "{{{s}, \"args\": {{\"city\": \"Paris\", \"days\": 3}}}}\n\
+         {{{s}, \"args\": {{\"days\": 3}}}}\n\
+         not a case\n\
+         {{{s}, \"args_text\": \"{{\\\"city\\\": \\\"P\\\", \\\"city\\\": \\\"Q\\\"}}\"}}\n\
+         {{{s}, \"args\": {{\"city\": \"P\", \"days\": 1, \"days\": 2}}}}\r\n\
+         {{{s}, \"args\": {{\"city\": \"P\", \"days\": 123456789012345678901234567890}}}}\n\
+         {{\"schema\": {{\"city\": \"text\"}}, \"args\": {{}}}}\n\
+         \n\
+         {{{s}, \"args_text\": \"{{\\\"city\\\": \"}}"
+    );
+    let got = lines(&input, false);
+    assert_eq!(
+        got,
+        [
+            r#"{"ok": true, "error": ""}"#,
+            r#"{"ok": false, "error": "missing required arg: city"}"#,
+            r#"{"ok": false, "error": "bad case: a case must be a JSON object"}"#,
+            r#"{"ok": false, "error": "duplicate arg: city"}"#,
+            r#"{"ok": false, "error": "duplicate arg: days"}"#,
+            r#"{"ok": true, "error": ""}"#,
+            r#"{"ok": false, "error": "bad case: schema: flat schema: unknown type \"text\" for \"city\" (use str, int, float, bool, list or dict)"}"#,
+            r#"{"ok": false, "error": "bad case: empty line"}"#,
+            r#"{"ok": false, "error": "invalid JSON: expected a value, found the end of the text at line 1 column 10"}"#,
+        ]
+    );
+}
+
+#[test]
+fn all_lists_every_failure() {
+    let got = lines(
+        r#"{"schema": {"a": "int"}, "required": ["a"], "args": {"x": 1, "y": 2}}"#,
+        true,
+    );
+    assert_eq!(
+        got,
+        [
+            r#"{"ok": false, "error": "missing required arg: a", "errors": ["missing required arg: a", "unknown arg: x", "unknown arg: y"], "form": "flat"}"#
+        ]
+    );
+}
+
+#[test]
+fn bad_cases_do_not_stop_the_run() {
+    let got = lines(
+        "{\"args\": {}}\n{\"schema\": {}, \"args\": {}, \"args_text\": \"{}\"}\n{\"schema\": {}}\n[1]\n{\"schema\": {}, \"schema\": {}, \"args\": {}}\n{\"schema\": {}, \"form\": \"flat\", \"args\": {}}\n",
+        false,
+    );
+    assert_eq!(got.len(), 6);
+    assert!(got[..5].iter().all(|l| l.contains("bad case: ")), "{got:?}");
+    assert_eq!(got[5], r#"{"ok": true, "error": ""}"#);
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_refused_alone() {
+    let ok = b"{\"schema\": {}, \"form\": \"flat\", \"args\": {}}\n";
+    let mut input = ok.to_vec();
+    input.extend_from_slice(b"{\"schema\": \xff}\r\n");
+    input.extend_from_slice(ok);
+    let mut out = Vec::new();
+    let stats = run(&input[..], &mut out, &Options::default()).unwrap();
+    assert_eq!((stats.lines, stats.ok, stats.bad), (3, 2, 1));
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[1],
+        r#"{"ok": false, "error": "bad case: the line is not UTF-8 (byte 12)"}"#
+    );
+    assert_eq!(lines[2], r#"{"ok": true, "error": ""}"#);
+}
+
+#[test]
+fn a_line_over_the_cap_stops_the_run_with_an_error() {
+    let input = format!("{}\n", "a".repeat(crate::input::MAX_LINE_BYTES + 10));
+    let mut out = Vec::new();
+    let err = run(input.as_bytes(), &mut out, &Options::default()).unwrap_err();
+    assert!(
+        err.to_string().starts_with("line 1 is longer than"),
+        "{err}"
+    );
+}
+
+#[test]
+fn lines_longer_than_the_buffer_and_no_final_newline() {
+    let big = format!(
+        "{{\"schema\": {{\"s\": \"str\"}}, \"args\": {{\"s\": \"{}\"}}}}",
+        "a".repeat(3 << 20)
+    );
+    let input = format!("{big}\n{big}");
+    let mut out = Vec::new();
+    let stats = run(input.as_bytes(), &mut out, &Options::default()).unwrap();
+    assert_eq!(stats.lines, 2);
+    assert_eq!(stats.ok, 2);
+    assert_eq!(
+        out,
+        b"{\"ok\": true, \"error\": \"\"}\n{\"ok\": true, \"error\": \"\"}\n"
+    );
+}
+
+// ---- the prefix a line resumes from ----
+
+/// The verdicts of a whole run, and of each line run alone (a fresh run per line).
+fn whole_and_alone(input: &[u8], opts: &Options) -> (String, String) {
+    let mut whole = Vec::new();
+    run(input, &mut whole, opts).unwrap();
+    let mut alone = Vec::new();
+    let body = input.strip_suffix(b"\n").unwrap_or(input);
+    if !input.is_empty() {
+        for line in body.split(|&b| b == b'\n') {
+            // With its `\n`, so an empty line is a line.
+            run(&[line, b"\n"].concat()[..], &mut alone, opts).unwrap();
+        }
+    }
+    (
+        String::from_utf8(whole).unwrap(),
+        String::from_utf8(alone).unwrap(),
+    )
+}
+
+/// Run `input` and check every verdict is the one its line gets alone.
+fn same_as_alone(input: &str, all: bool) -> Vec<String> {
+    let opts = Options {
+        all,
+        ..Options::default()
+    };
+    let (whole, alone) = whole_and_alone(input.as_bytes(), &opts);
+    assert_eq!(whole, alone, "input:\n{input}");
+    whole.lines().map(str::to_owned).collect()
+}
+
+/// Read one line as a case (no cache), with `resume`.
+fn read_one<'a>(text: &'a str, again: bool, resume: &mut Resume) -> Option<RawCase<'a>> {
+    let mut case = RawCase::default();
+    case::read(text, again, &[], resume, Vec::new(), &mut case)
+        .ok()
+        .map(|()| case)
+}
+
+const WEATHER: &str =
+    r#"{"schema": {"city": "str", "days": "int"}, "required": ["city"], "args": "#;
+
+#[test]
+fn a_line_sharing_the_prefix_is_read_from_its_args() {
+    let mut resume = Resume::default();
+    let first = format!(r#"{WEATHER}{{"city": "Paris"}}}}"#);
+    let case = read_one(&first, false, &mut resume);
+    assert!(case.is_some_and(|c| c.from_prefix));
+    assert_eq!(resume.prefix(), WEATHER.as_bytes());
+    let second = format!(r#"{WEATHER}{{"days": 2}}}}"#);
+    let case = read_one(&second, false, &mut resume);
+    let case = case.expect("a case");
+    assert!(case.from_prefix);
+    assert_eq!(case.schema_text, Some(r#"{"city": "str", "days": "int"}"#));
+    assert_eq!(case.required_text, r#"["city"]"#);
+    assert_eq!(
+        case.args.map(|a| a.show()),
+        Some(r#"{"days":2}"#.to_owned())
+    );
+    // A second reading (after a repeated key in the args) neither uses nor changes it.
+    let other = r#"{"schema": {}, "args": {}}"#;
+    let case = read_one(other, true, &mut resume);
+    assert!(case.is_some_and(|c| !c.from_prefix));
+    assert_eq!(resume.prefix(), WEATHER.as_bytes());
+}
+
+#[test]
+fn what_follows_the_shared_prefix_is_read_as_always() {
+    let w = WEATHER;
+    let input = [
+        format!(r#"{w}{{"city": "Paris", "days": 3}}}}"#),
+        format!(r#"{w}{{"city": "Rome", "days": "3"}}}}"#),
+        format!(r#"{w}  {{"days": 3}}}}"#),
+        format!(r#"{w}{{"city": "Oslo"}}, "note": [1, {{"a": 2}}]}}"#),
+        format!(r#"{w}{{"city": "Oslo"}}, "schema": {{}}}}"#),
+        format!(r#"{w}{{"city": "Oslo"}}, "required": []}}"#),
+        format!(r#"{w}{{"city": "Oslo"}}, "args": {{}}}}"#),
+        format!(r#"{w}{{"city": "Oslo"}}, "args_text": "{{}}"}}"#),
+        format!(r#"{w}{{"city": "Oslo"}}, "form": "flat"}}"#),
+        format!(r#"{w}{{"city": "Oslo"}}, "form": "json-schema"}}"#),
+        format!(r#"{w}{{"city": "Oslo"}}, "form": "nope"}}"#),
+        format!(r#"{w}{{"city": "Oslo"}}}} x"#),
+        format!(r#"{w}{{"city": "Oslo", "city": "Rome"}}}}"#),
+        format!(r#"{w}{{"city": "Oslo""#),
+        w.to_owned(),
+        w.trim_end().to_owned(),
+        format!("{w}{{\"city\": \"Oslo\"}}}}\r"),
+        format!("{w}\r"),
+        format!(r#"{w}[1]}}"#),
+        format!(r#"{w}{{"city": "Zürich", "days": 1e400}}}}"#),
+        format!(r#"{w}{{"city": "Oslo"}}}}"#),
+    ]
+    .join("\n");
+    let got = same_as_alone(&input, false);
+    let expect = [
+        r#"{"ok": true, "error": ""}"#,
+        r#"{"ok": false, "error": "type error: days expected int, got str"}"#,
+        r#"{"ok": false, "error": "missing required arg: city"}"#,
+        r#"{"ok": true, "error": ""}"#,
+        r#"{"ok": false, "error": "bad case: the case repeats the key \"schema\""}"#,
+        r#"{"ok": false, "error": "bad case: the case repeats the key \"required\""}"#,
+        r#"{"ok": false, "error": "bad case: the case repeats the key \"args\""}"#,
+        r#"{"ok": false, "error": "bad case: both \"args\" and \"args_text\""}"#,
+        r#"{"ok": true, "error": ""}"#,
+    ];
+    assert_eq!(got[..expect.len()], expect);
+    assert!(
+        got[9].starts_with(r#"{"ok": false, "error": "bad case: schema: "#),
+        "{}",
+        got[9]
+    );
+    assert!(
+        got[10].contains(r#"\"form\" must be one of"#),
+        "{}",
+        got[10]
+    );
+    assert!(got[11].contains("trailing characters"), "{}", got[11]);
+    assert_eq!(got[12], r#"{"ok": false, "error": "duplicate arg: city"}"#);
+    assert!(got[13].contains("not JSON: unterminated"), "{}", got[13]);
+    assert!(
+        got[14].contains("not JSON: expected a value"),
+        "{}",
+        got[14]
+    );
+    assert!(
+        got[15].contains("not JSON: expected a value"),
+        "{}",
+        got[15]
+    );
+    assert_eq!(got[16], r#"{"ok": true, "error": ""}"#);
+    assert_eq!(
+        got[18],
+        r#"{"ok": false, "error": "invalid args: expected a JSON object (dict), got list"}"#
+    );
+    assert_eq!(
+        got[19],
+        r#"{"ok": false, "error": "type error: days expected int, got float"}"#
+    );
+    assert_eq!(got[20], r#"{"ok": true, "error": ""}"#);
+    assert_eq!(got.len(), 21);
+    same_as_alone(&input, true);
+}
+
+#[test]
+fn a_prefix_across_a_cache_miss_and_interleaved_schemas() {
+    let a = r#"{"schema": {"city": "str"}, "required": ["city"], "args": "#;
+    let b = r#"{"schema": {"type": "object", "properties": {"q": {"type": "string", "maxLength": 3}}, "required": ["q"]}, "args": "#;
+    let late = r#"{"schema": {"city": "str"}, "args": "#;
+    let mut lines = Vec::new();
+    for i in 0..6 {
+        lines.push(format!(r#"{a}{{"city": {i}}}}}"#));
+        lines.push(format!(r#"{b}{{"q": "{}"}}}}"#, "x".repeat(i)));
+        // The same prefix with a required list after the args, then without one.
+        lines.push(format!(r#"{late}{{"days": {i}}}, "required": ["city"]}}"#));
+        lines.push(format!(r#"{late}{{"days": {i}}}, "required": []}}"#));
+        lines.push(format!(r#"{late}{{"days": {i}}}}}"#));
+        lines.push(format!(r#"{late}{{"city": "x"}}, "form": "json-schema"}}"#));
+    }
+    // More schemas than the cache holds, then the first prefix again; some of those lines
+    // have no args, so nothing new is remembered while the cache changes.
+    for i in 0..20 {
+        lines.push(format!(
+            r#"{{"schema": {{"k{i}": "int"}}, "args": {{"k{i}": {i}}}}}"#
+        ));
+        lines.push(format!(r#"{a}{{"city": "Oslo", "k": {i}}}}}"#));
+    }
+    for i in 0..20 {
+        lines.push(format!(
+            r#"{{"schema": {{"n{i}": "str"}}, "required": ["city"]}}"#
+        ));
+    }
+    lines.push(format!(r#"{a}{{"city": "Oslo", "k": 1}}}}"#));
+    let input = lines.join("\n") + "\n";
+    let got = same_as_alone(&input, false);
+    assert_eq!(
+        got[0],
+        r#"{"ok": false, "error": "type error: city expected str, got int"}"#
+    );
+    assert_eq!(got[1], r#"{"ok": true, "error": ""}"#);
+    assert_eq!(
+        got[2],
+        r#"{"ok": false, "error": "missing required arg: city"}"#
+    );
+    assert_eq!(got[3], r#"{"ok": false, "error": "unknown arg: days"}"#);
+    assert_eq!(got[4], r#"{"ok": false, "error": "unknown arg: days"}"#);
+    assert!(got[5].contains("bad case: schema: "), "{}", got[5]);
+    assert_eq!(
+        got[6 * 4 + 1],
+        r#"{"ok": false, "error": "value error: q must be at most 3 characters long, got 4 (\"xxxx\")"}"#
+    );
+    assert_eq!(
+        got.last().map(String::as_str),
+        Some(r#"{"ok": false, "error": "unknown arg: k"}"#)
+    );
+    same_as_alone(&input, true);
+}
+
+#[test]
+fn a_line_that_is_not_utf8_between_shared_prefixes() {
+    let ok = format!("{WEATHER}{{\"city\": \"Lima\"}}}}\n");
+    let mut input = ok.clone().into_bytes();
+    input.extend_from_slice(WEATHER.as_bytes());
+    input.extend_from_slice(b"{\"city\": \"\xff\"}}\n");
+    input.extend_from_slice(ok.as_bytes());
+    let (whole, alone) = whole_and_alone(&input, &Options::default());
+    assert_eq!(whole, alone);
+    assert!(
+        whole
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.contains("not UTF-8"))
+    );
+}
+
+#[test]
+fn the_room_for_args_is_kept_between_lifetimes() {
+    let mut room: Vec<crate::validate::json::Field<'static>> = Vec::with_capacity(8);
+    room.push(("k".into(), Json::Null));
+    let text = String::from("borrowed");
+    let mut again: Vec<Field<'_>> = recycle(room);
+    assert!(again.is_empty() && again.capacity() >= 8);
+    again.push((text.as_str().into(), Json::Null));
+    let back: Vec<Field<'static>> = recycle(again);
+    assert!(back.is_empty() && back.capacity() >= 8);
+}
+
+mod property {
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    use super::{Options, whole_and_alone};
+    use crate::validate::Form;
+
+    const SCHEMAS: &[&str] = &[
+        r#"{"city": "str", "days": "int"}"#,
+        r#"{"type": "object", "properties": {"city": {"type": "string", "minLength": 2}}, "additionalProperties": false}"#,
+        r#"{"name": "t", "parameters": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 9007199254740993}}}}"#,
+        r#"{"title": "int"}"#,
+        r#"{"city": "text"}"#,
+        r#"{"a": 1, "a": 2}"#,
+        r#""nope""#,
+        "[]",
+    ];
+    const REQUIRED: &[&str] = &[
+        r#"["city"]"#,
+        "[]",
+        r#"["days", "city"]"#,
+        "null",
+        "[1]",
+        "{}",
+    ];
+    const ARGS: &[&str] = &[
+        r#"{"city": "Paris", "days": 3}"#,
+        r#"{"days": 3}"#,
+        r#"{"city": "P", "city": "Q"}"#,
+        r#"{"city": "Zürich", "unit": "C"}"#,
+        r#"{"city": "a\u202eb", "n": 9007199254740994}"#,
+        r#"{"days": true, "n": 1.0}"#,
+        r#"{"city": null, "x": {"y": [1, 2]}}"#,
+        r#"{"days": 1e400}"#,
+        "[1]",
+        "{}",
+    ];
+    const ARGS_TEXT: &[&str] = &[
+        r#""{\"city\": \"x\"}""#,
+        r#""{""#,
+        "3",
+        r#""{\"a\": 1, \"a\": 1}""#,
+    ];
+    const FORMS: &[&str] = &[r#""flat""#, r#""json-schema""#, r#""tool""#, r#""nope""#];
+
+    fn member() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => select(SCHEMAS).prop_map(|s| format!("\"schema\": {s}")),
+            // More schemas than the cache holds.
+            2 => (0..24u8).prop_map(|n| format!("\"schema\": {{\"k{n}\": \"int\"}}")),
+            2 => select(REQUIRED).prop_map(|r| format!("\"required\":{r}")),
+            1 => select(ARGS_TEXT).prop_map(|t| format!("\"args_text\": {t}")),
+            1 => select(FORMS).prop_map(|f| format!("\"form\": {f}")),
+            1 => Just(r#""note": [1, {"a": 2}]"#.to_owned()),
+            1 => Just(r#""args": {}"#.to_owned()),
+        ]
+    }
+
+    /// A case with `@` where its args go (most have them): members before and after.
+    fn template() -> impl Strategy<Value = String> {
+        (
+            prop::collection::vec(member(), 0..3),
+            prop::collection::vec(member(), 0..2),
+            0u8..4,
+        )
+            .prop_map(|(before, after, args)| {
+                let mut members = before;
+                match args {
+                    0 => {}
+                    1 => members.push("\"args\":@".to_owned()),
+                    _ => members.push("\"args\": @".to_owned()),
+                }
+                members.extend(after);
+                format!("{{{}}}", members.join(", "))
+            })
+    }
+
+    /// One line: a template, its args, and what may be wrong with the line.
+    fn line(templates: Vec<String>) -> impl Strategy<Value = Vec<u8>> {
+        (
+            select(templates),
+            select(ARGS),
+            0u8..8,
+            any::<prop::sample::Index>(),
+        )
+            .prop_map(|(template, args, damage, at)| {
+                let text = template.replace('@', args);
+                let mut bytes = text.clone().into_bytes();
+                match damage {
+                    0 => bytes.truncate(at.index(bytes.len() + 1)),
+                    1 => bytes.extend_from_slice(b" x"),
+                    2 => bytes.push(b'\r'),
+                    3 => bytes.insert(at.index(bytes.len() + 1), 0xff),
+                    4 => bytes = text.replace('@', &format!("  {args}")).into_bytes(),
+                    _ => {}
+                }
+                bytes
+            })
+    }
+
+    fn stream() -> impl Strategy<Value = Vec<u8>> {
+        (prop::collection::vec(template(), 1..6), any::<bool>())
+            .prop_flat_map(|(templates, end)| {
+                (prop::collection::vec(line(templates), 1..40), Just(end))
+            })
+            .prop_map(|(lines, end)| {
+                let mut input = lines.join(&b'\n');
+                if end {
+                    input.push(b'\n');
+                }
+                input
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn a_run_judges_each_line_as_it_would_alone(
+            input in stream(),
+            all in any::<bool>(),
+            form in prop::option::of(select(vec![Form::Flat, Form::JsonSchema, Form::Tool])),
+        ) {
+            let opts = Options { all, form, ..Options::default() };
+            let (whole, alone) = whole_and_alone(&input, &opts);
+            prop_assert_eq!(whole, alone);
+        }
+    }
+}
