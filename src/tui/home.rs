@@ -209,8 +209,7 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
         .title(Line::styled(
             " tooldojo: never trust a tool call a model proposes ",
             t.heading,
-        ))
-        .title_bottom(Line::styled(" q quit ", t.dim));
+        ));
     if app.demo() {
         let clock = format!(" presenting {} {} ", t.sym.bullet, clock(app.elapsed()));
         frame = frame.title(Line::styled(clock, t.accent).right_aligned());

@@ -13,6 +13,7 @@ pub mod home;
 pub mod keybar;
 pub mod keys;
 pub mod markdown;
+mod page;
 pub mod player;
 pub mod practice_screen;
 pub mod progress;

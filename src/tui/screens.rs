@@ -226,7 +226,7 @@ fn kind_title(kind: &BlockKind) -> &'static str {
 
 /// Draw `app` into a fresh buffer of its size.
 pub fn draw_to_buffer(app: &App) -> Buffer {
-    let mut buf = Buffer::empty(app.size());
+    let mut buf = crate::tui::page::blank_buffer(app.size());
     app.render(app.size(), &mut buf);
     buf
 }

@@ -8,9 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use crate::text::{truncate, width as width_of};
-use crate::tui::app::{
-    App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, PageView, Screen, SegKind,
-};
+use crate::tui::app::{App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, Screen};
 use crate::tui::blocks::RenderCtx;
 use crate::tui::keybar::same_key;
 use crate::tui::keys::{self, Context};
@@ -324,76 +322,7 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
     if content.width == 0 || content.height == 0 {
         return;
     }
-    draw_page(app, &view, content, buf);
-}
-
-/// The rows of the page that are in view, segment by segment.
-fn draw_page(app: &App, view: &PageView, content: Rect, buf: &mut Buffer) {
-    let t = app.theme();
-    let top = app.scroll();
-    let bottom = top + usize::from(content.height);
-    for seg in &view.segments {
-        let (s0, s1) = (seg.y, seg.y + seg.height);
-        if s1 <= top || s0 >= bottom {
-            continue;
-        }
-        // Rows of this segment that are visible, in segment coordinates.
-        let from = top.saturating_sub(s0);
-        let to = (bottom - s0).min(seg.height);
-        let screen_y = content.y + u16::try_from(s0 + from - top).unwrap_or(0);
-        match &seg.kind {
-            SegKind::Lines(lines) => {
-                for (n, line) in lines[from..to].iter().enumerate() {
-                    let y = screen_y + u16::try_from(n).unwrap_or(0);
-                    buf.set_line(content.x, y, line, content.width);
-                }
-            }
-            SegKind::Big(lines) => {
-                let big = tui_big_text::BigText::builder()
-                    .pixel_size(tui_big_text::PixelSize::Quadrant)
-                    .style(t.heading)
-                    .lines(
-                        lines
-                            .iter()
-                            .map(|l| Line::from(l.clone()))
-                            .collect::<Vec<_>>(),
-                    )
-                    .build();
-                let h = u16::try_from(seg.height).unwrap_or(u16::MAX);
-                let mut off = Buffer::empty(Rect::new(0, 0, content.width, h));
-                big.render(off.area, &mut off);
-                copy_rows(&off, from, to, content.x, screen_y, buf);
-            }
-            SegKind::Slot(i) => {
-                let h = u16::try_from(seg.height).unwrap_or(u16::MAX);
-                let mut off = Buffer::empty(Rect::new(0, 0, content.width, h));
-                off.set_style(off.area, t.base);
-                render_slot(app, *i, &mut off);
-                copy_rows(&off, from, to, content.x, screen_y, buf);
-            }
-        }
-    }
-}
-
-/// Copy rows `from..to` of an off-screen buffer to `buf` at (`x`, `y`).
-fn copy_rows(src: &Buffer, from: usize, to: usize, x: u16, y: u16, buf: &mut Buffer) {
-    let dst = buf.area;
-    for (n, row) in (from..to).enumerate() {
-        let Ok(row) = u16::try_from(row) else { break };
-        let ty = y + u16::try_from(n).unwrap_or(0);
-        if row >= src.area.height || ty >= dst.bottom() {
-            break;
-        }
-        for col in 0..src.area.width {
-            let tx = x + col;
-            if tx >= dst.right() {
-                break;
-            }
-            if let (Some(s), Some(d)) = (src.cell((col, row)), buf.cell_mut((tx, ty))) {
-                *d = s.clone();
-            }
-        }
-    }
+    crate::tui::page::draw_page(app, &view, content, buf);
 }
 
 fn kind_name(kind: &crate::content::lessons::BlockKind) -> &'static str {
@@ -408,10 +337,9 @@ fn kind_name(kind: &crate::content::lessons::BlockKind) -> &'static str {
     }
 }
 
-/// Draw one block into `buf` (its whole area), or its build error.
-fn render_slot(app: &App, i: usize, buf: &mut Buffer) {
+/// Draw one block into `area` of `buf`, or its build error.
+pub(super) fn render_slot(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
     let t = &app.theme();
-    let area = buf.area;
     let Some(slot) = app.slots().get(i) else {
         return;
     };

@@ -3,6 +3,7 @@
 //! clicks; it is worked out once per change and kept until the lesson, page, width or a
 //! block changes.
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -27,7 +28,7 @@ pub(crate) struct Areas {
 
 /// One vertical piece of the current page.
 pub(crate) enum SegKind {
-    Lines(Vec<Line<'static>>),
+    Lines(Rc<[Line<'static>]>),
     /// A heading in big letters, one string per big line (projector layout, where it fits).
     Big(Vec<String>),
     Slot(usize),
@@ -63,6 +64,10 @@ impl PageView {
     }
 
     fn push_lines(&mut self, lines: Vec<Line<'static>>) {
+        self.push_shared(lines.into());
+    }
+
+    fn push_shared(&mut self, lines: Rc<[Line<'static>]>) {
         let h = lines.len();
         self.push(SegKind::Lines(lines), h);
     }
@@ -117,6 +122,15 @@ pub(super) struct CachedView {
     view: Rc<PageView>,
 }
 
+/// The page's Markdown as laid out for the last layout, by source text, at one width: a
+/// page laid out again because a block changed takes its text from here instead of
+/// parsing and wrapping all of it again.
+#[derive(Default)]
+pub(super) struct TextCache {
+    width: u16,
+    texts: HashMap<String, Rc<[Line<'static>]>>,
+}
+
 /// Columns and rows one big letter takes (tui-big-text, quadrant pixels).
 pub(crate) const BIG_CELL_WIDTH: usize = 4;
 pub(crate) const BIG_CELL_HEIGHT: usize = 4;
@@ -159,6 +173,27 @@ fn wrap_text(
         "",
         dim,
     )
+}
+
+/// The texts of one layout: those the last one wrapped, and those this one used.
+struct Texts {
+    last: HashMap<String, Rc<[Line<'static>]>>,
+    used: HashMap<String, Rc<[Line<'static>]>>,
+}
+
+impl Texts {
+    /// The lines of `src`, from the last layout or made now by `make`.
+    fn get(&mut self, src: &str, make: impl FnOnce() -> Vec<Line<'static>>) -> Rc<[Line<'static>]> {
+        if let Some(lines) = self.used.get(src) {
+            return Rc::clone(lines);
+        }
+        let (key, lines) = self
+            .last
+            .remove_entry(src)
+            .unwrap_or_else(|| (src.to_owned(), Rc::from(make())));
+        self.used.insert(key, Rc::clone(&lines));
+        lines
+    }
 }
 
 impl App {
@@ -264,8 +299,25 @@ impl App {
         }
     }
 
-    /// Lay the current page out at `width` columns.
+    /// Lay the current page out at `width` columns, with the Markdown the last layout at
+    /// this width already wrapped; what this page does not use is dropped.
     fn lay_out_page(&self, width: u16) -> PageView {
+        let mut cache = self.texts.borrow_mut();
+        let mut last = std::mem::take(&mut cache.texts);
+        if cache.width != width {
+            last.clear();
+            cache.width = width;
+        }
+        let mut texts = Texts {
+            last,
+            used: HashMap::new(),
+        };
+        let view = self.lay_out_page_with(width, &mut texts);
+        cache.texts = texts.used;
+        view
+    }
+
+    fn lay_out_page_with(&self, width: u16, texts: &mut Texts) -> PageView {
         let mut view = PageView::new();
         let Some(entry) = self.current() else {
             view.push_lines(self.no_lessons_lines(width));
@@ -280,7 +332,7 @@ impl App {
         };
         let big = self.push_big_title(&mut view, lesson, width);
         if let Some(page) = lesson.pages.get(self.page) {
-            self.push_page(&mut view, page, big, width);
+            self.push_page(&mut view, page, big, width, texts);
         }
         view.trim_end();
         view
@@ -350,7 +402,14 @@ impl App {
     }
 
     /// The page's own title (unless the big title already says it), its text and blocks.
-    fn push_page(&self, view: &mut PageView, page: &Page, big: Option<&str>, width: u16) {
+    fn push_page(
+        &self,
+        view: &mut PageView,
+        page: &Page,
+        big: Option<&str>,
+        width: u16,
+        texts: &mut Texts,
+    ) {
         let theme = &self.theme;
         let same_as_big = big.is_some_and(|b| b == page.title.trim());
         if !page.title.trim().is_empty() && !same_as_big {
@@ -366,12 +425,12 @@ impl App {
                 Item::Markdown(src) if self.demo() => {
                     for part in super::present::paragraphs(src) {
                         if self.step_shown(step) {
-                            self.push_markdown(view, &part, width);
+                            self.push_markdown(view, &part, width, texts);
                         }
                         step += 1;
                     }
                 }
-                Item::Markdown(src) => self.push_markdown(view, src, width),
+                Item::Markdown(src) => self.push_markdown(view, src, width, texts),
                 Item::Block(_) => {
                     if slot < self.slots.len() && self.step_shown(step) {
                         let h = usize::from(self.slot_height(slot, width));
@@ -386,13 +445,17 @@ impl App {
     }
 
     /// Markdown text and the blank line after it.
-    fn push_markdown(&self, view: &mut PageView, src: &str, width: u16) {
-        let mut lines = markdown::render(src, width, &self.theme);
-        if lines.is_empty() {
-            return;
+    fn push_markdown(&self, view: &mut PageView, src: &str, width: u16, texts: &mut Texts) {
+        let lines = texts.get(src, || {
+            let mut lines = markdown::render(src, width, &self.theme);
+            if !lines.is_empty() {
+                lines.push(Line::default());
+            }
+            lines
+        });
+        if !lines.is_empty() {
+            view.push_shared(lines);
         }
-        lines.push(Line::default());
-        view.push_lines(lines);
     }
 
     /// Rows a slot takes at `width`.
@@ -472,6 +535,45 @@ mod tests {
         if app.widget_mut(0).is_some() {
             assert!(!Rc::ptr_eq(&next, &app.page_view(w)), "a block touched");
         }
+    }
+
+    /// The Markdown segments of a layout, in order.
+    fn texts(view: &super::PageView) -> Vec<Rc<[ratatui::text::Line<'static>]>> {
+        view.segments
+            .iter()
+            .filter_map(|s| match &s.kind {
+                super::SegKind::Lines(l) if l.len() > 1 => Some(Rc::clone(l)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_block_change_lays_the_page_out_again_with_its_text_as_wrapped() {
+        let mut app = app();
+        let w = app.content_area().width;
+        // A page with a block and text around it.
+        while app.slots().is_empty() || texts(&app.page_view(w)).is_empty() {
+            let page = app.page();
+            press(&mut app, 'n');
+            assert_ne!(page, app.page(), "a page with a block and text");
+        }
+        let before = app.page_view(w);
+        let _ = app.widget_mut(0);
+        let after = app.page_view(w);
+        assert!(!Rc::ptr_eq(&before, &after), "laid out again");
+        let (a, b) = (texts(&before), texts(&after));
+        assert_eq!(a.len(), b.len());
+        // The page title (first) is wrapped again; the Markdown after it is reused.
+        let reused = a.iter().zip(&b).skip(1);
+        assert!(reused.clone().count() > 0, "the page has Markdown");
+        assert!(reused.clone().all(|(x, y)| Rc::ptr_eq(x, y)), "text reused");
+        let narrower = app.page_view(w - 10);
+        let c = texts(&narrower);
+        assert!(
+            !a.iter().zip(&c).any(|(x, y)| Rc::ptr_eq(x, y)),
+            "rewrapped"
+        );
     }
 
     #[test]

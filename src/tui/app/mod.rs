@@ -162,6 +162,8 @@ pub struct App {
     changes: u64,
     /// The page layout for the current lesson, page, width and `changes`.
     view: RefCell<Option<layout::CachedView>>,
+    /// The Markdown the last page layout wrapped, for the next layout to reuse.
+    texts: RefCell<layout::TextCache>,
     /// The full-screen trace player, when it is open (it then takes keys, clicks, ticks).
     player: Option<Box<crate::tui::player::Player>>,
     /// The player's re-runs are taken by the event loop and run off it.
@@ -216,6 +218,7 @@ impl App {
             held_place: None,
             changes: 0,
             view: RefCell::new(None),
+            texts: RefCell::new(layout::TextCache::default()),
             player: None,
             background_jobs: false,
             drill: None,

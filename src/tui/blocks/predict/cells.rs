@@ -66,20 +66,49 @@ fn head(chars: &[char], w: usize) -> String {
     out
 }
 
-/// `text` in exactly `w` cells. When it does not fit, the part where it differs from every
-/// text in `others` stays visible (a middle ellipsis takes what the rows share).
-pub(super) fn distinct_fit(text: &str, others: &[String], w: usize, ellipsis: &str) -> String {
+/// For each of `texts`, the characters it shares at the start with the most alike of the
+/// other texts (an equal text is not another). Sorted, the most alike text is a neighbour,
+/// so this takes one sort, not a comparison of every pair.
+pub(super) fn shared_starts(texts: &[String]) -> Vec<usize> {
+    let chars: Vec<Vec<char>> = texts.iter().map(|t| t.chars().collect()).collect();
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by(|&a, &b| texts[a].cmp(&texts[b]));
+    // One entry per distinct text, in order, with the texts that spell it.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &i in &order {
+        match groups.last_mut() {
+            Some(g) if texts[g[0]] == texts[i] => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    let mut out = vec![0; texts.len()];
+    for (k, group) in groups.iter().enumerate() {
+        let here = &chars[group[0]];
+        let before = k.checked_sub(1).map(|p| &chars[groups[p][0]]);
+        let after = groups.get(k + 1).map(|g| &chars[g[0]]);
+        let d = [before, after]
+            .into_iter()
+            .flatten()
+            .map(|o| common_prefix(here, o))
+            .max()
+            .unwrap_or(0);
+        for &i in group {
+            out[i] = d;
+        }
+    }
+    out
+}
+
+/// `text` in exactly `w` cells. When it does not fit, the part where it differs from the
+/// other texts of its column stays visible (a middle ellipsis takes what the rows share);
+/// `shared` is what `shared_starts` says of it.
+pub(super) fn distinct_fit(text: &str, shared: usize, w: usize, ellipsis: &str) -> String {
     let ew = width(ellipsis);
     if width(text) <= w || w < 2 * ew + 6 {
         return fit(text, w, ellipsis);
     }
     let chars: Vec<char> = text.chars().collect();
-    let d = others
-        .iter()
-        .filter(|o| o.as_str() != text)
-        .map(|o| common_prefix(&chars, &o.chars().collect::<Vec<_>>()))
-        .max()
-        .unwrap_or(0);
+    let d = shared;
     // The plain cut already shows a few characters past the difference.
     let shown = chars.len().min(d + 3);
     if width(&chars[..shown].iter().collect::<String>()) + ew <= w {
@@ -120,6 +149,33 @@ mod tests {
         texts.iter().map(|s| (*s).to_owned()).collect()
     }
 
+    /// Every text of a column fitted in `w` cells.
+    fn column(rows: &[String], w: usize) -> Vec<String> {
+        let shared = shared_starts(rows);
+        rows.iter()
+            .zip(shared)
+            .map(|(r, d)| distinct_fit(r, d, w, "…"))
+            .collect()
+    }
+
+    #[test]
+    fn shared_starts_match_every_pair_compared() {
+        let rows = all(&["abcd", "abxy", "abc", "zzz", "abcd", "", "abcq", "é1", "é2"]);
+        let slow: Vec<usize> = rows
+            .iter()
+            .map(|r| {
+                let a: Vec<char> = r.chars().collect();
+                rows.iter()
+                    .filter(|o| *o != r)
+                    .map(|o| common_prefix(&a, &o.chars().collect::<Vec<_>>()))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        assert_eq!(shared_starts(&rows), slow);
+        assert_eq!(shared_starts(&all(&["same", "same"])), vec![0, 0]);
+    }
+
     #[test]
     fn ascii_drawing_escapes_other_characters() {
         assert_eq!(for_theme("TKT-١٠٤", true), "TKT-\\u0661\\u0660\\u0664");
@@ -133,18 +189,12 @@ mod tests {
             r#"{"city": "Paris", "days": false}"#,
             r#"{"city": "Paris", "days": 3.0}"#,
         ]);
-        let cells: Vec<String> = rows
-            .iter()
-            .map(|r| distinct_fit(r, &rows, 24, "…"))
-            .collect();
+        let cells = column(&rows, 24);
         assert!(cells[0].contains("true"), "{cells:?}");
         assert!(cells[1].contains("false"), "{cells:?}");
         assert!(cells[2].contains("3.0"), "{cells:?}");
         assert!(cells.iter().all(|c| width(c) == 24), "{cells:?}");
-        let narrow: Vec<String> = rows
-            .iter()
-            .map(|r| distinct_fit(r, &rows, 9, "…"))
-            .collect();
+        let narrow = column(&rows, 9);
         assert!(
             narrow[0].contains('t') && narrow[1].contains('f'),
             "{narrow:?}"
@@ -155,7 +205,8 @@ mod tests {
     #[test]
     fn short_text_and_early_difference_are_cut_at_the_end() {
         let rows = all(&["abc", "TKT-104 and a long tail that goes on", "TKT-2"]);
-        assert_eq!(distinct_fit("abc", &rows, 10, "…"), "abc       ");
-        assert_eq!(distinct_fit(&rows[1], &rows, 10, "…"), "TKT-104 a…");
+        let cells = column(&rows, 10);
+        assert_eq!(cells[0], "abc       ");
+        assert_eq!(cells[1], "TKT-104 a…");
     }
 }

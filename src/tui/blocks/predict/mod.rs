@@ -42,6 +42,8 @@ pub struct PredictWidget {
     drawn: std::cell::Cell<(u16, u16)>,
     fixture: &'static Fixture,
     rows: Vec<Row>,
+    /// What the table's columns need, measured once.
+    measure: table::Measure,
     /// Index into `visible()`.
     cursor: usize,
     review: bool,
@@ -145,10 +147,12 @@ impl PredictWidget {
     }
 
     fn new(fixture: &'static Fixture, rows: Vec<Box<dyn PredictRow>>) -> PredictWidget {
+        let rows: Vec<Row> = rows.into_iter().map(Row::new).collect();
         PredictWidget {
             drawn: std::cell::Cell::new((0, 0)),
             fixture,
-            rows: rows.into_iter().map(Row::new).collect(),
+            measure: table::Measure::new(&rows),
+            rows,
             cursor: 0,
             review: false,
             queue: Vec::new(),

@@ -102,6 +102,8 @@ pub(super) struct Row {
     pub case: Box<dyn PredictRow>,
     /// The menu, asked once from the case.
     options: Vec<String>,
+    /// The two table cells, asked once from the case.
+    cells: [String; 2],
     /// Index into `choices()`.
     pub pick: Option<usize>,
     pub locked: bool,
@@ -115,6 +117,7 @@ impl Row {
     pub(super) fn new(case: Box<dyn PredictRow>) -> Row {
         Row {
             options: case.choices(),
+            cells: case.cells(),
             case,
             pick: None,
             locked: false,
@@ -130,6 +133,11 @@ impl Row {
 
     pub(super) fn options(&self) -> &[String] {
         &self.options
+    }
+
+    /// What the row is about, and its context (the table's first two cells).
+    pub(super) fn cells(&self) -> &[String; 2] {
+        &self.cells
     }
 
     pub(super) fn pick_word(&self) -> Option<&str> {

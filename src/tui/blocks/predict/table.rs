@@ -10,7 +10,8 @@ use crate::tui::blocks::common;
 use crate::tui::theme::{Theme, ThemeName};
 
 use super::PredictWidget;
-use super::cells::{distinct_fit, for_theme};
+use super::cells::{distinct_fit, for_theme, shared_starts};
+use super::rows::Row;
 
 /// Inner width from which the row detail goes beside the table.
 pub(super) const WIDE: u16 = 110;
@@ -26,6 +27,41 @@ pub(super) struct Geometry {
     /// Table lines scrolled away (stacked: data rows; wide: whole table lines).
     pub row_skip: usize,
     pub detail: Rect,
+}
+
+/// What the columns need, measured once from the rows (their cells and menus never change).
+pub(super) struct Measure {
+    /// The widest context cell.
+    context: usize,
+    /// The widest outcome word of any row's menu.
+    picks: usize,
+    /// Per row, the characters its first cell shares at the start with the most alike
+    /// other row: as drawn in full, and as drawn in ASCII.
+    shared: [Vec<usize>; 2],
+}
+
+impl Measure {
+    pub(super) fn new(rows: &[Row]) -> Measure {
+        let widest = |f: &dyn Fn(&Row) -> usize| rows.iter().map(f).max().unwrap_or(0);
+        let context = widest(&|r| crate::text::width(&r.cells()[1]));
+        let picks = widest(&|r| {
+            r.options()
+                .iter()
+                .map(|o| crate::text::width(o))
+                .max()
+                .unwrap_or(0)
+        });
+        let abouts = |ascii: bool| -> Vec<String> {
+            rows.iter()
+                .map(|r| for_theme(&r.cells()[0], ascii))
+                .collect()
+        };
+        Measure {
+            context,
+            picks,
+            shared: [shared_starts(&abouts(false)), shared_starts(&abouts(true))],
+        }
+    }
 }
 
 /// Column widths of the table at one width.
@@ -44,18 +80,12 @@ impl PredictWidget {
     fn columns(&self, width: usize) -> Columns {
         let [context, you, real] = self.fixture.widths;
         // Columns no wider than what they hold (the first column gets the rest).
-        let widest =
-            |f: &dyn Fn(&super::rows::Row) -> usize| self.rows.iter().map(f).max().unwrap_or(0);
-        let context = widest(&|r| crate::text::width(&r.case.cells()[1]))
+        let context = self
+            .measure
+            .context
             .min(context.max(16))
             .max(self.fixture.headers[1].len());
-        let picks = widest(&|r| {
-            r.options()
-                .iter()
-                .map(|o| crate::text::width(o))
-                .max()
-                .unwrap_or(0)
-        });
+        let picks = self.measure.picks;
         // Room for the longest outcome word (a mark and a space before it in "Real", the
         // widest mark being ASCII's FAIL), within bounds.
         let you = (picks + 1).clamp(4, you.max(14));
@@ -82,29 +112,42 @@ impl PredictWidget {
         }
     }
 
-    pub(super) fn table_lines(
+    /// Lines of the table: the header, then a line per row in view (or a word when the
+    /// review has none).
+    pub(super) fn table_len(&self) -> usize {
+        1 + self.visible().len().max(1)
+    }
+
+    /// Lines `first..first + count` of the table (line 0 is the header), built for those
+    /// lines only.
+    pub(super) fn table_window(
         &self,
         theme: &Theme,
         width: usize,
         show_cursor: bool,
+        first: usize,
+        count: usize,
     ) -> Vec<Line<'static>> {
         let cols = self.columns(width);
-        let mut out = vec![self.header_line(theme, &cols)];
         let visible = self.visible();
-        let abouts: Vec<String> = self
-            .rows
-            .iter()
-            .map(|r| for_theme(&r.case.cells()[0], theme.ascii))
-            .collect();
-        if visible.is_empty() {
-            out.push(Line::from(Span::styled(
-                "    Review done: every missed row is now right (r: back to the table).",
-                theme.ok,
-            )));
-        }
-        for (pos, &i) in visible.iter().enumerate() {
-            let here = show_cursor && pos == self.cursor;
-            out.push(self.row_line(theme, &cols, i, here, &abouts));
+        let shared = &self.measure.shared[usize::from(theme.ascii)];
+        let mut out = Vec::new();
+        for k in first..first.saturating_add(count) {
+            let Some(pos) = k.checked_sub(1) else {
+                out.push(self.header_line(theme, &cols));
+                continue;
+            };
+            match visible.get(pos) {
+                Some(&i) => {
+                    let here = show_cursor && pos == self.cursor;
+                    out.push(self.row_line(theme, &cols, i, here, shared[i]));
+                }
+                None if pos == 0 => out.push(Line::from(Span::styled(
+                    "    Review done: every missed row is now right (r: back to the table).",
+                    theme.ok,
+                ))),
+                None => break,
+            }
         }
         out
     }
@@ -134,18 +177,18 @@ impl PredictWidget {
         cols: &Columns,
         i: usize,
         here: bool,
-        abouts: &[String],
+        shared: usize,
     ) -> Line<'static> {
         let e = theme.sym.ellipsis;
         let row = &self.rows[i];
         let base = if here { theme.selected } else { theme.base };
-        let [about, context] = row.case.cells().map(|c| for_theme(&c, theme.ascii));
+        let [about, context] = row.cells().each_ref().map(|c| for_theme(c, theme.ascii));
         let pointer = if here { theme.sym.pointer } else { " " };
         let mut spans = vec![
             Span::styled(pointer.to_string(), theme.focus),
             Span::styled(format!("{:>2} ", i + 1), base),
             Span::styled(
-                format!("{} ", distinct_fit(&about, abouts, cols.flex, e)),
+                format!("{} ", distinct_fit(&about, shared, cols.flex, e)),
                 base,
             ),
             Span::styled(format!("{} ", fit(&context, cols.context, e)), base),
@@ -186,15 +229,14 @@ impl PredictWidget {
     /// Where things go inside the border at this inner size (shared by `render`,
     /// `focus_line` and `handle_click`).
     pub(super) fn geometry(&self, inner_w: u16, inner_h: u16) -> Geometry {
-        let theme = Theme::new(ThemeName::Mono, false);
+        let table_len = self.table_len();
         if inner_w >= WIDE {
             let [left, _] = Rect::new(0, 0, inner_w, inner_h).layout(&Layout::horizontal([
                 Constraint::Percentage(55),
                 Constraint::Percentage(45),
             ]));
             let left_w = left.width;
-            let table = self.table_lines(&theme, left_w as usize, true);
-            let skip = common::scroll_to(self.cursor + 1, inner_h as usize, table.len());
+            let skip = common::scroll_to(self.cursor + 1, inner_h as usize, table_len);
             return Geometry {
                 wide: true,
                 left_w,
@@ -208,15 +250,15 @@ impl PredictWidget {
                 },
             };
         }
-        let table = self.table_lines(&theme, inner_w as usize, true);
+        let theme = Theme::new(ThemeName::Mono, false);
         let detail = self.detail_lines(&theme, inner_w as usize);
         // The detail pane first (the selected row whole), the table takes the rest.
         let detail_h = (detail.len() as u16).min(inner_h.saturating_sub(2));
-        let table_h = (table.len() as u16)
+        let table_h = (table_len as u16)
             .min(inner_h.saturating_sub(detail_h))
             .max(inner_h.min(2));
         let rows_h = table_h.saturating_sub(1) as usize;
-        let skip = common::scroll_to(self.cursor, rows_h, table.len().saturating_sub(1));
+        let skip = common::scroll_to(self.cursor, rows_h, table_len.saturating_sub(1));
         Geometry {
             wide: false,
             left_w: inner_w,
@@ -282,25 +324,29 @@ impl PredictWidget {
                 width: g.left_w,
                 ..inner
             };
-            let table = self.table_lines(theme, left.width as usize, show_cursor);
-            common::draw_lines(left, buf, &table, g.row_skip);
+            let (w, h) = (left.width as usize, left.height as usize);
+            let table = self.table_window(theme, w, show_cursor, g.row_skip, h);
+            common::draw_lines(left, buf, &table, 0);
             common::draw_lines(detail_a, buf, &detail, 0);
             return;
         }
-        let table = self.table_lines(theme, inner.width as usize, show_cursor);
         let ta = Rect {
             height: g.table_h.min(inner.height),
             ..inner
         };
         // Header stays; rows scroll around the cursor.
         if !ta.is_empty() {
-            common::draw_lines(ta, buf, &table[..1], 0);
+            let w = inner.width as usize;
+            let header = self.table_window(theme, w, show_cursor, 0, 1);
+            common::draw_lines(ta, buf, &header, 0);
             let rows_area = Rect {
                 y: ta.y + 1,
                 height: ta.height.saturating_sub(1),
                 ..ta
             };
-            common::draw_lines(rows_area, buf, &table[1..], g.row_skip);
+            let first = 1 + g.row_skip;
+            let rows = self.table_window(theme, w, show_cursor, first, rows_area.height as usize);
+            common::draw_lines(rows_area, buf, &rows, 0);
         }
         common::draw_lines(detail_a, buf, &detail, 0);
     }
