@@ -123,7 +123,14 @@ fn key_bar(area: Rect, buf: &mut Buffer, th: &Theme, g: &Glyphs) {
                 "Space" => Rank::Focus,
                 _ => Rank::Rest,
             };
-            BarKey::new(k, what, rank)
+            let brief = match k {
+                "Space" => "play",
+                ", ." => "events",
+                "m" => "race/cancel",
+                "r" => "knobs",
+                _ => what,
+            };
+            BarKey::new(k, what, rank).brief(k, brief)
         })
         .collect();
     let row = Rect::new(area.x + 1, area.bottom() - 1, area.width - 2, 1);
