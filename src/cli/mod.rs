@@ -213,8 +213,8 @@ pub(crate) fn run(cli: Cli) -> CliResult {
     let content = cli.content.clone();
     if let (Some(command), Some(flag)) = (&cli.command, cli.tui.first_set()) {
         return Err(UserError::new(format!(
-            "{flag} is an option of the app itself, not of `tooldojo {}`; \
-             put the subcommand's own options after its name",
+            "{flag} before a subcommand is not read: put it after `tooldojo {0}` if that \
+             subcommand takes it (see `tooldojo {0} --help`)",
             command.name()
         ))
         .into());

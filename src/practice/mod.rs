@@ -173,7 +173,11 @@ impl Report {
     /// What the learner should know about how their code was contained, one line each.
     pub(crate) fn notices(&self) -> Vec<&'static str> {
         let mut notes: Vec<&'static str> = self.network.notice().into_iter().collect();
-        if self.load_error.is_none() && !self.pids_isolated && !self.rows.is_empty() {
+        if cfg!(target_os = "linux")
+            && self.load_error.is_none()
+            && !self.pids_isolated
+            && !self.rows.is_empty()
+        {
             notes.push(
                 "note: this system refused a process-id namespace, so a process your code starts in a new session can outlive the run",
             );

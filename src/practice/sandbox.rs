@@ -346,35 +346,52 @@ fn new_namespaces() -> bool {
         .is_some_and(|flags| flags & CLONE_NEWPID != 0)
 }
 
-/// Fork once more. The child returns (and execs): it is the first process of the new
-/// process-id namespace, whose death takes every process in it along. This process stays
-/// between the grader and it, holding no descriptor, and ends as it ends.
+/// Fork twice. The first child is the new process-id namespace's first process (PID 1): a
+/// tiny init that reaps orphans and, when the interpreter ends, passes its wait status up a
+/// pipe and exits, which makes the kernel kill every process left in the namespace. The
+/// second child returns (and execs the interpreter) as PID 2, so signals it sends itself act
+/// as anywhere else (PID 1 would ignore them). This process stays between the grader and
+/// them, holding no descriptor but the pipe, and ends as the interpreter ended.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn first_process_of_namespace() -> io::Result<()> {
-    // SAFETY: fork, close, waitpid, signal, kill and _exit are async-signal-safe, and the
-    // process in between never returns into the caller's code.
+    // SAFETY: pipe2, fork, close, read, write, waitpid, signal, kill and _exit are
+    // async-signal-safe, and neither process in between returns into the caller's code.
     unsafe {
-        let pid = libc::fork();
-        if pid < 0 {
+        let mut pipe = [0; 2];
+        if libc::pipe2(pipe.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
             return Err(io::Error::last_os_error());
         }
-        if pid == 0 {
-            return Ok(());
+        let init = libc::fork();
+        if init < 0 {
+            return Err(io::Error::last_os_error());
         }
-        // Holding no pipe end, the grader sees output end, and the spawn succeed, by the
-        // first process alone.
-        if libc::syscall(libc::SYS_close_range, 0u32, u32::MAX, 0u32) != 0 {
-            for fd in 0..4096 {
-                libc::close(fd);
+        if init == 0 {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            let interpreter = libc::fork();
+            if interpreter == 0 {
+                return Ok(());
             }
+            close_all_but(pipe[1]);
+            let status = if interpreter < 0 {
+                127 << 8
+            } else {
+                reap_until(interpreter)
+            };
+            let bytes = status.to_ne_bytes();
+            libc::write(pipe[1], bytes.as_ptr().cast(), bytes.len());
+            libc::_exit(0);
         }
-        let mut status = 0;
-        while libc::waitpid(pid, &mut status, 0) != pid {
-            if io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-                libc::_exit(127);
-            }
-        }
+        // Holding no pipe end of the grader's, it sees output end, and the spawn succeed,
+        // by the interpreter alone.
+        close_all_but(pipe[0]);
+        reap_until(init);
+        let mut bytes = [0u8; 4];
+        let status = if libc::read(pipe[0], bytes.as_mut_ptr().cast(), 4) == 4 {
+            i32::from_ne_bytes(bytes)
+        } else {
+            127 << 8
+        };
         if libc::WIFSIGNALED(status) {
             let signal = libc::WTERMSIG(status);
             libc::signal(signal, libc::SIG_DFL);
@@ -385,6 +402,41 @@ fn first_process_of_namespace() -> io::Result<()> {
         } else {
             127
         })
+    }
+}
+
+/// Close every descriptor but `keep`.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+unsafe fn close_all_but(keep: i32) {
+    let keep = keep as u32;
+    // SAFETY: closing descriptors of this forked process only.
+    unsafe {
+        let below = keep == 0 || libc::syscall(libc::SYS_close_range, 0u32, keep - 1, 0u32) == 0;
+        let above = libc::syscall(libc::SYS_close_range, keep + 1, u32::MAX, 0u32) == 0;
+        if !(below && above) {
+            for fd in (0..4096).filter(|&fd| fd != keep as i32) {
+                libc::close(fd);
+            }
+        }
+    }
+}
+
+/// Wait for `pid` to end, reaping any other child (an orphan handed to a namespace's first
+/// process) on the way; its wait status, or that of a plain failure.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+unsafe fn reap_until(pid: i32) -> i32 {
+    let mut status = 0;
+    loop {
+        // SAFETY: waitpid with a pointer to a local.
+        let got = unsafe { libc::waitpid(-1, &mut status, 0) };
+        if got == pid {
+            return status;
+        }
+        if got < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return 127 << 8;
+        }
     }
 }
 
@@ -530,14 +582,15 @@ mod tests {
 
     #[test]
     fn a_timeout_kills_the_whole_group() {
-        let mut s = shell("sleep 971 & echo started >&3; sleep 30");
+        let nonce = format!("{}", 1_000_000 + std::process::id());
+        let mut s = shell(&format!("sleep {nonce} & echo started >&3; sleep 30"));
         assert_eq!(line(&mut s), "started");
-        assert_eq!(running(&["sleep", "971"]).len(), 1, "the child runs");
+        assert_eq!(running(&["sleep", &nonce]).len(), 1, "the child runs");
         assert!(matches!(
             s.wait_line(Duration::from_millis(200), 1 << 16, &|| false),
             Wait::TimedOut
         ));
-        let left = gone(&["sleep", "971"]);
+        let left = gone(&["sleep", &nonce]);
         assert!(left.is_empty(), "the background child survived: {left:?}");
     }
 
@@ -548,14 +601,15 @@ mod tests {
             return;
         };
         let setsid = setsid.display().to_string();
+        let nonce = format!("{}", 2_000_000 + std::process::id());
         let mut s = shell(&format!(
-            "{setsid} sleep 972 & sleep 0.2; echo started >&3; sleep 30"
+            "{setsid} sleep {nonce} & sleep 0.2; echo started >&3; sleep 30"
         ));
         assert_eq!(line(&mut s), "started");
-        assert_eq!(running(&["sleep", "972"]).len(), 1, "the child runs");
+        assert_eq!(running(&["sleep", &nonce]).len(), 1, "the child runs");
         let isolated = s.pids_isolated;
         drop(s);
-        let left = gone(&["sleep", "972"]);
+        let left = gone(&["sleep", &nonce]);
         if isolated {
             assert!(left.is_empty(), "a setsid child survived: {left:?}");
         } else {
@@ -592,6 +646,16 @@ mod tests {
         }
         let (kept, printed) = s.take_output();
         assert!(kept.len() <= 4096 && printed > 4096);
+    }
+
+    #[test]
+    fn a_program_that_kills_itself_is_reported_killed() {
+        use std::os::unix::process::ExitStatusExt;
+        let mut s = shell("kill -9 $$; echo still here >&3");
+        match s.wait_line(Duration::from_secs(5), 4096, &|| false) {
+            Wait::Exited(Some(status)) => assert_eq!(status.signal(), Some(9)),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
