@@ -45,7 +45,7 @@ impl<S: Switch> Switches<S> {
     }
 
     /// Turn one check on or off.
-    pub(crate) fn set(&mut self, s: S, on: bool) {
+    pub fn set(&mut self, s: S, on: bool) {
         if on {
             self.off &= !Self::bit(s);
         } else {

@@ -175,7 +175,7 @@ impl Content {
 }
 
 /// Parse a JSON file into `T`; a failure names the file, line and column.
-pub(crate) fn parse_json<T: DeserializeOwned>(file: &TextFile) -> UserResult<T> {
+pub fn parse_json<T: DeserializeOwned>(file: &TextFile) -> UserResult<T> {
     serde_json::from_str(&file.text).map_err(|e| UserError::json(&file.display, &e))
 }
 

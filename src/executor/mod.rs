@@ -155,7 +155,7 @@ impl Envelope {
     }
 
     /// One line of JSON, spaced the way the contract writes it.
-    pub(crate) fn to_json(&self) -> String {
+    pub fn to_json(&self) -> String {
         vjson::dumps(&self.to_value())
     }
 
@@ -242,7 +242,7 @@ pub type ExecRules = Switches<Safeguard>;
 /// (a private copy, or with `copy_on_return` off an alias of the stored record).
 #[derive(Debug, Clone)]
 pub struct Outcome {
-    pub(crate) envelope: Envelope,
+    pub envelope: Envelope,
     pub(crate) handle: Option<TicketHandle>,
 }
 

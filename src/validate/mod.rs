@@ -183,7 +183,7 @@ pub fn validate_all(schema: &Schema, args: &Value) -> Vec<Violation> {
 }
 
 /// [`validate`] with some checks switched off.
-pub(crate) fn validate_with(
+pub fn validate_with(
     schema: &Schema,
     args: &Value,
     rules: &ValidatorRules,

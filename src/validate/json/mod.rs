@@ -195,7 +195,7 @@ pub(crate) fn cut(s: &str, max: usize) -> String {
 
 /// One line of JSON spaced like Python's `json.dumps` (`", "` and `": "`), which is how
 /// the contract writes its output lines: `{"ok": true, "error": ""}`. Keys keep their order.
-pub(crate) fn dumps(v: &Value) -> String {
+pub fn dumps(v: &Value) -> String {
     let mut out = String::new();
     dump_into(v, &mut out);
     out
