@@ -1,5 +1,7 @@
 //! Tests that run the built `tooldojo` binary, one module per subcommand.
 
+#[path = "../shared/mod.rs"]
+mod shared;
 mod support;
 
 mod check_cli;

@@ -13,5 +13,7 @@ mod lessons_lint;
 mod orchestrator;
 mod orchestrator_props;
 mod orchestrator_speed;
+#[path = "../shared/mod.rs"]
+mod shared;
 mod validate_fixtures;
 mod validate_props;

@@ -2,6 +2,8 @@
 
 mod blocks_support;
 mod player_support;
+#[path = "../shared/mod.rs"]
+mod shared;
 mod tui_common;
 
 mod blocks_fixtures;
