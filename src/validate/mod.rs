@@ -16,6 +16,7 @@
 
 pub mod cases;
 pub(crate) mod ecma_regex;
+pub mod format;
 pub mod json;
 pub mod jsonl;
 pub mod number;
