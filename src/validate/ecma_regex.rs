@@ -23,8 +23,12 @@ const WORD: &str = "0-9A-Za-z_";
 const ANY: &str = r"\x{0}-\x{10FFFF}";
 const DOT: &str = r"[^\n\r\x{2028}\x{2029}]";
 
+/// A compiled pattern: what [`compile`] returns. Code outside this file names it only by
+/// this alias and calls only `is_match(&str) -> bool` on it.
+pub(crate) type Compiled = Regex;
+
 /// Compile an ECMA-262 pattern. The error says what cannot be honoured.
-pub(crate) fn compile(src: &str) -> Result<Regex, String> {
+pub(crate) fn compile(src: &str) -> Result<Compiled, String> {
     let rust = translate(src)?;
     Regex::new(&rust).map_err(|e| {
         let text = e.to_string();

@@ -17,8 +17,6 @@
 
 use std::borrow::Cow;
 
-use regex::Regex;
-
 use super::json::{self, Json, show_f64};
 
 /// Which contract form a schema was written in.
@@ -189,7 +187,7 @@ impl Bound {
 #[derive(Debug, Clone)]
 pub(crate) struct Pattern {
     pub(crate) source: String,
-    pub(crate) regex: Regex,
+    pub(crate) regex: super::ecma_regex::Compiled,
 }
 
 impl Pattern {
