@@ -35,15 +35,35 @@ use regex::Regex;
 pub(crate) struct Compiled {
     /// Matches when any conjunction holds; a conjunction holds when each regex matches or
     /// fails to match as its flag says. Most patterns are one conjunction of one regex.
-    any: Vec<Vec<(Regex, bool)>>,
+    any: Vec<Vec<Part>>,
+}
+
+#[derive(Debug, Clone)]
+struct Part {
+    regex: Regex,
+    want: bool,
+    /// The regex holds ECMA's `\B`, an ASCII non-boundary, which also holds between the
+    /// bytes of one non-ASCII character. The regex crate drops such empty matches, but its
+    /// `is_match` then misses a real match later on the same line (`５|\B` on `"b５B"`);
+    /// `find` does not, so such a regex is asked through `find` when the value is not ASCII.
+    splits: bool,
+}
+
+impl Part {
+    fn holds(&self, s: &str) -> bool {
+        let hit = if self.splits && !s.is_ascii() {
+            self.regex.find(s).is_some()
+        } else {
+            self.regex.is_match(s)
+        };
+        hit == self.want
+    }
 }
 
 impl Compiled {
     /// Does the pattern match somewhere in `s` (unanchored, as `pattern` is)?
     pub(crate) fn is_match(&self, s: &str) -> bool {
-        self.any
-            .iter()
-            .any(|all| all.iter().all(|(re, want)| re.is_match(s) == *want))
+        self.any.iter().any(|all| all.iter().all(|p| p.holds(s)))
     }
 }
 
@@ -67,7 +87,12 @@ pub(crate) fn compile(src: &str) -> Result<Compiled, String> {
                 let text = e.to_string();
                 text.lines().last().unwrap_or("").trim().to_owned()
             })?;
-            all.push((re, want));
+            let splits = source.contains(translate::NOT_WORD_BOUNDARY);
+            all.push(Part {
+                regex: re,
+                want,
+                splits,
+            });
         }
         any.push(all);
     }

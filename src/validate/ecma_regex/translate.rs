@@ -18,6 +18,9 @@ const WORD: &str = "0-9A-Za-z_";
 const ANY: &str = r"[\x{0}-\x{10FFFF}]";
 const NOTHING: &str = r"[^\x{0}-\x{10FFFF}]";
 const DOT: &str = r"[^\n\r\x{2028}\x{2029}]";
+/// ASCII word boundaries are exactly ECMA-262's, which knows only [A-Za-z0-9_].
+const WORD_BOUNDARY: &str = r"(?-u:\b)";
+pub(super) const NOT_WORD_BOUNDARY: &str = r"(?-u:\B)";
 
 /// One way for the pattern to match: every regex must match as `want` says.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,9 +145,8 @@ fn emit(node: &Node, out: &mut String) {
         Node::Class(class) => emit_class(class, out),
         Node::Start => out.push('^'),
         Node::End => out.push('$'),
-        // ASCII word boundaries are exactly ECMA-262's, which knows only [A-Za-z0-9_].
-        Node::WordBoundary { negated: false } => out.push_str(r"(?-u:\b)"),
-        Node::WordBoundary { negated: true } => out.push_str(r"(?-u:\B)"),
+        Node::WordBoundary { negated: false } => out.push_str(WORD_BOUNDARY),
+        Node::WordBoundary { negated: true } => out.push_str(NOT_WORD_BOUNDARY),
         Node::Group(n) => {
             out.push_str("(?:");
             emit(n, out);

@@ -54,6 +54,16 @@ fn word_boundaries_know_only_ascii_words() {
 }
 
 #[test]
+fn a_non_boundary_never_splits_a_character() {
+    // Between the bytes of `５` both sides are non-word, but that is no position of the
+    // string; the match of `５` itself must still be seen.
+    assert!(matches(r"５|\B", "b５B"));
+    assert!(!matches(r"\B", "c😀Z"));
+    assert!(matches(r"\B", "😀"));
+    assert!(matches(r"a\Bb", "xab"));
+}
+
+#[test]
 fn dot_stops_at_every_line_terminator() {
     assert!(matches("^.$", "é"));
     assert!(matches("^.$", "🐲"));
