@@ -34,50 +34,58 @@ fn is_separator(c: char, idn: bool) -> bool {
 fn check(s: &str, idn: bool) -> bool {
     let mut ascii_len = 0;
     let mut rtl = false;
-    // U-label forms of the labels, kept only when a later Bidi check may need them.
-    let mut unicode: Vec<String> = Vec::new();
     for label in s.split(|c| is_separator(c, idn)) {
-        let Some((len, u_label)) = label_lengths(label) else {
+        let Some((len, label_rtl)) = label_info(label) else {
             return false;
         };
         ascii_len += len + 1;
-        let text = u_label.as_deref().unwrap_or(label);
-        rtl = rtl || (!text.is_ascii() && is_rtl_label(text));
-        unicode.push(u_label.unwrap_or_else(|| label.to_owned()));
+        rtl |= label_rtl;
     }
     if ascii_len - 1 > MAX_NAME {
         return false;
     }
-    !rtl || unicode.iter().all(|l| passes_bidi_rule(l))
+    // A Bidi domain name: every label, in Unicode form, must pass the Bidi rule.
+    !rtl || s
+        .split(|c| is_separator(c, idn))
+        .all(|label| match a_label_payload(label) {
+            Some(payload) => {
+                punycode::decode_to_string(&payload).is_some_and(|u| passes_bidi_rule(&u))
+            }
+            None => passes_bidi_rule(label),
+        })
 }
 
-/// Checks one label. Returns its length in ASCII form and, for an A-label or U-label, its
-/// Unicode form; `None` if it is not a valid label.
-fn label_lengths(label: &str) -> Option<(usize, Option<String>)> {
-    if label.is_ascii() {
-        let b = label.as_bytes();
-        let ldh = b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-');
-        if !ldh || b.is_empty() || b.len() > MAX_LABEL || b[0] == b'-' || b[b.len() - 1] == b'-' {
+/// The Punycode after `xn--` (lower-cased), if `label` is an A-label.
+fn a_label_payload(label: &str) -> Option<String> {
+    let b = label.as_bytes();
+    (b.len() > 4 && b[..2].eq_ignore_ascii_case(b"xn") && &b[2..4] == b"--")
+        .then(|| label[4..].to_ascii_lowercase())
+}
+
+/// Checks one label. Returns its length in ASCII form and whether it holds a right-to-left
+/// character; `None` if it is not a valid label. Allocates only for A-labels and U-labels.
+fn label_info(label: &str) -> Option<(usize, bool)> {
+    if !label.is_ascii() {
+        if !is_u_label(label) {
             return None;
         }
-        if b.get(2..4) != Some(b"--") {
-            return Some((b.len(), None));
-        }
-        if !b[..2].eq_ignore_ascii_case(b"xn") {
-            return None;
-        }
-        let payload = label[4..].to_ascii_lowercase();
-        let decoded = punycode::decode_to_string(&payload)?;
-        let canonical = punycode::encode_str(&decoded).is_some_and(|again| again == payload);
-        return (canonical && !decoded.is_ascii() && is_u_label(&decoded))
-            .then_some((b.len(), Some(decoded)));
+        let len = 4 + punycode::encode_str(label)?.len();
+        return (len <= MAX_LABEL).then(|| (len, is_rtl_label(label)));
     }
-    if !is_u_label(label) {
+    let b = label.as_bytes();
+    let ldh = b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-');
+    if !ldh || b.is_empty() || b.len() > MAX_LABEL || b[0] == b'-' || b[b.len() - 1] == b'-' {
         return None;
     }
-    let encoded = punycode::encode_str(label)?;
-    let len = 4 + encoded.len();
-    (len <= MAX_LABEL).then(|| (len, Some(label.to_owned())))
+    if b.get(2..4) != Some(b"--") {
+        return Some((b.len(), false));
+    }
+    // `--` in the third and fourth places is reserved for A-labels.
+    let payload = a_label_payload(label)?;
+    let decoded = punycode::decode_to_string(&payload)?;
+    let canonical = punycode::encode_str(&decoded).is_some_and(|again| again == payload);
+    (canonical && !decoded.is_ascii() && is_u_label(&decoded))
+        .then(|| (b.len(), is_rtl_label(&decoded)))
 }
 
 #[cfg(test)]
