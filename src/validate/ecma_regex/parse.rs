@@ -12,8 +12,10 @@ use icu_properties::props::{IdContinue, IdStart};
 
 use super::props;
 
-/// Groups may nest this deep; deeper is refused rather than risk the stack.
-const MAX_NESTING: usize = 1000;
+/// Groups may nest this deep, as JSON may (`validate::json`); deeper is refused rather than
+/// risk the stack. ECMA-262 sets no limit, so this is the one place where a valid `regex`
+/// is refused.
+const MAX_NESTING: usize = 128;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Node {

@@ -147,6 +147,18 @@ mod tests {
         assert_eq!(names, KNOWN);
     }
 
+    proptest::proptest! {
+        /// No text makes a checker panic, whatever its script or shape.
+        #[test]
+        fn every_checker_takes_any_text(
+            s in "\\PC{0,40}|[0-9:TZz+.-]{0,30}|([a-zA-Z0-9-]{0,5}[.@%{}~/#:]){0,8}|(xn--[a-z0-9-]{0,8}\\.?){1,3}",
+        ) {
+            for c in CHECKERS {
+                let _ = c.is_valid(&s);
+            }
+        }
+    }
+
     #[test]
     fn a_checker_judges_strings() {
         let c = checker("date-time").unwrap();

@@ -273,3 +273,26 @@ fn every_property_name_compiles() {
         );
     }
 }
+
+#[test]
+fn deep_nesting_is_a_clean_error_not_a_crash() {
+    let ok = format!("{}a{}", "(".repeat(128), ")".repeat(128));
+    assert!(is_valid(&ok));
+    let deep = format!("{}a{}", "(?:".repeat(129), ")".repeat(129));
+    let e = compile(&deep).unwrap_err();
+    assert!(e.contains("nested more than 128"), "{e}");
+    assert!(!is_valid(&deep));
+    // On a small stack, the deepest pattern allowed is read and compiled without trouble.
+    let lookahead = format!("^{}a{}", "(?=".repeat(128), ")".repeat(128));
+    let h = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            (
+                is_valid(&lookahead),
+                compile(&lookahead).is_ok(),
+                compile(&ok).is_ok(),
+            )
+        })
+        .unwrap();
+    assert_eq!(h.join().unwrap(), (true, false, true));
+}
