@@ -13,6 +13,7 @@ mod lessons_lint;
 mod orchestrator;
 mod orchestrator_props;
 mod orchestrator_speed;
+mod realworld_validator;
 #[path = "../shared/mod.rs"]
 mod shared;
 mod validate_fixtures;
