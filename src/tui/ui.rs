@@ -31,31 +31,35 @@ impl Widget for &App {
             render_too_small(area, buf, t);
             return;
         }
-        if let Some(drill) = self.drill() {
-            drill.render(area, buf, t, self.present());
-            return;
-        }
-        if let Some(practice) = self.practice_screen() {
-            practice.render(area, buf, t, self.present());
-            return;
-        }
-        if let Some(p) = self.player() {
-            crate::tui::player::frame::render(p, area, buf, t, self.present());
-            return;
-        }
-        let areas = self.areas(area);
-        if self.screen() == Screen::Home {
-            crate::tui::home::render_home(self, areas.main, buf);
-        } else {
-            if let Some(side) = areas.sidebar {
-                render_sidebar(self, side, buf);
+        // The one place drawing follows the screen on top.
+        match self.screen() {
+            Screen::Drill(drill) => drill.render(area, buf, t, self.present()),
+            Screen::Practice(practice) => practice.render(area, buf, t, self.present()),
+            Screen::Player(p) => crate::tui::player::frame::render(p, area, buf, t, self.present()),
+            Screen::Home { .. } => {
+                let areas = self.areas(area);
+                crate::tui::home::render_home(self, areas.main, buf);
+                self.render_chrome(area, areas.bar, buf);
             }
-            render_main(self, areas.main, areas.content, buf);
+            Screen::Lesson => {
+                let areas = self.areas(area);
+                if let Some(side) = areas.sidebar {
+                    render_sidebar(self, side, buf);
+                }
+                render_main(self, areas.main, areas.content, buf);
+                self.render_chrome(area, areas.bar, buf);
+            }
         }
-        crate::tui::keybar::render_bar(self, areas.bar, buf);
+    }
+}
+
+impl App {
+    /// The key bar and the overlay over the home screen and the lesson pages.
+    fn render_chrome(&self, area: Rect, bar: Rect, buf: &mut Buffer) {
+        crate::tui::keybar::render_bar(self, bar, buf);
         match &self.overlay() {
             Some(Overlay::Help) => render_help(self, area, buf),
-            Some(Overlay::Notice(msg)) => render_notice(msg, t, area, buf),
+            Some(Overlay::Notice(msg)) => render_notice(msg, self.theme(), area, buf),
             None => {}
         }
     }
@@ -421,7 +425,7 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
     let under = {
         // The context below the overlay.
         let mut probe = app.focus();
-        if app.screen() == Screen::Home {
+        if matches!(app.screen(), Screen::Home { .. }) {
             return home_help(app);
         }
         if probe == Focus::Sidebar && !app.sidebar_visible() {

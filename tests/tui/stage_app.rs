@@ -3,7 +3,7 @@
 
 use ratatui::layout::Rect;
 use tooldojo::content::Content;
-use tooldojo::tui::app::{self, App, Focus, HomeEntry, Options, Screen};
+use tooldojo::tui::app::{self, App, Focus, HomeEntry, Options};
 use tooldojo::tui::progress::Progress;
 use tooldojo::tui::theme::{Theme, ThemeName};
 
@@ -30,7 +30,7 @@ fn app_with(progress: Progress, lesson: Option<&str>, home: bool, demo: bool) ->
 #[test]
 fn the_app_opens_home_and_esc_from_a_page_comes_back() {
     let mut app = app_with(Progress::default(), None, true, false);
-    assert_eq!(app.screen(), Screen::Home);
+    assert_eq!(app.screen().name(), "home");
     assert_eq!(
         app.home_entries()[..2],
         [HomeEntry::Continue(0), HomeEntry::Lesson(0)]
@@ -44,13 +44,13 @@ fn the_app_opens_home_and_esc_from_a_page_comes_back() {
     );
     // Down twice, to the second lesson, and open it.
     let _ = press(&mut app, "jj<Enter>");
-    assert_eq!((app.screen(), app.lesson()), (Screen::Lesson, 1));
+    assert_eq!((app.screen().name(), app.lesson()), ("lesson", 1));
     let _ = press(&mut app, "<Tab>");
     assert!(matches!(app.focus(), Focus::Block(_)));
     let _ = press(&mut app, "<Esc>");
-    assert_eq!(app.screen(), Screen::Lesson, "Esc first leaves the block");
+    assert_eq!(app.screen().name(), "lesson", "Esc first leaves the block");
     let _ = press(&mut app, "<Esc>");
-    assert_eq!(app.screen(), Screen::Home);
+    assert_eq!(app.screen().name(), "home");
     assert!(screen(&app).contains("Continue   02 Trying the real code"));
 }
 
@@ -64,8 +64,8 @@ fn lesson_id_opens_the_page_where_the_lesson_was_left() {
     let saved = app.progress_snapshot();
     let again = app_with(saved, Some("01-reading"), true, false);
     assert_eq!(
-        again.screen(),
-        Screen::Lesson,
+        again.screen().name(),
+        "lesson",
         "--lesson skips the home screen"
     );
     assert_eq!((again.lesson(), again.page()), (0, 1));
@@ -78,7 +78,7 @@ fn the_home_screen_says_what_is_left_of_a_started_lesson() {
         &mut app,
         "<Enter><Tab><Enter>1<Enter><Enter><Esc><Esc><Esc>",
     );
-    assert_eq!(app.screen(), Screen::Home);
+    assert_eq!(app.screen().name(), "home");
     assert_eq!(
         app.left_summary(0).as_deref(),
         Some("2 left: predict rows 2-3, page 2 unread")
@@ -140,7 +140,7 @@ fn a_click_on_a_lesson_row_of_the_home_screen_opens_it() {
         modifiers: crossterm::event::KeyModifiers::NONE,
     };
     let _ = app.update(tooldojo::tui::app::Input::Mouse(click));
-    assert_eq!((app.screen(), app.lesson()), (Screen::Lesson, 1));
+    assert_eq!((app.screen().name(), app.lesson()), ("lesson", 1));
 }
 
 #[test]

@@ -25,7 +25,7 @@ impl App {
     /// that could not be built has nothing a learner can do, so it never holds a lesson
     /// back).
     pub(crate) fn block_left(&self, i: usize) -> Option<String> {
-        let slot = self.slots.get(i)?;
+        let slot = self.blocks.slots().get(i)?;
         let w = slot.widget.as_ref().ok()?;
         if w.is_done() {
             return None;
@@ -93,7 +93,7 @@ impl App {
             items.push((what, Some(page)));
         }
         if i == self.lesson {
-            let open = (0..self.slots.len()).filter_map(|b| self.block_left(b));
+            let open = (0..self.blocks.len()).filter_map(|b| self.block_left(b));
             items.extend(open.map(|what| (what, None)));
         }
         let unseen = (0..lesson.pages.len())
@@ -113,7 +113,7 @@ impl App {
 
     /// Record what is left of each block of the current page in `lp`.
     pub(super) fn note_left(&self, lp: &mut progress::LessonProgress) {
-        for i in 0..self.slots.len() {
+        for i in 0..self.blocks.len() {
             let key = progress::block_key(self.page, i);
             match self.block_left(i) {
                 Some(what) => {

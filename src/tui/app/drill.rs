@@ -3,9 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crossterm::event::KeyEvent;
-
-use super::{App, Update};
+use super::{App, Screen, Update};
 use crate::tui::rehearse::{Drill, DrillConfig, DrillUpdate, Pool};
 
 impl App {
@@ -19,50 +17,38 @@ impl App {
             .filter_map(|l| Some((l.id.clone(), l.parsed.as_ref().ok()?.title.clone())))
             .collect();
         let notify = self.notify.clone();
-        self.drill = Some(Box::new(Drill::new(cfg, &pool, &due, titles, notify)));
+        let drill = Drill::new(cfg, &pool, &due, titles, notify);
+        self.open_screen(Screen::Drill(Box::new(drill)));
     }
 
-    /// The drill on screen, if one is open.
+    /// The drill, when it is the screen on top.
     pub fn drill(&self) -> Option<&Drill> {
-        self.drill.as_deref()
+        match &self.screen {
+            Screen::Drill(d) => Some(d),
+            _ => None,
+        }
     }
 
     /// Run the open drill to its scorecard (see `Drill::play_through`).
     pub fn drill_play_through(&mut self) {
-        if let Some(d) = self.drill.as_mut() {
+        if let Screen::Drill(d) = &mut self.screen {
             d.play_through();
         }
     }
 
-    pub(super) fn drill_key(&mut self, key: KeyEvent) -> Update {
-        let Some(d) = self.drill.as_mut() else {
-            return Update::None;
-        };
-        let out = d.on_key(key);
-        self.drill_outcome(out)
-    }
-
-    pub(super) fn drill_tick(&mut self) -> Update {
-        let Some(d) = self.drill.as_mut() else {
-            return Update::None;
-        };
-        let out = d.tick();
-        self.drill_outcome(out)
-    }
-
-    fn drill_outcome(&mut self, out: DrillUpdate) -> Update {
+    /// What the drill said after a key or a tick.
+    pub(super) fn drill_outcome(&mut self, out: DrillUpdate) -> Update {
         match out {
             DrillUpdate::None => Update::None,
             DrillUpdate::Redraw => Update::Redraw,
             DrillUpdate::Finished => {
-                if let Some(d) = &self.drill {
+                if let Screen::Drill(d) = &self.screen {
                     d.record(&mut self.progress.rehearsal);
                 }
                 Update::Save
             }
             DrillUpdate::Leave => {
-                self.drill = None;
-                self.changes += 1;
+                self.close_screen();
                 Update::Redraw
             }
             DrillUpdate::Quit => Update::Quit,

@@ -5,11 +5,6 @@ use super::{App, Focus, HomeEntry, Screen, Update};
 use crate::tui::keys::Action;
 
 impl App {
-    /// Which screen is showing.
-    pub fn screen(&self) -> Screen {
-        self.screen
-    }
-
     /// The rows of the home screen a learner can open, top to bottom.
     pub fn home_entries(&self) -> Vec<HomeEntry> {
         let mut out = Vec::new();
@@ -22,7 +17,10 @@ impl App {
 
     /// The selected row of the home screen (an index into `home_entries`).
     pub fn home_sel(&self) -> usize {
-        self.home_sel
+        match self.screen {
+            Screen::Home { sel } => sel,
+            _ => 0,
+        }
     }
 
     /// The lesson "Continue" opens: the one the learner was in, else the first unfinished
@@ -51,8 +49,7 @@ impl App {
 
     /// Back to the home screen (the lesson stays open underneath for Continue).
     pub(crate) fn go_home(&mut self) {
-        self.screen = Screen::Home;
-        self.home_sel = 0;
+        self.set_base(Screen::Home { sel: 0 });
         self.active = false;
         if self.focus == Focus::Sidebar {
             self.focus = Focus::Page;
@@ -62,10 +59,16 @@ impl App {
     /// Keys on the home screen: move the selection, open the selected row.
     pub(super) fn apply_home(&mut self, action: Action) -> Option<Update> {
         let n = self.home_entries().len();
+        let Screen::Home { sel } = &mut self.screen else {
+            return None;
+        };
         match action {
-            Action::Down | Action::FocusNext if n > 0 => self.home_sel = (self.home_sel + 1) % n,
-            Action::Up | Action::FocusPrev if n > 0 => self.home_sel = (self.home_sel + n - 1) % n,
-            Action::Activate => return Some(self.open_home_entry(self.home_sel)),
+            Action::Down | Action::FocusNext if n > 0 => *sel = (*sel + 1) % n,
+            Action::Up | Action::FocusPrev if n > 0 => *sel = (*sel + n - 1) % n,
+            Action::Activate => {
+                let sel = *sel;
+                return Some(self.open_home_entry(sel));
+            }
             _ => return None,
         }
         Some(Update::Redraw)
@@ -76,11 +79,10 @@ impl App {
         let Some(entry) = self.home_entries().get(n).copied() else {
             return Update::None;
         };
-        self.home_sel = n;
         let i = match entry {
             HomeEntry::Continue(i) | HomeEntry::Lesson(i) => i,
         };
-        self.screen = Screen::Lesson;
+        self.set_base(Screen::Lesson);
         self.focus = Focus::Page;
         self.resume(i);
         Update::Save

@@ -53,10 +53,7 @@ impl App {
             None => (BlockOutcome::Ignored, false),
         };
         match outcome {
-            BlockOutcome::Changed => {
-                self.animating = true;
-                self.after_block_change()
-            }
+            BlockOutcome::Changed => self.after_block_change(),
             BlockOutcome::Consumed => Update::Redraw,
             BlockOutcome::Release => {
                 self.active = false;
@@ -87,10 +84,7 @@ impl App {
             None => BlockOutcome::Ignored,
         };
         match outcome {
-            BlockOutcome::Changed => {
-                self.animating = true;
-                return self.after_block_change();
-            }
+            BlockOutcome::Changed => return self.after_block_change(),
             BlockOutcome::Consumed => return Update::Redraw,
             BlockOutcome::Release => {
                 self.focus = Focus::Page;
@@ -112,7 +106,7 @@ impl App {
 
     /// Carry out one command.
     pub(super) fn apply(&mut self, action: Action) -> Update {
-        if self.screen == super::Screen::Home
+        if matches!(self.screen, super::Screen::Home { .. })
             && self.overlay.is_none()
             && let Some(done) = self.apply_home(action)
         {
@@ -167,7 +161,7 @@ impl App {
             self.active = false;
         } else if self.focus != Focus::Page {
             self.focus = Focus::Page;
-        } else if self.screen == super::Screen::Lesson {
+        } else if matches!(self.screen, super::Screen::Lesson) {
             self.go_home();
         }
     }
@@ -177,7 +171,7 @@ impl App {
     /// view above, it takes the first block that reaches into the view or lies below it.
     fn move_focus(&mut self, forward: bool) {
         let mut order: Vec<Focus> = vec![Focus::Page];
-        order.extend((0..self.slots.len()).map(Focus::Block));
+        order.extend((0..self.blocks.len()).map(Focus::Block));
         if self.sidebar_visible() {
             order.push(Focus::Sidebar);
         }
@@ -263,12 +257,12 @@ impl App {
                 let view = self.page_view(self.content_area().width);
                 if let Some(i) = view.first_slot_below(self.scroll) {
                     self.focus = Focus::Block(i);
-                    self.active = self.slots[i].widget.is_ok();
+                    self.active = self.blocks.widget(i).is_some();
                     self.reveal_focus();
                 }
             }
             Focus::Block(i) => {
-                if self.slots.get(i).is_some_and(|s| s.widget.is_ok()) {
+                if self.blocks.widget(i).is_some() {
                     self.active = true;
                 } else {
                     self.status =
@@ -299,7 +293,7 @@ impl App {
     fn click(&mut self, m: MouseEvent) -> Update {
         let areas = self.areas(self.size);
         let pos = Position::new(m.column, m.row);
-        if self.screen == super::Screen::Home {
+        if matches!(self.screen, super::Screen::Home { .. }) {
             let rows = crate::tui::home::home_rows(self, areas.main);
             return match rows.iter().find(|(r, _)| *r == m.row) {
                 Some(&(_, n)) => self.open_home_entry(n),

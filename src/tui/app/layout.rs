@@ -113,7 +113,10 @@ struct ViewKey {
     lesson: usize,
     page: usize,
     width: u16,
-    changes: u64,
+    /// The view's height (big titles and blocks that grow into the view depend on it).
+    height: u16,
+    /// The blocks' version (`PageBlocks` moves it on with every change to them).
+    version: u64,
 }
 
 /// A page layout and what it was worked out for.
@@ -210,7 +213,8 @@ impl App {
         // Below NARROW_WIDTH the list shows only when asked for in this session; it never
         // comes or goes by itself (entering a block does not reflow the page).
         let room = area.width >= NARROW_WIDTH || (self.sidebar_asked && area.width >= 80);
-        let (sidebar, main) = if self.show_sidebar && room && self.screen == Screen::Lesson {
+        let lesson = matches!(self.base_screen(), Screen::Lesson);
+        let (sidebar, main) = if self.show_sidebar && room && lesson {
             let [s, m] = body.layout(&Layout::horizontal([
                 Constraint::Length(side_w),
                 Constraint::Fill(1),
@@ -244,7 +248,7 @@ impl App {
     /// way out do not fit on one, or for the presenter's keys on a narrow screen (the rest
     /// of the keys are behind `?`).
     fn bar_height(&self, width: u16) -> u16 {
-        if self.screen == Screen::Home {
+        if matches!(self.base_screen(), Screen::Home { .. }) {
             return 1;
         }
         // The presenter's keys come first and leave the page's keys little room.
@@ -283,7 +287,8 @@ impl App {
             lesson: self.lesson,
             page: self.page,
             width,
-            changes: self.changes,
+            height: self.content_area().height,
+            version: self.blocks.version(),
         };
         let mut cache = self.view.borrow_mut();
         match cache.as_ref() {
@@ -432,7 +437,7 @@ impl App {
                 }
                 Item::Markdown(src) => self.push_markdown(view, src, width, texts),
                 Item::Block(_) => {
-                    if slot < self.slots.len() && self.step_shown(step) {
+                    if slot < self.blocks.len() && self.step_shown(step) {
                         let h = usize::from(self.slot_height(slot, width));
                         view.push(SegKind::Slot(slot), h);
                         view.push_lines(vec![Line::default()]);
@@ -460,7 +465,7 @@ impl App {
 
     /// Rows a slot takes at `width`.
     pub(crate) fn slot_height(&self, slot: usize, width: u16) -> u16 {
-        match self.slots.get(slot).map(|s| &s.widget) {
+        match self.blocks.slots().get(slot).map(|s| &s.widget) {
             Some(Ok(w)) => w
                 .height_for(width, self.content_area().height)
                 .clamp(1, MAX_BLOCK_HEIGHT),

@@ -87,10 +87,9 @@ impl App {
         let current_id = self.current().map(|e| e.id.clone());
         let old_source = self.current().map(|e| e.source.clone());
         self.stash_slots();
-        self.slots.clear();
+        self.blocks.clear();
         self.lessons = lessons;
         self.load_error = None;
-        self.changes += 1;
         let idx = current_id
             .as_ref()
             .and_then(|id| self.lessons.iter().position(|l| &l.id == id));
@@ -139,7 +138,7 @@ impl App {
         }
         self.scroll = want_scroll;
         self.focus = match focus {
-            Focus::Block(b) if b < self.slots.len() => Focus::Block(b),
+            Focus::Block(b) if b < self.blocks.len() => Focus::Block(b),
             Focus::Block(_) => Focus::Page,
             f => f,
         };

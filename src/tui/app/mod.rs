@@ -1,12 +1,16 @@
-//! `App`: the sole owner of UI state. Every input goes through `App::update`, which returns a
-//! `#[must_use]` `Update` saying what the loop must do next; drawing (`ui.rs`) reads `&App`.
+//! `App`: the sole owner of UI state, a stack of [`Screen`]s over the open lesson. Every
+//! input goes through `App::update`, the one place it is dispatched to the screen on top,
+//! which returns a `#[must_use]` `Update` saying what the loop must do next; drawing
+//! (`ui.rs`) reads `&App` and matches on the same screen in one place too.
 //!
-//! The jobs live in their own files: `state` (the small state types), `input` (keys and
-//! mouse to actions), `layout` (screen areas and the cached page layout), `scroll` (keeping
-//! the focus in view), `pages` (opening pages, building blocks, recording progress),
-//! `lessons` (reading lesson files and reloading them), `home` (the home screen's rows),
-//! `done` (what is left of each block and lesson) and `present` (presenter mode's steps,
-//! resets and clock).
+//! The jobs live in their own files: `state` (the screens and the small state types),
+//! `slots` (the open page's blocks, behind methods that version the page layout), `input`
+//! (keys and mouse to actions), `layout` (screen areas and the cached page layout),
+//! `scroll` (keeping the focus in view), `pages` (opening pages, building blocks, recording
+//! progress), `lessons` (reading lesson files and reloading them), `home` (the home
+//! screen's rows), `done` (what is left of each block and lesson), `present` (presenter
+//! mode's steps, resets and clock), and one file per screen opened over the lessons:
+//! `player`, `drill`, `practice`.
 
 mod done;
 mod drill;
@@ -19,6 +23,7 @@ mod player;
 mod practice;
 mod present;
 mod scroll;
+mod slots;
 mod state;
 
 use std::cell::RefCell;
@@ -37,6 +42,7 @@ use crate::tui::theme::{Theme, ThemeName};
 pub(crate) use layout::{PageView, SegKind};
 pub use lessons::{LessonEntry, load_lessons};
 pub use practice::tick_graded;
+use slots::PageBlocks;
 pub(crate) use state::Slot;
 pub use state::{Focus, HomeEntry, LessonState, Overlay, Screen};
 
@@ -45,6 +51,8 @@ pub(crate) const MIN_WIDTH: u16 = 40;
 pub(crate) const MIN_HEIGHT: u16 = 12;
 /// Below this width the lesson list shows only when asked for with `s`.
 pub(crate) const NARROW_WIDTH: u16 = 100;
+/// Real milliseconds between ticks while a block animates.
+const BLOCK_TICK_MS: u64 = 50;
 
 /// Everything that can reach `App::update`.
 pub enum Input {
@@ -123,11 +131,10 @@ pub struct App {
     theme: Theme,
     present: bool,
     demo: bool,
+    /// The screen on top: it takes the keys, clicks and ticks and fills the terminal.
     screen: Screen,
-    /// The selected row of the home screen.
-    home_sel: usize,
-    /// Presenter mode: how many steps of the current page are shown (`None`: all).
-    steps_shown: Option<usize>,
+    /// The screens under it, bottom first (the bottom one is `Home` or `Lesson`).
+    below: Vec<Screen>,
     /// When the session began (the presenter's clock counts from here).
     started: std::time::Instant,
     show_sidebar: bool,
@@ -147,31 +154,22 @@ pub struct App {
     /// The focused block was entered (keys go to it).
     active: bool,
     sidebar_sel: usize,
-    slots: Vec<Slot>,
+    /// The open page's blocks and steps (every change to them moves the layout's version).
+    blocks: PageBlocks,
     overlay: Option<Overlay>,
     status: Option<String>,
     progress: Progress,
     /// Terminal size, as last reported.
     size: Rect,
-    /// A block said it is animating: the loop ticks.
-    animating: bool,
     /// Page and scroll the learner had when a reload cut the lesson short (say, while the
     /// file did not parse); restored when the lesson is whole again.
     held_place: Option<(String, usize, usize)>,
-    /// Counts the changes that can move the page layout (blocks touched, built or reloaded).
-    changes: u64,
-    /// The page layout for the current lesson, page, width and `changes`.
+    /// The page layout for the current lesson, page, view size and blocks' version.
     view: RefCell<Option<layout::CachedView>>,
     /// The Markdown the last page layout wrapped, for the next layout to reuse.
     texts: RefCell<layout::TextCache>,
-    /// The full-screen trace player, when it is open (it then takes keys, clicks, ticks).
-    player: Option<Box<crate::tui::player::Player>>,
     /// The player's re-runs are taken by the event loop and run off it.
     background_jobs: bool,
-    /// The rehearsal drill, while it is on screen.
-    drill: Option<Box<crate::tui::rehearse::Drill>>,
-    /// The practice screen, while it is on screen.
-    practice: Option<Box<crate::tui::practice_screen::PracticeScreen>>,
     /// How background grading reaches the event loop (the live app sets it).
     notify: Option<crate::tui::grader::Notify>,
 }
@@ -195,8 +193,7 @@ impl App {
             present: opts.present,
             demo: opts.demo,
             screen: Screen::Lesson,
-            home_sel: 0,
-            steps_shown: None,
+            below: Vec::new(),
             started: std::time::Instant::now(),
             env,
             lessons,
@@ -209,20 +206,15 @@ impl App {
             focus: Focus::Page,
             active: false,
             sidebar_sel: 0,
-            slots: Vec::new(),
+            blocks: PageBlocks::default(),
             overlay: None,
             status: None,
             progress,
             size,
-            animating: false,
             held_place: None,
-            changes: 0,
             view: RefCell::new(None),
             texts: RefCell::new(layout::TextCache::default()),
-            player: None,
             background_jobs: false,
-            drill: None,
-            practice: None,
             notify: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
@@ -236,6 +228,35 @@ impl App {
     /// Presenter layout.
     pub(crate) fn present(&self) -> bool {
         self.present
+    }
+
+    /// The screen on top.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// The screen at the bottom of the stack: `Home` or `Lesson`, whatever is over it.
+    pub(crate) fn base_screen(&self) -> &Screen {
+        self.below.first().unwrap_or(&self.screen)
+    }
+
+    /// Open `screen` over the one on top; closing it comes back there.
+    pub(crate) fn open_screen(&mut self, screen: Screen) {
+        let under = std::mem::replace(&mut self.screen, screen);
+        self.below.push(under);
+    }
+
+    /// Close the screen on top and show the one under it.
+    pub(crate) fn close_screen(&mut self) {
+        self.screen = self.below.pop().unwrap_or(Screen::Lesson);
+    }
+
+    /// Put `screen` in place of the bottom of the stack (home and lesson swap there).
+    pub(crate) fn set_base(&mut self, screen: Screen) {
+        match self.below.first_mut() {
+            Some(bottom) => *bottom = screen,
+            None => self.screen = screen,
+        }
     }
 
     /// Index of the open lesson.
@@ -287,12 +308,25 @@ impl App {
 
     /// The interactive blocks of the current page.
     pub(crate) fn slots(&self) -> &[Slot] {
-        &self.slots
+        self.blocks.slots()
     }
 
-    /// Does a block animate (the loop then ticks)?
+    /// Does the screen on top animate (the loop then ticks)? Each screen says so itself.
     pub(crate) fn animating(&self) -> bool {
-        self.animating || self.drill.as_ref().is_some_and(|d| d.running())
+        match &self.screen {
+            Screen::Lesson => self.blocks.animating(),
+            Screen::Home { .. } | Screen::Practice(_) => false,
+            Screen::Player(p) => p.playing(),
+            Screen::Drill(d) => d.running(),
+        }
+    }
+
+    /// How often the loop ticks while the screen on top animates.
+    pub fn tick_ms(&self) -> u64 {
+        match &self.screen {
+            Screen::Player(_) => crate::tui::player::state::TICK_MS,
+            _ => BLOCK_TICK_MS,
+        }
     }
 
     pub(crate) fn current(&self) -> Option<&LessonEntry> {
@@ -318,7 +352,7 @@ impl App {
             Some(Overlay::Notice(_)) => return Context::Notice,
             None => {}
         }
-        if self.screen == Screen::Home {
+        if matches!(self.screen, Screen::Home { .. }) {
             return Context::Home;
         }
         match self.focus {
@@ -332,10 +366,11 @@ impl App {
     /// Hints of the focused block, for the key bar and help.
     pub(crate) fn block_hints(&self) -> Vec<KeyHint> {
         match self.focus {
-            Focus::Block(i) => match self.slots.get(i).map(|s| &s.widget) {
-                Some(Ok(w)) => w.key_hints(self.active),
-                _ => Vec::new(),
-            },
+            Focus::Block(i) => self
+                .blocks
+                .widget(i)
+                .map(|w| w.key_hints(self.active))
+                .unwrap_or_default(),
             _ => Vec::new(),
         }
     }
@@ -347,7 +382,7 @@ impl App {
 
     /// Put the focus somewhere (a block index past the page's blocks is ignored).
     pub(crate) fn set_focus(&mut self, focus: Focus) {
-        if !matches!(focus, Focus::Block(i) if i >= self.slots.len()) {
+        if !matches!(focus, Focus::Block(i) if i >= self.blocks.len()) {
             self.focus = focus;
         }
     }
@@ -359,16 +394,12 @@ impl App {
 
     /// The widget of block `i`, to change its state; the page layout is worked out again.
     pub(crate) fn widget_mut(&mut self, i: usize) -> Option<&mut Box<dyn BlockWidget>> {
-        self.changes += 1;
-        self.slots.get_mut(i).and_then(|s| s.widget.as_mut().ok())
+        self.blocks.widget_mut(i)
     }
 
     /// Put another widget in block `i`'s place (a tool or test driving a stand-in).
     pub fn replace_widget(&mut self, i: usize, widget: Box<dyn BlockWidget>) {
-        self.changes += 1;
-        if let Some(slot) = self.slots.get_mut(i) {
-            slot.widget = Ok(widget);
-        }
+        self.blocks.rebuild(i, Ok(widget));
     }
 
     /// The progress to change it directly (a tool or test setting up a learner's history).
@@ -376,43 +407,45 @@ impl App {
         &mut self.progress
     }
 
+    /// The one place input is dispatched: keys, clicks and ticks go to the screen on top;
+    /// the rest (a resize, reloaded lessons, background results) is the app's.
     pub fn update(&mut self, input: Input) -> Update {
-        if self.practice.is_some() && self.drill.is_none() {
-            match input {
-                Input::Key(key) => return self.practice_key(key),
-                Input::Mouse(_) => return Update::None,
-                _ => {}
-            }
-        }
-        if self.drill.is_some() {
-            match input {
-                Input::Key(key) => return self.drill_key(key),
-                Input::Tick => return self.drill_tick(),
-                Input::Mouse(_) => return Update::None,
-                _ => {}
-            }
-        }
         match input {
-            Input::Key(key) if self.player.is_some() => self.key_to_player(key),
-            Input::Mouse(m) if self.player.is_some() => self.mouse_to_player(m),
-            Input::Tick if self.player.is_some() => self.tick_player(),
-            Input::Key(key) => self.on_key_input(key),
-            Input::Mouse(m) => self.on_mouse(m),
+            Input::Key(key) => match &mut self.screen {
+                Screen::Home { .. } | Screen::Lesson => self.on_key_input(key),
+                Screen::Player(_) => self.key_to_player(key),
+                Screen::Drill(d) => {
+                    let out = d.on_key(key);
+                    self.drill_outcome(out)
+                }
+                Screen::Practice(p) => {
+                    let out = p.on_key(key);
+                    self.practice_outcome(out)
+                }
+            },
+            Input::Mouse(m) => match &mut self.screen {
+                Screen::Home { .. } | Screen::Lesson => self.on_mouse(m),
+                Screen::Player(_) => self.mouse_to_player(m),
+                Screen::Drill(_) | Screen::Practice(_) => Update::None,
+            },
+            Input::Tick => match &mut self.screen {
+                Screen::Lesson => {
+                    self.blocks.tick();
+                    Update::Redraw
+                }
+                Screen::Player(p) => {
+                    let _ = p.tick();
+                    Update::Redraw
+                }
+                Screen::Drill(d) => {
+                    let out = d.tick();
+                    self.drill_outcome(out)
+                }
+                Screen::Home { .. } | Screen::Practice(_) => Update::None,
+            },
             Input::Resize(w, h) => {
                 self.size = Rect::new(0, 0, w, h);
                 self.clamp_scroll();
-                Update::Redraw
-            }
-            Input::Tick => {
-                let mut any = false;
-                for slot in &mut self.slots {
-                    if let Ok(w) = &mut slot.widget {
-                        any |= w.tick();
-                    }
-                }
-                // A frame of an animation may change a block's height, the last one too.
-                self.changes += 1;
-                self.animating = any;
                 Update::Redraw
             }
             Input::Lessons(result) => self.reload(result),

@@ -15,7 +15,7 @@ impl App {
             return;
         };
         if home && asked.is_none() {
-            self.screen = Screen::Home;
+            self.set_base(Screen::Home { sel: 0 });
             // Shown underneath, not yet opened: nothing counts as seen until it is.
             self.show(target, self.resume_page(target));
         } else {
@@ -35,7 +35,7 @@ impl App {
             Some(pos) => {
                 self.open(i, pos.page);
                 self.scroll = usize::from(pos.scroll);
-                if let Some(b) = pos.block.filter(|b| *b < self.slots.len()) {
+                if let Some(b) = pos.block.filter(|b| *b < self.blocks.len()) {
                     self.focus = Focus::Block(b);
                 }
                 self.clamp_scroll();
@@ -46,14 +46,14 @@ impl App {
 
     /// Save the states of the current page's blocks into `progress`.
     pub(super) fn stash_slots(&mut self) {
-        if self.slots.is_empty() {
+        if self.blocks.is_empty() {
             return;
         }
         let Some(id) = self.current().map(|e| e.id.clone()) else {
             return;
         };
         let lp = self.progress.lessons.entry(id).or_default();
-        for (i, slot) in self.slots.iter().enumerate() {
+        for (i, slot) in self.blocks.slots().iter().enumerate() {
             if let Ok(w) = &slot.widget {
                 let state = w.save();
                 let key = progress::block_key(self.page, i);
@@ -81,7 +81,7 @@ impl App {
             .and_then(|e| self.progress.lessons.get(&e.id))
             .cloned()
             .unwrap_or_default();
-        self.slots = blocks
+        let slots = blocks
             .into_iter()
             .enumerate()
             .map(|(n, block)| {
@@ -98,8 +98,7 @@ impl App {
                 }
             })
             .collect();
-        self.changes += 1;
-        self.animating = true;
+        self.blocks.set(slots);
     }
 
     /// Record that the current page was seen and which of its blocks are finished.
@@ -149,8 +148,7 @@ impl App {
         self.stash_slots();
         self.held_place = None;
         if self.lessons.is_empty() {
-            self.slots.clear();
-            self.changes += 1;
+            self.blocks.clear();
             return;
         }
         self.lesson = lesson.min(self.lessons.len() - 1);
@@ -211,7 +209,7 @@ impl App {
         let mut p = self.progress.clone();
         if let Some(entry) = self.current() {
             let lp = p.lessons.entry(entry.id.clone()).or_default();
-            for (i, slot) in self.slots.iter().enumerate() {
+            for (i, slot) in self.blocks.slots().iter().enumerate() {
                 if let Ok(w) = &slot.widget {
                     let state = w.save();
                     if !state.is_null() {

@@ -1,62 +1,52 @@
-//! The full-screen trace player inside the app: opened with `f` from a lesson's trace block
-//! or straight from `tooldojo play`; while it is open it takes the keys, the clicks and the
-//! ticks, and Esc gives the lesson back. `q` and Ctrl-C still quit, Ctrl-Z still suspends.
+//! The full-screen trace player as a screen of the app: opened with `f` from a lesson's
+//! trace block or straight from `tooldojo play`; while it is on top it takes the keys, the
+//! clicks and the ticks, and Esc closes it. `q` and Ctrl-C still quit, Ctrl-Z still suspends.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
-use super::{App, Focus, Update};
+use super::{App, Focus, Screen, Update};
 use crate::tui::player::rerun::{RerunDone, RerunJob};
-use crate::tui::player::{Player, PlayerOutcome, state};
-
-/// Real milliseconds between ticks while something animates.
-const BLOCK_TICK_MS: u64 = 50;
+use crate::tui::player::{Player, PlayerOutcome};
 
 impl App {
-    /// Open `player` over everything; Esc comes back here.
+    /// Open `player` over the screen on top; Esc comes back there.
     pub fn open_player(&mut self, mut player: Player) {
-        self.animating = player.playing();
         player.background = self.background_jobs;
-        self.player = Some(Box::new(player));
+        self.open_screen(Screen::Player(Box::new(player)));
     }
 
     /// From now on the player's re-runs wait for the event loop to take them with
     /// `take_player_job` and run them off the loop, instead of running inside a key press.
     pub fn run_jobs_in_background(&mut self) {
         self.background_jobs = true;
-        if let Some(p) = self.player.as_deref_mut() {
+        if let Some(p) = self.player_mut() {
             p.background = true;
         }
     }
 
     /// A re-run the open player asked for and nobody runs yet.
     pub fn take_player_job(&mut self) -> Option<RerunJob> {
-        self.player.as_deref_mut()?.take_job()
+        self.player_mut()?.take_job()
     }
 
     /// A re-run is back: on screen if the player still waits for it.
     pub(super) fn player_rerun_done(&mut self, done: RerunDone) -> Update {
-        let shown = self
-            .player
-            .as_deref_mut()
-            .is_some_and(|p| p.finish_rerun(done));
+        let shown = self.player_mut().is_some_and(|p| p.finish_rerun(done));
         if shown { Update::Redraw } else { Update::None }
     }
 
-    /// The player, when it is open.
+    /// The player, when it is the screen on top.
     pub fn player(&self) -> Option<&Player> {
-        self.player.as_deref()
+        match &self.screen {
+            Screen::Player(p) => Some(p),
+            _ => None,
+        }
     }
 
     pub fn player_mut(&mut self) -> Option<&mut Player> {
-        self.player.as_deref_mut()
-    }
-
-    /// How often the loop ticks while animating: 30 frames a second for the player.
-    pub fn tick_ms(&self) -> u64 {
-        if self.player.is_some() {
-            state::TICK_MS
-        } else {
-            BLOCK_TICK_MS
+        match &mut self.screen {
+            Screen::Player(p) => Some(p),
+            _ => None,
         }
     }
 
@@ -68,16 +58,12 @@ impl App {
         let Focus::Block(i) = self.focus else {
             return None;
         };
-        let player = self
-            .slots
-            .get(i)
-            .and_then(|s| s.widget.as_ref().ok())
-            .and_then(|w| w.full_screen())?;
+        let player = self.blocks.widget(i).and_then(|w| w.full_screen())?;
         self.open_player(player);
         Some(Update::Redraw)
     }
 
-    /// A key while the player is open.
+    /// A key while the player is on top.
     pub(super) fn key_to_player(&mut self, key: KeyEvent) -> Update {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
@@ -85,51 +71,32 @@ impl App {
             KeyCode::Char('z') if ctrl => return Update::Suspend,
             _ => {}
         }
-        let Some(p) = self.player.as_deref_mut() else {
+        let Some(p) = self.player_mut() else {
             return Update::None;
         };
         match p.handle_key(key) {
             PlayerOutcome::Exit => {
-                self.player = None;
-                self.animating = false;
-                self.changes += 1;
+                self.close_screen();
                 Update::Redraw
             }
-            PlayerOutcome::Changed => {
-                self.animating = p.playing();
-                Update::Redraw
-            }
+            PlayerOutcome::Changed => Update::Redraw,
             PlayerOutcome::Same => Update::None,
             PlayerOutcome::Ignored if key.code == KeyCode::Char('q') => Update::Quit,
             PlayerOutcome::Ignored => Update::None,
         }
     }
 
-    /// A click while the player is open (the player fills the screen).
+    /// A click while the player is on top (the player fills the screen).
     pub(super) fn mouse_to_player(&mut self, m: MouseEvent) -> Update {
-        let Some(p) = self.player.as_deref_mut() else {
+        let Some(p) = self.player_mut() else {
             return Update::None;
         };
         if m.kind != MouseEventKind::Down(MouseButton::Left) {
             return Update::None;
         }
         match p.handle_click(m.column, m.row) {
-            PlayerOutcome::Changed => {
-                self.animating = p.playing();
-                Update::Redraw
-            }
+            PlayerOutcome::Changed => Update::Redraw,
             _ => Update::None,
-        }
-    }
-
-    /// One frame of play.
-    pub(super) fn tick_player(&mut self) -> Update {
-        match self.player.as_deref_mut() {
-            Some(p) => {
-                self.animating = p.tick();
-                Update::Redraw
-            }
-            None => Update::None,
         }
     }
 }

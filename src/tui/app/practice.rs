@@ -2,10 +2,9 @@
 //! grade does: it ticks the checklist items that a `grader=` option hands to the grader,
 //! in the progress file (and on the page, when that page is open).
 
-use crossterm::event::KeyEvent;
 use serde_json::{Value, json};
 
-use super::{App, Update};
+use super::{App, Screen, Update};
 use crate::content::lessons::{BlockKind, Item};
 use crate::practice::Function;
 use crate::tui::app::LessonEntry;
@@ -32,24 +31,26 @@ impl App {
     pub(super) fn open_practice(&mut self) -> Update {
         let dir = std::env::current_dir().unwrap_or_else(|_| ".".into());
         let rows = self.grading_rows();
-        self.practice = Some(Box::new(PracticeScreen::open(&dir, rows, self.notify())));
+        let screen = PracticeScreen::open(&dir, rows, self.notify());
+        self.open_screen(Screen::Practice(Box::new(screen)));
         Update::Redraw
     }
 
+    /// The practice screen, when it is the screen on top.
     pub fn practice_screen(&self) -> Option<&PracticeScreen> {
-        self.practice.as_deref()
+        match &self.screen {
+            Screen::Practice(p) => Some(p),
+            _ => None,
+        }
     }
 
-    pub(super) fn practice_key(&mut self, key: KeyEvent) -> Update {
-        let Some(p) = self.practice.as_mut() else {
-            return Update::None;
-        };
-        match p.on_key(key) {
+    /// What the practice screen said after a key.
+    pub(super) fn practice_outcome(&mut self, out: PracticeUpdate) -> Update {
+        match out {
             PracticeUpdate::None => Update::None,
             PracticeUpdate::Redraw => Update::Redraw,
             PracticeUpdate::Leave => {
-                self.practice = None;
-                self.changes += 1;
+                self.close_screen();
                 Update::Redraw
             }
             PracticeUpdate::Quit => Update::Quit,
@@ -61,13 +62,16 @@ impl App {
     pub(super) fn grader_msg(&mut self, msg: GraderMsg) -> Update {
         let mut changed = false;
         let mut passed = Vec::new();
-        if let Some(p) = self.practice.as_mut() {
-            changed |= p.grader.on_msg(msg.clone());
-            passed.extend(p.grader.all_passed());
-        }
-        if let Some(d) = self.drill.as_mut() {
-            changed |= d.grader_msg(msg);
-            passed.extend(d.write_passed());
+        match &mut self.screen {
+            Screen::Practice(p) => {
+                changed |= p.grader.on_msg(msg);
+                passed.extend(p.grader.all_passed());
+            }
+            Screen::Drill(d) => {
+                changed |= d.grader_msg(msg);
+                passed.extend(d.write_passed());
+            }
+            _ => {}
         }
         let ticked = passed.into_iter().any(|f| self.grader_passed(f));
         match (ticked, changed) {
@@ -81,23 +85,22 @@ impl App {
     /// progress and on the open page. Returns true when an item was newly ticked.
     pub(crate) fn grader_passed(&mut self, function: Function) -> bool {
         let (lesson, page) = (self.lesson, self.page);
-        let slots = &self.slots;
+        let blocks = &self.blocks;
         let live = |l: usize, p: usize, b: usize| {
             if (l, p) != (lesson, page) {
                 return None;
             }
-            slots.get(b)?.widget.as_ref().ok().map(|w| w.save())
+            blocks.widget(b).map(|w| w.save())
         };
         let ticked = tick_graded(&self.lessons, &mut self.progress, function, live);
         for (l, p, b, state) in &ticked {
             if (*l, *p) == (lesson, page)
-                && let Some(Ok(w)) = self.slots.get_mut(*b).map(|s| &mut s.widget)
+                && let Some(w) = self.blocks.widget_mut(*b)
             {
                 w.restore(state);
             }
         }
         if !ticked.is_empty() {
-            self.changes += 1;
             self.note_progress();
         }
         !ticked.is_empty()

@@ -79,27 +79,30 @@ impl App {
 
     /// Steps shown and steps on the page, in presenter mode.
     pub(crate) fn step_counter(&self) -> Option<(usize, usize)> {
-        let shown = self.steps_shown?;
+        let shown = self.blocks.steps_shown()?;
         let total = steps_of(self.page_items()).len();
         Some((shown.min(total), total))
     }
 
     /// Is step `n` of the page shown?
     pub(crate) fn step_shown(&self, n: usize) -> bool {
-        self.steps_shown.is_none_or(|s| n < s)
+        self.blocks.steps_shown().is_none_or(|s| n < s)
     }
 
     /// A page opened: presenter mode shows its first step, otherwise all of it.
     pub(super) fn reset_steps(&mut self) {
-        self.steps_shown = self.demo.then_some(1);
-        self.changes += 1;
+        self.blocks.set_steps(self.demo.then_some(1));
     }
 
     /// The next step: the shown block's next row, else the next paragraph or block,
     /// else the next page.
     pub(super) fn step(&mut self) -> Update {
         let steps = steps_of(self.page_items());
-        let shown = self.steps_shown.unwrap_or(steps.len()).min(steps.len());
+        let shown = self
+            .blocks
+            .steps_shown()
+            .unwrap_or(steps.len())
+            .min(steps.len());
         if let Some(Step::Block(slot)) = shown.checked_sub(1).and_then(|n| steps.get(n)).copied()
             && self.widget_mut(slot).is_some_and(|w| w.present_step())
         {
@@ -111,8 +114,7 @@ impl App {
         if shown >= steps.len() {
             return self.next_page();
         }
-        self.steps_shown = Some(shown + 1);
-        self.changes += 1;
+        self.blocks.set_steps(Some(shown + 1));
         if let Step::Block(slot) = steps[shown] {
             self.focus = Focus::Block(slot);
             self.active = false;
@@ -125,13 +127,12 @@ impl App {
 
     /// Hide the last paragraph or block shown (rows a block revealed stay revealed).
     pub(super) fn step_back(&mut self) {
-        let Some(shown) = self.steps_shown else {
+        let Some(shown) = self.blocks.steps_shown() else {
             return;
         };
         let steps = steps_of(self.page_items());
         let now = shown.min(steps.len()).saturating_sub(1).max(1);
-        self.steps_shown = Some(now);
-        self.changes += 1;
+        self.blocks.set_steps(Some(now));
         if let Focus::Block(b) = self.focus
             && !steps[..now.min(steps.len())].contains(&Step::Block(b))
         {
@@ -164,11 +165,8 @@ impl App {
         let Some(block) = self.page_blocks().into_iter().nth(i) else {
             return;
         };
-        if let Some(slot) = self.slots.get_mut(i) {
-            slot.widget = crate::tui::blocks::build(&block, &self.env);
-        }
-        self.changes += 1;
-        self.animating = true;
+        let widget = crate::tui::blocks::build(&block, &self.env);
+        self.blocks.rebuild(i, widget);
     }
 
     /// `x`: reset the focused block.
@@ -187,7 +185,7 @@ impl App {
 
     /// `X`: reset every block of the page and start its steps again.
     pub(super) fn reset_page(&mut self) -> Update {
-        for i in 0..self.slots.len() {
+        for i in 0..self.blocks.len() {
             self.rebuild_block(i);
         }
         self.active = false;

@@ -58,10 +58,7 @@ impl App {
             return;
         };
         let vh = usize::from(c.height.max(1));
-        let line = match self.slots.get(i).map(|s| &s.widget) {
-            Some(Ok(w)) => w.focus_line(c.width),
-            _ => None,
-        };
+        let line = self.blocks.widget(i).and_then(|w| w.focus_line(c.width));
         let anchor = y + line.map_or(0, |l| usize::from(l).min(h.saturating_sub(1)));
         let grew = old_w == c.width && h > usize::from(old_h);
         if grew && y + h > self.scroll + vh {

@@ -116,7 +116,11 @@ pub trait BlockWidget {
         let _ = available_rows;
         self.height(width)
     }
-    /// Advance an animation; return true while still animating (the loop ticks only then).
+    /// Is the block animating (the loop ticks only while a block on screen says so)?
+    fn animating(&self) -> bool {
+        false
+    }
+    /// Advance an animation; return true while still animating.
     fn tick(&mut self) -> bool {
         false
     }

@@ -418,6 +418,10 @@ impl BlockWidget for TraceWidget {
         }
     }
 
+    fn animating(&self) -> bool {
+        self.playing
+    }
+
     fn tick(&mut self) -> bool {
         if !self.playing {
             return false;
