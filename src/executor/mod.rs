@@ -409,14 +409,14 @@ fn get_ticket(args: &Json<'_>, ctx: &Context, store: &Store, rules: &ExecRules) 
 /// value checks, so any `ticket_id` is looked up as it is.
 fn check_args(args: &Json<'_>, rules: &ExecRules) -> Result<(), crate::validate::Violation> {
     use crate::validate::{self, Rule, ValidatorRules};
-    let schema = validate::tools::schema("get_ticket")
+    let validator = validate::tools::validator("get_ticket")
         .expect("the validator declares get_ticket, the executor's one tool");
     let mut checks = ValidatorRules::ALL_ON;
     checks.set(Rule::Unknown, rules.is_on(Safeguard::ExactShape));
     let format = rules.is_on(Safeguard::IdFormat);
     checks.set(Rule::Types, format);
     checks.set(Rule::Values, format);
-    validate::validate_json(schema, args, &checks)
+    validator.check(args, &checks)
 }
 
 #[cfg(test)]
