@@ -12,6 +12,7 @@ pub mod content;
 pub mod error;
 pub mod executor;
 pub mod input;
+pub mod json_text;
 pub mod orchestrator;
 pub mod practice;
 pub mod sanitize;
