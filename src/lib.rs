@@ -9,6 +9,7 @@
 pub mod check;
 pub mod cli;
 pub mod content;
+pub mod course;
 pub mod error;
 pub mod executor;
 pub mod input;

@@ -119,8 +119,9 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
         eprint!("{}", practice::watch::failure_block(first, &title));
     }
     println!("{}", report.summary());
-    if let Some(line) = crate::tui::grader::record_pass(&content, &report) {
-        eprintln!("{line}");
+    let lessons = crate::course::load_lessons(&content).unwrap_or_default();
+    if let Some(recorded) = crate::course::graded::record_pass(&lessons, &report) {
+        eprintln!("{}", recorded.line());
     }
     Ok(if report.failed() == 0 {
         ExitCode::SUCCESS

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use super::{ContentArgs, TuiArgs};
+use crate::course::rehearsal::DrillConfig;
 use crate::error::UserError;
 use crate::practice::Lang;
-use crate::tui::rehearse::DrillConfig;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct RehearseArgs {

@@ -7,8 +7,8 @@ use ratatui::layout::Rect;
 
 use super::ContentArgs;
 use crate::error::UserError;
+use crate::tui::screens;
 use crate::tui::theme::ThemeName;
-use crate::tui::{app, screens};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct RenderArgs {
@@ -79,7 +79,7 @@ pub(crate) fn run(args: RenderArgs, content: &ContentArgs) -> super::CliResult {
     let (mut opts, env) = crate::tui::setup(&config)?;
     opts.theme = crate::tui::theme::Theme::new(args.theme.unwrap_or_default(), args.ascii);
     opts.present = args.present || opts.theme.name == ThemeName::Projector;
-    let lessons = app::load_lessons(&env.content);
+    let lessons = crate::course::load_lessons(&env.content);
     if args.list {
         let scenarios = screens::scenario_names(&env);
         let mut list = String::new();

@@ -16,7 +16,6 @@ pub mod markdown;
 mod page;
 pub mod player;
 pub mod practice_screen;
-pub mod progress;
 pub mod rehearse;
 pub mod screens;
 pub mod term_input;
@@ -33,12 +32,13 @@ use ratatui::DefaultTerminal;
 use tokio::sync::mpsc;
 
 use crate::content::Content;
+use crate::course::progress;
 use crate::error::UserError;
 use app::{App, Input, Update};
 
 /// Messages from background work into the loop.
 enum AppMsg {
-    Lessons(Result<Vec<app::LessonEntry>, String>),
+    Lessons(crate::error::UserResult<Vec<crate::course::LessonEntry>>),
     Status(String),
     Rerun(Box<player::rerun::RerunDone>),
     Grader(grader::GraderMsg),
@@ -62,7 +62,7 @@ pub struct Config {
     /// Where lessons and fixtures come from.
     pub content: Content,
     /// Open straight in a rehearsal drill set up like this.
-    pub drill: Option<rehearse::DrillConfig>,
+    pub drill: Option<crate::course::rehearsal::DrillConfig>,
     /// Open straight in the full-screen trace player on this run.
     pub play: Option<Play>,
 }
@@ -135,13 +135,13 @@ pub fn setup(config: &Config) -> Result<(app::Options, blocks::BlockEnv), UserEr
         Some(p) => crate::sanitize::clean(&p.display().to_string(), false),
         None => "the built-in lessons".into(),
     };
-    Ok((opts, app::block_env(c, records, 0)))
+    Ok((opts, crate::course::BlockEnv::new(c, records, 0)))
 }
 
 /// Run the interactive app until the learner quits.
 pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
     let (opts, env) = setup(&config)?;
-    let lessons = app::load_lessons(&env.content);
+    let lessons = crate::course::load_lessons(&env.content);
     if let (Some(id), Ok(list)) = (&config.lesson, &lessons)
         && !list.iter().any(|l| &l.id == id)
     {
@@ -410,9 +410,9 @@ fn watch_lessons(
             tokio::time::sleep(Duration::from_millis(80)).await;
             while ping_rx.try_recv().is_ok() {}
             let c = content.clone();
-            let lessons = tokio::task::spawn_blocking(move || app::load_lessons(&c))
+            let lessons = tokio::task::spawn_blocking(move || crate::course::load_lessons(&c))
                 .await
-                .unwrap_or_else(|e| Err(e.to_string()));
+                .unwrap_or_else(|e| Err(UserError::new(e.to_string())));
             if tx.send(AppMsg::Lessons(lessons)).is_err() {
                 break;
             }

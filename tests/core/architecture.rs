@@ -12,12 +12,17 @@ const ARROWS: &[(&str, Option<&[&str]>)] = &[
     (
         "tui",
         Some(&[
+            "course",
             "orchestrator",
             "executor",
             "validate",
             "content",
             "practice",
         ]),
+    ),
+    (
+        "course",
+        Some(&["content", "validate", "executor", "practice"]),
     ),
     (
         "check",
