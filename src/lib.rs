@@ -16,6 +16,7 @@ pub mod input;
 pub mod json_text;
 pub mod orchestrator;
 pub mod practice;
+pub mod replay;
 pub mod sanitize;
 pub mod switches;
 pub mod text;

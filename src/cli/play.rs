@@ -5,6 +5,7 @@
 use super::ContentArgs;
 use crate::error::UserError;
 use crate::orchestrator::load_scenario;
+use crate::replay::ScenarioSource;
 use crate::tui::theme::ThemeName;
 
 #[derive(Debug, clap::Args)]
@@ -42,8 +43,7 @@ pub(crate) fn run(args: PlayArgs, content: &ContentArgs) -> super::CliResult {
         ascii: args.ascii,
         present: args.present,
         play: Some(crate::tui::Play {
-            scenario,
-            seed: args.seed,
+            source: std::sync::Arc::new(ScenarioSource::new(scenario, args.seed)),
             speed: args.speed,
         }),
         ..crate::tui::Config::new(content)

@@ -34,6 +34,7 @@ use tokio::sync::mpsc;
 use crate::content::Content;
 use crate::course::progress;
 use crate::error::UserError;
+use crate::replay::RunSource;
 use app::{App, Input, Update};
 
 /// Messages from background work into the loop.
@@ -67,20 +68,30 @@ pub struct Config {
     pub play: Option<Play>,
 }
 
-/// `tooldojo play`: the scenario (already loaded), the seed and the playback speed.
-#[derive(Debug, Clone)]
+/// `tooldojo play`: what to play (any run source: a scenario run by the orchestrator, ...)
+/// and the playback speed.
+#[derive(Clone)]
 pub struct Play {
-    pub scenario: crate::orchestrator::Scenario,
-    pub seed: u64,
+    pub source: std::sync::Arc<dyn RunSource + Send + Sync>,
     pub speed: f64,
 }
 
+impl std::fmt::Debug for Play {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Play")
+            .field("source", &self.source.name())
+            .field("speed", &self.speed)
+            .finish()
+    }
+}
+
 impl Play {
-    /// Run the real orchestrator and open the player on the run, paused at 0.
-    pub fn player(&self) -> player::Player {
-        let mut p = player::Player::new(self.scenario.clone(), self.seed);
+    /// Build the run and open the player on it, paused at 0.
+    pub fn player(&self) -> Result<player::Player, UserError> {
+        let mut p = player::Player::open(self.source.as_ref())
+            .map_err(|e| UserError::new(e.to_string()))?;
         p.pb.set_speed(self.speed);
-        p
+        Ok(p)
     }
 }
 
@@ -151,7 +162,7 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
         );
     }
     // The run is made before the terminal is taken: nothing to restore if it fails.
-    let player = config.play.as_ref().map(Play::player);
+    let player = config.play.as_ref().map(Play::player).transpose()?;
     // A presenter's demo never reads or writes the learner's progress.
     let opened = if config.present {
         progress::Opened {

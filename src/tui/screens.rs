@@ -9,7 +9,9 @@ use crate::content::lessons::{Block, BlockKind, BlockSpec, Item, Lesson, Page};
 use crate::course::{BlockEnv, LessonEntry, Progress};
 use crate::error::UserError;
 use crate::error::UserResult;
+use crate::replay::{RunSource, ScenarioSource};
 use crate::tui::app::{App, Focus, Options, Overlay};
+use crate::tui::player::Player;
 
 /// The fixed block screens: name, block kind, options.
 const BLOCK_SCREENS: &[(&str, BlockKind, &str, &str)] = &[
@@ -141,17 +143,31 @@ pub fn build(
     }
     if let Some(rest) = name.strip_prefix("trace:") {
         let (scenario, t) = trace_moment(name, rest)?;
-        if !scenarios.iter().any(|s| s == scenario) {
+        let Some(source) = run_source(&env, &scenarios, scenario)? else {
             return Err(unknown());
-        }
-        let loaded = crate::orchestrator::load_scenario(&env.content, scenario)?;
-        let mut player = crate::tui::player::Player::new(loaded, env.seed);
+        };
+        let mut player =
+            Player::open(source.as_ref()).map_err(|e| UserError::new(e.to_string()))?;
         player.seek(t);
         let mut app = App::new(opts, env, lessons, Progress::default(), size);
         app.open_player(player);
         return Ok(app);
     }
     Err(unknown())
+}
+
+/// The run source a `trace:NAME` screen plays: a shipped scenario by name (run with the
+/// environment's seed). `None` for a name that is none.
+fn run_source(
+    env: &BlockEnv,
+    scenarios: &[String],
+    name: &str,
+) -> Result<Option<Box<dyn RunSource>>, UserError> {
+    if !scenarios.iter().any(|s| s == name) {
+        return Ok(None);
+    }
+    let loaded = crate::orchestrator::load_scenario(&env.content, name)?;
+    Ok(Some(Box::new(ScenarioSource::new(loaded, env.seed))))
 }
 
 /// The home screen a new learner sees first, or the help over the first lesson page.

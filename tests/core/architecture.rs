@@ -13,6 +13,7 @@ const ARROWS: &[(&str, Option<&[&str]>)] = &[
         "tui",
         Some(&[
             "course",
+            "replay",
             "orchestrator",
             "executor",
             "validate",
@@ -20,6 +21,7 @@ const ARROWS: &[(&str, Option<&[&str]>)] = &[
             "practice",
         ]),
     ),
+    ("replay", Some(&["orchestrator"])),
     (
         "course",
         Some(&["content", "validate", "executor", "practice"]),

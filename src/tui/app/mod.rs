@@ -321,7 +321,7 @@ impl App {
     /// How often the loop ticks while the screen on top animates.
     pub fn tick_ms(&self) -> u64 {
         match &self.screen {
-            Screen::Player(_) => crate::tui::player::state::TICK_MS,
+            Screen::Player(_) => crate::replay::playback::TICK_MS,
             _ => BLOCK_TICK_MS,
         }
     }
