@@ -17,10 +17,13 @@ mod page;
 pub mod player;
 pub mod practice_screen;
 pub mod rehearse;
+pub mod render;
 pub mod screens;
 pub mod term_input;
 pub mod theme;
 pub mod ui;
+
+pub use theme::ThemeName;
 
 use std::io::stdout;
 use std::process::ExitCode;
@@ -149,8 +152,9 @@ pub fn setup(config: &Config) -> Result<(app::Options, blocks::BlockEnv), UserEr
     Ok((opts, crate::course::BlockEnv::new(c, records, 0)))
 }
 
-/// Run the interactive app until the learner quits.
-pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
+/// Run the interactive app until the learner quits: with `render`, all the command line
+/// reaches of the app.
+pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
     let (opts, env) = setup(&config)?;
     let lessons = crate::course::load_lessons(&env.content);
     if let (Some(id), Ok(list)) = (&config.lesson, &lessons)
