@@ -45,5 +45,17 @@ impl fmt::Display for UserError {
 
 impl std::error::Error for UserError {}
 
+impl From<String> for UserError {
+    fn from(message: String) -> Self {
+        Self::new(message)
+    }
+}
+
+impl From<&str> for UserError {
+    fn from(message: &str) -> Self {
+        Self::new(message)
+    }
+}
+
 /// Shorthand for results whose error is the user's to fix.
 pub type UserResult<T> = Result<T, UserError>;

@@ -2,10 +2,9 @@
 
 use std::path::PathBuf;
 
-use super::{ContentArgs, TuiArgs};
+use super::{ContentArgs, LangArg, TuiArgs};
+use crate::course::rehearsal::DrillConfig;
 use crate::error::UserError;
-use crate::practice::Lang;
-use crate::tui::rehearse::DrillConfig;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct RehearseArgs {
@@ -25,7 +24,7 @@ pub(crate) struct RehearseArgs {
     /// The language of the write-it round: Python (validate_tool_args or execute_tool, as
     /// the seed picks) or JavaScript (executeTool).
     #[arg(long, value_enum, default_value = "python", value_name = "LANG")]
-    pub(crate) lang: Lang,
+    pub(crate) lang: LangArg,
     #[command(flatten)]
     pub(crate) tui: TuiArgs,
 }
@@ -55,8 +54,8 @@ pub(crate) fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult
     let mut drill = DrillConfig::new(seed, args.minutes);
     drill.transcript = args.transcript;
     drill.interviewer = args.interviewer;
-    drill.lang = args.lang;
+    drill.lang = args.lang.into();
     let mut config = args.tui.config(content.content());
     config.drill = Some(drill);
-    Ok(crate::tui::run_app(config)?)
+    Ok(crate::tui::run(config)?)
 }

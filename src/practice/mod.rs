@@ -28,12 +28,10 @@ pub(crate) use grade::{Background, Progress, grade, spawn};
 pub(crate) use sandbox::Network;
 
 /// The learner's language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lang {
-    #[value(alias = "py")]
     Python,
-    #[value(alias = "javascript")]
     Js,
 }
 

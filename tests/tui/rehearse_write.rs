@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tooldojo::content::Content;
+use tooldojo::course::rehearsal::score::Given;
+use tooldojo::course::rehearsal::{DrillConfig, Mix, Pool, Question, Sitting, transcript};
 use tooldojo::practice::{Function, Lang, cases};
-use tooldojo::tui::app;
 use tooldojo::tui::grader::{GraderMsg, GraderState, LiveGrader, Notify};
-use tooldojo::tui::rehearse::score::Given;
-use tooldojo::tui::rehearse::{Drill, DrillConfig, Mix, Pool, Question, transcript};
+use tooldojo::tui::rehearse::Drill;
 
 use crate::tui_common::env;
 
@@ -143,7 +143,7 @@ fn key(code: KeyCode) -> KeyEvent {
 
 fn write_drill(dir: &Path, lang: Lang, notify: Notify) -> Drill {
     let content = Content::embedded();
-    let lessons = app::load_lessons(&content).unwrap();
+    let lessons = tooldojo::course::load_lessons(&content).unwrap();
     let pool = Pool::build(&env(), &lessons);
     let cfg = DrillConfig {
         dir: dir.to_path_buf(),

@@ -7,8 +7,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use tooldojo::content::Content;
-use tooldojo::tui::app::{self, App, Input};
-use tooldojo::tui::progress::Progress;
+use tooldojo::course::progress::Progress;
+use tooldojo::tui::app::{App, Input};
 use tooldojo::tui::theme::ThemeName;
 
 use crate::tui_common::options;
@@ -58,9 +58,9 @@ fn a_hostile_lesson_draws_no_raw_control_anywhere() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("01-evil.md"), hostile_lesson()).unwrap();
     let content = Content::new(Some(dir.path()), None);
-    let lessons = app::load_lessons(&content);
+    let lessons = tooldojo::course::load_lessons(&content);
     assert!(lessons.as_ref().is_ok_and(|l| l.len() == 1));
-    let env = app::block_env(content, Vec::new(), 0);
+    let env = tooldojo::course::BlockEnv::new(content, Vec::new(), 0);
     let mut app = App::new(
         options(ThemeName::Default, false),
         env,

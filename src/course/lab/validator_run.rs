@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::ArgsInput;
 use crate::content::Content;
-use crate::tui::blocks::common;
+use crate::json_text as common;
 use crate::validate::cases::{NamedSchema, ValidatorCase, Verdict};
 use crate::validate::{CheckKind, Json, Rule, Validator, ValidatorRules, Violation};
 
@@ -112,13 +112,13 @@ pub struct JsonError {
 
 /// The editor text for a named schema: the schema itself, or `{"schema", "required"}`
 /// for a flat schema with required names.
-pub(super) fn schema_text(entry: &NamedSchema) -> String {
+pub(crate) fn schema_text(entry: &NamedSchema) -> String {
     schema_text_at(entry, 34)
 }
 
 /// A fixture schema as editor text laid out for a box `width` cells wide: objects that fit
 /// stay on one line.
-pub(super) fn schema_text_at(entry: &NamedSchema, width: usize) -> String {
+pub(crate) fn schema_text_at(entry: &NamedSchema, width: usize) -> String {
     let v = if entry.required.is_empty() {
         entry.schema.clone()
     } else {
