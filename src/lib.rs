@@ -14,6 +14,7 @@ pub mod executor;
 pub mod input;
 pub mod orchestrator;
 pub mod practice;
+pub mod safe_file;
 pub mod sanitize;
 pub mod switches;
 pub mod text;

@@ -33,6 +33,8 @@ pub struct DrillConfig {
     pub minutes: u32,
     /// Save the transcript here when the drill ends.
     pub transcript: Option<PathBuf>,
+    /// A transcript may replace a file already there (`--force`).
+    pub force: bool,
     /// Where the write-it round's file and a transcript saved with `w` go (the current
     /// directory unless told otherwise).
     pub dir: PathBuf,
@@ -54,6 +56,7 @@ impl DrillConfig {
             seed,
             minutes: minutes.max(1),
             transcript: None,
+            force: false,
             dir: PathBuf::from("."),
             interviewer: false,
             mix: Mix::default(),
@@ -363,7 +366,8 @@ impl Drill {
     /// Write the transcript to `path` and remember where (or why not).
     pub fn save_transcript(&mut self, path: PathBuf) {
         let text = transcript::markdown(self);
-        self.saved = Some(match std::fs::write(&path, text) {
+        let written = crate::safe_file::write(&path, text.as_bytes(), self.cfg.force);
+        self.saved = Some(match written {
             Ok(()) => Saved::To(std::path::absolute(&path).unwrap_or(path)),
             Err(e) => Saved::Failed(format!("{}: {e}", path.display())),
         });
