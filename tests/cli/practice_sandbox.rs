@@ -375,8 +375,10 @@ def probe():
     except OSError as e:
         out.append("unix-refused")
     status = open("/proc/self/status").read()
-    caps = [l.split()[1] for l in status.splitlines() if l.startswith(("CapEff", "CapPrm", "CapBnd", "CapAmb"))]
-    out.append("caps=" + ",".join(caps))
+    field = {{l.split(":")[0]: l.split()[1] for l in status.splitlines() if ":" in l and len(l.split()) > 1}}
+    out.append("caps=" + ",".join(field.get(k, "?") for k in ("CapEff", "CapPrm", "CapInh", "CapAmb")))
+    gain = field.get("CapBnd") == "0000000000000000" or field.get("NoNewPrivs") == "1"
+    out.append("gain=" + ("none" if gain else "POSSIBLE"))
     out.append("uid=%d" % os.getuid())
     libc = ctypes.CDLL(None, use_errno=True)
     own = os.readlink("/proc/self/ns/net")

@@ -184,17 +184,22 @@ fn bits_of(flags: UnshareFlags) -> u32 {
     bits
 }
 
-/// In a new user namespace: this process's own ids mapped to themselves.
+/// In a new user namespace: this process's own ids mapped to themselves. The process is
+/// a copy of the grader (its memory holds the grader's environment), so it is undumpable;
+/// its own /proc files are writable to it only while it is dumpable, for the three writes.
 fn map_ids(uid_map: &std::ffi::CStr, gid_map: &std::ffi::CStr) {
+    use rustix::process::DumpableBehavior;
     let write = |path: &std::ffi::CStr, text: &[u8]| {
         use rustix::fs::{Mode, OFlags};
         if let Ok(fd) = rustix::fs::open(path, OFlags::WRONLY | OFlags::CLOEXEC, Mode::empty()) {
             let _ = rustix::io::write(&fd, text);
         }
     };
+    let _ = rustix::process::set_dumpable_behavior(DumpableBehavior::Dumpable);
     write(c"/proc/self/setgroups", b"deny");
     write(c"/proc/self/uid_map", uid_map.to_bytes());
     write(c"/proc/self/gid_map", gid_map.to_bytes());
+    let _ = rustix::process::set_dumpable_behavior(DumpableBehavior::NotDumpable);
 }
 
 /// Drop every group and become `nobody` (from root); false when the system refused.
@@ -205,8 +210,6 @@ fn become_nobody() -> bool {
     let ok = rustix::thread::set_thread_groups(&[]).is_ok()
         && rustix::thread::set_thread_res_gid(gid, gid, gid).is_ok()
         && rustix::thread::set_thread_res_uid(uid, uid, uid).is_ok();
-    // A change of ids makes the process undumpable, which would lock its own /proc files.
-    let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::Dumpable);
     ok
 }
 
@@ -253,7 +256,7 @@ fn hide(plan: &Plan, own_pids: bool) -> u32 {
 }
 
 /// Empty the bounding and ambient sets, leave root, clear every set; the [`held`] bits of
-/// what the kernel then reports.
+/// what the kernel then reports (capabilities: none in any set, and none to be had).
 fn drop_privileges() -> u32 {
     for n in 0..64 {
         let _ = rustix::thread::remove_capability_from_bounding_set(
@@ -275,12 +278,18 @@ fn drop_privileges() -> u32 {
     let mut bits = 0;
     let sets_empty = rustix::thread::capabilities(None).is_ok_and(|c| {
         c.effective.is_empty() && c.permitted.is_empty() && c.inheritable.is_empty()
+    }) && (0..64).all(|n| {
+        !rustix::thread::capability_is_in_ambient_set(CapabilitySet::from_bits_retain(1 << n))
+            .unwrap_or(false)
     });
     let bounding_empty = (0..64).all(|n| {
         !rustix::thread::capability_is_in_bounding_set(CapabilitySet::from_bits_retain(1 << n))
             .unwrap_or(false)
     });
-    if sets_empty && bounding_empty {
+    // Without the right to empty the bounding set (a user with no namespace of its own),
+    // no_new_privs still means no program run from here can grant a capability.
+    let none_to_gain = bounding_empty || rustix::thread::no_new_privs().unwrap_or(false);
+    if sets_empty && none_to_gain {
         bits |= held::CAPS;
     }
     if !rustix::process::geteuid().is_root() && !rustix::process::getuid().is_root() {

@@ -16,7 +16,8 @@ pub(crate) mod held {
     pub(crate) const TERMINALS: u32 = 1 << 5;
     /// Every socket found is covered.
     pub(crate) const SOCKETS: u32 = 1 << 6;
-    /// Every capability set (bounding included) is empty.
+    /// The effective, permitted, inheritable and ambient sets are empty, and no capability
+    /// can be gained (the bounding set is empty, or no_new_privs is set).
     pub(crate) const CAPS: u32 = 1 << 7;
     /// Neither the real nor the effective user id is root.
     pub(crate) const NOT_ROOT: u32 = 1 << 8;
@@ -54,7 +55,7 @@ pub(crate) struct Isolation {
     /// A mount namespace of its own with a private `/proc` (no other process's environment
     /// or descriptors), no terminal of the user's, and every Unix socket found hidden.
     pub(crate) fs_isolated: bool,
-    /// No capability left in any set, and (started as root) not root.
+    /// No capability in any set and none to be had, and (started as root) not root.
     pub(crate) caps_dropped: bool,
     /// The user id the code ran as, when it started.
     pub(crate) uid: Option<u32>,
@@ -86,19 +87,20 @@ impl Isolation {
         }
     }
 
-    /// From the child's bits and what the grader saw of its namespaces.
+    /// From the child's bits and what the grader saw of its namespaces (`None` where the
+    /// grader may not look: the child is undumpable in a user namespace of its own).
     pub(crate) fn from_bits(
         bits: u32,
         uid: Option<u32>,
-        network: Network,
-        pids_seen: bool,
+        net_seen: Option<bool>,
+        pids_seen: Option<bool>,
         started_as_root: bool,
         limits: RunCap,
         sockets_by_landlock: bool,
     ) -> Isolation {
         let has = |b: u32| bits & b == b;
-        let net_isolated = network == Network::Isolated && has(held::NET);
-        let pids_isolated = pids_seen && has(held::PIDS);
+        let net_isolated = net_seen != Some(false) && has(held::NET);
+        let pids_isolated = pids_seen != Some(false) && has(held::PIDS);
         let landlock = has(held::LANDLOCK);
         let sockets = has(held::SOCKETS) || (landlock && sockets_by_landlock);
         let fs_isolated =
@@ -108,7 +110,7 @@ impl Isolation {
             network: if net_isolated {
                 Network::Isolated
             } else {
-                network.or_shared()
+                Network::Shared
             },
             net_isolated,
             pids_isolated,

@@ -93,13 +93,6 @@ impl Network {
             ),
         }
     }
-
-    fn or_shared(self) -> Network {
-        match self {
-            Network::Isolated => Network::Shared,
-            other => other,
-        }
-    }
 }
 
 /// One thing that happened in the running program.
@@ -453,7 +446,7 @@ mod linux {
     use super::cgroup::Cgroup;
     use super::isolation::{CapKind, Isolation, RunCap, held};
     use super::plan::{self, NOBODY, PerProcess, Plan};
-    use super::{EXTRA_TASKS, Network, RUN_MEMORY, RUN_TASKS, Spawn};
+    use super::{EXTRA_TASKS, RUN_MEMORY, RUN_TASKS, Spawn};
 
     pub(super) struct Prepared {
         pub(super) plan: Plan,
@@ -530,8 +523,8 @@ mod linux {
         let isolation = Isolation::from_bits(
             bits,
             uid,
-            network_of(pid),
-            pids_isolated(pid),
+            other_namespace(pid, "net"),
+            other_namespace(pid, "pid_for_children"),
             rustix::process::geteuid().is_root(),
             cap,
             plan::landlock_hides_sockets(),
@@ -539,21 +532,12 @@ mod linux {
         (isolation, if joined { cgroup } else { None })
     }
 
-    /// Did the child end up in a network namespace of its own?
-    fn network_of(pid: u32) -> Network {
-        let ours = std::fs::read_link("/proc/self/ns/net");
-        let theirs = std::fs::read_link(format!("/proc/{pid}/ns/net"));
-        match (ours, theirs) {
-            (Ok(a), Ok(b)) if a != b => Network::Isolated,
-            _ => Network::Shared,
-        }
-    }
-
-    /// Are the processes `pid` starts in a process-id namespace other than ours?
-    fn pids_isolated(pid: u32) -> bool {
-        let ours = std::fs::read_link("/proc/self/ns/pid_for_children");
-        let theirs = std::fs::read_link(format!("/proc/{pid}/ns/pid_for_children"));
-        matches!((ours, theirs), (Ok(a), Ok(b)) if a != b)
+    /// Is the child in a namespace of `kind` other than ours? `None` when its links cannot
+    /// be read.
+    fn other_namespace(pid: u32, kind: &str) -> Option<bool> {
+        let ours = std::fs::read_link(format!("/proc/self/ns/{kind}")).ok()?;
+        let theirs = std::fs::read_link(format!("/proc/{pid}/ns/{kind}")).ok()?;
+        Some(ours != theirs)
     }
 }
 
