@@ -207,10 +207,9 @@ fn become_nobody() -> bool {
     use rustix::process::{Gid, Uid};
     let gid = Gid::from_raw(NOBODY);
     let uid = Uid::from_raw(NOBODY);
-    let ok = rustix::thread::set_thread_groups(&[]).is_ok()
+    rustix::thread::set_thread_groups(&[]).is_ok()
         && rustix::thread::set_thread_res_gid(gid, gid, gid).is_ok()
-        && rustix::thread::set_thread_res_uid(uid, uid, uid).is_ok();
-    ok
+        && rustix::thread::set_thread_res_uid(uid, uid, uid).is_ok()
 }
 
 /// In the mount namespace: nothing propagates out, a fresh `/proc`, no terminals, and
