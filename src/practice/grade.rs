@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::harness::{self, Harness, Trouble};
-use super::sandbox::{CapKind, LINE_CAP, Spawn};
+use super::sandbox::{LINE_CAP, Spawn};
 use super::{
     GradeError, GradeEvent, Isolation, Job, Limits, Report, Row, RowResult, Status, judge,
 };
@@ -367,24 +367,23 @@ fn mark_overrun(result: &mut RowResult, (oom_kills, forks_refused): (u64, u64), 
             "EAGAIN",
         ]);
     let cap = iso.limits;
-    let whole = cap.kind == CapKind::Cgroup;
     let (status, note) = if memory {
-        let mib = cap.memory_bytes >> 20;
-        let text = if whole {
+        let text = if oom_kills > 0 {
             format!(
-                "the run went over its memory cap ({mib} MiB for all its processes together); the kernel stopped it"
+                "the run went over its memory cap ({} MiB for all its processes together); the kernel stopped a process",
+                cap.memory_bytes >> 20
             )
         } else {
             format!(
-                "a process went over its memory cap ({mib} MiB each); the allocation was refused"
+                "a process went over its own memory cap ({} MiB); the allocation was refused",
+                cap.process_memory_bytes >> 20
             )
         };
         (Status::Memory, text)
     } else if forks {
         let text = format!(
-            "a new process was refused: the run may have at most {} tasks (processes and threads){}",
-            cap.tasks,
-            if whole { "" } else { " of your user id" }
+            "a new process was refused: the run may have at most {} tasks (processes and threads)",
+            cap.tasks
         );
         (Status::Processes, text)
     } else {

@@ -519,7 +519,12 @@ def probe():
         .unwrap_or(u64::MAX);
     let tasks = run.json["limits"]["tasks"].as_u64().unwrap_or(0);
     assert!(started < 400 && started <= tasks, "{probes} (cap {tasks})");
-    assert_eq!(run.first_exec()["status"], "processes", "{probes}");
+    assert_eq!(
+        run.first_exec()["status"],
+        "processes",
+        "{probes}\n{}",
+        run.first_exec()
+    );
 }
 
 fn raw_controls(text: &str) -> Vec<char> {

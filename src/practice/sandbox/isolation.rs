@@ -33,6 +33,8 @@ pub(crate) struct RunCap {
     pub(crate) kind: CapKind,
     pub(crate) memory_bytes: u64,
     pub(crate) tasks: u64,
+    /// Each process's own memory cap (bytes), in either kind.
+    pub(crate) process_memory_bytes: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -83,6 +85,7 @@ impl Isolation {
                 kind: CapKind::None,
                 memory_bytes: 0,
                 tasks: 0,
+                process_memory_bytes: 0,
             },
         }
     }

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 #[cfg(target_os = "linux")]
 pub(crate) use cgroup::Counters;
-pub(crate) use isolation::{CapKind, Isolation};
+pub(crate) use isolation::Isolation;
 
 /// The file descriptor the harness reads requests from and writes answers to.
 pub(crate) const CHANNEL_FD: i32 = 3;
@@ -503,21 +503,24 @@ mod linux {
         let pid = child.id();
         let joined = bits & held::CGROUP != 0;
         let (alone, shared) = limits.processes.unwrap_or_default();
+        let process_memory_bytes = limits.data.or(limits.address_space).unwrap_or(0);
         let cap = if joined {
             RunCap {
                 kind: CapKind::Cgroup,
                 memory_bytes: RUN_MEMORY,
                 tasks: RUN_TASKS,
+                process_memory_bytes,
             }
         } else {
             RunCap {
                 kind: CapKind::PerProcess,
-                memory_bytes: limits.data.or(limits.address_space).unwrap_or(0),
+                memory_bytes: process_memory_bytes,
                 tasks: if bits & held::USER != 0 {
                     alone
                 } else {
                     shared
                 },
+                process_memory_bytes,
             }
         };
         let isolation = Isolation::from_bits(
