@@ -10,9 +10,11 @@ pub struct UserError {
 }
 
 impl UserError {
+    /// The message is cleaned here, once (it quotes the user's own text: a lesson's line, a
+    /// file name), so every place that shows it shows it safely.
     pub(crate) fn new(message: impl Into<String>) -> Self {
         Self {
-            message: message.into(),
+            message: crate::sanitize::clean(&message.into(), true),
         }
     }
 

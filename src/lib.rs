@@ -17,6 +17,7 @@ pub mod json_text;
 pub mod orchestrator;
 pub mod practice;
 pub mod replay;
+pub mod safe_file;
 pub mod sanitize;
 pub mod switches;
 pub mod text;

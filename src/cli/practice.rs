@@ -27,6 +27,10 @@ pub(crate) struct PracticeArgs {
     /// Grade again on every save of FILE (Ctrl-C stops).
     #[arg(long)]
     pub(crate) watch: bool,
+    /// Print the whole report as one JSON document (rows, and what the sandbox held on this
+    /// machine) instead of one line per row.
+    #[arg(long, conflicts_with = "watch")]
+    pub(crate) json: bool,
     /// Where to write the starter file (default: the current directory).
     #[arg(long, value_name = "DIR", conflicts_with = "file")]
     pub(crate) dir: Option<PathBuf>,
@@ -96,7 +100,10 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
                 lang.name()
             );
         }
-        GradeEvent::Row { result, .. } => println!("{}", row_line(result, lang.is_js())),
+        GradeEvent::Row { result, .. } if !args.json => {
+            println!("{}", row_line(result, lang.is_js()))
+        }
+        GradeEvent::Row { .. } => {}
     };
     let report = match practice::grade(&job, &|| stop.load(Ordering::SeqCst), &mut on_event) {
         Ok(report) => report,
@@ -109,6 +116,19 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
             return Ok(ExitCode::from(2));
         }
     };
+    if args.json {
+        let text = serde_json::to_string_pretty(&report).map_err(std::io::Error::other)?;
+        println!("{}", crate::sanitize::escape_json_controls(text));
+        let lessons = crate::course::load_lessons(&content).unwrap_or_default();
+        if let Some(recorded) = crate::course::graded::record_pass(&lessons, &report) {
+            eprintln!("{}", recorded.line());
+        }
+        return Ok(if report.failed() == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     for f in report.not_defined() {
         eprintln!(
             "note: {} is not defined, so its rows were not graded",

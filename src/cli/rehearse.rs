@@ -14,9 +14,13 @@ pub(crate) struct RehearseArgs {
     /// Minutes on the countdown.
     #[arg(long, value_name = "M", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=240))]
     pub(crate) minutes: u32,
-    /// Save the Markdown transcript here when the drill ends.
+    /// Save the Markdown transcript here when the drill ends (never over an existing file
+    /// or through a symbolic link, unless --force).
     #[arg(long, value_name = "FILE")]
     pub(crate) transcript: Option<PathBuf>,
+    /// Let the transcript replace a file (or a link: the link itself) already at FILE.
+    #[arg(long, requires = "transcript")]
+    pub(crate) force: bool,
     /// Live rehearsal with a second person: answers and rubric stay hidden until the
     /// interviewer reveals them (r), and the interviewer scores.
     #[arg(long)]
@@ -50,9 +54,13 @@ pub(crate) fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult
             ))
             .into());
         }
+        if let Err(e) = crate::safe_file::check(path, args.force) {
+            return Err(UserError::new(format!("--transcript {}: {e}", path.display())).into());
+        }
     }
     let mut drill = DrillConfig::new(seed, args.minutes);
     drill.transcript = args.transcript;
+    drill.force = args.force;
     drill.interviewer = args.interviewer;
     drill.lang = args.lang.into();
     let mut config = args.tui.config(content.content());

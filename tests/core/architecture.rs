@@ -42,6 +42,7 @@ const LEAVES: &[&str] = &[
     "error",
     "input",
     "json_text",
+    "safe_file",
     "sanitize",
     "switches",
     "text",
@@ -470,7 +471,7 @@ fn a_wrong_way_arrow_is_reported_with_its_file() {
     assert_eq!(bad.len(), 3, "{bad:#?}");
     assert!(bad[0].starts_with("src/content/fixtures.rs: `content` uses `crate::executor`"));
     assert!(bad[0].contains(
-        "content may use: only the helpers error, input, json_text, sanitize, switches, text"
+        "content may use: only the helpers error, input, json_text, safe_file, sanitize, switches, text"
     ));
     assert!(bad[1].starts_with("src/tui/mod.rs: `tui` uses `crate::cli`"));
     assert!(bad[2].contains("`newcomer` is not in the arrow table"));

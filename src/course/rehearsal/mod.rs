@@ -27,6 +27,8 @@ pub struct DrillConfig {
     pub minutes: u32,
     /// Save the transcript here when the drill ends.
     pub transcript: Option<PathBuf>,
+    /// A transcript may replace a file already there (`--force`).
+    pub force: bool,
     /// Where the write-it round's file and a transcript saved with `w` go (the current
     /// directory unless told otherwise).
     pub dir: PathBuf,
@@ -48,6 +50,7 @@ impl DrillConfig {
             seed,
             minutes: minutes.max(1),
             transcript: None,
+            force: false,
             dir: PathBuf::from("."),
             interviewer: false,
             mix: Mix::default(),

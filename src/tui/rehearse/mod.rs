@@ -274,7 +274,8 @@ impl Drill {
     /// Write the transcript to `path` and remember where (or why not).
     pub fn save_transcript(&mut self, path: PathBuf) {
         let text = transcript::markdown(self);
-        self.saved = Some(match std::fs::write(&path, text) {
+        let written = crate::safe_file::write(&path, text.as_bytes(), self.cfg.force);
+        self.saved = Some(match written {
             Ok(()) => Saved::To(std::path::absolute(&path).unwrap_or(path)),
             Err(e) => Saved::Failed(format!("{}: {e}", path.display())),
         });
