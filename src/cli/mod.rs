@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand. Each prints its results and returns an exit
 //! code; errors that are the user's to fix (`UserError`) print one line and exit 2.
 
+pub(crate) mod audit;
 pub(crate) mod check;
 pub(crate) mod exec;
 pub(crate) mod play;
@@ -147,6 +148,8 @@ pub(crate) enum Command {
     Practice(practice::PracticeArgs),
     /// Open the app in a timed rehearsal drill (predict, explain, write it; then a scorecard).
     Rehearse(rehearse::RehearseArgs),
+    /// Check every tool call in recorded conversations again (Anthropic, OpenAI, MCP logs).
+    Audit(audit::AuditArgs),
 }
 
 impl Command {
@@ -161,6 +164,7 @@ impl Command {
             Command::Play(_) => "play",
             Command::Practice(_) => "practice",
             Command::Rehearse(_) => "rehearse",
+            Command::Audit(_) => "audit",
         }
     }
 }
@@ -238,6 +242,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Some(Command::Play(args)) => play::run(args, &content),
         Some(Command::Practice(args)) => practice::run(args, &content),
         Some(Command::Rehearse(args)) => rehearse::run(args, &content),
+        Some(Command::Audit(args)) => audit::run(args),
         None => Ok(crate::tui::run(cli.tui.config(content.content()))?),
     }
 }

@@ -22,6 +22,7 @@ const ARROWS: &[(&str, Option<&[&str]>)] = &[
         ]),
     ),
     ("replay", Some(&["orchestrator"])),
+    ("audit", Some(&["tools", "validate", "replay"])),
     (
         "course",
         Some(&["content", "validate", "executor", "practice"]),

@@ -1,0 +1,168 @@
+//! `tooldojo audit FILE... [--tools FILE] [--format F] [--limits turns=N,calls=N,repairs=N]
+//! [--json]`: every tool call in recorded conversations, checked again. Every file is opened
+//! before anything is printed, so a missing one exits 2 with nothing half written; a record
+//! that cannot be read is reported with its line and the run goes on.
+
+use std::io::{self, Read};
+use std::process::ExitCode;
+
+use clap::builder::TypedValueParser as _;
+
+use crate::audit::jsonl::JsonSink;
+use crate::audit::report::Report;
+use crate::audit::{self, Audit, Catalog, Conversation, Format, Limits, Place, Sink, Totals};
+use crate::error::UserError;
+
+fn format_flag() -> impl clap::builder::TypedValueParser<Value = Format> {
+    let names: Vec<&'static str> = Format::ALL.iter().map(|f| f.name()).collect();
+    clap::builder::PossibleValuesParser::new(names)
+        .map(|s: String| Format::parse(&s).unwrap_or(Format::OpenaiChat))
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct AuditArgs {
+    /// Recorded conversations: files of one record or JSON Lines of records (`-` for stdin).
+    #[arg(required = true, value_name = "FILE")]
+    pub(crate) files: Vec<String>,
+    /// Declarations for records that carry none (an MCP tools/list result, an OpenAI or
+    /// Anthropic tools array, a request body holding one).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) tools: Option<String>,
+    /// The format of every record, instead of recognising each one.
+    #[arg(long, value_name = "F", value_parser = format_flag())]
+    pub(crate) format: Option<Format>,
+    /// Budgets each conversation is held to, e.g. turns=20,calls=40,repairs=2.
+    #[arg(long, value_name = "turns=N,calls=N,repairs=N", value_parser = limits_flag)]
+    pub(crate) limits: Option<Limits>,
+    /// JSON lines: one a call, one a conversation, then a summary.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+fn limits_flag(s: &str) -> Result<Limits, String> {
+    s.parse()
+}
+
+/// An input opened: its name for places, and its reader.
+struct Input {
+    name: String,
+    reader: Box<dyn Read>,
+}
+
+fn open(files: &[String]) -> Result<Vec<Input>, UserError> {
+    let mut out = Vec::new();
+    let mut stdin_taken = false;
+    for f in files {
+        if f == "-" {
+            if stdin_taken {
+                return Err(UserError::new("`-` (stdin) is named twice"));
+            }
+            stdin_taken = true;
+            out.push(Input {
+                name: "<stdin>".to_owned(),
+                reader: Box::new(io::stdin()),
+            });
+            continue;
+        }
+        let file = std::fs::File::open(f).map_err(|e| UserError::new(format!("{f}: {e}")))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(UserError::new(format!(
+                "{f}: is a directory, not a file of records"
+            )));
+        }
+        out.push(Input {
+            name: f.clone(),
+            reader: Box::new(file),
+        });
+    }
+    Ok(out)
+}
+
+/// The `--tools` file, compiled.
+fn tools(path: &str) -> Result<Catalog, UserError> {
+    let text = crate::input::read_text(
+        std::path::Path::new(path),
+        crate::input::MAX_FILE_BYTES,
+        path,
+    )?;
+    let value =
+        crate::validate::json::parse(&text).map_err(|e| UserError::new(format!("{path}: {e}")))?;
+    Catalog::from_file(&value).map_err(|why| UserError::new(format!("{path}: {why}")))
+}
+
+/// A sink that also says on stderr which records could not be read.
+struct Noting<'a, S: Sink>(&'a mut S);
+
+impl<S: Sink> Sink for Noting<'_, S> {
+    fn conversation(&mut self, conv: Conversation) -> io::Result<()> {
+        self.0.conversation(conv)
+    }
+
+    fn bad_record(&mut self, place: Place, why: String) -> io::Result<()> {
+        eprintln!(
+            "tooldojo: {}",
+            crate::sanitize::clean(&format!("{place}: {why}"), false)
+        );
+        self.0.bad_record(place, why)
+    }
+}
+
+pub(crate) fn run(args: AuditArgs) -> super::CliResult {
+    let catalog = args.tools.as_deref().map(tools).transpose()?;
+    let inputs = open(&args.files)?;
+    let opts = audit::Options {
+        format: args.format,
+        limits: args.limits.unwrap_or_default(),
+        keep: false,
+    };
+    let totals = if args.json {
+        let out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+        let mut sink = JsonSink::new(out);
+        let totals = each(inputs, opts, catalog, &mut Noting(&mut sink))?;
+        quiet_pipe(sink.finish(&totals).map(|_| ()))?;
+        totals
+    } else {
+        let names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
+        let mut report = Report::new(&names);
+        let totals = each(inputs, opts, catalog, &mut Noting(&mut report))?;
+        let mut text = Vec::new();
+        report.write(&totals, &mut text)?;
+        super::print_out(&String::from_utf8_lossy(&text))?;
+        totals
+    };
+    if totals.records == 0 && totals.bad_records > 0 {
+        return Err(UserError::new(format!(
+            "no record could be read ({} bad)",
+            totals.bad_records
+        ))
+        .into());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Audit every input into `sink`.
+fn each(
+    inputs: Vec<Input>,
+    opts: audit::Options,
+    catalog: Option<Catalog>,
+    sink: &mut dyn Sink,
+) -> Result<Totals, super::Failure> {
+    let mut run = Audit::new(opts, catalog, sink);
+    for input in inputs {
+        let result = run.read(&input.name, input.reader);
+        quiet_pipe(result.map_err(|e| match e.kind() {
+            io::ErrorKind::BrokenPipe => e,
+            _ => io::Error::new(e.kind(), format!("{}: {e}", input.name)),
+        }))?;
+    }
+    Ok(run.totals)
+}
+
+/// A reader that closed the pipe early (`| head`) is no error.
+fn quiet_pipe(r: io::Result<()>) -> Result<(), super::Failure> {
+    match r {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(e.into()),
+        Ok(()) => Ok(()),
+    }
+}
