@@ -68,8 +68,8 @@ import sys
 import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The modules jsonschema's format checkers import (jsonschema[format]).
-FORMAT_MODULES = ["fqdn", "idna", "isoduration", "jsonpointer", "rfc3339_validator", "rfc3987",
+# jsonschema and the modules its format checkers import (jsonschema[format]).
+FORMAT_MODULES = ["jsonschema", "fqdn", "idna", "isoduration", "jsonpointer", "rfc3339_validator", "rfc3987",
                   "uri_template"]
 FORMATS = ["date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
            "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uri-template", "uuid",

@@ -2,7 +2,7 @@
 //! run it over the same JSON-lines cases.
 //!
 //! ```text
-//! jsonschema-peer [--remotes DIR] [FILE]      # FILE, or stdin without one
+//! jsonschema-peer [--remotes DIR] [--read raw|value] [FILE]      # FILE, or stdin without one
 //! jsonschema-peer --compile-all DIR [--runs N]
 //! ```
 //!
@@ -13,7 +13,10 @@
 //!
 //! One validator is compiled per distinct schema: the case is read by serde with the schema
 //! kept as its raw text, and that text (with `required`, `form` and `formats`) keys a hash
-//! map, so a repeated declaration is neither parsed nor compiled again. The draft comes from
+//! map, so a repeated declaration is neither parsed nor compiled again. `--read value` reads
+//! as this peer always did for compare.py's flat row, which keeps it so its ratios stay
+//! comparable: the whole line parsed into a `Value`, validators found by comparing the
+//! schema values in a list. The draft comes from
 //! `$schema` (jsonschema-rs's own detection), formats are asserted with
 //! `should_validate_formats(true)` unless the case says annotate, and no reference is ever
 //! fetched (the crate is built without its HTTP and file resolvers); with `--remotes DIR`,
@@ -50,22 +53,31 @@ const REMOTE_BASE: &str = "http://localhost:1234/";
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() >= 2 && args[0] == "--remotes" {
-        REMOTES.get_or_init(|| args[1].clone().into());
+    let mut whole_values = false;
+    loop {
+        match args.first().map(String::as_str) {
+            Some("--remotes") if args.len() >= 2 => {
+                REMOTES.get_or_init(|| args[1].clone().into());
+            }
+            Some("--read") if args.len() >= 2 && matches!(args[1].as_str(), "raw" | "value") => {
+                whole_values = args[1] == "value";
+            }
+            _ => break,
+        }
         args.drain(..2);
     }
     let result = match args.first().map(String::as_str) {
         Some("--compile-all") => compile_all::run(&args[1..]),
         Some("-h" | "--help") => {
             println!(
-                "usage: jsonschema-peer [--remotes DIR] [FILE] | --compile-all DIR [--runs N]"
+                "usage: jsonschema-peer [--remotes DIR] [--read raw|value] [FILE] | --compile-all DIR [--runs N]"
             );
             Ok(())
         }
         _ if args.len() > 1 || args.first().is_some_and(|a| a.starts_with("--")) => {
-            Err("usage: jsonschema-peer [--remotes DIR] [FILE]".into())
+            Err("usage: jsonschema-peer [--remotes DIR] [--read raw|value] [FILE]".into())
         }
-        path => judge_all(path).map_err(|e| e.to_string()),
+        path => judge_all(path, whole_values).map_err(|e| e.to_string()),
     };
     if let Err(e) = result {
         eprintln!("jsonschema-peer: {e}");
@@ -73,7 +85,7 @@ fn main() {
     }
 }
 
-fn judge_all(path: Option<&str>) -> io::Result<()> {
+fn judge_all(path: Option<&str>, whole_values: bool) -> io::Result<()> {
     let input: Box<dyn Read> = match path {
         Some(path) => Box::new(std::fs::File::open(path)?),
         None => Box::new(io::stdin()),
@@ -82,6 +94,7 @@ fn judge_all(path: Option<&str>) -> io::Result<()> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut cache = Cache::default();
+    let mut values = ValueCache::new();
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -89,6 +102,7 @@ fn judge_all(path: Option<&str>) -> io::Result<()> {
             break;
         }
         let verdict = match std::str::from_utf8(&line) {
+            Ok(text) if whole_values => judge_value(text, &mut values),
             Ok(text) => judge(text, &mut cache),
             Err(e) => Err(format!(
                 "bad case: the line is not UTF-8 (byte {})",
@@ -158,44 +172,15 @@ impl Cache {
 }
 
 fn judge(line: &str, cache: &mut Cache) -> Result<(), String> {
-    if line.trim().is_empty() {
-        return Err("bad case: empty line".into());
-    }
-    if !line.trim_start().starts_with('{') {
-        return match serde_json::from_str::<serde::de::IgnoredAny>(line) {
-            Ok(_) => Err("bad case: a case must be a JSON object".into()),
-            Err(e) => Err(format!("bad case: the line is not JSON: {e}")),
-        };
-    }
+    not_a_case(line)?;
     let case: Case<'_> = match serde_json::from_str(line) {
         Ok(case) => case,
         Err(e) if e.is_data() => return Err(format!("bad case: {e}")),
         Err(e) => return Err(format!("bad case: the line is not JSON: {e}")),
     };
     let schema = case.schema.ok_or("bad case: the case has no \"schema\"")?;
-    let form = match &case.form {
-        None => None,
-        Some(v) => Some(v.as_str().and_then(Form::parse).ok_or_else(|| {
-            format!("bad case: unknown form {v} (use flat, json-schema or tool)")
-        })?),
-    };
-    let assert_formats = match case.formats.as_ref().map(|v| v.as_str()) {
-        None | Some(Some("assert")) => true,
-        Some(Some("annotate")) => false,
-        Some(_) => {
-            let v = case.formats.as_ref().expect("matched Some");
-            return Err(format!(
-                "bad case: unknown formats {v} (use assert or annotate)"
-            ));
-        }
-    };
-    let args = match (case.args, case.args_text) {
-        (Some(_), Some(_)) => return Err("bad case: both \"args\" and \"args_text\"".into()),
-        (None, None) => return Err("bad case: a case needs args or args_text".into()),
-        (Some(args), None) => Ok(args),
-        (None, Some(Value::String(text))) => parse_args_text(&text),
-        (None, Some(_)) => return Err("bad case: args_text must be a string".into()),
-    };
+    let (form, assert_formats) = options_of(case.form.as_ref(), case.formats.as_ref())?;
+    let args = args_of(case.args, case.args_text)?;
     let variant = Variant {
         required: case.required.map(RawValue::get).unwrap_or("").into(),
         form,
@@ -205,8 +190,115 @@ fn judge(line: &str, cache: &mut Cache) -> Result<(), String> {
         .get(schema.get(), &variant)
         .as_ref()
         .map_err(Clone::clone)?;
-    let args = args?;
-    validator.validate(&args).map_err(|e| {
+    run(validator, &args?)
+}
+
+/// `--read value`: the whole line parsed into a `Value` and validators found by comparing
+/// schema values, and the crate's message alone, as the flat row of compare.py has always
+/// measured this peer.
+fn judge_value(line: &str, cache: &mut ValueCache) -> Result<(), String> {
+    not_a_case(line)?;
+    let case: Value =
+        serde_json::from_str(line).map_err(|e| format!("bad case: the line is not JSON: {e}"))?;
+    let Value::Object(case) = case else {
+        return Err("bad case: a case must be a JSON object".into());
+    };
+    let [
+        mut schema,
+        mut required,
+        mut form,
+        mut formats,
+        mut args,
+        mut args_text,
+    ] = [None, None, None, None, None, None];
+    for (key, value) in case {
+        let slot = match key.as_str() {
+            "schema" => &mut schema,
+            "required" => &mut required,
+            "form" => &mut form,
+            "formats" => &mut formats,
+            "args" => &mut args,
+            "args_text" => &mut args_text,
+            _ => continue,
+        };
+        *slot = Some(value);
+    }
+    let schema = schema.ok_or("bad case: the case has no \"schema\"")?;
+    let required = required.unwrap_or(Value::Null);
+    let (form, assert_formats) = options_of(form.as_ref(), formats.as_ref())?;
+    let args = args_of(args, args_text)?;
+    let at = match cache.iter().position(|(s, r, f, a, _)| {
+        *s == schema && *r == required && *f == form && *a == assert_formats
+    }) {
+        Some(at) => at,
+        None => {
+            let compiled = required_of(&required)
+                .and_then(|req| compile_value(&schema, &req, form, assert_formats));
+            cache.push((schema, required, form, assert_formats, compiled));
+            cache.len() - 1
+        }
+    };
+    let validator = cache[at].4.as_ref().map_err(Clone::clone)?;
+    validator.validate(&args?).map_err(|e| e.to_string())
+}
+
+/// Validators of `--read value`: schema, required, form, formats asserted, the validator.
+type ValueCache = Vec<(Value, Value, Option<Form>, bool, Compiled)>;
+
+/// An empty line, or one that is not a JSON object, is no case.
+fn not_a_case(line: &str) -> Result<(), String> {
+    if line.trim().is_empty() {
+        return Err("bad case: empty line".into());
+    }
+    if line.trim_start().starts_with('{') {
+        return Ok(());
+    }
+    match serde_json::from_str::<serde::de::IgnoredAny>(line) {
+        Ok(_) => Err("bad case: a case must be a JSON object".into()),
+        Err(e) => Err(format!("bad case: the line is not JSON: {e}")),
+    }
+}
+
+/// A case's `form` and whether its formats are asserted.
+fn options_of(
+    form: Option<&Value>,
+    formats: Option<&Value>,
+) -> Result<(Option<Form>, bool), String> {
+    let form = match form {
+        None => None,
+        Some(v) => Some(v.as_str().and_then(Form::parse).ok_or_else(|| {
+            format!("bad case: unknown form {v} (use flat, json-schema or tool)")
+        })?),
+    };
+    let assert_formats = match formats {
+        None => true,
+        Some(v) => match v.as_str() {
+            Some("assert") => true,
+            Some("annotate") => false,
+            _ => {
+                return Err(format!(
+                    "bad case: unknown formats {v} (use assert or annotate)"
+                ));
+            }
+        },
+    };
+    Ok((form, assert_formats))
+}
+
+/// The arguments of a case (the inner `Err` is the verdict on args text that cannot be
+/// read), or the bad case when it has neither or both members.
+fn args_of(args: Option<Value>, text: Option<Value>) -> Result<Result<Value, String>, String> {
+    match (args, text) {
+        (Some(_), Some(_)) => Err("bad case: both \"args\" and \"args_text\"".into()),
+        (None, None) => Err("bad case: a case needs args or args_text".into()),
+        (Some(args), None) => Ok(Ok(args)),
+        (None, Some(Value::String(text))) => Ok(parse_args_text(&text)),
+        (None, Some(_)) => Err("bad case: args_text must be a string".into()),
+    }
+}
+
+fn run(validator: &Validator, args: &Value) -> Result<(), String> {
+    validator.validate(args).map_err(|e| {
         let at = e.instance_path().to_string();
         if at.is_empty() {
             e.to_string()
@@ -217,17 +309,33 @@ fn judge(line: &str, cache: &mut Cache) -> Result<(), String> {
 }
 
 /// The compiled validator for a schema text and variant, or the bad case it makes.
-fn compile(schema_text: &str, variant: &Variant) -> Result<Validator, String> {
+fn compile(schema_text: &str, variant: &Variant) -> Compiled {
     let schema: Value = serde_json::from_str(schema_text).map_err(|e| format!("bad case: {e}"))?;
-    let required: Vec<String> = if variant.required.is_empty() {
+    let required = if variant.required.is_empty() {
         Vec::new()
     } else {
-        serde_json::from_str(&variant.required)
-            .map_err(|_| "bad case: required must be a list of names".to_string())?
+        required_of(&serde_json::from_str(&variant.required).unwrap_or(Value::Bool(false)))?
     };
-    let found = shape::extract(&schema, &required, variant.form, &named_schema)
+    compile_value(&schema, &required, variant.form, variant.assert_formats)
+}
+
+fn required_of(required: &Value) -> Result<Vec<String>, String> {
+    match required {
+        Value::Null => Ok(Vec::new()),
+        other => serde_json::from_value(other.clone())
+            .map_err(|_| "bad case: required must be a list of names".to_string()),
+    }
+}
+
+fn compile_value(
+    schema: &Value,
+    required: &[String],
+    form: Option<Form>,
+    assert_formats: bool,
+) -> Compiled {
+    let found = shape::extract(schema, required, form, &named_schema)
         .map_err(|e| format!("bad case: {e}"))?;
-    build(&found, variant.assert_formats).map_err(|e| format!("bad case: schema: {e}"))
+    build(&found, assert_formats).map_err(|e| format!("bad case: schema: {e}"))
 }
 
 /// jsonschema-rs's validator for a schema found in a case.
