@@ -52,6 +52,7 @@ MISTAKES = {
     "past_bound": 30,         # past minimum/maximum/maxLength/maxItems...
     "enum_near_miss": 10,     # "Celsius" for "celsius", a plural, a space for an underscore
     "bad_date": 40,           # "2026-02-30" for a date (this and past_bound weighted up: few schemas have them)
+    "trailing_newline": 4,    # "nginx\n": a string that ends in the newline the model wrote after it
 }
 MISTAKE_SHARE = 0.25
 ARGS_TEXT_SHARE = 0.02
@@ -511,6 +512,8 @@ def mistakes_for(args, schema, gen):
             edits["past_bound"].append(put(b))
         if isinstance(v, str) and isinstance(s.get("enum"), list) and v in s["enum"]:
             edits["enum_near_miss"].append(put(near_miss(v, rng)))
+        if isinstance(v, str) and v:
+            edits["trailing_newline"].append(put(v + "\n"))
         if isinstance(v, str) and s.get("format") in BAD_DATES:
             edits["bad_date"].append(put(rng.choice(BAD_DATES[s["format"]])))
     return {k: e for k, e in edits.items() if e}
