@@ -13,12 +13,15 @@ at a time, until its verdict is the one that differs from plain Python's:
   pattern ECMA-262     both of the above
   1.0 as an integer    `integer` refuses a float literal such as 1.0 (JSON Schema, and both
                        libraries, call 1.0 an integer; Python's `int` does not)
+  multipleOf on floats `multipleOf` exact on the numbers as written
   dependencies under 2020-12   draft-07's `dependencies` applied in a 2020-12 schema
   format NAME          formats as notes (or the other side's error names the format): the
                        format checkers disagree on this value
 Before that, from the error texts alone:
   pattern syntax       one side refuses the schema because a pattern is not valid in its regex
                        dialect (Python's `re` has no \\p{..} or \\cX; ECMA-262 has no (?P<..>))
+  lone surrogate       a string escapes an unpaired surrogate: one reader refuses the line
+  nesting limit        deeper than one reader's nesting limit (128 levels)
   content asserted     contentMediaType / contentEncoding failed as assertions on one side
   custom meta-schema   the schema's `$schema` is none of the standard dialects
   duplicate key        an object in the arguments repeats a key: one side refuses it
@@ -34,6 +37,7 @@ import json
 import os
 import re
 import sys
+from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import py_jsonschema as pj  # noqa: E402
@@ -48,6 +52,11 @@ EXPLAIN = {
     "pattern syntax": "a pattern is valid in one regex dialect and not the other, so one side refuses the schema",
     "1.0 as an integer": "1.0 is an integer to JSON Schema (and to both libraries), a float to Python's types "
                          "(tooldojo refuses it for `integer`, on purpose)",
+    "multipleOf on floats": "`multipleOf` with a fraction: exact on the numbers as written, or by float division "
+                            "(Python's jsonschema: 0.3 is no multiple of 0.1 there)",
+    "lone surrogate": "a string holds an unpaired UTF-16 surrogate escape (\\ud800): Python reads it, serde_json "
+                      "refuses the line",
+    "nesting limit": "the case nests deeper than one reader allows (serde_json and tooldojo stop at 128 levels)",
     "dependencies under 2020-12": "draft-07's `dependencies` in a 2020-12 schema: applied for compatibility, or "
                                   "ignored as an unknown keyword (Python's jsonschema, as the standard says)",
     "duplicate key": "an object in the arguments repeats a key: refused as `duplicate arg`, or the last value kept",
@@ -170,6 +179,22 @@ def strict_integers(cls):
     return extend(cls, type_checker=checker)
 
 
+def exact_multiple_of(cls):
+    """`multipleOf` on the numbers as written (Python's jsonschema divides floats, so 0.3 is
+    not a multiple of 0.1 there)."""
+    def multiple_of(validator, d, instance, schema):
+        if not validator.is_type(instance, "number"):
+            return
+        try:
+            failed = Fraction(str(instance)) % Fraction(str(d)) != 0
+        except (ValueError, ZeroDivisionError, OverflowError):
+            return
+        if failed:
+            yield ValidationError(f"{instance!r} is not a multiple of {d}")
+
+    return extend(cls, validators={"multipleOf": multiple_of})
+
+
 def draft7_dependencies(cls):
     if "dependencies" in cls.VALIDATORS:
         return cls
@@ -178,6 +203,7 @@ def draft7_dependencies(cls):
 
 RULES = [
     ("1.0 as an integer", strict_integers),
+    ("multipleOf on floats", exact_multiple_of),
     ("dependencies under 2020-12", draft7_dependencies),
     ("pattern \\d \\w \\s \\b", pattern_rules(True, False)),
     ("pattern $", pattern_rules(False, True)),
@@ -213,6 +239,7 @@ def as_annotated(line):
     return json.dumps(case, ensure_ascii=False) + "\n"
 
 
+LONE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])")
 DIALECTS = {"https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema",
             "http://json-schema.org/draft-07/schema", "http://json-schema.org/draft-06/schema",
             "http://json-schema.org/draft-04/schema"}
@@ -240,6 +267,10 @@ def classify(line, a, b, names, judges):
     bad_a, bad_b = ea.startswith("bad case"), eb.startswith("bad case")
     if bad_a != bad_b:
         refused, error = (names[0], ea) if bad_a else (names[1], eb)
+        if LONE_SURROGATE.search(line):
+            return "lone surrogate"
+        if re.search(r"recursion limit|nest(ed|ing) (too )?deep", error):
+            return "nesting limit"
         if "regex" in error:
             return "pattern syntax"
         return f"refused by {refused}"

@@ -5,7 +5,7 @@ declaration in its own shape, as `tooldojo validate --jsonl` cases.
     python3 benches/realcalls.py [--generated 100000] [--seed 7] [--out FILE] [--force]
 
 Reads the shared test data (`$TOOLDOJO_SHARED_DIR`, else `../shared` beside the repository)
-and writes, by default, `target/bench-data/realcalls-<generated>-<seed>.jsonl`:
+and writes, by default, `target/bench-data/realcalls-<generated>-<seed>-<hash of this script>.jsonl`:
 
   1. every call under realworld/calls/, in file order: kubernetes-mcp-evals (`params.arguments`
      against the tool of that name in its `tools_list` file under tools/mcp/), deepwiki-mcp
@@ -25,6 +25,7 @@ compare.py uses to explain disagreements. Nothing from the shared folder is copi
 repository; the file is written under target/.
 """
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -583,10 +584,13 @@ def write(path, n, seed, shared=None):
 
 
 def ensure(n=100_000, seed=7, data_dir=None, force=False):
-    """The path of the real-call file for (n, seed), written when missing."""
+    """The path of the real-call file for (n, seed), written when missing. Its name carries a
+    hash of this script, so a change to the generator writes a new file."""
     data_dir = data_dir or os.path.join(TARGET, "bench-data")
     os.makedirs(data_dir, exist_ok=True)
-    path = os.path.join(data_dir, f"realcalls-{n}-{seed}.jsonl")
+    with open(os.path.abspath(__file__), "rb") as f:
+        tag = hashlib.sha1(f.read()).hexdigest()[:8]
+    path = os.path.join(data_dir, f"realcalls-{n}-{seed}-{tag}.jsonl")
     if force or not (os.path.exists(path) and os.path.exists(path + ".meta.jsonl")):
         write(path, n, seed)
     return path
@@ -596,7 +600,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--generated", type=int, default=100_000, help="generated calls (default 100000)")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--out", help="the file to write (default target/bench-data/realcalls-N-SEED.jsonl)")
+    ap.add_argument("--out", help="the file to write (default target/bench-data/realcalls-N-SEED-HASH.jsonl)")
     ap.add_argument("--force", action="store_true", help="write it even if it exists")
     a = ap.parse_args()
     if a.out:
