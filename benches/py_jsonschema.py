@@ -238,7 +238,7 @@ def extract(s, required, form):
         if not isinstance(s, dict):
             raise BadCase(f"schema: a flat schema must be a JSON object, got {py_type(s)}")
         return flat_schema(s, required), True
-    if form == "json-schema" or isinstance(s, bool):
+    if form == "json-schema" or (form is None and isinstance(s, bool)):
         if not isinstance(s, (dict, bool)):
             raise BadCase(f"schema: a JSON Schema must be an object or a boolean, got {py_type(s)}")
         no_required(required)
@@ -393,7 +393,7 @@ class Reader:
         if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
             raise BadCase("required must be a list of names")
         form = got.get("form")
-        if form is not None and form not in FORMS:
+        if "form" in got and form not in FORMS:
             raise BadCase(f"unknown form {json.dumps(form)} (use flat, json-schema or tool)")
         formats = got.get("formats", "assert")
         if formats not in ("assert", "annotate"):

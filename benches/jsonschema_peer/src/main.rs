@@ -120,21 +120,30 @@ fn judge_all(path: Option<&str>, whole_values: bool) -> io::Result<()> {
 /// A case as serde reads it: the schema and required list as raw text.
 #[derive(Deserialize)]
 struct Case<'a> {
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "present_raw")]
     schema: Option<&'a RawValue>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "present_raw")]
     required: Option<&'a RawValue>,
     #[serde(default, deserialize_with = "present")]
     args: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     args_text: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
     form: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
     formats: Option<Value>,
 }
 
-/// `Some` for a member that is there, `null` included.
+/// `Some` for a member that is there, `null` included (serde reads `null` as `None`).
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(d).map(Some)
+}
+
+/// [`present`] for a member kept as its raw text.
+fn present_raw<'de: 'a, 'a, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<&'a RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
 }
 
 /// What else besides the schema text decides a validator.
@@ -224,7 +233,6 @@ fn judge_value(line: &str, cache: &mut ValueCache) -> Result<(), String> {
         *slot = Some(value);
     }
     let schema = schema.ok_or("bad case: the case has no \"schema\"")?;
-    let required = required.unwrap_or(Value::Null);
     let (form, assert_formats) = options_of(form.as_ref(), formats.as_ref())?;
     let args = args_of(args, args_text)?;
     let at = match cache.iter().position(|(s, r, f, a, _)| {
@@ -232,7 +240,7 @@ fn judge_value(line: &str, cache: &mut ValueCache) -> Result<(), String> {
     }) {
         Some(at) => at,
         None => {
-            let compiled = required_of(&required)
+            let compiled = required_of(required.as_ref())
                 .and_then(|req| compile_value(&schema, &req, form, assert_formats));
             cache.push((schema, required, form, assert_formats, compiled));
             cache.len() - 1
@@ -243,7 +251,7 @@ fn judge_value(line: &str, cache: &mut ValueCache) -> Result<(), String> {
 }
 
 /// Validators of `--read value`: schema, required, form, formats asserted, the validator.
-type ValueCache = Vec<(Value, Value, Option<Form>, bool, Compiled)>;
+type ValueCache = Vec<(Value, Option<Value>, Option<Form>, bool, Compiled)>;
 
 /// An empty line, or one that is not a JSON object, is no case.
 fn not_a_case(line: &str) -> Result<(), String> {
@@ -314,15 +322,18 @@ fn compile(schema_text: &str, variant: &Variant) -> Compiled {
     let required = if variant.required.is_empty() {
         Vec::new()
     } else {
-        required_of(&serde_json::from_str(&variant.required).unwrap_or(Value::Bool(false)))?
+        required_of(Some(
+            &serde_json::from_str(&variant.required).unwrap_or(Value::Bool(false)),
+        ))?
     };
     compile_value(&schema, &required, variant.form, variant.assert_formats)
 }
 
-fn required_of(required: &Value) -> Result<Vec<String>, String> {
+/// A case's `required` list (none when the case has no such member).
+fn required_of(required: Option<&Value>) -> Result<Vec<String>, String> {
     match required {
-        Value::Null => Ok(Vec::new()),
-        other => serde_json::from_value(other.clone())
+        None => Ok(Vec::new()),
+        Some(list) => serde_json::from_value(list.clone())
             .map_err(|_| "bad case: required must be a list of names".to_string()),
     }
 }
