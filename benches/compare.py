@@ -6,8 +6,8 @@
 
 Two rows, both unless --only names one.
 
-The flat row. Generates N cases of the seed's weather tool ({"city": "str", "days": "int"}, city required;
-about half valid, the rest missing, unknown, wrongly typed, bool-as-int, float-as-int, null,
+The flat row. Generates N cases of the seed's weather tool ({"city": "str", "days": "int"},
+city required; about half valid, the rest missing, unknown, wrongly typed, bool-as-int, float-as-int, null,
 huge ints), then runs each of these as a whole process on the same file, --runs times, in
 turn (so a burst of load hits all of them alike):
 
