@@ -28,7 +28,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use color_eyre::eyre::WrapErr;
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
+};
 use ratatui::DefaultTerminal;
 use tokio::sync::mpsc;
 
@@ -225,16 +227,18 @@ fn init_terminal() -> color_eyre::Result<DefaultTerminal> {
     // cannot leave the app drawing on a terminal that has already been given back.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = crossterm::execute!(stdout(), DisableMouseCapture);
+        let _ = crossterm::execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
         previous(info);
         std::process::exit(101);
     }));
-    crossterm::execute!(stdout(), EnableMouseCapture)?;
+    // A paste comes as one event (typed keys would each cost a frame, and a pasted `q`
+    // would quit).
+    crossterm::execute!(stdout(), EnableMouseCapture, EnableBracketedPaste)?;
     Ok(terminal)
 }
 
 fn restore_terminal() {
-    let _ = crossterm::execute!(stdout(), DisableMouseCapture);
+    let _ = crossterm::execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
     ratatui::restore();
 }
 
@@ -296,7 +300,7 @@ async fn event_loop(
         }
         let input = tokio::select! {
             ev = events.next() => match ev {
-                Some(ev) => match event_input(ev) {
+                Some(ev) => match typed_input(ev, &mut events, app) {
                     Some(i) => i,
                     None => continue,
                 },
@@ -324,13 +328,15 @@ async fn event_loop(
                 continue;
             }
         };
-        let update = app.update(input);
-        // A re-run the player asked for runs off the loop; the screen keeps going meanwhile.
-        if let Some(job) = app.take_player_job() {
-            let tx = tx.clone();
-            tokio::task::spawn_blocking(move || {
-                let _ = tx.send(AppMsg::Rerun(Box::new(job.run())));
-            });
+        let mut update = apply(app, input, &tx);
+        // Input that has already arrived is taken before the next frame (a burst of keys
+        // costs one frame), but a frame is drawn at least every BURST.
+        let burst = std::time::Instant::now();
+        while !matches!(update, Update::Quit | Update::Suspend) && burst.elapsed() < BURST {
+            let Some(ev) = events.ready() else { break };
+            if let Some(input) = typed_input(ev, &mut events, app) {
+                update = update.or(apply(app, input, &tx));
+            }
         }
         match update {
             Update::None => {}
@@ -350,10 +356,41 @@ async fn event_loop(
     }
 }
 
+/// The longest a burst of input is taken without drawing a frame.
+const BURST: Duration = Duration::from_millis(30);
+
+/// One input into the app; a re-run the player asked for is started off the loop (the
+/// screen keeps going meanwhile).
+fn apply(app: &mut App, input: Input, tx: &mpsc::UnboundedSender<AppMsg>) -> Update {
+    let update = app.update(input);
+    if let Some(job) = app.take_player_job() {
+        let tx = tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let _ = tx.send(AppMsg::Rerun(Box::new(job.run())));
+        });
+    }
+    update
+}
+
 /// Time left until `elapsed` reaches its next whole minute.
 fn until_next_minute(elapsed: Duration) -> Duration {
     let into = Duration::from_millis(u64::try_from(elapsed.as_millis() % 60_000).unwrap_or(0));
     Duration::from_secs(60).saturating_sub(into)
+}
+
+/// The input an event makes; while the app takes text, typed characters that arrived
+/// together (a paste without bracketed paste) make one paste, typed in one edit.
+fn typed_input(ev: Event, events: &mut term_input::TermInput, app: &App) -> Option<Input> {
+    if let Some(c) = term_input::typed_char(&ev)
+        && app.takes_text()
+    {
+        let mut text = String::from(c);
+        events.typed_run(&mut text);
+        if text.len() > c.len_utf8() {
+            return Some(Input::Paste(text));
+        }
+    }
+    event_input(ev)
 }
 
 /// Terminal events that matter: key presses (never releases or repeats), mouse, resize.
@@ -364,6 +401,7 @@ fn event_input(ev: Event) -> Option<Input> {
     match ev {
         Event::Mouse(m) => Some(Input::Mouse(m)),
         Event::Resize(w, h) => Some(Input::Resize(w, h)),
+        Event::Paste(text) => Some(Input::Paste(text)),
         _ => None,
     }
 }
@@ -377,7 +415,8 @@ fn suspend(terminal: &mut DefaultTerminal) -> color_eyre::Result<()> {
     crossterm::execute!(
         stdout(),
         crossterm::terminal::EnterAlternateScreen,
-        EnableMouseCapture
+        EnableMouseCapture,
+        EnableBracketedPaste
     )?;
     terminal.clear()?;
     Ok(())

@@ -14,6 +14,7 @@ mod blocks_stage;
 mod blocks_text;
 mod blocks_trace;
 mod keybar_80;
+mod paste;
 mod player;
 mod player_app;
 mod player_props;

@@ -57,6 +57,8 @@ const BLOCK_TICK_MS: u64 = 50;
 /// Everything that can reach `App::update`.
 pub enum Input {
     Key(KeyEvent),
+    /// Text the terminal pasted (bracketed paste), one event however long.
+    Paste(String),
     Mouse(MouseEvent),
     Resize(u16, u16),
     Tick,
@@ -84,7 +86,8 @@ pub enum Update {
 }
 
 impl Update {
-    fn or(self, other: Update) -> Update {
+    /// Both updates at once: the stronger of the two.
+    pub fn or(self, other: Update) -> Update {
         use Update::*;
         match (self, other) {
             (Quit, _) | (_, Quit) => Quit,
@@ -321,6 +324,22 @@ impl App {
         }
     }
 
+    /// Does a plain key type text now (an entered block's editor, the drill's answer)? The
+    /// loop then takes a run of typed characters that arrived together as one paste.
+    pub fn takes_text(&self) -> bool {
+        match &self.screen {
+            Screen::Home { .. } | Screen::Lesson => {
+                self.context() == Context::BlockActive
+                    && match self.focus {
+                        Focus::Block(i) => self.blocks.widget(i).is_some_and(|w| w.captures_text()),
+                        _ => false,
+                    }
+            }
+            Screen::Drill(d) => d.editing(),
+            Screen::Player(_) | Screen::Practice(_) => false,
+        }
+    }
+
     /// How often the loop ticks while the screen on top animates.
     pub fn tick_ms(&self) -> u64 {
         match &self.screen {
@@ -422,6 +441,14 @@ impl App {
                     let out = p.on_key(key);
                     self.practice_outcome(out)
                 }
+            },
+            Input::Paste(text) => match &mut self.screen {
+                Screen::Home { .. } | Screen::Lesson => self.on_paste(&text),
+                Screen::Drill(d) => {
+                    let out = d.on_paste(&text);
+                    self.drill_outcome(out)
+                }
+                Screen::Player(_) | Screen::Practice(_) => Update::None,
             },
             Input::Mouse(m) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_mouse(m),

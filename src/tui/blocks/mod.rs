@@ -56,6 +56,22 @@ pub enum BlockOutcome {
     Release,
 }
 
+/// What a paste did to a block.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pasted {
+    pub outcome: BlockOutcome,
+    /// The text was longer than the editor takes: only its start went in.
+    pub cut: bool,
+}
+
+impl Pasted {
+    pub const IGNORED: Pasted = Pasted {
+        outcome: BlockOutcome::Ignored,
+        cut: false,
+    };
+}
+
 /// One key and what it does, for the key bar and the help overlay.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyHint {
@@ -79,6 +95,11 @@ pub trait BlockWidget {
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome;
     /// Keys for the key bar while this block has focus.
     fn key_hints(&self, active: bool) -> Vec<KeyHint>;
+    /// Pasted text while the block is entered: blocks that take text insert it as one edit.
+    fn handle_paste(&mut self, text: &str) -> Pasted {
+        let _ = text;
+        Pasted::IGNORED
+    }
     /// True when the block takes typed text while active (then `q`, `n`, `?` type).
     fn captures_text(&self) -> bool {
         false

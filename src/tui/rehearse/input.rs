@@ -15,6 +15,16 @@ fn ctrl(key: &KeyEvent, c: char) -> bool {
 
 impl Drill {
     /// One key press.
+    /// Pasted text goes into the answer being typed, as one edit; elsewhere it is dropped
+    /// (a pasted `q` must not quit).
+    pub fn on_paste(&mut self, text: &str) -> DrillUpdate {
+        if !self.editing {
+            return DrillUpdate::None;
+        }
+        let _ = self.editor.paste(text);
+        DrillUpdate::Redraw
+    }
+
     pub fn on_key(&mut self, key: KeyEvent) -> DrillUpdate {
         if ctrl(&key, 'c') {
             return DrillUpdate::Quit;
