@@ -142,6 +142,12 @@ pub fn setup(config: &Config) -> Result<(app::Options, blocks::BlockEnv), UserEr
 
 /// Run the interactive app until the learner quits.
 pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
+    if let Some(dir) = config.lessons_dir()
+        && !dir.is_dir()
+    {
+        let shown = crate::sanitize::clean(&dir.display().to_string(), false);
+        return Err(UserError::new(format!("--lessons {shown}: not a directory")).into());
+    }
     let (opts, env) = setup(&config)?;
     let lessons = app::load_lessons(&env.content);
     if let (Some(id), Ok(list)) = (&config.lesson, &lessons)
@@ -221,7 +227,12 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
 }
 
 fn init_terminal() -> color_eyre::Result<DefaultTerminal> {
-    let terminal = ratatui::try_init().wrap_err("tooldojo needs an interactive terminal")?;
+    // No terminal to draw on is the user's to fix (a pipe, a job without a tty): one line.
+    let terminal = ratatui::try_init().map_err(|e| {
+        UserError::new(format!(
+            "the app needs an interactive terminal ({e}); the subcommands work without one"
+        ))
+    })?;
     // ratatui's panic hook restores the screen and prints the report; ours turns mouse
     // reporting off first and then ends the process, so that a panic in a background task
     // cannot leave the app drawing on a terminal that has already been given back.
