@@ -132,6 +132,16 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
 fn write_starter(args: &PracticeArgs) -> Result<PathBuf, UserError> {
     let lang = args.lang.unwrap_or(Lang::Python);
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    if !dir.exists() {
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| UserError::new(format!("{}: cannot create it: {e}", dir.display())))?;
+        println!("Created the directory {}", dir.display());
+    } else if !dir.is_dir() {
+        return Err(UserError::new(format!(
+            "{}: not a directory; --dir names the directory to write the starter in",
+            dir.display()
+        )));
+    }
     let path = starter::write(&dir, lang).map_err(UserError::new)?;
     let shown = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
     println!("Wrote a {} starter: {}", lang.name(), shown.display());

@@ -557,6 +557,28 @@ fn a_starter_is_written_once_says_where_and_solves_nothing() {
 }
 
 #[test]
+fn a_starter_dir_that_does_not_exist_is_created_and_said() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("new/deeper");
+    let o = tooldojo(&["practice", "--dir", dir.to_str().unwrap()], root.path());
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("Created the directory"), "{out}");
+    assert!(dir.join("solution.py").is_file());
+    // A file where the directory should be is a clear error, not a crash.
+    let file = root.path().join("plain");
+    std::fs::write(&file, "x").unwrap();
+    let o = tooldojo(&["practice", "--dir", file.to_str().unwrap()], root.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a directory"));
+}
+
+#[test]
 fn an_unknown_extension_needs_lang() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("solution.txt");

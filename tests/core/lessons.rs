@@ -84,14 +84,44 @@ fn code_lines_fit_an_80_column_page() {
     }
 }
 
+/// The README's course table gives every lesson the time on its own `*About N minutes*` line,
+/// and its total in hours is the one the home screen shows.
 #[test]
-fn the_course_takes_two_to_three_hours() {
-    let total: u32 = load_all(&Content::embedded())
-        .unwrap()
-        .iter()
-        .map(|l| l.minutes)
-        .sum();
-    assert!((120..=180).contains(&total), "course takes {total} minutes");
+fn the_readme_course_table_matches_the_lessons() {
+    let lessons = load_all(&Content::embedded()).unwrap();
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let section = readme
+        .split("\n## The course\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a section \"The course\"");
+    let rows: Vec<(String, u32)> = section
+        .lines()
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            let num = cells.get(1)?.get(..2)?;
+            let minutes = cells.get(2)?.parse().ok()?;
+            num.bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| (num.to_owned(), minutes))
+        })
+        .collect();
+    assert_eq!(rows.len(), lessons.len(), "one row per lesson: {rows:?}");
+    for (l, (num, minutes)) in lessons.iter().zip(&rows) {
+        assert!(l.id.starts_with(num.as_str()), "row {num} is not {}", l.id);
+        assert_eq!(*minutes, l.minutes, "README's time for {}", l.id);
+    }
+    let total: u32 = lessons.iter().map(|l| l.minutes).sum();
+    let words = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    let hours = words[((total + 30) / 60) as usize - 1];
+    assert!(
+        section.contains(&format!("about {hours} hours in all")),
+        "the course takes {total} minutes: the README should say about {hours} hours"
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Tests of the core: the import arrows between modules, the house rules (file and function
-//! sizes), lessons and their lint, the orchestrator, the validator and executor against the
+//! sizes), lessons, their lint and their own words against the seeds, the orchestrator, the validator and executor against the
 //! fixtures, exact numbers, the JSON Schema Test Suite's format, property tests, and inputs
 //! the fuzz targets found.
 
@@ -9,6 +9,7 @@ mod fuzz_regressions;
 mod house;
 mod json_schema_suite;
 mod lessons;
+mod lessons_copy;
 mod lessons_lint;
 mod orchestrator;
 mod orchestrator_props;
