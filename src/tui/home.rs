@@ -31,10 +31,15 @@ fn duration_words(minutes: u32) -> String {
     }
 }
 
-/// `H:MM` of a duration.
+/// The presenter's clock: `M:SS` for the first hour, then `H:MM:SS`.
 pub(crate) fn clock(d: std::time::Duration) -> String {
-    let m = d.as_secs() / 60;
-    format!("{}:{:02}", m / 60, m % 60)
+    let s = d.as_secs();
+    let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
+    if h == 0 {
+        format!("{m}:{s:02}")
+    } else {
+        format!("{h}:{m:02}:{s:02}")
+    }
 }
 
 fn cut(s: &str, width: usize, t: &Theme) -> String {
@@ -399,6 +404,15 @@ mod tests {
     fn durations_read_in_hours_from_ninety_minutes() {
         assert_eq!(duration_words(40), "about 40 minutes");
         assert_eq!(duration_words(170), "about 3 hours");
-        assert_eq!(clock(std::time::Duration::from_secs(3725)), "1:02");
+    }
+
+    #[test]
+    fn the_presenter_clock_shows_seconds_until_an_hour() {
+        use std::time::Duration;
+        assert_eq!(clock(Duration::from_millis(999)), "0:00");
+        assert_eq!(clock(Duration::from_secs(12)), "0:12");
+        assert_eq!(clock(Duration::from_secs(59 * 60 + 59)), "59:59");
+        assert_eq!(clock(Duration::from_secs(3600 + 59)), "1:00:59");
+        assert_eq!(clock(Duration::from_secs(3725)), "1:02:05");
     }
 }

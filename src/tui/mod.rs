@@ -333,8 +333,8 @@ async fn event_loop(
             _ = ticker.tick(), if app.animating() => Input::Tick,
             // Write pending progress once the burst of changes is over.
             _ = tokio::time::sleep_until((last_save + SAVE_EVERY).into()), if dirty => continue,
-            // The presenter's clock shows minutes: redraw when the next one begins.
-            _ = tokio::time::sleep(until_next_minute(app.elapsed())), if app.demo() => {
+            // The presenter's clock shows seconds: redraw when the next one begins.
+            _ = tokio::time::sleep(until_next_second(app.elapsed())), if app.demo() => {
                 redraw = true;
                 continue;
             }
@@ -383,10 +383,9 @@ fn apply(app: &mut App, input: Input, tx: &mpsc::UnboundedSender<AppMsg>) -> Upd
     update
 }
 
-/// Time left until `elapsed` reaches its next whole minute.
-fn until_next_minute(elapsed: Duration) -> Duration {
-    let into = Duration::from_millis(u64::try_from(elapsed.as_millis() % 60_000).unwrap_or(0));
-    Duration::from_secs(60).saturating_sub(into)
+/// Time left until `elapsed` reaches its next whole second.
+fn until_next_second(elapsed: Duration) -> Duration {
+    Duration::from_nanos(u64::from(1_000_000_000 - elapsed.subsec_nanos()))
 }
 
 /// The input an event makes; while the app takes text, typed characters that arrived

@@ -71,9 +71,16 @@ fn a_megabyte_paste_is_cut_said_and_the_app_quits_at_once() {
         shown.contains("unterminated string at"),
         "the cut text is validated:\n{shown}"
     );
+    // The work the paste cost the app itself, whatever else the machine is doing.
     let cpu = cpu_time(&pid)
         .zip(cpu_before)
         .map(|(after, before)| after - before);
+    if let Some(cpu) = cpu {
+        assert!(
+            cpu < Duration::from_secs(1),
+            "the paste took {cpu:?} of CPU"
+        );
+    }
     // Esc leaves the editor, Esc the block, q quits: each is a key of its own.
     tmux.keys(&["Escape"]);
     std::thread::sleep(Duration::from_millis(60));
@@ -84,8 +91,10 @@ fn a_megabyte_paste_is_cut_said_and_the_app_quits_at_once() {
     let quit = start.elapsed();
     assert!(after.contains("EXITED=0"), "{after}");
     eprintln!("1 MB paste: shown after {pasted:?}, quit after {quit:?}, CPU {cpu:?}");
+    // A second on a quiet machine (about half of it, debug build); the bound leaves room
+    // for a machine busy with other builds (the freeze it guards against took minutes).
     assert!(
-        quit < Duration::from_secs(1),
+        quit < Duration::from_secs(4),
         "paste to exit took {quit:?} (shown after {pasted:?}, CPU {cpu:?})"
     );
 }
@@ -110,7 +119,7 @@ fn typed_text_without_bracketed_paste_is_one_edit_and_esc_still_works() {
     let after = tmux.wait_for("EXITED=");
     assert!(after.contains("EXITED=0"), "{after}");
     assert!(
-        left < Duration::from_secs(2),
+        left < Duration::from_secs(4),
         "typing a megabyte, then Esc, took {left:?}"
     );
 }

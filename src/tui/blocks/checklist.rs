@@ -155,6 +155,11 @@ impl BlockWidget for ChecklistWidget {
         true
     }
 
+    fn present_progress(&self) -> (usize, usize) {
+        let ticked = self.ticked.iter().filter(|t| **t).count();
+        (ticked, self.ticked.len())
+    }
+
     fn reset(&mut self) {
         self.ticked.iter_mut().for_each(|t| *t = false);
         self.cursor = 0;

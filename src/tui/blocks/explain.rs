@@ -465,6 +465,10 @@ impl BlockWidget for ExplainWidget {
         true
     }
 
+    fn present_progress(&self) -> (usize, usize) {
+        (usize::from(self.showing), 1)
+    }
+
     fn reset(&mut self) {
         self.editor = Editor::new("");
         self.editing = false;

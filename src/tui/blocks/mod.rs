@@ -29,6 +29,8 @@ pub struct RenderCtx<'a> {
     pub focused: bool,
     /// The block is "entered": keys go to it (an editor is typing).
     pub active: bool,
+    /// Presenter mode: shown to a room, nothing asked or scored (no score, no guesses).
+    pub demo: bool,
 }
 
 /// Shared, read-only data blocks are built from.
@@ -128,6 +130,11 @@ pub trait BlockWidget {
     /// nothing more to show, so the presenter's key moves on past the block.
     fn present_step(&mut self) -> bool {
         false
+    }
+    /// Presenter mode: the steps `present_step` has taken and the steps it has in all
+    /// (table rows, checklist items, a trace played to its end), for the step counter.
+    fn present_progress(&self) -> (usize, usize) {
+        (0, 0)
     }
     /// The height this block wants at `width` columns when the page's view is
     /// `available_rows` tall: a block that can use more room (a longer pane, a wider

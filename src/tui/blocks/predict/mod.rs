@@ -252,13 +252,18 @@ impl BlockWidget for PredictWidget {
     }
 
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
-        let status = self.status(ctx.theme, area.width, ctx.active);
+        let status = self.status(ctx.theme, area.width, ctx.active, ctx.demo);
         let inner = frame(area, buf, ctx, &self.title(), &status);
         if inner.is_empty() {
             return;
         }
         self.drawn.set((inner.width, inner.height));
-        self.draw(inner, buf, ctx.theme, ctx.focused || ctx.active);
+        let look = table::Look {
+            theme: ctx.theme,
+            show_cursor: ctx.focused || ctx.active,
+            demo: ctx.demo,
+        };
+        self.draw(inner, buf, look);
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
@@ -366,6 +371,11 @@ impl BlockWidget for PredictWidget {
         row.actual = Some(actual);
         self.cursor = i;
         true
+    }
+
+    fn present_progress(&self) -> (usize, usize) {
+        let shown = self.rows.iter().filter(|r| r.revealed).count();
+        (shown, self.rows.len())
     }
 
     fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {
