@@ -51,3 +51,50 @@ fn wide_predict_tables_keep_the_arguments_whole() {
         }
     }
 }
+
+/// The test lesson set opened at `lesson`, in presenter mode or not, at `w`x`h`.
+fn lesson_app(lesson: &str, demo: bool, w: u16, h: u16) -> tooldojo::tui::app::App {
+    use tooldojo::content::Content;
+    use tooldojo::tui::app::{self, App};
+    use tooldojo::tui::theme::Theme;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lessons");
+    let content = Content::new(Some(&dir), None);
+    let lessons = app::load_lessons(&content);
+    let records = tooldojo::executor::cases::tickets(&Content::embedded()).unwrap();
+    let mut opts = tooldojo::tui::app::Options::new(Theme::new(ThemeName::Default, false));
+    opts.demo = demo;
+    opts.lesson = Some(lesson.to_owned());
+    App::new(
+        opts,
+        app::block_env(content, records, 0),
+        lessons,
+        tooldojo::tui::progress::Progress::default(),
+        Rect::new(0, 0, w, h),
+    )
+}
+
+#[test]
+fn space_plays_a_trace_to_its_end_before_it_moves_on() {
+    use tooldojo::tui::app::{Focus, Input};
+    let mut app = lesson_app("02-trying", true, 80, 24);
+    let _ = press(&mut app, "n");
+    // The page opens on its first step, the trace block, not yet played.
+    assert!(screen(&app).contains("step 1/"), "{}", screen(&app));
+    let _ = press(&mut app, " ");
+    assert!(app.animating(), "Space plays the trace");
+    assert_eq!(app.focus(), Focus::Block(0), "and stays on it");
+    let _ = press(&mut app, " ");
+    assert!(!app.animating(), "Space again pauses");
+    let _ = press(&mut app, " ");
+    let mut ticks = 0;
+    while app.animating() {
+        let _ = app.update(Input::Tick);
+        ticks += 1;
+        assert!(ticks < 10_000, "the run ends");
+    }
+    let text = screen(&app);
+    assert!(text.contains("step 2/"), "the played trace counts: {text}");
+    assert!(text.contains("STOPPED"), "{text}");
+    let _ = press(&mut app, " ");
+    assert_eq!(app.focus(), Focus::Block(1), "then the next step");
+}

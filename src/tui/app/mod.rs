@@ -315,7 +315,7 @@ impl App {
     }
 
     /// Does the screen on top animate (the loop then ticks)? Each screen says so itself.
-    pub(crate) fn animating(&self) -> bool {
+    pub fn animating(&self) -> bool {
         match &self.screen {
             Screen::Lesson => self.blocks.animating(),
             Screen::Home { .. } | Screen::Practice(_) => false,
