@@ -98,3 +98,79 @@ fn space_plays_a_trace_to_its_end_before_it_moves_on() {
     let _ = press(&mut app, " ");
     assert_eq!(app.focus(), Focus::Block(1), "then the next step");
 }
+
+fn home_app(
+    progress: tooldojo::tui::progress::Progress,
+    w: u16,
+    h: u16,
+) -> tooldojo::tui::app::App {
+    use tooldojo::content::Content;
+    use tooldojo::tui::app::{self, App};
+    let content = Content::embedded();
+    let lessons = app::load_lessons(&content);
+    let records = tooldojo::executor::cases::tickets(&content).unwrap();
+    let mut opts = options(ThemeName::Default, false);
+    opts.home = true;
+    App::new(
+        opts,
+        app::block_env(content, records, 0),
+        lessons,
+        progress,
+        Rect::new(0, 0, w, h),
+    )
+}
+
+#[test]
+fn continue_after_a_finished_lesson_points_at_the_next_unfinished_one() {
+    use tooldojo::tui::app::HomeEntry;
+    let progress: tooldojo::tui::progress::Progress = serde_json::from_str(
+        r#"{"version": 1, "current": {"lesson": "02-validate-tool-args", "page": 4},
+            "lessons": {"02-validate-tool-args": {"done": true, "pages_seen": [0, 1, 2, 3, 4]},
+                        "03-json-traps": {"done": true, "pages_seen": [0]}}}"#,
+    )
+    .unwrap();
+    let app = home_app(progress, 80, 24);
+    assert_eq!(
+        app.home_entries()[0],
+        HomeEntry::Continue(3),
+        "04, past 02 and 03"
+    );
+    let text = screen(&app);
+    assert!(text.contains("Continue   04 Value constraints"), "{text}");
+}
+
+#[test]
+fn home_uses_a_tall_window_and_never_cuts_its_key_hint_mid_word() {
+    let app = home_app(tooldojo::tui::progress::Progress::default(), 160, 45);
+    let text = screen(&app);
+    // Every lesson with its pages under it: the window's height holds the course.
+    assert!(text.contains("What a tool call is"), "{text}");
+    assert!(text.contains("14 Checklist, interview"), "{text}");
+    let blank = text
+        .lines()
+        .filter(|l| l.trim_matches(|c| c == '│' || c == ' ').is_empty())
+        .count();
+    assert!(blank <= 8, "{blank} blank rows at 160x45:\n{text}");
+    for (w, h) in [(40, 12), (52, 14), (64, 16), (80, 24)] {
+        let app = home_app(tooldojo::tui::progress::Progress::default(), w, h);
+        let text = screen(&app);
+        let lines: Vec<&str> = text.lines().collect();
+        // The line above the frame's bottom border.
+        let hint = lines[lines.len() - 3].trim_matches(|c| c == '│' || c == ' ');
+        assert!(
+            [
+                "Tab moves  Enter opens  Esc goes back (from a lesson, here)  ? every key",
+                "Tab moves  Enter opens  Esc back  ? keys",
+                "Tab moves  Enter opens  ? keys",
+                "Tab moves  Enter opens",
+            ]
+            .contains(&hint),
+            "{w}x{h}: {hint:?}\n{text}"
+        );
+        assert!(
+            !lines[0].contains("a m╮"),
+            "the title is not cut: {}",
+            lines[0]
+        );
+    }
+}
