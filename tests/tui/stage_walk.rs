@@ -174,3 +174,32 @@ fn home_uses_a_tall_window_and_never_cuts_its_key_hint_mid_word() {
         );
     }
 }
+
+#[test]
+fn resume_keeps_the_row_cursor() {
+    let mut app = lesson_app("01-reading", false, 80, 24);
+    let _ = press(&mut app, "<Tab><Enter><Down><Down>");
+    assert!(screen(&app).contains("▶ 3 TKT-999"), "{}", screen(&app));
+    let saved = app.progress_snapshot();
+    // Opened afresh from what was saved, as a new session would.
+    let mut again = {
+        use tooldojo::content::Content;
+        use tooldojo::tui::app::{self, App};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lessons");
+        let content = Content::new(Some(&dir), None);
+        let records = tooldojo::executor::cases::tickets(&Content::embedded()).unwrap();
+        let mut opts = options(ThemeName::Default, false);
+        opts.lesson = Some("01-reading".into());
+        App::new(
+            opts,
+            app::block_env(content.clone(), records, 0),
+            app::load_lessons(&content),
+            saved,
+            Rect::new(0, 0, 80, 24),
+        )
+    };
+    let text = screen(&again);
+    assert!(text.contains("▶ 3 TKT-999"), "back on row 3:\n{text}");
+    let _ = press(&mut again, "<Enter>");
+    assert!(screen(&again).contains("Row 3:"), "{}", screen(&again));
+}

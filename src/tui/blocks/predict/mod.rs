@@ -290,7 +290,7 @@ impl BlockWidget for PredictWidget {
                 }),
             );
         }
-        json!({ "rows": rows, "queue": self.queue, "review": self.review })
+        json!({ "rows": rows, "queue": self.queue, "review": self.review, "cursor": self.cursor })
     }
 
     fn restore(&mut self, state: &Value) {
@@ -315,7 +315,10 @@ impl BlockWidget for PredictWidget {
             .unwrap_or_default();
         self.review =
             state.get("review").and_then(Value::as_bool) == Some(true) && !self.queue.is_empty();
-        self.cursor = 0;
+        // Back on the row the learner was on.
+        let cursor = state.get("cursor").and_then(Value::as_u64).unwrap_or(0);
+        let last = self.visible().len().saturating_sub(1);
+        self.cursor = usize::try_from(cursor).unwrap_or(0).min(last);
     }
 
     fn is_done(&self) -> bool {
