@@ -203,3 +203,56 @@ fn resume_keeps_the_row_cursor() {
     let _ = press(&mut again, "<Enter>");
     assert!(screen(&again).contains("Row 3:"), "{}", screen(&again));
 }
+
+/// The shipped course opened at `lesson`, at 80x24.
+fn shipped_at(lesson: &str) -> tooldojo::tui::app::App {
+    use tooldojo::content::Content;
+    use tooldojo::tui::app::{self, App};
+    let content = Content::embedded();
+    let records = tooldojo::executor::cases::tickets(&content).unwrap();
+    let mut opts = options(ThemeName::Default, false);
+    opts.lesson = Some(lesson.into());
+    App::new(
+        opts,
+        app::block_env(content.clone(), records, 0),
+        app::load_lessons(&content),
+        tooldojo::tui::progress::Progress::default(),
+        Rect::new(0, 0, 80, 24),
+    )
+}
+
+#[test]
+fn tab_from_the_bottom_takes_the_block_in_view_never_one_above() {
+    use tooldojo::tui::app::Focus;
+    for (lesson, kind) in [
+        ("01-untrusted-input", "Explain in your own words"),
+        ("07-tenant-scope-and-copies", "Quiz"),
+    ] {
+        let mut app = shipped_at(lesson);
+        let _ = press(&mut app, "nnnnG");
+        let before = app.scroll();
+        let _ = press(&mut app, "<Tab>");
+        assert_eq!(app.scroll(), before, "{lesson}: Tab does not scroll up");
+        assert!(
+            matches!(app.focus(), Focus::Block(b) if b > 0),
+            "{lesson}: the block in view, not the playground half above it"
+        );
+        assert!(screen(&app).contains(kind), "{}", screen(&app));
+    }
+}
+
+#[test]
+fn typing_in_a_playground_keeps_its_schema_line_in_view() {
+    let mut app = shipped_at("01-untrusted-input");
+    let _ = press(&mut app, "nnnn<Tab><Enter><Enter>");
+    assert!(
+        screen(&app).contains("Schema < weather"),
+        "{}",
+        screen(&app)
+    );
+    for c in "xyz, more text".chars() {
+        let _ = press(&mut app, &c.to_string());
+        let text = screen(&app);
+        assert!(text.contains("Schema < weather"), "after {c:?}:\n{text}");
+    }
+}

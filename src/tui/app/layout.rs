@@ -88,12 +88,16 @@ impl PageView {
         })
     }
 
-    /// The first block that reaches below page row `y`.
+    /// The first block that starts at page row `y` or below; when none does, the block
+    /// that reaches below `y` (one taller than the view, its top scrolled away).
     pub(super) fn first_slot_below(&self, y: usize) -> Option<usize> {
-        self.segments.iter().find_map(|s| match s.kind {
-            SegKind::Slot(i) if s.y + s.height > y => Some(i),
-            _ => None,
-        })
+        let first = |starts: bool| {
+            self.segments.iter().find_map(|s| match s.kind {
+                SegKind::Slot(i) if (s.y >= y || !starts) && s.y + s.height > y => Some(i),
+                _ => None,
+            })
+        };
+        first(true).or_else(|| first(false))
     }
 
     /// Drop a trailing blank line.
