@@ -256,3 +256,21 @@ fn typing_in_a_playground_keeps_its_schema_line_in_view() {
         assert!(text.contains("Schema < weather"), "after {c:?}:\n{text}");
     }
 }
+
+#[test]
+fn a_block_alone_on_a_page_grows_into_the_room() {
+    for name in [
+        "trace-block:partial-success",
+        "playground:validator",
+        "playground:executor",
+    ] {
+        for (w, h) in [(120, 35), (160, 45)] {
+            let text = drawn(name, w, h);
+            let lines: Vec<&str> = text.lines().collect();
+            // The block's bottom border sits on the last row of the page, above the
+            // pane's own bottom border and the key bar.
+            let last = lines[lines.len() - 3];
+            assert!(last.starts_with("│ ╰"), "{name} at {w}x{h}:\n{text}");
+        }
+    }
+}

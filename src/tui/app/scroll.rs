@@ -40,10 +40,15 @@ impl App {
     /// Height and drawing width of the focused block (0 when no block has focus).
     pub(super) fn focused_height(&self) -> (u16, u16) {
         let w = self.content_area().width;
-        match self.focus {
-            Focus::Block(i) => (self.slot_height(i, w), w),
-            _ => (0, w),
-        }
+        let Focus::Block(i) = self.focus else {
+            return (0, w);
+        };
+        // As laid out (a block alone on its page may have grown into the room).
+        let h = match self.page_view(w).slot_span(i) {
+            Some((_, h)) => u16::try_from(h).unwrap_or(u16::MAX),
+            None => self.slot_height(i, w),
+        };
+        (h, w)
     }
 
     /// After a key inside the focused block: keep its focus line in view and, when the block

@@ -144,6 +144,11 @@ pub trait BlockWidget {
         let _ = available_rows;
         self.height(width)
     }
+    /// Alone on a page shorter than the view, the block may take the rows left over (it
+    /// draws into whatever height it is given).
+    fn fills_room(&self) -> bool {
+        false
+    }
     /// Is the block animating (the loop ticks only while a block on screen says so)?
     fn animating(&self) -> bool {
         false

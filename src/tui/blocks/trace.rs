@@ -436,6 +436,11 @@ impl BlockWidget for TraceWidget {
         (usize::from(self.at_end()), 1)
     }
 
+    /// More room shows more of the latest events.
+    fn fills_room(&self) -> bool {
+        true
+    }
+
     fn animating(&self) -> bool {
         self.playing
     }

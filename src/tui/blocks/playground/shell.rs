@@ -441,6 +441,11 @@ impl<E: Engine> BlockWidget for Playground<E> {
         self.shell.editing
     }
 
+    /// More room makes the editors taller.
+    fn fills_room(&self) -> bool {
+        true
+    }
+
     fn handle_paste(&mut self, text: &str) -> Pasted {
         if !self.shell.editing {
             return Pasted::IGNORED;
