@@ -671,12 +671,19 @@ fn watch_regrades_on_save_and_stops_cleanly_on_ctrl_c() {
         }
     };
     wait_for("All ");
+    // Each run says which it is and when it was graded.
+    wait_for("run 1 \u{b7} graded at 0:0");
     let broken = python(
         "if isinstance(value, bool) and want is not bool:",
         "if False:",
     );
     std::fs::write(&file, broken).unwrap();
     wait_for("First failing row: trap-true-as-int");
+    wait_for("run 2 \u{b7} graded at ");
+    assert!(
+        seen.lock().unwrap().contains(" s\n"),
+        "the run's time in seconds"
+    );
     assert!(
         seen.lock()
             .unwrap()
