@@ -4,33 +4,31 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use std::hint::black_box;
-use tooldojo::validate::{self, Schema, ValidatorRules, jsonl};
+use tooldojo::validate::{self, Validator, ValidatorRules, jsonl};
 
 fn bench(c: &mut Criterion) {
-    let schema =
-        Schema::from_json(&json!({"city": "str", "days": "int"}), &["city".into()]).unwrap();
+    let schema = Validator::options()
+        .required(&["city".into()])
+        .compile_value(&json!({"city": "str", "days": "int"}))
+        .unwrap();
     let rules = ValidatorRules::ALL_ON;
     let ok = r#"{"city": "Paris", "days": 3}"#;
     let bad = r#"{"city": "Paris", "days": true}"#;
     c.bench_function("validate_text ok", |b| {
-        b.iter(|| validate::validate_text(&schema, black_box(ok), &rules))
+        b.iter(|| schema.check(black_box(ok), &rules))
     });
     c.bench_function("validate_text type error", |b| {
-        b.iter(|| validate::validate_text(&schema, black_box(bad), &rules))
+        b.iter(|| schema.check(black_box(bad), &rules))
     });
     let value = json!({"city": "Paris", "days": 3});
     c.bench_function("validate (serde_json Value)", |b| {
-        b.iter(|| validate::validate(&schema, black_box(&value)))
+        b.iter(|| schema.validate(black_box(&value)))
     });
-    let tool = Schema::from_json(
-        &validate::tools::declaration("search_tickets").unwrap(),
-        &[],
-    )
-    .unwrap();
+    let tool =
+        Validator::from_value(&validate::tools::declaration("search_tickets").unwrap()).unwrap();
     c.bench_function("validate_text search_tickets value error", |b| {
         b.iter(|| {
-            validate::validate_text(
-                &tool,
+            tool.check(
                 black_box(r#"{"query": "crash", "page_size": 99999999}"#),
                 &rules,
             )

@@ -9,11 +9,15 @@
 pub mod check;
 pub mod cli;
 pub mod content;
+pub mod course;
 pub mod error;
 pub mod executor;
 pub mod input;
+pub mod json_text;
 pub mod orchestrator;
 pub mod practice;
+pub mod replay;
+pub mod safe_file;
 pub mod sanitize;
 pub mod switches;
 pub mod text;

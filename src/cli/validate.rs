@@ -1,10 +1,12 @@
-//! `tooldojo validate`: the seed validator, live.
+//! `tooldojo validate`: the validator, live.
 //!
 //! ```text
-//! tooldojo validate --schema SCHEMA [--required a,b] --args JSON [--all] [--off RULE] [--form F]
-//! tooldojo validate --jsonl [FILE] [--all] [--off RULE] [--form F]
+//! tooldojo validate --schema SCHEMA [--required a,b] --args JSON [--all] [--off RULE] [--form F] [--formats M]
+//! tooldojo validate --jsonl [FILE] [--all] [--off RULE] [--form F] [--formats M]
 //! ```
-//! SCHEMA is inline JSON, `@path`, or the name of a schema in `fixtures/schemas.json`.
+//! SCHEMA is inline JSON, `@path`, or the name of a schema in `fixtures/schemas.json`, in any
+//! shape the validator reads. The flags' words for forms, rules and formats modes are mapped
+//! here, so the validator itself knows nothing of the command line.
 
 use std::io;
 use std::process::ExitCode;
@@ -13,7 +15,31 @@ use serde_json::json;
 
 use super::{ContentArgs, inline_or_file};
 use crate::error::UserError;
-use crate::validate::{self, Form, Rule, Schema, ValidatorRules, jsonl};
+use clap::builder::TypedValueParser as _;
+
+use crate::validate::{self, Form, Formats, Rule, Validator, ValidatorRules, jsonl};
+
+/// `--form`'s words (and `anthropic`, another name for `tool`).
+fn form_flag() -> impl clap::builder::TypedValueParser<Value = Form> {
+    let mut names: Vec<&'static str> = Form::NAMES.to_vec();
+    names.push("anthropic");
+    clap::builder::PossibleValuesParser::new(names)
+        .map(|s: String| Form::parse(&s).unwrap_or(Form::Tool))
+}
+
+/// `--off`'s words.
+fn rule_flag() -> impl clap::builder::TypedValueParser<Value = Rule> {
+    use crate::switches::Switch;
+    let names: Vec<&'static str> = Rule::ALL.iter().map(|r| r.flag()).collect();
+    clap::builder::PossibleValuesParser::new(names)
+        .map(|s: String| s.parse::<Rule>().unwrap_or(Rule::Required))
+}
+
+/// `--formats`' words.
+fn formats_flag() -> impl clap::builder::TypedValueParser<Value = Formats> {
+    clap::builder::PossibleValuesParser::new(["assert", "annotate"])
+        .map(|s: String| Formats::parse(&s).unwrap_or_default())
+}
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct ValidateArgs {
@@ -35,16 +61,19 @@ pub(crate) struct ValidateArgs {
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-",
           conflicts_with_all = ["schema", "args", "required"])]
     pub(crate) jsonl: Option<String>,
-    /// List every failure in check order (`"errors": [...]`), not just the first, and the
-    /// form the schema was read in (`"form"`).
+    /// List every failure in order (`"errors": [...]`), not just the first, the form the
+    /// schema was read in (`"form"`), and the keywords and formats it ignored.
     #[arg(long)]
     pub(crate) all: bool,
-    /// Name the schema's form (flat, json-schema, tool) instead of reading it from its
-    /// shape; needed when the shape reads both ways (`{"title": "int"}`, `{}`).
-    #[arg(long, value_name = "FORM", value_enum)]
+    /// Name the schema's form (flat, json-schema, tool, mcp, openai-chat, openai-responses)
+    /// instead of reading it from its shape; needed when the shape reads both ways.
+    #[arg(long, value_name = "FORM", value_parser = form_flag())]
     pub(crate) form: Option<Form>,
+    /// What `format` does: assert (check it, the default) or annotate (a note only).
+    #[arg(long, value_name = "MODE", value_parser = formats_flag(), default_value = "assert")]
+    pub(crate) formats: Formats,
     /// Switch one check off to see what it was catching (repeatable).
-    #[arg(long, value_name = "RULE", value_enum)]
+    #[arg(long, value_name = "RULE", value_parser = rule_flag())]
     pub(crate) off: Vec<Rule>,
 }
 
@@ -53,10 +82,12 @@ pub(crate) fn load_schema(
     value: &str,
     required: &[String],
     form: Option<Form>,
+    formats: Formats,
     content: &ContentArgs,
-) -> Result<Schema, UserError> {
+) -> Result<Validator, UserError> {
     let trimmed = value.trim_start();
-    if value.starts_with('@') || trimmed.starts_with('{') || trimmed.starts_with('[') {
+    let inline = trimmed.starts_with('{') || trimmed.starts_with('[');
+    if value.starts_with('@') || inline || trimmed == "true" || trimmed == "false" {
         let (name, text) = inline_or_file(value)?;
         let v = validate::json::parse(&text).map_err(|e| match e {
             validate::ParseError::Syntax { what, line, column } => UserError::new(format!(
@@ -66,27 +97,38 @@ pub(crate) fn load_schema(
                 UserError::new(format!("{name}: the schema repeats the key {path:?}"))
             }
         })?;
-        return validate::schema::compile(&v, required, form)
+        return Validator::options()
+            .form(form)
+            .required(required)
+            .formats(formats)
+            .compile(&v)
             .map_err(|e| UserError::new(format!("{name}: bad schema: {e}")));
     }
     let named = validate::cases::schemas(&content.content())?;
     let name = validate::Json::Str(value.into());
-    validate::cases::resolve_schema_as(&name, required, &named, form)
+    validate::cases::resolve_schema_as(&name, required, &named, form, formats)
         .map_err(|e| UserError::new(format!("--schema: {e}")))
 }
 
-/// The contract's output line for a verdict (and, with `--all`, `errors` and the `form`
-/// the schema was read in).
-pub(crate) fn verdict_line(violations: &[validate::Violation], all: bool, form: Form) -> String {
-    let mut v = json!({
+/// The contract's output line for a verdict (and, with `--all`, `errors`, the `form` the
+/// schema was read in, and what it ignored when it ignored anything).
+pub(crate) fn verdict_line(violations: &[validate::Violation], all: bool, v: &Validator) -> String {
+    let mut line = json!({
         "ok": violations.is_empty(),
         "error": violations.first().map_or("", |v| v.message.as_str()),
     });
     if all {
-        v["errors"] = violations.iter().map(|v| v.message.clone()).collect();
-        v["form"] = form.name().into();
+        line["errors"] = violations.iter().map(|v| v.message.clone()).collect();
+        line["form"] = v.form().name().into();
+        if !v.unknown_keywords().is_empty() {
+            line["unknown_keywords"] =
+                serde_json::to_value(v.unknown_keywords()).unwrap_or_default();
+        }
+        if !v.unknown_formats().is_empty() {
+            line["unknown_formats"] = serde_json::to_value(v.unknown_formats()).unwrap_or_default();
+        }
     }
-    validate::json::dumps(&v)
+    validate::json::dumps(&line)
 }
 
 pub(crate) fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult {
@@ -96,6 +138,7 @@ pub(crate) fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult
             all: args.all,
             rules,
             form: args.form,
+            formats: args.formats,
             named: validate::cases::schemas(&content.content())?,
         };
         let stdout = io::stdout().lock();
@@ -116,16 +159,17 @@ pub(crate) fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult
     let (Some(schema), Some(args_value)) = (&args.schema, &args.args) else {
         return Err(UserError::new("give --schema and --args, or --jsonl").into());
     };
-    let schema = load_schema(schema, &args.required, args.form, content)?;
+    let validator = load_schema(schema, &args.required, args.form, args.formats, content)?;
     let (_, text) = inline_or_file(args_value)?;
     let violations = if args.all {
-        validate::validate_text_all(&schema, &text, &rules)
+        validator.check_all(text.as_str(), &rules)
     } else {
-        validate::validate_text(&schema, &text, &rules)
+        validator
+            .check(text.as_str(), &rules)
             .err()
             .into_iter()
             .collect()
     };
-    println!("{}", verdict_line(&violations, args.all, schema.form));
+    println!("{}", verdict_line(&violations, args.all, &validator));
     Ok(ExitCode::SUCCESS)
 }

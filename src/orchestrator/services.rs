@@ -17,7 +17,7 @@ use super::model::ToolDecl;
 use super::scenario::AttemptScript;
 use super::trace::{EventKind, Outcome, Recorder};
 use crate::executor::{self, Context, Envelope, ErrorCode, Record, Store};
-use crate::validate::{self, Schema};
+use crate::validate::{self, Validator};
 
 /// The allowlist. Anything else is `unknown_tool`; a model-written name never selects code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -72,8 +72,8 @@ impl ToolKind {
     }
 
     /// The validator's compiled form of the declaration.
-    pub fn schema(self) -> &'static Schema {
-        validate::tools::schema(self.name())
+    pub fn schema(self) -> &'static Validator {
+        validate::tools::validator(self.name())
             .unwrap_or_else(|| panic!("the validator declares no tool {}", self.name()))
     }
 }
@@ -107,10 +107,16 @@ pub fn validate_call(
             // Judged on the text, as `validate` reads it: a number beyond the float range is
             // infinity there, where a parsed value could only hold it as null.
             let rules = validate::ValidatorRules::ALL_ON;
-            Some(validate::validate_text_to_value(kind.schema(), text, &rules).map_err(rejected)?)
+            Some(
+                kind.schema()
+                    .check_text_to_value(text, &rules)
+                    .map_err(rejected)?,
+            )
         }
         _ => {
-            validate::validate(kind.schema(), args.unwrap_or(&Value::Null)).map_err(rejected)?;
+            kind.schema()
+                .validate(args.unwrap_or(&Value::Null))
+                .map_err(rejected)?;
             None
         }
     };

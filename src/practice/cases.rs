@@ -12,9 +12,7 @@ use crate::error::{UserError, UserResult};
 use crate::executor::{
     self, Context, Envelope, ExecRules, Record, Registry, Store, cases as exec_cases,
 };
-use crate::validate::{
-    self, CheckKind, Form, Schema, TypeSpec, ValidatorRules, cases as val_cases,
-};
+use crate::validate::{self, CheckKind, Validator, ValidatorRules, cases as val_cases};
 
 /// Lessons a failing row sends the learner back to (ids of files in `lessons/`).
 pub(crate) const LESSON_VALIDATE: &str = "02-validate-tool-args";
@@ -140,6 +138,27 @@ impl Row {
     }
 }
 
+impl Row {
+    /// The store of an execute row as the harness reads it back when nothing changed it:
+    /// `{"alpha:TKT-104": {"id", "title", "status", "description"?}, ...}`.
+    pub(crate) fn store_value(&self) -> Option<Value> {
+        let Call::Execute { records, .. } = &self.call else {
+            return None;
+        };
+        let mut map = serde_json::Map::new();
+        for entry in records.iter().map(record_entry) {
+            if let Value::Array(mut pair) = entry
+                && pair.len() == 2
+            {
+                let stored = pair.pop().unwrap_or_default();
+                let key = pair.pop().and_then(|k| k.as_str().map(str::to_owned));
+                map.insert(key.unwrap_or_default(), stored);
+            }
+        }
+        Some(Value::Object(map))
+    }
+}
+
 /// The context the learner's function gets: the seed's camel-case keys.
 pub(crate) fn context_value(ctx: &Context) -> Value {
     json!({"tenant": ctx.tenant, "canReadTickets": ctx.can_read_tickets})
@@ -205,19 +224,18 @@ fn validator_row(
     id: &str,
     origin: Origin,
     lesson: &'static str,
-    schema: &Schema,
+    schema: &Validator,
     args_text: String,
 ) -> Option<Row> {
-    if schema.form != Form::Flat
-        || !matches!(validate::parse_args(&args_text), Ok(Value::Object(_)))
-    {
+    let sig = schema.flat_signature()?;
+    if !matches!(validate::parse_args(&args_text), Ok(Value::Object(_))) {
         return None;
     }
-    let mut flat = Vec::with_capacity(schema.properties.len());
-    for p in &schema.properties {
-        let TypeSpec::Py(t) = &p.ty else { return None };
-        flat.push((p.name.clone(), t.name()));
-    }
+    let flat = sig
+        .args
+        .iter()
+        .map(|(n, t)| (n.clone(), t.name()))
+        .collect();
     let expected = expected_verdict(schema, &args_text);
     Some(Row {
         id: id.to_owned(),
@@ -226,7 +244,7 @@ fn validator_row(
         lesson,
         call: Call::Validate {
             schema: flat,
-            required: schema.required.clone(),
+            required: sig.required.clone(),
             args_text,
         },
         expected,
@@ -235,8 +253,8 @@ fn validator_row(
 
 /// The real validator's verdict; with several required names missing, each of their
 /// messages is a right answer.
-fn expected_verdict(schema: &Schema, args_text: &str) -> Expected {
-    let all = validate::validate_text_all(schema, args_text, &ValidatorRules::ALL_ON);
+fn expected_verdict(schema: &Validator, args_text: &str) -> Expected {
+    let all = schema.check_all(args_text, &ValidatorRules::ALL_ON);
     let Some(first) = all.first() else {
         return Expected::Verdict {
             ok: true,
@@ -315,7 +333,10 @@ fn held_validator_rows() -> UserResult<Vec<Row>> {
         .iter()
         .map(|(id, lesson, schema, required, args)| {
             let required: Vec<String> = required.iter().map(|s| (*s).to_owned()).collect();
-            let schema = Schema::from_text(schema, &required, Some(Form::Flat))
+            let schema = Validator::options()
+                .form(Some(validate::Form::Flat))
+                .required(&required)
+                .compile_text(schema)
                 .map_err(|e| UserError::new(format!("held-back case {id}: {e}")))?;
             validator_row(id, Origin::HeldBack, lesson, &schema, (*args).to_owned()).ok_or_else(
                 || {

@@ -154,7 +154,7 @@ pub(crate) fn screen(report: &Report, title: &dyn Fn(&str) -> Option<String>) ->
         ));
     }
     for notice in report.notices() {
-        s.push_str(notice);
+        s.push_str(&notice);
         s.push('\n');
     }
     let Some(first) = report.first_failure() else {

@@ -23,7 +23,7 @@ pub enum GraderMsg {
     /// The watched file was saved.
     Saved(PathBuf),
     /// Progress of run number `run`.
-    Run(u64, practice::Progress),
+    Run(u64, Box<practice::Progress>),
 }
 
 /// How background work reaches the event loop.
@@ -116,7 +116,9 @@ impl LiveGrader {
 
     /// Functions whose every row passed in the last report.
     pub fn all_passed(&self) -> Vec<Function> {
-        self.report().map(passed_functions).unwrap_or_default()
+        self.report()
+            .map(crate::course::graded::passed_functions)
+            .unwrap_or_default()
     }
 
     /// Start a run now (stopping the one going, if any). Without a way to report back
@@ -141,7 +143,7 @@ impl LiveGrader {
             rows: self.rows.clone(),
         };
         self.background = Some(practice::spawn(job, move |p| {
-            notify(GraderMsg::Run(run, p))
+            notify(GraderMsg::Run(run, Box::new(p)))
         }));
     }
 
@@ -154,7 +156,14 @@ impl LiveGrader {
             }
             GraderMsg::Saved(_) => false,
             GraderMsg::Run(run, _) if run != self.run => false,
-            GraderMsg::Run(_, practice::Progress::Event(ev)) => {
+            GraderMsg::Run(_, progress) => self.on_progress(*progress),
+        }
+    }
+
+    /// Progress of the current run.
+    fn on_progress(&mut self, progress: practice::Progress) -> bool {
+        match progress {
+            practice::Progress::Event(ev) => {
                 if let GraderState::Running { done, total } = &mut self.state {
                     match ev {
                         GradeEvent::Started { total: t, .. } => *total = t,
@@ -168,7 +177,7 @@ impl LiveGrader {
                 }
                 true
             }
-            GraderMsg::Run(_, practice::Progress::Done(outcome)) => {
+            practice::Progress::Done(outcome) => {
                 self.state = match outcome {
                     Ok(report) => GraderState::Done(report),
                     // A stopped run is followed by a fresh one; keep showing progress.
@@ -207,52 +216,6 @@ impl LiveGrader {
             GraderState::Waiting => vec!["not graded: the file was never saved".to_owned()],
         }
     }
-}
-
-/// The functions of `report` whose every row passed.
-pub fn passed_functions(report: &Report) -> Vec<Function> {
-    report
-        .graded
-        .iter()
-        .copied()
-        .filter(|f| {
-            let mine: Vec<&RowResult> = report.rows.iter().filter(|x| x.function == *f).collect();
-            !mine.is_empty() && mine.iter().all(|x| x.passed())
-        })
-        .collect()
-}
-
-/// After a grading run outside the app (`tooldojo practice FILE`): tick, in the saved
-/// progress, the checklist items the passing functions earn. Returns a line to print when
-/// an item was ticked. A progress file that does not parse is left alone (the app reports it).
-pub fn record_pass(content: &crate::content::Content, report: &Report) -> Option<String> {
-    use crate::tui::progress::{Progress, Store, state_dir};
-    let passed = passed_functions(report);
-    if passed.is_empty() {
-        return None;
-    }
-    let dir = state_dir()?;
-    let path = dir.join("progress.json");
-    if path.exists() {
-        let text = std::fs::read_to_string(&path).ok()?;
-        serde_json::from_str::<Progress>(&text).ok()?;
-    }
-    let lessons = crate::tui::app::load_lessons(content).ok()?;
-    let opened = Store::open(Some(dir), false);
-    let mut progress = opened.progress;
-    let names: Vec<&str> = passed.iter().map(|f| f.name(report.lang.is_js())).collect();
-    let mut ticked = 0;
-    for &f in &passed {
-        ticked += crate::tui::app::tick_graded(&lessons, &mut progress, f, |_, _, _| None).len();
-    }
-    if ticked == 0 {
-        return None;
-    }
-    opened.store.save(&progress).ok()?;
-    Some(format!(
-        "Every row of your {} passed: ticked on the course checklist (lesson 14).",
-        names.join(" and ")
-    ))
 }
 
 /// `PASS held-bool-id: expected ..., got ...`: one row of a report in one line.

@@ -7,8 +7,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
+use crate::course::LessonState;
 use crate::text::{truncate, width as width_of};
-use crate::tui::app::{App, Focus, LessonState, MIN_HEIGHT, MIN_WIDTH, Overlay, Screen};
+use crate::tui::app::{App, Focus, MIN_HEIGHT, MIN_WIDTH, Overlay, Screen};
 use crate::tui::blocks::RenderCtx;
 use crate::tui::keybar::same_key;
 use crate::tui::keys::{self, Context};
@@ -329,18 +330,6 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
     crate::tui::page::draw_page(app, &view, content, buf);
 }
 
-fn kind_name(kind: &crate::content::lessons::BlockKind) -> &'static str {
-    use crate::content::lessons::BlockKind::*;
-    match kind {
-        Predict => "predict",
-        Playground => "playground",
-        Trace => "trace",
-        Quiz => "quiz",
-        Explain => "explain",
-        Checklist => "checklist",
-    }
-}
-
 /// Draw one block into `area` of `buf`, or its build error.
 pub(super) fn render_slot(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
     let t = &app.theme();
@@ -366,7 +355,7 @@ pub(super) fn render_slot(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
                 format!(
                     " {} {} block, line {} ",
                     t.sym.bad,
-                    kind_name(&slot.kind),
+                    slot.kind.name(),
                     slot.line
                 ),
                 t.bad,

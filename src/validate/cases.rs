@@ -1,11 +1,11 @@
 //! The validator's fixture tables: the rows of `fixtures/validator_cases.json` (their types,
 //! loaded from the content trees, and run through the real validator) and the named schemas
-//! of `fixtures/schemas.json` resolved into `Schema`s.
+//! of `fixtures/schemas.json` compiled into `Validator`s.
 
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Form, Json, Schema, ValidatorRules};
+use super::{Args, Form, Formats, Json, Validator, ValidatorRules};
 use crate::content::{Content, parse_json, present};
 use crate::error::{UserError, UserResult};
 
@@ -77,14 +77,20 @@ pub fn schemas(content: &Content) -> UserResult<Vec<(String, NamedSchema)>> {
 }
 
 /// A schema as a case writes it: the name of an entry of `schemas.json`, or an inline
-/// schema in any contract form. For a named flat schema, the case's own `required` list
-/// (when not empty) replaces the entry's.
+/// schema in any shape. For a named flat schema, the case's own `required` list (when not
+/// empty) replaces the entry's.
 pub fn resolve_schema(
     schema: &serde_json::Value,
     required: &[String],
     named: &[(String, NamedSchema)],
-) -> Result<Schema, String> {
-    resolve_schema_as(&Json::from_value(schema), required, named, None)
+) -> Result<Validator, String> {
+    resolve_schema_as(
+        &Json::from_value(schema),
+        required,
+        named,
+        None,
+        Formats::Assert,
+    )
 }
 
 /// [`resolve_schema`] on text read with its numbers exact; `form` names the form of an
@@ -94,7 +100,14 @@ pub(crate) fn resolve_schema_as(
     required: &[String],
     named: &[(String, NamedSchema)],
     form: Option<Form>,
-) -> Result<Schema, String> {
+    formats: Formats,
+) -> Result<Validator, String> {
+    let opts = |req: &[String]| {
+        Validator::options()
+            .form(form)
+            .required(req)
+            .formats(formats)
+    };
     match schema {
         Json::Str(name) => {
             let Some((_, entry)) = named.iter().find(|(n, _)| n == name.as_ref()) else {
@@ -109,10 +122,11 @@ pub(crate) fn resolve_schema_as(
             } else {
                 required
             };
-            super::schema::compile(&Json::from_value(&entry.schema), req, form)
+            opts(req)
+                .compile_value(&entry.schema)
                 .map_err(|e| format!("schema {name:?}: {e}"))
         }
-        other => super::schema::compile(other, required, form),
+        other => opts(required).compile(other).map_err(|e| e.to_string()),
     }
 }
 
@@ -123,14 +137,14 @@ pub fn run_case(
     named: &[(String, NamedSchema)],
     rules: &ValidatorRules,
 ) -> Result<Verdict, String> {
-    let schema = resolve_schema(&case.schema, &case.required, named)?;
-    let result = match (&case.args, &case.args_text) {
-        (Some(args), None) => super::validate_with(&schema, args, rules),
-        (None, Some(text)) => super::validate_text(&schema, text, rules),
+    let validator = resolve_schema(&case.schema, &case.required, named)?;
+    let args = match (&case.args, &case.args_text) {
+        (Some(args), None) => Args::Value(args),
+        (None, Some(text)) => Args::Text(text),
         (Some(_), Some(_)) => return Err("a case has both args and args_text".into()),
         (None, None) => return Err("a case needs args or args_text".into()),
     };
-    Ok(match result {
+    Ok(match validator.check(args, rules) {
         Ok(()) => Verdict {
             ok: true,
             error: String::new(),

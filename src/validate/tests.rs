@@ -2,17 +2,32 @@ use serde_json::{Value, json};
 
 use super::*;
 
-fn weather() -> Schema {
-    Schema::from_json(&json!({"city": "str", "days": "int"}), &["city".into()]).unwrap()
+/// Compile any shape, the form read from it (`required` for the flat form).
+fn compile(schema: &Value, required: &[String]) -> Result<Validator, String> {
+    Validator::options()
+        .required(required)
+        .compile_value(schema)
+        .map_err(|e| e.to_string())
+}
+
+fn compile_as(schema: &Value, form: Form) -> Result<Validator, String> {
+    Validator::options()
+        .form(Some(form))
+        .compile_value(schema)
+        .map_err(|e| e.to_string())
+}
+
+fn weather() -> Validator {
+    compile(&json!({"city": "str", "days": "int"}), &["city".into()]).unwrap()
 }
 
 /// `(ok, message)` the way the seed's function answers.
-fn verdict(schema: &Schema, text: &str) -> (bool, String) {
+fn verdict(schema: &Validator, text: &str) -> (bool, String) {
     verdict_with(schema, text, &ValidatorRules::ALL_ON)
 }
 
-fn verdict_with(schema: &Schema, text: &str, rules: &ValidatorRules) -> (bool, String) {
-    match validate_text(schema, text, rules) {
+fn verdict_with(schema: &Validator, text: &str, rules: &ValidatorRules) -> (bool, String) {
+    match schema.check(text, rules) {
         Ok(()) => (true, String::new()),
         Err(v) => (false, v.message),
     }
@@ -42,7 +57,7 @@ fn the_seeds_four_examples() {
 /// Every place where a careless port of the Python reference would disagree with it.
 #[test]
 fn traps_agree_with_python() {
-    let s = Schema::from_json(
+    let s = compile(
         &json!({"n": "int", "x": "float", "b": "bool", "s": "str", "l": "list", "d": "dict"}),
         &[],
     )
@@ -91,7 +106,7 @@ fn traps_agree_with_python() {
 
 #[test]
 fn order_of_checks_and_of_args() {
-    let s = Schema::from_json(
+    let s = compile(
         &json!({"city": "str", "days": "int", "unit": "str"}),
         &["city".into(), "days".into()],
     )
@@ -161,11 +176,11 @@ fn parse_problems() {
         ["z", "a"]
     );
     let e = parse_args(r#"{"a": 1, "a": 1}"#).unwrap_err();
-    assert_eq!((e.kind, e.arg.as_str()), (CheckKind::Parse, "a"));
+    assert_eq!((e.kind, e.path.as_str()), (CheckKind::Parse, "a"));
 }
 
-fn create_event() -> Schema {
-    Schema::from_json(
+fn create_event() -> Validator {
+    compile(
         &json!({
             "type": "object",
             "properties": {
@@ -272,14 +287,14 @@ fn value_constraints_state_bound_and_value() {
 #[test]
 fn all_failures_in_check_order() {
     let s = create_event();
-    let all: Vec<String> = validate_text_all(
-        &s,
-        r#"{"attendees": 0, "zz": 1, "room": 5, "duration_h": 9, "yy": 2}"#,
-        &ValidatorRules::ALL_ON,
-    )
-    .into_iter()
-    .map(|v| v.message)
-    .collect();
+    let all: Vec<String> = s
+        .check_all(
+            r#"{"attendees": 0, "zz": 1, "room": 5, "duration_h": 9, "yy": 2}"#,
+            &ValidatorRules::ALL_ON,
+        )
+        .into_iter()
+        .map(|v| v.message)
+        .collect();
     assert_eq!(
         all,
         [
@@ -293,9 +308,9 @@ fn all_failures_in_check_order() {
     );
     // The Value API gives the same answers.
     let v = parse_args(r#"{"attendees": 0, "zz": 1}"#).unwrap();
-    assert_eq!(validate_all(&s, &v).len(), 3);
+    assert_eq!(s.check_all(&v, &ValidatorRules::ALL_ON).len(), 3);
     assert_eq!(
-        validate(&s, &v).unwrap_err().message,
+        s.validate(&v).unwrap_err().message,
         "missing required arg: title"
     );
 }
@@ -303,7 +318,7 @@ fn all_failures_in_check_order() {
 #[test]
 fn json_schema_defaults_and_forms() {
     // Without additionalProperties: false, JSON Schema allows extra keys.
-    let open = Schema::from_json(
+    let open = compile(
         &json!({"type": "object", "properties": {"q": {"type": "string"}}}),
         &[],
     )
@@ -313,9 +328,9 @@ fn json_schema_defaults_and_forms() {
         (true, "".into())
     );
     // A tool declaration wraps a JSON Schema.
-    let tool = Schema::from_json(&tools::declaration("search_tickets").unwrap(), &[]).unwrap();
-    assert_eq!(tool.form, Form::Tool);
-    assert_eq!(tool.tool.as_deref(), Some("search_tickets"));
+    let tool = compile(&tools::declaration("search_tickets").unwrap(), &[]).unwrap();
+    assert_eq!(tool.form(), Form::Tool);
+    assert_eq!(tool.name(), Some("search_tickets"));
     assert_eq!(
         verdict(&tool, r#"{"query": "crash", "page_size": 99999999}"#).1,
         "value error: page_size must be <= 100, got 99999999"
@@ -325,12 +340,13 @@ fn json_schema_defaults_and_forms() {
         "type error: page_size expected int, got bool"
     );
     // A flat schema with a property called "type" is still flat.
-    let flat = Schema::from_json(&json!({"type": "str"}), &[]).unwrap();
-    assert_eq!(flat.form, Form::Flat);
+    let flat = compile(&json!({"type": "str"}), &[]).unwrap();
+    assert_eq!(flat.form(), Form::Flat);
     // Text form refuses a schema that repeats a key.
     assert!(
-        Schema::from_text(r#"{"a": "int", "a": "str"}"#, &[], None)
+        Validator::from_text(r#"{"a": "int", "a": "str"}"#)
             .unwrap_err()
+            .to_string()
             .contains("repeats the key")
     );
 }
@@ -358,13 +374,14 @@ fn malformed_schemas_are_errors() {
             "whole number",
         ),
         (
-            json!({"type": "object", "properties": {"a": {"items": {}}}}),
-            "unsupported keyword \"items\"",
+            json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}}}),
+            "never fetches",
         ),
         (
-            json!({"type": "object", "additionalProperties": {"type": "string"}}),
-            "additionalProperties",
+            json!({"type": "object", "allOf": []}),
+            "at least one schema",
         ),
+        (json!({"$ref": "#"}), "loop"),
         (json!({"type": "object", "required": "a"}), "required"),
         (json!({"name": "t", "input_schema": 3}), "input_schema"),
         (
@@ -373,11 +390,11 @@ fn malformed_schemas_are_errors() {
         ),
     ];
     for (schema, want) in bad {
-        let e = Schema::from_json(&schema, &[]).unwrap_err();
+        let e = compile(&schema, &[]).unwrap_err();
         assert!(e.contains(want), "{schema}: {e}");
     }
     assert!(
-        Schema::from_json(&json!({"type": "object"}), &["a".into()])
+        compile(&json!({"type": "object"}), &["a".into()])
             .unwrap_err()
             .contains("flat form")
     );
@@ -395,7 +412,7 @@ fn switching_a_rule_off_changes_the_verdict() {
         verdict_with(&s, r#"{"city": "P", "days": true}"#, &off(Rule::BoolGuard)),
         (true, String::new())
     );
-    let t = Schema::from_json(&tools::declaration("search_tickets").unwrap(), &[]).unwrap();
+    let t = compile(&tools::declaration("search_tickets").unwrap(), &[]).unwrap();
     assert!(verdict_with(&t, r#"{"query": "a", "page_size": 0}"#, &off(Rule::Values)).0);
     // Value checks still run on the right kind when the type check is off.
     assert_eq!(
@@ -408,7 +425,7 @@ fn switching_a_rule_off_changes_the_verdict() {
 fn tool_declarations_compile_and_validate() {
     for d in tools::declarations() {
         let name = d["name"].as_str().unwrap();
-        assert!(tools::schema(name).is_some(), "{name}");
+        assert!(tools::validator(name).is_some(), "{name}");
     }
     let d = tools::declaration("get_ticket").unwrap();
     let ok = tools::validate_call(
@@ -443,20 +460,18 @@ fn dumps_matches_the_contract_spacing() {
     );
 }
 
-fn js(props: serde_json::Value) -> Schema {
-    Schema::from_json(&json!({"type": "object", "properties": props}), &[]).unwrap()
+fn js(props: serde_json::Value) -> Validator {
+    compile(&json!({"type": "object", "properties": props}), &[]).unwrap()
 }
 
 #[test]
 fn numbers_compare_exactly_and_messages_show_them_as_written() {
-    let s = Schema::from_text(
+    let s = Validator::from_text(
         r#"{"type": "object", "properties": {
             "i": {"maximum": 9223372036854775807},
             "e": {"enum": [99999999999999999999999]},
             "c": {"const": 9007199254740993},
             "m": {"minimum": -100000000000000000000}}}"#,
-        &[],
-        None,
     )
     .unwrap();
     let rows = [
@@ -508,7 +523,7 @@ fn empty_enum_and_integral_float_lengths_are_valid() {
     // Lengths count code points: one non-BMP character is one character.
     assert!(verdict(&s, r#"{"code": "🐲🐲"}"#).0);
     for bad in [json!(2.5), json!(-1), json!(-1.0), json!("2")] {
-        let e = Schema::from_json(
+        let e = compile(
             &json!({"type": "object", "properties": {"a": {"minLength": bad}}}),
             &[],
         )
@@ -524,64 +539,49 @@ fn ambiguous_shapes_need_their_form_named() {
         json!({"title": "int"}),
         json!({"description": "str", "$comment": "dict"}),
     ] {
-        let e = Schema::from_json(&shape, &[]).unwrap_err();
+        let e = compile(&shape, &[]).unwrap_err();
         assert!(
             e.contains("ambiguous") && e.contains("flat or json-schema"),
             "{shape}: {e}"
         );
-        let flat = schema::compile(&Json::from_value(&shape), &[], Some(Form::Flat)).unwrap();
-        assert_eq!(flat.form, Form::Flat);
+        let flat = compile_as(&shape, Form::Flat).unwrap();
+        assert_eq!(flat.form(), Form::Flat);
         assert!(!verdict(&flat, r#"{"extra": 1}"#).0);
-        let open = schema::compile(&Json::from_value(&shape), &[], Some(Form::JsonSchema)).unwrap();
-        assert_eq!(open.form, Form::JsonSchema);
+        let open = compile_as(&shape, Form::JsonSchema).unwrap();
+        assert_eq!(open.form(), Form::JsonSchema);
         assert!(verdict(&open, r#"{"extra": 1}"#).0);
     }
     // A separate required list only belongs to the flat form, so it settles the question.
-    let s = Schema::from_json(&json!({"title": "int"}), &["title".into()]).unwrap();
-    assert_eq!(s.form, Form::Flat);
+    let s = compile(&json!({"title": "int"}), &["title".into()]).unwrap();
+    assert_eq!(s.form(), Form::Flat);
     // Not ambiguous: a key that is no string keyword, or a value that is no Python type.
     assert_eq!(
-        Schema::from_json(&json!({"title": "int", "days": "int"}), &[])
+        compile(&json!({"title": "int", "days": "int"}), &[])
             .unwrap()
             .form,
         Form::Flat
     );
     assert_eq!(
-        Schema::from_json(&json!({"title": "Weather"}), &[])
-            .unwrap()
-            .form,
+        compile(&json!({"title": "Weather"}), &[]).unwrap().form,
         Form::JsonSchema
     );
     assert_eq!(
-        Schema::from_json(
+        compile(
             &json!({"required": ["a"], "additionalProperties": false}),
             &[]
         )
         .unwrap()
-        .form,
+        .form(),
         Form::JsonSchema
     );
     // A flat schema whose arguments are called name and parameters is no tool declaration.
-    let s = Schema::from_json(&json!({"name": "str", "parameters": "dict"}), &[]).unwrap();
-    assert_eq!(s.form, Form::Flat);
+    let s = compile(&json!({"name": "str", "parameters": "dict"}), &[]).unwrap();
+    assert_eq!(s.form(), Form::Flat);
     // A named form that does not fit is an error, not a guess.
-    assert!(
-        schema::compile(
-            &Json::from_value(&json!({"a": "int"})),
-            &[],
-            Some(Form::Tool)
-        )
-        .is_err()
-    );
-    assert!(
-        schema::compile(
-            &Json::from_value(&json!({"a": "int"})),
-            &[],
-            Some(Form::JsonSchema)
-        )
-        .unwrap_err()
-        .contains("unsupported keyword")
-    );
+    assert!(compile_as(&json!({"a": "int"}), Form::Tool).is_err());
+    // As a JSON Schema, `a` is an unknown keyword: ignored, and named.
+    let v = compile_as(&json!({"a": "int"}), Form::JsonSchema).unwrap();
+    assert_eq!(v.unknown_keywords()[0].keyword, "a");
 }
 
 #[test]
@@ -592,7 +592,7 @@ fn patterns_have_their_ecma_262_meaning() {
         verdict(&s, r#"{"id": "TKT-١٠٤"}"#).1,
         r#"value error: id must match the pattern ^TKT-\d{3}$, got "TKT-١٠٤""#
     );
-    let e = Schema::from_json(
+    let e = compile(
         &json!({"type": "object", "properties": {"a": {"pattern": "(a)\\1"}}}),
         &[],
     )
@@ -602,11 +602,10 @@ fn patterns_have_their_ecma_262_meaning() {
 
 #[test]
 fn rule_names_on_the_command_line_and_in_progress_files() {
-    use clap::ValueEnum;
-    let flags: Vec<String> = Rule::ALL
-        .iter()
-        .map(|r| r.to_possible_value().unwrap().get_name().to_owned())
-        .collect();
+    let flags: Vec<String> = Rule::ALL.iter().map(|r| r.flag().to_owned()).collect();
+    for r in Rule::ALL {
+        assert_eq!(r.flag().parse::<Rule>(), Ok(*r));
+    }
     assert_eq!(
         flags,
         ["required", "unknown", "types", "bool_guard", "values"]
@@ -620,12 +619,10 @@ fn rule_names_on_the_command_line_and_in_progress_files() {
 
 #[test]
 fn form_names_agree_everywhere() {
-    use clap::ValueEnum;
-    for form in Form::value_variants() {
-        let flag = form.to_possible_value().unwrap().get_name().to_owned();
-        assert_eq!(flag, form.name());
-        assert_eq!(Form::parse(&flag), Some(*form));
+    for (form, name) in Form::ALL.iter().zip(Form::NAMES) {
+        assert_eq!(form.name(), name);
+        assert_eq!(Form::parse(name), Some(*form));
         assert_eq!(serde_json::to_value(form).unwrap(), form.name());
     }
-    assert_eq!(Form::NAMES.len(), Form::value_variants().len());
+    assert_eq!(Form::parse("anthropic"), Some(Form::Tool));
 }

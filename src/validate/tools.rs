@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-use super::Schema;
+use super::Validator;
 #[cfg(test)]
 use super::{ValidatorRules, Violation};
 
@@ -69,16 +69,16 @@ pub fn declaration(name: &str) -> Option<Value> {
         .find(|d| d["name"].as_str() == Some(name))
 }
 
-/// The compiled schema of a registered tool (compiled once).
-pub(crate) fn schema(name: &str) -> Option<&'static Schema> {
-    static COMPILED: OnceLock<Vec<(String, Schema)>> = OnceLock::new();
+/// The compiled validator of a registered tool (compiled once).
+pub(crate) fn validator(name: &str) -> Option<&'static Validator> {
+    static COMPILED: OnceLock<Vec<(String, Validator)>> = OnceLock::new();
     COMPILED
         .get_or_init(|| {
             declarations()
                 .into_iter()
                 .map(|d| {
                     let name = d["name"].as_str().unwrap_or_default().to_owned();
-                    let s = Schema::from_json(&d, &[])
+                    let s = Validator::from_value(&d)
                         .unwrap_or_else(|e| panic!("built-in declaration {name}: {e}"));
                     (name, s)
                 })
@@ -97,6 +97,6 @@ pub(crate) fn validate_call(
     args: &Value,
     rules: &ValidatorRules,
 ) -> Result<Result<(), Violation>, String> {
-    let schema = Schema::from_json(declaration, &[])?;
-    Ok(super::validate_with(&schema, args, rules))
+    let v = Validator::from_value(declaration).map_err(|e| e.to_string())?;
+    Ok(v.check(args, rules))
 }

@@ -280,7 +280,9 @@ fn an_ambiguous_schema_needs_its_form_named() {
     assert_eq!(lines[1], r#"{"ok": false, "error": "unknown arg: a"}"#);
     assert_eq!(lines[2], r#"{"ok": true, "error": ""}"#);
     assert!(
-        lines[3].contains("must be one of flat, json-schema, tool, got 3"),
+        lines[3].contains(
+            "must be one of flat, json-schema, tool, mcp, openai-chat, openai-responses, got 3"
+        ),
         "{}",
         lines[3]
     );

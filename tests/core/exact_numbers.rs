@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use proptest::prelude::*;
-use tooldojo::validate::{self, Json, Schema, ValidatorRules, number};
+use tooldojo::validate::{self, Json, Validator, ValidatorRules, number};
 
 use crate::validate_props::Rng;
 
@@ -97,8 +97,8 @@ proptest! {
     #[test]
     fn maximum_decides_exactly(bound in arb_literal(), value in arb_literal()) {
         let schema = format!(r#"{{"type": "object", "properties": {{"v": {{"maximum": {bound}}}}}}}"#);
-        let s = Schema::from_text(&schema, &[], None).unwrap();
-        let got = validate::validate_text(&s, &format!(r#"{{"v": {value}}}"#), &ValidatorRules::ALL_ON);
+        let s = Validator::from_text(&schema).unwrap();
+        let got = s.check(format!(r#"{{"v": {value}}}"#).as_str(), &ValidatorRules::ALL_ON);
         let over = reference(&value, &bound) == Ordering::Greater;
         prop_assert_eq!(got.is_err(), over);
         if let Err(v) = got {
@@ -198,10 +198,13 @@ fn bounds_agree_with_python() {
         };
         let schema =
             format!(r#"{{"type": "object", "properties": {{"v": {{"{kw}": {written}}}}}}}"#);
-        let s = Schema::from_text(&schema, &[], None).unwrap();
-        let ok =
-            validate::validate_text(&s, &format!(r#"{{"v": {value}}}"#), &ValidatorRules::ALL_ON)
-                .is_ok();
+        let s = Validator::from_text(&schema).unwrap();
+        let ok = s
+            .check(
+                format!(r#"{{"v": {value}}}"#).as_str(),
+                &ValidatorRules::ALL_ON,
+            )
+            .is_ok();
         ours.push((ok, format!("{kw} {written} vs {value}")));
         input.push_str(&format!("[\"{kw}\", [{}], {value}]\n", bounds.join(", ")));
     }

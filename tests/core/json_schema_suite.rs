@@ -1,69 +1,104 @@
-//! The validator against cases in the JSON Schema Test Suite's format (draft 2020-12).
-//!
-//! Our own cases in `tests/data/schema_cases/*.json` always run, and every one must be
-//! judged right. The official suite is not part of this repository; point
-//! `JSON_SCHEMA_TEST_SUITE` at its `tests/draft2020-12` directory to run, for each keyword
-//! the validator implements, every case of the suite too:
+//! The validator against the official JSON Schema Test Suite (draft 2020-12, `optional/`
+//! included, and draft-07) and our own cases in its format (`tests/data/schema_cases/`).
 //!
 //! ```text
-//! JSON_SCHEMA_TEST_SUITE=/path/to/JSON-Schema-Test-Suite/tests/draft2020-12 \
-//!     cargo test --test core json_schema_suite -- --nocapture
+//! cargo test --test core json_schema_suite -- --nocapture     # prints the tally
 //! ```
 //!
-//! How a case is run: the validator judges the argument object of a tool call, so a schema
-//! about one value (`{"maximum": 3}`) becomes the schema of a required property `v`, and the
-//! value becomes `{"v": value}`; a schema about an object (`properties`, `required`,
-//! `additionalProperties`) is used as it is. Each case is then
+//! The suite comes from the shared test data (`tests/shared/mod.rs`); its `remotes/` folder
+//! is loaded into a `Registry` under `http://localhost:1234/`, as the suite intends, so no
+//! reference ever reaches the network. Each case's schema is compiled as a plain JSON Schema
+//! (any value, not only a tool call's arguments), with formats checked, except `format.json`,
+//! whose cases expect the standard's default (a format is a note only). A case is
 //! - right: the verdict is the suite's;
 //! - wrong: it is not (allowed only for the deliberate deviations listed below);
-//! - refused: the schema uses something the validator does not implement, and compiling it
-//!   is an error, as it must be (never a weaker check);
-//! - not applicable: an object schema given a value that is not an object (tool arguments
-//!   are always an object; anything else is refused before any check).
+//! - refused: the schema does not compile (a refusal names what cannot be honoured: a
+//!   metaschema the validator does not carry, a format with no checker yet).
 
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use tooldojo::validate::{self, Form, Json, ValidatorRules, schema};
+use super::shared;
+use tooldojo::validate::{self, Draft, Formats, Json, Registry, Validator, ValidatorRules};
 
-/// The suite's files for the keywords the validator implements.
-const SUITE_FILES: &[&str] = &[
-    "type.json",
-    "minimum.json",
-    "maximum.json",
-    "exclusiveMinimum.json",
-    "exclusiveMaximum.json",
-    "enum.json",
-    "const.json",
-    "pattern.json",
-    "minLength.json",
-    "maxLength.json",
-    "required.json",
-    "properties.json",
-    "additionalProperties.json",
-    "optional/bignum.json",
-    "optional/ecmascript-regex.json",
-    "optional/non-bmp-regex.json",
-    "optional/float-overflow.json",
+/// Verdicts given on purpose that differ from the suite's: (folder, file, group, case, why).
+/// The README lists the same.
+const DEVIATIONS: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "draft2020-12",
+        "type.json",
+        "integer type matches integers",
+        "a float with zero fractional part is an integer",
+        INTEGER,
+    ),
+    (
+        "draft2020-12",
+        "optional/float-overflow.json",
+        "all integers are multiples of 0.5, if overflow is handled",
+        "valid if optional overflow handling is implemented",
+        INTEGER,
+    ),
+    (
+        "draft7",
+        "type.json",
+        "integer type matches integers",
+        "a float with zero fractional part is an integer",
+        INTEGER,
+    ),
+    (
+        "draft7",
+        "optional/float-overflow.json",
+        "all integers are multiples of 0.5, if overflow is handled",
+        "valid if optional overflow handling is implemented",
+        INTEGER,
+    ),
+    (
+        "draft7",
+        "optional/content.json",
+        "validation of string-encoded content based on media type",
+        "an invalid JSON document",
+        CONTENT,
+    ),
+    (
+        "draft7",
+        "optional/content.json",
+        "validation of binary string-encoding",
+        "an invalid base64 string (% is not a valid character)",
+        CONTENT,
+    ),
+    (
+        "draft7",
+        "optional/content.json",
+        "validation of binary-encoded media type documents",
+        "a validly-encoded invalid JSON document",
+        CONTENT,
+    ),
+    (
+        "draft7",
+        "optional/content.json",
+        "validation of binary-encoded media type documents",
+        "an invalid base64 string that is valid JSON",
+        CONTENT,
+    ),
 ];
 
-/// Wrong verdicts we give on purpose: (file, group, case, why). See the README.
-const DEVIATIONS: &[(&str, &str, &str, &str)] = &[(
-    "type.json",
-    "integer type matches integers",
-    "a float with zero fractional part is an integer",
-    "`integer` is read as strictly as Python's json.loads: 1.0 is a float, never an int",
-)];
+const CONTENT: &str = "`contentEncoding` and `contentMediaType` are annotations in every dialect, \
+                       as 2020-12 says (draft-07 lets a validator assert them, and its optional \
+                       tests do)";
 
-#[derive(Debug, Default)]
+const INTEGER: &str = "`integer` is read as strictly as Python's json.loads: a literal with a \
+                       fraction or an exponent (1.0, 1e308) is a float, never an int";
+
+#[derive(Debug, Default, Clone)]
 struct Tally {
     right: usize,
     wrong: Vec<String>,
     deviations: Vec<String>,
     refused: usize,
+    /// Refusals for a format that has no checker yet (left out of the 98% until every
+    /// standard format has one).
+    no_checker: usize,
     /// One line per refused group: which, and why.
     refusals: Vec<String>,
-    not_applicable: usize,
 }
 
 fn read(path: &Path) -> String {
@@ -82,112 +117,251 @@ fn text<'b>(v: &'b Json<'_>) -> &'b str {
     }
 }
 
-fn obj<'a>(members: Vec<(&str, Json<'a>)>) -> Json<'a> {
-    Json::Object(
-        members
-            .into_iter()
-            .map(|(k, v)| (Cow::Owned(k.to_owned()), v))
-            .collect(),
-    )
-}
-
-/// The schema to compile and whether it is about the object itself (not one value).
-fn as_tool_schema<'a>(s: &Json<'a>) -> (Json<'a>, bool) {
-    let Json::Object(members) = s else {
-        // A boolean schema: compile it as it is, which is refused.
-        return (s.clone(), true);
-    };
-    let about_object = members.iter().any(|(k, _)| {
-        matches!(
-            k.as_ref(),
-            "properties" | "required" | "additionalProperties"
-        )
-    });
-    if about_object {
-        return (s.clone(), true);
-    }
-    let own: Vec<_> = members
-        .iter()
-        .filter(|(k, _)| k != "$schema")
-        .cloned()
-        .collect();
-    let wrapped = obj(vec![
-        ("type", Json::Str("object".into())),
-        ("properties", obj(vec![("v", Json::Object(own))])),
-        ("required", Json::Array(vec![Json::Str("v".into())])),
-    ]);
-    (wrapped, false)
-}
-
-/// Run every group of one file in the suite's format.
-fn run_file(path: &Path, label: &str, tally: &mut Tally) {
-    let source = read(path);
-    let groups =
-        validate::json::parse(&source).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let Json::Array(groups) = groups else {
-        panic!("{}: expected a list of groups", path.display());
-    };
-    for group in &groups {
-        let gname = text(member(group, "description"));
-        let (tool_schema, about_object) = as_tool_schema(member(group, "schema"));
-        let compiled = schema::compile(&tool_schema, &[], Some(Form::JsonSchema));
-        let Json::Array(tests) = member(group, "tests") else {
-            panic!("{label}: {gname}: tests must be a list");
-        };
-        if let Err(e) = &compiled {
-            tally.refusals.push(format!("{label}: {gname}: {e}"));
+/// Every `.json` file under `dir`, sorted, as paths relative to it.
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.push(rel);
+            }
         }
-        for test in tests {
-            let cname = text(member(test, "description"));
-            let want = matches!(member(test, "valid"), Json::Bool(true));
-            let Ok(s) = &compiled else {
-                tally.refused += 1;
-                continue;
+    }
+    out.sort();
+    out
+}
+
+/// The suite's `remotes/`, each file under `http://localhost:1234/` and its path.
+fn remotes(suite: &Path) -> Registry {
+    let dir = suite.join("remotes");
+    let mut reg = Registry::new();
+    for rel in files_under(&dir) {
+        let uri = format!("http://localhost:1234/{rel}");
+        reg.add(&uri, &read(&dir.join(&rel)))
+            .unwrap_or_else(|e| panic!("remote {rel}: {e}"));
+    }
+    reg
+}
+
+struct Run<'r> {
+    folder: &'static str,
+    draft: Draft,
+    registry: Option<&'r Registry>,
+}
+
+impl Run<'_> {
+    /// Run every group of one file in the suite's format.
+    fn file(&self, path: &Path, label: &str, tally: &mut Tally) {
+        let source = read(path);
+        let groups =
+            validate::json::parse(&source).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let Json::Array(groups) = groups else {
+            panic!("{}: expected a list of groups", path.display());
+        };
+        let formats = if label == "format.json" {
+            Formats::Annotate
+        } else {
+            Formats::Assert
+        };
+        for group in &groups {
+            let gname = text(member(group, "description"));
+            let mut opts = Validator::options()
+                .any_value(true)
+                .formats(formats)
+                .draft(self.draft);
+            if let Some(r) = self.registry {
+                opts = opts.registry(r);
+            }
+            let compiled = opts.compile(member(group, "schema"));
+            let Json::Array(tests) = member(group, "tests") else {
+                panic!("{label}: {gname}: tests must be a list");
             };
-            let data = member(test, "data");
-            let args = if about_object {
-                if !matches!(data, Json::Object(_)) {
-                    tally.not_applicable += 1;
+            let v = match compiled {
+                Ok(v) => v,
+                Err(e) => {
+                    let msg = e.to_string();
+                    if msg.contains("has no checker yet") {
+                        tally.no_checker += tests.len();
+                    }
+                    tally.refused += tests.len();
+                    tally.refusals.push(format!("{label}: {gname}: {msg}"));
                     continue;
                 }
-                data.clone()
-            } else {
-                obj(vec![("v", data.clone())])
             };
-            let got = validate::validate_json(s, &args, &ValidatorRules::ALL_ON);
-            if got.is_ok() == want {
-                tally.right += 1;
-                continue;
-            }
-            let line = format!(
-                "{label}: {gname}: {cname}: expected {}, got {}",
-                if want { "valid" } else { "invalid" },
-                match &got {
-                    Ok(()) => "valid".to_owned(),
-                    Err(v) => format!("invalid ({})", v.message),
-                }
-            );
-            let listed = DEVIATIONS
-                .iter()
-                .any(|(f, g, c, _)| *f == label && *g == gname && *c == cname);
-            if listed {
-                tally.deviations.push(line);
-            } else {
-                tally.wrong.push(line);
+            for test in tests {
+                self.case(&v, label, gname, test, tally);
             }
         }
     }
+
+    fn case(&self, v: &Validator, label: &str, gname: &str, test: &Json<'_>, tally: &mut Tally) {
+        let cname = text(member(test, "description"));
+        let want = matches!(member(test, "valid"), Json::Bool(true));
+        let data = member(test, "data");
+        let rules = ValidatorRules::ALL_ON;
+        let got = v.check(data, &rules);
+        // The explaining pass always finds what the quick pass refused.
+        let all = v.check_all(data, &rules);
+        assert_eq!(
+            all.first().cloned(),
+            got.clone().err(),
+            "{label}: {gname}: {cname}"
+        );
+        if got.is_ok() == want {
+            tally.right += 1;
+            return;
+        }
+        let line = format!(
+            "{label}: {gname}: {cname}: expected {}, got {}",
+            if want { "valid" } else { "invalid" },
+            match &got {
+                Ok(()) => "valid".to_owned(),
+                Err(v) => format!("invalid ({})", v.message),
+            }
+        );
+        let listed = DEVIATIONS
+            .iter()
+            .any(|(d, f, g, c, _)| *d == self.folder && *f == label && *g == gname && *c == cname);
+        if listed {
+            tally.deviations.push(line);
+        } else {
+            tally.wrong.push(line);
+        }
+    }
+}
+
+fn report(name: &str, t: &Tally) {
+    let total = t.right + t.wrong.len() + t.deviations.len() + t.refused;
+    println!(
+        "{name}: {total} cases: {} right ({:.1}%), {} wrong ({} of them listed deviations), {} refused ({} for a format with no checker yet)",
+        t.right,
+        100.0 * t.right as f64 / total.max(1) as f64,
+        t.wrong.len() + t.deviations.len(),
+        t.deviations.len(),
+        t.refused,
+        t.no_checker,
+    );
+    for d in &t.deviations {
+        println!("  deviation: {d}");
+    }
+    for r in &t.refusals {
+        println!("  refused: {r}");
+    }
+    for w in &t.wrong {
+        println!("  WRONG: {w}");
+    }
+}
+
+/// Run one folder of the suite; per file tallies are printed too.
+fn run_folder(folder: &'static str, draft: Draft) -> Option<Tally> {
+    let suite = shared::shared("json-schema-test-suite")?;
+    let registry = remotes(&suite);
+    let dir = suite.join("tests").join(folder);
+    let run = Run {
+        folder,
+        draft,
+        registry: Some(&registry),
+    };
+    let mut tally = Tally::default();
+    let mut by_part: Vec<(String, Tally)> = Vec::new();
+    for rel in files_under(&dir) {
+        let part = match rel.rsplit_once('/') {
+            Some((d, _)) => format!("{folder}/{d}"),
+            None => folder.to_owned(),
+        };
+        let mut one = Tally::default();
+        run.file(&dir.join(&rel), &rel, &mut one);
+        match by_part.iter_mut().find(|(p, _)| *p == part) {
+            Some((_, t)) => merge(t, &one),
+            None => by_part.push((part, one.clone())),
+        }
+        merge(&mut tally, &one);
+    }
+    for (part, t) in &by_part {
+        let total = t.right + t.wrong.len() + t.deviations.len() + t.refused;
+        println!(
+            "  {part}: {total} cases, {} right, {} wrong, {} refused",
+            t.right,
+            t.wrong.len() + t.deviations.len(),
+            t.refused
+        );
+    }
+    report(folder, &tally);
+    Some(tally)
+}
+
+fn merge(into: &mut Tally, from: &Tally) {
+    into.right += from.right;
+    into.wrong.extend(from.wrong.iter().cloned());
+    into.deviations.extend(from.deviations.iter().cloned());
+    into.refused += from.refused;
+    into.no_checker += from.no_checker;
+    into.refusals.extend(from.refusals.iter().cloned());
+}
+
+/// No wrong verdict but the listed deviations, and every listed one occurs.
+fn assert_exact(folder: &str, t: &Tally) {
+    assert!(
+        t.wrong.is_empty(),
+        "wrong verdicts:\n{}",
+        t.wrong.join("\n")
+    );
+    for (d, f, g, c, why) in DEVIATIONS.iter().filter(|x| x.0 == folder) {
+        let hit = t
+            .deviations
+            .iter()
+            .any(|x| x.starts_with(&format!("{f}: {g}: {c}:")));
+        assert!(
+            hit,
+            "listed deviation did not occur: {d}/{f}: {g}: {c} ({why})"
+        );
+    }
+}
+
+#[test]
+fn draft2020_12_whole_suite() {
+    let Some(t) = run_folder("draft2020-12", Draft::D2020) else {
+        return;
+    };
+    assert_exact("draft2020-12", &t);
+    // At least 98% right. Cases refused only because a standard format has no checker yet
+    // are left out until every format has one.
+    let every_format = validate::format::KNOWN
+        .iter()
+        .all(|f| validate::format::checker(f).is_some());
+    let total = t.right + t.wrong.len() + t.deviations.len() + t.refused;
+    let counted = if every_format {
+        total
+    } else {
+        total - t.no_checker
+    };
+    assert!(
+        t.right as f64 >= 0.98 * counted as f64,
+        "{} of {counted} right, under 98%",
+        t.right
+    );
+}
+
+#[test]
+fn draft7_whole_suite() {
+    let Some(t) = run_folder("draft7", Draft::D7) else {
+        return;
+    };
+    assert_exact("draft7", &t);
 }
 
 fn own_case_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/schema_cases");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
+    files_under(&dir).into_iter().map(|f| dir.join(f)).collect()
 }
 
 #[test]
@@ -198,17 +372,16 @@ fn our_own_cases_are_all_judged_right() {
         "no case files in tests/data/schema_cases"
     );
     let mut tally = Tally::default();
+    let run = Run {
+        folder: "own",
+        draft: Draft::D2020,
+        registry: None,
+    };
     for f in &files {
         let label = f.file_name().unwrap().to_string_lossy().into_owned();
-        run_file(f, &label, &mut tally);
+        run.file(f, &label, &mut tally);
     }
-    println!(
-        "own cases: {} right, {} wrong, {} refused, {} not applicable",
-        tally.right,
-        tally.wrong.len() + tally.deviations.len(),
-        tally.refused,
-        tally.not_applicable
-    );
+    report("own cases", &tally);
     assert!(tally.right > 100, "too few cases ran: {tally:?}");
     assert!(
         tally.wrong.is_empty(),
@@ -216,51 +389,5 @@ fn our_own_cases_are_all_judged_right() {
         tally.wrong.join("\n")
     );
     assert!(tally.deviations.is_empty(), "{:?}", tally.deviations);
-    assert_eq!(
-        (tally.refused, tally.not_applicable),
-        (0, 0),
-        "our own cases should all be about what the validator implements"
-    );
-}
-
-#[test]
-fn the_official_suite_where_it_is_installed() {
-    let Some(dir) = std::env::var_os("JSON_SCHEMA_TEST_SUITE") else {
-        println!("JSON_SCHEMA_TEST_SUITE is not set: skipped the official suite");
-        return;
-    };
-    let dir = PathBuf::from(dir);
-    let mut tally = Tally::default();
-    for name in SUITE_FILES {
-        run_file(&dir.join(name), name, &mut tally);
-    }
-    println!(
-        "JSON Schema Test Suite (draft 2020-12, {} files): {} right, {} wrong ({} of them \
-         deliberate deviations), {} refused, {} not applicable",
-        SUITE_FILES.len(),
-        tally.right,
-        tally.wrong.len() + tally.deviations.len(),
-        tally.deviations.len(),
-        tally.refused,
-        tally.not_applicable
-    );
-    for d in &tally.deviations {
-        println!("  deviation: {d}");
-    }
-    for r in &tally.refusals {
-        println!("  refused: {r}");
-    }
-    assert!(
-        tally.wrong.is_empty(),
-        "wrong verdicts:\n{}",
-        tally.wrong.join("\n")
-    );
-    // A listed deviation that no longer happens is a stale list.
-    for (f, g, c, why) in DEVIATIONS {
-        let hit = tally
-            .deviations
-            .iter()
-            .any(|d| d.starts_with(&format!("{f}: {g}: {c}:")));
-        assert!(hit, "listed deviation did not occur: {f}: {g}: {c} ({why})");
-    }
+    assert_eq!(tally.refused, 0, "{:?}", tally.refusals);
 }

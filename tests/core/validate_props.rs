@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use tooldojo::validate::{self, CheckKind, Rule, Schema, ValidatorRules, json as vjson};
+use tooldojo::validate::{self, CheckKind, Rule, Validator, ValidatorRules, json as vjson};
 
 fn arb_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -37,25 +37,28 @@ proptest! {
     /// No text makes the reader or the validator panic, and a rejection is well-formed.
     #[test]
     fn no_text_panics(text in "\\PC{0,60}|[\\[\\]{}\":,0-9a-z .eE+-]{0,60}") {
-        let schema = Schema::from_json(&json!({"city": "str", "days": "int"}), &["city".into()]).unwrap();
+        let schema = Validator::options()
+            .required(&["city".into()])
+            .compile_value(&json!({"city": "str", "days": "int"}))
+            .unwrap();
         for rules_off in [None, Some(Rule::Types), Some(Rule::BoolGuard)] {
             let rules = ValidatorRules::without(rules_off);
-            match validate::validate_text(&schema, &text, &rules) {
+            match schema.check(text.as_str(), &rules) {
                 Ok(()) => prop_assert!(serde_json::from_str::<Value>(&text).is_ok()),
                 Err(v) => prop_assert!(!v.message.is_empty()),
             }
-            let all = validate::validate_text_all(&schema, &text, &rules);
-            prop_assert_eq!(all.is_empty(), validate::validate_text(&schema, &text, &rules).is_ok());
+            let all = schema.check_all(text.as_str(), &rules);
+            prop_assert_eq!(all.is_empty(), schema.check(text.as_str(), &rules).is_ok());
         }
     }
 
     /// The first failure of `--all` is the failure of the first-error validator.
     #[test]
     fn all_starts_with_first(args in prop::collection::btree_map("(city|days|unit|page)", arb_value(), 0..4)) {
-        let schema = Schema::from_json(&validate::tools::declaration("search_tickets").unwrap(), &[]).unwrap();
+        let schema = Validator::from_value(&validate::tools::declaration("search_tickets").unwrap()).unwrap();
         let args = Value::Object(args.into_iter().collect());
-        let all = validate::validate_all(&schema, &args);
-        match validate::validate(&schema, &args) {
+        let all = schema.check_all(&args, &ValidatorRules::ALL_ON);
+        match schema.validate(&args) {
             Ok(()) => prop_assert!(all.is_empty()),
             Err(first) => prop_assert_eq!(&all[0], &first),
         }
@@ -68,8 +71,8 @@ proptest! {
     #[test]
     fn repeated_keys_are_refused(key in "[a-z]{1,6}", a in arb_value(), b in arb_value()) {
         let text = format!("{{{k}: {a}, {k}: {b}}}", k = serde_json::to_string(&key).unwrap());
-        let schema = Schema::from_text("{}", &[], Some(validate::Form::Flat)).unwrap();
-        let err = validate::validate_text(&schema, &text, &ValidatorRules::ALL_ON).unwrap_err();
+        let schema = Validator::options().form(Some(validate::Form::Flat)).compile_text("{}").unwrap();
+        let err = schema.check(text.as_str(), &ValidatorRules::ALL_ON).unwrap_err();
         prop_assert_eq!(err.message, format!("duplicate arg: {key}"));
     }
 }
@@ -154,9 +157,12 @@ fn agrees_with_plain_python_on_random_flat_cases() {
         let args_text = format!("{{{}}}", parts.join(", "));
         // `{}` reads both ways, so the form is named (as the JSON-lines case below does).
         let flat = Some(validate::Form::Flat);
-        let s =
-            Schema::from_text(&Value::Object(schema.clone()).to_string(), &required, flat).unwrap();
-        let verdict = match validate::validate_text(&s, &args_text, &ValidatorRules::ALL_ON) {
+        let s = Validator::options()
+            .form(flat)
+            .required(&required)
+            .compile_text(&Value::Object(schema.clone()).to_string())
+            .unwrap();
+        let verdict = match s.check(args_text.as_str(), &ValidatorRules::ALL_ON) {
             Ok(()) => json!({"ok": true, "error": ""}),
             Err(v) => json!({"ok": false, "error": v.message}),
         };

@@ -127,18 +127,18 @@ fn typed_text_without_bracketed_paste_is_one_edit_and_esc_still_works() {
 /// The test lessons' app, opened on the playgrounds page.
 fn playground_app() -> tooldojo::tui::app::App {
     use tooldojo::content::Content;
-    use tooldojo::tui::app::{self, App, Options};
-    use tooldojo::tui::progress::Progress;
+    use tooldojo::course::progress::Progress;
+    use tooldojo::tui::app::{App, Options};
     use tooldojo::tui::theme::{Theme, ThemeName};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lessons");
     let content = Content::new(Some(&dir), None);
-    let lessons = app::load_lessons(&content);
+    let lessons = tooldojo::course::load_lessons(&content);
     let records = tooldojo::executor::cases::tickets(&Content::embedded()).unwrap();
     let mut opts = Options::new(Theme::new(ThemeName::Default, false));
     opts.lesson = Some("02-trying".into());
     App::new(
         opts,
-        app::block_env(content, records, 0),
+        tooldojo::course::BlockEnv::new(content, records, 0),
         lessons,
         Progress::default(),
         ratatui::layout::Rect::new(0, 0, 80, 24),

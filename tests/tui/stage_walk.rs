@@ -55,20 +55,20 @@ fn wide_predict_tables_keep_the_arguments_whole() {
 /// The test lesson set opened at `lesson`, in presenter mode or not, at `w`x`h`.
 fn lesson_app(lesson: &str, demo: bool, w: u16, h: u16) -> tooldojo::tui::app::App {
     use tooldojo::content::Content;
-    use tooldojo::tui::app::{self, App};
+    use tooldojo::tui::app::App;
     use tooldojo::tui::theme::Theme;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lessons");
     let content = Content::new(Some(&dir), None);
-    let lessons = app::load_lessons(&content);
+    let lessons = tooldojo::course::load_lessons(&content);
     let records = tooldojo::executor::cases::tickets(&Content::embedded()).unwrap();
     let mut opts = tooldojo::tui::app::Options::new(Theme::new(ThemeName::Default, false));
     opts.demo = demo;
     opts.lesson = Some(lesson.to_owned());
     App::new(
         opts,
-        app::block_env(content, records, 0),
+        tooldojo::course::BlockEnv::new(content, records, 0),
         lessons,
-        tooldojo::tui::progress::Progress::default(),
+        tooldojo::course::progress::Progress::default(),
         Rect::new(0, 0, w, h),
     )
 }
@@ -100,20 +100,20 @@ fn space_plays_a_trace_to_its_end_before_it_moves_on() {
 }
 
 fn home_app(
-    progress: tooldojo::tui::progress::Progress,
+    progress: tooldojo::course::progress::Progress,
     w: u16,
     h: u16,
 ) -> tooldojo::tui::app::App {
     use tooldojo::content::Content;
-    use tooldojo::tui::app::{self, App};
+    use tooldojo::tui::app::App;
     let content = Content::embedded();
-    let lessons = app::load_lessons(&content);
+    let lessons = tooldojo::course::load_lessons(&content);
     let records = tooldojo::executor::cases::tickets(&content).unwrap();
     let mut opts = options(ThemeName::Default, false);
     opts.home = true;
     App::new(
         opts,
-        app::block_env(content, records, 0),
+        tooldojo::course::BlockEnv::new(content, records, 0),
         lessons,
         progress,
         Rect::new(0, 0, w, h),
@@ -123,7 +123,7 @@ fn home_app(
 #[test]
 fn continue_after_a_finished_lesson_points_at_the_next_unfinished_one() {
     use tooldojo::tui::app::HomeEntry;
-    let progress: tooldojo::tui::progress::Progress = serde_json::from_str(
+    let progress: tooldojo::course::progress::Progress = serde_json::from_str(
         r#"{"version": 1, "current": {"lesson": "02-validate-tool-args", "page": 4},
             "lessons": {"02-validate-tool-args": {"done": true, "pages_seen": [0, 1, 2, 3, 4]},
                         "03-json-traps": {"done": true, "pages_seen": [0]}}}"#,
@@ -141,7 +141,7 @@ fn continue_after_a_finished_lesson_points_at_the_next_unfinished_one() {
 
 #[test]
 fn home_uses_a_tall_window_and_never_cuts_its_key_hint_mid_word() {
-    let app = home_app(tooldojo::tui::progress::Progress::default(), 160, 45);
+    let app = home_app(tooldojo::course::progress::Progress::default(), 160, 45);
     let text = screen(&app);
     // Every lesson with its pages under it: the window's height holds the course.
     assert!(text.contains("What a tool call is"), "{text}");
@@ -152,7 +152,7 @@ fn home_uses_a_tall_window_and_never_cuts_its_key_hint_mid_word() {
         .count();
     assert!(blank <= 8, "{blank} blank rows at 160x45:\n{text}");
     for (w, h) in [(40, 12), (52, 14), (64, 16), (80, 24)] {
-        let app = home_app(tooldojo::tui::progress::Progress::default(), w, h);
+        let app = home_app(tooldojo::course::progress::Progress::default(), w, h);
         let text = screen(&app);
         let lines: Vec<&str> = text.lines().collect();
         // The line above the frame's bottom border.
@@ -184,7 +184,7 @@ fn resume_keeps_the_row_cursor() {
     // Opened afresh from what was saved, as a new session would.
     let mut again = {
         use tooldojo::content::Content;
-        use tooldojo::tui::app::{self, App};
+        use tooldojo::tui::app::App;
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lessons");
         let content = Content::new(Some(&dir), None);
         let records = tooldojo::executor::cases::tickets(&Content::embedded()).unwrap();
@@ -192,8 +192,8 @@ fn resume_keeps_the_row_cursor() {
         opts.lesson = Some("01-reading".into());
         App::new(
             opts,
-            app::block_env(content.clone(), records, 0),
-            app::load_lessons(&content),
+            tooldojo::course::BlockEnv::new(content.clone(), records, 0),
+            tooldojo::course::load_lessons(&content),
             saved,
             Rect::new(0, 0, 80, 24),
         )
@@ -207,16 +207,16 @@ fn resume_keeps_the_row_cursor() {
 /// The shipped course opened at `lesson`, at 80x24.
 fn shipped_at(lesson: &str) -> tooldojo::tui::app::App {
     use tooldojo::content::Content;
-    use tooldojo::tui::app::{self, App};
+    use tooldojo::tui::app::App;
     let content = Content::embedded();
     let records = tooldojo::executor::cases::tickets(&content).unwrap();
     let mut opts = options(ThemeName::Default, false);
     opts.lesson = Some(lesson.into());
     App::new(
         opts,
-        app::block_env(content.clone(), records, 0),
-        app::load_lessons(&content),
-        tooldojo::tui::progress::Progress::default(),
+        tooldojo::course::BlockEnv::new(content.clone(), records, 0),
+        tooldojo::course::load_lessons(&content),
+        tooldojo::course::progress::Progress::default(),
         Rect::new(0, 0, 80, 24),
     )
 }

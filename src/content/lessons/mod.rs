@@ -134,7 +134,7 @@ pub(crate) const KINDS: &[(&str, BlockKind)] = &[
 
 impl BlockKind {
     /// The word used in lesson files (`predict`, `trace`, ...).
-    pub(crate) fn name(&self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         KINDS
             .iter()
             .find(|(_, k)| k == self)
@@ -147,6 +147,29 @@ impl BlockKind {
             .iter()
             .find(|(n, _)| *n == word)
             .map(|(_, k)| k.clone())
+    }
+
+    /// The word capitalized, as a title begins (`Predict`).
+    pub fn title(&self) -> String {
+        let name = self.name();
+        let mut chars = name.chars();
+        chars
+            .next()
+            .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+            .unwrap_or_default()
+    }
+
+    /// How the page names a block of this kind that has nothing more precise to say of
+    /// what is left of it ("to do: the checklist").
+    pub fn noun(&self) -> &'static str {
+        match self {
+            BlockKind::Predict => "the predict table",
+            BlockKind::Playground => "the playground",
+            BlockKind::Trace => "the trace",
+            BlockKind::Quiz => "the quiz",
+            BlockKind::Explain => "the explain question",
+            BlockKind::Checklist => "the checklist",
+        }
     }
 
     /// The option keys this kind accepts.

@@ -7,12 +7,12 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
-use serde_json::Value;
 
+/// Text helpers the blocks also take from here.
+pub use crate::json_text::{json_compact, json_semi_pretty, line_col};
 use crate::sanitize::clean;
 use crate::text::width as width_of;
-/// Text helpers the blocks also take from here.
-pub use crate::text::{fit, truncate, wrap};
+pub use crate::text::{fit, prose, truncate, wrap};
 use crate::tui::blocks::RenderCtx;
 use crate::tui::theme::Theme;
 
@@ -66,29 +66,6 @@ pub fn border_fits(width: u16, title: &str, status: &str, active: bool) -> bool 
     let marker = if active { 2 } else { 0 };
     let need = 2 + (width_of(title) + 2 + marker) + (width_of(status) + 2) + 1;
     need <= width as usize
-}
-
-/// Untrusted prose from a lesson (a question, a choice, a model answer): cleaned for the
-/// terminal, single line breaks joined into spaces (Markdown soft breaks), blank lines kept
-/// as paragraph breaks.
-pub fn prose(text: &str) -> String {
-    let cleaned = clean(text, true);
-    let mut paras: Vec<String> = Vec::new();
-    let mut cur: Vec<&str> = Vec::new();
-    for line in cleaned.lines() {
-        if line.trim().is_empty() {
-            if !cur.is_empty() {
-                paras.push(cur.join(" "));
-                cur.clear();
-            }
-        } else {
-            cur.push(line.trim());
-        }
-    }
-    if !cur.is_empty() {
-        paras.push(cur.join(" "));
-    }
-    paras.join("\n")
 }
 
 /// The separator between status items: a middle dot, or `|` in ASCII mode.
@@ -355,90 +332,6 @@ pub fn highlight_json_line(line: &str, theme: &Theme) -> Line<'static> {
     Line::from(spans)
 }
 
-/// A JSON value on one line (compact, `", "` and `": "` separators for reading).
-pub fn json_compact(value: &Value) -> String {
-    let mut out = String::new();
-    write_compact(value, &mut out);
-    clean(&out, false)
-}
-
-fn write_compact(value: &Value, out: &mut String) {
-    match value {
-        Value::Array(items) => {
-            out.push('[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_compact(v, out);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (k, v)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push_str(": ");
-                write_compact(v, out);
-            }
-            out.push('}');
-        }
-        other => out.push_str(&other.to_string()),
-    }
-}
-
-/// JSON for a small editor: containers are opened up only when their one-line form does
-/// not fit in `width` cells at their indent, so short objects stay on one line.
-pub fn json_semi_pretty(value: &Value, width: usize) -> String {
-    let mut out = String::new();
-    write_semi(value, 0, 0, width, &mut out);
-    out
-}
-
-/// `lead`: cells already on the line after the indent (a key and `": "`).
-fn write_semi(value: &Value, indent: usize, lead: usize, width: usize, out: &mut String) {
-    let mut compact = String::new();
-    write_compact(value, &mut compact);
-    // +1 for the comma that may follow.
-    let fits = indent + lead + width_of(&compact) < width;
-    let pad = " ".repeat(indent + 2);
-    match value {
-        Value::Object(map) if !fits && !map.is_empty() => {
-            out.push_str("{\n");
-            for (i, (k, v)) in map.iter().enumerate() {
-                out.push_str(&pad);
-                let key = Value::String(k.clone()).to_string();
-                out.push_str(&key);
-                out.push_str(": ");
-                write_semi(v, indent + 2, width_of(&key) + 2, width, out);
-                if i + 1 < map.len() {
-                    out.push(',');
-                }
-                out.push('\n');
-            }
-            out.push_str(&" ".repeat(indent));
-            out.push('}');
-        }
-        Value::Array(items) if !fits && !items.is_empty() => {
-            out.push_str("[\n");
-            for (i, v) in items.iter().enumerate() {
-                out.push_str(&pad);
-                write_semi(v, indent + 2, 0, width, out);
-                if i + 1 < items.len() {
-                    out.push(',');
-                }
-                out.push('\n');
-            }
-            out.push_str(&" ".repeat(indent));
-            out.push(']');
-        }
-        _ => out.push_str(&compact),
-    }
-}
-
 /// The one-line verdict: a mark and a word (never colour alone), then the detail.
 pub fn verdict_line(theme: &Theme, ok: bool, word: &str, detail: &str) -> Line<'static> {
     let (mark, style) = if ok {
@@ -555,58 +448,10 @@ pub fn digit(key: &KeyEvent) -> Option<usize> {
     }
 }
 
-/// Pull `line L column C` out of a parse error message (serde_json's wording).
-pub fn line_col(message: &str) -> Option<(usize, usize)> {
-    let idx = message.rfind("line ")?;
-    let rest = &message[idx + 5..];
-    let mut parts = rest.split_whitespace();
-    let line: usize = parts.next()?.trim_end_matches(',').parse().ok()?;
-    if parts.next()? != "column" {
-        return None;
-    }
-    let col: usize = parts
-        .next()?
-        .trim_end_matches(|c: char| !c.is_ascii_digit())
-        .parse()
-        .ok()?;
-    Some((line, col))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tui::theme::ThemeName;
-
-    #[test]
-    fn prose_joins_soft_breaks_and_keeps_paragraphs() {
-        assert_eq!(prose("a\nb\n\nc\u{1b}"), "a b\nc\u{241b}");
-        assert_eq!(prose("  one  \n"), "one");
-    }
-
-    #[test]
-    fn semi_pretty_keeps_short_containers_inline_and_stays_json() {
-        let v: Value = serde_json::from_str(
-            r#"{"schema": {"city": "str", "days": "int"}, "required": ["city"], "long": {"a": [1, 2, 3], "b": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}}"#,
-        )
-        .unwrap();
-        let text = json_semi_pretty(&v, 44);
-        assert!(
-            text.contains("  \"schema\": {\"city\": \"str\", \"days\": \"int\"},\n"),
-            "{text}"
-        );
-        assert!(text.contains("    \"a\": [1, 2, 3],\n"), "{text}");
-        let back: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, v);
-    }
-
-    #[test]
-    fn line_col_reads_serde_messages() {
-        assert_eq!(
-            line_col("invalid JSON: expected value at line 2 column 5"),
-            Some((2, 5))
-        );
-        assert_eq!(line_col("unknown arg: x"), None);
-    }
 
     #[test]
     fn json_highlight_marks_keys_and_cleans_text() {

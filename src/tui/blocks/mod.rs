@@ -13,13 +13,11 @@ pub mod predict;
 pub mod quiz;
 pub mod trace;
 
-use std::sync::Arc;
-
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::content::Content;
+pub use crate::course::BlockEnv;
 use crate::tui::theme::Theme;
 
 /// Everything a block may read while drawing.
@@ -31,17 +29,6 @@ pub struct RenderCtx<'a> {
     pub active: bool,
     /// Presenter mode: shown to a room, nothing asked or scored (no score, no guesses).
     pub demo: bool,
-}
-
-/// Shared, read-only data blocks are built from.
-#[derive(Clone)]
-pub struct BlockEnv {
-    pub content: Arc<Content>,
-    /// The ticket store the executor playground and predict tables run against
-    /// (`fixtures/tickets.json`, or `--records @FILE`).
-    pub records: Arc<Vec<crate::executor::Record>>,
-    /// Seed for orchestrator runs of `trace` blocks (default 0).
-    pub seed: u64,
 }
 
 /// What a key did to a block. `#[must_use]`: the reader decides what to redraw / save.

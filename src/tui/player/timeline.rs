@@ -14,10 +14,10 @@ use crate::tui::theme::Theme;
 use super::glyphs::{self, Glyphs};
 use crate::orchestrator::Outcome;
 
-use super::model::{Lane, Mark, SegKind, Timeline};
 use super::notes::{call_note, ghost_note};
 pub use super::rows::rows_wanted;
 use super::rows::{Part, Row, choose_rows, same_call};
+use crate::replay::run::{Clock, Lane, Mark, Run, SegKind};
 
 /// Where the axis and the lanes were drawn (for mouse clicks).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,16 +45,16 @@ impl Geometry {
 }
 
 pub struct TimelineView<'a> {
-    pub tl: &'a Timeline,
-    pub before: Option<&'a Timeline>,
+    pub tl: &'a Run,
+    pub before: Option<&'a Run>,
     pub t: u64,
     pub selected: Option<usize>,
     pub theme: &'a Theme,
 }
 
 /// The common time axis of one run, or of a run and the one before it.
-pub fn axis_end(tl: &Timeline, before: Option<&Timeline>) -> u64 {
-    let mut end = tl.axis_end().max(before.map_or(0, Timeline::axis_end));
+pub fn axis_end(tl: &Run, before: Option<&Run>) -> u64 {
+    let mut end = tl.axis_end().max(before.map_or(0, Run::axis_end));
     // A deadline or cancel a little past the end is worth drawing.
     for (_, at) in tl.marks() {
         if at > end && at <= end + end / 4 {
@@ -123,9 +123,15 @@ impl TimelineView<'_> {
 
     fn draw_axis(&self, area: Rect, plot: &Plot, label_w: u16, g: &Glyphs, buf: &mut Buffer) {
         let t = self.theme;
-        let seconds = plot.end >= 10_000;
-        buf.set_string(area.x, area.y, if seconds { "s" } else { "ms" }, t.dim);
-        let step = tick_step(plot.end, plot.w);
+        let clock = self.tl.clock;
+        // Milliseconds read as seconds on a long axis; steps stay steps.
+        let seconds = clock != Clock::Order && plot.end >= 10_000;
+        let unit = if seconds { "s" } else { clock.unit() };
+        buf.set_string(area.x, area.y, unit, t.dim);
+        let step = match clock {
+            Clock::Order => tick_step(plot.end / Clock::STEP_MS, plot.w) * Clock::STEP_MS,
+            Clock::Virtual | Clock::Recorded => tick_step(plot.end, plot.w),
+        };
         let rule_y = area.y + area.height - 1;
         if area.height > 1 {
             for x in plot.x..plot.x + plot.w {
@@ -139,7 +145,7 @@ impl TimelineView<'_> {
             let text = if seconds {
                 format!("{}", at as f64 / 1000.0)
             } else {
-                at.to_string()
+                clock.show(at)
             };
             let w = width_of(&text) as u16;
             if x >= free_from && x + w <= plot.x + plot.w {
@@ -295,7 +301,7 @@ impl TimelineView<'_> {
         );
         // The same call in both runs: `≠` only where something changed.
         if let (Part::Before | Part::BeforeNoGhost, Lane::Call(now)) = (part, lane_now)
-            && !super::knobs::lane_differs(tl, self.tl, now)
+            && !crate::replay::knobs::lane_differs(tl, self.tl, now)
         {
             let th = self.theme;
             let label = fit("  = before", cols.label_w as usize, th.sym.ellipsis);
@@ -306,7 +312,7 @@ impl TimelineView<'_> {
     #[allow(clippy::too_many_arguments)]
     fn draw_lane(
         &self,
-        tl: &Timeline,
+        tl: &Run,
         lane: Lane,
         part: Part,
         y: u16,
@@ -407,14 +413,7 @@ impl TimelineView<'_> {
     }
 
     /// The words beside a lane at time `t` (those that could show in `room` cells).
-    fn lane_note(
-        &self,
-        tl: &Timeline,
-        lane: Lane,
-        t: u64,
-        room: usize,
-        g: &Glyphs,
-    ) -> (String, Style) {
+    fn lane_note(&self, tl: &Run, lane: Lane, t: u64, room: usize, g: &Glyphs) -> (String, Style) {
         let th = self.theme;
         match lane {
             Lane::Turn(i) => {
@@ -479,7 +478,7 @@ impl TimelineView<'_> {
         let mut note_x = plot.x + plot.w + 1;
         let mut free_from = plot.x;
         let cx = plot.col(self.t);
-        let now = format!("{} now {} ms", g.now, self.t);
+        let now = format!("{} now {}", g.now, self.tl.clock.at(self.t));
         if cx + width_of(&now) as u16 <= plot.x + plot.w {
             buf.set_string(cx, y, &now, th.focus);
             free_from = cx + width_of(&now) as u16 + 1;
@@ -495,9 +494,9 @@ impl TimelineView<'_> {
                 Mark::Stop => continue,
             };
             let text = if at > plot.end {
-                format!("{word} {at} ms {}", self.theme.sym.arrow)
+                format!("{word} {} {}", self.tl.clock.at(at), self.theme.sym.arrow)
             } else {
-                format!("{sym}{word} {at}")
+                format!("{sym}{word} {}", self.tl.clock.show(at))
             };
             let w = width_of(&text) as u16;
             if at > plot.end && note_w > 0 {
@@ -587,7 +586,7 @@ fn layer(kind: SegKind) -> u8 {
 
 /// A lane's bars in drawing order: the turn's thinking, or the call's waits, backoffs,
 /// raced handlers and attempts (each layer in the order they happened).
-fn lane_segments(tl: &Timeline, lane: Lane) -> impl Iterator<Item = Bar> + '_ {
+fn lane_segments(tl: &Run, lane: Lane) -> impl Iterator<Item = Bar> + '_ {
     let (turn, segs) = match lane {
         Lane::Turn(i) => {
             let t = &tl.turns[i];

@@ -7,9 +7,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
 
-use super::questions::{Explain, Predict, Question};
-use super::score::{clock, seconds};
 use super::{Drill, Phase, Saved};
+use crate::course::rehearsal::score::{clock, seconds};
+use crate::course::rehearsal::{Explain, Predict, Question, Sitting};
 use crate::text::{truncate, width as width_of, wrap};
 use crate::tui::keybar::{Rank, render_keys};
 use crate::tui::theme::Theme;

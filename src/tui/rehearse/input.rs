@@ -3,9 +3,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::questions::Question;
-use super::score::{Given, pick_points, share_points};
 use super::{Drill, DrillUpdate, Phase};
+use crate::course::rehearsal::Question;
+use crate::course::rehearsal::score::{Given, pick_points, share_points};
 use crate::tui::blocks::common::{is_char, is_down, is_up, plain};
 use crate::tui::keybar::{BarKey, Rank};
 

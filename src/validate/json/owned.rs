@@ -8,7 +8,7 @@ use super::{Json, show_f64};
 
 impl Json<'_> {
     /// The same value, owning its text.
-    pub(crate) fn into_owned(self) -> Json<'static> {
+    pub fn into_owned(self) -> Json<'static> {
         match self {
             Json::Null => Json::Null,
             Json::Bool(b) => Json::Bool(b),
@@ -28,7 +28,7 @@ impl Json<'_> {
 
     /// Compact JSON text (as `serde_json::to_string` writes it), with a huge integer
     /// written digit for digit rather than through a float.
-    pub(crate) fn to_text(&self) -> String {
+    pub fn to_text(&self) -> String {
         match self {
             Json::BigInt(t) => t.to_string(),
             Json::Array(items) => {

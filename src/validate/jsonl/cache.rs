@@ -1,8 +1,12 @@
 //! Compiled schemas of a JSON-lines run, kept by the exact text of their `schema` and
-//! `required` and their form, so a stream of calls to the same tools compiles each once.
+//! `required`, their form and formats mode, so a stream of calls to the same tools compiles
+//! each once.
 
 use super::case::{RawCase, Resume};
-use super::{Form, Json, Options, Schema};
+use super::{Form, Formats, Json, Options, Validator};
+
+/// How a case's schema is read: its form (`None`: from the shape) and what `format` does.
+pub(super) type Reading = (Option<Form>, Formats);
 
 /// How many compiled schemas to remember.
 const ENTRIES: usize = 16;
@@ -10,8 +14,8 @@ const ENTRIES: usize = 16;
 pub(super) struct Cached {
     pub(super) schema_text: String,
     pub(super) required_text: String,
-    form: Option<Form>,
-    schema: Result<Schema, String>,
+    form: Reading,
+    schema: Result<Validator, String>,
 }
 
 /// The compiled schemas, oldest first.
@@ -19,7 +23,7 @@ pub(super) struct Cached {
 pub(super) struct Cache {
     entries: Vec<Cached>,
     /// A schema compiled for one case only (see [`Cache::schema_for`]).
-    once: Option<Result<Schema, String>>,
+    once: Option<Result<Validator, String>>,
 }
 
 impl Cache {
@@ -36,11 +40,11 @@ impl Cache {
         &mut self,
         case: &RawCase<'_>,
         schema_text: &str,
-        form: Option<Form>,
+        form: Reading,
         resume: &mut Resume,
         opts: &Options,
         keep: bool,
-    ) -> &Result<Schema, String> {
+    ) -> &Result<Validator, String> {
         match self.find(case, schema_text, form, resume) {
             Some(at) => &self.entries[at].schema,
             None if !keep => self
@@ -68,7 +72,7 @@ impl Cache {
         &self,
         case: &RawCase<'_>,
         schema_text: &str,
-        form: Option<Form>,
+        form: Reading,
         resume: &mut Resume,
     ) -> Option<usize> {
         let from_prefix = case.from_prefix && !case.late;
@@ -93,9 +97,9 @@ impl Cache {
 fn compile(
     schema_text: &str,
     required_text: &str,
-    form: Option<Form>,
+    (form, formats): Reading,
     opts: &Options,
-) -> Result<Schema, String> {
+) -> Result<Validator, String> {
     let schema = super::super::json::parse(schema_text).map_err(|e| format!("schema: {e}"))?;
     let required = if required_text.is_empty() {
         None
@@ -125,6 +129,6 @@ fn compile(
             ));
         }
     }
-    super::super::cases::resolve_schema_as(&schema, &names, &opts.named, form)
+    super::super::cases::resolve_schema_as(&schema, &names, &opts.named, form, formats)
         .map_err(|e| format!("schema: {e}"))
 }

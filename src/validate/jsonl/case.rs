@@ -7,8 +7,8 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::cache::Cached;
-use super::{Field, Form, Json, ParseError};
+use super::cache::{Cached, Reading};
+use super::{Field, Form, Formats, Json, ParseError};
 use crate::validate::json::Parser;
 
 /// A line read as a case, before its schema is looked up and its args judged.
@@ -20,6 +20,7 @@ pub(super) struct RawCase<'a> {
     pub(super) schema_hit: Option<usize>,
     pub(super) required_text: &'a str,
     pub(super) form: Option<Form>,
+    pub(super) formats: Option<Formats>,
     pub(super) args: Option<Json<'a>>,
     pub(super) args_text: Option<Cow<'a, str>>,
     seen_required: bool,
@@ -53,9 +54,10 @@ pub(super) struct Resume {
     schema_hit: Option<usize>,
     required: Range<usize>,
     form: Option<Form>,
+    formats: Option<Formats>,
     seen_required: bool,
     /// The cache entry a case from this prefix was judged with, for the form it was read in.
-    resolved: Option<(Option<Form>, usize)>,
+    resolved: Option<(Reading, usize)>,
 }
 
 impl Resume {
@@ -68,6 +70,7 @@ impl Resume {
         self.schema_hit = case.schema_hit;
         self.required = span(text, case.required_text);
         self.form = case.form;
+        self.formats = case.formats;
         self.seen_required = case.seen_required;
         self.resolved = None;
     }
@@ -82,6 +85,7 @@ impl Resume {
         case.schema_hit = self.schema_hit;
         case.required_text = &text[self.required.clone()];
         case.form = self.form;
+        case.formats = self.formats;
         case.seen_required = self.seen_required;
         case.from_prefix = true;
         Some(Parser::inside_object(text, self.prefix.len()))
@@ -100,14 +104,14 @@ impl Resume {
     }
 
     /// Remember that a case from this prefix, read in `form`, was judged with entry `at`.
-    pub(super) fn resolve(&mut self, form: Option<Form>, at: usize) {
+    pub(super) fn resolve(&mut self, form: Reading, at: usize) {
         if !self.prefix.is_empty() {
             self.resolved = Some((form, at));
         }
     }
 
     /// The entry a case from this prefix read in `form` was judged with, if known.
-    pub(super) fn resolved(&self, form: Option<Form>) -> Option<usize> {
+    pub(super) fn resolved(&self, form: Reading) -> Option<usize> {
         match self.resolved {
             Some((f, at)) if f == form && !self.prefix.is_empty() => Some(at),
             _ => None,
@@ -224,6 +228,7 @@ impl<'a> RawCase<'a> {
                     self.read_required(p, cache)?;
                 }
                 ("form", _) => self.read_form(p)?,
+                ("formats", _) => self.read_formats(p)?,
                 _ => {
                     p.value_with_text().map_err(syntax)?;
                 }
@@ -322,6 +327,23 @@ impl<'a> RawCase<'a> {
                 other.py_type()
             ))),
         }
+    }
+
+    fn read_formats(&mut self, p: &mut Parser<'a>) -> Result<(), CaseError> {
+        if self.formats.is_some() {
+            return Err(repeated("formats"));
+        }
+        let (v, raw) = p.value_with_text().map_err(syntax)?;
+        let formats = match v {
+            Json::Str(name) => Formats::parse(&name),
+            _ => None,
+        };
+        self.formats = Some(formats.ok_or_else(|| {
+            CaseError::Bad(format!(
+                "\"formats\" must be \"assert\" or \"annotate\", got {raw}"
+            ))
+        })?);
+        Ok(())
     }
 
     fn read_form(&mut self, p: &mut Parser<'a>) -> Result<(), CaseError> {

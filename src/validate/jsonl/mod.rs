@@ -1,11 +1,13 @@
 //! `tooldojo validate --jsonl`: one case per line in, one verdict per line out, in order.
 //!
 //! Case: `{"schema": SCHEMA, "required": [...], "args": <any JSON>}` or with
-//! `"args_text": "<raw text>"` instead of `args`. SCHEMA may also be the name of a schema in
-//! `fixtures/schemas.json`; `"form": "flat" | "json-schema" | "tool"` names its form (needed
-//! when its shape reads both ways). Other keys are ignored. With `all`, a verdict also says
-//! the form the schema was read in. A line that is not a case gives
-//! `{"ok": false, "error": "bad case: ..."}` and the run goes on.
+//! `"args_text": "<raw text>"` instead of `args`. SCHEMA is any shape the validator reads
+//! (a declaration, a JSON Schema, the flat form), or the name of a schema in
+//! `fixtures/schemas.json`; `"form"` names its form (needed when its shape reads both ways)
+//! and `"formats": "assert" | "annotate"` what `format` does. Other keys are ignored. With
+//! `all`, a verdict also says the form the schema was read in and names the keywords and
+//! formats it ignored. A line that is not a case gives `{"ok": false, "error": "bad case:
+//! ..."}` and the run goes on.
 //!
 //! Built for throughput, while every verdict is exactly the one the line would get alone:
 //! - input is read in large chunks and lines are judged in place, strings borrowed from them;
@@ -23,7 +25,7 @@ mod case;
 
 use super::cases::NamedSchema;
 use super::json::{Field, Json, ParseError, push_str_json, recycle};
-use super::{Form, Schema, ValidatorRules, Violation};
+use super::{Form, Formats, Validator, ValidatorRules, Violation};
 use cache::Cache;
 use case::{CaseError, RawCase, Resume};
 
@@ -37,6 +39,8 @@ pub struct Options {
     pub named: Vec<(String, NamedSchema)>,
     /// The form of every case's schema, unless the case names its own.
     pub form: Option<Form>,
+    /// What `format` does, unless a case says.
+    pub formats: Formats,
 }
 
 /// Counts of one run.
@@ -213,10 +217,18 @@ impl<'o> Lines<'o> {
             return Err("missing \"schema\"".into());
         };
         let form = case.form.or(self.opts.form);
+        let formats = case.formats.unwrap_or(self.opts.formats);
         let keep = duplicate.is_none();
         let schema = self
             .cache
-            .schema_for(case, schema_text, form, &mut self.resume, self.opts, keep)
+            .schema_for(
+                case,
+                schema_text,
+                (form, formats),
+                &mut self.resume,
+                self.opts,
+                keep,
+            )
             .as_ref()
             .map_err(String::clone)?;
         let (out, opts) = (&mut self.out, self.opts);
@@ -229,9 +241,9 @@ impl<'o> Lines<'o> {
                         let v = Violation {
                             kind: super::CheckKind::Parse,
                             message: format!("duplicate arg: {path}"),
-                            arg: path,
+                            path,
                         };
-                        write_rejected(out, &[v], schema.form, opts.all);
+                        write_rejected(out, &[v], schema, opts.all);
                         false
                     }
                     None => write_verdict(out, schema, args, opts),
@@ -248,13 +260,13 @@ impl<'o> Lines<'o> {
                 Err(e) => {
                     let v = Violation {
                         kind: super::CheckKind::Parse,
-                        arg: match &e {
+                        path: match &e {
                             ParseError::Duplicate { path } => path.clone(),
                             ParseError::Syntax { .. } => String::new(),
                         },
                         message: e.message(),
                     };
-                    write_rejected(out, &[v], schema.form, opts.all);
+                    write_rejected(out, &[v], schema, opts.all);
                     Ok(false)
                 }
             },
@@ -263,25 +275,34 @@ impl<'o> Lines<'o> {
 }
 
 /// Check `args` and write the verdict; `true` if they pass.
-fn write_verdict(out: &mut String, schema: &Schema, args: &Json<'_>, opts: &Options) -> bool {
+fn write_verdict(out: &mut String, v: &Validator, args: &Json<'_>, opts: &Options) -> bool {
+    let root = v.root_word();
     if opts.all {
-        let all = super::validate_json_all(schema, args, &opts.rules);
+        let all = v.judge_all(args, &opts.rules);
         if all.is_empty() {
             out.push_str("{\"ok\": true, \"error\": \"\", \"errors\": []");
-            push_form(out, schema.form);
+            push_about(out, v);
             out.push('}');
             return true;
         }
-        write_rejected(out, &all, schema.form, true);
+        out.push_str("{\"ok\": false, \"error\": ");
+        all[0].push_message_json(root, out);
+        out.push_str(", \"errors\": [");
+        for (i, f) in all.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            f.push_message_json(root, out);
+        }
+        out.push(']');
+        push_about(out, v);
+        out.push('}');
         return false;
     }
-    let mut passed = true;
-    super::check(schema, args, &opts.rules, &mut |found| {
+    let passed = v.judge(args, &opts.rules, |found| {
         out.push_str("{\"ok\": false, \"error\": ");
-        found.push_message_json(out);
+        found.push_message_json(root, out);
         out.push('}');
-        passed = false;
-        false
     });
     if passed {
         out.push_str("{\"ok\": true, \"error\": \"\"}");
@@ -290,11 +311,11 @@ fn write_verdict(out: &mut String, schema: &Schema, args: &Json<'_>, opts: &Opti
 }
 
 /// The verdict of a case that fails (with `all`, every failure and the form).
-fn write_rejected(out: &mut String, violations: &[Violation], form: Form, all: bool) {
+fn write_rejected(out: &mut String, violations: &[Violation], v: &Validator, all: bool) {
     write_failure(out, violations, all);
     if all {
         out.pop();
-        push_form(out, form);
+        push_about(out, v);
         out.push('}');
     }
 }
@@ -315,16 +336,28 @@ fn write_failure(buf: &mut String, violations: &[Violation], all: bool) {
     buf.push('}');
 }
 
-fn push_form(buf: &mut String, form: Form) {
+/// What `--all` adds about the schema: its form, and the keywords and formats it ignored
+/// (when there are any).
+fn push_about(buf: &mut String, v: &Validator) {
     buf.push_str(", \"form\": \"");
-    buf.push_str(form.name());
+    buf.push_str(v.form().name());
     buf.push('"');
+    if !v.unknown_keywords().is_empty() {
+        buf.push_str(", \"unknown_keywords\": ");
+        let list = serde_json::to_value(v.unknown_keywords()).unwrap_or_default();
+        super::json::dump_into(&list, buf);
+    }
+    if !v.unknown_formats().is_empty() {
+        buf.push_str(", \"unknown_formats\": ");
+        let list = serde_json::to_value(v.unknown_formats()).unwrap_or_default();
+        super::json::dump_into(&list, buf);
+    }
 }
 
 fn write_bad(buf: &mut String, why: &str, all: bool) {
     let v = Violation {
         kind: super::CheckKind::Parse,
-        arg: String::new(),
+        path: String::new(),
         message: format!("bad case: {why}"),
     };
     write_failure(buf, std::slice::from_ref(&v), all);

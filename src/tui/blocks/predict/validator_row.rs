@@ -59,10 +59,10 @@ impl ValidatorRow {
     /// A violation as a menu word: the check and the argument it names.
     fn named(v: &crate::validate::Violation) -> String {
         let word = validator_run::check_word(v.kind);
-        if v.arg.is_empty() {
+        if v.path.is_empty() {
             word.to_owned()
         } else {
-            format!("{word} {}", clean(&v.arg, false))
+            format!("{word} {}", clean(&v.path, false))
         }
     }
 

@@ -10,12 +10,11 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::content::lessons::{BlockKind, BlockSpec, Item};
+use crate::course::lab::{ArgsInput, executor_run, validator_run};
+use crate::course::{BlockEnv, LessonEntry};
+use crate::json_text::json_compact;
 use crate::practice::{Function, Lang, cases};
 use crate::sanitize::clean;
-use crate::tui::app::LessonEntry;
-use crate::tui::blocks::BlockEnv;
-use crate::tui::blocks::common::json_compact;
-use crate::tui::blocks::playground::{ArgsInput, executor_run, validator_run};
 
 /// Where a prediction row comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -320,13 +319,9 @@ fn explain_questions(lessons: &[LessonEntry]) -> Vec<Explain> {
             out.push(Explain {
                 id: format!("explain/{}#{}", entry.id, n + 1),
                 lesson: entry.id.clone(),
-                question: crate::tui::blocks::common::prose(&e.question),
-                model_answer: crate::tui::blocks::common::prose(&e.model_answer),
-                points: e
-                    .key_points
-                    .iter()
-                    .map(|k| crate::tui::blocks::common::prose(k))
-                    .collect(),
+                question: crate::text::prose(&e.question),
+                model_answer: crate::text::prose(&e.model_answer),
+                points: e.key_points.iter().map(|k| crate::text::prose(k)).collect(),
                 budget_ms: time_named(&e.question).or_else(|| time_named(page)),
             });
         }

@@ -4,12 +4,12 @@
 
 use std::fmt::Write;
 
-use super::Drill;
+use super::Sitting;
 use super::questions::Question;
 use super::score::{Given, clock, seconds};
 
 /// The whole transcript.
-pub fn markdown(d: &Drill) -> String {
+pub fn markdown(d: &dyn Sitting) -> String {
     let cfg = d.config();
     let card = d.scorecard();
     let mut out = String::new();
@@ -58,7 +58,7 @@ pub fn markdown(d: &Drill) -> String {
 }
 
 /// `Q3 (predict, 12.4 s): lesson 03-json-traps "JSON traps"`.
-fn link_line(d: &Drill, i: usize) -> String {
+fn link_line(d: &dyn Sitting, i: usize) -> String {
     let Some(q) = d.questions().get(i) else {
         return String::new();
     };
@@ -82,7 +82,7 @@ fn fence(out: &mut String, text: &str) {
     let _ = writeln!(out, "```text\n{}\n```", text.replace("```", "'''"));
 }
 
-fn question(out: &mut String, d: &Drill, i: usize, q: &Question) {
+fn question(out: &mut String, d: &dyn Sitting, i: usize, q: &Question) {
     let _ = writeln!(out, "## Q{}: {} (`{}`)\n", i + 1, q.kind(), q.id());
     let answer = d.answers().iter().find(|a| a.index == i);
     match q {

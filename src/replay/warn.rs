@@ -1,15 +1,17 @@
-//! Warnings a reviewer wants from a trace: the same call repeated, a retry storm, a budget
-//! hit, a write whose outcome is unknown, instruction-like text inside a tool result. Found
-//! once when the timeline is built; each carries the time it becomes true.
+//! Warnings a reviewer wants from a run: the same call repeated, a retry storm, a budget
+//! hit, a write whose outcome is unknown, instruction-like text inside a tool result,
+//! arguments refused, a call repaired. Each carries the time it becomes true. A source marks
+//! its own findings; for a scenario run they are found here, once, from the lanes and the
+//! orchestrator's trace.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::orchestrator::{Category, EventKind, Rejection, StopReason};
+use crate::orchestrator::{self, Category, EventKind, Rejection, StopReason};
 
-use super::model::Timeline;
+use super::run::Run;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WarnKind {
@@ -18,6 +20,10 @@ pub enum WarnKind {
     BudgetHit,
     UnknownWrite,
     Injection,
+    /// The arguments did not pass the validator.
+    InvalidArguments,
+    /// A call was sent again with its arguments repaired.
+    Repaired,
 }
 
 impl WarnKind {
@@ -28,6 +34,8 @@ impl WarnKind {
             WarnKind::BudgetHit => "budget hit",
             WarnKind::UnknownWrite => "unknown write",
             WarnKind::Injection => "instructions in data",
+            WarnKind::InvalidArguments => "invalid arguments",
+            WarnKind::Repaired => "repaired",
         }
     }
 }
@@ -54,12 +62,12 @@ static INSTRUCTION: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the instruction pattern is a valid regex")
 });
 
-/// Every warning of the run, by time.
-pub fn find(tl: &Timeline) -> Vec<Warning> {
+/// Every warning of a scenario's run, by time.
+pub fn find(tl: &Run, trace: &orchestrator::Run) -> Vec<Warning> {
     let mut out = Vec::new();
     repeated(tl, &mut out);
-    storms(tl, &mut out);
-    budgets(tl, &mut out);
+    storms(tl, trace, &mut out);
+    budgets(tl, trace, &mut out);
     for (i, c) in tl.calls.iter().enumerate() {
         let Some(r) = &c.result else { continue };
         if r.category == Category::UnknownOutcome {
@@ -91,7 +99,7 @@ pub fn find(tl: &Timeline) -> Vec<Warning> {
 }
 
 /// A call with the same tool and the same arguments as an earlier one.
-fn repeated(tl: &Timeline, out: &mut Vec<Warning>) {
+fn repeated(tl: &Run, out: &mut Vec<Warning>) {
     let mut first: HashMap<(String, String), usize> = HashMap::new();
     for (i, c) in tl.calls.iter().enumerate() {
         if c.args.is_null() {
@@ -116,10 +124,10 @@ fn repeated(tl: &Timeline, out: &mut Vec<Warning>) {
 }
 
 /// Several retries scheduled close together: one warning per burst.
-fn storms(tl: &Timeline, out: &mut Vec<Warning>) {
-    let window = STORM_WINDOW_MS.max(tl.budgets.call_timeout_ms);
-    let times: Vec<u64> = tl
-        .run
+fn storms(tl: &Run, trace: &orchestrator::Run, out: &mut Vec<Warning>) {
+    let timeout = tl.budgets.map_or(0, |b| b.call_timeout_ms);
+    let window = STORM_WINDOW_MS.max(timeout);
+    let times: Vec<u64> = trace
         .events
         .iter()
         .filter(|e| matches!(e.kind, EventKind::RetryScheduled { .. }))
@@ -149,9 +157,9 @@ fn storms(tl: &Timeline, out: &mut Vec<Warning>) {
 }
 
 /// The moment each budget ran out (tool calls, retries) and the budget that stopped the run.
-fn budgets(tl: &Timeline, out: &mut Vec<Warning>) {
-    let b = &tl.budgets;
-    let events = &tl.run.events;
+fn budgets(tl: &Run, trace: &orchestrator::Run, out: &mut Vec<Warning>) {
+    let Some(b) = &tl.budgets else { return };
+    let events = &trace.events;
     if let Some(e) = events
         .iter()
         .find(|e| b.retry_budget > 0 && e.used.retries >= b.retry_budget)
@@ -175,11 +183,11 @@ fn budgets(tl: &Timeline, out: &mut Vec<Warning>) {
             }
         )
     }) {
-        let id = tl.event_call[i].map(|c| tl.calls[c as usize].id.clone());
+        let id = tl.events.call(i).map(|c| tl.calls[c].id.clone());
         out.push(Warning {
             t_ms: e.t_ms,
             kind: WarnKind::BudgetHit,
-            call: tl.event_call[i].map(|c| c as usize),
+            call: tl.events.call(i),
             text: format!(
                 "tool-call budget of {} spent: {} not run",
                 b.max_tool_calls,
@@ -187,7 +195,7 @@ fn budgets(tl: &Timeline, out: &mut Vec<Warning>) {
             ),
         });
     }
-    let text = match tl.stop_reason() {
+    let text = match trace.stop_reason {
         StopReason::MaxModelTurns => format!("model-turn budget of {} spent", b.max_model_turns),
         StopReason::Deadline => format!("deadline of {} ms reached", b.deadline_ms),
         StopReason::RepairLimit => format!("repair budget of {} spent", b.max_repairs),

@@ -6,9 +6,9 @@ use serde_json::json;
 
 use super::ArgsInput;
 use crate::content::Content;
-use crate::tui::blocks::common;
+use crate::json_text as common;
 use crate::validate::cases::{NamedSchema, ValidatorCase, Verdict};
-use crate::validate::{CheckKind, Json, Rule, Schema, ValidatorRules, Violation};
+use crate::validate::{CheckKind, Json, Rule, Validator, ValidatorRules, Violation};
 
 /// The ordered checks of the validator pipeline, as drawn.
 pub const VAL_STAGES: [CheckKind; 5] = [
@@ -68,17 +68,11 @@ impl ValRun {
 
 /// Run the real validator with one rule (or none) switched off. Text goes through the
 /// validator's own strict reader (key order kept, repeated keys refused).
-pub fn run_validator(schema: &Schema, args: &ArgsInput, off: Option<Rule>) -> ValRun {
+pub fn run_validator(schema: &Validator, args: &ArgsInput, off: Option<Rule>) -> ValRun {
     let rules = ValidatorRules::without(off);
     let (first, all) = match args {
-        ArgsInput::Value(v) => (
-            crate::validate::validate_with(schema, v, &rules).err(),
-            crate::validate::validate_all_with(schema, v, &rules),
-        ),
-        ArgsInput::Text(t) => (
-            crate::validate::validate_text(schema, t, &rules).err(),
-            crate::validate::validate_text_all(schema, t, &rules),
-        ),
+        ArgsInput::Value(v) => (schema.check(v, &rules).err(), schema.check_all(v, &rules)),
+        ArgsInput::Text(t) => (schema.check(t, &rules).err(), schema.check_all(t, &rules)),
     };
     ValRun { first, all }
 }
@@ -118,13 +112,13 @@ pub struct JsonError {
 
 /// The editor text for a named schema: the schema itself, or `{"schema", "required"}`
 /// for a flat schema with required names.
-pub(super) fn schema_text(entry: &NamedSchema) -> String {
+pub(crate) fn schema_text(entry: &NamedSchema) -> String {
     schema_text_at(entry, 34)
 }
 
 /// A fixture schema as editor text laid out for a box `width` cells wide: objects that fit
 /// stay on one line.
-pub(super) fn schema_text_at(entry: &NamedSchema, width: usize) -> String {
+pub(crate) fn schema_text_at(entry: &NamedSchema, width: usize) -> String {
     let v = if entry.required.is_empty() {
         entry.schema.clone()
     } else {
@@ -135,7 +129,7 @@ pub(super) fn schema_text_at(entry: &NamedSchema, width: usize) -> String {
 
 /// Read the schema editor's text into a schema. Accepts any contract form, or the
 /// `{"schema": ..., "required": [...]}` wrapper for flat schemas.
-pub fn parse_schema_text(text: &str) -> Result<Schema, JsonError> {
+pub fn parse_schema_text(text: &str) -> Result<Validator, JsonError> {
     // The validator's own strict reader: a schema that repeats a key is refused too, and
     // numbers keep every digit.
     let v = match crate::validate::json::parse(text) {
@@ -152,12 +146,15 @@ pub fn parse_schema_text(text: &str) -> Result<Schema, JsonError> {
         }
     };
     let (schema, required) = unwrap_schema(&v);
-    crate::validate::schema::compile(schema, &required, None).map_err(|e| JsonError {
-        in_schema: true,
-        line: 0,
-        column: 0,
-        message: e,
-    })
+    Validator::options()
+        .required(&required)
+        .compile(schema)
+        .map_err(|e| JsonError {
+            in_schema: true,
+            line: 0,
+            column: 0,
+            message: e.to_string(),
+        })
 }
 
 /// Split the `{"schema": ..., "required": [...]}` wrapper; any other value is the schema.

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::tui::rehearse::review::Rehearsal;
+use crate::course::review::Rehearsal;
 
 /// Environment variable that overrides the state directory.
 pub(crate) const STATE_DIR_ENV: &str = "TOOLDOJO_STATE_DIR";

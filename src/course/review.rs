@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::tui::progress::Progress;
+use crate::course::progress::Progress;
 
 /// How many past drills the trend keeps.
 const TREND_LEN: usize = 30;

@@ -9,8 +9,7 @@ use std::ops::Range;
 
 use crate::text::width as width_of;
 
-use super::model::{Lane, LaneState, SegKind, Timeline};
-use super::rows::lane_state;
+use super::run::{Lane, LaneState, Run, SegKind};
 
 /// How many lane states there are (`LaneState as usize` indexes arrays of this length).
 pub(crate) const STATES: usize = 6;
@@ -54,7 +53,7 @@ pub(crate) struct LaneIndex {
 
 /// The stretches of a lane that count as activity in a density strip (attempts, a turn's
 /// thinking), as (start, end).
-pub(crate) fn run_spans(tl: &Timeline, lane: Lane) -> impl Iterator<Item = (u64, u64)> + '_ {
+pub(crate) fn run_spans(tl: &Run, lane: Lane) -> impl Iterator<Item = (u64, u64)> + '_ {
     let (turn, calls) = match lane {
         Lane::Turn(i) => (Some((tl.turns[i].start, tl.turns[i].end)), &[][..]),
         Lane::Call(i) => (None, tl.calls[i].segments.as_slice()),
@@ -68,7 +67,7 @@ pub(crate) fn run_spans(tl: &Timeline, lane: Lane) -> impl Iterator<Item = (u64,
 }
 
 /// Every time at which something a lane's state depends on changes, sorted, without repeats.
-fn breaks(tl: &Timeline, lane: Lane) -> Vec<u64> {
+fn breaks(tl: &Run, lane: Lane) -> Vec<u64> {
     let mut out = match lane {
         Lane::Turn(i) => vec![tl.turns[i].start, tl.turns[i].end],
         Lane::Call(i) => {
@@ -86,12 +85,12 @@ fn breaks(tl: &Timeline, lane: Lane) -> Vec<u64> {
 
 /// A lane's state as pieces: (from, until, state), `until` `None` for the last one. The state
 /// is constant between two breaks, so it is read at each.
-fn pieces(tl: &Timeline, lane: Lane, at: &[u64]) -> Vec<(u64, Option<u64>, LaneState)> {
+fn pieces(tl: &Run, lane: Lane, at: &[u64]) -> Vec<(u64, Option<u64>, LaneState)> {
     let mut out: Vec<(u64, Option<u64>, LaneState)> = Vec::new();
     let starts = (at.first() != Some(&0)).then_some(0).into_iter();
     let starts: Vec<u64> = starts.chain(at.iter().copied()).collect();
     for (k, &from) in starts.iter().enumerate() {
-        let s = lane_state(tl, lane, from);
+        let s = tl.lane_state(lane, from);
         let until = starts.get(k + 1).copied();
         match out.last_mut() {
             Some(last) if last.2 == s => last.1 = until,
@@ -109,7 +108,7 @@ fn busy(s: LaneState) -> bool {
 }
 
 impl LaneIndex {
-    pub(crate) fn build(tl: &Timeline) -> LaneIndex {
+    pub(crate) fn build(tl: &Run) -> LaneIndex {
         let mut ix = LaneIndex::default();
         let mut busy_edges: Vec<(u64, bool, u32)> = Vec::new();
         let mut changing = Vec::new();
@@ -125,7 +124,7 @@ impl LaneIndex {
                 }
             }
             let settle = at.last().copied().unwrap_or(0);
-            let last = lane_state(tl, lane, settle);
+            let last = tl.lane_state(lane, settle);
             ix.last_state.push(last);
             let mut first = None::<u64>;
             for (a, b) in run_spans(tl, lane) {
@@ -162,7 +161,7 @@ impl LaneIndex {
     }
 
     /// Calls by id, and the ones with a raced handler.
-    fn calls(&mut self, tl: &Timeline) {
+    fn calls(&mut self, tl: &Run) {
         for (i, c) in tl.calls.iter().enumerate() {
             let i = i as u32;
             if c.segments.iter().any(|s| s.kind == SegKind::Ghost) {
@@ -223,7 +222,7 @@ impl LaneIndex {
     /// starts at column `x0`, is `w` wide, and `col` places a time in it (never decreasing).
     pub(crate) fn density(
         &self,
-        tl: &Timeline,
+        tl: &Run,
         t: u64,
         shown: Range<usize>,
         x0: u16,
@@ -250,7 +249,7 @@ impl LaneIndex {
         for &p in &now {
             let p = p as usize;
             let lane = tl.lanes[p];
-            let state = lane_state(tl, lane, t);
+            let state = tl.lane_state(lane, t);
             for (a, b) in run_spans(tl, lane).filter(|&(a, _)| a <= t) {
                 let full = usize::from(col(b) - x0).min(last);
                 add(self.last_state[p], a, full, -1);
@@ -390,18 +389,18 @@ mod tests {
     use super::*;
     use crate::orchestrator::{TimeoutMode, load_scenario_generated, run_blocking};
 
-    fn timeline(calls: usize, race: bool) -> Timeline {
+    fn timeline(calls: usize, race: bool) -> Run {
         let mut s = load_scenario_generated(calls, 4);
         if race {
             s.timeouts = TimeoutMode::Race;
             s.budgets.call_timeout_ms = 30;
         }
-        Timeline::build(&s, run_blocking(&s, 3))
+        Run::from_trace(&s, run_blocking(&s, 3))
     }
 
     /// Each state's density the slow way: every lane not shown, read at `t`.
     fn naive_density(
-        tl: &Timeline,
+        tl: &Run,
         t: u64,
         shown: &Range<usize>,
         w: usize,
@@ -412,7 +411,7 @@ mod tests {
             if shown.contains(&p) {
                 continue;
             }
-            let s = lane_state(tl, lane, t) as usize;
+            let s = tl.lane_state(lane, t) as usize;
             for (a, b) in run_spans(tl, lane).filter(|&(a, _)| a <= t) {
                 for x in col(a)..=col(b.min(t)) {
                     out[s][usize::from(x)] += 1;
@@ -431,10 +430,10 @@ mod tests {
                 let col = |at: u64| (at.min(end) * u64::from(w - 1) / end) as u16;
                 for t in (0..=end).step_by((end / 97).max(1) as usize).chain([end]) {
                     for s in ALL_STATES {
-                        let n = tl.lanes.iter().filter(|&&l| lane_state(&tl, l, t) == s);
+                        let n = tl.lanes.iter().filter(|&&l| tl.lane_state(l, t) == s);
                         assert_eq!(tl.index.count(s, t), n.count(), "{s:?} at {t}");
                     }
-                    let busy = tl.lanes.iter().position(|&l| busy(lane_state(&tl, l, t)));
+                    let busy = tl.lanes.iter().position(|&l| busy(tl.lane_state(l, t)));
                     assert_eq!(tl.index.first_busy(t), busy, "busy at {t}");
                     let shown = 4..11;
                     let got = tl.index.density(&tl, t, shown.clone(), 0, w, col);

@@ -4,7 +4,7 @@
 
 use crate::orchestrator::{AttemptScript, Scenario, TimeoutMode};
 
-use super::model::Timeline;
+use super::run::Run;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Knob {
@@ -193,9 +193,9 @@ impl Knobs {
 
 /// What differs between the previous run and this one, in words: the stop reason, each
 /// call's category, and when things finished.
-pub fn differences(before: &Timeline, now: &Timeline) -> Vec<String> {
+pub fn differences(before: &Run, now: &Run) -> Vec<String> {
     let mut out = Vec::new();
-    let (br, nr) = (before.stop_reason(), now.stop_reason());
+    let (br, nr) = (before.stop_word(), now.stop_word());
     if br == nr {
         out.push(format!(
             "stop {nr} at {} ms (was {} ms)",
@@ -244,7 +244,7 @@ pub fn differences(before: &Timeline, now: &Timeline) -> Vec<String> {
 }
 
 /// Whether a call's lane differs from the same call's in the previous run.
-pub fn lane_differs(before: &Timeline, now: &Timeline, i: usize) -> bool {
+pub fn lane_differs(before: &Run, now: &Run, i: usize) -> bool {
     let c = &now.calls[i];
     match before
         .index

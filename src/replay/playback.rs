@@ -2,7 +2,7 @@
 //! drawn depends only on the timeline and the cursor time, so playing to T and seeking to T
 //! land on the same frame.
 
-use super::model::{Lane, Timeline};
+use super::run::{Lane, Run};
 
 /// Frames a second while playing (the loop ticks only then).
 pub const FPS: u64 = 30;
@@ -89,17 +89,17 @@ impl Playback {
     }
 
     /// Put the cursor at `t` ms (clamped to the run).
-    pub fn seek(&mut self, tl: &Timeline, t: u64) -> Moved {
+    pub fn seek(&mut self, tl: &Run, t: u64) -> Moved {
         let t = t.min(tl.end_ms);
         self.change(|p| p.t_us = t * 1000)
     }
 
-    pub fn at_end(&self, tl: &Timeline) -> bool {
+    pub fn at_end(&self, tl: &Run) -> bool {
         self.t_ms() >= tl.end_ms
     }
 
     /// Space: play from where the cursor is (from the start again when at the end), or pause.
-    pub fn toggle(&mut self, tl: &Timeline) -> Moved {
+    pub fn toggle(&mut self, tl: &Run) -> Moved {
         if !self.playing && self.at_end(tl) {
             self.t_us = 0;
         }
@@ -109,7 +109,7 @@ impl Playback {
 
     /// One frame of play: the cursor moves by the frame's real time times the speed. Returns
     /// whether it still plays.
-    pub fn tick(&mut self, tl: &Timeline) -> bool {
+    pub fn tick(&mut self, tl: &Run) -> bool {
         if !self.playing {
             return false;
         }
@@ -122,14 +122,14 @@ impl Playback {
     }
 
     /// The next moment something happens.
-    pub fn step_forward(&mut self, tl: &Timeline) -> Moved {
+    pub fn step_forward(&mut self, tl: &Run) -> Moved {
         match tl.next_time(self.t_ms()) {
             Some(t) => self.seek(tl, t),
             None => self.seek(tl, tl.end_ms),
         }
     }
 
-    pub fn step_back(&mut self, tl: &Timeline) -> Moved {
+    pub fn step_back(&mut self, tl: &Run) -> Moved {
         match tl.prev_time(self.t_ms()) {
             Some(t) => self.seek(tl, t),
             None => self.seek(tl, 0),
@@ -137,12 +137,12 @@ impl Playback {
     }
 
     /// The selected call's next (or previous) event.
-    pub fn call_event(&mut self, tl: &Timeline, forward: bool) -> Moved {
+    pub fn call_event(&mut self, tl: &Run, forward: bool) -> Moved {
         let Some(c) = self.selected.and_then(|i| tl.calls.get(i)) else {
             return Moved::Same;
         };
         let now = self.t_ms();
-        let times = c.events.iter().map(|&e| tl.run.events[e as usize].t_ms);
+        let times = c.events.iter().map(|&e| tl.events.time(e as usize));
         let target = if forward {
             times.filter(|&t| t > now).min()
         } else {
@@ -155,14 +155,14 @@ impl Playback {
     }
 
     /// Scrub by a fraction of the run (`[` `]` move a twentieth).
-    pub fn scrub(&mut self, tl: &Timeline, twentieths: i64) -> Moved {
+    pub fn scrub(&mut self, tl: &Run, twentieths: i64) -> Moved {
         let step = (tl.end_ms / 20).max(1) as i64;
         let t = (self.t_ms() as i64 + twentieths * step).max(0) as u64;
         self.seek(tl, t)
     }
 
     /// Tab / Shift-Tab: the next (previous) call lane, in lane order.
-    pub fn select_next(&mut self, tl: &Timeline, forward: bool) -> Moved {
+    pub fn select_next(&mut self, tl: &Run, forward: bool) -> Moved {
         let calls: Vec<usize> = tl
             .lanes
             .iter()

@@ -1,82 +1,13 @@
-//! Lesson files: reading and parsing them all, and taking in a fresh set when the lesson
-//! directory changes while keeping the learner where they were.
+//! A fresh set of lesson files, taken in when the lesson directory changes, keeping the
+//! learner where they were.
 
 use super::{App, Focus, Update};
-use crate::content::Content;
-use crate::content::lessons::Lesson;
-
-/// One lesson file: parsed, or the error that stopped it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LessonEntry {
-    /// The file name without `.md`; progress is keyed by it.
-    pub id: String,
-    /// The name used in messages.
-    pub file: String,
-    /// The file's text (a reload only rebuilds a lesson whose text changed).
-    pub source: String,
-    pub parsed: Result<Lesson, String>,
-}
-
-impl LessonEntry {
-    pub fn from_lesson(lesson: Lesson) -> LessonEntry {
-        LessonEntry {
-            id: lesson.id.clone(),
-            file: lesson.file.clone(),
-            source: String::new(),
-            parsed: Ok(lesson),
-        }
-    }
-
-    /// The lesson's title, cleaned for the screen (it comes from a file).
-    pub fn title(&self) -> String {
-        match &self.parsed {
-            Ok(l) => crate::sanitize::clean(&l.title, false),
-            Err(_) => self.id.clone(),
-        }
-    }
-
-    pub(crate) fn page_count(&self) -> usize {
-        match &self.parsed {
-            Ok(l) => l.pages.len().max(1),
-            Err(_) => 1,
-        }
-    }
-}
-
-/// Read and parse every lesson; a file that does not parse becomes an entry with its error.
-pub fn load_lessons(content: &Content) -> Result<Vec<LessonEntry>, String> {
-    let names = content.lessons.list("", ".md").map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    for rel in names {
-        if rel.eq_ignore_ascii_case("README.md") {
-            continue;
-        }
-        let id = crate::sanitize::clean(rel.trim_end_matches(".md"), false);
-        match content.lessons.read(&rel) {
-            Ok(file) => {
-                let parsed =
-                    crate::content::lessons::parse_lesson(&file).map_err(|e| e.to_string());
-                out.push(LessonEntry {
-                    id,
-                    file: crate::sanitize::clean(&file.display, false),
-                    source: file.text,
-                    parsed,
-                });
-            }
-            Err(e) => out.push(LessonEntry {
-                id,
-                file: crate::sanitize::clean(&rel, false),
-                source: String::new(),
-                parsed: Err(e.to_string()),
-            }),
-        }
-    }
-    Ok(out)
-}
+use crate::course::LessonEntry;
+use crate::error::UserResult;
 
 impl App {
     /// New lesson files arrived: keep the learner where they are when possible.
-    pub(super) fn reload(&mut self, result: Result<Vec<LessonEntry>, String>) -> Update {
+    pub(super) fn reload(&mut self, result: UserResult<Vec<LessonEntry>>) -> Update {
         let lessons = match result {
             Ok(l) => l,
             Err(e) => {
