@@ -27,6 +27,7 @@ mod rehearse_write;
 mod stage_app;
 mod stage_course;
 mod stage_snapshots;
+mod stage_tmux;
 mod stage_walk;
 mod tui_app;
 mod tui_faults;
