@@ -53,6 +53,25 @@ pub struct Predict {
     pub result: String,
     /// Why, in the course's words (already cleaned; may be empty).
     pub reason: String,
+    /// The rule or trap the row tests (`the type check`, `not anchored`).
+    pub tests: String,
+}
+
+/// The rule a row whose real outcome is `answer` tests: the check that decides it.
+pub fn rule_tested(answer: &str) -> &'static str {
+    match answer {
+        "missing" => "the required check",
+        "unknown" => "the unknown-key check",
+        "type" => "the type check (bool before int, float apart)",
+        "value" => "the value constraints",
+        "parse" => "strict JSON parsing",
+        "unknown_tool" => "the tool allowlist",
+        "invalid_arguments" => "the argument contract (shape and id format)",
+        "forbidden" => "the read permission, from the context",
+        "not_found" => "the lookup by (tenant, id)",
+        "store unchanged" | "store changed" => "copy on return",
+        _ => "a call that passes every check",
+    }
 }
 
 /// An explain question from a lesson.
@@ -216,6 +235,7 @@ fn fixture_rows(env: &BlockEnv, lessons: &[LessonEntry]) -> Vec<Predict> {
             answer: run.outcome().to_owned(),
             result: clean(&serde_json::to_string(&verdict).unwrap_or_default(), false),
             reason: clean(&case.reason, false),
+            tests: rule_tested(run.outcome()).to_owned(),
         });
     }
     let cases = crate::executor::cases::get_ticket_cases(&env.content).unwrap_or_default();
@@ -245,6 +265,7 @@ fn fixture_rows(env: &BlockEnv, lessons: &[LessonEntry]) -> Vec<Predict> {
                 "forbidden",
                 "not_found",
             ],
+            tests: rule_tested(&run.outcome()).to_owned(),
             answer: run.outcome(),
             result: clean(&json_compact(&run.contract_envelope()), false),
             reason: clean(&case.reason, false),
