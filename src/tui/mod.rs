@@ -74,11 +74,11 @@ pub struct Config {
 }
 
 /// `tooldojo play`: what to play (any run source: a scenario run by the orchestrator, ...)
-/// and the playback speed.
+/// and the playback speed (none said: 1x, or in presenter mode a speed a room can follow).
 #[derive(Clone)]
 pub struct Play {
     pub source: std::sync::Arc<dyn RunSource + Send + Sync>,
-    pub speed: f64,
+    pub speed: Option<f64>,
 }
 
 impl std::fmt::Debug for Play {
@@ -91,11 +91,16 @@ impl std::fmt::Debug for Play {
 }
 
 impl Play {
-    /// Build the run and open the player on it, paused at 0.
-    pub fn player(&self) -> Result<player::Player, UserError> {
+    /// Build the run and open the player on it, paused at 0; `present`: for a room.
+    pub fn player(&self, present: bool) -> Result<player::Player, UserError> {
         let mut p = player::Player::open(self.source.as_ref())
             .map_err(|e| UserError::new(e.to_string()))?;
-        p.pb.set_speed(self.speed);
+        let speed = match self.speed {
+            Some(s) => s,
+            None if present => crate::replay::playback::room_speed(p.tl.end_ms),
+            None => 1.0,
+        };
+        p.pb.set_speed(speed);
         Ok(p)
     }
 }
@@ -174,7 +179,11 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
         );
     }
     // The run is made before the terminal is taken: nothing to restore if it fails.
-    let player = config.play.as_ref().map(Play::player).transpose()?;
+    let player = config
+        .play
+        .as_ref()
+        .map(|p| p.player(config.present))
+        .transpose()?;
     // A presenter's demo never reads or writes the learner's progress.
     let opened = if config.present {
         progress::Opened {

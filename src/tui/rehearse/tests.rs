@@ -318,13 +318,28 @@ fn the_scorecard_labels_every_ending_and_never_cuts_an_id() {
     let (lines, _) = d.scorecard_lines(&theme, 76);
     let text: String = lines
         .iter()
-        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>() + "\n")
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+                + "\n"
+        })
         .collect();
     let card = d.scorecard();
-    assert!(text.starts_with(&format!("{} of 5 right, ", card.right)), "{text}");
+    assert!(
+        text.starts_with(&format!("{} of 5 right, ", card.right)),
+        "{text}"
+    );
     assert!(text.contains("% of points"), "{text}");
-    assert!(text.contains("Time's up: the 2-minute clock ran out."), "{text}");
-    assert!(text.contains("Q1 ") && text.contains(", skipped: "), "{text}");
+    assert!(
+        text.contains("Time's up: the 2-minute clock ran out."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Q1 ") && text.contains(", skipped: "),
+        "{text}"
+    );
     assert!(text.contains(", time's up: "), "{text}");
     assert!(text.contains(", not reached: "), "{text}");
     let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
