@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod blocks;
+pub mod draw;
 mod fault;
 pub mod grader;
 pub mod home;

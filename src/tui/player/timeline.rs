@@ -197,7 +197,7 @@ impl TimelineView<'_> {
         // What the group rows (if any) count, per state, found once for all of them.
         let density = layout.iter().find_map(|row| match row {
             Row::Group(_, grouped) => Some(self.tl.index.density(
-                self.tl,
+                self.tl.view(),
                 self.t,
                 grouped.shown.clone(),
                 plot.x,
