@@ -22,3 +22,4 @@ pub mod switches;
 pub mod text;
 pub mod tui;
 pub mod validate;
+pub mod watch;

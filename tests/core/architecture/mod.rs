@@ -51,6 +51,7 @@ const LEAVES: &[&str] = &[
     "sanitize",
     "switches",
     "text",
+    "watch",
 ];
 
 /// A source file: its path for messages, its module path and its text.
