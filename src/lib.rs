@@ -23,3 +23,4 @@ pub mod switches;
 pub mod text;
 pub mod tui;
 pub mod validate;
+pub mod watch;
