@@ -25,9 +25,11 @@ const ARROWS: &[(&str, Option<&[&str]>)] = &[
             "validate",
             "content",
             "practice",
+            "tools",
         ]),
     ),
     ("replay", Some(&["orchestrator"])),
+    ("tools", Some(&["validate"])),
     (
         "course",
         Some(&["content", "validate", "executor", "practice"]),
