@@ -1,7 +1,7 @@
 //! The grader's held-back edge cases as rows to predict: the call as the learner's own
 //! function would receive it, and the outcome the real code gives.
 
-use super::questions::{Predict, Source};
+use super::predict::{Predict, Source};
 use crate::executor::Envelope;
 use crate::practice::cases::{Expected, Row};
 use crate::practice::{Function, Origin};
@@ -88,7 +88,7 @@ pub(super) fn predict(row: &Row) -> Option<Predict> {
         prompt: vec![("call", crate::sanitize::clean(&row.show_call(false), false))],
         choices,
         tests: trap.map_or_else(
-            || super::questions::rule_tested(&answer).to_owned(),
+            || super::predict::rule_tested(&answer).to_owned(),
             |t| t.name.to_owned(),
         ),
         answer,

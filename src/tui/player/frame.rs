@@ -8,11 +8,11 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::text::{truncate, width as width_of};
-use crate::tui::blocks::common::{draw_lines, wrap_prefixed};
-use crate::tui::keybar::{self, BarKey, Rank};
+use crate::tui::draw::keybar::{self, BarKey, Rank};
+use crate::tui::draw::{self, draw_lines, wrap_prefixed};
 use crate::tui::theme::Theme;
 
 use super::glyphs::Glyphs;
@@ -407,8 +407,6 @@ fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
         return;
     };
     let g = Glyphs::for_theme(th);
-    Clear.render(area, buf);
-    buf.set_style(area, th.base);
     // The longest title the border holds whole; what it leaves out goes inside.
     let full = format!(
         " Knobs: {} choose{}{} change{}Enter re-run ",
@@ -422,16 +420,15 @@ fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
             "{} choose{}{} change{}Enter re-run",
             g.up_down, g.sep, g.left_right, g.sep
         );
-        let short = " Knobs ".to_owned();
-        (short, Some(keys))
+        (" Knobs ".to_owned(), Some(keys))
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_set(th.sym.border)
-        .border_style(th.focus)
-        .title(Span::styled(title, th.focus));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let inner = draw::popup(
+        area,
+        buf,
+        th,
+        Line::from(Span::styled(title, th.focus)),
+        None,
+    );
     let mut lines: Vec<Line<'static>> = Knob::ALL
         .iter()
         .enumerate()
