@@ -22,5 +22,7 @@ pub mod safe_file;
 pub mod sanitize;
 pub mod switches;
 pub mod text;
+pub mod tools;
 pub mod tui;
 pub mod validate;
+pub mod watch;

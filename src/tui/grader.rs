@@ -23,7 +23,7 @@ pub enum GraderMsg {
     /// The watched file was saved.
     Saved(PathBuf),
     /// Progress of run number `run`.
-    Run(u64, practice::Progress),
+    Run(u64, Box<practice::Progress>),
 }
 
 /// How background work reaches the event loop.
@@ -143,7 +143,7 @@ impl LiveGrader {
             rows: self.rows.clone(),
         };
         self.background = Some(practice::spawn(job, move |p| {
-            notify(GraderMsg::Run(run, p))
+            notify(GraderMsg::Run(run, Box::new(p)))
         }));
     }
 
@@ -156,7 +156,14 @@ impl LiveGrader {
             }
             GraderMsg::Saved(_) => false,
             GraderMsg::Run(run, _) if run != self.run => false,
-            GraderMsg::Run(_, practice::Progress::Event(ev)) => {
+            GraderMsg::Run(_, progress) => self.on_progress(*progress),
+        }
+    }
+
+    /// Progress of the current run.
+    fn on_progress(&mut self, progress: practice::Progress) -> bool {
+        match progress {
+            practice::Progress::Event(ev) => {
                 if let GraderState::Running { done, total } = &mut self.state {
                     match ev {
                         GradeEvent::Started { total: t, .. } => *total = t,
@@ -170,7 +177,7 @@ impl LiveGrader {
                 }
                 true
             }
-            GraderMsg::Run(_, practice::Progress::Done(outcome)) => {
+            practice::Progress::Done(outcome) => {
                 self.state = match outcome {
                     Ok(report) => GraderState::Done(report),
                     // A stopped run is followed by a fresh one; keep showing progress.
@@ -295,23 +302,11 @@ pub fn status_lines(g: &LiveGrader, t: &Theme, w: usize) -> Vec<Line<'static>> {
 /// Watch the file's directory (editors replace files on save) and report saves of it,
 /// a burst of events as one save.
 fn watch(file: &Path, notify: Notify) -> notify::Result<notify::RecommendedWatcher> {
-    use notify::{EventKind, RecursiveMode, Watcher};
-    let dir = file
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .to_path_buf();
-    let name = file.file_name().map(ToOwned::to_owned);
+    let (dir, wanted) = crate::watch::file_in_dir(file);
     let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        if let Ok(ev) = res
-            && !matches!(ev.kind, EventKind::Access(_))
-            && ev.paths.iter().any(|p| p.file_name() == name.as_deref())
-        {
-            let _ = tx.send(());
-        }
+    let watcher = crate::watch::watch_dir(&dir, wanted, move || {
+        let _ = tx.send(());
     })?;
-    watcher.watch(&dir, RecursiveMode::NonRecursive)?;
     let path = file.to_path_buf();
     std::thread::spawn(move || {
         // Ends when the watcher (and with it the sender) is dropped.

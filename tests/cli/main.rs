@@ -15,4 +15,5 @@ mod practice_ticks;
 mod rehearse_cli;
 mod render_cli;
 mod trace_cli;
+mod user_errors;
 mod validate_cli;

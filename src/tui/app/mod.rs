@@ -4,7 +4,7 @@
 //! (`ui.rs`) reads `&App` and matches on the same screen in one place too.
 //!
 //! The jobs live in their own files: `state` (the screens and the small state types),
-//! `slots` (the open page's blocks, behind methods that version the page layout), `input`
+//! `slots` (the open page's blocks, behind methods that version the page layout), `actions`
 //! (keys and mouse to actions), `layout` (screen areas and the cached page layout),
 //! `scroll` (keeping the focus in view), `pages` (opening pages, building blocks, recording
 //! progress), `reload` (taking in lesson files changed on disk), `home` (the home
@@ -12,10 +12,10 @@
 //! mode's steps, resets and clock), and one file per screen opened over the lessons:
 //! `player`, `drill`, `practice`.
 
+mod actions;
 mod done;
 mod drill;
 mod home;
-mod input;
 mod layout;
 mod pages;
 mod player;
@@ -54,6 +54,8 @@ const BLOCK_TICK_MS: u64 = 50;
 /// Everything that can reach `App::update`.
 pub enum Input {
     Key(KeyEvent),
+    /// Text the terminal pasted (bracketed paste), one event however long.
+    Paste(String),
     Mouse(MouseEvent),
     Resize(u16, u16),
     Tick,
@@ -81,7 +83,8 @@ pub enum Update {
 }
 
 impl Update {
-    fn or(self, other: Update) -> Update {
+    /// Both updates at once: the stronger of the two.
+    pub fn or(self, other: Update) -> Update {
         use Update::*;
         match (self, other) {
             (Quit, _) | (_, Quit) => Quit,
@@ -309,12 +312,28 @@ impl App {
     }
 
     /// Does the screen on top animate (the loop then ticks)? Each screen says so itself.
-    pub(crate) fn animating(&self) -> bool {
+    pub fn animating(&self) -> bool {
         match &self.screen {
             Screen::Lesson => self.blocks.animating(),
             Screen::Home { .. } | Screen::Practice(_) => false,
             Screen::Player(p) => p.playing(),
             Screen::Drill(d) => d.running(),
+        }
+    }
+
+    /// Does a plain key type text now (an entered block's editor, the drill's answer)? The
+    /// loop then takes a run of typed characters that arrived together as one paste.
+    pub fn takes_text(&self) -> bool {
+        match &self.screen {
+            Screen::Home { .. } | Screen::Lesson => {
+                self.context() == Context::BlockActive
+                    && match self.focus {
+                        Focus::Block(i) => self.blocks.widget(i).is_some_and(|w| w.captures_text()),
+                        _ => false,
+                    }
+            }
+            Screen::Drill(d) => d.editing(),
+            Screen::Player(_) | Screen::Practice(_) => false,
         }
     }
 
@@ -419,6 +438,14 @@ impl App {
                     let out = p.on_key(key);
                     self.practice_outcome(out)
                 }
+            },
+            Input::Paste(text) => match &mut self.screen {
+                Screen::Home { .. } | Screen::Lesson => self.on_paste(&text),
+                Screen::Drill(d) => {
+                    let out = d.on_paste(&text);
+                    self.drill_outcome(out)
+                }
+                Screen::Player(_) | Screen::Practice(_) => Update::None,
             },
             Input::Mouse(m) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_mouse(m),
