@@ -421,7 +421,7 @@ impl Builder {
                 Err(v) => Verdict::Failed(v),
             },
             Some(Lookup::Unknown) => Verdict::UnknownTool,
-            Some(Lookup::Refused(why)) => Verdict::Refused(why.to_owned()),
+            Some(Lookup::Refused(why)) => Verdict::Refused(why),
             Some(Lookup::Tool(v)) => match v.check(Args::Json(args), &self.rules) {
                 Ok(()) => Verdict::Passed,
                 Err(v) => Verdict::Failed(v),

@@ -2,117 +2,87 @@
 //! record that repeats them: a log of one agent sends the same list again and again), else
 //! the `--tools` file, else none.
 
+use std::path::Path;
 use std::sync::Arc;
 
+use serde_json::Value;
+
+use crate::tools::{ToolSet, ToolsFormat};
 use crate::validate::{Json, Validator};
 
 /// What the declarations say of a tool name.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Lookup<'c> {
     /// Declared, with its compiled schema.
     Tool(&'c Validator),
-    /// Declared, but its schema asks for what the validator cannot honour (why).
-    Refused(&'c str),
+    /// Declared, but its schema asks for what the validator cannot honour, or the list it
+    /// is in could not be read (why): not judged.
+    Refused(String),
     /// Not among the declarations.
     Unknown,
 }
 
-/// One list of declarations, compiled.
-#[derive(Debug, Default)]
+/// One list of declarations, read by the tool loader (server tools are left out there), or
+/// why it could not be read.
+#[derive(Debug)]
 pub struct Catalog {
-    tools: Vec<(String, Result<Validator, String>)>,
+    set: Result<ToolSet, String>,
 }
 
 impl Catalog {
-    /// The function tools among `entries` (declarations in any provider's shape; server
-    /// tools, which take no schema of ours, are left out).
+    /// The declarations among `entries` (each a tool in its provider's shape).
     pub fn from_entries(entries: &[&Json<'_>]) -> Catalog {
-        let mut tools: Vec<(String, Result<Validator, String>)> = Vec::new();
-        for e in entries {
-            let Some(name) = function_name(e) else {
-                continue;
-            };
-            if tools.iter().any(|(n, _)| n == name) {
-                continue;
-            }
-            let compiled = Validator::options().compile(e).map_err(|e| e.to_string());
-            tools.push((name.to_owned(), compiled));
+        let list = Value::Array(entries.iter().map(|e| e.to_value()).collect());
+        Catalog {
+            set: ToolSet::from_value(&list, None).map_err(|e| e.to_string()),
         }
-        Catalog { tools }
     }
 
-    /// The declarations of a tools file: a list, an object holding `tools` (an MCP
-    /// `tools/list` result, its JSON-RPC response, a request body), or one declaration.
-    pub fn from_file<'a>(v: &'a Json<'a>) -> Result<Catalog, String> {
-        fn list<'a>(v: &'a Json<'a>) -> Option<Vec<&'a Json<'a>>> {
-            match v.get("tools") {
-                Some(Json::Array(t)) => Some(t.iter().collect()),
-                _ => None,
-            }
+    /// The declarations of a tools file (`--tools`): any shape the tool loader reads.
+    pub fn read(path: &Path, format: Option<ToolsFormat>) -> Result<Catalog, String> {
+        let set = ToolSet::read(path, format).map_err(|e| e.to_string())?;
+        if set.tools.is_empty() {
+            return Err(format!(
+                "{}: no function tool declarations in it",
+                path.display()
+            ));
         }
-        let entries: Vec<&Json<'a>> = match v {
-            Json::Array(items) => items.iter().collect(),
-            Json::Object(_) => list(v)
-                .or_else(|| v.get("result").and_then(list))
-                .or_else(|| v.get("request").and_then(list))
-                .unwrap_or_else(|| vec![v]),
-            other => {
-                return Err(format!(
-                    "a tools file holds a list or an object, not a {}",
-                    other.py_type()
-                ));
-            }
-        };
-        let catalog = Catalog::from_entries(&entries);
-        if catalog.is_empty() {
-            return Err("no function tool declarations found".into());
-        }
-        Ok(catalog)
+        Ok(Catalog { set: Ok(set) })
     }
 
     pub fn lookup(&self, name: &str) -> Lookup<'_> {
-        match self.tools.iter().find(|(n, _)| n == name) {
-            Some((_, Ok(v))) => Lookup::Tool(v),
-            Some((_, Err(why))) => Lookup::Refused(why),
+        let set = match &self.set {
+            Ok(set) => set,
+            Err(why) => {
+                return Lookup::Refused(format!("the record's tools cannot be read: {why}"));
+            }
+        };
+        match set.get(name) {
+            Some(t) => match t.validator() {
+                Some(v) => Lookup::Tool(v),
+                None => Lookup::Refused(t.refusal().unwrap_or_default()),
+            },
             None => Lookup::Unknown,
         }
     }
 
     pub fn has(&self, name: &str) -> bool {
-        self.tools.iter().any(|(n, _)| n == name)
+        self.set.as_ref().is_ok_and(|s| s.get(name).is_some())
     }
 
     /// The declared names, in order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.tools.iter().map(|(n, _)| n.as_str())
+        self.set
+            .iter()
+            .flat_map(|s| s.tools.iter().map(|t| t.name.as_str()))
     }
 
     pub fn len(&self) -> usize {
-        self.tools.len()
+        self.set.as_ref().map_or(0, |s| s.tools.len())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.tools.is_empty()
-    }
-}
-
-/// The name of a function tool's declaration; `None` for a provider's own tool.
-fn function_name<'a>(e: &'a Json<'_>) -> Option<&'a str> {
-    let s = |v: &'a Json<'_>, k: &str| match v.get(k) {
-        Some(Json::Str(s)) => Some(s.as_ref()),
-        _ => None,
-    };
-    if let Some(f) = e.get("function") {
-        return s(f, "name");
-    }
-    let typed = s(e, "type");
-    let has_schema = ["input_schema", "inputSchema", "parameters"]
-        .iter()
-        .any(|k| e.get(k).is_some());
-    match typed {
-        None | Some("function" | "custom") => s(e, "name"),
-        Some(_) if has_schema => s(e, "name"),
-        Some(_) => None,
+        self.len() == 0
     }
 }
 

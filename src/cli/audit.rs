@@ -12,6 +12,7 @@ use crate::audit::jsonl::JsonSink;
 use crate::audit::report::Report;
 use crate::audit::{self, Audit, Catalog, Conversation, Format, Limits, Place, Sink, Totals};
 use crate::error::UserError;
+use crate::tools::ToolsFormat;
 
 fn format_flag() -> impl clap::builder::TypedValueParser<Value = Format> {
     let names: Vec<&'static str> = Format::ALL.iter().map(|f| f.name()).collect();
@@ -28,6 +29,10 @@ pub(crate) struct AuditArgs {
     /// Anthropic tools array, a request body holding one).
     #[arg(long, value_name = "FILE")]
     pub(crate) tools: Option<String>,
+    /// The shape of the --tools file's declarations, where two shapes read alike (mcp,
+    /// openai-chat, openai-responses, anthropic).
+    #[arg(long, value_name = "F", value_parser = tools_format_flag(), requires = "tools")]
+    pub(crate) tools_format: Option<ToolsFormat>,
     /// The format of every record, instead of recognising each one.
     #[arg(long, value_name = "F", value_parser = format_flag())]
     pub(crate) format: Option<Format>,
@@ -37,6 +42,12 @@ pub(crate) struct AuditArgs {
     /// JSON lines: one a call, one a conversation, then a summary.
     #[arg(long)]
     pub(crate) json: bool,
+}
+
+fn tools_format_flag() -> impl clap::builder::TypedValueParser<Value = ToolsFormat> {
+    let names: Vec<&'static str> = ToolsFormat::ALL.iter().map(|f| f.name()).collect();
+    clap::builder::PossibleValuesParser::new(names)
+        .map(|s: String| s.parse().unwrap_or(ToolsFormat::Mcp))
 }
 
 fn limits_flag(s: &str) -> Result<Limits, String> {
@@ -78,16 +89,9 @@ fn open(files: &[String]) -> Result<Vec<Input>, UserError> {
     Ok(out)
 }
 
-/// The `--tools` file, compiled.
-fn tools(path: &str) -> Result<Catalog, UserError> {
-    let text = crate::input::read_text(
-        std::path::Path::new(path),
-        crate::input::MAX_FILE_BYTES,
-        path,
-    )?;
-    let value =
-        crate::validate::json::parse(&text).map_err(|e| UserError::new(format!("{path}: {e}")))?;
-    Catalog::from_file(&value).map_err(|why| UserError::new(format!("{path}: {why}")))
+/// The `--tools` file, read by the tool loader.
+fn tools(path: &str, format: Option<ToolsFormat>) -> Result<Catalog, UserError> {
+    Catalog::read(std::path::Path::new(path), format).map_err(UserError::new)
 }
 
 /// A sink that also says on stderr which records could not be read.
@@ -108,7 +112,11 @@ impl<S: Sink> Sink for Noting<'_, S> {
 }
 
 pub(crate) fn run(args: AuditArgs) -> super::CliResult {
-    let catalog = args.tools.as_deref().map(tools).transpose()?;
+    let catalog = args
+        .tools
+        .as_deref()
+        .map(|t| tools(t, args.tools_format))
+        .transpose()?;
     let inputs = open(&args.files)?;
     let opts = audit::Options {
         format: args.format,
