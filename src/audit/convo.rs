@@ -1,7 +1,7 @@
 //! A conversation as the audit keeps it: its calls (each with its verdict and what came
 //! back), its findings and its counts. [`Builder`] takes a record's steps one by one and
-//! keeps only what the checks and the report need; [`Builder::finish`] runs the checks that
-//! need the whole conversation (`checks.rs`).
+//! keeps only what the checks and the report need; the checks that need the whole
+//! conversation run once it is finished (`checks.rs`).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, LazyLock};
@@ -488,10 +488,9 @@ impl Builder {
         }
     }
 
-    /// The conversation with every check run.
-    pub fn finish(mut self, limits: &super::Limits) -> Conversation {
+    /// The conversation read, its checks still to run (`checks::run`).
+    pub fn finish(mut self) -> Conversation {
         self.conv.max_parallel = self.conv.max_parallel.max(self.in_turn);
-        super::checks::run(&mut self.conv, limits);
         self.conv
     }
 }

@@ -98,10 +98,10 @@ pub struct Catalogs {
 
 impl Catalogs {
     /// With the declarations of `--tools`, for records that carry none.
-    pub fn with_fallback(fallback: Option<Catalog>) -> Catalogs {
+    pub fn with_fallback(fallback: Option<Arc<Catalog>>) -> Catalogs {
         Catalogs {
             kept: Vec::new(),
-            fallback: fallback.map(Arc::new),
+            fallback,
         }
     }
 

@@ -20,8 +20,9 @@ pub enum Line<'a> {
     Bad(String),
 }
 
-/// Hand every non-blank line of `input` to `each` with its number (from 1).
-pub fn read(mut input: impl Read, mut each: impl FnMut(usize, Line<'_>)) -> io::Result<()> {
+/// Hand every non-blank line of `input` to `each` with its number (from 1), until `each`
+/// says to stop (`false`).
+pub fn read(mut input: impl Read, mut each: impl FnMut(usize, Line<'_>) -> bool) -> io::Result<()> {
     let mut chunk = vec![0u8; CHUNK];
     let mut filled = 0;
     let mut line_no = 0usize;
@@ -41,14 +42,14 @@ pub fn read(mut input: impl Read, mut each: impl FnMut(usize, Line<'_>)) -> io::
                 let bytes = &chunk[start..end];
                 if first && !is_blank(bytes) {
                     first = false;
-                    if let Some(doc) = opens_a_document(bytes) {
-                        if doc {
-                            let mut whole = chunk[start..filled].to_vec();
-                            return document(&mut input, &mut whole, line_no, each);
-                        }
+                    if opens_a_document(bytes) == Some(true) {
+                        let mut whole = chunk[start..filled].to_vec();
+                        return document(&mut input, &mut whole, line_no, each);
                     }
                 }
-                hand_over(line_no, bytes, &mut each);
+                if !hand_over(line_no, bytes, &mut each) {
+                    return Ok(());
+                }
             }
             start = end + 1;
         }
@@ -60,7 +61,7 @@ pub fn read(mut input: impl Read, mut each: impl FnMut(usize, Line<'_>)) -> io::
                     let mut whole = bytes.to_vec();
                     return document(&mut input, &mut whole, line_no, each);
                 }
-                hand_over(line_no, bytes, &mut each);
+                let _ = hand_over(line_no, bytes, &mut each);
             }
             return Ok(());
         }
@@ -70,13 +71,16 @@ pub fn read(mut input: impl Read, mut each: impl FnMut(usize, Line<'_>)) -> io::
             if skipping || chunk.len() >= MAX_LINE_BYTES {
                 if !skipping {
                     line_no += 1;
-                    each(
+                    let go_on = each(
                         line_no,
                         Line::Bad(format!(
                             "the line is longer than {}, the most a record may be",
                             show_size(MAX_LINE_BYTES as u64)
                         )),
                     );
+                    if !go_on {
+                        return Ok(());
+                    }
                     first = false;
                 }
                 skipping = true;
@@ -101,12 +105,13 @@ fn is_blank(bytes: &[u8]) -> bool {
     bytes.iter().all(|b| b.is_ascii_whitespace())
 }
 
-/// A line's bytes handed over as text (a BOM, a `\r` and blank lines dropped).
-fn hand_over(line_no: usize, bytes: &[u8], each: &mut impl FnMut(usize, Line<'_>)) {
+/// A line's bytes handed over as text (a BOM, a `\r` and blank lines dropped); `false`
+/// when `each` says to stop.
+fn hand_over(line_no: usize, bytes: &[u8], each: &mut impl FnMut(usize, Line<'_>) -> bool) -> bool {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
     if is_blank(bytes) {
-        return;
+        return true;
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => each(line_no, Line::Text(text)),
@@ -143,12 +148,12 @@ fn document(
     input: &mut impl Read,
     whole: &mut Vec<u8>,
     line_no: usize,
-    mut each: impl FnMut(usize, Line<'_>),
+    mut each: impl FnMut(usize, Line<'_>) -> bool,
 ) -> io::Result<()> {
     let room = MAX_FILE_BYTES.saturating_sub(whole.len() as u64);
     input.take(room + 1).read_to_end(whole)?;
     if whole.len() as u64 > MAX_FILE_BYTES {
-        each(
+        let _ = each(
             line_no,
             Line::Bad(format!(
                 "a JSON document over several lines is read whole, and this one is larger \
@@ -159,7 +164,7 @@ fn document(
         return Ok(());
     }
     let bytes = whole.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(whole);
-    match std::str::from_utf8(bytes) {
+    let _ = match std::str::from_utf8(bytes) {
         Ok(text) => each(line_no, Line::Text(text)),
         Err(e) => each(
             line_no,
@@ -168,7 +173,7 @@ fn document(
                 e.valid_up_to() + 1
             )),
         ),
-    }
+    };
     Ok(())
 }
 
@@ -185,7 +190,8 @@ mod tests {
                     Line::Text(t) => Ok(t.to_owned()),
                     Line::Bad(b) => Err(b),
                 },
-            ))
+            ));
+            true
         })
         .unwrap();
         out

@@ -16,8 +16,10 @@ pub mod heuristics;
 pub mod jsonl;
 mod kind;
 pub mod lines;
+pub mod listing;
 pub mod read;
 pub mod report;
+pub mod source;
 pub mod steps;
 
 use std::io::{self, Read};
@@ -106,17 +108,29 @@ pub struct Audit<'s> {
     pub totals: Totals,
     /// The first output error (a closed pipe): the run stops.
     failed: Option<io::Error>,
+    /// Read only the conversation that starts at this line (records before it are skipped
+    /// unread, and the run stops once it is done).
+    only: Option<usize>,
+    done_only: bool,
 }
 
 impl<'s> Audit<'s> {
-    pub fn new(opts: Options, tools: Option<Catalog>, sink: &'s mut dyn Sink) -> Audit<'s> {
+    pub fn new(opts: Options, tools: Option<Arc<Catalog>>, sink: &'s mut dyn Sink) -> Audit<'s> {
         Audit {
             opts,
             catalogs: Catalogs::with_fallback(tools),
             sink,
             totals: Totals::default(),
             failed: None,
+            only: None,
+            done_only: false,
         }
+    }
+
+    /// Read only the conversation that starts at `line` (to replay one of a long file).
+    pub fn only_at(mut self, line: usize) -> Self {
+        self.only = Some(line);
+        self
     }
 
     /// Audit every record of `input`, named `file` in places.
@@ -124,8 +138,8 @@ impl<'s> Audit<'s> {
         let file: Arc<str> = Arc::from(file);
         let mut session: Option<Builder> = None;
         let result = lines::read(input, |line, text| {
-            if self.failed.is_some() {
-                return;
+            if self.only.is_some_and(|at| line < at) {
+                return true;
             }
             let place = Place {
                 file: file.clone(),
@@ -135,6 +149,7 @@ impl<'s> Audit<'s> {
                 lines::Line::Text(t) => self.record(place, t, &mut session),
                 lines::Line::Bad(why) => self.bad(place, why),
             }
+            self.failed.is_none() && !self.done_only
         });
         if let Some(s) = session.take() {
             self.done(s);
@@ -153,7 +168,11 @@ impl<'s> Audit<'s> {
     }
 
     fn done(&mut self, b: Builder) {
-        let conv = b.finish(&self.opts.limits);
+        let mut conv = b.finish();
+        checks::run(&mut conv, &self.opts.limits);
+        if self.only == Some(conv.place.line) {
+            self.done_only = true;
+        }
         self.totals.conversations += 1;
         self.totals.calls += conv.calls.len();
         if let Err(e) = self.sink.conversation(conv) {

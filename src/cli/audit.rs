@@ -5,10 +5,12 @@
 
 use std::io::{self, Read};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::builder::TypedValueParser as _;
 
 use crate::audit::jsonl::JsonSink;
+use crate::audit::listing::Listing;
 use crate::audit::report::Report;
 use crate::audit::{self, Audit, Catalog, Conversation, Format, Limits, Place, Sink, Totals};
 use crate::error::UserError;
@@ -40,8 +42,13 @@ pub(crate) struct AuditArgs {
     #[arg(long, value_name = "turns=N,calls=N,repairs=N", value_parser = limits_flag)]
     pub(crate) limits: Option<Limits>,
     /// JSON lines: one a call, one a conversation, then a summary.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "tui")]
     pub(crate) json: bool,
+    /// Open the app on the log: its conversations listed, each played in the trace player.
+    #[arg(long)]
+    pub(crate) tui: bool,
+    #[command(flatten)]
+    pub(crate) view: super::ViewArgs,
 }
 
 fn tools_format_flag() -> impl clap::builder::TypedValueParser<Value = ToolsFormat> {
@@ -111,12 +118,53 @@ impl<S: Sink> Sink for Noting<'_, S> {
     }
 }
 
-pub(crate) fn run(args: AuditArgs) -> super::CliResult {
+/// The log of `files` listed for the app, read before the terminal is touched.
+pub(crate) fn log(files: &[std::path::PathBuf]) -> Result<Listing, UserError> {
+    log_with(files, None, Limits::default(), None)
+}
+
+fn log_with(
+    files: &[std::path::PathBuf],
+    format: Option<Format>,
+    limits: Limits,
+    tools: Option<Arc<Catalog>>,
+) -> Result<Listing, UserError> {
+    if files.iter().any(|f| f.as_os_str() == "-") {
+        return Err(UserError::new(
+            "the app reads the log again to play a conversation: name a file, not - (stdin)",
+        ));
+    }
+    let listing = Listing::read(files, format, limits, tools).map_err(UserError::new)?;
+    if listing.totals.records == 0 && listing.totals.bad_records > 0 {
+        return Err(UserError::new(format!(
+            "no record could be read ({} bad)",
+            listing.totals.bad_records
+        )));
+    }
+    Ok(listing)
+}
+
+pub(crate) fn run(args: AuditArgs, content: &super::ContentArgs) -> super::CliResult {
     let catalog = args
         .tools
         .as_deref()
         .map(|t| tools(t, args.tools_format))
-        .transpose()?;
+        .transpose()?
+        .map(Arc::new);
+    if args.tui {
+        let files: Vec<std::path::PathBuf> = args.files.iter().map(Into::into).collect();
+        let limits = args.limits.unwrap_or_default();
+        let log = log_with(&files, args.format, limits, catalog)?;
+        let config = crate::tui::Config {
+            theme: args.view.theme.map(Into::into),
+            ascii: args.view.ascii,
+            present: args.view.present,
+            audit: Some(log),
+            open_audit: true,
+            ..crate::tui::Config::new(content.content())
+        };
+        return Ok(crate::tui::run(config)?);
+    }
     let inputs = open(&args.files)?;
     let opts = audit::Options {
         format: args.format,
@@ -152,7 +200,7 @@ pub(crate) fn run(args: AuditArgs) -> super::CliResult {
 fn each(
     inputs: Vec<Input>,
     opts: audit::Options,
-    catalog: Option<Catalog>,
+    catalog: Option<Arc<Catalog>>,
     sink: &mut dyn Sink,
 ) -> Result<Totals, super::Failure> {
     let mut run = Audit::new(opts, catalog, sink);

@@ -95,6 +95,10 @@ pub(crate) struct TuiArgs {
     /// Forget all saved progress and start over.
     #[arg(long)]
     pub(crate) reset_progress: bool,
+    /// A recorded log to audit from the home screen (A), as `tooldojo audit FILE --tui`
+    /// plays it (repeat for more files).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) audit: Vec<std::path::PathBuf>,
 }
 
 impl TuiArgs {
@@ -108,6 +112,7 @@ impl TuiArgs {
             ("--lesson", self.lesson.is_some()),
             ("--records", self.records.is_some()),
             ("--reset-progress", self.reset_progress),
+            ("--audit", !self.audit.is_empty()),
         ]
         .into_iter()
         .find_map(|(name, set)| set.then_some(name))
@@ -125,6 +130,8 @@ impl TuiArgs {
             drill: None,
             content,
             play: None,
+            audit: None,
+            open_audit: false,
         }
     }
 }
@@ -247,8 +254,14 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Some(Command::Play(args)) => play::run(args, &content),
         Some(Command::Practice(args)) => practice::run(args, &content),
         Some(Command::Rehearse(args)) => rehearse::run(args, &content),
-        Some(Command::Audit(args)) => audit::run(args),
-        None => Ok(crate::tui::run(cli.tui.config(content.content()))?),
+        Some(Command::Audit(args)) => audit::run(args, &content),
+        None => {
+            let mut config = cli.tui.config(content.content());
+            if !cli.tui.audit.is_empty() {
+                config.audit = Some(audit::log(&cli.tui.audit)?);
+            }
+            Ok(crate::tui::run(config)?)
+        }
     }
 }
 

@@ -296,14 +296,11 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
         ])
     };
     put(buf, inner.y + 4, &note("Review", &review_words(app)));
-    put(
-        buf,
-        inner.y + 5,
-        &note(
-            "Also",
-            "P grades your own code live; tooldojo play NAME plays a run",
-        ),
-    );
+    let also = match app.audit_log_name() {
+        Some(log) => format!("A audits {log}; P grades your own code live"),
+        None => "P grades your own code live; tooldojo play NAME plays a run".to_owned(),
+    };
+    put(buf, inner.y + 5, &note("Also", &also));
     let rows = home_rows(app, area);
     let hidden = app.home_entries().len() - rows.last().map_or(0, |(_, e)| e + 1);
     let mut heading = vec![Span::styled("Lessons", t.heading)];

@@ -13,6 +13,7 @@
 //! `player`, `drill`, `practice`.
 
 mod actions;
+mod audit;
 mod done;
 mod drill;
 mod home;
@@ -172,6 +173,8 @@ pub struct App {
     background_jobs: bool,
     /// How background grading reaches the event loop (the live app sets it).
     notify: Option<crate::tui::grader::Notify>,
+    /// The audit of the log the app was given, while it is not on screen (`A` opens it).
+    audit: Option<Box<crate::tui::audit_screen::AuditScreen>>,
 }
 
 impl App {
@@ -216,6 +219,7 @@ impl App {
             texts: RefCell::new(layout::TextCache::default()),
             background_jobs: false,
             notify: None,
+            audit: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app
@@ -318,6 +322,7 @@ impl App {
             Screen::Home { .. } | Screen::Practice(_) => false,
             Screen::Player(p) => p.playing(),
             Screen::Drill(d) => d.running(),
+            Screen::Audit(a) => a.animating(),
         }
     }
 
@@ -333,14 +338,14 @@ impl App {
                     }
             }
             Screen::Drill(d) => d.editing(),
-            Screen::Player(_) | Screen::Practice(_) => false,
+            Screen::Player(_) | Screen::Practice(_) | Screen::Audit(_) => false,
         }
     }
 
     /// How often the loop ticks while the screen on top animates.
     pub fn tick_ms(&self) -> u64 {
         match &self.screen {
-            Screen::Player(_) => crate::replay::playback::TICK_MS,
+            Screen::Player(_) | Screen::Audit(_) => crate::replay::playback::TICK_MS,
             _ => BLOCK_TICK_MS,
         }
     }
@@ -438,6 +443,10 @@ impl App {
                     let out = p.on_key(key);
                     self.practice_outcome(out)
                 }
+                Screen::Audit(a) => {
+                    let out = a.on_key(key);
+                    self.audit_outcome(out)
+                }
             },
             Input::Paste(text) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_paste(&text),
@@ -445,11 +454,12 @@ impl App {
                     let out = d.on_paste(&text);
                     self.drill_outcome(out)
                 }
-                Screen::Player(_) | Screen::Practice(_) => Update::None,
+                Screen::Player(_) | Screen::Practice(_) | Screen::Audit(_) => Update::None,
             },
             Input::Mouse(m) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_mouse(m),
                 Screen::Player(_) => self.mouse_to_player(m),
+                Screen::Audit(_) => self.mouse_to_audit(m),
                 Screen::Drill(_) | Screen::Practice(_) => Update::None,
             },
             Input::Tick => match &mut self.screen {
@@ -464,6 +474,12 @@ impl App {
                 Screen::Drill(d) => {
                     let out = d.tick();
                     self.drill_outcome(out)
+                }
+                Screen::Audit(a) => {
+                    if let Some(p) = a.player_mut() {
+                        let _ = p.tick();
+                    }
+                    Update::Redraw
                 }
                 Screen::Home { .. } | Screen::Practice(_) => Update::None,
             },

@@ -3,6 +3,7 @@
 //! far a lesson is.
 
 use crate::content::lessons::BlockKind;
+use crate::tui::audit_screen::AuditScreen;
 use crate::tui::blocks::BlockWidget;
 use crate::tui::player::Player;
 use crate::tui::practice_screen::PracticeScreen;
@@ -25,6 +26,8 @@ pub enum Screen {
     Drill(Box<Drill>),
     /// The learner's own solution, graded on every save.
     Practice(Box<PracticeScreen>),
+    /// A recorded log's conversations audited, each played in the trace player.
+    Audit(Box<AuditScreen>),
 }
 
 impl Screen {
@@ -36,6 +39,7 @@ impl Screen {
             Screen::Player(_) => "player",
             Screen::Drill(_) => "drill",
             Screen::Practice(_) => "practice",
+            Screen::Audit(_) => "audit",
         }
     }
 }

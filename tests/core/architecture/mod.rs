@@ -26,6 +26,7 @@ const ARROWS: &[(&str, Option<&[&str]>)] = &[
             "content",
             "practice",
             "tools",
+            "audit",
         ]),
     ),
     ("replay", Some(&["orchestrator"])),
