@@ -11,6 +11,7 @@ use crate::replay::{
     CallSpec, Category, Clock, ReplayError, ResultSpec, Run, RunBuilder, RunSource, TurnSpec,
     Validation,
 };
+use crate::sanitize::clean;
 use crate::validate::json::cut;
 
 use super::convo::{Conversation, Seen, Verdict};
@@ -86,6 +87,7 @@ fn lane_id(id: Option<&str>, index: usize, used: &mut Vec<String>) -> String {
         }
         Some(id) => id.to_owned(),
     };
+    let base = clean(&base, false);
     let n = used.iter().filter(|u| **u == base).count();
     used.push(base.clone());
     if n == 0 {
@@ -191,7 +193,7 @@ impl RunSource for ConversationSource {
                 Seen::Say {
                     who: Speaker::Model,
                     text,
-                } => Some(text.clone()),
+                } => Some(clean(text, false)),
                 _ => None,
             });
             let ids: Vec<String> = calls
@@ -268,22 +270,24 @@ impl ConversationSource {
     fn call_spec(&self, c: usize, id: String, at: u64, result_at: Option<u64>) -> CallSpec {
         let call = &self.conv.calls[c];
         let args = match (&call.args, &call.args_text) {
-            (Some(v), _) => v.clone(),
-            (None, Some(t)) => Value::String(t.clone()),
+            (Some(v), _) => cleaned(v),
+            (None, Some(t)) => Value::String(clean(t, false)),
             (None, None) => Value::Null,
         };
+        // Messages quote what the model wrote (argument names, the tool's name): cleaned.
         let validation = match &call.verdict {
             Verdict::Passed => Validation::Passed,
-            Verdict::Failed(v) => Validation::Failed(v.message.clone()),
-            Verdict::NotJson(m) => Validation::Failed(m.clone()),
-            Verdict::UnknownTool => Validation::Failed(format!(
-                "unknown tool: {} is not declared",
-                cut(&call.tool, 60)
+            Verdict::Failed(v) => Validation::Failed(clean(&v.message, false)),
+            Verdict::NotJson(m) => Validation::Failed(clean(m, false)),
+            Verdict::UnknownTool => Validation::Failed(clean(
+                &format!("unknown tool: {} is not declared", cut(&call.tool, 60)),
+                false,
             )),
             Verdict::Undeclared => Validation::NotJudged("no declarations".into()),
-            Verdict::Refused(why) => {
-                Validation::NotJudged(format!("the declaration cannot be honoured: {why}"))
-            }
+            Verdict::Refused(why) => Validation::NotJudged(clean(
+                &format!("the declaration cannot be honoured: {why}"),
+                false,
+            )),
         };
         let result = call.result.as_ref().map(|a| {
             let category = match &call.verdict {
@@ -300,12 +304,27 @@ impl ConversationSource {
         });
         CallSpec {
             id,
-            tool: call.tool.clone(),
+            tool: clean(&call.tool, false),
             at_ms: at,
             args,
             validation,
             result,
         }
+    }
+}
+
+/// A value with every key and string cleaned of what steers a terminal: the player shows
+/// arguments as JSON text, and a model may write anything in them.
+fn cleaned(v: &Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(clean(s, false)),
+        Value::Array(items) => Value::Array(items.iter().map(cleaned).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (clean(k, false), cleaned(v)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 
