@@ -52,6 +52,12 @@ impl<W: Write> JsonSink<W> {
     }
 }
 
+/// A JSON line, with every character that could steer a terminal escaped.
+fn push_line(line: String, out: &mut String) {
+    out.push_str(&crate::sanitize::escape_json_controls(line));
+    out.push('\n');
+}
+
 /// The call lines and the conversation line of `conv`.
 pub fn lines(conv: &Conversation, out: &mut String) {
     let record = conv.place.to_string();
@@ -77,8 +83,7 @@ pub fn lines(conv: &Conversation, out: &mut String) {
             "findings": mine.iter().map(|f| f.kind.name()).collect::<Vec<_>>(),
             "details": mine.iter().map(|f| f.detail.as_str()).collect::<Vec<_>>(),
         });
-        out.push_str(&dumps(&line));
-        out.push('\n');
+        push_line(dumps(&line), out);
     }
     let notes: Vec<Value> = conv
         .findings
@@ -99,8 +104,7 @@ pub fn lines(conv: &Conversation, out: &mut String) {
         "findings": conv.findings.iter().map(|f| f.kind.name()).collect::<Vec<_>>(),
         "notes": notes,
     });
-    out.push_str(&dumps(&line));
-    out.push('\n');
+    push_line(dumps(&line), out);
 }
 
 impl<W: Write> Sink for JsonSink<W> {
@@ -115,6 +119,8 @@ impl<W: Write> Sink for JsonSink<W> {
 
     fn bad_record(&mut self, place: Place, why: String) -> io::Result<()> {
         let line = json!({"record": place.to_string(), "bad_record": why});
-        writeln!(self.out, "{}", dumps(&line))
+        let mut text = String::new();
+        push_line(dumps(&line), &mut text);
+        self.out.write_all(text.as_bytes())
     }
 }
