@@ -136,7 +136,7 @@ impl<'r> Options<'r> {
                         .map_err(|e| e.in_tool(&tool))?;
                         v.take(c);
                     }
-                    None => v.program = any_object(),
+                    None => v.program = no_arguments(),
                 }
             }
         }
@@ -157,13 +157,24 @@ fn not_object(schema: &Json<'_>) -> CompileError {
     ))
 }
 
-/// The program of a declaration without a schema: any arguments object.
-fn any_object() -> Program {
+/// The program of a function declared without `parameters`: an empty parameter list, so
+/// only `{}` passes.
+fn no_arguments() -> Program {
+    let obj = super::program::ObjRules {
+        additional: Some(1),
+        ..Default::default()
+    };
     Program {
-        nodes: vec![Node {
-            always: Some(true),
-            ..Node::default()
-        }],
+        nodes: vec![
+            Node {
+                obj: Some(Box::new(obj)),
+                ..Node::default()
+            },
+            Node {
+                always: Some(false),
+                ..Node::default()
+            },
+        ],
         root: 0,
         resources: vec![Default::default()],
         has_in_place: false,

@@ -6,6 +6,7 @@
 mod architecture;
 mod exact_numbers;
 mod fuzz_regressions;
+mod gen_calls;
 mod house;
 mod json_schema_suite;
 mod lessons;
@@ -17,5 +18,6 @@ mod orchestrator_speed;
 mod realworld_validator;
 #[path = "../shared/mod.rs"]
 mod shared;
+mod validate_differential;
 mod validate_fixtures;
 mod validate_props;

@@ -571,19 +571,39 @@ impl<'x> Explain<'x> {
         }
     }
 
-    /// The `type` a branch declares (through a lone `$ref`), if any.
-    fn gate(&self, mut id: NodeId) -> Option<&'x Types> {
+    /// The node a branch stands for: itself, or what a lone `$ref` in it points to.
+    fn through_ref(&self, mut id: NodeId) -> &'x Node {
         for _ in 0..8 {
             let n = self.q.p.node(id);
-            if n.types.is_some() {
-                return n.types.as_ref();
-            }
             match n.apply.as_deref() {
-                Some(Apply { refs, .. }) if refs.len() == 1 => id = refs[0],
-                _ => return None,
+                Some(Apply { refs, .. }) if refs.len() == 1 && n.types.is_none() => id = refs[0],
+                _ => return n,
             }
         }
-        None
+        self.q.p.node(id)
+    }
+
+    /// The `type` a branch declares (through a lone `$ref`), if any.
+    fn gate(&self, id: NodeId) -> Option<&'x Types> {
+        self.through_ref(id).types.as_ref()
+    }
+
+    /// Does a branch tell itself apart by a member fixed with `const` or `enum` that the
+    /// value has with another value (a tagged union's tag)?
+    fn tag_differs(&self, id: NodeId, v: &Json<'_>) -> bool {
+        let (Some(o), Json::Object(fields)) = (&self.through_ref(id).obj, v) else {
+            return false;
+        };
+        o.properties.iter().any(|(name, p)| {
+            let p = self.q.p.node(*p);
+            let Some((_, x)) = fields.iter().find(|(k, _)| k == name.as_ref()) else {
+                return false;
+            };
+            p.constant.as_ref().is_some_and(|c| !c.same_as(x))
+                || p.choice
+                    .as_ref()
+                    .is_some_and(|c| !c.iter().any(|o| o.same_as(x)))
+        })
     }
 
     /// An `anyOf`/`oneOf` that no branch matched.
@@ -601,6 +621,17 @@ impl<'x> Explain<'x> {
                     }
                 }
                 _ => plausible.push((i, b)),
+            }
+        }
+        // A tagged union: the branch whose tag the value carries is the one meant.
+        if f.values && plausible.len() > 1 {
+            let tagged: Vec<(usize, NodeId)> = plausible
+                .iter()
+                .copied()
+                .filter(|(_, b)| !self.tag_differs(*b, v))
+                .collect();
+            if tagged.len() == 1 {
+                plausible = tagged;
             }
         }
         match plausible.as_slice() {
