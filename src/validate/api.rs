@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::eval::explain;
+use super::eval::{explain, shallow};
 use super::form::{self, Opened};
 use super::json::{self, Json};
 use super::program::{Node, Program};
@@ -179,6 +179,7 @@ fn no_arguments() -> Program {
         resources: vec![Default::default()],
         has_in_place: false,
         dynamic: false,
+        shallow: false,
     }
 }
 
@@ -344,6 +345,20 @@ impl Validator {
             return false;
         }
         let flags = Flags::of(rules);
+        if let (true, false, Json::Object(fields)) = (self.program.shallow, self.any_value, args) {
+            let o = self.program.nodes[self.program.root as usize]
+                .obj
+                .as_deref();
+            if let Some(o) = o {
+                return match shallow::first(&self.program, o, fields, flags) {
+                    None => true,
+                    Some(f) => {
+                        fail(&f);
+                        false
+                    }
+                };
+            }
+        }
         if Quick::new(&self.program, flags).valid(self.program.root, args, None) {
             return true;
         }

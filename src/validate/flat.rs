@@ -93,6 +93,7 @@ pub(crate) fn compile(
                 mask: py.mask(),
                 name: py.name().into(),
             }),
+            only_types: true,
             ..Node::default()
         });
         obj.properties
@@ -125,12 +126,14 @@ pub(crate) fn compile(
         );
     }
     nodes[0].obj = Some(Box::new(obj));
-    let program = Program {
+    let mut program = Program {
         nodes,
         root: 0,
         resources: vec![Default::default()],
         has_in_place: false,
         dynamic: false,
+        shallow: false,
     };
+    program.shallow = super::eval::shallow::shallow(&program).is_some();
     Ok((program, sig))
 }

@@ -211,6 +211,8 @@ pub(crate) struct Node {
     pub(crate) apply: Option<Box<Apply>>,
     /// The resource (an `$id`, or the document) this location belongs to.
     pub(crate) resource: u32,
+    /// Only `types` is set (a flat argument, `{"type": "string"}`): checked in line.
+    pub(crate) only_types: bool,
 }
 
 impl Node {
@@ -238,6 +240,8 @@ pub(crate) struct Program {
     pub(crate) has_in_place: bool,
     /// Some node has a `$dynamicRef` whose target may change with the dynamic scope.
     pub(crate) dynamic: bool,
+    /// The root is one object of typed arguments and nothing more (see `eval/shallow.rs`).
+    pub(crate) shallow: bool,
 }
 
 impl Program {

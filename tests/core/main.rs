@@ -21,3 +21,4 @@ mod shared;
 mod validate_differential;
 mod validate_fixtures;
 mod validate_props;
+mod validate_real_props;

@@ -547,6 +547,14 @@ impl<'d> Compiler<'d> {
         if empty {
             node.always = Some(true);
         }
+        node.only_types = node.types.is_some()
+            && node.choice.is_none()
+            && node.constant.is_none()
+            && node.num.is_none()
+            && node.text.is_none()
+            && node.obj.is_none()
+            && node.arr.is_none()
+            && node.apply.is_none();
         Ok(node)
     }
 }

@@ -126,6 +126,7 @@ pub(crate) fn json_schema<'d>(
         resources: Vec::new(),
         has_in_place: c.in_place,
         dynamic: c.dynamic,
+        shallow: false,
     };
     let mut resources = vec![Resource::default(); c.res_ids.len()];
     for (res, name, id) in c.dyn_decl {
@@ -133,6 +134,7 @@ pub(crate) fn json_schema<'d>(
     }
     program.resources = resources;
     check::bounded(&program)?;
+    program.shallow = crate::validate::eval::shallow::shallow(&program).is_some();
     Ok(Compiled {
         program,
         unknown: c.unknown,
