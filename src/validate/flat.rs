@@ -116,15 +116,7 @@ pub(crate) fn compile(
         ..Node::default()
     });
     obj.additional = Some((nodes.len() - 1) as u32);
-    if obj.properties.len() > 16 {
-        obj.index = Some(
-            obj.properties
-                .iter()
-                .enumerate()
-                .map(|(i, (n, _))| (n.clone(), i as u32))
-                .collect(),
-        );
-    }
+    obj.seal();
     nodes[0].obj = Some(Box::new(obj));
     let mut program = Program {
         nodes,

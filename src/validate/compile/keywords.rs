@@ -62,10 +62,11 @@ pub(super) fn types(at: &str, v: &Json<'_>) -> Result<Types, CompileError> {
         words.push(word);
         mask |= bits;
     }
-    Ok(Types {
-        mask,
-        name: words.join(" or ").into(),
-    })
+    let name = match words.as_slice() {
+        [one] => std::borrow::Cow::Borrowed(*one),
+        _ => std::borrow::Cow::Owned(words.join(" or ")),
+    };
+    Ok(Types { mask, name })
 }
 
 /// A numeric bound: its exact value and its text as written.
