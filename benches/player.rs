@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 
 use tooldojo::content::Content;
 use tooldojo::orchestrator::{load_scenario, load_scenario_generated, run_blocking};
-use tooldojo::tui::player::model::Timeline;
+use tooldojo::replay::{Run, ScenarioSource};
 use tooldojo::tui::player::{Player, frame};
 use tooldojo::tui::theme::{Theme, ThemeName};
 
@@ -21,11 +21,11 @@ fn draw(p: &Player, buf: &mut Buffer, th: &Theme) {
 
 fn frames(c: &mut Criterion) {
     let th = Theme::new(ThemeName::Default, false);
-    let mut big = Player::new(load_scenario_generated(10_000, 64), 0);
+    let mut big = Player::new(ScenarioSource::new(load_scenario_generated(10_000, 64), 0).run());
     big.seek(2_000);
     big.pb.selected = Some(10);
     let scenario = load_scenario(&Content::embedded(), "partial-success").expect("shipped");
-    let mut small = Player::new(scenario, 0);
+    let mut small = Player::new(ScenarioSource::new(scenario, 0).run());
     small.seek(820);
     small.pb.selected = Some(1);
     let mut group = c.benchmark_group("player_frame");
@@ -47,10 +47,10 @@ fn open(c: &mut Criterion) {
     let mut group = c.benchmark_group("player_open");
     group.sample_size(10);
     group.bench_function("generated-10000 run + timeline", |b| {
-        b.iter(|| std::hint::black_box(Player::new(scenario.clone(), 0)))
+        b.iter(|| std::hint::black_box(Player::new(ScenarioSource::new(scenario.clone(), 0).run())))
     });
     group.bench_function("generated-10000 timeline only", |b| {
-        b.iter(|| std::hint::black_box(Timeline::build(&scenario, run.clone())))
+        b.iter(|| std::hint::black_box(Run::from_trace(&scenario, run.clone())))
     });
     group.finish();
 }

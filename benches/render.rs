@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 
 use tooldojo::content::Content;
 use tooldojo::tui::app::{App, Input};
-use tooldojo::tui::{Config, app, screens};
+use tooldojo::tui::{Config, screens};
 
 const SIZE: Rect = Rect::new(0, 0, 200, 60);
 
@@ -16,7 +16,7 @@ const SIZE: Rect = Rect::new(0, 0, 200, 60);
 fn screen(name: &str) -> App {
     let config = Config::new(Content::embedded());
     let (opts, env) = tooldojo::tui::setup(&config).expect("setup");
-    let lessons = app::load_lessons(&env.content);
+    let lessons = tooldojo::course::load_lessons(&env.content);
     screens::build(name, opts, env, lessons, SIZE).expect("screen builds")
 }
 
@@ -27,7 +27,7 @@ fn press(app: &mut App, code: KeyCode) {
 fn frames(c: &mut Criterion) {
     let config = Config::new(Content::embedded());
     let (opts, env) = tooldojo::tui::setup(&config).expect("setup");
-    let lessons = app::load_lessons(&env.content);
+    let lessons = tooldojo::course::load_lessons(&env.content);
     let names = screens::names(
         &lessons.clone().unwrap_or_default(),
         &screens::scenario_names(&env),

@@ -10,9 +10,11 @@ pub struct UserError {
 }
 
 impl UserError {
+    /// The message is cleaned here, once (it quotes the user's own text: a lesson's line, a
+    /// file name), so every place that shows it shows it safely.
     pub(crate) fn new(message: impl Into<String>) -> Self {
         Self {
-            message: message.into(),
+            message: crate::sanitize::clean(&message.into(), true),
         }
     }
 
@@ -44,6 +46,18 @@ impl fmt::Display for UserError {
 }
 
 impl std::error::Error for UserError {}
+
+impl From<String> for UserError {
+    fn from(message: String) -> Self {
+        Self::new(message)
+    }
+}
+
+impl From<&str> for UserError {
+    fn from(message: &str) -> Self {
+        Self::new(message)
+    }
+}
 
 /// Shorthand for results whose error is the user's to fix.
 pub type UserResult<T> = Result<T, UserError>;

@@ -1,45 +1,97 @@
-//! Untrusted text (ticket titles, learner output, file names) is cleaned once, where it
-//! enters the app: control characters, C1 codes and bidi overrides become visible symbols,
-//! so nothing an attacker writes can move the cursor, recolour the screen or reorder text.
+//! Untrusted text (ticket titles, learner output, file names, lesson text) is cleaned once,
+//! where it enters the app, through one table ([`stand_in`]) that every exit shares: C0 and
+//! C1 controls, DEL, every Unicode format character (category Cf: bidi embeddings,
+//! overrides, isolates and marks, zero-width characters, the BOM, the soft hyphen, the
+//! Mongolian vowel separator, interlinear annotation marks, tag characters and the rest) and
+//! the line and paragraph separators become visible symbols, so nothing an attacker writes
+//! can move the cursor, recolour the screen, reorder text or hide itself.
 
-/// Replace every character that could steer a terminal with a visible stand-in.
-/// Newlines and tabs are kept only when `keep_newlines` is set (multi-line descriptions).
+/// Every format character (Cf) and the line and paragraph separators (Zl, Zp) of Unicode
+/// 16.0, as inclusive ranges in order. A test checks it against the whole category.
+const FORMAT_AND_SEPARATORS: &[(u32, u32)] = &[
+    (0x00AD, 0x00AD),
+    (0x0600, 0x0605),
+    (0x061C, 0x061C),
+    (0x06DD, 0x06DD),
+    (0x070F, 0x070F),
+    (0x0890, 0x0891),
+    (0x08E2, 0x08E2),
+    (0x180E, 0x180E),
+    (0x200B, 0x200F),
+    (0x2028, 0x202E),
+    (0x2060, 0x2064),
+    (0x2066, 0x206F),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x1343F),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+];
+
+/// What stands for an invisible or steering character that has no picture of its own.
+const REPLACEMENT: char = '\u{fffd}';
+
+/// The visible stand-in a terminal gets for `ch`, or `None` when `ch` is shown as it is:
+/// the Unicode "control picture" for C0 controls and DEL, the replacement character for C1
+/// controls, format characters and the line and paragraph separators.
+pub fn stand_in(ch: char) -> Option<char> {
+    match ch {
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + ch as u32),
+        '\u{7f}' => Some('\u{2421}'),
+        '\u{80}'..='\u{9f}' => Some(REPLACEMENT),
+        ' '..='~' => None,
+        _ if is_format_or_separator(ch) => Some(REPLACEMENT),
+        _ => None,
+    }
+}
+
+fn is_format_or_separator(ch: char) -> bool {
+    let c = ch as u32;
+    FORMAT_AND_SEPARATORS
+        .binary_search_by(|&(lo, hi)| {
+            if hi < c {
+                std::cmp::Ordering::Less
+            } else if lo > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// Replace every character of the table with its visible stand-in. Newlines and tabs are
+/// kept only when `keep_newlines` is set (multi-line descriptions).
 pub(crate) fn clean(text: &str, keep_newlines: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {
             '\n' if keep_newlines => out.push('\n'),
             '\t' if keep_newlines => out.push_str("    "),
-            // C0 controls and DEL: show the Unicode "control picture" for them.
-            '\u{0}'..='\u{1f}' => {
-                out.push(char::from_u32(0x2400 + ch as u32).unwrap_or('\u{fffd}'))
-            }
-            '\u{7f}' => out.push('\u{2421}'),
-            // C1 controls (CSI, OSC introducers and friends).
-            '\u{80}'..='\u{9f}' => out.push('\u{fffd}'),
-            // Bidi embeddings, overrides and isolates; zero-width and BOM characters.
-            '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{200e}'
-            | '\u{200f}'
-            | '\u{061c}' => out.push('\u{fffd}'),
-            '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}' => out.push('\u{fffd}'),
-            _ => out.push(ch),
+            _ => out.push(stand_in(ch).unwrap_or(ch)),
         }
     }
     out
 }
 
-/// Characters JSON lets stand raw inside a string but that a terminal, a log viewer or an
-/// editor may act on: C1 controls, bidi embeddings/overrides/isolates and marks, zero-width
-/// characters, the BOM, and the line and paragraph separators.
+/// The characters of the table beyond ASCII (JSON escapes the ASCII ones itself): those
+/// JSON lets stand raw inside a string but that a terminal, a log viewer or an editor may
+/// act on, or that hide themselves.
 pub fn steers_terminal(ch: char) -> bool {
-    matches!(ch,
-        '\u{80}'..='\u{9f}'
-        | '\u{202a}'..='\u{202e}'
-        | '\u{2066}'..='\u{2069}'
-        | '\u{200b}'..='\u{200f}'
-        | '\u{2028}' | '\u{2029}' | '\u{2060}' | '\u{061c}' | '\u{feff}')
+    ch as u32 >= 0x80 && stand_in(ch).is_some()
+}
+
+/// `ch` as a JSON escape: `\uXXXX`, or a surrogate pair beyond the Basic Multilingual Plane.
+pub fn push_json_escape(ch: char, out: &mut String) {
+    use std::fmt::Write;
+    let mut units = [0u16; 2];
+    for unit in ch.encode_utf16(&mut units) {
+        let _ = write!(out, "\\u{unit:04x}");
+    }
 }
 
 /// Serialized JSON with every [`steers_terminal`] character written as a `\uXXXX` escape.
@@ -53,7 +105,7 @@ pub(crate) fn escape_json_controls(json: String) -> String {
     let mut out = String::with_capacity(json.len() + 16);
     for ch in json.chars() {
         if steers_terminal(ch) {
-            out.push_str(&format!("\\u{:04x}", ch as u32));
+            push_json_escape(ch, &mut out);
         } else {
             out.push(ch);
         }
@@ -94,6 +146,73 @@ mod tests {
         assert_eq!(back, orig);
         let plain = r#"{"t": "Settings crash — ünïcode"}"#.to_owned();
         assert_eq!(escape_json_controls(plain.clone()), plain);
+    }
+
+    #[test]
+    fn every_format_character_and_separator_is_cleaned_the_same_way() {
+        use unicode_general_category::{GeneralCategory as G, get_general_category};
+        let mut seen = 0;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let category = get_general_category(c);
+            let invisible = matches!(
+                category,
+                G::Format | G::LineSeparator | G::ParagraphSeparator
+            );
+            let control = category == G::Control;
+            if invisible || control {
+                seen += 1;
+                let shown = clean(&format!("a{c}b"), false);
+                assert_eq!(shown.chars().count(), 3, "U+{:04X} {category:?}", c as u32);
+                assert!(
+                    !shown.contains(c),
+                    "U+{:04X} {category:?} slipped through",
+                    c as u32
+                );
+                assert!(super::stand_in(c).is_some(), "U+{:04X}", c as u32);
+            } else {
+                assert_eq!(
+                    super::stand_in(c),
+                    None,
+                    "U+{:04X} {category:?} is not ours",
+                    c as u32
+                );
+            }
+            if invisible {
+                assert!(super::steers_terminal(c), "U+{:04X}", c as u32);
+            }
+        }
+        assert!(seen > 200, "{seen}");
+    }
+
+    #[test]
+    fn the_reported_invisible_characters_are_cleaned() {
+        for c in [
+            '\u{e0041}',
+            '\u{e007f}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{fff9}',
+            '\u{fffb}',
+            '\u{ad}',
+            '\u{180e}',
+        ] {
+            assert_eq!(
+                clean(&format!("x{c}y"), true),
+                "x\u{fffd}y",
+                "U+{:04X}",
+                c as u32
+            );
+        }
+    }
+
+    #[test]
+    fn json_escapes_beyond_the_basic_plane_are_surrogate_pairs() {
+        use super::escape_json_controls;
+        let raw = serde_json::to_string("tag\u{e0041}here").unwrap();
+        let safe = escape_json_controls(raw.clone());
+        assert_eq!(safe, r#""tag\udb40\udc41here""#);
+        let back: String = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, "tag\u{e0041}here");
     }
 
     #[test]

@@ -4,6 +4,8 @@
 use ratatui::buffer::Buffer;
 use unicode_width::UnicodeWidthStr;
 
+use crate::sanitize::clean;
+
 /// Display width of a string in terminal cells.
 pub(crate) fn width(s: &str) -> usize {
     UnicodeWidthStr::width(s)
@@ -169,9 +171,38 @@ pub(crate) fn number_ranges(nums: &[usize]) -> String {
     parts.join(", ")
 }
 
+/// Untrusted prose from a lesson (a question, a choice, a model answer): cleaned for the
+/// terminal, single line breaks joined into spaces (Markdown soft breaks), blank lines kept
+/// as paragraph breaks.
+pub fn prose(text: &str) -> String {
+    let cleaned = clean(text, true);
+    let mut paras: Vec<String> = Vec::new();
+    let mut cur: Vec<&str> = Vec::new();
+    for line in cleaned.lines() {
+        if line.trim().is_empty() {
+            if !cur.is_empty() {
+                paras.push(cur.join(" "));
+                cur.clear();
+            }
+        } else {
+            cur.push(line.trim());
+        }
+    }
+    if !cur.is_empty() {
+        paras.push(cur.join(" "));
+    }
+    paras.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prose_joins_soft_breaks_and_keeps_paragraphs() {
+        assert_eq!(prose("a\nb\n\nc\u{1b}"), "a b\nc\u{241b}");
+        assert_eq!(prose("  one  \n"), "one");
+    }
 
     #[test]
     fn wrap_splits_on_words_and_long_words() {

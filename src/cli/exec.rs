@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use super::{ContentArgs, inline_or_file};
+use super::{ContentArgs, SafeguardArg, inline_or_file};
 use crate::error::UserError;
 use crate::executor::cases::{records_from_flag, tickets};
 use crate::executor::{
@@ -49,7 +49,7 @@ pub(crate) struct ExecArgs {
     pub(crate) jsonl: Option<String>,
     /// Switch one safeguard off to see what it was preventing (repeatable).
     #[arg(long, value_name = "RULE", value_enum)]
-    pub(crate) off: Vec<Safeguard>,
+    pub(crate) off: Vec<SafeguardArg>,
 }
 
 /// The store: `--records @FILE` or the built-in fixtures/tickets.json.
@@ -68,7 +68,7 @@ pub(crate) fn load_store(records: Option<&str>, content: &ContentArgs) -> Result
 }
 
 pub(crate) fn run(args: ExecArgs, content: &ContentArgs) -> super::CliResult {
-    let rules = ExecRules::without(args.off.iter().copied());
+    let rules = ExecRules::without(args.off.iter().map(|&s| Safeguard::from(s)));
     let store = load_store(args.records.as_deref(), content)?;
     if let Some(file) = &args.jsonl {
         let stdout = io::stdout().lock();

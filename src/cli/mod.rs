@@ -7,6 +7,7 @@ pub(crate) mod play;
 pub(crate) mod practice;
 pub(crate) mod rehearse;
 pub(crate) mod render;
+mod spelling;
 pub(crate) mod trace;
 pub(crate) mod validate;
 
@@ -17,7 +18,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::content::Content;
 use crate::error::UserError;
-use crate::tui::theme::ThemeName;
+pub(crate) use spelling::{LangArg, SafeguardArg, ThemeArg};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -63,18 +64,27 @@ impl ContentArgs {
     }
 }
 
-/// Options of the interactive app (no subcommand).
+/// How the app looks: every command that draws it takes these.
 #[derive(Debug, Clone, Default, Args)]
-pub(crate) struct TuiArgs {
+pub(crate) struct ViewArgs {
     /// Colour theme; NO_COLOR in the environment implies mono.
     #[arg(long, value_enum)]
-    pub(crate) theme: Option<ThemeName>,
+    pub(crate) theme: Option<ThemeArg>,
     /// Draw with ASCII only (borders, marks, bars).
     #[arg(long)]
     pub(crate) ascii: bool,
-    /// Presenter mode: a demo that saves nothing; pages go a step at a time (Space), x/X reset.
+    /// Presenter mode: the big-screen layout, in the projector theme unless one is named
+    /// (render draws the layout only); the app saves nothing and pages go a step at a time
+    /// (Space), x/X reset.
     #[arg(long)]
     pub(crate) present: bool,
+}
+
+/// Options of the interactive app (no subcommand).
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct TuiArgs {
+    #[command(flatten)]
+    pub(crate) view: ViewArgs,
     /// Open this lesson (its id, e.g. 03-json-traps) where it was left, instead of the home screen.
     #[arg(long, value_name = "ID")]
     pub(crate) lesson: Option<String>,
@@ -91,9 +101,9 @@ impl TuiArgs {
     /// they are a mistake to name (`--lessons` and `--fixtures` go anywhere).
     fn first_set(&self) -> Option<&'static str> {
         [
-            ("--theme", self.theme.is_some()),
-            ("--ascii", self.ascii),
-            ("--present", self.present),
+            ("--theme", self.view.theme.is_some()),
+            ("--ascii", self.view.ascii),
+            ("--present", self.view.present),
             ("--lesson", self.lesson.is_some()),
             ("--records", self.records.is_some()),
             ("--reset-progress", self.reset_progress),
@@ -105,9 +115,9 @@ impl TuiArgs {
     /// The app's plain config: what was parsed, plus where content comes from.
     pub(crate) fn config(&self, content: Content) -> crate::tui::Config {
         crate::tui::Config {
-            theme: self.theme,
-            ascii: self.ascii,
-            present: self.present,
+            theme: self.view.theme.map(Into::into),
+            ascii: self.view.ascii,
+            present: self.view.present,
             lesson: self.lesson.clone(),
             records: self.records.clone(),
             reset_progress: self.reset_progress,
@@ -228,7 +238,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Some(Command::Play(args)) => play::run(args, &content),
         Some(Command::Practice(args)) => practice::run(args, &content),
         Some(Command::Rehearse(args)) => rehearse::run(args, &content),
-        None => Ok(crate::tui::run_app(cli.tui.config(content.content()))?),
+        None => Ok(crate::tui::run(cli.tui.config(content.content()))?),
     }
 }
 

@@ -2,10 +2,10 @@
 //! straight in the full-screen trace player on a real orchestrator run. The scenario is read
 //! before the terminal is touched, so a bad name or file exits 2 with a plain message.
 
-use super::ContentArgs;
+use super::{ContentArgs, ViewArgs};
 use crate::error::UserError;
 use crate::orchestrator::load_scenario;
-use crate::tui::theme::ThemeName;
+use crate::replay::ScenarioSource;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct PlayArgs {
@@ -17,14 +17,8 @@ pub(crate) struct PlayArgs {
     /// Playback speed: 0.25, 0.5, 1, 2, 4 or 8 (others go to the nearest).
     #[arg(long, default_value_t = 1.0)]
     pub(crate) speed: f64,
-    #[arg(long, value_enum)]
-    pub(crate) theme: Option<ThemeName>,
-    /// Draw with ASCII only.
-    #[arg(long)]
-    pub(crate) ascii: bool,
-    /// Presenter mode (implies the projector theme unless one is named).
-    #[arg(long)]
-    pub(crate) present: bool,
+    #[command(flatten)]
+    pub(crate) view: ViewArgs,
 }
 
 pub(crate) fn run(args: PlayArgs, content: &ContentArgs) -> super::CliResult {
@@ -38,15 +32,14 @@ pub(crate) fn run(args: PlayArgs, content: &ContentArgs) -> super::CliResult {
     let content = content.content();
     let scenario = load_scenario(&content, &args.scenario)?;
     let config = crate::tui::Config {
-        theme: args.theme,
-        ascii: args.ascii,
-        present: args.present,
+        theme: args.view.theme.map(Into::into),
+        ascii: args.view.ascii,
+        present: args.view.present,
         play: Some(crate::tui::Play {
-            scenario,
-            seed: args.seed,
+            source: std::sync::Arc::new(ScenarioSource::new(scenario, args.seed)),
             speed: args.speed,
         }),
         ..crate::tui::Config::new(content)
     };
-    Ok(crate::tui::run_app(config)?)
+    Ok(crate::tui::run(config)?)
 }

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::ContentArgs;
+use super::{ContentArgs, LangArg};
 use crate::error::UserError;
 use crate::practice::{self, GradeError, GradeEvent, Job, Lang, Limits, RowResult, starter};
 use crate::sanitize::clean;
@@ -23,10 +23,14 @@ pub(crate) struct PracticeArgs {
     pub(crate) file: Option<PathBuf>,
     /// The language, when the file's extension does not say it (default for a starter: python).
     #[arg(long, value_enum)]
-    pub(crate) lang: Option<Lang>,
+    pub(crate) lang: Option<LangArg>,
     /// Grade again on every save of FILE (Ctrl-C stops).
     #[arg(long)]
     pub(crate) watch: bool,
+    /// Print the whole report as one JSON document (rows, and what the sandbox held on this
+    /// machine) instead of one line per row.
+    #[arg(long, conflicts_with = "watch")]
+    pub(crate) json: bool,
     /// Where to write the starter file (default: the current directory).
     #[arg(long, value_name = "DIR", conflicts_with = "file")]
     pub(crate) dir: Option<PathBuf>,
@@ -49,12 +53,16 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
             path
         }
     };
-    let lang = args.lang.or_else(|| Lang::of_path(&file)).ok_or_else(|| {
-        UserError::new(format!(
-            "{}: cannot tell the language from the file name; add --lang python or --lang js",
-            file.display()
-        ))
-    })?;
+    let lang = args
+        .lang
+        .map(Lang::from)
+        .or_else(|| Lang::of_path(&file))
+        .ok_or_else(|| {
+            UserError::new(format!(
+                "{}: cannot tell the language from the file name; add --lang python or --lang js",
+                file.display()
+            ))
+        })?;
     let content = content.content();
     let row = Duration::from_millis(args.time_limit_ms.max(1));
     let limits = Limits {
@@ -92,7 +100,10 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
                 lang.name()
             );
         }
-        GradeEvent::Row { result, .. } => println!("{}", row_line(result, lang.is_js())),
+        GradeEvent::Row { result, .. } if !args.json => {
+            println!("{}", row_line(result, lang.is_js()))
+        }
+        GradeEvent::Row { .. } => {}
     };
     let report = match practice::grade(&job, &|| stop.load(Ordering::SeqCst), &mut on_event) {
         Ok(report) => report,
@@ -105,6 +116,19 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
             return Ok(ExitCode::from(2));
         }
     };
+    if args.json {
+        let text = serde_json::to_string_pretty(&report).map_err(std::io::Error::other)?;
+        println!("{}", crate::sanitize::escape_json_controls(text));
+        let lessons = crate::course::load_lessons(&content).unwrap_or_default();
+        if let Some(recorded) = crate::course::graded::record_pass(&lessons, &report) {
+            eprintln!("{}", recorded.line());
+        }
+        return Ok(if report.failed() == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     for f in report.not_defined() {
         eprintln!(
             "note: {} is not defined, so its rows were not graded",
@@ -119,8 +143,9 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
         eprint!("{}", practice::watch::failure_block(first, &title));
     }
     println!("{}", report.summary());
-    if let Some(line) = crate::tui::grader::record_pass(&content, &report) {
-        eprintln!("{line}");
+    let lessons = crate::course::load_lessons(&content).unwrap_or_default();
+    if let Some(recorded) = crate::course::graded::record_pass(&lessons, &report) {
+        eprintln!("{}", recorded.line());
     }
     Ok(if report.failed() == 0 {
         ExitCode::SUCCESS
@@ -130,7 +155,7 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
 }
 
 fn write_starter(args: &PracticeArgs) -> Result<PathBuf, UserError> {
-    let lang = args.lang.unwrap_or(Lang::Python);
+    let lang = args.lang.map_or(Lang::Python, Lang::from);
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
     if !dir.exists() {
         std::fs::create_dir_all(&dir)

@@ -2,10 +2,9 @@
 
 use std::path::PathBuf;
 
-use super::{ContentArgs, TuiArgs};
+use super::{ContentArgs, LangArg, TuiArgs};
+use crate::course::rehearsal::DrillConfig;
 use crate::error::UserError;
-use crate::practice::Lang;
-use crate::tui::rehearse::DrillConfig;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct RehearseArgs {
@@ -15,9 +14,13 @@ pub(crate) struct RehearseArgs {
     /// Minutes on the countdown.
     #[arg(long, value_name = "M", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=240))]
     pub(crate) minutes: u32,
-    /// Save the Markdown transcript here when the drill ends.
+    /// Save the Markdown transcript here when the drill ends (never over an existing file
+    /// or through a symbolic link, unless --force).
     #[arg(long, value_name = "FILE")]
     pub(crate) transcript: Option<PathBuf>,
+    /// Let the transcript replace a file (or a link: the link itself) already at FILE.
+    #[arg(long, requires = "transcript")]
+    pub(crate) force: bool,
     /// Live rehearsal with a second person: answers and rubric stay hidden until the
     /// interviewer reveals them (r), and the interviewer scores.
     #[arg(long)]
@@ -25,7 +28,7 @@ pub(crate) struct RehearseArgs {
     /// The language of the write-it round: Python (validate_tool_args or execute_tool, as
     /// the seed picks) or JavaScript (executeTool).
     #[arg(long, value_enum, default_value = "python", value_name = "LANG")]
-    pub(crate) lang: Lang,
+    pub(crate) lang: LangArg,
     #[command(flatten)]
     pub(crate) tui: TuiArgs,
 }
@@ -51,12 +54,16 @@ pub(crate) fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult
             ))
             .into());
         }
+        if let Err(e) = crate::safe_file::check(path, args.force) {
+            return Err(UserError::new(format!("--transcript {}: {e}", path.display())).into());
+        }
     }
     let mut drill = DrillConfig::new(seed, args.minutes);
     drill.transcript = args.transcript;
+    drill.force = args.force;
     drill.interviewer = args.interviewer;
-    drill.lang = args.lang;
+    drill.lang = args.lang.into();
     let mut config = args.tui.config(content.content());
     config.drill = Some(drill);
-    Ok(crate::tui::run_app(config)?)
+    Ok(crate::tui::run(config)?)
 }

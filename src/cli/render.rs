@@ -3,12 +3,8 @@
 
 use std::process::ExitCode;
 
-use ratatui::layout::Rect;
-
-use super::ContentArgs;
+use super::{ContentArgs, ViewArgs};
 use crate::error::UserError;
-use crate::tui::theme::ThemeName;
-use crate::tui::{app, screens};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct RenderArgs {
@@ -21,14 +17,8 @@ pub(crate) struct RenderArgs {
     /// Width x height in cells.
     #[arg(long, value_name = "WxH", default_value = "80x24")]
     pub(crate) size: String,
-    #[arg(long, value_enum)]
-    pub(crate) theme: Option<ThemeName>,
-    /// Draw with ASCII only.
-    #[arg(long)]
-    pub(crate) ascii: bool,
-    /// Presenter layout (implied by --theme projector).
-    #[arg(long)]
-    pub(crate) present: bool,
+    #[command(flatten)]
+    pub(crate) view: ViewArgs,
     /// Ticket store for predict tables and the executor playground (@FILE).
     #[arg(long, value_name = "@FILE")]
     pub(crate) records: Option<String>,
@@ -69,21 +59,15 @@ pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), UserError> {
 
 pub(crate) fn run(args: RenderArgs, content: &ContentArgs) -> super::CliResult {
     let config = crate::tui::Config {
-        // The text output has no colours: NO_COLOR changes nothing, so the theme is taken as named.
-        theme: Some(args.theme.unwrap_or_default()),
-        ascii: args.ascii,
-        present: args.present,
+        theme: args.view.theme.map(Into::into),
+        ascii: args.view.ascii,
+        present: args.view.present,
         records: args.records.clone(),
         ..crate::tui::Config::new(content.content())
     };
-    let (mut opts, env) = crate::tui::setup(&config)?;
-    opts.theme = crate::tui::theme::Theme::new(args.theme.unwrap_or_default(), args.ascii);
-    opts.present = args.present || opts.theme.name == ThemeName::Projector;
-    let lessons = app::load_lessons(&env.content);
     if args.list {
-        let scenarios = screens::scenario_names(&env);
         let mut list = String::new();
-        for name in screens::names(&lessons.clone().unwrap_or_default(), &scenarios) {
+        for name in crate::tui::render::names(&config)? {
             list.push_str(&name);
             list.push('\n');
         }
@@ -92,8 +76,6 @@ pub(crate) fn run(args: RenderArgs, content: &ContentArgs) -> super::CliResult {
     }
     let (w, h) = parse_size(&args.size)?;
     let screen = args.screen.unwrap_or_default();
-    let app = screens::build(&screen, opts, env, lessons, Rect::new(0, 0, w, h))?;
-    let text = crate::text::screen_text(&screens::draw_to_buffer(&app));
-    super::print_out(&crate::sanitize::clean(&text, true))?;
+    super::print_out(&crate::tui::render::screen(&config, &screen, w, h)?)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use super::ContentArgs;
 use crate::error::UserError;
-use crate::orchestrator::{chrome_trace, load_scenario, run_blocking};
+use crate::orchestrator::{load_scenario, run_blocking, write_chrome_trace};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct TraceArgs {
@@ -28,21 +28,25 @@ pub(crate) fn run(args: TraceArgs, content: &ContentArgs) -> super::CliResult {
     let scenario = load_scenario(&content, &args.scenario)?;
     let run = run_blocking(&scenario, args.seed);
     if let Some(path) = &args.chrome {
-        let doc = chrome_trace(&run);
-        let text = crate::sanitize::escape_json_controls(serde_json::to_string(&doc)?);
-        std::fs::write(path, text + "\n")
-            .map_err(|e| UserError::new(format!("{}: {e}", path.display())))?;
+        // Streamed event by event: memory does not grow with the length of the run.
+        let failed = |e: std::io::Error| UserError::new(format!("{}: {e}", path.display()));
+        let file = std::fs::File::create(path).map_err(failed)?;
+        let mut out = std::io::BufWriter::new(file);
+        write_chrome_trace(&run, &mut out)
+            .and_then(|()| out.flush())
+            .map_err(failed)?;
     }
-    // Scenario titles, notes, arguments and results are untrusted text: the human timeline
-    // shows control and bidi characters as visible stand-ins (JSON escapes them itself).
-    let text = if args.json {
-        run.to_jsonl()
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if args.json {
+        run.write_jsonl(&mut out)
     } else {
-        crate::sanitize::clean(&run.timeline(), true)
+        // Scenario titles, notes, arguments and results are untrusted text: the human
+        // timeline shows control and bidi characters as visible stand-ins (JSON escapes
+        // them itself).
+        out.write_all(crate::sanitize::clean(&run.timeline(), true).as_bytes())
     };
-    let mut out = std::io::stdout().lock();
     // A closed pipe (`| head`) is not an error worth a message.
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush())
+    if let Err(e) = written.and_then(|()| out.flush())
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
         return Err(e.into());

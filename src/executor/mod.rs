@@ -173,39 +173,31 @@ impl Envelope {
     }
 }
 
-/// A safeguard a learner may switch off, one at a time. The `--off` value spells it as
-/// the command line always has; progress files store the serde name.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
+/// A safeguard a learner may switch off, one at a time. Progress files store the serde name;
+/// the command line spells it its own way (`exec --off`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Safeguard {
     /// Only registered names run. Off: a naive adapter that never reads the name runs its
     /// one handler for any name (so `delete_ticket` returns a ticket).
-    #[value(name = "allowlist")]
     #[serde(rename = "allowlist")]
     Allowlist,
     /// Args must be an object with exactly the declared fields. Off: extra fields (such as
     /// `tenant`) are ignored and only `ticket_id` is read.
-    #[value(name = "exact_shape")]
     #[serde(rename = "exact_shape")]
     ExactShape,
     /// ticket_id must be a string `TKT-` + three ASCII digits. Off: any value is looked up
     /// as it is (a number by its digits).
-    #[value(name = "id_format")]
     #[serde(rename = "id_format")]
     IdFormat,
     /// The context must allow reading. Off: anyone may read.
-    #[value(name = "read_permission")]
     #[serde(rename = "read_permission")]
     ReadPermission,
     /// Look up by (tenant, id). Off: by id alone, across tenants (the first stored record
     /// with that id wins), so one tenant can read another's ticket.
-    #[value(name = "tenant_scoping")]
     #[serde(rename = "tenant_scope")]
     TenantScoping,
     /// Return a copy. Off: the caller's handle aliases the stored record, so changing the
     /// result changes the store.
-    #[value(name = "copy_on_return")]
     #[serde(rename = "copy_on_return")]
     CopyOnReturn,
 }

@@ -404,23 +404,7 @@ proptest! {
 }
 
 #[test]
-fn safeguard_names_on_the_command_line_and_in_progress_files() {
-    use clap::ValueEnum;
-    let flags: Vec<String> = Safeguard::ALL
-        .iter()
-        .map(|s| s.to_possible_value().unwrap().get_name().to_owned())
-        .collect();
-    assert_eq!(
-        flags,
-        [
-            "allowlist",
-            "exact_shape",
-            "id_format",
-            "read_permission",
-            "tenant_scoping",
-            "copy_on_return"
-        ]
-    );
+fn safeguard_names_in_progress_files() {
     let keys: Vec<Value> = Safeguard::ALL
         .iter()
         .map(|s| serde_json::to_value(s).unwrap())

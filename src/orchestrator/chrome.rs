@@ -3,6 +3,7 @@
 //! track 0 and one track per call (a second track per call holds handlers nobody waited for).
 
 use std::collections::{HashMap, HashSet};
+use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
@@ -29,16 +30,47 @@ fn thread_name(tid: u64, name: &str) -> Value {
     json!({"name": "thread_name", "ph": "M", "pid": PID, "tid": tid, "args": {"name": name}})
 }
 
-/// The run as a Chrome trace document.
+/// The run as a Chrome trace document (the whole document in memory: for a small run; a
+/// file is written with [`write_chrome_trace`]).
 pub fn chrome_trace(run: &Run) -> Value {
+    let mut events = Vec::new();
+    let _ = each_event(run, &mut |v| {
+        events.push(v);
+        Ok(())
+    });
+    json!({"traceEvents": events, "displayTimeUnit": "ms"})
+}
+
+/// Write the run as a Chrome trace document to `out`, one event at a time: memory stays
+/// that of one event whatever the length of the run. The bytes are those of
+/// [`chrome_trace`] serialized, with every character that could steer a terminal escaped,
+/// and a newline.
+pub fn write_chrome_trace(run: &Run, out: &mut dyn Write) -> io::Result<()> {
+    out.write_all(b"{\"traceEvents\":[")?;
+    let mut first = true;
+    each_event(run, &mut |v| {
+        if !first {
+            out.write_all(b",")?;
+        }
+        first = false;
+        let text = serde_json::to_string(&v).map_err(io::Error::other)?;
+        out.write_all(crate::sanitize::escape_json_controls(text).as_bytes())
+    })?;
+    out.write_all(b"],\"displayTimeUnit\":\"ms\"}\n")
+}
+
+/// Hand every event of the document to `emit`, in order; at most the slices of one trace
+/// event are held at a time.
+fn each_event(run: &Run, emit: &mut dyn FnMut(Value) -> io::Result<()>) -> io::Result<()> {
+    emit(
+        json!({"name": "process_name", "ph": "M", "pid": PID, "tid": 0,
+                "args": {"name": format!("tooldojo {} (seed {})", run.scenario, run.seed)}}),
+    )?;
+    emit(thread_name(0, "model"))?;
     let mut doc = Doc {
         tracks: HashMap::new(),
         ids: run.call_ids(),
-        out: vec![
-            json!({"name": "process_name", "ph": "M", "pid": PID, "tid": 0,
-                   "args": {"name": format!("tooldojo {} (seed {})", run.scenario, run.seed)}}),
-            thread_name(0, "model"),
-        ],
+        out: Vec::new(),
         orphan_tracks: HashSet::new(),
     };
     for (i, id) in doc.ids.iter().enumerate() {
@@ -47,20 +79,24 @@ pub fn chrome_trace(run: &Run) -> Value {
     }
     for e in &run.events {
         doc.add(e);
+        for v in doc.out.drain(..) {
+            emit(v)?;
+        }
     }
     for (i, id) in doc.ids.iter().enumerate() {
-        doc.out.push(thread_name(i as u64 + 1, id));
+        emit(thread_name(i as u64 + 1, id))?;
     }
-    json!({"traceEvents": doc.out, "displayTimeUnit": "ms"})
+    Ok(())
 }
 
-/// The document being built.
+/// The document being written.
 struct Doc<'r> {
     /// The call ids in proposal order: call `i` is on track `i + 1`.
     ids: Vec<&'r str>,
     /// The track of each call id, looked up once per event (a scan of `ids` per event made
     /// a long run quadratic).
     tracks: HashMap<&'r str, u64>,
+    /// The slices of the event being added (handed on and cleared after each).
     out: Vec<Value>,
     /// Tracks already named for handlers nobody waits for.
     orphan_tracks: HashSet<u64>,

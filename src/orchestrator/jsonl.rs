@@ -31,6 +31,16 @@ impl TraceEvent {
 }
 
 impl Run {
+    /// Write the run as JSON Lines to `out`, one event at a time (memory stays that of one
+    /// line whatever the length of the run); the bytes of [`Run::to_jsonl`].
+    pub fn write_jsonl(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        for e in &self.events {
+            out.write_all(e.to_json_line().as_bytes())?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
     /// The whole trace as JSON Lines (each line ends with `\n`).
     pub fn to_jsonl(&self) -> String {
         let mut out = String::new();

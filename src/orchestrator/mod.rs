@@ -29,11 +29,11 @@ use std::path::Path;
 use serde_json::json;
 
 pub use budgets::{Budgets, Used};
-pub use chrome::chrome_trace;
+pub use chrome::{chrome_trace, write_chrome_trace};
 pub use model::{Block, Message, Model, ModelReply, Role, ScriptedModel, ToolDecl};
 pub use runner::{Run, run_blocking, run_id, run_with_model};
 pub use scenario::{
-    AttemptScript, CallScript, Expected, ProposedCall, Scenario, TimeoutMode, Turn,
+    AttemptScript, CallScript, Expected, MAX_CALLS, ProposedCall, Scenario, TimeoutMode, Turn,
 };
 pub use services::{ToolKind, declarations};
 pub use trace::{

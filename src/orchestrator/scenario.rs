@@ -21,6 +21,11 @@ pub enum TimeoutMode {
     Race,
 }
 
+/// The most calls a scenario file may declare, over all its turns. A teaching scenario has
+/// a handful; the cap keeps a run (every event of which is kept for the player) and its
+/// trace within memory whatever the file says.
+pub const MAX_CALLS: usize = 10_000;
+
 /// One scenario, as written in its file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -167,10 +172,9 @@ pub struct ProposedCall {
 }
 
 impl ProposedCall {
-    /// Does the loop send an idempotency key with this call in `scenario`? Only writes
-    /// carry one.
-    pub fn keyed(&self, scenario: &Scenario) -> bool {
-        let write = super::services::ToolKind::from_name(&self.tool).is_some_and(|t| t.is_write());
+    /// Does the loop send an idempotency key with this call in `scenario`, its tool a
+    /// `write` or not? Only writes carry one.
+    pub fn keyed(&self, scenario: &Scenario, write: bool) -> bool {
         write && (scenario.idempotency_keys || self.idempotency_key.is_some())
     }
 }
@@ -205,6 +209,19 @@ impl Scenario {
 
     /// Problems a parser cannot see: repeated call ids, scripts for calls that never appear.
     pub fn lint(&self) -> Result<(), String> {
+        let declared: usize = self
+            .turns
+            .iter()
+            .map(|t| match t {
+                Turn::Calls { calls } => calls.len(),
+                _ => 0,
+            })
+            .sum();
+        if declared > MAX_CALLS {
+            return Err(format!(
+                "declares {declared} calls; a scenario may declare at most {MAX_CALLS}"
+            ));
+        }
         let mut seen = std::collections::BTreeSet::new();
         for turn in &self.turns {
             if let Turn::Calls { calls } = turn {

@@ -138,6 +138,27 @@ impl Row {
     }
 }
 
+impl Row {
+    /// The store of an execute row as the harness reads it back when nothing changed it:
+    /// `{"alpha:TKT-104": {"id", "title", "status", "description"?}, ...}`.
+    pub(crate) fn store_value(&self) -> Option<Value> {
+        let Call::Execute { records, .. } = &self.call else {
+            return None;
+        };
+        let mut map = serde_json::Map::new();
+        for entry in records.iter().map(record_entry) {
+            if let Value::Array(mut pair) = entry
+                && pair.len() == 2
+            {
+                let stored = pair.pop().unwrap_or_default();
+                let key = pair.pop().and_then(|k| k.as_str().map(str::to_owned));
+                map.insert(key.unwrap_or_default(), stored);
+            }
+        }
+        Some(Value::Object(map))
+    }
+}
+
 /// The context the learner's function gets: the seed's camel-case keys.
 pub(crate) fn context_value(ctx: &Context) -> Value {
     json!({"tenant": ctx.tenant, "canReadTickets": ctx.can_read_tickets})

@@ -9,8 +9,11 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::harness::{self, Harness, Trouble};
-use super::sandbox::Spawn;
-use super::{GradeError, GradeEvent, Job, Limits, Network, Report, Row, RowResult, Status, judge};
+use super::sandbox::{LINE_CAP, Spawn};
+use super::{
+    GradeError, GradeEvent, Isolation, Job, Limits, Report, Row, RowResult, Status, judge,
+};
+use crate::sanitize::clean;
 
 /// Grade `job.file`, reporting each row to `on_event` as it finishes. `cancel` is polled
 /// while the learner's code runs; when it says yes, everything is stopped.
@@ -24,7 +27,7 @@ pub(crate) fn grade(
     let file = std::fs::canonicalize(&job.file).map_err(unreadable)?;
     let source = std::fs::read_to_string(&file).map_err(unreadable)?;
     let js = job.lang.is_js();
-    let spec = harness::spawn_spec(job.lang, &file).map_err(|t| match t {
+    let spec = harness::spawn_spec(job.lang, &file, &source).map_err(|t| match t {
         Trouble::NoInterpreter(program) => GradeError::NoInterpreter {
             program,
             lang: job.lang,
@@ -37,8 +40,7 @@ pub(crate) fn grade(
         lang: job.lang,
         graded: Vec::new(),
         rows: Vec::new(),
-        network: Network::Unsupported,
-        pids_isolated: false,
+        isolation: Isolation::none(),
         load_error: None,
     };
     let mut session = first_load(job, &spec, &source, cancel, &mut report)?;
@@ -102,8 +104,7 @@ fn first_load(
         cancel,
     ) {
         Ok((h, hello)) => {
-            report.network = h.network();
-            report.pids_isolated = h.pids_isolated();
+            report.isolation = h.isolation();
             report.graded = hello.functions;
             (Some(h), hello.defined)
         }
@@ -113,12 +114,15 @@ fn first_load(
                 Trouble::Spawn(msg) => return Err(GradeError::Spawn(msg)),
                 _ => {}
             }
-            report.network = fail.network.unwrap_or(Network::Unsupported);
+            report.isolation = fail.isolation.unwrap_or_else(Isolation::none);
             let message = load_message(&fail.trouble);
-            report.load_error = Some(match fail.output.trim().lines().last() {
+            // The learner's text (its error, its last line): cleaned once, here, for every
+            // place that shows it.
+            let error = match fail.output.trim().lines().last() {
                 Some(last) => format!("{message}; it printed: {last}"),
                 None => message,
-            });
+            };
+            report.load_error = Some(clean(&error, false));
             report.graded = harness::functions_in_source(source, job.lang);
             (None, Vec::new())
         }
@@ -208,6 +212,14 @@ fn load_message(trouble: &Trouble) -> String {
                 .to_owned()
         }
         Trouble::Flood(n) => format!("it printed {n} bytes while loading, more than the cap"),
+        Trouble::Overlong(n) => format!(
+            "a line of {n}+ bytes on the grader's channel (descriptor 3) while loading, more than its {} KiB",
+            LINE_CAP / 1024
+        ),
+        Trouble::Forged => {
+            "an answer the harness did not write came on the grader's channel (descriptor 3)"
+                .to_owned()
+        }
         Trouble::Exited(how) => format!("{how} while loading"),
         Trouble::NoInterpreter(p) => format!("{p} was not found"),
         Trouble::Spawn(msg) => msg.clone(),
@@ -232,6 +244,7 @@ fn blank(row: &Row, js: bool, status: Status, note: String) -> RowResult {
         lesson: row.lesson.to_owned(),
         output: String::new(),
         elapsed_ms: 0,
+        memory_peak: None,
     }
 }
 
@@ -263,11 +276,15 @@ fn run_row(
         return Err(GradeError::Spawn("no harness".into()));
     };
     let answer = h.ask(row, limit, limits.output_bytes, cancel);
+    let over = h.overrun();
+    let isolation = h.isolation();
+    let memory_peak = h.memory_peak();
     let (output, printed) = h.take_output();
     let elapsed_ms = t0.elapsed().as_millis() as u64;
     let mut result = blank(row, js, Status::Error, String::new());
     result.output = output;
     result.elapsed_ms = elapsed_ms;
+    result.memory_peak = memory_peak;
     match answer {
         Ok(value) => {
             let judged = judge::judge(row, &value, js);
@@ -296,6 +313,16 @@ fn run_row(
                     format!("printed more than {} KiB while answering; stopped, output cut", limits.output_bytes / 1024),
                 ),
                 Trouble::Exited(how) => (Status::Error, how, "the program crashed while answering".to_owned()),
+                Trouble::Overlong(n) => (
+                    Status::Error,
+                    format!("sent a line of {n}+ bytes on the grader's channel"),
+                    format!("a line on descriptor 3 (the grader's channel) may hold at most {} KiB; the row was stopped", LINE_CAP / 1024),
+                ),
+                Trouble::Forged => (
+                    Status::Error,
+                    "an answer the harness did not write".to_owned(),
+                    "something other than the harness wrote on descriptor 3 (the grader's channel); the row was stopped".to_owned(),
+                ),
                 other => (Status::Error, load_message(&other), "the harness could not run this row".to_owned()),
             };
             result.status = status;
@@ -303,6 +330,7 @@ fn run_row(
             result.note = Some(note);
         }
     }
+    mark_overrun(&mut result, over, &isolation);
     if printed > limits.output_bytes && result.status != Status::Flood {
         result.note = Some(format!(
             "{} (output cut at {} KiB)",
@@ -311,6 +339,58 @@ fn run_row(
         ));
     }
     Ok(result)
+}
+
+/// A failed row whose run went over a cap says so: from the cgroup's counters where there
+/// is one (processes killed for memory, forks refused), else from the interpreter's own
+/// words for a refused allocation or fork.
+fn mark_overrun(result: &mut RowResult, (oom_kills, forks_refused): (u64, u64), iso: &Isolation) {
+    if result.status == Status::Pass {
+        return;
+    }
+    let said = |words: &[&str]| {
+        words
+            .iter()
+            .any(|w| result.actual.contains(w) || result.output.contains(w))
+    };
+    let memory = oom_kills > 0
+        || said(&[
+            "MemoryError",
+            "Array buffer allocation failed",
+            "heap out of memory",
+            "Cannot allocate memory",
+        ]);
+    let forks = forks_refused > 0
+        || said(&[
+            "Resource temporarily unavailable",
+            "BlockingIOError",
+            "EAGAIN",
+        ]);
+    let cap = iso.limits;
+    let (status, note) = if memory {
+        let text = if oom_kills > 0 {
+            format!(
+                "the run went over its memory cap ({} MiB for all its processes together); the kernel stopped a process",
+                cap.memory_bytes >> 20
+            )
+        } else {
+            format!(
+                "a process went over its own memory cap ({} MiB); the allocation was refused",
+                cap.process_memory_bytes >> 20
+            )
+        };
+        (Status::Memory, text)
+    } else if forks {
+        let text = format!(
+            "a new process was refused: the run may have at most {} tasks (processes and threads)",
+            cap.tasks
+        );
+        (Status::Processes, text)
+    } else {
+        return;
+    };
+    result.status = status;
+    result.note = Some(note);
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::Lang;
 use super::cases::{Function, Row};
-use super::sandbox::{Network, Sandboxed, Spawn, Wait, find_program};
+use super::sandbox::{Isolation, Sandboxed, Spawn, Wait, find_program};
 
 const PYTHON_HARNESS: &str = include_str!("harness/harness.py");
 const NODE_HARNESS: &str = include_str!("harness/harness.cjs");
@@ -37,6 +37,10 @@ pub(crate) enum Trouble {
     Exited(String),
     /// It printed this many bytes, more than the cap.
     Flood(usize),
+    /// A line on the harness channel ran past the cap (this many bytes and counting).
+    Overlong(usize),
+    /// A line on the harness channel that the harness did not write (no or a wrong nonce).
+    Forged,
     Cancelled,
 }
 
@@ -46,13 +50,15 @@ pub(crate) struct StartFailure {
     pub(crate) trouble: Trouble,
     /// What the program printed before it failed (cut at the cap).
     pub(crate) output: String,
-    /// Whether it ran without a network (unknown when it never started).
-    pub(crate) network: Option<Network>,
+    /// What held (unknown when it never started).
+    pub(crate) isolation: Option<Isolation>,
 }
 
 /// One running harness with the learner's file loaded.
 pub(crate) struct Harness {
     sandbox: Sandboxed,
+    /// Sent in the start line; every answer of the harness carries it.
+    nonce: String,
 }
 
 /// How one language's harness is started.
@@ -61,9 +67,12 @@ struct Runtime {
     script_name: &'static str,
     script: &'static str,
     flags: &'static [&'static str],
-    /// Address-space limit (Node reserves a large space up front, so it gets a heap cap
-    /// in `flags` instead).
+    /// Per-process memory caps (Node reserves a large address space up front, so its
+    /// private memory is capped with the data limit and its heap with a flag).
     address_space: Option<u64>,
+    data: Option<u64>,
+    /// Threads the interpreter runs on its own.
+    threads: u64,
     env: &'static [(&'static str, &'static str)],
 }
 
@@ -71,45 +80,58 @@ const PYTHON: Runtime = Runtime {
     program: "python3",
     script_name: "tooldojo_harness.py",
     script: PYTHON_HARNESS,
-    // -I: ignore PYTHON* variables and the user's site-packages.
-    flags: &["-I", "-X", "utf8"],
-    address_space: Some(1 << 30),
-    env: &[
-        ("PYTHONDONTWRITEBYTECODE", "1"),
-        ("PYTHONUNBUFFERED", "1"),
-        ("PYTHONIOENCODING", "utf-8"),
-    ],
+    // -I: ignore PYTHON* variables and the user's site-packages. -B: write no bytecode
+    // (-I also ignores PYTHONDONTWRITEBYTECODE).
+    flags: &["-I", "-B", "-X", "utf8"],
+    address_space: Some(256 << 20),
+    data: None,
+    threads: 1,
+    env: &[("PYTHONUNBUFFERED", "1"), ("PYTHONIOENCODING", "utf-8")],
 };
 
 const NODE: Runtime = Runtime {
     program: "node",
     script_name: "tooldojo_harness.cjs",
     script: NODE_HARNESS,
-    flags: &["--max-old-space-size=512"],
-    address_space: None,
+    flags: &["--max-old-space-size=256"],
+    address_space: Some(2 << 30),
+    data: Some(512 << 20),
+    threads: 8,
     env: &[],
 };
 
-/// A spawn spec for `lang`, or the interpreter that is missing.
-pub(crate) fn spawn_spec(lang: Lang, file: &Path) -> Result<Spawn, Trouble> {
+/// A spawn spec for `lang` grading a copy of `source` (the text of `file`), or the
+/// interpreter that is missing. The copy keeps the file's name, in a folder of the working
+/// directory, so the learner's own directory is never written.
+pub(crate) fn spawn_spec(lang: Lang, file: &Path, source: &str) -> Result<Spawn, Trouble> {
     let rt = match lang {
         Lang::Python => &PYTHON,
         Lang::Js => &NODE,
     };
     let program: PathBuf = find_program(rt.program).ok_or(Trouble::NoInterpreter(rt.program))?;
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "solution".to_owned());
+    let copy = format!("code/{name}");
     let mut args: Vec<String> = rt.flags.iter().map(|s| (*s).to_owned()).collect();
     args.push(rt.script_name.to_owned());
-    args.push(file.display().to_string());
+    args.push(copy.clone());
     Ok(Spawn {
         program,
         args,
-        files: vec![(rt.script_name.to_owned(), rt.script.to_owned())],
+        files: vec![
+            (rt.script_name.to_owned(), rt.script.to_owned()),
+            (copy, source.to_owned()),
+        ],
         env: rt
             .env
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect(),
         address_space: rt.address_space,
+        data: rt.data,
+        threads: rt.threads,
     })
 }
 
@@ -125,18 +147,28 @@ impl Harness {
         let mut sandbox = Sandboxed::spawn(spec).map_err(|e| StartFailure {
             trouble: Trouble::Spawn(e.to_string()),
             output: String::new(),
-            network: None,
+            isolation: None,
         })?;
         let fail = |sandbox: &mut Sandboxed, trouble| StartFailure {
             trouble,
             output: sandbox.take_output().0,
-            network: Some(sandbox.network.clone()),
+            isolation: Some(sandbox.isolation.clone()),
         };
+        let nonce = format!("{:032x}", rand::random::<u128>());
+        let start = serde_json::json!({ "start": nonce }).to_string();
+        if sandbox.send(&start).is_err() {
+            let wait = sandbox.wait_line(Duration::from_millis(200), cap, cancel);
+            return Err(fail(&mut sandbox, trouble_of(wait)));
+        }
         let line = match sandbox.wait_line(limit, cap, cancel) {
             Wait::Line(line) => line,
             other => return Err(fail(&mut sandbox, trouble_of(other))),
         };
         let msg: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+        if msg["nonce"].as_str() != Some(nonce.as_str()) {
+            sandbox.kill();
+            return Err(fail(&mut sandbox, Trouble::Forged));
+        }
         if let Some(err) = msg.get("load_error") {
             return Err(fail(&mut sandbox, Trouble::Load(error_text(err))));
         }
@@ -159,7 +191,7 @@ impl Harness {
             .collect();
         let _ = sandbox.take_output();
         Ok((
-            Harness { sandbox },
+            Harness { sandbox, nonce },
             Hello {
                 functions,
                 defined: names("defined"),
@@ -184,8 +216,16 @@ impl Harness {
             )));
         }
         match self.sandbox.wait_line(limit, cap, cancel) {
-            Wait::Line(answer) => serde_json::from_str(&answer)
-                .map_err(|e| Trouble::Exited(format!("the harness sent a broken answer: {e}"))),
+            Wait::Line(answer) => {
+                let value: Value = serde_json::from_str(&answer).map_err(|e| {
+                    Trouble::Exited(format!("the harness sent a broken answer: {e}"))
+                })?;
+                if value["nonce"].as_str() != Some(self.nonce.as_str()) {
+                    self.sandbox.kill();
+                    return Err(Trouble::Forged);
+                }
+                Ok(value)
+            }
             other => Err(trouble_of(other)),
         }
     }
@@ -195,12 +235,18 @@ impl Harness {
         self.sandbox.take_output()
     }
 
-    pub(crate) fn network(&self) -> Network {
-        self.sandbox.network.clone()
+    pub(crate) fn isolation(&self) -> Isolation {
+        self.sandbox.isolation.clone()
     }
 
-    pub(crate) fn pids_isolated(&self) -> bool {
-        self.sandbox.pids_isolated
+    /// The most memory the run's processes held together so far (cgroup only).
+    pub(crate) fn memory_peak(&self) -> Option<u64> {
+        self.sandbox.memory_peak()
+    }
+
+    /// Processes killed for memory and forks refused since the last call (cgroup only).
+    pub(crate) fn overrun(&mut self) -> (u64, u64) {
+        self.sandbox.overrun()
     }
 }
 
@@ -219,6 +265,7 @@ fn trouble_of(wait: Wait) -> Trouble {
         Wait::Flood(n) => Trouble::Flood(n),
         Wait::Cancelled => Trouble::Cancelled,
         Wait::Exited(status) => Trouble::Exited(exit_text(status)),
+        Wait::Overlong(n) => Trouble::Overlong(n),
     }
 }
 

@@ -50,7 +50,14 @@ pub(crate) fn judge(row: &Row, answer: &Value, js: bool) -> Judged {
                 store_unchanged_after_edit,
             },
             Call::Execute { .. },
-        ) => judge_envelope(envelope, *store_unchanged_after_edit, result, answer, js),
+        ) => {
+            let store = Store {
+                sent: row.store_value(),
+                after: answer.get("store_after"),
+                after_edit: answer.get("store_after_edit"),
+            };
+            judge_envelope(envelope, *store_unchanged_after_edit, result, &store, js)
+        }
         (Expected::Envelope { .. }, Call::Validate { .. }) => {
             Judged::fail("no answer".into(), "this row does not fit the function")
         }
@@ -110,17 +117,32 @@ fn judge_verdict(ok: bool, messages: &[String], result: &Value) -> Judged {
     Judged { pass, actual, note }
 }
 
+/// The store as the grader sent it and as the harness read it back (its JSON after the
+/// call, and after the caller's edit on the rows that make one). The grader compares them
+/// itself: the child reports data, never whether it changed.
+struct Store<'a> {
+    sent: Option<Value>,
+    after: Option<&'a Value>,
+    after_edit: Option<&'a Value>,
+}
+
+impl Store<'_> {
+    /// Whether the store read back after the caller's edit differs from what was sent (an
+    /// unreadable store counts as changed); `None` on a row without the edit.
+    fn changed_by_caller(&self) -> Option<bool> {
+        self.after_edit.map(|v| Some(v) != self.sent.as_ref())
+    }
+}
+
 fn judge_envelope(
     expected: &Envelope,
     unchanged_after_edit: Option<bool>,
     result: &Value,
-    answer: &Value,
+    store: &Store<'_>,
     js: bool,
 ) -> Judged {
     let mut actual = shown(result, js);
-    let changed_by_caller = answer
-        .get("store_changed_by_caller")
-        .and_then(Value::as_bool);
+    let changed_by_caller = store.changed_by_caller();
     if let Some(changed) = changed_by_caller {
         actual.push_str(if changed {
             ", store changed after the edit"
@@ -131,8 +153,17 @@ fn judge_envelope(
     let Some(Value::Object(got)) = result.get("value") else {
         return Judged::fail(actual, "return an object with a boolean ok");
     };
-    if answer.get("store_changed").and_then(Value::as_bool) == Some(true) {
-        return Judged::fail(actual, "your function changed the store while answering");
+    match store.after {
+        Some(Value::Null) | None => {
+            return Judged::fail(
+                actual,
+                "the store could not be read back after the call (it holds something that is not plain data)",
+            );
+        }
+        Some(after) if Some(after) != store.sent.as_ref() => {
+            return Judged::fail(actual, "your function changed the store while answering");
+        }
+        Some(_) => {}
     }
     let Some(Value::Bool(got_ok)) = got.get("ok") else {
         return Judged::fail(actual, "ok must be a boolean");
@@ -236,7 +267,7 @@ mod tests {
     #[test]
     fn a_copied_description_fails() {
         let r = row("held-description-stays");
-        let a = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": {"id": "TKT-105", "title": "Export to CSV times out", "status": "open", "description": "x"}}}, "store_changed": false});
+        let a = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": {"id": "TKT-105", "title": "Export to CSV times out", "status": "open", "description": "x"}}}, "store_after": r.store_value()});
         let j = judge(&r, &a, false);
         assert!(!j.pass && j.note.unwrap().contains("description"));
     }
@@ -244,12 +275,35 @@ mod tests {
     #[test]
     fn an_edited_store_fails_the_edit_row() {
         let r = row("edge-mutation");
+        let store = r.store_value().unwrap();
         let ticket = json!({"id": "TKT-104", "title": "Settings crash", "status": "open"});
-        let good = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": ticket}}, "store_changed": false, "store_changed_by_caller": false});
+        let good = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": ticket}}, "store_after": store, "store_after_edit": store});
         assert!(judge(&r, &good, false).pass);
-        let bad = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": ticket}}, "store_changed": false, "store_changed_by_caller": true});
+        let mut edited = store.clone();
+        edited["alpha:TKT-104"]["title"] = json!("edited by the caller");
+        let bad = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": ticket}}, "store_after": store, "store_after_edit": edited});
         let j = judge(&r, &bad, false);
         assert!(!j.pass && j.actual.contains("store changed"));
+    }
+
+    #[test]
+    fn the_store_is_judged_from_its_data_not_from_a_flag() {
+        let r = row("edge-mutation");
+        let store = r.store_value().unwrap();
+        let ticket = json!({"id": "TKT-104", "title": "Settings crash", "status": "open"});
+        // A verdict in the answer counts for nothing: only the store read back does.
+        let mut edited = store.clone();
+        edited["alpha:TKT-104"]["status"] = json!("deleted");
+        let forged = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": ticket}}, "store_changed": false, "store_changed_by_caller": false, "store_after": store, "store_after_edit": edited});
+        assert!(!judge(&r, &forged, false).pass);
+        let unread = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": ticket}}, "store_after": null, "store_after_edit": store});
+        let j = judge(&r, &unread, false);
+        assert!(!j.pass && j.note.unwrap().contains("read back"));
+        let missing = json!({"result": {"type": "dict", "value": {"ok": true, "ticket": ticket}}, "store_after": store});
+        assert!(
+            !judge(&r, &missing, false).pass,
+            "an edit row needs the store after the edit"
+        );
     }
 
     #[test]

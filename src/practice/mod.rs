@@ -23,17 +23,17 @@ pub(crate) mod watch;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::sanitize::clean;
+
 pub use cases::{Function, Origin, Row};
 pub(crate) use grade::{Background, Progress, grade, spawn};
-pub(crate) use sandbox::Network;
+pub(crate) use sandbox::Isolation;
 
 /// The learner's language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lang {
-    #[value(alias = "py")]
     Python,
-    #[value(alias = "javascript")]
     Js,
 }
 
@@ -104,6 +104,11 @@ pub(crate) enum Status {
     TimedOut,
     /// It printed more than the output cap and was stopped.
     Flood,
+    /// The run went over its memory cap (the kernel stopped a process, or an allocation
+    /// was refused).
+    Memory,
+    /// The run went over its cap on processes (a fork was refused).
+    Processes,
     /// Not run: the file did not load, or the run's time was used up.
     NotRun,
 }
@@ -121,6 +126,8 @@ impl Status {
             Status::Error => Some("error"),
             Status::TimedOut => Some("timeout"),
             Status::Flood => Some("flood"),
+            Status::Memory => Some("memory"),
+            Status::Processes => Some("processes"),
             Status::NotRun => Some("not-run"),
         }
     }
@@ -145,6 +152,10 @@ pub struct RowResult {
     /// cleaned here, callers clean it where they show it).
     pub(crate) output: String,
     pub(crate) elapsed_ms: u64,
+    /// The most memory the run's processes held together by the end of this row, where a
+    /// cgroup kept count (bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) memory_peak: Option<u64>,
 }
 
 impl RowResult {
@@ -161,28 +172,23 @@ pub struct Report {
     /// The functions graded.
     pub(crate) graded: Vec<Function>,
     pub rows: Vec<RowResult>,
-    pub(crate) network: Network,
-    /// Whether the code ran in a process-id namespace of its own, so that every process it
-    /// started died with it (false where the system refused one, or it never started).
-    pub(crate) pids_isolated: bool,
+    /// What held on this machine: `network`, `net_isolated`, `pids_isolated`,
+    /// `fs_isolated`, `caps_dropped`, `uid`, `landlock` and `limits`, side by side.
+    #[serde(flatten)]
+    pub(crate) isolation: Isolation,
     /// Set when the file did not load at all.
     pub(crate) load_error: Option<String>,
 }
 
 impl Report {
-    /// What the learner should know about how their code was contained, one line each.
-    pub(crate) fn notices(&self) -> Vec<&'static str> {
-        let mut notes: Vec<&'static str> = self.network.notice().into_iter().collect();
-        if cfg!(target_os = "linux")
-            && self.load_error.is_none()
-            && !self.pids_isolated
-            && !self.rows.is_empty()
-        {
-            notes.push(
-                "note: this system refused a process-id namespace, so a process your code starts in a new session can outlive the run",
-            );
+    /// What the learner should know about how their code was contained, one line each
+    /// (only the network, when no row ran).
+    pub(crate) fn notices(&self) -> Vec<String> {
+        if self.load_error.is_some() || self.rows.is_empty() {
+            let network = self.isolation.network.notice();
+            return network.into_iter().map(str::to_owned).collect();
         }
-        notes
+        self.isolation.notices()
     }
 
     pub(crate) fn passed(&self) -> usize {
@@ -255,32 +261,30 @@ impl std::fmt::Display for GradeError {
                     lang.name()
                 )
             }
-            GradeError::Unreadable(msg) | GradeError::Spawn(msg) => f.write_str(msg),
+            GradeError::Unreadable(msg) | GradeError::Spawn(msg) => f.write_str(&clean(msg, false)),
             GradeError::NothingToGrade {
                 file,
                 lang,
                 defined,
                 load_error,
             } => {
+                // The file's name, its names and its load error are the learner's text.
                 let wanted: Vec<&str> = lang
                     .functions()
                     .iter()
                     .map(|fun| fun.name(lang.is_js()))
                     .collect();
-                write!(
-                    f,
-                    "{}: defines none of {}",
-                    file.display(),
-                    wanted.join(", ")
-                )?;
+                let file = clean(&file.display().to_string(), false);
+                write!(f, "{file}: defines none of {}", wanted.join(", "))?;
                 if let Some(err) = load_error {
-                    write!(f, " (it did not load: {err})")?;
+                    write!(f, " (it did not load: {})", clean(err, false))?;
                 } else if !defined.is_empty() {
+                    let names: Vec<String> = defined.iter().map(|n| clean(n, false)).collect();
                     write!(
                         f,
                         " (it {} {})",
                         if lang.is_js() { "exports" } else { "defines" },
-                        defined.join(", ")
+                        names.join(", ")
                     )?;
                 }
                 Ok(())

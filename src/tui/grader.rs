@@ -116,7 +116,9 @@ impl LiveGrader {
 
     /// Functions whose every row passed in the last report.
     pub fn all_passed(&self) -> Vec<Function> {
-        self.report().map(passed_functions).unwrap_or_default()
+        self.report()
+            .map(crate::course::graded::passed_functions)
+            .unwrap_or_default()
     }
 
     /// Start a run now (stopping the one going, if any). Without a way to report back
@@ -209,52 +211,6 @@ impl LiveGrader {
     }
 }
 
-/// The functions of `report` whose every row passed.
-pub fn passed_functions(report: &Report) -> Vec<Function> {
-    report
-        .graded
-        .iter()
-        .copied()
-        .filter(|f| {
-            let mine: Vec<&RowResult> = report.rows.iter().filter(|x| x.function == *f).collect();
-            !mine.is_empty() && mine.iter().all(|x| x.passed())
-        })
-        .collect()
-}
-
-/// After a grading run outside the app (`tooldojo practice FILE`): tick, in the saved
-/// progress, the checklist items the passing functions earn. Returns a line to print when
-/// an item was ticked. A progress file that does not parse is left alone (the app reports it).
-pub fn record_pass(content: &crate::content::Content, report: &Report) -> Option<String> {
-    use crate::tui::progress::{Progress, Store, state_dir};
-    let passed = passed_functions(report);
-    if passed.is_empty() {
-        return None;
-    }
-    let dir = state_dir()?;
-    let path = dir.join("progress.json");
-    if path.exists() {
-        let text = std::fs::read_to_string(&path).ok()?;
-        serde_json::from_str::<Progress>(&text).ok()?;
-    }
-    let lessons = crate::tui::app::load_lessons(content).ok()?;
-    let opened = Store::open(Some(dir), false);
-    let mut progress = opened.progress;
-    let names: Vec<&str> = passed.iter().map(|f| f.name(report.lang.is_js())).collect();
-    let mut ticked = 0;
-    for &f in &passed {
-        ticked += crate::tui::app::tick_graded(&lessons, &mut progress, f, |_, _, _| None).len();
-    }
-    if ticked == 0 {
-        return None;
-    }
-    opened.store.save(&progress).ok()?;
-    Some(format!(
-        "Every row of your {} passed: ticked on the course checklist (lesson 14).",
-        names.join(" and ")
-    ))
-}
-
 /// `PASS held-bool-id: expected ..., got ...`: one row of a report in one line.
 pub fn row_line(r: &RowResult) -> String {
     let tag = r
@@ -339,23 +295,11 @@ pub fn status_lines(g: &LiveGrader, t: &Theme, w: usize) -> Vec<Line<'static>> {
 /// Watch the file's directory (editors replace files on save) and report saves of it,
 /// a burst of events as one save.
 fn watch(file: &Path, notify: Notify) -> notify::Result<notify::RecommendedWatcher> {
-    use notify::{EventKind, RecursiveMode, Watcher};
-    let dir = file
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .to_path_buf();
-    let name = file.file_name().map(ToOwned::to_owned);
+    let (dir, wanted) = crate::watch::file_in_dir(file);
     let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        if let Ok(ev) = res
-            && !matches!(ev.kind, EventKind::Access(_))
-            && ev.paths.iter().any(|p| p.file_name() == name.as_deref())
-        {
-            let _ = tx.send(());
-        }
+    let watcher = crate::watch::watch_dir(&dir, wanted, move || {
+        let _ = tx.send(());
     })?;
-    watcher.watch(&dir, RecursiveMode::NonRecursive)?;
     let path = file.to_path_buf();
     std::thread::spawn(move || {
         // Ends when the watcher (and with it the sender) is dropped.

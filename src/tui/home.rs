@@ -7,8 +7,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use crate::course::LessonState;
 use crate::text::width as width_of;
-use crate::tui::app::{App, HomeEntry, LessonState};
+use crate::tui::app::{App, HomeEntry};
 use crate::tui::theme::Theme;
 
 /// Columns the course map takes at least; a wider window shows the guide to the blocks
@@ -128,8 +129,8 @@ fn continue_words(app: &App, i: usize) -> String {
 /// What is due for review today and how the last drills went, with the key that starts one.
 fn review_words(app: &App) -> String {
     let progress = app.progress();
-    let due = crate::tui::rehearse::review::due_today(progress).len();
-    let trend = crate::tui::rehearse::review::trend(progress);
+    let due = progress.rehearsal.due_today().len();
+    let trend = progress.rehearsal.trend();
     let mut s = match due {
         0 if trend.is_empty() => {
             "R starts a timed drill; missed rows return here when due".to_owned()

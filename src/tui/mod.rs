@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod blocks;
+pub mod draw;
 mod fault;
 pub mod grader;
 pub mod home;
@@ -16,12 +17,14 @@ pub mod markdown;
 mod page;
 pub mod player;
 pub mod practice_screen;
-pub mod progress;
 pub mod rehearse;
+pub mod render;
 pub mod screens;
 pub mod term_input;
 pub mod theme;
 pub mod ui;
+
+pub use theme::ThemeName;
 
 use std::io::stdout;
 use std::process::ExitCode;
@@ -33,12 +36,14 @@ use ratatui::DefaultTerminal;
 use tokio::sync::mpsc;
 
 use crate::content::Content;
+use crate::course::progress;
 use crate::error::UserError;
+use crate::replay::RunSource;
 use app::{App, Input, Update};
 
 /// Messages from background work into the loop.
 enum AppMsg {
-    Lessons(Result<Vec<app::LessonEntry>, String>),
+    Lessons(crate::error::UserResult<Vec<crate::course::LessonEntry>>),
     Status(String),
     Rerun(Box<player::rerun::RerunDone>),
     Grader(grader::GraderMsg),
@@ -62,25 +67,35 @@ pub struct Config {
     /// Where lessons and fixtures come from.
     pub content: Content,
     /// Open straight in a rehearsal drill set up like this.
-    pub drill: Option<rehearse::DrillConfig>,
+    pub drill: Option<crate::course::rehearsal::DrillConfig>,
     /// Open straight in the full-screen trace player on this run.
     pub play: Option<Play>,
 }
 
-/// `tooldojo play`: the scenario (already loaded), the seed and the playback speed.
-#[derive(Debug, Clone)]
+/// `tooldojo play`: what to play (any run source: a scenario run by the orchestrator, ...)
+/// and the playback speed.
+#[derive(Clone)]
 pub struct Play {
-    pub scenario: crate::orchestrator::Scenario,
-    pub seed: u64,
+    pub source: std::sync::Arc<dyn RunSource + Send + Sync>,
     pub speed: f64,
 }
 
+impl std::fmt::Debug for Play {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Play")
+            .field("source", &self.source.name())
+            .field("speed", &self.speed)
+            .finish()
+    }
+}
+
 impl Play {
-    /// Run the real orchestrator and open the player on the run, paused at 0.
-    pub fn player(&self) -> player::Player {
-        let mut p = player::Player::new(self.scenario.clone(), self.seed);
+    /// Build the run and open the player on it, paused at 0.
+    pub fn player(&self) -> Result<player::Player, UserError> {
+        let mut p = player::Player::open(self.source.as_ref())
+            .map_err(|e| UserError::new(e.to_string()))?;
         p.pb.set_speed(self.speed);
-        p
+        Ok(p)
     }
 }
 
@@ -135,13 +150,14 @@ pub fn setup(config: &Config) -> Result<(app::Options, blocks::BlockEnv), UserEr
         Some(p) => crate::sanitize::clean(&p.display().to_string(), false),
         None => "the built-in lessons".into(),
     };
-    Ok((opts, app::block_env(c, records, 0)))
+    Ok((opts, crate::course::BlockEnv::new(c, records, 0)))
 }
 
-/// Run the interactive app until the learner quits.
-pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
+/// Run the interactive app until the learner quits: with `render`, all the command line
+/// reaches of the app.
+pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
     let (opts, env) = setup(&config)?;
-    let lessons = app::load_lessons(&env.content);
+    let lessons = crate::course::load_lessons(&env.content);
     if let (Some(id), Ok(list)) = (&config.lesson, &lessons)
         && !list.iter().any(|l| &l.id == id)
     {
@@ -151,7 +167,7 @@ pub(crate) fn run_app(config: Config) -> color_eyre::Result<ExitCode> {
         );
     }
     // The run is made before the terminal is taken: nothing to restore if it fails.
-    let player = config.play.as_ref().map(Play::player);
+    let player = config.play.as_ref().map(Play::player).transpose()?;
     // A presenter's demo never reads or writes the learner's progress.
     let opened = if config.present {
         progress::Opened {
@@ -389,20 +405,11 @@ fn watch_lessons(
     content: &Content,
     tx: mpsc::UnboundedSender<AppMsg>,
 ) -> notify::Result<notify::RecommendedWatcher> {
-    use notify::{EventKind, RecursiveMode, Watcher};
     let (ping_tx, mut ping_rx) = mpsc::unbounded_channel::<()>();
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        if let Ok(ev) = res
-            && !matches!(ev.kind, EventKind::Access(_))
-            && ev
-                .paths
-                .iter()
-                .any(|p| p.extension().is_some_and(|e| e == "md"))
-        {
-            let _ = ping_tx.send(());
-        }
+    let lesson_file = |p: &std::path::Path| p.extension().is_some_and(|e| e == "md");
+    let watcher = crate::watch::watch_dir(dir, lesson_file, move || {
+        let _ = ping_tx.send(());
     })?;
-    watcher.watch(dir, RecursiveMode::NonRecursive)?;
     let content = content.clone();
     tokio::spawn(async move {
         while ping_rx.recv().await.is_some() {
@@ -410,9 +417,9 @@ fn watch_lessons(
             tokio::time::sleep(Duration::from_millis(80)).await;
             while ping_rx.try_recv().is_ok() {}
             let c = content.clone();
-            let lessons = tokio::task::spawn_blocking(move || app::load_lessons(&c))
+            let lessons = tokio::task::spawn_blocking(move || crate::course::load_lessons(&c))
                 .await
-                .unwrap_or_else(|e| Err(e.to_string()));
+                .unwrap_or_else(|e| Err(UserError::new(e.to_string())));
             if tx.send(AppMsg::Lessons(lessons)).is_err() {
                 break;
             }

@@ -6,10 +6,12 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::content::lessons::{Block, BlockKind, BlockSpec, Item, Lesson, Page};
+use crate::course::{BlockEnv, LessonEntry, Progress};
 use crate::error::UserError;
-use crate::tui::app::{App, Focus, LessonEntry, Options, Overlay};
-use crate::tui::blocks::BlockEnv;
-use crate::tui::progress::Progress;
+use crate::error::UserResult;
+use crate::replay::{RunSource, ScenarioSource};
+use crate::tui::app::{App, Focus, Options, Overlay};
+use crate::tui::player::Player;
 
 /// The fixed block screens: name, block kind, options.
 const BLOCK_SCREENS: &[(&str, BlockKind, &str, &str)] = &[
@@ -80,7 +82,7 @@ pub fn build(
     name: &str,
     opts: Options,
     env: BlockEnv,
-    lessons: Result<Vec<LessonEntry>, String>,
+    lessons: UserResult<Vec<LessonEntry>>,
     size: Rect,
 ) -> Result<App, UserError> {
     let scenarios = scenario_names(&env);
@@ -99,7 +101,7 @@ pub fn build(
     opts.home = false;
     if name == "rehearse" || name == "rehearse:scorecard" {
         let mut app = App::new(opts, env, lessons, Progress::default(), size);
-        app.start_drill(crate::tui::rehearse::DrillConfig::fixed());
+        app.start_drill(crate::course::rehearsal::DrillConfig::fixed());
         if name.ends_with(":scorecard") {
             app.drill_play_through();
         }
@@ -117,7 +119,7 @@ pub fn build(
         return Ok(app);
     }
     if let Some((_, kind, key, value)) = BLOCK_SCREENS.iter().find(|(n, ..)| *n == name) {
-        let title = format!("{} {value}", kind_title(kind));
+        let title = format!("{}: {value}", kind.title());
         let entry = synthetic(&title, kind.clone(), vec![((*key).into(), (*value).into())]);
         let mut opts = opts;
         opts.lesson = None;
@@ -141,11 +143,11 @@ pub fn build(
     }
     if let Some(rest) = name.strip_prefix("trace:") {
         let (scenario, t) = trace_moment(name, rest)?;
-        if !scenarios.iter().any(|s| s == scenario) {
+        let Some(source) = run_source(&env, &scenarios, scenario)? else {
             return Err(unknown());
-        }
-        let loaded = crate::orchestrator::load_scenario(&env.content, scenario)?;
-        let mut player = crate::tui::player::Player::new(loaded, env.seed);
+        };
+        let mut player =
+            Player::open(source.as_ref()).map_err(|e| UserError::new(e.to_string()))?;
         player.seek(t);
         let mut app = App::new(opts, env, lessons, Progress::default(), size);
         app.open_player(player);
@@ -154,12 +156,26 @@ pub fn build(
     Err(unknown())
 }
 
+/// The run source a `trace:NAME` screen plays: a shipped scenario by name (run with the
+/// environment's seed). `None` for a name that is none.
+fn run_source(
+    env: &BlockEnv,
+    scenarios: &[String],
+    name: &str,
+) -> Result<Option<Box<dyn RunSource>>, UserError> {
+    if !scenarios.iter().any(|s| s == name) {
+        return Ok(None);
+    }
+    let loaded = crate::orchestrator::load_scenario(&env.content, name)?;
+    Ok(Some(Box::new(ScenarioSource::new(loaded, env.seed))))
+}
+
 /// The home screen a new learner sees first, or the help over the first lesson page.
 fn home_screen(
     help: bool,
     opts: Options,
     env: BlockEnv,
-    lessons: Result<Vec<LessonEntry>, String>,
+    lessons: UserResult<Vec<LessonEntry>>,
     size: Rect,
 ) -> App {
     let mut opts = opts;
@@ -210,17 +226,6 @@ fn trace_moment<'a>(name: &str, rest: &'a str) -> Result<(&'a str, u64), UserErr
             Ok((s, t))
         }
         None => Ok((rest, 0)),
-    }
-}
-
-fn kind_title(kind: &BlockKind) -> &'static str {
-    match kind {
-        BlockKind::Predict => "Predict:",
-        BlockKind::Playground => "Playground:",
-        BlockKind::Trace => "Trace:",
-        BlockKind::Quiz => "Quiz:",
-        BlockKind::Explain => "Explain:",
-        BlockKind::Checklist => "Checklist:",
     }
 }
 

@@ -75,6 +75,27 @@ impl Form {
     }
 }
 
+impl Form {
+    /// The form a value reads as when none is named: what compiling it would take it for
+    /// (a shape two forms read alike is the same error compiling gives).
+    pub fn of_value(value: &serde_json::Value) -> Result<Form, CompileError> {
+        detect(&Json::from_value(value), &[])
+    }
+
+    /// The JSON Schema a declaration of this form carries, as written (a bare JSON Schema is
+    /// its own; `None` for the flat form and for a declaration without one).
+    pub fn schema_in(self, decl: &serde_json::Value) -> Option<&serde_json::Value> {
+        match self {
+            Form::Flat => None,
+            Form::JsonSchema => Some(decl),
+            Form::Mcp => decl.get("inputSchema"),
+            Form::OpenaiChat => decl.get("function")?.get("parameters"),
+            Form::OpenaiResponses => decl.get("parameters"),
+            Form::Tool => decl.get("input_schema").or_else(|| decl.get("parameters")),
+        }
+    }
+}
+
 impl std::str::FromStr for Form {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

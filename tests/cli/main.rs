@@ -9,6 +9,7 @@ mod exec_cli;
 mod hostile;
 mod limits_cli;
 mod practice_cli;
+mod practice_sandbox;
 mod practice_ticks;
 mod rehearse_cli;
 mod render_cli;

@@ -39,3 +39,27 @@ fn lang_takes_python_js_and_their_short_names() {
         assert!(err.contains("does not exist"), "{lang}: {err}");
     }
 }
+
+#[test]
+fn a_transcript_over_an_existing_file_or_a_link_needs_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let kept = dir.path().join("kept.md");
+    std::fs::write(&kept, "mine").unwrap();
+    let out = rehearse(&["--transcript", kept.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("kept.md") && err.contains("already exists") && err.contains("--force"),
+        "{err}"
+    );
+    let link = dir.path().join("link.md");
+    std::os::unix::fs::symlink(dir.path().join("nowhere.md"), &link).unwrap();
+    let out = rehearse(&["--transcript", link.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("symbolic link"));
+    // With --force the flags are accepted (the drill then needs a terminal, which a test has not).
+    let out = rehearse(&["--transcript", kept.to_str().unwrap(), "--force"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("already exists"), "{err}");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "mine");
+}

@@ -150,3 +150,36 @@ fn a_scenario_file_on_disk_runs_like_a_shipped_one() {
     let last: Value = serde_json::from_str(stdout(&out).lines().last().unwrap()).unwrap();
     assert_eq!(last["results"]["a"], "ok");
 }
+
+#[test]
+fn a_scenario_over_the_call_cap_is_refused_and_one_at_the_cap_streams() {
+    use tooldojo::orchestrator::{MAX_CALLS, load_scenario_generated};
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, calls: usize| {
+        let path = dir.path().join(name);
+        let text = serde_json::to_string(&load_scenario_generated(calls, 8)).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let chrome = dir.path().join("trace.json");
+    let over = write("over.json", MAX_CALLS + 1);
+    let out = tooldojo(&["trace", &over, "--chrome", chrome.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("at most {MAX_CALLS}")), "{err}");
+    assert!(
+        !chrome.exists(),
+        "nothing is written for a refused scenario"
+    );
+    let at = write("at.json", MAX_CALLS);
+    let out = tooldojo(&["trace", &at, "--json", "--chrome", chrome.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&chrome).unwrap()).unwrap();
+    assert!(doc["traceEvents"].as_array().unwrap().len() > MAX_CALLS);
+    let lines = stdout(&out).lines().count();
+    assert!(lines > MAX_CALLS, "{lines} lines");
+}

@@ -7,7 +7,8 @@ use crate::tui_common;
 
 use ratatui::layout::Rect;
 use tooldojo::content::Content;
-use tooldojo::tui::app::{App, Focus, Options, load_lessons};
+use tooldojo::course::load_lessons;
+use tooldojo::tui::app::{App, Focus, Options};
 use tooldojo::tui::screens;
 use tooldojo::tui::theme::ThemeName;
 use tui_common::*;
@@ -122,7 +123,7 @@ fn the_lesson_list_and_the_help_name_quit_and_help_at_80_columns() {
             opts,
             env(),
             Ok(lessons()),
-            tooldojo::tui::progress::Progress::default(),
+            tooldojo::course::progress::Progress::default(),
             Rect::new(0, 0, W, H),
         );
         let _ = press(&mut app, "s");

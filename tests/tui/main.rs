@@ -18,6 +18,7 @@ mod player;
 mod player_app;
 mod player_props;
 mod player_snapshots;
+mod player_sources;
 mod player_tmux;
 mod rehearse_app;
 mod rehearse_tmux;

@@ -35,7 +35,8 @@ fn show_compare() {
 fn show_big() {
     let s = tooldojo::orchestrator::load_scenario_generated(10_000, 64);
     let t0 = std::time::Instant::now();
-    let mut p = tooldojo::tui::player::Player::new(s, 0);
+    let mut p =
+        tooldojo::tui::player::Player::new(tooldojo::replay::ScenarioSource::new(s, 0).run());
     eprintln!("open: {:?}", t0.elapsed());
     p.seek(2000);
     let t0 = std::time::Instant::now();
@@ -45,8 +46,8 @@ fn show_big() {
 }
 
 use tooldojo::orchestrator::{Category, Outcome};
-use tooldojo::tui::player::model::{Lane, SegKind};
-use tooldojo::tui::player::warn::WarnKind;
+use tooldojo::replay::run::{Lane, SegKind};
+use tooldojo::replay::warn::WarnKind;
 
 #[test]
 fn partial_success_has_a_lane_per_turn_and_call_with_each_attempt() {
@@ -124,7 +125,7 @@ fn warnings_name_injection_unknown_writes_budgets_and_repeats() {
     assert!(kinds("tool-budget").contains(&WarnKind::BudgetHit));
     assert!(kinds("happy-path").is_empty());
     let s = tooldojo::orchestrator::load_scenario_generated(1001, 8);
-    let p = tooldojo::tui::player::Player::new(s, 0);
+    let p = tooldojo::tui::player::Player::new(tooldojo::replay::ScenarioSource::new(s, 0).run());
     let w: Vec<&str> =
         p.tl.warnings
             .iter()
@@ -171,7 +172,7 @@ fn every_shipped_scenario_ends_with_every_call_id_and_the_stop_reason() {
         for (w, h) in [(80, 24), (160, 45)] {
             for (theme, ascii) in [(ThemeName::Default, false), (ThemeName::Projector, true)] {
                 let frame = text(&p, w, h, theme, ascii);
-                let reason = p.tl.stop_reason().to_string();
+                let reason = p.tl.stop_word();
                 assert!(
                     frame.to_lowercase().contains(&reason),
                     "{name} {w}x{h}: no {reason}\n{frame}"

@@ -4,15 +4,16 @@
 
 use ratatui::layout::Rect;
 use tooldojo::content::Content;
-use tooldojo::tui::app::{self, App, Update};
-use tooldojo::tui::progress::Progress;
-use tooldojo::tui::rehearse::{DrillConfig, Mix, review};
+use tooldojo::course::progress::Progress;
+use tooldojo::course::rehearsal::{DrillConfig, Mix, Sitting};
+use tooldojo::course::review;
+use tooldojo::tui::app::{App, Update};
 use tooldojo::tui::theme::ThemeName;
 
 use crate::tui_common::{env, options, press, screen};
 
 fn real_app(progress: Progress) -> App {
-    let lessons = app::load_lessons(&Content::embedded()).expect("shipped lessons");
+    let lessons = tooldojo::course::load_lessons(&Content::embedded()).expect("shipped lessons");
     App::new(
         options(ThemeName::Default, false),
         env(),
@@ -54,7 +55,7 @@ fn a_missed_row_comes_back_in_the_next_drill_on_its_day() {
     // Answer both rows with a choice that is wrong for each.
     for _ in 0..2 {
         let d = app.drill().unwrap();
-        let tooldojo::tui::rehearse::Question::Predict(p) = &d.questions()[d.current()] else {
+        let tooldojo::course::rehearsal::Question::Predict(p) = &d.questions()[d.current()] else {
             panic!("a prediction");
         };
         let wrong = p.choices.iter().position(|c| *c != p.answer).unwrap();
@@ -76,7 +77,7 @@ fn a_missed_row_comes_back_in_the_next_drill_on_its_day() {
         m.sort();
         m
     });
-    assert_eq!(review::trend(&progress), vec![0]);
+    assert_eq!(progress.rehearsal.trend(), vec![0]);
     // Another seed, the next day: both missed rows are asked again (due rows take up to
     // half of a drill's predictions).
     let mut again = real_app(progress);
@@ -113,7 +114,7 @@ fn the_home_screen_shows_what_is_due_and_the_trend_and_r_starts_a_drill() {
         asked: 4,
         points: 250,
     });
-    let lessons = app::load_lessons(&Content::embedded()).expect("shipped lessons");
+    let lessons = tooldojo::course::load_lessons(&Content::embedded()).expect("shipped lessons");
     let mut opts = options(ThemeName::Default, false);
     opts.home = true;
     let mut app = App::new(opts, env(), Ok(lessons), progress, Rect::new(0, 0, 120, 35));

@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tooldojo::content::Content;
+use tooldojo::course::rehearsal::score::Given;
+use tooldojo::course::rehearsal::{DrillConfig, Mix, Pool, Question, Sitting, transcript};
 use tooldojo::practice::{Function, Lang, cases};
-use tooldojo::tui::app;
 use tooldojo::tui::grader::{GraderMsg, GraderState, LiveGrader, Notify};
-use tooldojo::tui::rehearse::score::Given;
-use tooldojo::tui::rehearse::{Drill, DrillConfig, Mix, Pool, Question, transcript};
+use tooldojo::tui::rehearse::Drill;
 
 use crate::tui_common::env;
 
@@ -143,7 +143,7 @@ fn key(code: KeyCode) -> KeyEvent {
 
 fn write_drill(dir: &Path, lang: Lang, notify: Notify) -> Drill {
     let content = Content::embedded();
-    let lessons = app::load_lessons(&content).unwrap();
+    let lessons = tooldojo::course::load_lessons(&content).unwrap();
     let pool = Pool::build(&env(), &lessons);
     let cfg = DrillConfig {
         dir: dir.to_path_buf(),
@@ -296,4 +296,48 @@ fn the_write_it_round_in_javascript_passes_a_correct_execute_tool_and_fails_a_pl
     let md = transcript::markdown(&d);
     assert!(md.contains("--lang js"), "{md}");
     assert!(md.contains("`executeTool` in JavaScript"), "{md}");
+}
+
+#[test]
+fn the_transcript_never_overwrites_a_file_nor_writes_through_a_link() {
+    use tooldojo::tui::rehearse::Saved;
+    let dir = tempfile::tempdir().unwrap();
+    let (notify, _rx) = channel_notify();
+    let mut d = write_drill(dir.path(), Lang::Python, notify);
+    let failed = |d: &Drill| match d.saved() {
+        Some(Saved::Failed(e)) => e.clone(),
+        other => panic!("written: {:?}", other.map(|_| "saved")),
+    };
+    // An existing file: refused with its name, left as it was.
+    let kept = dir.path().join("kept.md");
+    std::fs::write(&kept, "mine").unwrap();
+    d.save_transcript(kept.clone());
+    let e = failed(&d);
+    assert!(e.contains("kept.md") && e.contains("already exists"), "{e}");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "mine");
+    // A link, and a dangling link: never followed.
+    let target = dir.path().join("target.txt");
+    std::fs::write(&target, "precious").unwrap();
+    let link = dir.path().join("link.md");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    d.save_transcript(link.clone());
+    assert!(failed(&d).contains("symbolic link"));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+    let nowhere = dir.path().join("nowhere.md");
+    let dangling = dir.path().join("dangling.md");
+    std::os::unix::fs::symlink(&nowhere, &dangling).unwrap();
+    d.save_transcript(dangling);
+    assert!(failed(&d).contains("symbolic link"));
+    assert!(!nowhere.exists(), "the dangling link's target was created");
+    // A new name is written whole, with no temporary file left beside it.
+    let fresh = dir.path().join("fresh.md");
+    d.save_transcript(fresh.clone());
+    assert!(matches!(d.saved(), Some(Saved::To(_))));
+    assert!(std::fs::read_to_string(&fresh).unwrap().contains('#'));
+    let tmp: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(tmp.is_empty());
 }

@@ -3,8 +3,8 @@
 
 use ratatui::layout::Rect;
 use tooldojo::content::Content;
-use tooldojo::tui::app::{self, App, Focus, HomeEntry, Options};
-use tooldojo::tui::progress::Progress;
+use tooldojo::course::progress::Progress;
+use tooldojo::tui::app::{App, Focus, HomeEntry, Options};
 use tooldojo::tui::theme::{Theme, ThemeName};
 
 use crate::tui_common::{press, screen};
@@ -12,7 +12,7 @@ use crate::tui_common::{press, screen};
 fn app_with(progress: Progress, lesson: Option<&str>, home: bool, demo: bool) -> App {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lessons");
     let content = Content::new(Some(&dir), None);
-    let lessons = app::load_lessons(&content);
+    let lessons = tooldojo::course::load_lessons(&content);
     let records = tooldojo::executor::cases::tickets(&Content::embedded()).unwrap();
     let mut opts = Options::new(Theme::new(ThemeName::Default, false));
     opts.home = home;
@@ -20,7 +20,7 @@ fn app_with(progress: Progress, lesson: Option<&str>, home: bool, demo: bool) ->
     opts.lesson = lesson.map(str::to_owned);
     App::new(
         opts,
-        app::block_env(content, records, 0),
+        tooldojo::course::BlockEnv::new(content, records, 0),
         lessons,
         progress,
         Rect::new(0, 0, 80, 24),

@@ -4,7 +4,6 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tooldojo::content::Content;
 use tooldojo::content::lessons::{BlockKind, Item};
-use tooldojo::tui::app;
 use tooldojo::tui::blocks::{self, BlockWidget};
 
 fn key(code: KeyCode) -> KeyEvent {
@@ -78,8 +77,8 @@ fn finish(kind: &BlockKind, w: &mut dyn BlockWidget) {
 fn every_block_of_every_shipped_lesson_can_be_finished() {
     let content = Content::embedded();
     let records = tooldojo::executor::cases::tickets(&content).unwrap();
-    let env = app::block_env(content.clone(), records, 0);
-    let lessons = app::load_lessons(&content).unwrap();
+    let env = tooldojo::course::BlockEnv::new(content.clone(), records, 0);
+    let lessons = tooldojo::course::load_lessons(&content).unwrap();
     let mut blocks_seen = 0;
     for entry in &lessons {
         let lesson = entry.parsed.as_ref().expect("shipped lessons parse");

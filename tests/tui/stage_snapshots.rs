@@ -4,8 +4,8 @@
 
 use ratatui::layout::Rect;
 use tooldojo::content::Content;
-use tooldojo::tui::app::{self, App, Options};
-use tooldojo::tui::progress::Progress;
+use tooldojo::course::progress::Progress;
+use tooldojo::tui::app::{App, Options};
 use tooldojo::tui::theme::{Theme, ThemeName};
 
 use crate::tui_common::{press, screen};
@@ -20,13 +20,13 @@ fn content() -> Content {
 /// The app over the test lessons: `home` opens the home screen, `demo` presenter mode.
 fn stage(size: (u16, u16), theme: ThemeName, ascii: bool, home: bool, demo: bool) -> App {
     let content = content();
-    let lessons = app::load_lessons(&content);
+    let lessons = tooldojo::course::load_lessons(&content);
     let records = tooldojo::executor::cases::tickets(&Content::embedded()).unwrap();
     let mut opts = Options::new(Theme::new(theme, ascii));
     opts.home = home;
     opts.demo = demo;
     opts.present = demo;
-    let env = app::block_env(content, records, 0);
+    let env = tooldojo::course::BlockEnv::new(content, records, 0);
     App::new(
         opts,
         env,

@@ -3,8 +3,9 @@
 use crate::tui_common;
 
 use ratatui::layout::Rect;
-use tooldojo::tui::app::{App, Focus, Input, LessonState, Overlay, Update};
-use tooldojo::tui::progress::Progress;
+use tooldojo::course::LessonState;
+use tooldojo::course::progress::Progress;
+use tooldojo::tui::app::{App, Focus, Input, Overlay, Update};
 use tooldojo::tui::theme::ThemeName;
 use tui_common::*;
 

@@ -156,7 +156,8 @@ fn a_kill_while_saving_leaves_a_whole_progress_file() {
     }
     let file = state.path().join("progress.json");
     if file.exists() {
-        let opened = tooldojo::tui::progress::Store::open(Some(state.path().to_path_buf()), false);
+        let opened =
+            tooldojo::course::progress::Store::open(Some(state.path().to_path_buf()), false);
         assert!(opened.notice.is_none(), "{:?}", opened.notice);
     }
 }

@@ -1,5 +1,6 @@
 //! A lesson written to attack the terminal (OSC 52 clipboard writes, CSI, C1 controls, bidi
-//! overrides in its title, a heading, a page title, a block's options and body) is drawn
+//! overrides and invisible format characters in its title, a heading, a page title, a
+//! block's options and body) is drawn
 //! through the app's own renderer: no cell may hold a character that steers a terminal.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -7,8 +8,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use tooldojo::content::Content;
-use tooldojo::tui::app::{self, App, Input};
-use tooldojo::tui::progress::Progress;
+use tooldojo::course::progress::Progress;
+use tooldojo::tui::app::{App, Input};
 use tooldojo::tui::theme::ThemeName;
 
 use crate::tui_common::options;
@@ -17,14 +18,19 @@ const OSC52: &str = "\u{1b}]52;c;aGVsbG8=\u{7}";
 const CSI: &str = "\u{1b}[2J\u{1b}[31m";
 const C1: &str = "\u{9b}1;1H\u{9d}0;t\u{9c}";
 const BIDI: &str = "\u{202e}\u{2066}";
+/// Invisible format characters and separators: tag characters, the line and paragraph
+/// separators, interlinear annotation marks, the soft hyphen, the Mongolian vowel separator.
+const INVISIBLE: &str = "\u{e0041}\u{e007f}\u{fff9}\u{fffb}\u{ad}\u{180e}";
+/// The separators count as white space, so they go where white space is harmless.
+const SEPARATORS: &str = "\u{2028}\u{2029}";
 
 /// The hostile lesson: valid Markdown, so every part of it is drawn.
 pub(crate) fn hostile_lesson() -> String {
-    let evil = format!("{OSC52}{CSI}{C1}{BIDI}");
+    let evil = format!("{OSC52}{CSI}{C1}{BIDI}{INVISIBLE}");
     format!(
-        "# Evil title {evil}end\n\n\
-         Body text {evil} here.\n\n\
-         ## A heading {evil}\n\n\
+        "# Evil title {evil}{SEPARATORS}end\n\n\
+         Body text {evil}{SEPARATORS} here.\n\n\
+         ## A heading {evil}{SEPARATORS}\n\n\
          More text.\n\n\
          ```quiz\nWhich one {evil}?\n- [x] yes {evil} :: right {evil}\n- [ ] no :: wrong\n```\n\n\
          ```trace scenario=no-such-{evil}\n```\n\n\
@@ -58,9 +64,12 @@ fn a_hostile_lesson_draws_no_raw_control_anywhere() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("01-evil.md"), hostile_lesson()).unwrap();
     let content = Content::new(Some(dir.path()), None);
-    let lessons = app::load_lessons(&content);
+    let lessons = tooldojo::course::load_lessons(&content);
     assert!(lessons.as_ref().is_ok_and(|l| l.len() == 1));
-    let env = app::block_env(content, Vec::new(), 0);
+    // It parses, so its title, headings and text are drawn (not only an error).
+    let parsed = &lessons.as_ref().unwrap()[0].parsed;
+    assert!(parsed.is_ok(), "{parsed:?}");
+    let env = tooldojo::course::BlockEnv::new(content, Vec::new(), 0);
     let mut app = App::new(
         options(ThemeName::Default, false),
         env,

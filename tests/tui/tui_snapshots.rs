@@ -107,7 +107,7 @@ fn trace_after_steps() {
 fn the_shipped_course_on_the_home_screen() {
     // The shipped lessons' titles and study times are the point of this one.
     let content = tooldojo::content::Content::embedded();
-    let lessons = tooldojo::tui::app::load_lessons(&content);
+    let lessons = tooldojo::course::load_lessons(&content);
     let app = screens::build(
         "home",
         options(ThemeName::Default, false),

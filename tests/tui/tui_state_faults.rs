@@ -6,8 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
 use tooldojo::content::Content;
-use tooldojo::tui::app::{self, App, Input};
-use tooldojo::tui::progress::{Progress, Store};
+use tooldojo::course::progress::{Progress, Store};
+use tooldojo::tui::app::{App, Input};
 use tooldojo::tui::theme::ThemeName;
 
 use crate::tui_common::options;
@@ -108,8 +108,8 @@ fn every_size_from_1x1_to_300x100_draws_with_an_overlay_open() {
     let content = Content::embedded();
     let mut app = App::new(
         options(ThemeName::Default, false),
-        app::block_env(content.clone(), Vec::new(), 0),
-        app::load_lessons(&content),
+        tooldojo::course::BlockEnv::new(content.clone(), Vec::new(), 0),
+        tooldojo::course::load_lessons(&content),
         Progress::default(),
         Rect::new(0, 0, 80, 24),
     );

@@ -1,54 +1,194 @@
-// tooldojo practice harness (Node). Loads the learner's file (CommonJS or ES module), then
-// answers one JSON line per request on file descriptor 3. The learner's own console output
-// goes to stdout/stderr, which the grader reads separately.
+// tooldojo practice harness (Node). Reads the grader's start line, takes its own copies of
+// everything it uses, loads the learner's file (CommonJS or ES module), then answers one
+// JSON line per request on file descriptor 3. The learner's own console output goes to
+// stdout/stderr, which the grader reads separately.
+//
+// An answer carries data, never a verdict: the result as JSON, and the store as JSON after
+// the call and after the caller's edit; the grader compares them with what it sent. Every
+// built-in the harness calls is taken here, before the learner's code runs, so replacing
+// JSON.stringify, Map.prototype.forEach or Object.keys later changes nothing here. Code in
+// the same process can still reach the harness (the inspector, for one): the grader is a
+// teacher, not a proctor.
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const util = require('util');
 const { pathToFileURL } = require('url');
+
+const { writeSync, readSync, copyFileSync } = fs;
+const { isProxy } = util.types;
+const stringify = JSON.stringify;
+const parse = JSON.parse;
+const { apply } = Reflect;
+const { keys: objectKeys, getOwnPropertyDescriptor, getPrototypeOf, hasOwn } = Object;
+const isArray = Array.isArray;
+const isFinite = Number.isFinite;
+const toText = String;
+const mapForEach = Map.prototype.forEach;
+const mapSet = Map.prototype.set;
+const MapCtor = Map;
+const MapProto = Map.prototype;
+const ObjectProto = Object.prototype;
+const ArrayProto = Array.prototype;
+const { push, join, sort } = Array.prototype;
+const { slice, replace } = String.prototype;
+const bufferFrom = Buffer.from;
+const bufferAlloc = Buffer.alloc;
+const bufferConcat = Buffer.concat;
+const bytesToText = Buffer.prototype.toString;
+const { subarray, indexOf } = Uint8Array.prototype;
+const RegExpCtor = RegExp;
+const regexpExec = RegExp.prototype.exec;
+const exit = process.exit;
 
 const CHAN = 3;
 const LEARNER = path.resolve(process.argv[2]);
+const STOP = {};
 
-function send(message) {
-  const bytes = Buffer.from(JSON.stringify(message) + '\n', 'utf8');
-  let done = 0;
-  while (done < bytes.length) done += fs.writeSync(CHAN, bytes, done);
+class Raw {
+  #text;
+  constructor(text) {
+    this.#text = text;
+  }
+  static text(v) {
+    return #text in v ? v.#text : undefined;
+  }
 }
 
-let pending = Buffer.alloc(0);
+// Plain JSON data as text, or undefined for anything else (a proxy, an accessor, a class
+// instance, a Map outside the store) or too much.
+function encode(value, limit, maps) {
+  const out = [];
+  let seen = 0;
+  const put = (s) => apply(push, out, [s]);
+  function walk(v, depth) {
+    seen += 1;
+    if (seen > 100000 || depth > 64) throw STOP;
+    if (v === null) return put('null');
+    const t = typeof v;
+    if (t === 'boolean') return put(v ? 'true' : 'false');
+    if (t === 'number') {
+      if (!isFinite(v)) throw STOP;
+      return put(toText(v));
+    }
+    if (t === 'string') return put(stringify(v));
+    if (t !== 'object' || isProxy(v)) throw STOP;
+    const raw = Raw.text(v);
+    if (raw !== undefined) return put(raw);
+    const proto = getPrototypeOf(v);
+    if (isArray(v) && proto === ArrayProto) return walkArray(v, depth);
+    if (maps && proto === MapProto) return walkMap(v, depth);
+    if (proto !== ObjectProto && proto !== null) throw STOP;
+    const names = apply(sort, objectKeys(v), []);
+    put('{');
+    let first = true;
+    for (let i = 0; i < names.length; i += 1) {
+      const desc = getOwnPropertyDescriptor(v, names[i]);
+      if (!desc || !hasOwn(desc, 'value')) throw STOP;
+      const kind = typeof desc.value;
+      if (kind === 'undefined' || kind === 'function' || kind === 'symbol') continue;
+      if (!first) put(',');
+      first = false;
+      put(stringify(names[i]));
+      put(':');
+      walk(desc.value, depth + 1);
+    }
+    return put('}');
+  }
+  function walkArray(v, depth) {
+    const length = getOwnPropertyDescriptor(v, 'length').value;
+    put('[');
+    for (let i = 0; i < length; i += 1) {
+      if (i) put(',');
+      const desc = getOwnPropertyDescriptor(v, i);
+      if (!desc) {
+        put('null');
+        continue;
+      }
+      if (!hasOwn(desc, 'value')) throw STOP;
+      const kind = typeof desc.value;
+      if (kind === 'undefined' || kind === 'function' || kind === 'symbol') put('null');
+      else walk(desc.value, depth + 1);
+    }
+    return put(']');
+  }
+  function walkMap(v, depth) {
+    const pairs = [];
+    apply(mapForEach, v, [(item, key) => apply(push, pairs, [[key, item]])]);
+    put('{');
+    for (let i = 0; i < pairs.length; i += 1) {
+      if (typeof pairs[i][0] !== 'string') throw STOP;
+      if (i) put(',');
+      put(stringify(pairs[i][0]));
+      put(':');
+      walk(pairs[i][1], depth + 1);
+    }
+    return put('}');
+  }
+  try {
+    walk(value, 0);
+  } catch (err) {
+    if (err === STOP) return undefined;
+    throw err;
+  }
+  const text = apply(join, out, ['']);
+  return text.length <= limit ? text : undefined;
+}
+
+function send(message) {
+  const text = encode(message, 1 << 30, false);
+  const bytes = bufferFrom((text === undefined ? '{"error":"unencodable answer"}' : text) + '\n', 'utf8');
+  let done = 0;
+  while (done < bytes.length) done += writeSync(CHAN, bytes, done);
+}
+
+let pending = bufferAlloc(0);
 function readLine() {
   for (;;) {
-    const nl = pending.indexOf(10);
+    const nl = apply(indexOf, pending, [10]);
     if (nl >= 0) {
-      const line = pending.subarray(0, nl).toString('utf8');
-      pending = pending.subarray(nl + 1);
+      const line = apply(bytesToText, apply(subarray, pending, [0, nl]), ['utf8']);
+      pending = apply(subarray, pending, [nl + 1]);
       return line;
     }
-    const chunk = Buffer.alloc(1 << 16);
+    const chunk = bufferAlloc(1 << 16);
     let n;
     try {
-      n = fs.readSync(CHAN, chunk, 0, chunk.length, null);
+      n = readSync(CHAN, chunk, 0, chunk.length, null);
     } catch (e) {
       if (e.code === 'EAGAIN') continue;
       if (e.code === 'EOF') return null;
       throw e;
     }
     if (n === 0) return null;
-    pending = Buffer.concat([pending, chunk.subarray(0, n)]);
+    pending = bufferConcat([pending, apply(subarray, chunk, [0, n])]);
   }
 }
 
 function lineOf(err) {
-  const stack = String((err && err.stack) || '');
-  const escaped = LEARNER.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const m = stack.match(new RegExp(escaped + ':(\\d+)')) || stack.match(/solution\.mjs:(\d+)/);
+  let stack = '';
+  try {
+    stack = toText((err && err.stack) || '');
+  } catch (e) {
+    return null;
+  }
+  const escaped = apply(replace, LEARNER, [/[.*+?^${}()|[\]\\]/g, '\\$&']);
+  const m =
+    apply(regexpExec, new RegExpCtor(escaped + ':(\\d+)'), [stack]) ||
+    apply(regexpExec, /solution\.mjs:(\d+)/, [stack]);
   return m ? Number(m[1]) : null;
 }
 
 function describeError(err) {
-  const name = (err && err.name) || 'Error';
-  const message = err && err.message !== undefined ? err.message : String(err);
-  return { error: `${name}: ${message}`.slice(0, 400), line: lineOf(err) };
+  let text;
+  try {
+    const name = (err && err.name) || 'Error';
+    const message = err && err.message !== undefined ? err.message : toText(err);
+    text = `${name}: ${message}`;
+  } catch (e) {
+    text = 'an exception that could not be shown';
+  }
+  return { error: apply(slice, toText(text), [0, 400]), line: lineOf(err) };
 }
 
 function looksLikeEsm(err) {
@@ -71,7 +211,7 @@ async function load() {
   }
   // An older Node that does not detect module syntax in a .js file: load a copy as .mjs.
   const copy = path.join(process.cwd(), 'solution.mjs');
-  fs.copyFileSync(LEARNER, copy);
+  copyFileSync(LEARNER, copy);
   return import(pathToFileURL(copy).href);
 }
 
@@ -88,76 +228,86 @@ function pick(mod) {
 
 function exportsOf(mod) {
   if (mod === null || mod === undefined) return [];
-  if (typeof mod === 'function') return [mod.name || '(anonymous function)'];
-  const names = Object.keys(mod);
-  if (mod.default && typeof mod.default === 'object') names.push(...Object.keys(mod.default));
-  return names.slice(0, 20);
+  if (typeof mod === 'function') return [toText(mod.name || '(anonymous function)')];
+  const names = objectKeys(mod);
+  if (mod.default && typeof mod.default === 'object') apply(push, names, objectKeys(mod.default));
+  return names.slice(0, 20).map((n) => apply(slice, toText(n), [0, 100]));
 }
 
 function described(value) {
-  const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  const type = value === null ? 'null' : isArray(value) ? 'array' : typeof value;
   if (value === undefined || typeof value === 'function') return { type };
+  const text = encode(value, 65536, false);
+  if (text !== undefined) return { type, value: new Raw(text) };
+  let shown = '?';
   try {
-    const text = JSON.stringify(value);
-    if (text !== undefined && text.length <= 65536) return { type, value: JSON.parse(text) };
+    shown = apply(slice, toText(value), [0, 400]);
   } catch (err) {
-    // not JSON: fall through to the plain rendering
+    // a value that cannot even be shown
   }
-  return { type, repr: String(value).slice(0, 400) };
+  return { type, repr: shown };
 }
 
-const snapshot = (records) => JSON.stringify([...records.entries()]);
+function snapshot(records) {
+  const text = encode(records, 1 << 18, true);
+  return text === undefined ? null : new Raw(text);
+}
 
-async function runExecute(fn, request) {
-  const records = new Map(request.records);
-  const before = snapshot(records);
-  const args = JSON.parse(request.args_text);
-  const context = request.context;
-  let result = fn(request.tool, args, context, records);
+async function runExecute(fn, request, nonce) {
+  const records = new MapCtor();
+  const given = request.records;
+  for (let i = 0; i < given.length; i += 1) apply(mapSet, records, [given[i][0], given[i][1]]);
+  const args = parse(request.args_text);
+  let result = fn(request.tool, args, request.context, records);
   if (result && typeof result.then === 'function') result = await result;
-  const answer = { result: described(result) };
-  answer.store_changed = snapshot(records) !== before;
-  if (request.mutate) {
+  const shown = described(result);
+  const after = snapshot(records);
+  if (!request.mutate) return { nonce, result: shown, store_after: after };
+  try {
     const ticket = result && typeof result === 'object' ? result.ticket : undefined;
     if (ticket && typeof ticket === 'object') {
-      try {
-        ticket.title = request.mutate_title;
-        ticket.status = 'deleted';
-      } catch (err) {
-        // a frozen ticket refuses the edit, which keeps the store safe too
-      }
+      ticket.title = request.mutate_title;
+      ticket.status = 'deleted';
     }
-    answer.store_changed_by_caller = snapshot(records) !== before;
+  } catch (err) {
+    // a frozen ticket refuses the edit, which keeps the store safe too
   }
-  return answer;
+  return { nonce, result: shown, store_after: after, store_after_edit: snapshot(records) };
 }
 
 async function main() {
+  const start = readLine();
+  let nonce = '';
+  try {
+    nonce = toText(parse(start).start);
+  } catch (err) {
+    return;
+  }
   let mod;
   try {
     mod = await load();
   } catch (err) {
-    send({ load_error: describeError(err) });
+    send({ nonce, load_error: describeError(err) });
     return;
   }
   const fn = pick(mod);
-  send({ hello: { functions: fn ? ['executeTool'] : [], defined: exportsOf(mod) } });
+  send({ nonce, hello: { functions: fn ? ['executeTool'] : [], defined: exportsOf(mod) } });
   for (let line = readLine(); line !== null; line = readLine()) {
-    const request = JSON.parse(line);
+    const request = parse(line);
     let answer;
     try {
-      answer = await runExecute(fn, request);
+      answer = await runExecute(fn, request, nonce);
     } catch (err) {
-      answer = describeError(err);
+      answer = { nonce, ...describeError(err) };
     }
     send(answer);
   }
 }
 
 main().then(
-  () => process.exit(0),
+  () => exit(0),
   (err) => {
     send({ load_error: describeError(err) });
-    process.exit(0);
+    exit(0);
   },
 );

@@ -43,7 +43,7 @@ impl App {
             DrillUpdate::Redraw => Update::Redraw,
             DrillUpdate::Finished => {
                 if let Screen::Drill(d) = &self.screen {
-                    d.record(&mut self.progress.rehearsal);
+                    crate::course::rehearsal::record(d.as_ref(), &mut self.progress.rehearsal);
                 }
                 Update::Save
             }
@@ -63,13 +63,13 @@ impl App {
             .map(|d| d.as_secs() % 100_000)
             .unwrap_or(0);
         let mut cfg = DrillConfig::new(seed, 10);
-        cfg.lang = crate::tui::rehearse::write::lang_in(&cfg.dir);
+        cfg.lang = crate::course::rehearsal::lang_in(&cfg.dir);
         self.start_drill(cfg);
         Update::Redraw
     }
 
     /// The learner's progress as it stands (review cards and drill trend included).
-    pub fn progress(&self) -> &crate::tui::progress::Progress {
+    pub fn progress(&self) -> &crate::course::Progress {
         &self.progress
     }
 }

@@ -331,7 +331,7 @@ impl App {
         let lesson = match &entry.parsed {
             Ok(l) => l,
             Err(e) => {
-                view.push_lines(self.broken_lesson_lines(e, width));
+                view.push_lines(self.broken_lesson_lines(&e.message, width));
                 return view;
             }
         };
@@ -489,16 +489,16 @@ mod tests {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use ratatui::layout::Rect;
 
-    use super::super::{App, Input, Options, block_env, load_lessons};
+    use super::super::{App, Input, Options};
     use crate::content::Content;
-    use crate::tui::progress::Progress;
+    use crate::course::{BlockEnv, Progress, load_lessons};
     use crate::tui::theme::{Theme, ThemeName};
 
     fn app() -> App {
         let content = Content::embedded();
         let lessons = load_lessons(&content);
         let opts = Options::new(Theme::new(ThemeName::Default, false));
-        let env = block_env(content, Vec::new(), 0);
+        let env = BlockEnv::new(content, Vec::new(), 0);
         App::new(
             opts,
             env,

@@ -4,47 +4,44 @@
 //! (`ui.rs`) reads `&App` and matches on the same screen in one place too.
 //!
 //! The jobs live in their own files: `state` (the screens and the small state types),
-//! `slots` (the open page's blocks, behind methods that version the page layout), `input`
+//! `slots` (the open page's blocks, behind methods that version the page layout), `actions`
 //! (keys and mouse to actions), `layout` (screen areas and the cached page layout),
 //! `scroll` (keeping the focus in view), `pages` (opening pages, building blocks, recording
-//! progress), `lessons` (reading lesson files and reloading them), `home` (the home
+//! progress), `reload` (taking in lesson files changed on disk), `home` (the home
 //! screen's rows), `done` (what is left of each block and lesson), `present` (presenter
 //! mode's steps, resets and clock), and one file per screen opened over the lessons:
 //! `player`, `drill`, `practice`.
 
+mod actions;
 mod done;
 mod drill;
 mod home;
-mod input;
 mod layout;
-mod lessons;
 mod pages;
 mod player;
 mod practice;
 mod present;
+mod reload;
 mod scroll;
 mod slots;
 mod state;
 
 use std::cell::RefCell;
-use std::sync::Arc;
 
 use crossterm::event::{KeyEvent, MouseEvent};
 use ratatui::layout::Rect;
 
-use crate::content::Content;
 use crate::content::lessons::{Item, Lesson};
+use crate::course::{LessonEntry, Progress};
+use crate::error::{UserError, UserResult};
 use crate::tui::blocks::{BlockEnv, BlockWidget, KeyHint};
 use crate::tui::keys::Context;
-use crate::tui::progress::Progress;
 use crate::tui::theme::{Theme, ThemeName};
 
 pub(crate) use layout::{PageView, SegKind};
-pub use lessons::{LessonEntry, load_lessons};
-pub use practice::tick_graded;
 use slots::PageBlocks;
 pub(crate) use state::Slot;
-pub use state::{Focus, HomeEntry, LessonState, Overlay, Screen};
+pub use state::{Focus, HomeEntry, Overlay, Screen};
 
 /// Below this size the app draws one line asking for a bigger terminal.
 pub(crate) const MIN_WIDTH: u16 = 40;
@@ -61,7 +58,7 @@ pub enum Input {
     Resize(u16, u16),
     Tick,
     /// The lesson directory changed: the freshly read lessons.
-    Lessons(Result<Vec<LessonEntry>, String>),
+    Lessons(UserResult<Vec<LessonEntry>>),
     /// A short message for the status line (a save failed, a watcher error).
     Status(String),
     /// A re-run the trace player asked for, made off the loop.
@@ -144,7 +141,7 @@ pub struct App {
     env: BlockEnv,
     lessons: Vec<LessonEntry>,
     /// The lesson list could not be read at all.
-    load_error: Option<String>,
+    load_error: Option<UserError>,
     lessons_from: String,
     watching: bool,
     lesson: usize,
@@ -178,7 +175,7 @@ impl App {
     pub fn new(
         opts: Options,
         env: BlockEnv,
-        lessons: Result<Vec<LessonEntry>, String>,
+        lessons: UserResult<Vec<LessonEntry>>,
         progress: Progress,
         size: Rect,
     ) -> App {
@@ -324,7 +321,7 @@ impl App {
     /// How often the loop ticks while the screen on top animates.
     pub fn tick_ms(&self) -> u64 {
         match &self.screen {
-            Screen::Player(_) => crate::tui::player::state::TICK_MS,
+            Screen::Player(_) => crate::replay::playback::TICK_MS,
             _ => BLOCK_TICK_MS,
         }
     }
@@ -473,14 +470,5 @@ impl App {
             self.keep_focus_line(slot_h, width);
         }
         out.or(Update::Redraw)
-    }
-}
-
-/// A shared environment for blocks built from `content` and `records`.
-pub fn block_env(content: Content, records: Vec<crate::executor::Record>, seed: u64) -> BlockEnv {
-    BlockEnv {
-        content: Arc::new(content),
-        records: Arc::new(records),
-        seed,
     }
 }

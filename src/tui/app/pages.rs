@@ -1,9 +1,10 @@
 //! Moving through the course: where to start, opening a lesson at a page, building the
 //! page's blocks from their saved states, and recording what the learner has seen and done.
 
-use super::{App, Focus, LessonState, Screen, Slot, Update};
+use super::{App, Focus, Screen, Slot, Update};
 use crate::content::lessons::{Block, Item};
-use crate::tui::progress::{self, Progress};
+use crate::course::LessonState;
+use crate::course::progress::{self, Progress};
 
 impl App {
     /// Where to start: `--lesson ID` opens that lesson where the learner left it; otherwise
@@ -111,14 +112,9 @@ impl App {
             Ok(l) => l.pages.len(),
             Err(_) => return,
         };
-        let mut lp = self.progress.lessons.remove(&id).unwrap_or_default();
-        lp.pages_seen.insert(self.page);
-        lp.last_page = self.page;
-        self.note_left(&mut lp);
-        let lp = self.progress.lessons.entry(id.clone()).or_insert(lp);
-        if (0..pages).all(|p| lp.pages_seen.contains(&p)) && lp.pending.is_empty() {
-            lp.done = true;
-        }
+        let left = self.blocks_left();
+        let lp = self.progress.lessons.entry(id.clone()).or_default();
+        lp.note_page(self.page, pages, &left);
         self.progress.current = Some(progress::Position {
             lesson: id,
             page: self.page,
@@ -227,16 +223,9 @@ impl App {
 
     /// Lesson state for the sidebar: done, started, or not yet.
     pub fn lesson_state(&self, i: usize) -> LessonState {
-        let Some(entry) = self.lessons.get(i) else {
-            return LessonState::Todo;
-        };
-        if entry.parsed.is_err() {
-            return LessonState::Broken;
-        }
-        match self.progress.lessons.get(&entry.id) {
-            Some(p) if p.done => LessonState::Done,
-            Some(p) if p.started() => LessonState::Started,
-            _ => LessonState::Todo,
+        match self.lessons.get(i) {
+            Some(entry) => LessonState::of(entry, self.progress.lessons.get(&entry.id)),
+            None => LessonState::Todo,
         }
     }
 }

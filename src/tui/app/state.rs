@@ -69,12 +69,3 @@ pub(crate) struct Slot {
     pub line: usize,
     pub widget: Result<Box<dyn BlockWidget>, String>,
 }
-
-/// How far the learner is in a lesson, for the lesson list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LessonState {
-    Done,
-    Started,
-    Todo,
-    Broken,
-}

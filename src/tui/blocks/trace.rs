@@ -207,7 +207,7 @@ impl TraceWidget {
         let data = TraceData::from_run(&scenario, &run);
         Ok(TraceWidget::new(
             data,
-            Player::from_run(scenario, seed, run),
+            Player::new(crate::replay::Run::from_trace(&scenario, run)),
         ))
     }
 

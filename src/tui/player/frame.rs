@@ -8,22 +8,23 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::text::{truncate, width as width_of};
-use crate::tui::blocks::common::{draw_lines, wrap_prefixed};
-use crate::tui::keybar::{self, BarKey, Rank};
+use crate::tui::draw::keybar::{self, BarKey, Rank};
+use crate::tui::draw::{self, draw_lines, wrap_prefixed};
 use crate::tui::theme::Theme;
 
 use super::glyphs::Glyphs;
-use super::knobs::{self, Knob};
 use super::panes;
 use super::timeline::TimelineView;
 use super::{Panel, Player};
+use crate::replay::knobs::{self, Knob};
 
-/// Keys for the key bar and the legend (arrows spelled out in ASCII).
-pub fn keys(g: &Glyphs) -> [(&'static str, &'static str); 13] {
-    [
+/// Keys for the key bar and the legend (arrows spelled out in ASCII): the re-run keys only
+/// for a run that can be run again, the export only for one that can be exported.
+pub fn keys(g: &Glyphs, p: &Player) -> Vec<(&'static str, &'static str)> {
+    let all = [
         ("Space", "play/pause"),
         (g.left_right, "step"),
         ("[ ]", "scrub"),
@@ -37,7 +38,14 @@ pub fn keys(g: &Glyphs) -> [(&'static str, &'static str); 13] {
         ("?", "legend"),
         ("Esc", "back"),
         ("q", "quit"),
-    ]
+    ];
+    all.into_iter()
+        .filter(|(k, _)| match *k {
+            "m" | "r" | "b" => p.can_rerun(),
+            "x" => p.can_export(),
+            _ => true,
+        })
+        .collect()
 }
 
 /// Draw the player into `area`.
@@ -51,7 +59,7 @@ pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: boo
     let pad = u16::from(present && inner.width >= 100);
     let inner = Rect::new(inner.x + pad, inner.y, inner.width - 2 * pad, inner.height);
     match p.panel {
-        Panel::Legend => legend(inner, buf, th),
+        Panel::Legend => legend(p, inner, buf, th),
         Panel::Knobs => {
             let w = 44.min(inner.width);
             let (main, side) = if inner.width >= 100 {
@@ -84,17 +92,16 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
     } else {
         "paused".to_owned()
     };
+    let clock = p.tl.clock;
     let right = format!(
-        " {state} {}{}t = {} / {} ms ",
+        " {state} {}{}t = {} / {} {} ",
         p.pb.speed_label(),
         g.sep,
-        p.t_ms(),
-        p.tl.end_ms
+        clock.show(p.t_ms()),
+        clock.show(p.tl.end_ms),
+        clock.unit()
     );
-    let title = format!(
-        " Trace{}{} {} {} ",
-        g.sep, p.tl.scenario, g.dash, p.tl.title
-    );
+    let title = format!(" Trace{}{} {} {} ", g.sep, p.tl.name, g.dash, p.tl.title);
     let room = (area.width as usize).saturating_sub(width_of(&right) + 4);
     let block = Block::default()
         .style(th.base)
@@ -108,14 +115,14 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
         .title(Line::from(Span::styled(right, th.focus)).right_aligned());
     let inner = block.inner(area);
     block.render(area, buf);
-    key_bar(area, buf, th, g);
+    key_bar(p, area, buf, th, g);
     inner
 }
 
 /// The keys, in the app's key bar over the bottom border: the legend, the way back and
 /// quitting always on the right, then as many of the others as fit.
-fn key_bar(area: Rect, buf: &mut Buffer, th: &Theme, g: &Glyphs) {
-    let bar: Vec<BarKey> = keys(g)
+fn key_bar(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, g: &Glyphs) {
+    let bar: Vec<BarKey> = keys(g, p)
         .into_iter()
         .map(|(k, what)| {
             let rank = match k {
@@ -137,7 +144,7 @@ fn key_bar(area: Rect, buf: &mut Buffer, th: &Theme, g: &Glyphs) {
     keybar::render_keys(&bar, None, th, row, buf);
 }
 
-/// Timeline, gauges, detail, events or the end view.
+/// Run, gauges, detail, events or the end view.
 fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     let g = Glyphs::for_theme(th);
     let t = p.t_ms();
@@ -182,9 +189,14 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     };
     let end_h = if ended { end_lines.len() as u16 + 1 } else { 0 };
     // The wide layout's right pane: the selected call, or the scenario's note.
+    let side_w = if gauges.is_empty() {
+        area.width as usize
+    } else {
+        wide_detail_width(area.width)
+    };
     let side = wide.then(|| match p.pb.selected {
-        Some(i) => panes::detail(&p.tl, i, t, wide_detail_width(area.width), th, g),
-        None => wrap_prefixed(vec![], &p.tl.note, wide_detail_width(area.width), th.base),
+        Some(i) => panes::detail(&p.tl, i, t, side_w, th, g),
+        None => wrap_prefixed(vec![], &p.tl.note, side_w, th.base),
     });
     let middle_h = if let Some(side) = &side {
         (side.len().max(gauge_lines.len()) as u16 + 1).min(area.height * 2 / 5)
@@ -262,13 +274,18 @@ fn wide_middle(
     buf: &mut Buffer,
     th: &Theme,
 ) {
-    let gw = GAUGE_W.min(area.width / 2);
-    let left = Rect::new(area.x, area.y, gw, area.height);
-    let right = Rect::new(area.x + gw + 1, area.y, area.width - gw - 1, area.height);
-    let lb = pane_block("Budgets", th);
-    let li = lb.inner(left);
-    lb.render(left, buf);
-    draw_lines(li, buf, gauges, 0);
+    // A run without budgets gives the whole width to the call.
+    let right = if gauges.is_empty() {
+        area
+    } else {
+        let gw = GAUGE_W.min(area.width / 2);
+        let left = Rect::new(area.x, area.y, gw, area.height);
+        let lb = pane_block("Budgets", th);
+        let li = lb.inner(left);
+        lb.render(left, buf);
+        draw_lines(li, buf, gauges, 0);
+        Rect::new(area.x + gw + 1, area.y, area.width - gw - 1, area.height)
+    };
     let title = match p.pb.selected.and_then(|i| p.tl.calls.get(i)) {
         Some(c) => format!("{} {}", c.id, c.tool),
         None => "About this run (Tab selects a call)".to_owned(),
@@ -276,7 +293,6 @@ fn wide_middle(
     let rb = pane_block(&title, th);
     let ri = rb.inner(right);
     rb.render(right, buf);
-    debug_assert_eq!(ri.width as usize, wide_detail_width(area.width));
     draw_scrolled(ri, buf, side, p.detail_scroll, th);
 }
 
@@ -313,20 +329,18 @@ fn end_view(
     th: &Theme,
     g: &Glyphs,
 ) {
-    let r = p.tl.stop_reason();
-    let word = r.to_string().to_uppercase();
+    let word = panes::stop_title(&p.tl);
     let big = !th.ascii
         && (width_of(&word) as u16) * 4 <= area.width
         && area.height as usize >= 5 + lines.len();
     let mut y = area.y;
     if big {
-        let style = panes::stop_style(r, th);
-        buf.set_string(
-            area.x,
-            y,
-            format!("{} STOPPED{}{r}", g.cancelled, g.sep),
-            style,
-        );
+        let style = panes::stop_style(p.tl.stop, th);
+        let head = match p.tl.stop {
+            Some(r) => format!("{} STOPPED{}{r}", g.cancelled, g.sep),
+            None => format!("{} ENDED", g.cancelled),
+        };
+        buf.set_string(area.x, y, head, style);
         tui_big_text::BigText::builder()
             .pixel_size(tui_big_text::PixelSize::Quadrant)
             .style(style)
@@ -357,41 +371,37 @@ fn end_view(
 }
 
 fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
+    let Some(knobs) = &p.knobs else {
+        return;
+    };
     let g = Glyphs::for_theme(th);
-    Clear.render(area, buf);
-    buf.set_style(area, th.base);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_set(th.sym.border)
-        .border_style(th.focus)
-        .title(Span::styled(
-            format!(
-                " Knobs: {} choose{}{} change{}Enter re-run ",
-                g.up_down, g.sep, g.left_right, g.sep
-            ),
-            th.focus,
-        ));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let title = Line::from(Span::styled(
+        format!(
+            " Knobs: {} choose{}{} change{}Enter re-run ",
+            g.up_down, g.sep, g.left_right, g.sep
+        ),
+        th.focus,
+    ));
+    let inner = draw::popup(area, buf, th, title, None);
     let lines: Vec<Line<'static>> = Knob::ALL
         .iter()
         .enumerate()
         .map(|(i, &k)| {
-            let chosen = i == p.knobs.cursor;
+            let chosen = i == knobs.cursor;
             let style: Style = if chosen { th.selected } else { th.base };
             let mark = if chosen { th.sym.pointer } else { " " };
             Line::from(Span::styled(
-                format!("{mark} {:<16} {}", k.label(), p.knobs.value(k)),
+                format!("{mark} {:<16} {}", k.label(), knobs.value(k)),
                 style,
             ))
         })
         .collect();
-    let skip = (p.knobs.cursor + 1).saturating_sub(inner.height as usize);
+    let skip = (knobs.cursor + 1).saturating_sub(inner.height as usize);
     draw_lines(inner, buf, &lines, skip);
 }
 
 /// Every mark and colour, in words.
-fn legend(area: Rect, buf: &mut Buffer, th: &Theme) {
+fn legend(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     let g = Glyphs::for_theme(th);
     let rows: Vec<(String, Style, &str)> = vec![
         (g.run.repeat(3), th.accent, "an attempt, the caller waiting"),
@@ -441,7 +451,7 @@ fn legend(area: Rect, buf: &mut Buffer, th: &Theme) {
         ));
     }
     let mut key_lines = vec![Line::from(Span::styled("Keys", th.heading))];
-    for (k, what) in keys(g) {
+    for (k, what) in keys(g, p) {
         key_lines.push(Line::from(vec![
             Span::styled(format!("{k:<6}"), th.key),
             Span::styled((*what).to_owned(), th.base),

@@ -7,7 +7,7 @@ use ratatui::style::{Modifier, Style};
 use crate::orchestrator::{Category, Outcome};
 use crate::tui::theme::Theme;
 
-use super::model::SegKind;
+use crate::replay::run::SegKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Glyphs {

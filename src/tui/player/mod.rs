@@ -1,37 +1,32 @@
-//! The full-screen trace player: a real orchestrator run as a timeline with its budgets,
-//! attempts, timeouts and partial successes, played over virtual time. Opened with `f` on a
-//! lesson's trace block, by `tooldojo play`, and drawn by `tooldojo render trace:NAME@T`.
+//! The full-screen trace player: a run (`replay::Run`, from any source) as a timeline with
+//! its attempts, timeouts, partial successes and, when it kept them, budgets, played over its
+//! own time. Opened with `f` on a lesson's trace block, by `tooldojo play`, and drawn by
+//! `tooldojo render trace:NAME@T`.
 //!
-//! `model` turns a `Run` into lanes once; `state` moves the cursor; `frame` draws the
-//! frame at the cursor time (a pure function of the run and that time); `knobs` changes the
-//! scenario and re-runs the real orchestrator, keeping the previous run for comparison.
+//! The run and the cursor are the core's (`replay`); `frame` draws the frame at the cursor
+//! time (a pure function of the run and that time); a scenario's run also has knobs, which
+//! change the scenario and re-run the real orchestrator, keeping the previous run for
+//! comparison.
 
 pub mod frame;
 pub mod glyphs;
-mod index;
 pub mod inline;
-pub mod knobs;
-pub mod model;
 pub mod notes;
 pub mod panes;
 pub mod rerun;
 pub mod rows;
-pub mod state;
 pub mod timeline;
-pub mod warn;
 
 use std::cell::RefCell;
 use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::orchestrator::{Scenario, chrome_trace, run_blocking};
-
-use rerun::Pending;
-
-use knobs::Knobs;
-use model::Timeline;
-use state::{Moved, Playback};
+use crate::orchestrator::chrome_trace;
+use crate::replay::knobs::Knobs;
+use crate::replay::playback::{Moved, Playback};
+use crate::replay::rerun::Pending;
+use crate::replay::{ReplayError, Run, RunSource};
 use timeline::Geometry;
 
 /// What a key or click did. `#[must_use]`: the app decides whether to redraw or leave.
@@ -66,12 +61,13 @@ pub enum Panel {
 
 #[derive(Clone)]
 pub struct Player {
-    pub tl: Timeline,
+    pub tl: Run,
     /// The run before the last re-run, on the same axis.
-    pub before: Option<Timeline>,
+    pub before: Option<Run>,
     pub show_before: bool,
     pub pb: Playback,
-    pub knobs: Knobs,
+    /// The knobs of a run that can be changed and run again (a scenario's); none otherwise.
+    pub knobs: Option<Knobs>,
     pub panel: Panel,
     /// Rows the detail pane is scrolled by.
     pub detail_scroll: u16,
@@ -88,21 +84,18 @@ pub struct Player {
 }
 
 impl Player {
-    /// Run the real orchestrator on `scenario` and open the player at time 0.
-    pub fn new(scenario: Scenario, seed: u64) -> Player {
-        let run = run_blocking(&scenario, seed);
-        Player::from_run(scenario, seed, run)
-    }
-
-    /// Open the player on a run already made from `scenario` and `seed`.
-    pub fn from_run(scenario: Scenario, seed: u64, run: crate::orchestrator::Run) -> Player {
-        let tl = Timeline::build(&scenario, run);
+    /// The player on `run`, paused at time 0.
+    pub fn new(run: Run) -> Player {
+        let knobs = run
+            .origin
+            .scenario()
+            .map(|s| Knobs::new(s.scenario.clone(), s.seed));
         Player {
-            tl,
+            tl: run,
             before: None,
             show_before: true,
             pb: Playback::default(),
-            knobs: Knobs::new(scenario, seed),
+            knobs,
             panel: Panel::None,
             detail_scroll: 0,
             status: None,
@@ -111,6 +104,21 @@ impl Player {
             background: false,
             pending: Pending::default(),
         }
+    }
+
+    /// The player on the run `source` builds.
+    pub fn open(source: &dyn RunSource) -> Result<Player, ReplayError> {
+        source.build().map(Player::new)
+    }
+
+    /// The run can be changed and run again (it has knobs).
+    pub fn can_rerun(&self) -> bool {
+        self.knobs.is_some()
+    }
+
+    /// The run on screen can be written as a Chrome trace.
+    pub fn can_export(&self) -> bool {
+        self.tl.origin.scenario().is_some()
     }
 
     pub fn t_ms(&self) -> u64 {
@@ -131,18 +139,18 @@ impl Player {
     }
 
     /// The previous run, when it is to be shown.
-    pub fn compare(&self) -> Option<&Timeline> {
+    pub fn compare(&self) -> Option<&Run> {
         self.before.as_ref().filter(|_| self.show_before)
     }
 
     /// Write the run on screen as a Chrome trace and say where.
     pub fn export(&mut self) {
-        let name = format!(
-            "tooldojo-{}-seed{}.trace.json",
-            self.tl.scenario, self.tl.run.seed
-        );
+        let Some(origin) = self.tl.origin.scenario() else {
+            return;
+        };
+        let name = format!("tooldojo-{}-seed{}.trace.json", self.tl.name, origin.seed);
         let path = self.export_dir.join(name);
-        let text = serde_json::to_string(&chrome_trace(&self.tl.run)).unwrap_or_default();
+        let text = serde_json::to_string(&chrome_trace(&origin.trace)).unwrap_or_default();
         self.status = Some(match std::fs::write(&path, text + "\n") {
             Ok(()) => format!(
                 "Chrome trace written to {} (open it in Perfetto)",
@@ -182,25 +190,26 @@ impl Player {
     /// Keys of the open knobs panel; `None` lets playback keys through.
     fn knob_key(&mut self, key: KeyEvent) -> Option<PlayerOutcome> {
         let changed = PlayerOutcome::Changed;
+        let knobs = self.knobs.as_mut()?;
         Some(match key.code {
             KeyCode::Esc | KeyCode::Char('r') => {
                 self.panel = Panel::None;
                 changed
             }
             KeyCode::Up | KeyCode::Char('k') => {
-                self.knobs.move_cursor(false);
+                knobs.move_cursor(false);
                 changed
             }
             KeyCode::Down | KeyCode::Char('j') => {
-                self.knobs.move_cursor(true);
+                knobs.move_cursor(true);
                 changed
             }
             KeyCode::Left | KeyCode::Char('-') | KeyCode::Char('h') => {
-                let _ = self.knobs.step(false);
+                let _ = knobs.step(false);
                 changed
             }
             KeyCode::Right | KeyCode::Char('+') | KeyCode::Char('=') | KeyCode::Char('l') => {
-                let _ = self.knobs.step(true);
+                let _ = knobs.step(true);
                 changed
             }
             KeyCode::Enter => {
@@ -241,13 +250,16 @@ impl Player {
                 self.panel = Panel::Legend;
                 PlayerOutcome::Changed
             }
-            KeyCode::Char('r') => {
+            KeyCode::Char('r') if self.knobs.is_some() => {
                 self.panel = Panel::Knobs;
                 PlayerOutcome::Changed
             }
-            KeyCode::Char('m') => {
-                self.knobs.call = self.selected_call_id();
-                self.knobs.toggle_mode();
+            KeyCode::Char('m') if self.knobs.is_some() => {
+                let call = self.selected_call_id();
+                if let Some(k) = self.knobs.as_mut() {
+                    k.call = call;
+                    k.toggle_mode();
+                }
                 self.rerun();
                 PlayerOutcome::Changed
             }
@@ -255,7 +267,7 @@ impl Player {
                 self.show_before = !self.show_before;
                 PlayerOutcome::Changed
             }
-            KeyCode::Char('x') => {
+            KeyCode::Char('x') if self.can_export() => {
                 self.export();
                 PlayerOutcome::Changed
             }
@@ -272,9 +284,17 @@ impl Player {
         ) || matches!(key.code, KeyCode::Char('j' | 'k'))
         {
             self.detail_scroll = 0;
-            self.knobs.call = self.selected_call_id();
+            self.follow_selection();
         }
         out
+    }
+
+    /// The latency knob follows the selected call.
+    fn follow_selection(&mut self) {
+        let call = self.selected_call_id();
+        if let Some(k) = self.knobs.as_mut() {
+            k.call = call;
+        }
     }
 
     fn selected_call_id(&self) -> Option<String> {
@@ -296,7 +316,7 @@ impl Player {
         if let Some(&(_, lane)) = geo.rows.iter().find(|(row, _)| *row == y) {
             self.pb.selected = Some(lane);
             self.detail_scroll = 0;
-            self.knobs.call = self.selected_call_id();
+            self.follow_selection();
             return PlayerOutcome::Changed;
         }
         PlayerOutcome::Ignored

@@ -6,10 +6,10 @@ use ratatui::style::Style;
 use crate::tui::theme::Theme;
 
 use super::glyphs::{self, Glyphs};
-use super::model::{Lane, LaneState, SegKind, Timeline};
+use crate::replay::run::{Lane, LaneState, Run, SegKind};
 
 /// The words beside a call lane at `t`: its state, or its result.
-pub fn call_note(tl: &Timeline, i: usize, t: u64, th: &Theme, g: &Glyphs) -> (String, Style) {
+pub fn call_note(tl: &Run, i: usize, t: u64, th: &Theme, g: &Glyphs) -> (String, Style) {
     let c = &tl.calls[i];
     if let Some(r) = c.result.as_ref().filter(|r| r.t_ms <= t) {
         if let Some((why, _)) = &c.rejected {
@@ -71,7 +71,7 @@ pub fn call_note(tl: &Timeline, i: usize, t: u64, th: &Theme, g: &Glyphs) -> (St
 }
 
 /// The words beside a raced handler's row.
-pub fn ghost_note(tl: &Timeline, lane: Lane, t: u64, th: &Theme, g: &Glyphs) -> (String, Style) {
+pub fn ghost_note(tl: &Run, lane: Lane, t: u64, th: &Theme, g: &Glyphs) -> (String, Style) {
     let Lane::Call(i) = lane else {
         return (String::new(), th.dim);
     };

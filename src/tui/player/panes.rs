@@ -6,13 +6,14 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use crate::json_text::json_compact;
 use crate::orchestrator::{Category, StopReason};
 use crate::text::{fit, truncate, width as width_of, wrap};
-use crate::tui::blocks::common::{json_compact, wrap_prefixed};
+use crate::tui::draw::wrap_prefixed;
 use crate::tui::theme::Theme;
 
 use super::glyphs::{self, Glyphs};
-use super::model::{Gauge, GaugeKind, SegKind, Timeline};
+use crate::replay::run::{Clock, Gauge, GaugeKind, Run, SegKind, Validation};
 
 /// The gauge's numbers in words (`3 of 6 reserved, 1 done`).
 fn gauge_numbers(g: &Gauge, short: bool) -> String {
@@ -133,7 +134,7 @@ fn field(label: &str, value: &str, style: Style, width: usize, th: &Theme) -> Ve
 
 /// The selected call at time `t`: arguments, checks, attempts, the result text in full.
 pub fn detail(
-    tl: &Timeline,
+    tl: &Run,
     i: usize,
     t: u64,
     width: usize,
@@ -147,7 +148,7 @@ pub fn detail(
     ))];
     if t < c.proposed_ms {
         out.push(Line::from(Span::styled(
-            format!("proposed at {} ms", c.proposed_ms),
+            format!("proposed at {}", tl.clock.at(c.proposed_ms)),
             th.dim,
         )));
         return out;
@@ -162,14 +163,9 @@ pub fn detail(
         out.extend(field("key", k, th.code, width, th));
     }
     let result = c.result.as_ref().filter(|r| r.t_ms <= t);
-    let (valid_text, valid_ok) = match (&c.rejected, result) {
-        (Some((why, err)), _)
-            if why.category() != Category::Forbidden
-                && why.category() != Category::BudgetExhausted =>
-        {
-            (format!("{} failed: {err}", gl.fail), false)
-        }
-        _ => (format!("{} passed", gl.ok), true),
+    let (valid_text, valid_ok) = match &c.validation {
+        Validation::Failed(err) => (format!("{} failed: {err}", gl.fail), false),
+        Validation::Passed => (format!("{} passed", gl.ok), true),
     };
     out.extend(field(
         "validation",
@@ -189,14 +185,20 @@ pub fn detail(
             th,
         ));
     }
-    let auth = result.map(|r| r.authorization).unwrap_or("not yet");
-    let auth_style = match auth {
-        "allowed" => th.ok,
-        "denied" => th.bad,
-        _ => th.dim,
+    // A run that made no authorization check (a recording) has no line for it.
+    let auth = match result {
+        None => Some("not yet"),
+        Some(r) => r.authorization,
     };
-    out.extend(field("authorization", auth, auth_style, width, th));
-    attempts(&mut out, c, t, width, th, gl);
+    if let Some(auth) = auth {
+        let auth_style = match auth {
+            "allowed" => th.ok,
+            "denied" => th.bad,
+            _ => th.dim,
+        };
+        out.extend(field("authorization", auth, auth_style, width, th));
+    }
+    attempts(&mut out, c, t, tl.clock, width, th, gl);
     for &(at, attempt, replayed) in &c.writes {
         if at <= t {
             let what = if replayed {
@@ -228,7 +230,7 @@ pub fn detail(
                     r.bytes
                 )
             } else {
-                format!("{} bytes, sent at {} ms", r.bytes, r.t_ms)
+                format!("{} bytes, sent at {}", r.bytes, tl.clock.at(r.t_ms))
             };
             out.extend(field("result", &cut, th.base, width, th));
             let text = c.content.as_deref().unwrap_or("(no result text recorded)");
@@ -250,21 +252,28 @@ pub fn detail(
 /// Each wait, attempt, backoff and raced handler that began by `t`.
 fn attempts(
     out: &mut Vec<Line<'static>>,
-    c: &super::model::CallLane,
+    c: &crate::replay::run::CallLane,
     t: u64,
+    clock: Clock,
     width: usize,
     th: &Theme,
     gl: &Glyphs,
 ) {
-    let mut segs: Vec<&super::model::Segment> =
+    let mut segs: Vec<&crate::replay::run::Segment> =
         c.segments.iter().filter(|s| s.start <= t).collect();
     segs.sort_by_key(|s| (s.start, s.kind != SegKind::Wait));
     for s in segs {
         let done = s.end <= t;
         let span = if done {
-            format!("{} {} {} ms", s.start, gl.arrow, s.end)
+            format!("{} {} {}", clock.show(s.start), gl.arrow, clock.at(s.end))
         } else {
-            format!("{} {} {} ms", s.start, gl.arrow, gl.ellipsis)
+            format!(
+                "{} {} {} {}",
+                clock.show(s.start),
+                gl.arrow,
+                gl.ellipsis,
+                clock.unit()
+            )
         };
         let (label, text, style) = match s.kind {
             SegKind::Wait => (
@@ -326,7 +335,7 @@ fn attempts(
 /// The events up to `t`, newest last; the newest wrapped in full, the others on one line.
 /// Warnings that are true by `t` come first.
 pub fn events(
-    tl: &Timeline,
+    tl: &Run,
     t: u64,
     height: usize,
     width: usize,
@@ -360,7 +369,8 @@ pub fn events(
         return out;
     }
     let newest = n - 1;
-    let head = |i: usize| format!("{:>7} ms  ", tl.run.events[i].t_ms);
+    let unit = tl.clock.unit();
+    let head = |i: usize| format!("{:>7} {unit}  ", tl.clock.show(tl.events.time(i)));
     // The newest event wraps in full; its lane column keeps its width.
     let text = tl.event_text(newest);
     let (lane, rest) = text.split_once(' ').unwrap_or(("", &text));
@@ -390,7 +400,7 @@ pub fn events(
 }
 
 /// Which calls finished and which did not, in words.
-pub fn partial_summary(tl: &Timeline, gl: &Glyphs) -> String {
+pub fn partial_summary(tl: &Run, gl: &Glyphs) -> String {
     if tl.calls.is_empty() {
         return "no tool calls".to_owned();
     }
@@ -448,43 +458,57 @@ pub fn partial_summary(tl: &Timeline, gl: &Glyphs) -> String {
 }
 
 /// The stop reason in words, for a learner.
-pub fn stop_words(r: StopReason) -> &'static str {
+pub fn stop_words(r: Option<StopReason>) -> &'static str {
     match r {
-        StopReason::FinalAnswer => "the model gave its final answer",
-        StopReason::MaxModelTurns => "the model-turn budget ran out",
-        StopReason::MaxToolCalls => "the tool-call budget ran out",
-        StopReason::Deadline => "the deadline passed; everything in flight was stopped",
-        StopReason::Cancelled => "the user cancelled; everything in flight was stopped",
-        StopReason::RepairLimit => "too many invalid calls: the repair budget ran out",
-        StopReason::AuthorizationDenied => "a call was forbidden; no further call was dispatched",
+        Some(StopReason::FinalAnswer) => "the model gave its final answer",
+        Some(StopReason::MaxModelTurns) => "the model-turn budget ran out",
+        Some(StopReason::MaxToolCalls) => "the tool-call budget ran out",
+        Some(StopReason::Deadline) => "the deadline passed; everything in flight was stopped",
+        Some(StopReason::Cancelled) => "the user cancelled; everything in flight was stopped",
+        Some(StopReason::RepairLimit) => "too many invalid calls: the repair budget ran out",
+        Some(StopReason::AuthorizationDenied) => {
+            "a call was forbidden; no further call was dispatched"
+        }
+        None => "the record ends here",
+    }
+}
+
+/// The stop reason large, or the word a run that just ends shows.
+pub fn stop_title(tl: &Run) -> String {
+    match tl.stop {
+        Some(r) => r.to_string().to_uppercase(),
+        None => "END".to_owned(),
     }
 }
 
 /// The stop reason on one line, when it cannot be drawn large.
-pub fn stop_line(tl: &Timeline, th: &Theme, gl: &Glyphs) -> Line<'static> {
-    let r = tl.stop_reason();
-    let style = stop_style(r, th);
+pub fn stop_line(tl: &Run, th: &Theme, gl: &Glyphs) -> Line<'static> {
+    let style = stop_style(tl.stop, th);
+    let head = if tl.stop.is_some() {
+        "STOPPED"
+    } else {
+        "ENDED"
+    };
     Line::from(vec![
-        Span::styled(format!("{} STOPPED  ", gl.cancelled), style),
-        Span::styled(r.to_string().to_uppercase(), style),
+        Span::styled(format!("{} {head}  ", gl.cancelled), style),
+        Span::styled(stop_title(tl), style),
     ])
 }
 
-pub fn stop_style(r: StopReason, th: &Theme) -> Style {
-    if r == StopReason::FinalAnswer {
-        th.ok
-    } else {
-        th.bad
+pub fn stop_style(r: Option<StopReason>, th: &Theme) -> Style {
+    match r {
+        Some(StopReason::FinalAnswer) => th.ok,
+        Some(_) => th.bad,
+        None => th.heading,
     }
 }
 
 /// The end view's text lines (the stop reason itself is drawn apart, above them).
-pub fn end_lines(tl: &Timeline, width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'static>> {
-    let r = tl.stop_reason();
+pub fn end_lines(tl: &Run, width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     out.extend(wrap_prefixed(
         vec![],
-        &format!("{} at {} ms.", stop_words(r), tl.decided_ms),
+        &format!("{} at {}.", stop_words(tl.stop), tl.clock.at(tl.decided_ms)),
         width,
         th.base,
     ));

@@ -4,8 +4,8 @@
 
 use std::ops::Range;
 
-use super::index::ALL_STATES;
-use super::model::{Lane, LaneState, Timeline};
+use crate::replay::index::ALL_STATES;
+use crate::replay::run::{Lane, LaneState, Run};
 
 /// One drawn row of the lane area.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,7 +27,7 @@ pub struct Grouped {
 
 /// The rows the lanes want when every lane gets its own (raced handlers, the run before and
 /// its raced handlers included).
-pub fn rows_wanted(tl: &Timeline, before: Option<&Timeline>) -> usize {
+pub fn rows_wanted(tl: &Run, before: Option<&Run>) -> usize {
     let own = tl.lanes.len() + tl.index.ghost_calls().len();
     let Some(b) = before else { return own };
     // Each call of `b` with a raced handler, found by the calls of `tl` that are it.
@@ -46,12 +46,12 @@ pub fn rows_wanted(tl: &Timeline, before: Option<&Timeline>) -> usize {
 }
 
 /// Whether call `i` has a handler that ran on after its caller gave up.
-fn has_ghost(tl: &Timeline, i: usize) -> bool {
+fn has_ghost(tl: &Run, i: usize) -> bool {
     tl.index.has_ghost(i)
 }
 
 /// Call `i` of `tl` in the run `before` (the same id proposed in the same turn).
-pub fn same_call(before: &Timeline, tl: &Timeline, i: usize) -> Option<usize> {
+pub fn same_call(before: &Run, tl: &Run, i: usize) -> Option<usize> {
     let c = &tl.calls[i];
     before
         .index
@@ -60,7 +60,7 @@ pub fn same_call(before: &Timeline, tl: &Timeline, i: usize) -> Option<usize> {
 }
 
 /// Whether call `i` of `tl` had a raced handler in the run `before`.
-fn before_has_ghost(before: &Timeline, tl: &Timeline, i: usize) -> bool {
+fn before_has_ghost(before: &Run, tl: &Run, i: usize) -> bool {
     same_call(before, tl, i).is_some_and(|j| has_ghost(before, j))
 }
 
@@ -99,30 +99,13 @@ impl Part {
     }
 }
 
-/// The state of any lane at `t` (turns: thinking is running, answered is ok).
-pub fn lane_state(tl: &Timeline, lane: Lane, t: u64) -> LaneState {
-    match lane {
-        Lane::Call(i) => tl.call_state(i, t),
-        Lane::Turn(i) => {
-            let turn = &tl.turns[i];
-            if t < turn.start {
-                LaneState::Later
-            } else if t < turn.end {
-                LaneState::Running
-            } else {
-                LaneState::Ok
-            }
-        }
-    }
-}
-
 /// Which lanes get a row of their own; the rest are grouped by state, never dropped.
 pub fn choose_rows(
-    tl: &Timeline,
+    tl: &Run,
     t: u64,
     selected: Option<usize>,
     rows: usize,
-    before: Option<&Timeline>,
+    before: Option<&Run>,
 ) -> Vec<Row> {
     let lanes = &tl.lanes;
     let compare = before.is_some();
@@ -183,7 +166,7 @@ pub fn choose_rows(
     let mut left = counts;
     for &l in &lanes[shown.clone()] {
         out.extend(with_before(l));
-        left[lane_state(tl, l, t) as usize] -= 1;
+        left[tl.lane_state(l, t) as usize] -= 1;
     }
     out.truncate(rows - group_rows);
     out.extend(group_rows_for(&left, group_rows, &shown));

@@ -14,10 +14,10 @@ use crate::tui::theme::Theme;
 use super::glyphs::{self, Glyphs};
 use crate::orchestrator::Outcome;
 
-use super::model::{Lane, Mark, SegKind, Timeline};
 use super::notes::{call_note, ghost_note};
 pub use super::rows::rows_wanted;
 use super::rows::{Part, Row, choose_rows, same_call};
+use crate::replay::run::{Clock, Lane, Mark, Run, SegKind};
 
 /// Where the axis and the lanes were drawn (for mouse clicks).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,16 +45,16 @@ impl Geometry {
 }
 
 pub struct TimelineView<'a> {
-    pub tl: &'a Timeline,
-    pub before: Option<&'a Timeline>,
+    pub tl: &'a Run,
+    pub before: Option<&'a Run>,
     pub t: u64,
     pub selected: Option<usize>,
     pub theme: &'a Theme,
 }
 
 /// The common time axis of one run, or of a run and the one before it.
-pub fn axis_end(tl: &Timeline, before: Option<&Timeline>) -> u64 {
-    let mut end = tl.axis_end().max(before.map_or(0, Timeline::axis_end));
+pub fn axis_end(tl: &Run, before: Option<&Run>) -> u64 {
+    let mut end = tl.axis_end().max(before.map_or(0, Run::axis_end));
     // A deadline or cancel a little past the end is worth drawing.
     for (_, at) in tl.marks() {
         if at > end && at <= end + end / 4 {
@@ -112,7 +112,13 @@ impl TimelineView<'_> {
             axis_end: plot.end,
             rows: Vec::new(),
         };
-        self.draw_body(body, &plot, label_w, note_w, g, buf, &mut geo);
+        let cx = LaneCtx {
+            plot: &plot,
+            label_w,
+            note_w,
+            g,
+        };
+        self.draw_body(body, &cx, buf, &mut geo);
         geo
     }
 
@@ -123,9 +129,15 @@ impl TimelineView<'_> {
 
     fn draw_axis(&self, area: Rect, plot: &Plot, label_w: u16, g: &Glyphs, buf: &mut Buffer) {
         let t = self.theme;
-        let seconds = plot.end >= 10_000;
-        buf.set_string(area.x, area.y, if seconds { "s" } else { "ms" }, t.dim);
-        let step = tick_step(plot.end, plot.w);
+        let clock = self.tl.clock;
+        // Milliseconds read as seconds on a long axis; steps stay steps.
+        let seconds = clock != Clock::Order && plot.end >= 10_000;
+        let unit = if seconds { "s" } else { clock.unit() };
+        buf.set_string(area.x, area.y, unit, t.dim);
+        let step = match clock {
+            Clock::Order => tick_step(plot.end / Clock::STEP_MS, plot.w) * Clock::STEP_MS,
+            Clock::Virtual | Clock::Recorded => tick_step(plot.end, plot.w),
+        };
         let rule_y = area.y + area.height - 1;
         if area.height > 1 {
             for x in plot.x..plot.x + plot.w {
@@ -139,7 +151,7 @@ impl TimelineView<'_> {
             let text = if seconds {
                 format!("{}", at as f64 / 1000.0)
             } else {
-                at.to_string()
+                clock.show(at)
             };
             let w = width_of(&text) as u16;
             if x >= free_from && x + w <= plot.x + plot.w {
@@ -158,17 +170,8 @@ impl TimelineView<'_> {
         let _ = label_w;
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn draw_body(
-        &self,
-        area: Rect,
-        plot: &Plot,
-        label_w: u16,
-        note_w: u16,
-        g: &Glyphs,
-        buf: &mut Buffer,
-        geo: &mut Geometry,
-    ) {
+    fn draw_body(&self, area: Rect, cx: &LaneCtx, buf: &mut Buffer, geo: &mut Geometry) {
+        let (plot, g) = (cx.plot, cx.g);
         if area.height == 0 {
             return;
         }
@@ -191,7 +194,7 @@ impl TimelineView<'_> {
         // What the group rows (if any) count, per state, found once for all of them.
         let density = layout.iter().find_map(|row| match row {
             Row::Group(_, grouped) => Some(self.tl.index.density(
-                self.tl,
+                self.tl.view(),
                 self.t,
                 grouped.shown.clone(),
                 plot.x,
@@ -203,12 +206,7 @@ impl TimelineView<'_> {
         for (y, row) in (lanes_area.y..).zip(layout.iter()) {
             match row {
                 Row::Lane(lane, part) => {
-                    let cols = Cols {
-                        label_w,
-                        note_w,
-                        plot,
-                    };
-                    self.draw_part(*lane, *part, y, &cols, g, buf);
+                    self.draw_part(*lane, *part, y, cx, buf);
                     if let Lane::Call(i) = lane {
                         geo.rows.push((y, *i));
                     }
@@ -225,13 +223,12 @@ impl TimelineView<'_> {
                                 }
                                 acc
                             });
-                    let lanes = grouped.lanes;
-                    self.draw_group(label, lanes, &counts, y, plot, label_w, note_w, g, buf)
+                    self.draw_group(label, grouped.lanes, &counts, y, cx, buf)
                 }
             }
         }
         if let Some(my) = marks_row {
-            self.draw_mark_labels(my, plot, note_w, g, buf);
+            self.draw_mark_labels(my, plot, cx.note_w, g, buf);
         }
     }
 
@@ -259,7 +256,8 @@ impl TimelineView<'_> {
     }
 
     /// One row of a lane: the lane itself, its raced handlers, or the run before.
-    fn draw_part(&self, lane: Lane, part: Part, y: u16, cols: &Cols, g: &Glyphs, buf: &mut Buffer) {
+    fn draw_part(&self, lane: Lane, part: Part, y: u16, cx: &LaneCtx, buf: &mut Buffer) {
+        let g = cx.g;
         let lane_now = lane;
         let (tl, lane) = match (part, lane) {
             (p, Lane::Call(i)) if p.is_before() => {
@@ -270,52 +268,36 @@ impl TimelineView<'_> {
                         let th = self.theme;
                         let label = format!("  {} before", g.differs);
                         buf.set_string(
-                            cols.plot.x - cols.label_w - 1,
+                            cx.plot.x - cx.label_w - 1,
                             y,
-                            fit(&label, cols.label_w as usize, th.sym.ellipsis),
+                            fit(&label, cx.label_w as usize, th.sym.ellipsis),
                             th.dim,
                         );
-                        buf.set_string(cols.plot.x, y, "(not in the run before)", th.dim);
+                        buf.set_string(cx.plot.x, y, "(not in the run before)", th.dim);
                         return;
                     }
                 }
             }
             _ => (self.tl, lane),
         };
-        self.draw_lane(
-            tl,
-            lane,
-            part,
-            y,
-            cols.plot,
-            cols.label_w,
-            cols.note_w,
-            g,
-            buf,
-        );
+        self.draw_lane(tl, lane, part, y, cx, buf);
         // The same call in both runs: `≠` only where something changed.
         if let (Part::Before | Part::BeforeNoGhost, Lane::Call(now)) = (part, lane_now)
-            && !super::knobs::lane_differs(tl, self.tl, now)
+            && !crate::replay::knobs::lane_differs(tl, self.tl, now)
         {
             let th = self.theme;
-            let label = fit("  = before", cols.label_w as usize, th.sym.ellipsis);
-            buf.set_string(cols.plot.x - cols.label_w - 1, y, label, th.dim);
+            let label = fit("  = before", cx.label_w as usize, th.sym.ellipsis);
+            buf.set_string(cx.plot.x - cx.label_w - 1, y, label, th.dim);
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn draw_lane(
-        &self,
-        tl: &Timeline,
-        lane: Lane,
-        part: Part,
-        y: u16,
-        plot: &Plot,
-        label_w: u16,
-        note_w: u16,
-        g: &Glyphs,
-        buf: &mut Buffer,
-    ) {
+    fn draw_lane(&self, tl: &Run, lane: Lane, part: Part, y: u16, cx: &LaneCtx, buf: &mut Buffer) {
+        let LaneCtx {
+            plot,
+            label_w,
+            note_w,
+            g,
+        } = *cx;
         let th = self.theme;
         let before = part.is_before();
         let selected = matches!(lane, Lane::Call(i) if Some(i) == self.selected) && !before;
@@ -407,14 +389,7 @@ impl TimelineView<'_> {
     }
 
     /// The words beside a lane at time `t` (those that could show in `room` cells).
-    fn lane_note(
-        &self,
-        tl: &Timeline,
-        lane: Lane,
-        t: u64,
-        room: usize,
-        g: &Glyphs,
-    ) -> (String, Style) {
+    fn lane_note(&self, tl: &Run, lane: Lane, t: u64, room: usize, g: &Glyphs) -> (String, Style) {
         let th = self.theme;
         match lane {
             Lane::Turn(i) => {
@@ -436,19 +411,21 @@ impl TimelineView<'_> {
     }
 
     /// A group row: how many lanes, and per column how many of their attempts ran there.
-    #[allow(clippy::too_many_arguments)]
     fn draw_group(
         &self,
         word: &str,
         lanes: usize,
         counts: &[usize],
         y: u16,
-        plot: &Plot,
-        label_w: u16,
-        note_w: u16,
-        g: &Glyphs,
+        cx: &LaneCtx,
         buf: &mut Buffer,
     ) {
+        let LaneCtx {
+            plot,
+            label_w,
+            note_w,
+            g,
+        } = *cx;
         let th = self.theme;
         let label = format!("+{lanes} {word}");
         buf.set_string(
@@ -479,7 +456,7 @@ impl TimelineView<'_> {
         let mut note_x = plot.x + plot.w + 1;
         let mut free_from = plot.x;
         let cx = plot.col(self.t);
-        let now = format!("{} now {} ms", g.now, self.t);
+        let now = format!("{} now {}", g.now, self.tl.clock.at(self.t));
         if cx + width_of(&now) as u16 <= plot.x + plot.w {
             buf.set_string(cx, y, &now, th.focus);
             free_from = cx + width_of(&now) as u16 + 1;
@@ -495,9 +472,9 @@ impl TimelineView<'_> {
                 Mark::Stop => continue,
             };
             let text = if at > plot.end {
-                format!("{word} {at} ms {}", self.theme.sym.arrow)
+                format!("{word} {} {}", self.tl.clock.at(at), self.theme.sym.arrow)
             } else {
-                format!("{sym}{word} {at}")
+                format!("{sym}{word} {}", self.tl.clock.show(at))
             };
             let w = width_of(&text) as u16;
             if at > plot.end && note_w > 0 {
@@ -587,7 +564,7 @@ fn layer(kind: SegKind) -> u8 {
 
 /// A lane's bars in drawing order: the turn's thinking, or the call's waits, backoffs,
 /// raced handlers and attempts (each layer in the order they happened).
-fn lane_segments(tl: &Timeline, lane: Lane) -> impl Iterator<Item = Bar> + '_ {
+fn lane_segments(tl: &Run, lane: Lane) -> impl Iterator<Item = Bar> + '_ {
     let (turn, segs) = match lane {
         Lane::Turn(i) => {
             let t = &tl.turns[i];
@@ -620,9 +597,11 @@ fn put(buf: &mut Buffer, x: u16, y: u16, glyph: &str, style: Style) {
     }
 }
 
-/// The columns of a row.
-struct Cols<'a> {
+/// What every lane row is drawn with: where the plot, the label and the note columns are,
+/// and the glyphs of the theme.
+struct LaneCtx<'a> {
+    plot: &'a Plot,
     label_w: u16,
     note_w: u16,
-    plot: &'a Plot,
+    g: &'a Glyphs,
 }

@@ -3,80 +3,23 @@
 //! countdown; then a scorecard and a Markdown transcript. In interviewer mode the answers
 //! and rubric stay hidden until the interviewer reveals them, and the interviewer scores.
 //!
-//! `Drill` owns the drill's state; `input` turns keys into changes, `draw` reads `&Drill`,
-//! `transcript` writes the record, `review` keeps the spaced-review cards and the trend.
+//! `Drill` owns the drill's state on screen; `keys` turns keys into changes, `draw` reads
+//! `&Drill`. The questions, the scoring, the transcript and the review cards are the
+//! course's ([`crate::course::rehearsal`], [`crate::course::review`]).
 
 pub(crate) mod draw;
-mod held;
-mod input;
-pub mod questions;
-pub mod review;
-pub mod score;
-pub mod transcript;
+mod keys;
 pub mod write;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::practice::{Function, Lang};
+use crate::course::rehearsal::{Answer, Given, Sitting, score, transcript};
+pub use crate::course::rehearsal::{DrillConfig, Mix, Pool, Question};
+use crate::practice::Function;
 use crate::tui::blocks::editor::Editor;
 use crate::tui::grader::{GraderMsg, Notify};
-pub use questions::{Mix, Pool, Question};
-use review::Day;
-use score::{Answer, Given, Scorecard};
-
-/// How a drill is set up.
-#[derive(Debug, Clone)]
-pub struct DrillConfig {
-    pub seed: u64,
-    pub minutes: u32,
-    /// Save the transcript here when the drill ends.
-    pub transcript: Option<PathBuf>,
-    /// Where the write-it round's file and a transcript saved with `w` go (the current
-    /// directory unless told otherwise).
-    pub dir: PathBuf,
-    pub interviewer: bool,
-    pub mix: Mix,
-    /// The language of the write-it round (`--lang`; Python unless told otherwise).
-    pub lang: Lang,
-    /// The day the drill is taken (for the review schedule).
-    pub day: Day,
-    /// Draw at this many milliseconds into the drill instead of reading the clock
-    /// (`tooldojo render`, snapshots).
-    pub fixed_clock: Option<u64>,
-}
-
-impl DrillConfig {
-    /// A drill of `minutes` minutes drawn with `seed`, taken today.
-    pub fn new(seed: u64, minutes: u32) -> DrillConfig {
-        DrillConfig {
-            seed,
-            minutes: minutes.max(1),
-            transcript: None,
-            dir: PathBuf::from("."),
-            interviewer: false,
-            mix: Mix::default(),
-            lang: Lang::Python,
-            day: review::today(),
-            fixed_clock: None,
-        }
-    }
-
-    /// The drill `tooldojo render` draws: a fixed seed, day and clock, so the screen is the
-    /// same on every run.
-    pub fn fixed() -> DrillConfig {
-        DrillConfig {
-            day: 20_000,
-            fixed_clock: Some(95_000),
-            ..DrillConfig::new(1, 10)
-        }
-    }
-
-    fn limit_ms(&self) -> u64 {
-        u64::from(self.minutes) * 60_000
-    }
-}
 
 /// Where the drill is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,18 +131,6 @@ impl Drill {
         d
     }
 
-    pub fn config(&self) -> &DrillConfig {
-        &self.cfg
-    }
-
-    pub fn questions(&self) -> &[Question] {
-        &self.questions
-    }
-
-    pub fn answers(&self) -> &[Answer] {
-        &self.answers
-    }
-
     pub fn phase(&self) -> Phase {
         self.phase
     }
@@ -207,10 +138,6 @@ impl Drill {
     /// The open question's index.
     pub fn current(&self) -> usize {
         self.cur
-    }
-
-    pub fn scorecard(&self) -> Scorecard {
-        Scorecard::of(&self.answers)
     }
 
     /// Is the drill still running (the clock ticks, `q` asks first)?
@@ -225,22 +152,6 @@ impl Drill {
 
     pub fn saved(&self) -> Option<&Saved> {
         self.saved.as_ref()
-    }
-
-    /// The title of a lesson id (the id itself when unknown).
-    pub fn title_of<'a>(&'a self, lesson: &'a str) -> &'a str {
-        self.titles.get(lesson).map_or(lesson, String::as_str)
-    }
-
-    /// Milliseconds since the drill began (frozen once it ends).
-    pub fn elapsed_ms(&self) -> u64 {
-        if let Some(end) = self.ended_at {
-            return end;
-        }
-        match self.cfg.fixed_clock {
-            Some(ms) => ms,
-            None => u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
-        }
     }
 
     /// Milliseconds left on the countdown.
@@ -283,7 +194,7 @@ impl Drill {
                 self.editing = true;
             }
             Some(Question::Write { function, .. }) => {
-                let file = write::file_for(&self.cfg.dir, self.cfg.seed, self.cfg.lang);
+                let file = self.cfg.write_file();
                 let notify = self.notify.clone();
                 self.write = Some(write::WriteRound::open(
                     file,
@@ -363,7 +274,8 @@ impl Drill {
     /// Write the transcript to `path` and remember where (or why not).
     pub fn save_transcript(&mut self, path: PathBuf) {
         let text = transcript::markdown(self);
-        self.saved = Some(match std::fs::write(&path, text) {
+        let written = crate::safe_file::write(&path, text.as_bytes(), self.cfg.force);
+        self.saved = Some(match written {
             Ok(()) => Saved::To(std::path::absolute(&path).unwrap_or(path)),
             Err(e) => Saved::Failed(format!("{}: {e}", path.display())),
         });
@@ -413,25 +325,34 @@ impl Drill {
     pub fn write_round(&self) -> Option<&write::WriteRound> {
         self.write.as_ref()
     }
+}
 
-    /// Put this drill's answers into the review cards and its score into the trend.
-    pub fn record(&self, rehearsal: &mut review::Rehearsal) {
-        for a in &self.answers {
-            let Some(q) = self.questions.get(a.index) else {
-                continue;
-            };
-            if matches!(q, Question::Write { .. }) {
-                continue;
-            }
-            rehearsal.answer(q.id(), a.right(), self.cfg.day);
+impl Sitting for Drill {
+    fn config(&self) -> &DrillConfig {
+        &self.cfg
+    }
+
+    fn questions(&self) -> &[Question] {
+        &self.questions
+    }
+
+    fn answers(&self) -> &[Answer] {
+        &self.answers
+    }
+
+    /// Milliseconds since the drill began (frozen once it ends).
+    fn elapsed_ms(&self) -> u64 {
+        if let Some(end) = self.ended_at {
+            return end;
         }
-        let card = self.scorecard();
-        rehearsal.finish(review::DrillRecord {
-            day: self.cfg.day,
-            seed: self.cfg.seed,
-            asked: u32::try_from(card.asked).unwrap_or(u32::MAX),
-            points: card.points,
-        });
+        match self.cfg.fixed_clock {
+            Some(ms) => ms,
+            None => u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+
+    fn titles(&self) -> &BTreeMap<String, String> {
+        &self.titles
     }
 }
 

@@ -2,7 +2,7 @@
 //! drill names (a starter is written when the file is not there yet), and the grader runs
 //! on every save of it, over that function's rows only.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ratatui::text::Line;
 
@@ -17,24 +17,6 @@ pub struct WriteRound {
     pub grader: LiveGrader,
     /// What the round did about the file ("wrote a starter to ...").
     pub note: String,
-}
-
-/// The file of a drill's write-it round: in `dir`, named by seed, in `lang`.
-pub fn file_for(dir: &Path, seed: u64, lang: Lang) -> PathBuf {
-    let ext = match lang {
-        Lang::Python => "py",
-        Lang::Js => "js",
-    };
-    dir.join(format!("tooldojo-rehearsal-{seed}.{ext}"))
-}
-
-/// The language `R` drills in: that of the practice file in `dir` (the one `P` grades),
-/// `solution.py` first; JavaScript when only `solution.js` is there; else Python.
-pub fn lang_in(dir: &Path) -> Lang {
-    [Lang::Python, Lang::Js]
-        .into_iter()
-        .find(|l| dir.join(starter::file_name(*l)).exists())
-        .unwrap_or(Lang::Python)
 }
 
 impl WriteRound {

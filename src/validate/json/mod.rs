@@ -308,7 +308,7 @@ pub(crate) fn push_json_escaped(s: &str, out: &mut String) {
                 match s[i..].chars().next() {
                     Some(ch) if crate::sanitize::steers_terminal(ch) => {
                         out.push_str(&s[run..i]);
-                        let _ = write!(out, "\\u{:04x}", ch as u32);
+                        crate::sanitize::push_json_escape(ch, out);
                         i += ch.len_utf8();
                         run = i;
                     }

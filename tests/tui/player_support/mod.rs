@@ -16,7 +16,7 @@ pub fn names() -> Vec<String> {
 
 pub fn open(name: &str) -> Player {
     let scenario = load_scenario(&Content::embedded(), name).expect("a shipped scenario");
-    let mut p = Player::new(scenario, 0);
+    let mut p = Player::new(tooldojo::replay::ScenarioSource::new(scenario, 0).run());
     p.export_dir = std::env::temp_dir();
     p
 }

@@ -10,9 +10,10 @@ use ratatui::widgets::{Block as Frame, Borders, Paragraph, Widget};
 
 use tooldojo::content::Content;
 use tooldojo::content::lessons::{Block, BlockKind, BlockSpec, Item, Lesson, Page};
-use tooldojo::tui::app::{self, App, Input, LessonEntry, Options, Update};
+use tooldojo::course::LessonEntry;
+use tooldojo::course::progress::Progress;
+use tooldojo::tui::app::{App, Input, Options, Update};
 use tooldojo::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
-use tooldojo::tui::progress::Progress;
 use tooldojo::tui::theme::{Theme, ThemeName};
 
 pub fn md(s: &str) -> Item {
@@ -85,7 +86,7 @@ pub fn options(name: ThemeName, ascii: bool) -> Options {
 pub fn env() -> tooldojo::tui::blocks::BlockEnv {
     let content = Content::embedded();
     let records = tooldojo::executor::cases::tickets(&content).expect("shipped tickets");
-    app::block_env(content, records, 0)
+    tooldojo::course::BlockEnv::new(content, records, 0)
 }
 
 pub fn new_app(w: u16, h: u16, name: ThemeName, ascii: bool) -> App {

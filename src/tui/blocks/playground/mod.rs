@@ -4,15 +4,13 @@
 //!
 //! - [`shell`]: the shell every playground shares;
 //! - [`validator`]: `mode=validator`, schema and argument editors;
-//!   [`validator_run`]: the real validator it runs;
-//! - [`executor`]: `mode=executor`, a tool field, a trusted context and an argument editor;
-//!   [`executor_run`]: the real get_ticket executor it runs.
+//! - [`executor`]: `mode=executor`, a tool field, a trusted context and an argument editor.
+//!
+//! The real code they run is the course's ([`crate::course::lab`]).
 
 pub mod executor;
-pub mod executor_run;
 pub mod shell;
 pub mod validator;
-pub mod validator_run;
 
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
@@ -25,6 +23,7 @@ use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::panels::Flip;
 use crate::tui::theme::Theme;
 
+pub use crate::course::lab::{ArgsInput, executor_run, validator_run};
 pub use executor::ExecutorPlayground;
 pub use executor_run::{ExecRun, Stage, context_short, context_words, run_exec, run_exec_case};
 pub use shell::{Canvas, Playground, Shell};
@@ -39,31 +38,6 @@ pub enum Panel {
     Context,
     Args,
     Rules,
-}
-
-/// Arguments as the model wrote them: a JSON value, or raw text to parse first.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ArgsInput {
-    Value(Value),
-    Text(String),
-}
-
-impl ArgsInput {
-    pub fn from_case(args: &Option<Value>, args_text: &Option<String>) -> ArgsInput {
-        match (args_text, args) {
-            (Some(t), _) => ArgsInput::Text(t.clone()),
-            (None, Some(v)) => ArgsInput::Value(v.clone()),
-            (None, None) => ArgsInput::Value(Value::Null),
-        }
-    }
-
-    /// Text for display and editors.
-    pub fn display(&self) -> String {
-        match self {
-            ArgsInput::Text(t) => t.clone(),
-            ArgsInput::Value(v) => crate::tui::blocks::common::json_compact(v),
-        }
-    }
 }
 
 /// A check the learner may switch off in a playground: the core's own enum, with the

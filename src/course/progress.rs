@@ -1,0 +1,372 @@
+//! The learner's progress: where they left off, what they finished, and each block's saved
+//! state. Kept as JSON in the platform state directory (XDG on Linux), or in
+//! `$TOOLDOJO_STATE_DIR` when set (tests point it at a temporary directory).
+//!
+//! Writes are atomic: a temporary file in the same directory, fsync, rename. A file that
+//! cannot be read or parsed is moved aside under a new name and the learner is told; it is
+//! never silently overwritten.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::course::review::Rehearsal;
+
+/// Environment variable that overrides the state directory.
+pub(crate) const STATE_DIR_ENV: &str = "TOOLDOJO_STATE_DIR";
+const FILE_NAME: &str = "progress.json";
+/// Temporary files of a save are named `.progress.json-XXXXXX.tmp` until renamed over the file.
+const TEMP_PREFIX: &str = ".progress.json-";
+const TEMP_SUFFIX: &str = ".tmp";
+/// A temporary file older than this belongs to no save in progress: a crash left it.
+const STRAY_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    #[serde(default)]
+    pub version: u32,
+    /// Where the learner was when they last left.
+    #[serde(default)]
+    pub current: Option<Position>,
+    /// Per lesson id.
+    #[serde(default)]
+    pub lessons: BTreeMap<String, LessonProgress>,
+    /// The learner hid the lesson list with `s`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sidebar_hidden: bool,
+    /// Spaced review cards and past drills (absent from files written before rehearsal).
+    #[serde(default, skip_serializing_if = "Rehearsal::is_empty")]
+    pub rehearsal: Rehearsal,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    pub lesson: String,
+    #[serde(default)]
+    pub page: usize,
+    /// Index of the focused block on that page, if one had focus.
+    #[serde(default)]
+    pub block: Option<usize>,
+    #[serde(default)]
+    pub scroll: u16,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LessonProgress {
+    #[serde(default)]
+    pub done: bool,
+    /// Pages the learner has opened.
+    #[serde(default)]
+    pub pages_seen: BTreeSet<usize>,
+    /// Saved block states, keyed `"PAGE/BLOCK"` (indices of the block among the page's blocks).
+    #[serde(default)]
+    pub blocks: BTreeMap<String, Value>,
+    /// Blocks met on a seen page that are not finished yet.
+    #[serde(default)]
+    pub pending: BTreeSet<String>,
+    /// For each pending block, what is left of it in words ("predict rows 4-8").
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub left: BTreeMap<String, String>,
+    /// The page the learner was last on in this lesson (opening it again resumes there).
+    #[serde(default)]
+    pub last_page: usize,
+}
+
+impl LessonProgress {
+    pub fn started(&self) -> bool {
+        !self.pages_seen.is_empty()
+    }
+}
+
+/// Key of a block's state inside `LessonProgress::blocks`.
+pub(crate) fn block_key(page: usize, block: usize) -> String {
+    format!("{page}/{block}")
+}
+
+/// Where progress is read from and written to. `path: None` keeps progress in memory only
+/// (render, tests, or a state directory that could not be found).
+#[derive(Debug, Clone)]
+pub struct Store {
+    pub path: Option<PathBuf>,
+    /// False when the existing file could not be moved aside: we then never write over it.
+    pub writable: bool,
+}
+
+/// What opening the store found.
+#[derive(Debug)]
+pub struct Opened {
+    pub store: Store,
+    pub progress: Progress,
+    /// Something the learner must be told (a file set aside, a directory that is missing).
+    pub notice: Option<String>,
+}
+
+/// The directory progress lives in: `$TOOLDOJO_STATE_DIR`, else the platform state dir.
+pub(crate) fn state_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(STATE_DIR_ENV).filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let dirs = directories::ProjectDirs::from("", "", "tooldojo")?;
+    Some(
+        dirs.state_dir()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| dirs.data_local_dir().to_path_buf()),
+    )
+}
+
+/// A progress file that cannot be used: move it aside under a name not taken yet and
+/// start fresh (or, when it cannot be moved, keep it untouched and save nothing).
+fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let mut aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}"));
+    let mut n = 1;
+    while aside.exists() {
+        aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}-{n}"));
+        n += 1;
+    }
+    let show = |p: &Path| crate::sanitize::clean(&p.display().to_string(), false);
+    match std::fs::rename(path, &aside) {
+        Ok(()) => Opened {
+            store,
+            progress: Progress {
+                version: VERSION,
+                ..Progress::default()
+            },
+            notice: Some(format!(
+                "Your progress file {} could not be used: {problem}. It was moved to {} and a fresh one started.",
+                show(path),
+                show(&aside)
+            )),
+        },
+        Err(e) => Opened {
+            store: Store {
+                path: Some(path.to_path_buf()),
+                writable: false,
+            },
+            progress: Progress {
+                version: VERSION,
+                ..Progress::default()
+            },
+            notice: Some(format!(
+                "Your progress file {} could not be used: {problem}; moving it aside failed too ({e}). It is left untouched and this session's progress will not be saved.",
+                show(path)
+            )),
+        },
+    }
+}
+
+/// A new temporary file beside the progress file (removed again when dropped unsaved).
+fn temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(dir)
+}
+
+/// Remove temporary files that a save interrupted by a crash or a kill left behind (the
+/// progress file itself is untouched by such a save: the rename never happened).
+fn remove_stray_temps(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age >= STRAY_AFTER);
+        if name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX) && old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+impl Store {
+    /// A store that keeps nothing on disk.
+    pub(crate) fn memory() -> Store {
+        Store {
+            path: None,
+            writable: false,
+        }
+    }
+
+    /// Open the progress file in `dir` (created if needed). `reset` starts over without asking.
+    pub fn open(dir: Option<PathBuf>, reset: bool) -> Opened {
+        let Some(dir) = dir else {
+            return Opened {
+                store: Store::memory(),
+                progress: Progress::default(),
+                notice: Some("No state directory found: progress will not be saved.".into()),
+            };
+        };
+        if let Err(e) = std::fs::create_dir_all(&dir) {
+            return Opened {
+                store: Store::memory(),
+                progress: Progress::default(),
+                notice: Some(format!(
+                    "Cannot create {}: {e}. Progress will not be saved.",
+                    crate::sanitize::clean(&dir.display().to_string(), false)
+                )),
+            };
+        }
+        let path = dir.join(FILE_NAME);
+        remove_stray_temps(&dir);
+        let mut store = Store {
+            path: Some(path.clone()),
+            writable: true,
+        };
+        let mut unwritable = None;
+        if let Err(e) = temp_file(&dir) {
+            store.writable = false;
+            // The operating system's reason alone (the error also names the temporary file).
+            let why = e.raw_os_error().map_or(e.to_string(), |c| {
+                std::io::Error::from_raw_os_error(c).to_string()
+            });
+            unwritable = Some(format!(
+                "Cannot write in {}: {why}. Progress will not be saved this session.",
+                crate::sanitize::clean(&dir.display().to_string(), false)
+            ));
+        }
+        if reset || !path.exists() {
+            return Opened {
+                store,
+                progress: Progress {
+                    version: VERSION,
+                    ..Progress::default()
+                },
+                notice: unwritable.or(reset.then(|| "Progress reset: starting over.".to_owned())),
+            };
+        }
+        let problem = match std::fs::read_to_string(&path) {
+            Ok(text) => match serde_json::from_str::<Progress>(&text) {
+                Ok(progress) => {
+                    return Opened {
+                        store,
+                        progress,
+                        notice: unwritable,
+                    };
+                }
+                Err(e) => format!("it does not parse ({e})"),
+            },
+            Err(e) => format!("it cannot be read ({e})"),
+        };
+        set_aside(store, &dir, &path, &problem)
+    }
+
+    /// Write `progress` atomically. Does nothing for a memory store.
+    pub fn save(&self, progress: &Progress) -> std::io::Result<()> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        if !self.writable {
+            return Ok(());
+        }
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut tmp = temp_file(dir)?;
+        let text = serde_json::to_string_pretty(progress).map_err(std::io::Error::other)?;
+        tmp.write_all(text.as_bytes())?;
+        tmp.write_all(b"\n")?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        // Make the rename itself durable.
+        #[cfg(unix)]
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_resume() {
+        let dir = tempfile::tempdir().unwrap();
+        let opened = Store::open(Some(dir.path().to_path_buf()), false);
+        assert!(opened.notice.is_none());
+        let mut p = opened.progress;
+        p.current = Some(Position {
+            lesson: "01-x".into(),
+            page: 2,
+            block: Some(1),
+            scroll: 3,
+        });
+        p.lessons.entry("01-x".into()).or_default().done = true;
+        opened.store.save(&p).unwrap();
+        let again = Store::open(Some(dir.path().to_path_buf()), false);
+        assert_eq!(again.progress, p);
+        assert!(again.notice.is_none());
+    }
+
+    #[test]
+    fn corrupt_file_is_set_aside_and_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(FILE_NAME);
+        std::fs::write(&file, "{not json").unwrap();
+        let opened = Store::open(Some(dir.path().to_path_buf()), false);
+        let notice = opened.notice.expect("learner is told");
+        assert!(notice.contains("moved to"), "{notice}");
+        assert!(
+            !file.exists(),
+            "the damaged file was moved, not kept in place"
+        );
+        let aside: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().contains("damaged"))
+            .collect();
+        assert_eq!(aside.len(), 1);
+        assert_eq!(
+            std::fs::read_to_string(aside[0].path()).unwrap(),
+            "{not json"
+        );
+        assert_eq!(opened.progress.lessons.len(), 0);
+    }
+
+    #[test]
+    fn reset_starts_over_without_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(FILE_NAME), "{not json").unwrap();
+        let opened = Store::open(Some(dir.path().to_path_buf()), true);
+        assert!(opened.progress.current.is_none());
+        opened.store.save(&opened.progress).unwrap();
+        let again = Store::open(Some(dir.path().to_path_buf()), false);
+        assert!(again.notice.is_none());
+    }
+
+    #[test]
+    fn unwritable_store_never_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store {
+            path: Some(dir.path().join(FILE_NAME)),
+            writable: false,
+        };
+        store.save(&Progress::default()).unwrap();
+        assert!(!dir.path().join(FILE_NAME).exists());
+    }
+
+    #[test]
+    fn old_progress_files_load_and_new_ones_round_trip() {
+        let old = r#"{"version": 1, "lessons": {"01-x": {"done": true}}}"#;
+        let p: Progress = serde_json::from_str(old).unwrap();
+        assert!(p.rehearsal.is_empty());
+        assert!(p.lessons["01-x"].done);
+        let mut p = p;
+        p.rehearsal.answer("q", false, 1);
+        let text = serde_json::to_string(&p).unwrap();
+        let back: Progress = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, p);
+    }
+}

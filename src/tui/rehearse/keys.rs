@@ -1,0 +1,288 @@
+//! Keys of the drill. While the answer editor has the keys every key types (`q` too) and
+//! `Esc` leaves it; otherwise the keys below act. `Ctrl-C` always quits.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::{Drill, DrillUpdate, Phase};
+use crate::course::rehearsal::Question;
+use crate::course::rehearsal::score::{Given, pick_points, share_points};
+use crate::tui::draw::keybar::{BarKey, Rank};
+use crate::tui::keys::{is_char, is_down, is_up, plain};
+
+fn ctrl(key: &KeyEvent, c: char) -> bool {
+    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
+}
+
+impl Drill {
+    /// One key press.
+    pub fn on_key(&mut self, key: KeyEvent) -> DrillUpdate {
+        if ctrl(&key, 'c') {
+            return DrillUpdate::Quit;
+        }
+        if ctrl(&key, 'z') {
+            return DrillUpdate::Suspend;
+        }
+        if self.editing {
+            if plain(&key, KeyCode::Esc) {
+                self.editing = false;
+            } else {
+                self.editor.input(key);
+            }
+            return DrillUpdate::Redraw;
+        }
+        if self.confirm_quit {
+            self.confirm_quit = false;
+            return if is_char(&key, 'q') || is_char(&key, 'y') {
+                DrillUpdate::Quit
+            } else {
+                DrillUpdate::Redraw
+            };
+        }
+        if self.help {
+            self.help = false;
+            return DrillUpdate::Redraw;
+        }
+        if is_char(&key, '?') {
+            self.help = true;
+            return DrillUpdate::Redraw;
+        }
+        if self.phase == Phase::Done {
+            return self.scorecard_key(key);
+        }
+        if is_char(&key, 'q') || plain(&key, KeyCode::Esc) {
+            self.confirm_quit = true;
+            return DrillUpdate::Redraw;
+        }
+        if is_char(&key, 'i') {
+            self.cfg.interviewer = !self.cfg.interviewer;
+            return DrillUpdate::Redraw;
+        }
+        if plain(&key, KeyCode::PageDown) || plain(&key, KeyCode::PageUp) {
+            let step = if plain(&key, KeyCode::PageDown) {
+                3
+            } else {
+                -3
+            };
+            self.shift = self.shift.saturating_add(step).clamp(-500, 500);
+            return DrillUpdate::Redraw;
+        }
+        if self.phase == Phase::Ask && is_char(&key, 's') {
+            self.answer(Given::Skipped, 0);
+            self.next();
+            return self.after_step();
+        }
+        let out = match self.questions.get(self.cur).cloned() {
+            Some(Question::Predict(p)) => self.predict_key(key, &p.choices, &p.answer),
+            Some(Question::Explain(_)) => self.explain_key(key),
+            Some(Question::Write { .. }) => self.write_key(key),
+            None => DrillUpdate::None,
+        };
+        match out {
+            DrillUpdate::Redraw => self.after_step(),
+            other => other,
+        }
+    }
+
+    /// A step may have ended the drill.
+    fn after_step(&self) -> DrillUpdate {
+        if self.phase == Phase::Done {
+            DrillUpdate::Finished
+        } else {
+            DrillUpdate::Redraw
+        }
+    }
+
+    fn scorecard_key(&mut self, key: KeyEvent) -> DrillUpdate {
+        if is_char(&key, 'q') {
+            return DrillUpdate::Quit;
+        }
+        if plain(&key, KeyCode::Esc) || plain(&key, KeyCode::Enter) {
+            return DrillUpdate::Leave;
+        }
+        if is_char(&key, 'w') {
+            let path = self
+                .cfg
+                .transcript
+                .clone()
+                .unwrap_or_else(|| self.default_transcript());
+            self.save_transcript(path);
+        } else if is_down(&key) || plain(&key, KeyCode::PageDown) {
+            self.scroll = self.scroll.saturating_add(1);
+        } else if is_up(&key) || plain(&key, KeyCode::PageUp) {
+            self.scroll = self.scroll.saturating_sub(1);
+        } else {
+            return DrillUpdate::None;
+        }
+        DrillUpdate::Redraw
+    }
+
+    /// Reveal what the interviewer has been holding back.
+    fn reveal_key(&mut self, key: &KeyEvent) -> bool {
+        if self.phase == Phase::Locked && is_char(key, 'r') {
+            self.phase = Phase::Reveal;
+            return true;
+        }
+        false
+    }
+
+    fn predict_key(&mut self, key: KeyEvent, choices: &[&str], answer: &str) -> DrillUpdate {
+        match self.phase {
+            Phase::Ask => {
+                let digit = match key.code {
+                    KeyCode::Char(c) if key.modifiers.is_empty() => c.to_digit(10),
+                    _ => None,
+                };
+                let n = choices.len();
+                if let Some(d) = digit.filter(|d| (1..=n as u32).contains(d)) {
+                    self.choice = d as usize - 1;
+                } else if is_down(&key) || plain(&key, KeyCode::Right) || is_char(&key, 'l') {
+                    self.choice = (self.choice + 1) % n.max(1);
+                    return DrillUpdate::Redraw;
+                } else if is_up(&key) || plain(&key, KeyCode::Left) || is_char(&key, 'h') {
+                    self.choice = (self.choice + n.max(1) - 1) % n.max(1);
+                    return DrillUpdate::Redraw;
+                } else if !plain(&key, KeyCode::Enter) {
+                    return DrillUpdate::None;
+                }
+                let pick = choices.get(self.choice).copied().unwrap_or_default();
+                self.answer(Given::Pick(pick.to_owned()), pick_points(pick, answer));
+                self.phase = if self.cfg.interviewer {
+                    Phase::Locked
+                } else {
+                    Phase::Reveal
+                };
+                DrillUpdate::Redraw
+            }
+            Phase::Locked => {
+                if self.reveal_key(&key) {
+                    DrillUpdate::Redraw
+                } else {
+                    DrillUpdate::None
+                }
+            }
+            Phase::Reveal if plain(&key, KeyCode::Enter) || is_char(&key, 'n') => {
+                self.next();
+                DrillUpdate::Redraw
+            }
+            _ => DrillUpdate::None,
+        }
+    }
+
+    fn explain_key(&mut self, key: KeyEvent) -> DrillUpdate {
+        match self.phase {
+            Phase::Ask if is_char(&key, 'e') => self.editing = true,
+            Phase::Ask if plain(&key, KeyCode::Enter) => {
+                self.phase = if self.cfg.interviewer {
+                    Phase::Locked
+                } else {
+                    Phase::Reveal
+                };
+            }
+            Phase::Locked if is_char(&key, 'r') => self.phase = Phase::Reveal,
+            Phase::Reveal if is_down(&key) => {
+                self.point = (self.point + 1).min(self.ticked.len().saturating_sub(1));
+            }
+            Phase::Reveal if is_up(&key) => self.point = self.point.saturating_sub(1),
+            Phase::Reveal if is_char(&key, ' ') || is_char(&key, 'x') => {
+                if let Some(t) = self.ticked.get_mut(self.point) {
+                    *t = !*t;
+                }
+            }
+            Phase::Reveal if plain(&key, KeyCode::Enter) => {
+                let got = self.ticked.iter().filter(|t| **t).count();
+                let points = share_points(got, self.ticked.len());
+                let given = Given::Words {
+                    text: self.editor.text(),
+                    ticked: self.ticked.clone(),
+                };
+                self.answer(given, points);
+                self.next();
+            }
+            _ => return DrillUpdate::None,
+        }
+        DrillUpdate::Redraw
+    }
+
+    fn write_key(&mut self, key: KeyEvent) -> DrillUpdate {
+        if self.phase == Phase::Ask && plain(&key, KeyCode::Enter) {
+            let (passed, total, report) = self.write_result();
+            self.answer(
+                Given::Written {
+                    passed,
+                    total,
+                    report,
+                },
+                share_points(passed, total),
+            );
+            self.next();
+            return DrillUpdate::Redraw;
+        }
+        DrillUpdate::None
+    }
+
+    /// The grader's last word on the learner's file: rows passed, rows graded, the report.
+    pub(super) fn write_result(&self) -> (usize, usize, Vec<String>) {
+        match &self.write {
+            Some(round) => round.result(),
+            None => (0, 0, vec!["not graded".to_owned()]),
+        }
+    }
+
+    /// The keys that act now, for the key bar and the help.
+    pub(crate) fn hints(&self) -> Vec<BarKey> {
+        use Rank::{Always, Focus, Rest, Scroll};
+        let key = BarKey::new;
+        if self.editing {
+            // Every key types, `q` and `?` too: Ctrl-C quits, Esc leads back to them.
+            return vec![
+                key("Ctrl-C", "quit", Always),
+                key("Esc", "done typing", Always),
+            ];
+        }
+        let mut out = match (self.phase, self.questions.get(self.cur)) {
+            (Phase::Done, _) => vec![
+                key("w", "save transcript", Focus).brief("w", "save"),
+                key("j/k", "scroll", Scroll),
+                key("Enter", "back to lessons", Focus).brief("Enter", "back"),
+            ],
+            (Phase::Locked, _) => vec![key("r", "interviewer: reveal", Focus).brief("r", "reveal")],
+            (Phase::Ask, Some(Question::Predict(_))) => vec![
+                key("1-9", "pick", Focus),
+                key("arrows", "move", Focus),
+                key("Enter", "answer", Focus),
+            ],
+            (Phase::Ask, Some(Question::Explain(_))) => vec![
+                key("e", "edit answer", Focus).brief("e", "edit"),
+                key("Enter", "compare", Focus),
+            ],
+            (Phase::Ask, Some(Question::Write { .. })) => {
+                vec![key("Enter", "hand it in", Focus).brief("Enter", "hand in")]
+            }
+            (Phase::Reveal, Some(Question::Explain(_))) => vec![
+                key("j/k", "point", Focus),
+                key("Space", "covered", Focus),
+                key("Enter", "score, next", Focus).brief("Enter", "next"),
+            ],
+            (Phase::Reveal, _) => vec![key("Enter", "next", Focus)],
+            _ => Vec::new(),
+        };
+        out.push(key("q", "quit", Always));
+        out.push(key("?", "help", Always));
+        if self.phase == Phase::Ask {
+            out.push(key("s", "skip", Rest));
+        }
+        if self.phase != Phase::Done {
+            out.push(key("i", "interviewer mode", Rest).brief("i", "interviewer"));
+            out.push(key("PgUp/PgDn", "scroll the question", Scroll).brief("PgUp/PgDn", "scroll"));
+        }
+        out
+    }
+
+    pub fn help_open(&self) -> bool {
+        self.help
+    }
+
+    pub fn confirming_quit(&self) -> bool {
+        self.confirm_quit
+    }
+}
