@@ -55,6 +55,30 @@ fn the_example_report_names_each_planted_fault() {
 }
 
 #[test]
+fn the_readme_shows_the_example_report_as_it_is_printed() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let cmd = "$ tooldojo audit fixtures/audit/support-desk.jsonl\n";
+    let start = readme.find(cmd).expect("the worked example") + cmd.len();
+    let shown = &readme[start..start + readme[start..].find("```").unwrap()];
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .args(["audit", "fixtures/audit/support-desk.jsonl"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(shown, String::from_utf8(out.stdout).unwrap());
+    // And each JSON line it shows is printed as shown.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .args(["audit", "--json", "fixtures/audit/support-desk.jsonl"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let printed = String::from_utf8(out.stdout).unwrap();
+    for line in readme.lines().filter(|l| l.starts_with("{\"record\": \"fixtures/audit/")) {
+        assert!(printed.lines().any(|p| p == line), "{line}");
+    }
+}
+
+#[test]
 fn the_example_as_json_lines_has_the_contracts_fields() {
     let (code, out, _) = run(&["audit", "--json", EXAMPLE]);
     assert_eq!(code, 0);
