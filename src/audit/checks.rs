@@ -3,7 +3,7 @@
 //! results that read as errors or as orders, the longest failing streak, and the budgets of
 //! `--limits`. The findings end up in call order, a conversation's own last.
 
-use std::collections::HashMap;
+type HashMap<K, V> = foldhash::HashMap<K, V>;
 
 use super::convo::{Conversation, Finding, Verdict};
 use super::steps::Format;
@@ -36,7 +36,7 @@ fn on_call(kind: Kind, call: usize, detail: String, path: String, excerpt: Strin
         call: Some(call),
         detail,
         path,
-        excerpt,
+        excerpt: super::convo::excerpt(&excerpt),
         id: None,
     }
 }
@@ -124,11 +124,11 @@ fn unanswered(conv: &Conversation, out: &mut Vec<Finding>) {
 /// retries, repairs, and the longest failing streak.
 fn in_order(conv: &mut Conversation, out: &mut Vec<Finding>) {
     // The first call of each (tool, arguments) that worked.
-    let mut worked: HashMap<u64, usize> = HashMap::new();
+    let mut worked: HashMap<u64, usize> = HashMap::default();
     // The storm in progress: its call key, its length, and its finding once made.
     let mut storm: Option<(u64, u32, Option<usize>)> = None;
     // Per tool: invalid calls answered with an error since its last valid call.
-    let mut asked: HashMap<&str, u32> = HashMap::new();
+    let mut asked: HashMap<&str, u32> = HashMap::default();
     let (mut streak, mut longest, mut repairs) = (0u32, 0u32, 0u32);
     for (i, c) in conv.calls.iter().enumerate() {
         let failing = c.failing();
@@ -202,7 +202,7 @@ fn in_order(conv: &mut Conversation, out: &mut Vec<Finding>) {
 fn storm_detail(n: u32, c: &super::convo::Call) -> String {
     let why = match (&c.verdict.error(&c.tool), &c.result) {
         (Some(e), _) => super::convo::excerpt(e),
-        (None, Some(a)) => a.excerpt.clone(),
+        (None, Some(a)) => super::convo::excerpt(&a.excerpt),
         (None, None) => String::new(),
     };
     format!("{n} in a row, the same call failing each time: {why}")

@@ -3,7 +3,7 @@
 //! keeps only what the checks and the report need; the checks that need the whole
 //! conversation run once it is finished (`checks.rs`).
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, LazyLock};
 
 use serde_json::Value;
@@ -13,6 +13,7 @@ use crate::validate::{Args, CheckKind, Json, Validator, ValidatorRules, Violatio
 
 use super::Kind;
 use super::declared::{Catalog, Lookup};
+use super::fingerprint;
 use super::heuristics::{self, ErrorSign};
 use super::steps::{ArgsIn, CallStep, Format, ResultStep, Speaker, Step};
 
@@ -95,6 +96,7 @@ pub struct Answer {
     pub error_sign: Option<ErrorSign>,
     /// The phrase that reads like orders, if any.
     pub orders: Option<String>,
+    /// The start of the text, raw (cleaned when a finding shows it).
     pub excerpt: String,
     pub bytes: usize,
     pub at_ms: Option<u64>,
@@ -128,7 +130,7 @@ pub struct Call {
     /// The model turn it was proposed in (from 1).
     pub turn: u32,
     pub verdict: Verdict,
-    /// The arguments, cut and cleaned for a report.
+    /// The start of the arguments, raw (cleaned when a finding shows it).
     pub args_excerpt: String,
     pub at_ms: Option<u64>,
     pub result: Option<Answer>,
@@ -217,6 +219,8 @@ impl Conversation {
     }
 }
 
+type HashMap<K, V> = foldhash::HashMap<K, V>;
+
 /// The most calls a conversation keeps; an MCP session longer than this is cut into parts.
 pub const MAX_CALLS: usize = 100_000;
 
@@ -236,19 +240,28 @@ pub struct Builder {
     /// Calls awaiting their result, by id, oldest first.
     pending: HashMap<String, VecDeque<usize>>,
     /// Ids used so far.
-    ids: HashSet<String>,
+    ids: foldhash::HashSet<String>,
     /// Calls awaiting a result named by their tool (OpenAI's legacy function calls).
     pending_by_name: HashMap<String, VecDeque<usize>>,
     in_turn: u32,
     /// MCP has no model turns: a run of calls with no result between them is one.
     auto_turns: bool,
     last_was_call: bool,
-    keep: bool,
+    keep: Keep,
     rules: ValidatorRules,
 }
 
+/// What a conversation keeps besides its verdicts and findings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Keep {
+    /// Every step, argument and result text (to replay it).
+    pub steps: bool,
+    /// The start of each call's arguments and result (to show beside a finding).
+    pub excerpts: bool,
+}
+
 impl Builder {
-    pub fn new(place: Place, format: Format, catalog: Option<Arc<Catalog>>, keep: bool) -> Builder {
+    pub fn new(place: Place, format: Format, catalog: Option<Arc<Catalog>>, keep: Keep) -> Builder {
         let mut b = Builder {
             conv: Conversation {
                 place,
@@ -264,9 +277,9 @@ impl Builder {
                 seen: Vec::new(),
             },
             catalog: None,
-            pending: HashMap::new(),
-            ids: HashSet::new(),
-            pending_by_name: HashMap::new(),
+            pending: HashMap::default(),
+            ids: foldhash::HashSet::default(),
+            pending_by_name: HashMap::default(),
             in_turn: 0,
             auto_turns: format == Format::Mcp,
             last_was_call: false,
@@ -304,7 +317,7 @@ impl Builder {
         match step {
             Step::Turn { at_ms } => self.turn(at_ms),
             Step::Say { who, text } => {
-                if self.keep {
+                if self.keep.steps {
                     self.conv.seen.push(Seen::Say {
                         who,
                         text: text.into_owned(),
@@ -322,7 +335,7 @@ impl Builder {
         self.in_turn = 0;
         self.conv.turns += 1;
         self.last_was_call = false;
-        if self.keep {
+        if self.keep.steps {
             self.conv.seen.push(Seen::Turn { at_ms });
         }
     }
@@ -366,7 +379,7 @@ impl Builder {
             args,
             args_text,
         });
-        if self.keep {
+        if self.keep.steps {
             self.conv.seen.push(Seen::Call(index));
         }
     }
@@ -382,8 +395,8 @@ impl Builder {
                     &parsed
                 }
                 Err(e) => {
-                    let key = hash_text(&c.tool, t);
-                    let kept = self.keep.then(|| t.to_string());
+                    let key = fingerprint::of_text(&c.tool, t);
+                    let kept = self.keep.steps.then(|| t.to_string());
                     let v = crate::validate::parse_args(t)
                         .err()
                         .unwrap_or_else(|| Violation {
@@ -395,25 +408,29 @@ impl Builder {
                         json::ParseError::Duplicate { .. } => Verdict::Failed(v),
                         json::ParseError::Syntax { .. } => Verdict::NotJson(v.message),
                     };
-                    return (verdict, key, excerpt(t), None, kept);
+                    return (verdict, key, self.head(t), None, kept);
                 }
             },
             ArgsIn::Missing => {
-                let key = hash_text(&c.tool, "");
+                let key = fingerprint::of_text(&c.tool, "");
                 let why = "no arguments: the call carries no arguments text".to_owned();
                 return (Verdict::NotJson(why), key, String::new(), None, None);
             }
         };
-        let key = hash_args(&c.tool, args);
-        let text = args.to_text();
-        let kept = self.keep.then(|| args.to_value());
+        let key = fingerprint::of_args(&c.tool, args);
+        let text = match &c.args {
+            ArgsIn::Text(t) => self.head(t),
+            _ if !self.keep.excerpts => String::new(),
+            _ => cut(&fingerprint::head(args, EXCERPT_CHARS * 4), EXCERPT_CHARS),
+        };
+        let kept = self.keep.steps.then(|| args.to_value());
         if let Some(path) = &c.duplicate {
             let v = Violation {
                 kind: CheckKind::Parse,
                 message: format!("duplicate arg: {path}"),
                 path: path.clone(),
             };
-            return (Verdict::Failed(v), key, excerpt(&text), kept, None);
+            return (Verdict::Failed(v), key, text, kept, None);
         }
         let verdict = match self.catalog.as_deref().map(|cat| cat.lookup(&c.tool)) {
             None => match ANY_OBJECT.check(Args::Json(args), &self.rules) {
@@ -427,7 +444,16 @@ impl Builder {
                 Err(v) => Verdict::Failed(v),
             },
         };
-        (verdict, key, excerpt(&text), kept, None)
+        (verdict, key, text, kept, None)
+    }
+
+    /// The start of `text` when excerpts are kept.
+    fn head(&self, text: &str) -> String {
+        if self.keep.excerpts {
+            raw_head(text)
+        } else {
+            String::new()
+        }
     }
 
     fn result(&mut self, r: ResultStep<'_>) {
@@ -450,13 +476,13 @@ impl Builder {
             flagged: r.flagged,
             error_sign: heuristics::reads_as_error(&r.text),
             orders,
-            excerpt: excerpt(&r.text),
+            excerpt: self.head(&r.text),
             bytes: r.text.len(),
             at_ms: r.at_ms,
-            text: self.keep.then(|| r.text.into_owned()),
+            text: self.keep.steps.then(|| r.text.into_owned()),
         };
         self.conv.calls[index].result = Some(answer);
-        if self.keep {
+        if self.keep.steps {
             self.conv.seen.push(Seen::Result {
                 call: Some(index),
                 at_ms: r.at_ms,
@@ -480,7 +506,7 @@ impl Builder {
             excerpt: excerpt(&r.text),
             id: r.id.as_ref().map(|i| i.to_string()),
         });
-        if self.keep {
+        if self.keep.steps {
             self.conv.seen.push(Seen::Result {
                 call: None,
                 at_ms: r.at_ms,
@@ -514,57 +540,12 @@ fn clean_cut(text: &str) -> String {
     crate::sanitize::clean(&cut(text, EXCERPT_CHARS), false)
 }
 
+/// The start of `text`, raw (an excerpt is cleaned when a finding shows it).
+fn raw_head(text: &str) -> String {
+    cut(text.trim(), EXCERPT_CHARS)
+}
+
 /// A name or id quoted for a message, cleaned.
 pub fn show(text: &str) -> String {
     crate::sanitize::clean(&cut(text, 60), false)
-}
-
-/// The same tool with the same arguments gives the same hash, whatever order the keys were
-/// written in.
-fn hash_args(tool: &str, args: &Json<'_>) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    tool.hash(&mut h);
-    h.write_u64(value_hash(args));
-    h.finish()
-}
-
-fn hash_text(tool: &str, text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    tool.hash(&mut h);
-    "text".hash(&mut h);
-    text.hash(&mut h);
-    h.finish()
-}
-
-/// A value's hash, with an object's members combined in any order and numbers by value.
-fn value_hash(v: &Json<'_>) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    match v {
-        Json::Null => 0u8.hash(&mut h),
-        Json::Bool(b) => (1u8, *b).hash(&mut h),
-        Json::Int(i) => (2u8, (*i as f64).to_bits()).hash(&mut h),
-        Json::Float(f) => (2u8, f.to_bits()).hash(&mut h),
-        Json::BigInt(t) => (3u8, t.as_ref()).hash(&mut h),
-        Json::Str(s) => (4u8, s.as_ref()).hash(&mut h),
-        Json::Array(items) => {
-            5u8.hash(&mut h);
-            for i in items {
-                h.write_u64(value_hash(i));
-            }
-        }
-        Json::Object(fields) => {
-            let mut sum = 0u64;
-            for (k, v) in fields {
-                let mut m = std::collections::hash_map::DefaultHasher::new();
-                k.as_ref().hash(&mut m);
-                m.write_u64(value_hash(v));
-                sum = sum.wrapping_add(m.finish());
-            }
-            (6u8, sum, fields.len()).hash(&mut h);
-        }
-    }
-    h.finish()
 }

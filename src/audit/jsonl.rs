@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use crate::validate::json::dumps;
+use crate::validate::json::{dumps, push_str_json};
 
 use super::{Conversation, Kind, Place, Sink, Totals};
 
@@ -52,10 +52,44 @@ impl<W: Write> JsonSink<W> {
     }
 }
 
-/// A JSON line, with every character that could steer a terminal escaped.
-fn push_line(line: String, out: &mut String) {
-    out.push_str(&crate::sanitize::escape_json_controls(line));
-    out.push('\n');
+/// A JSON string, every character that could steer a terminal escaped (the validator's
+/// writer escapes controls; the rest of the table is escaped here).
+fn string(s: &str, out: &mut String) {
+    if s.is_ascii() {
+        push_str_json(s, out);
+    } else {
+        let mut quoted = String::with_capacity(s.len() + 2);
+        push_str_json(s, &mut quoted);
+        out.push_str(&crate::sanitize::escape_json_controls(quoted));
+    }
+}
+
+/// `, "key": ` (the first member without the comma).
+fn key(k: &str, first: bool, out: &mut String) {
+    if !first {
+        out.push_str(", ");
+    }
+    out.push('"');
+    out.push_str(k);
+    out.push_str("\": ");
+}
+
+fn list<'a>(items: impl Iterator<Item = &'a str>, out: &mut String) {
+    out.push('[');
+    for (i, s) in items.enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        string(s, out);
+    }
+    out.push(']');
+}
+
+fn opt_string(s: Option<&str>, out: &mut String) {
+    match s {
+        Some(s) => string(s, out),
+        None => out.push_str("null"),
+    }
 }
 
 /// The call lines and the conversation line of `conv`.
@@ -64,47 +98,83 @@ pub fn lines(conv: &Conversation, out: &mut String) {
     for (i, c) in conv.calls.iter().enumerate() {
         let mine: Vec<_> = conv.findings.iter().filter(|f| f.call == Some(i)).collect();
         let error = match (c.verdict.ok(), &c.verdict) {
-            (Some(true), _) => Value::from(""),
-            (Some(false), v) => Value::from(v.error(&c.tool).unwrap_or_default()),
-            (None, super::Verdict::Refused(why)) => Value::from(format!(
-                "not judged: the declaration cannot be honoured: {why}"
-            )),
-            (None, _) => Value::from("not judged: no declarations"),
+            (Some(true), _) => String::new(),
+            (Some(false), v) => v.error(&c.tool).unwrap_or_default(),
+            (None, super::Verdict::Refused(why)) => {
+                format!("not judged: the declaration cannot be honoured: {why}")
+            }
+            (None, _) => "not judged: no declarations".to_owned(),
         };
-        let line = json!({
-            "record": record,
-            "call_id": c.id,
-            "tool": c.tool,
-            "ok": c.verdict.ok(),
-            "error": error,
-            "path": c.verdict.path(),
-            "turn": c.turn,
-            "answered": c.result.is_some(),
-            "findings": mine.iter().map(|f| f.kind.name()).collect::<Vec<_>>(),
-            "details": mine.iter().map(|f| f.detail.as_str()).collect::<Vec<_>>(),
+        out.push('{');
+        key("record", true, out);
+        string(&record, out);
+        key("call_id", false, out);
+        opt_string(c.id.as_deref(), out);
+        key("tool", false, out);
+        string(&c.tool, out);
+        key("ok", false, out);
+        out.push_str(match c.verdict.ok() {
+            Some(true) => "true",
+            Some(false) => "false",
+            None => "null",
         });
-        push_line(dumps(&line), out);
+        key("error", false, out);
+        string(&error, out);
+        key("path", false, out);
+        string(c.verdict.path(), out);
+        key("turn", false, out);
+        out.push_str(&c.turn.to_string());
+        key("answered", false, out);
+        out.push_str(if c.result.is_some() { "true" } else { "false" });
+        key("findings", false, out);
+        list(mine.iter().map(|f| f.kind.name()), out);
+        key("details", false, out);
+        list(mine.iter().map(|f| f.detail.as_str()), out);
+        out.push_str("}\n");
     }
-    let notes: Vec<Value> = conv
+    out.push('{');
+    key("record", true, out);
+    string(&record, out);
+    out.push_str(", \"conversation\": true");
+    key("format", false, out);
+    string(conv.format.name(), out);
+    for (k, n) in [
+        ("turns", conv.turns as usize),
+        ("calls", conv.calls.len()),
+        ("repairs", conv.repairs as usize),
+        ("max_parallel", conv.max_parallel as usize),
+        (
+            "longest_failing_streak",
+            conv.longest_failing_streak as usize,
+        ),
+        ("declared", conv.declared),
+    ] {
+        key(k, false, out);
+        out.push_str(&n.to_string());
+    }
+    key("findings", false, out);
+    list(conv.findings.iter().map(|f| f.kind.name()), out);
+    key("notes", false, out);
+    out.push('[');
+    for (i, f) in conv
         .findings
         .iter()
         .filter(|f| f.call.is_none())
-        .map(|f| json!({"kind": f.kind.name(), "id": f.id, "detail": f.detail}))
-        .collect();
-    let line = json!({
-        "record": record,
-        "conversation": true,
-        "format": conv.format.name(),
-        "turns": conv.turns,
-        "calls": conv.calls.len(),
-        "repairs": conv.repairs,
-        "max_parallel": conv.max_parallel,
-        "longest_failing_streak": conv.longest_failing_streak,
-        "declared": conv.declared,
-        "findings": conv.findings.iter().map(|f| f.kind.name()).collect::<Vec<_>>(),
-        "notes": notes,
-    });
-    push_line(dumps(&line), out);
+        .enumerate()
+    {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push('{');
+        key("kind", true, out);
+        string(f.kind.name(), out);
+        key("id", false, out);
+        opt_string(f.id.as_deref(), out);
+        key("detail", false, out);
+        string(&f.detail, out);
+        out.push('}');
+    }
+    out.push_str("]}\n");
 }
 
 impl<W: Write> Sink for JsonSink<W> {
@@ -118,9 +188,12 @@ impl<W: Write> Sink for JsonSink<W> {
     }
 
     fn bad_record(&mut self, place: Place, why: String) -> io::Result<()> {
-        let line = json!({"record": place.to_string(), "bad_record": why});
-        let mut text = String::new();
-        push_line(dumps(&line), &mut text);
+        let mut text = String::from("{");
+        key("record", true, &mut text);
+        string(&place.to_string(), &mut text);
+        key("bad_record", false, &mut text);
+        string(&why, &mut text);
+        text.push_str("}\n");
         self.out.write_all(text.as_bytes())
     }
 }

@@ -127,6 +127,7 @@ impl Listing {
             format,
             limits,
             keep: false,
+            excerpts: false,
         };
         let mut run = Audit::new(opts, tools.clone(), &mut listed);
         for (path, reader) in files.iter().zip(readers) {
@@ -155,6 +156,7 @@ impl Listing {
             format: None,
             limits,
             keep: false,
+            excerpts: false,
         };
         let mut run = Audit::new(opts, None, &mut listed);
         // Reading memory cannot fail, and the sink never does.
@@ -213,6 +215,7 @@ impl Listing {
             format: self.format,
             limits: self.limits,
             keep: true,
+            excerpts: true,
         };
         let mut run = Audit::new(opts, self.tools.clone(), &mut first).only_at(s.place.line);
         run.read(&s.place.file, reader)

@@ -12,6 +12,7 @@
 pub mod checks;
 pub mod convo;
 pub mod declared;
+mod fingerprint;
 pub mod heuristics;
 pub mod jsonl;
 mod kind;
@@ -19,13 +20,14 @@ pub mod lines;
 pub mod listing;
 pub mod read;
 pub mod report;
+mod skim;
 pub mod source;
 pub mod steps;
 
 use std::io::{self, Read};
 use std::sync::Arc;
 
-use crate::validate::json::{self, ParseError};
+use crate::validate::json::{self, ParseError, push_str_json};
 
 pub use convo::{Call, Conversation, Finding, Place, Verdict};
 pub use declared::{Catalog, Catalogs};
@@ -35,6 +37,16 @@ pub use steps::Format;
 use convo::Builder;
 use read::Ctx;
 use steps::Step;
+
+/// Where a record's declarations are, as it is read.
+enum Declared {
+    /// Put aside: compiled before from the same text.
+    Known(Arc<Catalog>),
+    /// In the record, in this member (remembered once compiled).
+    Raw(skim::Member, std::ops::Range<usize>),
+    /// In the record, wherever its format keeps them.
+    InRecord,
+}
 
 /// Budgets a conversation is held to (`--limits turns=N,calls=N,repairs=N`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -80,6 +92,9 @@ pub struct Options {
     pub limits: Limits,
     /// Keep every step, argument and result text (for the replay).
     pub keep: bool,
+    /// Keep the start of each call's arguments and result, to show beside its findings
+    /// (the human report; JSON lines show none).
+    pub excerpts: bool,
 }
 
 /// Where an audit's conversations go.
@@ -108,6 +123,8 @@ pub struct Audit<'s> {
     pub totals: Totals,
     /// The first output error (a closed pipe): the run stops.
     failed: Option<io::Error>,
+    /// Declarations compiled before, by their exact text (to put them aside unread).
+    known: skim::Known,
     /// Read only the conversation that starts at this line (records before it are skipped
     /// unread, and the run stops once it is done).
     only: Option<usize>,
@@ -122,8 +139,16 @@ impl<'s> Audit<'s> {
             sink,
             totals: Totals::default(),
             failed: None,
+            known: skim::Known::default(),
             only: None,
             done_only: false,
+        }
+    }
+
+    fn keep(&self) -> convo::Keep {
+        convo::Keep {
+            steps: self.opts.keep,
+            excerpts: self.opts.excerpts || self.opts.keep,
         }
     }
 
@@ -180,11 +205,51 @@ impl<'s> Audit<'s> {
         }
     }
 
-    /// One record's text: parsed (a repeated key read past and blamed on the arguments
-    /// that hold it), read in its format, and its steps taken.
+    /// One record's text: its declarations put aside when they were compiled before, then
+    /// read; read again whole when that cannot be done.
     fn record(&mut self, place: Place, text: &str, session: &mut Option<Builder>) {
+        let spans = skim::declarations(text);
+        let known = match spans.as_slice() {
+            [(member, range)] => self
+                .known
+                .find(&text[range.clone()])
+                .map(|(catalog, name)| {
+                    let mut swapped = String::with_capacity(text.len());
+                    swapped.push_str(&text[..range.start]);
+                    match (member, name) {
+                        (skim::Member::Tool, Some(name)) => push_str_json(name, &mut swapped),
+                        _ => swapped.push_str("null"),
+                    }
+                    swapped.push_str(&text[range.end..]);
+                    (swapped, catalog.clone())
+                }),
+            _ => None,
+        };
+        if let Some((swapped, catalog)) = known
+            && self.read_record(&place, &swapped, session, Declared::Known(catalog))
+        {
+            return;
+        }
+        let raw = match spans.as_slice() {
+            [(member, range)] => Declared::Raw(*member, range.clone()),
+            _ => Declared::InRecord,
+        };
+        self.read_record(&place, text, session, raw);
+    }
+
+    /// One record's text parsed (a repeated key read past and blamed on the arguments that
+    /// hold it), read in its format, and its steps taken. `false` (and nothing done) when the
+    /// declarations put aside are not all there are: the caller reads the record whole.
+    fn read_record(
+        &mut self,
+        place: &Place,
+        text: &str,
+        session: &mut Option<Builder>,
+        declared: Declared,
+    ) -> bool {
         let (parsed, duplicate) = match json::parse(text) {
             Ok(v) => (Ok(v), None),
+            Err(_) if matches!(declared, Declared::Known(_)) => return false,
             Err(ParseError::Duplicate { path }) => {
                 (json::parse_allowing_duplicates(text), Some(path))
             }
@@ -192,28 +257,63 @@ impl<'s> Audit<'s> {
         };
         let root = match parsed {
             Ok(v) => v,
-            Err(e) => return self.bad(place, format!("not JSON: {e}")),
+            Err(e) => {
+                self.bad(place.clone(), format!("not JSON: {e}"));
+                return true;
+            }
         };
         let ctx = Ctx {
             duplicate: duplicate.as_deref(),
         };
         let rec = match read::read(&root, self.opts.format, ctx) {
             Ok(r) => r,
-            Err(why) => return self.bad(place, why),
+            Err(_) if matches!(declared, Declared::Known(_)) => return false,
+            Err(why) => {
+                self.bad(place.clone(), why);
+                return true;
+            }
+        };
+        let catalog = match (declared, &rec.tools) {
+            (Declared::Known(_), Some(_)) => return false,
+            (Declared::Known(c), None) => Some(c),
+            (Declared::Raw(member, range), Some(entries)) => {
+                let c = self.catalogs.get(entries);
+                self.remember(rec.format, member, &text[range], &c);
+                Some(c)
+            }
+            (_, Some(entries)) => Some(self.catalogs.get(entries)),
+            (_, None) => self.catalogs.fallback(),
         };
         self.totals.records += 1;
         if rec.format == steps::Format::Mcp {
-            return self.mcp(place, rec.steps, session);
+            self.mcp(place.clone(), rec.steps, session);
+            return true;
         }
-        let catalog = match &rec.tools {
-            Some(entries) => Some(self.catalogs.get(entries)),
-            None => self.catalogs.fallback(),
-        };
-        let mut b = Builder::new(place, rec.format, catalog, self.opts.keep);
+        let mut b = Builder::new(place.clone(), rec.format, catalog, self.keep());
         for step in rec.steps {
             b.step(step);
         }
         self.done(b);
+        true
+    }
+
+    /// Remember the text of a record's declarations with what it compiled to, when the
+    /// record's declarations are that member's entries exactly (a Responses record may add
+    /// more from its items, and opens namespaces).
+    fn remember(&mut self, format: Format, member: skim::Member, raw: &str, c: &Arc<Catalog>) {
+        let name = match member {
+            skim::Member::Tools => None,
+            skim::Member::Tool => match c.names().collect::<Vec<_>>().as_slice() {
+                [one] => Some((*one).to_owned()),
+                _ => return,
+            },
+        };
+        if matches!(
+            format,
+            Format::Anthropic | Format::OpenaiChat | Format::Calls
+        ) {
+            self.known.keep(raw, c.clone(), name);
+        }
     }
 
     /// MCP messages of one session, a record a line: they make one conversation until the
@@ -242,7 +342,7 @@ impl<'s> Audit<'s> {
                         place.clone(),
                         steps::Format::Mcp,
                         catalog,
-                        self.opts.keep,
+                        self.keep(),
                     ))
                 }
             };

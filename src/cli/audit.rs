@@ -170,6 +170,7 @@ pub(crate) fn run(args: AuditArgs, content: &super::ContentArgs) -> super::CliRe
         format: args.format,
         limits: args.limits.unwrap_or_default(),
         keep: false,
+        excerpts: !args.json,
     };
     let totals = if args.json {
         let out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());

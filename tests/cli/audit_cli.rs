@@ -56,7 +56,8 @@ fn the_example_report_names_each_planted_fault() {
 
 #[test]
 fn the_readme_shows_the_example_report_as_it_is_printed() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let cmd = "$ tooldojo audit fixtures/audit/support-desk.jsonl\n";
     let start = readme.find(cmd).expect("the worked example") + cmd.len();
     let shown = &readme[start..start + readme[start..].find("```").unwrap()];
@@ -73,7 +74,10 @@ fn the_readme_shows_the_example_report_as_it_is_printed() {
         .output()
         .unwrap();
     let printed = String::from_utf8(out.stdout).unwrap();
-    for line in readme.lines().filter(|l| l.starts_with("{\"record\": \"fixtures/audit/")) {
+    for line in readme
+        .lines()
+        .filter(|l| l.starts_with("{\"record\": \"fixtures/audit/"))
+    {
         assert!(printed.lines().any(|p| p == line), "{line}");
     }
 }

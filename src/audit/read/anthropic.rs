@@ -27,11 +27,10 @@ pub(super) fn read<'j>(
         Some(r) => (r, "request."),
         None => (root, ""),
     };
-    if let Some(tools) = req.get("tools") {
-        let Json::Array(tools) = tools else {
-            return Err(format!("\"tools\" is a {}, not a list", tools.py_type()));
-        };
-        rec.declare(tools.iter());
+    match req.get("tools") {
+        None | Some(Json::Null) => {}
+        Some(Json::Array(tools)) => rec.declare(tools.iter()),
+        Some(other) => return Err(format!("\"tools\" is a {}, not a list", other.py_type())),
     }
     match req.get("messages") {
         Some(Json::Array(msgs)) => messages(msgs, prefix, rec, ctx)?,

@@ -28,6 +28,7 @@ fn options(byte: u8, keep: bool) -> Options {
         format,
         limits,
         keep,
+        excerpts: byte & 0x80 != 0,
     }
 }
 
