@@ -8,6 +8,7 @@ pub(crate) mod practice;
 pub(crate) mod rehearse;
 pub(crate) mod render;
 mod spelling;
+pub(crate) mod tools;
 pub(crate) mod trace;
 pub(crate) mod validate;
 
@@ -147,6 +148,9 @@ pub(crate) enum Command {
     Practice(practice::PracticeArgs),
     /// Open the app in a timed rehearsal drill (predict, explain, write it; then a scorecard).
     Rehearse(rehearse::RehearseArgs),
+    /// Your own tools file: each declaration honoured or refused, strict readiness, the traps
+    /// a model could slip through and the fix for each.
+    Tools(tools::ToolsArgs),
 }
 
 impl Command {
@@ -161,6 +165,7 @@ impl Command {
             Command::Play(_) => "play",
             Command::Practice(_) => "practice",
             Command::Rehearse(_) => "rehearse",
+            Command::Tools(_) => "tools",
         }
     }
 }
@@ -238,6 +243,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Some(Command::Play(args)) => play::run(args, &content),
         Some(Command::Practice(args)) => practice::run(args, &content),
         Some(Command::Rehearse(args)) => rehearse::run(args, &content),
+        Some(Command::Tools(args)) => tools::run(args),
         None => Ok(crate::tui::run(cli.tui.config(content.content()))?),
     }
 }

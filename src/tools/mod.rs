@@ -24,7 +24,13 @@
 //!   validator in that shape ([`crate::validate::Options`]); one it cannot honour keeps its
 //!   reason.
 
+pub mod example;
+pub mod hygiene;
 pub mod load;
+pub mod report;
+pub mod schema;
+pub mod strict;
+pub mod traps;
 
 pub use load::{
     Container, Duplicate, LoadError, MixedShapes, Shape, Skipped, Tool, ToolSet, ToolsFormat,

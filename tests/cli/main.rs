@@ -13,5 +13,6 @@ mod practice_sandbox;
 mod practice_ticks;
 mod rehearse_cli;
 mod render_cli;
+mod tools_cli;
 mod trace_cli;
 mod validate_cli;
