@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Whole-process speed of `tooldojo validate --jsonl` against its peers, side by side.
 
-    python3 benches/compare.py [--cases 200000] [--runs 5] [--seed 7] [--json]
+    python3 benches/compare.py [--only flat|real] [--cases 200000] [--generated 100000]
+                               [--runs 5] [--seed 7] [--json]
 
-Generates N cases of the seed's weather tool ({"city": "str", "days": "int"}, city required;
-about half valid, the rest missing, unknown, wrongly typed, bool-as-int, float-as-int, null,
+Two rows, both unless --only names one.
+
+The flat row. Generates N cases of the seed's weather tool ({"city": "str", "days": "int"},
+city required; about half valid, the rest missing, unknown, wrongly typed, bool-as-int, float-as-int, null,
 huge ints), then runs each of these as a whole process on the same file, --runs times, in
 turn (so a burst of load hits all of them alike):
 
   tooldojo        tooldojo validate --jsonl FILE (release build)
-  jsonschema-rs   benches/jsonschema_peer, exact build: one compiled validator per schema,
-                  serde_json parsing each line with arbitrary precision, a `pyType` keyword
-                  telling 3 from 3.0 (JSON Schema calls both integers; Python does not)
+  jsonschema-rs   benches/jsonschema_peer --read value, exact build: one compiled validator
+                  per schema, serde_json parsing each line with arbitrary precision, a `pyType`
+                  keyword telling 3 from 3.0 (JSON Schema calls both integers; Python does not)
   jsonschema-rs (f64 numbers)  the same without arbitrary precision or `pyType`: faster,
                   but it accepts `"days": 3.0`, so its verdicts differ on those lines
   Python          benches/py_three_pass.py (json.loads per line + the seed's three passes)
@@ -22,8 +25,27 @@ Each gets wall time and CPU time (user + sys of the process and its children); t
 shows the best and the range over the runs and the ratio of the best times. Verdicts must
 agree line for line (ok / not ok) between tooldojo and every peer except the f64 build
 (the plain Python validator must also print the same messages); any difference exits 1.
-pydantic is installed with pip if it is missing. The generated file goes to
-target/bench-data/; the peer is built in target/jsonschema-peer/.
+pydantic is installed with pip if it is missing.
+
+The real-call row. benches/realcalls.py writes every real call under the shared folder's
+realworld/calls/ plus --generated calls against its 4,242 real declarations, each line
+carrying its declaration in its own shape (MCP, OpenAI Chat and Responses, Anthropic). Run on
+that file, the same way:
+
+  tooldojo        tooldojo validate --jsonl FILE
+  jsonschema-rs   benches/jsonschema_peer (exact build), one validator per distinct declaration
+                  text, formats asserted, the draft from `$schema`
+  Python          benches/py_jsonschema.py (jsonschema's validator for the schema's draft, with
+                  the format checker)
+
+Verdicts (ok / not ok) are compared line by line for every pair, and each line that differs
+is put in a class by benches/deviations.py (Python's `re` semantics for `pattern`, 1.0 as an
+integer, a format checker's reading, a repeated key, ...: each counted and explained). A
+class that is not one of the expected deviations (a refused schema, an unexplained verdict)
+between tooldojo and a peer exits 1; the two peers' own differences are the baseline, shown
+but never failing. The aims: 5x jsonschema-rs and 25x Python jsonschema in CPU time.
+
+The generated files go to target/bench-data/; the peer is built in target/jsonschema-peer/.
 """
 import argparse
 import json
@@ -34,6 +56,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+import realcalls
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCHES = os.path.join(ROOT, "benches")
@@ -99,18 +123,22 @@ def cargo_artifact(args, name, cwd=ROOT, env=None):
 def build():
     tooldojo = cargo_artifact(["build", "--release", "--bin", "tooldojo"], "tooldojo")
     baseline = cargo_artifact(["bench", "--no-run", "--bench", "parse_baseline"], "parse_baseline")
+    return tooldojo, baseline, {variant: build_peer(variant) for variant in ("exact", "f64")}
+
+
+def build_peer(variant):
+    """The jsonschema-rs peer, `exact` (arbitrary precision) or `f64`, built in release mode."""
     manifest = os.path.join(BENCHES, "jsonschema_peer", "Cargo.toml")
     peer_dir = os.path.join(TARGET, "jsonschema-peer")
-    peers = {}
-    for variant, features in (("exact", ["--features", "exact"]), ("f64", [])):
-        # Each build has its own target directory (so neither undoes the other's features and
-        # an unchanged peer is not rebuilt); the binary is copied aside under its name.
-        env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(peer_dir, variant))
-        exe = cargo_artifact(["build", "--release", "--manifest-path", manifest, *features],
-                             "jsonschema-peer", env=env)
-        peers[variant] = os.path.join(peer_dir, f"jsonschema-peer-{variant}")
-        shutil.copy2(exe, peers[variant])
-    return tooldojo, baseline, peers
+    features = ["--features", "exact"] if variant == "exact" else []
+    # Each build has its own target directory (so neither undoes the other's features and
+    # an unchanged peer is not rebuilt); the binary is copied aside under its name.
+    env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(peer_dir, variant))
+    exe = cargo_artifact(["build", "--release", "--manifest-path", manifest, *features],
+                         "jsonschema-peer", env=env)
+    path = os.path.join(peer_dir, f"jsonschema-peer-{variant}")
+    shutil.copy2(exe, path)
+    return path
 
 
 def run_once(cmd):
@@ -138,25 +166,70 @@ def differing(ours, theirs, whole=False):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cases", type=int, default=200_000)
+    ap.add_argument("--only", choices=["flat", "real"], help="run one row (default: both)")
+    ap.add_argument("--cases", type=int, default=200_000, help="flat row: generated cases")
+    ap.add_argument("--generated", type=int, default=100_000, help="real-call row: generated calls")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    ap.add_argument("--json", action="store_true",
+                    help="print one JSON object a row (with \"row\": \"flat\" or \"real\") instead of tables")
     a = ap.parse_args()
 
     data_dir = os.path.join(TARGET, "bench-data")
     os.makedirs(data_dir, exist_ok=True)
+    tooldojo, baseline, peers = build()
+    failed = False
+    for row in ("flat", "real"):
+        if a.only and a.only != row:
+            continue
+        report, row_failed = (flat_row if row == "flat" else real_row)(a, data_dir, tooldojo, baseline, peers)
+        failed |= row_failed
+        if a.json:
+            print(json.dumps(report), flush=True)
+        else:
+            (print_table if row == "flat" else print_real)(report)
+            print(flush=True)
+    return 1 if failed else 0
+
+
+def timed(rows, runs):
+    """Each row's command run `runs` times in turn: load before and after, (wall, cpu) a run."""
+    load_before = os.getloadavg()[0]
+    times = {name: [] for name, _, _ in rows}
+    for _ in range(runs):
+        for name, cmd, _ in rows:
+            times[name].append(run_once(cmd))
+    return times, [round(load_before, 1), round(os.getloadavg()[0], 1)]
+
+
+def row_figures(rows, times):
+    """Best and worst of each row, and its ratios to the first row's best times."""
+    best = {name: (min(w for w, _ in t), min(c for _, c in t)) for name, t in times.items()}
+    ours_wall, ours_cpu = best[rows[0][0]]
+    out = []
+    for name, _, kind in rows:
+        t = times[name]
+        out.append({
+            "name": name, "kind": kind,
+            "wall_ms": [round(min(w for w, _ in t) * 1e3), round(max(w for w, _ in t) * 1e3)],
+            "cpu_ms": [round(min(c for _, c in t) * 1e3), round(max(c for _, c in t) * 1e3)],
+            "wall_ratio": round(best[name][0] / ours_wall, 1),
+            "cpu_ratio": round(best[name][1] / ours_cpu, 1),
+        })
+    return out
+
+
+def flat_row(a, data_dir, tooldojo, baseline, peers):
     path = os.path.join(data_dir, f"weather-{a.cases}-{a.seed}.jsonl")
     if not os.path.exists(path):
         generate(path, a.cases, a.seed)
     size_mb = os.path.getsize(path) / 1e6
 
-    tooldojo, baseline, peers = build()
     have_pydantic = ensure_pydantic()
     py = [sys.executable, os.path.join(BENCHES, "py_three_pass.py"), path]
     rows = [("tooldojo validate --jsonl", [tooldojo, "validate", "--jsonl", path], "ours")]
-    rows.append(("jsonschema-rs (exact)", [peers["exact"], path], "rust"))
-    rows.append(("jsonschema-rs (f64 numbers)", [peers["f64"], path], "rust-f64"))
+    rows.append(("jsonschema-rs (exact)", [peers["exact"], "--read", "value", path], "rust"))
+    rows.append(("jsonschema-rs (f64 numbers)", [peers["f64"], "--read", "value", path], "rust-f64"))
     rows.append(("plain Python, three passes", py, "python"))
     if have_pydantic:
         rows.append(("pydantic v2 (strict)", [sys.executable, os.path.join(BENCHES, "py_pydantic.py"), path],
@@ -173,35 +246,84 @@ def main():
         agreement[name] = differing(ours, verdicts(cmd), whole=name.startswith("plain Python"))
     invalid = sum(1 for v in ours if not v["ok"])
 
-    load_before = os.getloadavg()[0]
-    times = {name: [] for name, _, _ in rows}
-    for _ in range(a.runs):
-        for name, cmd, _ in rows:
-            times[name].append(run_once(cmd))
-    load_after = os.getloadavg()[0]
-
+    times, load = timed(rows, a.runs)
     report = {
-        "cases": a.cases, "invalid": invalid, "mb": round(size_mb, 1), "runs": a.runs,
-        "cpus": os.cpu_count(), "load": [round(load_before, 1), round(load_after, 1)],
-        "agreement": agreement, "rows": [],
+        "row": "flat", "cases": a.cases, "invalid": invalid, "mb": round(size_mb, 1), "runs": a.runs,
+        "cpus": os.cpu_count(), "load": load, "agreement": agreement, "rows": row_figures(rows, times),
     }
-    best = {name: (min(w for w, _ in t), min(c for _, c in t)) for name, t in times.items()}
-    ours_wall, ours_cpu = best[rows[0][0]]
-    for name, _, kind in rows:
-        t = times[name]
-        report["rows"].append({
-            "name": name, "kind": kind,
-            "wall_ms": [round(min(w for w, _ in t) * 1e3), round(max(w for w, _ in t) * 1e3)],
-            "cpu_ms": [round(min(c for _, c in t) * 1e3), round(max(c for _, c in t) * 1e3)],
-            "wall_ratio": round(best[name][0] / ours_wall, 1),
-            "cpu_ratio": round(best[name][1] / ours_cpu, 1),
-        })
     failed = any(n for name, n in agreement.items() if "f64" not in name)
-    if a.json:
-        print(json.dumps(report))
-    else:
-        print_table(report)
-    return 1 if failed else 0
+    return report, failed
+
+
+def real_row(a, data_dir, tooldojo, baseline, peers):
+    import deviations  # Python jsonschema and its format checkers: needed by this row only
+
+    path = realcalls.ensure(a.generated, a.seed, data_dir)
+    with open(path, encoding="utf-8") as f:
+        lines = f.readlines()
+    with open(path + ".meta.jsonl", encoding="utf-8") as f:
+        kinds = [json.loads(m)["kind"] for m in f]
+    rows = [("tooldojo validate --jsonl", [tooldojo, "validate", "--jsonl", path], "ours"),
+            ("jsonschema-rs (exact)", [peers["exact"], path], "rust"),
+            ("Python jsonschema", [sys.executable, os.path.join(BENCHES, "py_jsonschema.py"), path], "python")]
+
+    # Agreement first (not timed): every pair, every difference in a class.
+    out = {name: verdicts(cmd) for name, cmd, _ in rows}
+    names = [name for name, _, _ in rows]
+    agreement = {}
+    for x, y in ((0, 1), (0, 2), (1, 2)):
+        classes = deviations.compare(lines, out[names[x]], out[names[y]], [short(names[x]), short(names[y])], kinds)
+        agreement[f"{short(names[x])} vs {short(names[y])}"] = {
+            "differ": sum(c["count"] for c in classes.values()), "baseline": x != 0, "classes": classes}
+    python = out[names[2]]
+
+    times, load = timed(rows, a.runs)
+    report = {
+        "row": "real", "cases": len(lines), "real_calls": kinds.count("real"), "generated": a.generated,
+        "invalid": sum(1 for v in python if not v["ok"]), "mb": round(os.path.getsize(path) / 1e6, 1),
+        "runs": a.runs, "cpus": os.cpu_count(), "load": load, "agreement": agreement,
+        "rows": row_figures(rows, times),
+    }
+    failed = any(not c["expected"] for pair in agreement.values() if not pair["baseline"]
+                 for c in pair["classes"].values())
+    return report, failed
+
+
+def short(name):
+    """A row's name without its note: `jsonschema-rs (exact)` -> `jsonschema-rs`."""
+    return {"tooldojo validate --jsonl": "tooldojo"}.get(name, name.split(" (")[0])
+
+
+def print_real(r):
+    print(f"real calls: {r['cases']:,} cases ({r['real_calls']:,} real, {r['generated']:,} generated; "
+          f"{r['invalid']:,} invalid per Python jsonschema), {r['mb']} MB, {r['runs']} whole-process runs each, "
+          f"{r['cpus']} CPUs, load average {r['load'][0]} before, {r['load'][1]} after")
+    for pair, info in r["agreement"].items():
+        title = f"ok/not ok, {pair}" + (" (the peers' baseline)" if info["baseline"] else "")
+        print_classes(title, info["classes"])
+    print(f"  {'':<32} {'wall best (range)':>22} {'ratio':>7} {'cpu best (range)':>22} {'ratio':>7}")
+    for row in r["rows"]:
+        w, c = row["wall_ms"], row["cpu_ms"]
+        print(f"  {row['name']:<32} {w[0]:>6} ms ({w[0]}-{w[1]}) {row['wall_ratio']:>6.1f}x"
+              f" {c[0]:>6} ms ({c[0]}-{c[1]}) {row['cpu_ratio']:>6.1f}x")
+    for label in ("wall", "cpu"):
+        parts = []
+        for row in r["rows"]:
+            goal = {"python": GOAL_PY, "rust": GOAL_RS}.get(row["kind"])
+            if goal:
+                ratio = row[f"{label}_ratio"]
+                parts.append(f"{goal}x vs {short(row['name'])}: {'yes' if ratio >= goal else 'NO'} ({ratio}x)")
+        print(f"goals ({label}): " + "; ".join(parts))
+
+
+def print_classes(title, classes):
+    total = sum(c["count"] for c in classes.values())
+    print(f"lines differing, {title}: {total:,}")
+    for cls, c in classes.items():
+        mark = "expected" if c["expected"] else "NOT EXPECTED"
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(c["kinds"].items(), key=lambda kv: -kv[1]))
+        print(f"  {c['count']:>7,}  {cls} ({mark}): {c['explanation']}"
+              f"{' [' + kinds + ']' if kinds else ''}; e.g. line {', '.join(map(str, c['lines']))}")
 
 
 def print_table(r):

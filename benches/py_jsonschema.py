@@ -2,7 +2,7 @@
 """Python `jsonschema` over the JSON-lines cases of `tooldojo validate --jsonl`: a timing peer
 and an independent test oracle.
 
-    python3 benches/py_jsonschema.py [FILE]      # FILE, or stdin without one
+    python3 benches/py_jsonschema.py [--remotes DIR] [FILE]      # FILE, or stdin without one
 
 One case a line, `{"schema": S, "args": A}` (or `"args_text": "<raw text>"` instead of `args`),
 with optional `"required": [...]` (flat form only), `"form": "flat"|"json-schema"|"tool"` and
@@ -46,6 +46,11 @@ duration and no uuid, as that draft defines none). The packages the checkers nee
 `pip install "jsonschema[format]"`, which runs by itself when they are missing; a checker
 still missing is named on stderr. Unknown formats are notes, as the standard says.
 
+No reference is ever fetched from the network (jsonschema would, by default): a `$ref` to
+another document is unresolvable, and the case that reaches it is a bad case. With
+`--remotes DIR`, `http://localhost:1234/PATH` is read from DIR/PATH (the JSON Schema Test
+Suite's `remotes/`, as its refRemote tests expect).
+
 Validators are compiled once per distinct schema text (the raw bytes of the `schema` value,
 with `required`, `form` and `formats`): a line that repeats an earlier schema's bytes is not
 parsed again. Reading follows tooldojo's contract where Python's `json` is looser: `NaN` and
@@ -63,8 +68,8 @@ import sys
 import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The modules jsonschema's format checkers import (jsonschema[format]).
-FORMAT_MODULES = ["fqdn", "idna", "isoduration", "jsonpointer", "rfc3339_validator", "rfc3987",
+# jsonschema and the modules its format checkers import (jsonschema[format]).
+FORMAT_MODULES = ["jsonschema", "fqdn", "idna", "isoduration", "jsonpointer", "rfc3339_validator", "rfc3987",
                   "uri_template"]
 FORMATS = ["date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
            "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uri-template", "uuid",
@@ -96,6 +101,9 @@ import jsonschema  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 from jsonschema.exceptions import SchemaError  # noqa: E402
 from jsonschema.validators import extend, validator_for  # noqa: E402
+from referencing import Registry, Resource  # noqa: E402
+from referencing.exceptions import NoSuchResource  # noqa: E402
+from referencing.jsonschema import DRAFT7, DRAFT202012  # noqa: E402
 
 MISSING = [f for f in FORMATS if f not in Draft202012Validator.FORMAT_CHECKER.checkers]
 if MISSING:
@@ -230,7 +238,7 @@ def extract(s, required, form):
         if not isinstance(s, dict):
             raise BadCase(f"schema: a flat schema must be a JSON object, got {py_type(s)}")
         return flat_schema(s, required), True
-    if form == "json-schema" or isinstance(s, bool):
+    if form == "json-schema" or (form is None and isinstance(s, bool)):
         if not isinstance(s, (dict, bool)):
             raise BadCase(f"schema: a JSON Schema must be an object or a boolean, got {py_type(s)}")
         no_required(required)
@@ -252,20 +260,47 @@ def extract(s, required, form):
     return s, False
 
 
-def compile_case(schema, required, form, formats):
-    """A ready validator for one distinct (schema, required, form, formats)."""
+def compile_case(schema, required, form, formats, adapt=None):
+    """A ready validator for one distinct (schema, required, form, formats); `adapt` may
+    change the validator class (benches/deviations.py judges a case under other rules)."""
     js, flat = extract(schema, required, form)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # an unknown $schema: draft 2020-12, without the warning
         cls = validator_for(js, default=Draft202012Validator)
     if flat:
         cls = flat_class(cls)
+    if adapt:
+        cls = adapt(cls)
     try:
         cls.check_schema(js)
     except SchemaError as e:
         raise BadCase(f"schema: {e.message} (at {e.json_path})") from None
     checker = cls.FORMAT_CHECKER if formats == "assert" else None
-    return cls(js, format_checker=checker)
+    return cls(js, format_checker=checker, registry=REGISTRY)
+
+
+# ---------------------------------------------------------------- references: never the network
+
+REMOTE_BASE = "http://localhost:1234/"
+REMOTES = None  # the folder `--remotes` names
+
+
+def retrieve(uri):
+    """A document a `$ref` names: from --remotes for the test suite's localhost, else none."""
+    if REMOTES and uri.startswith(REMOTE_BASE):
+        path = os.path.join(REMOTES, *uri[len(REMOTE_BASE):].split("#")[0].split("/"))
+        try:
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+            # The suite's remotes say no $schema; those under draft7/ are read as draft-07.
+            spec = DRAFT7 if uri[len(REMOTE_BASE):].startswith("draft7/") else DRAFT202012
+            return Resource.from_contents(doc, default_specification=spec)
+        except (OSError, ValueError):
+            pass
+    raise NoSuchResource(ref=uri)
+
+
+REGISTRY = Registry(retrieve=retrieve)
 
 
 # ---------------------------------------------------------------- reading a line
@@ -273,7 +308,8 @@ def compile_case(schema, required, form, formats):
 class Reader:
     """Reads case lines; keeps the compiled validators and the schema texts seen."""
 
-    def __init__(self):
+    def __init__(self, adapt=None):
+        self.adapt = adapt
         self.texts = {}      # first HEAD characters -> schema texts seen starting so
         self.short = []      # schema texts shorter than HEAD
         self.values = {}     # schema text -> its parsed value
@@ -357,7 +393,7 @@ class Reader:
         if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
             raise BadCase("required must be a list of names")
         form = got.get("form")
-        if form is not None and form not in FORMS:
+        if "form" in got and form not in FORMS:
             raise BadCase(f"unknown form {json.dumps(form)} (use flat, json-schema or tool)")
         formats = got.get("formats", "assert")
         if formats not in ("assert", "annotate"):
@@ -366,7 +402,7 @@ class Reader:
         validator = self.compiled.get(key)
         if validator is None:
             try:
-                validator = compile_case(self.values[got["schema"]], required, form, formats)
+                validator = compile_case(self.values[got["schema"]], required, form, formats, self.adapt)
             except BadCase as e:
                 validator = e
             self.compiled[key] = validator
@@ -443,6 +479,8 @@ def judge(reader, line):
         error = next(validator.iter_errors(args), None)
     except RecursionError:
         return False, "bad case: schema: its references recurse without end"
+    except Exception as e:  # an unresolvable $ref, met only when reached
+        return False, f"bad case: schema: {type(e).__name__}: {e}"
     if error is None:
         return True, ""
     at = where(error)
@@ -450,11 +488,15 @@ def judge(reader, line):
 
 
 def main():
-    if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help")):
+    global REMOTES
+    argv = sys.argv[1:]
+    if argv[:1] == ["--remotes"] and len(argv) >= 2:
+        REMOTES, argv = argv[1], argv[2:]
+    if len(argv) > 1 or argv[:1] in (["-h"], ["--help"]) or (argv and argv[0].startswith("--")):
         print(__doc__.split("\n\n")[0] + "\n\n" + __doc__.split("\n\n")[1])
-        return 0 if len(sys.argv) == 2 else 2
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
     try:
-        src = open(sys.argv[1], encoding="utf-8", errors="surrogateescape") if len(sys.argv) > 1 \
+        src = open(argv[0], encoding="utf-8", errors="surrogateescape") if argv \
             else open(sys.stdin.fileno(), encoding="utf-8", errors="surrogateescape", closefd=False)
     except OSError as e:
         print(f"py_jsonschema: {e}", file=sys.stderr)

@@ -5,7 +5,12 @@
 
 Sections, each one or more rows of the table (all of them unless --only names some):
 
-  validate      benches/compare.py: `validate --jsonl` against jsonschema-rs, Python, pydantic
+  validate      benches/compare.py --only flat: `validate --jsonl` on the flat weather cases,
+                against jsonschema-rs, plain Python and pydantic
+  real          benches/compare.py --only real: `validate --jsonl` on the real-call file (real
+                declarations in their own shapes), against jsonschema-rs and Python jsonschema
+  compile       compiling all 4,242 real declarations: `cargo bench --bench compile` against
+                `jsonschema-peer --compile-all` (jsonschema-rs)
   orchestrator  the orchestrator_speed ignored test (overhead per call, and its floor)
   render        `cargo bench --bench render`: one frame of every `render --list` screen, 200x60
   player        `cargo bench --bench player`: the player's frames and the time to open a run
@@ -37,7 +42,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
 README = os.path.join(ROOT, "README.md")
 BEGIN, END = "<!-- speed-table:begin -->", "<!-- speed-table:end -->"
-SECTIONS = ["validate", "orchestrator", "render", "player", "micro", "content", "idle"]
+SECTIONS = ["validate", "real", "compile", "orchestrator", "render", "player", "micro", "content", "idle"]
 HEADER = ["| `--only` | what, and the command that reruns it | measured | aim |",
           "| --- | --- | --- | --- |"]
 UNITS_MS = {"ps": 1e-9, "ns": 1e-6, "µs": 1e-3, "us": 1e-3, "ms": 1.0, "s": 1e3}
@@ -139,9 +144,19 @@ def runs_text(n, of=""):
     return f"{n} run{'s' if n != 1 else ''}" + (f" of {of}" if of else "")
 
 
+def compare_report(a, row):
+    """compare.py's JSON report of one row (`flat` or `real`)."""
+    out, _ = run([sys.executable, "benches/compare.py", "--only", row, "--json", "--runs", str(a.runs)], ok=(0, 1))
+    for line in reversed(out.strip().splitlines()):
+        if line.startswith("{"):
+            r = json.loads(line)
+            if r.get("row", "flat") == row:
+                return r
+    sys.exit(f"benches/compare.py --only {row} printed no report:\n{out[-3000:]}")
+
+
 def validate_rows(a):
-    out, _ = run([sys.executable, "benches/compare.py", "--json", "--runs", str(a.runs)], ok=(0, 1))
-    r = json.loads(out.strip().splitlines()[-1])
+    r = compare_report(a, "flat")
     rows = r["rows"]
     goals = {"python": 25, "rust": 5}
     label = lambda row: row["name"].replace(", ", " ")  # noqa: E731
@@ -160,10 +175,69 @@ def validate_rows(a):
     what = (f"`tooldojo validate --jsonl` as a whole process, {r['cases']:,} weather-tool cases "
             f"({r['mb']} MB, {100 * r['invalid'] // r['cases']}% invalid), each peer on the same file, "
             f"{runs_text(r['runs'])} each, ratios of the best times "
-            f"(`python3 benches/compare.py --runs {r['runs']}`)")
+            f"(`python3 benches/compare.py --only flat --runs {r['runs']}`)")
     aim = verdict("25x Python and pydantic, 5x jsonschema-rs (exact), in CPU time, verdicts agreeing",
                   not detail, detail)
     return [Row("validate", what, measured, aim)]
+
+
+def real_rows(a):
+    r = compare_report(a, "real")
+    goals = {"python": 25, "rust": 5}
+    ours = r["rows"][0]
+    parts = [f"tooldojo {span(ours['cpu_ms'], '{:.0f}')} ms CPU, {span(ours['wall_ms'], '{:.0f}')} ms wall"]
+    for row in r["rows"][1:]:
+        parts.append(f"{row['name']} {span(row['cpu_ms'], '{:.0f}')} ms CPU (**{row['cpu_ratio']}x**), "
+                     f"{span(row['wall_ms'], '{:.0f}')} ms wall ({row['wall_ratio']}x)")
+    agree = []
+    for pair, info in r["agreement"].items():
+        classes = ", ".join(f"{cls} {c['count']:,}" + ("" if c["expected"] else " (not expected)")
+                            for cls, c in info["classes"].items())
+        agree.append(f"{pair} {info['differ']:,}" + (f" ({classes})" if classes else ""))
+    measured = "; ".join(parts) + ". Lines whose verdict differs: " + "; ".join(agree)
+    short = [f"{row['name']} {row['cpu_ratio']}x" for row in r["rows"]
+             if row["kind"] in goals and row["cpu_ratio"] < goals[row["kind"]]]
+    unexpected = [f"{pair}: {cls} {c['count']:,}" for pair, info in r["agreement"].items()
+                  if not info["baseline"] for cls, c in info["classes"].items() if not c["expected"]]
+    detail = "; ".join(short + unexpected)
+    what = (f"`tooldojo validate --jsonl` as a whole process on the real-call file: {r['cases']:,} cases, "
+            f"{r['real_calls']:,} real calls and {r['generated']:,} generated against the 4,242 real declarations "
+            f"in their own shapes ({r['mb']} MB, {100 * r['invalid'] // r['cases']}% invalid), each peer on the same "
+            f"file, {runs_text(r['runs'])} each, ratios of the best times "
+            f"(`python3 benches/compare.py --only real --runs {r['runs']}`)")
+    aim = verdict("25x Python jsonschema, 5x jsonschema-rs, in CPU time, verdicts agreeing apart from the "
+                  "listed deviations", not detail, detail)
+    return [Row("real", what, measured, aim)]
+
+
+def compile_rows(a):
+    sys.path.insert(0, os.path.join(ROOT, "benches"))
+    import compare
+    import realcalls
+    tools = os.path.join(realcalls.shared_dir(), "realworld", "tools")
+    runs = 3 if a.quick else 10
+    peer = compare.build_peer("exact")
+    out, err = run([peer, "--compile-all", tools, "--runs", str(runs)])
+    rs = json.loads(out.strip().splitlines()[-1])
+    rs_text, rs_value = rs["parse_and_compile"]["cpu_ms"][0], rs["compile"]["cpu_ms"][0]
+    peer_part = (f"jsonschema-rs {rs['compiled']:,} of {rs['declarations']:,} compiled: from each declaration's "
+                 f"text {rs_text:.1f} ms CPU, from parsed values {rs_value:.1f} ms CPU (best of {runs})")
+    what = (f"compiling all {rs['declarations']:,} declarations under realworld/tools/, each file read in its "
+            f"own shape, formats asserted: tooldojo by criterion's estimate "
+            f"({bench_command(['compile'], a.quick)}, the estimate `compile/all`), jsonschema-rs by "
+            f"`jsonschema-peer --compile-all` (its CPU time, best of {runs})")
+    aim = "at most a quarter of jsonschema-rs's time (from text)"
+    if not os.path.exists(os.path.join(ROOT, "benches", "compile.rs")):
+        return [Row("compile", what, f"tooldojo not measured: benches/compile.rs does not exist yet; {peer_part}",
+                    verdict(aim, False, "not measured"))]
+    found = criterion(["compile"], a.quick)
+    named = [k for k in found if k == "compile/all"] or [k for k in found if "all" in k] or list(found)
+    if len(named) != 1:
+        sys.exit(f"`cargo bench --bench compile` should print one estimate named compile/all; it printed {sorted(found)}")
+    ours = found[named[0]]
+    ratio = rs_text / ours
+    measured = f"tooldojo **{ms(ours)}** (`{named[0]}`); {peer_part}: **{ratio:.1f}x** tooldojo's time"
+    return [Row("compile", what, measured, verdict(aim, ratio >= 4, f"{ratio:.1f}x"))]
 
 
 def orchestrator_rows(a):
@@ -415,7 +489,7 @@ def write_readme(rows, new_stamp, sections):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog="\n".join(__doc__.splitlines()[4:13]))
+                                 epilog="\n".join(__doc__.splitlines()[4:18]))
     ap.add_argument("--write", action="store_true", help="rewrite the table in README.md")
     ap.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections (default: all)")
     ap.add_argument("--runs", type=int, help="runs of each whole-process measurement (default 3; 1 with --quick)")

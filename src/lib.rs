@@ -24,3 +24,4 @@ pub mod text;
 pub mod tools;
 pub mod tui;
 pub mod validate;
+pub mod watch;

@@ -356,4 +356,17 @@ mod tests {
         store.save(&Progress::default()).unwrap();
         assert!(!dir.path().join(FILE_NAME).exists());
     }
+
+    #[test]
+    fn old_progress_files_load_and_new_ones_round_trip() {
+        let old = r#"{"version": 1, "lessons": {"01-x": {"done": true}}}"#;
+        let p: Progress = serde_json::from_str(old).unwrap();
+        assert!(p.rehearsal.is_empty());
+        assert!(p.lessons["01-x"].done);
+        let mut p = p;
+        p.rehearsal.answer("q", false, 1);
+        let text = serde_json::to_string(&p).unwrap();
+        let back: Progress = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, p);
+    }
 }

@@ -8,8 +8,6 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::course::progress::Progress;
-
 /// How many past drills the trend keeps.
 const TREND_LEN: usize = 30;
 /// SM-2's floor and starting point for the ease factor, in hundredths.
@@ -136,6 +134,16 @@ impl Rehearsal {
         self.drills.drain(..extra);
     }
 
+    /// The question ids due for review today.
+    pub fn due_today(&self) -> Vec<String> {
+        self.due_on(today())
+    }
+
+    /// Scores of past drills in percent, oldest first (for a sparkline on the home screen).
+    pub fn trend(&self) -> Vec<u32> {
+        self.drills.iter().map(DrillRecord::percent).collect()
+    }
+
     /// Ids due on or before `day`, the most overdue first.
     pub fn due_on(&self, day: Day) -> Vec<String> {
         let mut due: Vec<(&String, &Card)> =
@@ -143,21 +151,6 @@ impl Rehearsal {
         due.sort_by_key(|(id, c)| (c.due, (*id).clone()));
         due.into_iter().map(|(id, _)| id.clone()).collect()
     }
-}
-
-/// The question ids due for review today.
-pub fn due_today(progress: &Progress) -> Vec<String> {
-    progress.rehearsal.due_on(today())
-}
-
-/// Scores of past drills in percent, oldest first (for a sparkline on the home screen).
-pub fn trend(progress: &Progress) -> Vec<u32> {
-    progress
-        .rehearsal
-        .drills
-        .iter()
-        .map(DrillRecord::percent)
-        .collect()
 }
 
 #[cfg(test)]
@@ -231,30 +224,17 @@ mod tests {
 
     #[test]
     fn trend_keeps_the_last_drills() {
-        let mut p = Progress::default();
+        let mut r = Rehearsal::default();
         for i in 0..40u32 {
-            p.rehearsal.finish(DrillRecord {
+            r.finish(DrillRecord {
                 day: 1,
                 seed: u64::from(i),
                 asked: 4,
                 points: i * 10,
             });
         }
-        let t = trend(&p);
+        let t = r.trend();
         assert_eq!(t.len(), TREND_LEN);
         assert_eq!(t.last(), Some(&(39 * 10 / 4)));
-    }
-
-    #[test]
-    fn old_progress_files_load_and_new_ones_round_trip() {
-        let old = r#"{"version": 1, "lessons": {"01-x": {"done": true}}}"#;
-        let p: Progress = serde_json::from_str(old).unwrap();
-        assert!(p.rehearsal.is_empty());
-        assert!(p.lessons["01-x"].done);
-        let mut p = p;
-        p.rehearsal.answer("q", false, 1);
-        let text = serde_json::to_string(&p).unwrap();
-        let back: Progress = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, p);
     }
 }

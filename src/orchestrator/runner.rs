@@ -413,7 +413,7 @@ impl<'s> RunLoop<'s> {
         let id: Arc<str> = Arc::from(call.id.as_str());
         // The loop, never the model, chooses the key of a write.
         let key = call
-            .keyed(self.scenario)
+            .keyed(self.scenario, kind.is_write())
             .then(|| scenario::idempotency_key(&self.run_id, &call.id));
         self.rec.update(
             self.turn,

@@ -172,10 +172,9 @@ pub struct ProposedCall {
 }
 
 impl ProposedCall {
-    /// Does the loop send an idempotency key with this call in `scenario`? Only writes
-    /// carry one.
-    pub fn keyed(&self, scenario: &Scenario) -> bool {
-        let write = super::services::ToolKind::from_name(&self.tool).is_some_and(|t| t.is_write());
+    /// Does the loop send an idempotency key with this call in `scenario`, its tool a
+    /// `write` or not? Only writes carry one.
+    pub fn keyed(&self, scenario: &Scenario, write: bool) -> bool {
         write && (scenario.idempotency_keys || self.idempotency_key.is_some())
     }
 }

@@ -88,30 +88,13 @@ fn watch_file(
     changed: Arc<AtomicBool>,
     tx: mpsc::Sender<()>,
 ) -> io::Result<notify::RecommendedWatcher> {
-    use notify::{EventKind, RecursiveMode, Watcher};
     let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
-    let dir = file
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| ".".into());
-    let name = file.file_name().map(|n| n.to_os_string());
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        if let Ok(ev) = res
-            && !matches!(ev.kind, EventKind::Access(_))
-            && ev
-                .paths
-                .iter()
-                .any(|p| p.file_name().map(|n| n.to_os_string()) == name)
-        {
-            changed.store(true, Ordering::SeqCst);
-            let _ = tx.send(());
-        }
+    let (dir, wanted) = crate::watch::file_in_dir(&file);
+    crate::watch::watch_dir(&dir, wanted, move || {
+        changed.store(true, Ordering::SeqCst);
+        let _ = tx.send(());
     })
-    .map_err(io::Error::other)?;
-    watcher
-        .watch(&dir, RecursiveMode::NonRecursive)
-        .map_err(io::Error::other)?;
-    Ok(watcher)
+    .map_err(io::Error::other)
 }
 
 /// The watch screen for one report: the progress count, the first failing row in full,

@@ -8,9 +8,9 @@ use serde_json::Value;
 
 use crate::orchestrator::{Category, Outcome};
 
-use super::Origin;
 use super::run::{
-    CallLane, CallResult, Clock, Events, Lane, Parts, Run, SegKind, Segment, TurnLane, Validation,
+    CallLane, CallResult, Clock, Events, Lane, Origin, Parts, Run, SegKind, Segment, TurnLane,
+    Validation,
 };
 use super::warn::{WarnKind, Warning};
 

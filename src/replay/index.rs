@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use crate::text::width as width_of;
 
-use super::run::{Lane, LaneState, Run, SegKind};
+use super::lanes::{Lane, LaneState, Lanes, SegKind};
 
 /// How many lane states there are (`LaneState as usize` indexes arrays of this length).
 pub(crate) const STATES: usize = 6;
@@ -53,7 +53,7 @@ pub(crate) struct LaneIndex {
 
 /// The stretches of a lane that count as activity in a density strip (attempts, a turn's
 /// thinking), as (start, end).
-pub(crate) fn run_spans(tl: &Run, lane: Lane) -> impl Iterator<Item = (u64, u64)> + '_ {
+pub(crate) fn run_spans(tl: Lanes<'_>, lane: Lane) -> impl Iterator<Item = (u64, u64)> + '_ {
     let (turn, calls) = match lane {
         Lane::Turn(i) => (Some((tl.turns[i].start, tl.turns[i].end)), &[][..]),
         Lane::Call(i) => (None, tl.calls[i].segments.as_slice()),
@@ -67,7 +67,7 @@ pub(crate) fn run_spans(tl: &Run, lane: Lane) -> impl Iterator<Item = (u64, u64)
 }
 
 /// Every time at which something a lane's state depends on changes, sorted, without repeats.
-fn breaks(tl: &Run, lane: Lane) -> Vec<u64> {
+fn breaks(tl: Lanes<'_>, lane: Lane) -> Vec<u64> {
     let mut out = match lane {
         Lane::Turn(i) => vec![tl.turns[i].start, tl.turns[i].end],
         Lane::Call(i) => {
@@ -85,7 +85,7 @@ fn breaks(tl: &Run, lane: Lane) -> Vec<u64> {
 
 /// A lane's state as pieces: (from, until, state), `until` `None` for the last one. The state
 /// is constant between two breaks, so it is read at each.
-fn pieces(tl: &Run, lane: Lane, at: &[u64]) -> Vec<(u64, Option<u64>, LaneState)> {
+fn pieces(tl: Lanes<'_>, lane: Lane, at: &[u64]) -> Vec<(u64, Option<u64>, LaneState)> {
     let mut out: Vec<(u64, Option<u64>, LaneState)> = Vec::new();
     let starts = (at.first() != Some(&0)).then_some(0).into_iter();
     let starts: Vec<u64> = starts.chain(at.iter().copied()).collect();
@@ -108,11 +108,11 @@ fn busy(s: LaneState) -> bool {
 }
 
 impl LaneIndex {
-    pub(crate) fn build(tl: &Run) -> LaneIndex {
+    pub(crate) fn build(tl: Lanes<'_>) -> LaneIndex {
         let mut ix = LaneIndex::default();
         let mut busy_edges: Vec<(u64, bool, u32)> = Vec::new();
         let mut changing = Vec::new();
-        for (p, &lane) in tl.lanes.iter().enumerate() {
+        for (p, &lane) in tl.order.iter().enumerate() {
             let p = p as u32;
             let at = breaks(tl, lane);
             for (from, until, s) in pieces(tl, lane, &at) {
@@ -152,7 +152,7 @@ impl LaneIndex {
         ix.changing = Stab::build(&changing);
         ix.calls(tl);
         ix.label_w = tl
-            .lanes
+            .order
             .iter()
             .take(LABELLED_LANES)
             .map(|&l| width_of(&tl.lane_label(l)))
@@ -161,7 +161,7 @@ impl LaneIndex {
     }
 
     /// Calls by id, and the ones with a raced handler.
-    fn calls(&mut self, tl: &Run) {
+    fn calls(&mut self, tl: Lanes<'_>) {
         for (i, c) in tl.calls.iter().enumerate() {
             let i = i as u32;
             if c.segments.iter().any(|s| s.kind == SegKind::Ghost) {
@@ -222,7 +222,7 @@ impl LaneIndex {
     /// starts at column `x0`, is `w` wide, and `col` places a time in it (never decreasing).
     pub(crate) fn density(
         &self,
-        tl: &Run,
+        tl: Lanes<'_>,
         t: u64,
         shown: Range<usize>,
         x0: u16,
@@ -248,7 +248,7 @@ impl LaneIndex {
         self.changing.at(t, &mut now);
         for &p in &now {
             let p = p as usize;
-            let lane = tl.lanes[p];
+            let lane = tl.order[p];
             let state = tl.lane_state(lane, t);
             for (a, b) in run_spans(tl, lane).filter(|&(a, _)| a <= t) {
                 let full = usize::from(col(b) - x0).min(last);
@@ -260,7 +260,7 @@ impl LaneIndex {
         }
         // Lanes with a row of their own are not in a group.
         for p in shown.filter(|p| now.binary_search(&(*p as u32)).is_err()) {
-            for (a, b) in run_spans(tl, tl.lanes[p]).filter(|&(a, _)| a <= t) {
+            for (a, b) in run_spans(tl, tl.order[p]).filter(|&(a, _)| a <= t) {
                 let full = usize::from(col(b) - x0).min(last);
                 add(self.last_state[p], a, full, -1);
             }
@@ -388,6 +388,7 @@ impl Stab {
 mod tests {
     use super::*;
     use crate::orchestrator::{TimeoutMode, load_scenario_generated, run_blocking};
+    use crate::replay::run::Run;
 
     fn timeline(calls: usize, race: bool) -> Run {
         let mut s = load_scenario_generated(calls, 4);
@@ -400,14 +401,14 @@ mod tests {
 
     /// Each state's density the slow way: every lane not shown, read at `t`.
     fn naive_density(
-        tl: &Run,
+        tl: Lanes<'_>,
         t: u64,
         shown: &Range<usize>,
         w: usize,
         col: &impl Fn(u64) -> u16,
     ) -> [Vec<usize>; STATES] {
         let mut out: [Vec<usize>; STATES] = std::array::from_fn(|_| vec![0; w]);
-        for (p, &lane) in tl.lanes.iter().enumerate() {
+        for (p, &lane) in tl.order.iter().enumerate() {
             if shown.contains(&p) {
                 continue;
             }
@@ -436,8 +437,8 @@ mod tests {
                     let busy = tl.lanes.iter().position(|&l| busy(tl.lane_state(l, t)));
                     assert_eq!(tl.index.first_busy(t), busy, "busy at {t}");
                     let shown = 4..11;
-                    let got = tl.index.density(&tl, t, shown.clone(), 0, w, col);
-                    let want = naive_density(&tl, t, &shown, usize::from(w), &col);
+                    let got = tl.index.density(tl.view(), t, shown.clone(), 0, w, col);
+                    let want = naive_density(tl.view(), t, &shown, usize::from(w), &col);
                     assert_eq!(got, want, "density at {t}, {w} wide, race {race}");
                 }
             }

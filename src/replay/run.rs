@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
-use crate::orchestrator::{self, Budgets, Category, Outcome, Rejection, StopReason, Used};
+use crate::orchestrator::{self, Budgets, Scenario, StopReason, Used};
 use crate::sanitize::clean;
 
-use super::Origin;
 use super::index::LaneIndex;
+pub use super::lanes::{
+    CallLane, CallResult, Lane, LaneState, Lanes, SegKind, Segment, TurnLane, Validation,
+};
 use super::warn::Warning;
 
 /// What the times of a run count.
@@ -51,126 +51,6 @@ impl Clock {
         match self {
             Clock::Order => format!("step {}", self.show(t)),
             Clock::Virtual | Clock::Recorded => format!("{t} ms"),
-        }
-    }
-}
-
-/// What a stretch of a lane shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SegKind {
-    /// The model thinking (a turn lane).
-    Model,
-    /// Accepted, waiting for a concurrency slot.
-    Wait,
-    /// An attempt running with the caller waiting for it.
-    Run,
-    /// Backoff before the next attempt.
-    Backoff,
-    /// Race mode: the handler runs on after its caller stopped waiting.
-    Ghost,
-}
-
-/// One stretch of a lane.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Segment {
-    pub kind: SegKind,
-    /// The attempt it belongs to (0 for waits before the first, turns).
-    pub attempt: u32,
-    pub start: u64,
-    pub end: u64,
-    /// How it ended (attempts and ghosts).
-    pub outcome: Option<Outcome>,
-    /// The attempt's own timeout, for the detail pane.
-    pub timeout_ms: Option<u64>,
-    pub error: Option<String>,
-}
-
-/// The result the model received for a call.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CallResult {
-    pub t_ms: u64,
-    pub category: Category,
-    pub attempts: u32,
-    pub truncated: bool,
-    pub bytes: usize,
-    /// The authorization check's word (`allowed`, `denied`), when the run made one.
-    pub authorization: Option<&'static str>,
-}
-
-/// What the argument check said of a call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Validation {
-    Passed,
-    /// The arguments were refused, with the validator's message.
-    Failed(String),
-}
-
-/// A tool call's lane.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CallLane {
-    pub id: String,
-    pub tool: String,
-    pub turn: u32,
-    /// When the call was accepted or rejected.
-    pub proposed_ms: u64,
-    /// The arguments as the trace shows them (sensitive ones hashed).
-    pub args: Value,
-    pub idempotency_key: Option<String>,
-    /// What the argument check said.
-    pub validation: Validation,
-    /// Refused before it was dispatched, and why (an orchestrator's refusal).
-    pub rejected: Option<(Rejection, String)>,
-    pub segments: Vec<Segment>,
-    pub result: Option<CallResult>,
-    /// The exact tool result text the model received.
-    pub content: Option<String>,
-    /// Writes the simulated service applied (or replayed) for this call: (t, attempt, replayed).
-    pub writes: Vec<(u64, u32, bool)>,
-    /// Indexes into the run's events that belong to this call.
-    pub events: Vec<u32>,
-}
-
-/// A model turn's lane.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TurnLane {
-    pub turn: u32,
-    pub start: u64,
-    pub end: u64,
-    pub calls: Vec<String>,
-    pub final_answer: Option<String>,
-    pub event: u32,
-}
-
-/// A row of the timeline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lane {
-    Turn(usize),
-    Call(usize),
-}
-
-/// A lane's state at time T (also how lanes that do not fit are grouped).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum LaneState {
-    /// Not yet proposed at T.
-    Later,
-    Waiting,
-    Running,
-    Backoff,
-    /// The result went back and was ok.
-    Ok,
-    /// The result went back and was anything else.
-    Failed,
-}
-
-impl LaneState {
-    pub fn word(self) -> &'static str {
-        match self {
-            LaneState::Later => "not yet",
-            LaneState::Waiting => "waiting for a slot",
-            LaneState::Running => "running",
-            LaneState::Backoff => "in backoff",
-            LaneState::Ok => "ok",
-            LaneState::Failed => "failed",
         }
     }
 }
@@ -239,6 +119,35 @@ pub struct Gauge {
     pub spent: bool,
     /// This budget is what stopped the run (shown once the stop is decided).
     pub cause: bool,
+}
+
+/// What a scenario run keeps besides its lanes: the scenario and seed it ran with (the knobs
+/// start from them) and the orchestrator's own trace (for the Chrome trace export).
+#[derive(Debug, Clone)]
+pub struct ScenarioRun {
+    pub scenario: Scenario,
+    pub seed: u64,
+    pub trace: Arc<orchestrator::Run>,
+}
+
+/// Where a run came from, and what that offers besides playing it.
+#[derive(Debug, Clone)]
+pub enum Origin {
+    /// A scenario run by the orchestrator: the knobs change it and run it again, and its
+    /// trace can be written as a Chrome trace.
+    Scenario(Box<ScenarioRun>),
+    /// Anything else (a recorded conversation): played as it is.
+    Fixed,
+}
+
+impl Origin {
+    /// The scenario and trace behind a scenario run.
+    pub fn scenario(&self) -> Option<&ScenarioRun> {
+        match self {
+            Origin::Scenario(s) => Some(s),
+            Origin::Fixed => None,
+        }
+    }
 }
 
 /// The run's events in time order: when each happened, the call it belongs to, what was
@@ -426,7 +335,7 @@ impl Run {
         let mut found = warnings(&run);
         found.sort_by_key(|w| w.t_ms);
         run.warnings = found;
-        run.index = LaneIndex::build(&run);
+        run.index = LaneIndex::build(run.view());
         run
     }
 
@@ -522,82 +431,38 @@ impl Run {
             .collect()
     }
 
+    /// The run's lanes, to read together.
+    pub fn view(&self) -> Lanes<'_> {
+        Lanes {
+            turns: &self.turns,
+            calls: &self.calls,
+            order: &self.lanes,
+        }
+    }
+
     /// A call lane's state at `t`.
     pub fn call_state(&self, i: usize, t: u64) -> LaneState {
-        let c = &self.calls[i];
-        if t < c.proposed_ms {
-            return LaneState::Later;
-        }
-        if let Some(r) = &c.result
-            && r.t_ms <= t
-        {
-            return if r.category == Category::Ok {
-                LaneState::Ok
-            } else {
-                LaneState::Failed
-            };
-        }
-        let seg = c
-            .segments
-            .iter()
-            .rev()
-            .find(|s| s.kind != SegKind::Ghost && s.start <= t);
-        match seg {
-            Some(s) if s.kind == SegKind::Run && t < s.end => LaneState::Running,
-            Some(s) if s.kind == SegKind::Backoff && t < s.end => LaneState::Backoff,
-            Some(s) if s.kind == SegKind::Wait && t < s.end => LaneState::Waiting,
-            Some(s) if s.kind == SegKind::Run => LaneState::Running,
-            _ => LaneState::Waiting,
-        }
+        self.view().call_state(i, t)
     }
 
     /// The state of any lane at `t` (turns: thinking is running, answered is ok).
     pub fn lane_state(&self, lane: Lane, t: u64) -> LaneState {
-        match lane {
-            Lane::Call(i) => self.call_state(i, t),
-            Lane::Turn(i) => {
-                let turn = &self.turns[i];
-                if t < turn.start {
-                    LaneState::Later
-                } else if t < turn.end {
-                    LaneState::Running
-                } else {
-                    LaneState::Ok
-                }
-            }
-        }
+        self.view().lane_state(lane, t)
     }
 
     /// The label of a lane (`turn 2`, `c3 get_ticket`).
     pub fn lane_label(&self, lane: Lane) -> String {
-        match lane {
-            Lane::Turn(i) => format!("turn {}", self.turns[i].turn),
-            Lane::Call(i) => {
-                let c = &self.calls[i];
-                format!("{} {}", c.id, c.tool)
-            }
-        }
+        self.view().lane_label(lane)
     }
 
     /// When a lane first shows anything.
     pub fn lane_start(&self, lane: Lane) -> u64 {
-        match lane {
-            Lane::Turn(i) => self.turns[i].start,
-            Lane::Call(i) => self.calls[i].proposed_ms,
-        }
+        self.view().lane_start(lane)
     }
 
     /// The last time anything on a lane changes.
     pub fn lane_end(&self, lane: Lane) -> u64 {
-        match lane {
-            Lane::Turn(i) => self.turns[i].end,
-            Lane::Call(i) => {
-                let c = &self.calls[i];
-                let segs = c.segments.iter().map(|s| s.end).max().unwrap_or(0);
-                segs.max(c.result.as_ref().map_or(0, |r| r.t_ms))
-                    .max(c.proposed_ms)
-            }
-        }
+        self.view().lane_end(lane)
     }
 
     /// One short human line for event `i` (sanitized).

@@ -295,23 +295,11 @@ pub fn status_lines(g: &LiveGrader, t: &Theme, w: usize) -> Vec<Line<'static>> {
 /// Watch the file's directory (editors replace files on save) and report saves of it,
 /// a burst of events as one save.
 fn watch(file: &Path, notify: Notify) -> notify::Result<notify::RecommendedWatcher> {
-    use notify::{EventKind, RecursiveMode, Watcher};
-    let dir = file
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .to_path_buf();
-    let name = file.file_name().map(ToOwned::to_owned);
+    let (dir, wanted) = crate::watch::file_in_dir(file);
     let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        if let Ok(ev) = res
-            && !matches!(ev.kind, EventKind::Access(_))
-            && ev.paths.iter().any(|p| p.file_name() == name.as_deref())
-        {
-            let _ = tx.send(());
-        }
+    let watcher = crate::watch::watch_dir(&dir, wanted, move || {
+        let _ = tx.send(());
     })?;
-    watcher.watch(&dir, RecursiveMode::NonRecursive)?;
     let path = file.to_path_buf();
     std::thread::spawn(move || {
         // Ends when the watcher (and with it the sender) is dropped.

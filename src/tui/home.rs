@@ -129,8 +129,8 @@ fn continue_words(app: &App, i: usize) -> String {
 /// What is due for review today and how the last drills went, with the key that starts one.
 fn review_words(app: &App) -> String {
     let progress = app.progress();
-    let due = crate::course::review::due_today(progress).len();
-    let trend = crate::course::review::trend(progress);
+    let due = progress.rehearsal.due_today().len();
+    let trend = progress.rehearsal.trend();
     let mut s = match due {
         0 if trend.is_empty() => {
             "R starts a timed drill; missed rows return here when due".to_owned()

@@ -430,6 +430,48 @@ pub fn lookup(ctx: Context, key: &KeyEvent) -> Option<Command> {
         .find(|c| c.keys.iter().any(|s| s.matches(key)))
 }
 
+// ---------------------------------------------------------------- one key
+
+/// A plain key (no Ctrl/Alt) with this code.
+pub fn plain(key: &KeyEvent, code: KeyCode) -> bool {
+    key.code == code
+        && !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+}
+
+/// A plain character key.
+pub fn is_char(key: &KeyEvent, c: char) -> bool {
+    plain(key, KeyCode::Char(c))
+}
+
+pub fn is_up(key: &KeyEvent) -> bool {
+    plain(key, KeyCode::Up) || is_char(key, 'k')
+}
+pub fn is_down(key: &KeyEvent) -> bool {
+    plain(key, KeyCode::Down) || is_char(key, 'j')
+}
+pub fn is_left(key: &KeyEvent) -> bool {
+    plain(key, KeyCode::Left) || is_char(key, 'h')
+}
+pub fn is_right(key: &KeyEvent) -> bool {
+    plain(key, KeyCode::Right) || is_char(key, 'l')
+}
+
+/// Digit keys 1-9 as a 0-based index.
+pub fn digit(key: &KeyEvent) -> Option<usize> {
+    match key.code {
+        KeyCode::Char(c @ '1'..='9')
+            if !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            Some(c as usize - '1' as usize)
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -306,7 +306,7 @@ impl Renderer<'_> {
         for raw in text.trim_end_matches('\n').split('\n') {
             let raw = clean(raw, false);
             let spans = if json {
-                highlight_json(&raw, self.theme)
+                crate::tui::draw::highlight_json_line(&raw, self.theme).spans
             } else {
                 vec![Span::styled(raw, self.theme.code)]
             };
@@ -450,77 +450,6 @@ fn hard_wrap_first(
     rows
 }
 
-/// Colour one line of JSON text: keys, strings, numbers, literals. Never fails: text that is
-/// not JSON is still shown, just with fewer colours.
-pub fn highlight_json(line: &str, theme: &Theme) -> Vec<Span<'static>> {
-    let chars: Vec<char> = line.chars().collect();
-    let mut out = Vec::new();
-    let mut plain = String::new();
-    let mut i = 0;
-    let push_plain = |plain: &mut String, out: &mut Vec<Span<'static>>| {
-        if !plain.is_empty() {
-            out.push(Span::styled(std::mem::take(plain), theme.base));
-        }
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '"' {
-            let start = i;
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                if chars[i] == '\\' {
-                    i += 1;
-                }
-                i += 1;
-            }
-            i = (i + 1).min(chars.len());
-            let text: String = chars[start..i].iter().collect();
-            let mut j = i;
-            while j < chars.len() && chars[j].is_whitespace() {
-                j += 1;
-            }
-            let style = if j < chars.len() && chars[j] == ':' {
-                theme.json_key
-            } else {
-                theme.json_string
-            };
-            push_plain(&mut plain, &mut out);
-            out.push(Span::styled(text, style));
-        } else if c == '-' || c.is_ascii_digit() {
-            let start = i;
-            i += 1;
-            while i < chars.len()
-                && (chars[i].is_ascii_digit() || matches!(chars[i], '.' | 'e' | 'E' | '+' | '-'))
-            {
-                i += 1;
-            }
-            push_plain(&mut plain, &mut out);
-            out.push(Span::styled(
-                chars[start..i].iter().collect::<String>(),
-                theme.json_number,
-            ));
-        } else if c.is_ascii_alphabetic() {
-            let start = i;
-            while i < chars.len() && chars[i].is_ascii_alphanumeric() {
-                i += 1;
-            }
-            let word: String = chars[start..i].iter().collect();
-            let style = if matches!(word.as_str(), "true" | "false" | "null") {
-                theme.json_literal
-            } else {
-                theme.base
-            };
-            push_plain(&mut plain, &mut out);
-            out.push(Span::styled(word, style));
-        } else {
-            plain.push(c);
-            i += 1;
-        }
-    }
-    push_plain(&mut plain, &mut out);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -571,7 +500,11 @@ mod tests {
     #[test]
     fn json_keys_and_values_get_their_styles() {
         let t = Theme::new(ThemeName::Default, false);
-        let spans = highlight_json(r#"{"ticket_id": "TKT-1", "n": -3.5, "ok": false}"#, &t);
+        let spans = crate::tui::draw::highlight_json_line(
+            r#"{"ticket_id": "TKT-1", "n": -3.5, "ok": false}"#,
+            &t,
+        )
+        .spans;
         let find = |s: &str| spans.iter().find(|x| x.content == s).unwrap().style;
         assert_eq!(find("\"ticket_id\""), t.json_key);
         assert_eq!(find("\"TKT-1\""), t.json_string);

@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod blocks;
+pub mod draw;
 mod fault;
 pub mod grader;
 pub mod home;
@@ -404,20 +405,11 @@ fn watch_lessons(
     content: &Content,
     tx: mpsc::UnboundedSender<AppMsg>,
 ) -> notify::Result<notify::RecommendedWatcher> {
-    use notify::{EventKind, RecursiveMode, Watcher};
     let (ping_tx, mut ping_rx) = mpsc::unbounded_channel::<()>();
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        if let Ok(ev) = res
-            && !matches!(ev.kind, EventKind::Access(_))
-            && ev
-                .paths
-                .iter()
-                .any(|p| p.extension().is_some_and(|e| e == "md"))
-        {
-            let _ = ping_tx.send(());
-        }
+    let lesson_file = |p: &std::path::Path| p.extension().is_some_and(|e| e == "md");
+    let watcher = crate::watch::watch_dir(dir, lesson_file, move || {
+        let _ = ping_tx.send(());
     })?;
-    watcher.watch(dir, RecursiveMode::NonRecursive)?;
     let content = content.clone();
     tokio::spawn(async move {
         while ping_rx.recv().await.is_some() {

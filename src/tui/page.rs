@@ -5,10 +5,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
-use ratatui::widgets::Widget;
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use crate::tui::app::{App, PageView, SegKind};
-use crate::tui::ui::render_slot;
+use crate::text::truncate;
+use crate::tui::app::{App, Focus, PageView, SegKind};
+use crate::tui::blocks::RenderCtx;
+use crate::tui::draw::bordered;
 
 /// The rows of the page that are in view, segment by segment.
 pub(crate) fn draw_page(app: &App, view: &PageView, content: Rect, buf: &mut Buffer) {
@@ -51,6 +53,75 @@ pub(crate) fn draw_page(app: &App, view: &PageView, content: Rect, buf: &mut Buf
             }
         }
     }
+}
+
+/// Draw one block into `area` of `buf`, or its build error.
+fn render_slot(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
+    let t = &app.theme();
+    let Some(slot) = app.slots().get(i) else {
+        return;
+    };
+    let focused = app.focus() == Focus::Block(i);
+    match &slot.widget {
+        Ok(w) => {
+            let ctx = RenderCtx {
+                theme: t,
+                focused,
+                active: focused && app.active(),
+            };
+            w.render(area, buf, &ctx);
+            if !app.demo() {
+                draw_done_mark(app, i, area, buf);
+            }
+        }
+        Err(e) => {
+            let block = bordered(t, focused).title(Line::styled(
+                format!(
+                    " {} {} block, line {} ",
+                    t.sym.bad,
+                    slot.kind.name(),
+                    slot.line
+                ),
+                t.bad,
+            ));
+            let inner = block.inner(area);
+            block.render(area, buf);
+            let inner = Rect {
+                x: inner.x + 1,
+                width: inner.width.saturating_sub(2),
+                ..inner
+            };
+            Paragraph::new(crate::sanitize::clean(e, true))
+                .style(t.warn)
+                .wrap(Wrap { trim: false })
+                .render(inner, buf);
+        }
+    }
+}
+
+/// The block's done mark on the left of its bottom border: `✓ done` or what is left.
+fn draw_done_mark(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
+    let t = app.theme();
+    let bottom = area.bottom() - 1;
+    // The mark sits in the block's frame: a block drawn without one gets none.
+    let framed = buf
+        .cell((area.x + 2, bottom))
+        .is_some_and(|c| c.symbol() == t.sym.border.horizontal_bottom);
+    if area.height < 3 || area.width < 12 || !framed {
+        return;
+    }
+    let (text, style) = match app.block_left(i) {
+        None => (format!(" {} done ", t.sym.ok), t.ok),
+        Some(left) => (format!(" {} to do: {left} ", t.sym.todo), t.dim),
+    };
+    let room = usize::from(area.width.saturating_sub(4));
+    let text = truncate(&text, room, t.sym.ellipsis);
+    buf.set_line(
+        area.x + 2,
+        bottom,
+        &Line::styled(text, style),
+        area.width.saturating_sub(4),
+    );
 }
 
 /// Where a segment `height` rows tall goes on screen, and which of its rows show.

@@ -5,16 +5,16 @@ use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::practice::{Lang, Row, starter};
 use crate::text::wrap;
-use crate::tui::blocks::common::{is_char, is_down, is_up, plain};
+use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
+use crate::tui::draw::{self, text_popup};
 use crate::tui::grader::{LiveGrader, Notify, status_lines};
-use crate::tui::keybar::{BarKey, Rank, render_keys};
-use crate::tui::rehearse::draw::popup;
+use crate::tui::keys::{is_char, is_down, is_up, plain};
 use crate::tui::theme::Theme;
 
 /// What the practice screen asks of the app after a key.
@@ -123,23 +123,12 @@ impl PracticeScreen {
     }
 
     pub fn render(&self, area: Rect, buf: &mut Buffer, t: &Theme, present: bool) {
-        buf.set_style(area, t.base);
-        let pad = if present { 2 } else { 1 };
-        let [head, body, bar] = area.layout(&Layout::vertical([
-            Constraint::Length(2),
-            Constraint::Fill(1),
-            Constraint::Length(1),
-        ]));
+        let draw::ScreenAreas { head, body, bar } = draw::screen(area, buf, t, present);
         let title = format!(
             " Practice: your own solution ({}), graded on every save",
             self.grader.lang().name()
         );
         buf.set_line(head.x, head.y, &Line::styled(title, t.heading), head.width);
-        let body = Rect {
-            x: body.x + pad,
-            width: body.width.saturating_sub(2 * pad),
-            ..body
-        };
         let w = usize::from(body.width);
         let mut lines: Vec<Line> = wrap(&self.note, w)
             .into_iter()
@@ -164,7 +153,7 @@ impl PracticeScreen {
                 "Edit the file in your own editor: every save grades it again. Any key closes this.",
                 44,
             ));
-            popup(area, buf, t, " Keys ", &text);
+            text_popup(area, buf, t, " Keys ", &text);
         }
     }
 }

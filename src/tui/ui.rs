@@ -2,16 +2,16 @@
 //! The same code draws the terminal and `tooldojo render`'s text frames.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::course::LessonState;
 use crate::text::{truncate, width as width_of};
 use crate::tui::app::{App, Focus, MIN_HEIGHT, MIN_WIDTH, Overlay, Screen};
-use crate::tui::blocks::RenderCtx;
-use crate::tui::keybar::same_key;
+use crate::tui::draw::keybar::same_key;
+use crate::tui::draw::{bordered, centered, popup};
 use crate::tui::keys::{self, Context};
 use crate::tui::theme::Theme;
 
@@ -86,13 +86,6 @@ fn render_too_small(area: Rect, buf: &mut Buffer, t: &Theme) {
     let y = area.y + area.height / 2;
     let line = Line::styled(text, t.warn);
     buf.set_line(area.x, y, &line, area.width);
-}
-
-fn border_block<'a>(t: &Theme, focused: bool) -> Block<'a> {
-    Block::default()
-        .borders(Borders::ALL)
-        .border_set(t.sym.border)
-        .border_style(if focused { t.focus } else { t.border })
 }
 
 /// Screen rows of the sidebar entries: (row, lesson index). Used for drawing and clicks.
@@ -220,7 +213,7 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
     let done = (0..app.lessons().len())
         .filter(|i| app.lesson_state(*i) == LessonState::Done)
         .count();
-    let block = border_block(t, focused)
+    let block = bordered(t, focused)
         .title(Line::styled(
             " Lessons ",
             if focused { t.focus } else { t.heading },
@@ -289,7 +282,7 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
     let room = usize::from(main.width)
         .saturating_sub(width_of(&page_label) + 6)
         .max(1);
-    let mut block = border_block(t, focused)
+    let mut block = bordered(t, focused)
         .title(Line::styled(
             format!(" {} ", truncate(&title, room, t.sym.ellipsis)),
             if focused { t.focus } else { t.heading },
@@ -328,85 +321,6 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
         return;
     }
     crate::tui::page::draw_page(app, &view, content, buf);
-}
-
-/// Draw one block into `area` of `buf`, or its build error.
-pub(super) fn render_slot(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
-    let t = &app.theme();
-    let Some(slot) = app.slots().get(i) else {
-        return;
-    };
-    let focused = app.focus() == Focus::Block(i);
-    match &slot.widget {
-        Ok(w) => {
-            let ctx = RenderCtx {
-                theme: t,
-                focused,
-                active: focused && app.active(),
-            };
-            w.render(area, buf, &ctx);
-            if !app.demo() {
-                draw_done_mark(app, i, area, buf);
-            }
-        }
-        Err(e) => {
-            let block = border_block(t, focused).title(Line::styled(
-                format!(
-                    " {} {} block, line {} ",
-                    t.sym.bad,
-                    slot.kind.name(),
-                    slot.line
-                ),
-                t.bad,
-            ));
-            let inner = block.inner(area);
-            block.render(area, buf);
-            let inner = Rect {
-                x: inner.x + 1,
-                width: inner.width.saturating_sub(2),
-                ..inner
-            };
-            Paragraph::new(crate::sanitize::clean(e, true))
-                .style(t.warn)
-                .wrap(Wrap { trim: false })
-                .render(inner, buf);
-        }
-    }
-}
-
-/// The block's done mark on the left of its bottom border: `✓ done` or what is left.
-fn draw_done_mark(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
-    let t = app.theme();
-    let bottom = area.bottom() - 1;
-    // The mark sits in the block's frame: a block drawn without one gets none.
-    let framed = buf
-        .cell((area.x + 2, bottom))
-        .is_some_and(|c| c.symbol() == t.sym.border.horizontal_bottom);
-    if area.height < 3 || area.width < 12 || !framed {
-        return;
-    }
-    let (text, style) = match app.block_left(i) {
-        None => (format!(" {} done ", t.sym.ok), t.ok),
-        Some(left) => (format!(" {} to do: {left} ", t.sym.todo), t.dim),
-    };
-    let room = usize::from(area.width.saturating_sub(4));
-    let text = truncate(&text, room, t.sym.ellipsis);
-    buf.set_line(
-        area.x + 2,
-        bottom,
-        &Line::styled(text, style),
-        area.width.saturating_sub(4),
-    );
-}
-
-fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    let [r] = area.layout(
-        &Layout::vertical([Constraint::Length(height.min(area.height))]).flex(Flex::Center),
-    );
-    let [r] = r.layout(
-        &Layout::horizontal([Constraint::Length(width.min(area.width))]).flex(Flex::Center),
-    );
-    r
 }
 
 /// The lines of the help overlay: every key of the screen underneath.
@@ -503,13 +417,13 @@ fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
         .unwrap_or(u16::MAX)
         .min(area.height.saturating_sub(2));
     let r = centered(area, w, h);
-    Clear.render(r, buf);
-    buf.set_style(r, t.base);
-    let block = border_block(t, true)
-        .title(Line::styled(" Keys ", t.focus))
-        .title_bottom(Line::styled(" Esc or ? closes ", t.dim).right_aligned());
-    let inner = block.inner(r);
-    block.render(r, buf);
+    let inner = popup(
+        r,
+        buf,
+        t,
+        Line::styled(" Keys ", t.focus),
+        Some("Esc or ? closes"),
+    );
     let inner = Rect {
         x: inner.x + 1,
         width: inner.width.saturating_sub(1),
@@ -540,13 +454,8 @@ fn render_notice(msg: &str, t: &Theme, area: Rect, buf: &mut Buffer) {
         .unwrap_or(u16::MAX)
         .min(area.height.saturating_sub(2));
     let r = centered(area, w, h);
-    Clear.render(r, buf);
-    buf.set_style(r, t.base);
-    let block = border_block(t, true)
-        .title(Line::styled(format!(" {} Notice ", t.sym.bad), t.warn))
-        .title_bottom(Line::styled(" Enter closes ", t.dim).right_aligned());
-    let inner = block.inner(r);
-    block.render(r, buf);
+    let title = Line::styled(format!(" {} Notice ", t.sym.bad), t.warn);
+    let inner = popup(r, buf, t, title, Some("Enter closes"));
     let inner = Rect {
         x: inner.x + 1,
         width: inner.width.saturating_sub(2),

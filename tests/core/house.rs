@@ -193,3 +193,67 @@ fn the_function_counter_sees_bodies_and_skips_declarations() {
         vec![("a".to_string(), 1, 4), ("c".to_string(), 8, 1)]
     );
 }
+
+/// The share of `src/`'s lines (every `.rs` file, tests and all) that `src/tui/` may hold:
+/// the screens stay thinner than the core they draw.
+const MAX_TUI_SHARE: f64 = 0.5;
+
+/// Lines of the files under `dir`, and of all of `src/`.
+fn line_share(files: &[PathBuf], dir: &Path) -> (usize, usize) {
+    let mut part = 0;
+    let mut all = 0;
+    for path in files {
+        let n = std::fs::read_to_string(path)
+            .expect("read source")
+            .lines()
+            .count();
+        all += n;
+        if path.starts_with(dir) {
+            part += n;
+        }
+    }
+    (part, all)
+}
+
+/// The complaint when `part` of `all` lines is too large a share.
+fn share_problem(part: usize, all: usize) -> Option<String> {
+    let share = part as f64 / all.max(1) as f64;
+    (share >= MAX_TUI_SHARE).then(|| {
+        format!(
+            "src/tui/ holds {part} of src/'s {all} lines ({:.0}%, at most {:.0}%): move what knows no terminal into the core",
+            share * 100.0,
+            MAX_TUI_SHARE * 100.0
+        )
+    })
+}
+
+#[test]
+fn the_screens_hold_less_than_half_of_the_code() {
+    let tui = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src")
+        .join("tui");
+    let (part, all) = line_share(&src_files(), &tui);
+    if let Some(problem) = share_problem(part, all) {
+        panic!("{problem}");
+    }
+}
+
+#[test]
+fn the_share_is_counted_per_folder_and_a_planted_excess_is_caught() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = [root.join("lib.rs"), root.join("tui/mod.rs")];
+    let (part, all) = line_share(&files, &root.join("tui"));
+    let lines = |p: &str| {
+        std::fs::read_to_string(root.join(p))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    assert_eq!(
+        (part, all),
+        (lines("tui/mod.rs"), lines("tui/mod.rs") + lines("lib.rs"))
+    );
+    assert!(share_problem(49, 100).is_none());
+    let planted = share_problem(22_708, 40_220).expect("59% is over the limit");
+    assert!(planted.contains("(56%, at most 50%)"), "{planted}");
+}

@@ -77,7 +77,7 @@ fn a_missed_row_comes_back_in_the_next_drill_on_its_day() {
         m.sort();
         m
     });
-    assert_eq!(review::trend(&progress), vec![0]);
+    assert_eq!(progress.rehearsal.trend(), vec![0]);
     // Another seed, the next day: both missed rows are asked again (due rows take up to
     // half of a drill's predictions).
     let mut again = real_app(progress);

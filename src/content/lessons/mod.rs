@@ -1,17 +1,27 @@
 //! Lessons: Markdown files with interactive fenced blocks (the format is described in lessons/README.md).
 //!
 //! This file holds the lesson types and loads a tree of lessons; `parse` reads a file's pages,
-//! prose and fences, `body` checks a block's options and parses its body.
+//! prose and fences; `kind` holds every block kind's facts (its word and names, its options
+//! and its body format), so a new kind is written there.
 
-mod body;
+mod kind;
 mod parse;
 #[cfg(test)]
 mod tests;
 
+pub use kind::{BlockKind, BlockSpec, Checklist, Choice, Explain, Quiz};
 pub use parse::parse_lesson;
 
-use crate::content::Content;
-use crate::error::UserResult;
+use crate::content::{Content, TextFile};
+use crate::error::{UserError, UserResult};
+
+/// A block's `key=value` options in the order written.
+pub(crate) type Options = Vec<(String, String)>;
+
+/// `FILE:LINE: what`, the error for a problem at a line of a lesson file.
+pub(crate) fn err(file: &TextFile, line: usize, what: impl std::fmt::Display) -> UserError {
+    UserError::new(format!("{}:{line}: {what}", file.display))
+}
 
 /// One lesson file.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,114 +83,6 @@ impl Block {
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BlockKind {
-    Predict,
-    Playground,
-    Trace,
-    Quiz,
-    Explain,
-    Checklist,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum BlockSpec {
-    /// predict / playground / trace: everything is in the options.
-    None,
-    Quiz(Quiz),
-    Explain(Explain),
-    Checklist(Checklist),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Quiz {
-    pub question: String,
-    pub choices: Vec<Choice>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Choice {
-    pub text: String,
-    pub correct: bool,
-    /// Why this choice is right or wrong, shown once the learner picks it.
-    pub why: String,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Explain {
-    pub question: String,
-    pub model_answer: String,
-    /// Points a good answer mentions; the learner ticks the ones they covered.
-    pub key_points: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Checklist {
-    pub items: Vec<String>,
-}
-
-/// The interactive kinds, as written in an info string.
-pub(crate) const KINDS: &[(&str, BlockKind)] = &[
-    ("predict", BlockKind::Predict),
-    ("playground", BlockKind::Playground),
-    ("trace", BlockKind::Trace),
-    ("quiz", BlockKind::Quiz),
-    ("explain", BlockKind::Explain),
-    ("checklist", BlockKind::Checklist),
-];
-
-impl BlockKind {
-    /// The word used in lesson files (`predict`, `trace`, ...).
-    pub fn name(&self) -> &'static str {
-        KINDS
-            .iter()
-            .find(|(_, k)| k == self)
-            .map(|(n, _)| *n)
-            .unwrap_or("?")
-    }
-
-    pub(crate) fn from_word(word: &str) -> Option<BlockKind> {
-        KINDS
-            .iter()
-            .find(|(n, _)| *n == word)
-            .map(|(_, k)| k.clone())
-    }
-
-    /// The word capitalized, as a title begins (`Predict`).
-    pub fn title(&self) -> String {
-        let name = self.name();
-        let mut chars = name.chars();
-        chars
-            .next()
-            .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-            .unwrap_or_default()
-    }
-
-    /// How the page names a block of this kind that has nothing more precise to say of
-    /// what is left of it ("to do: the checklist").
-    pub fn noun(&self) -> &'static str {
-        match self {
-            BlockKind::Predict => "the predict table",
-            BlockKind::Playground => "the playground",
-            BlockKind::Trace => "the trace",
-            BlockKind::Quiz => "the quiz",
-            BlockKind::Explain => "the explain question",
-            BlockKind::Checklist => "the checklist",
-        }
-    }
-
-    /// The option keys this kind accepts.
-    pub(crate) fn allowed_options(&self) -> &'static [&'static str] {
-        match self {
-            BlockKind::Predict => &["fixture", "group", "rows"],
-            BlockKind::Playground => &["mode", "schema", "tool", "tenant", "read"],
-            BlockKind::Trace => &["scenario", "seed"],
-            BlockKind::Checklist => &["grader"],
-            BlockKind::Quiz | BlockKind::Explain => &[],
-        }
     }
 }
 

@@ -1,14 +1,10 @@
 //! The lesson file's shape: title, study time, pages at `## ` headings, prose, and fenced
 //! blocks told apart from ordinary code by their info string.
 
-use super::body::{check_options, parse_body};
-use super::{Block, BlockKind, Item, KINDS, Lesson, Page};
+use super::kind::{BlockKind, KINDS, check_options, parse_body};
+use super::{Block, Item, Lesson, Options, Page, err};
 use crate::content::TextFile;
-use crate::error::{UserError, UserResult};
-
-pub(super) fn err(file: &TextFile, line: usize, what: impl std::fmt::Display) -> UserError {
-    UserError::new(format!("{}:{line}: {what}", file.display))
-}
+use crate::error::UserResult;
 
 /// A fence opening: the fence character, its length and the info string.
 fn fence_open(line: &str) -> Option<(char, usize, &str)> {
@@ -225,8 +221,6 @@ impl<'a> Reader<'a> {
         Ok((self.minutes, self.pages))
     }
 }
-
-pub(super) type Options = Vec<(String, String)>;
 
 /// `None` for ordinary code (a language or nothing), the kind and options for a block.
 fn classify(file: &TextFile, line: usize, info: &str) -> UserResult<Option<(BlockKind, Options)>> {

@@ -1,7 +1,7 @@
 //! The grader's held-back edge cases as rows to predict: the call as the learner's own
 //! function would receive it, and the outcome the real code gives.
 
-use super::questions::{Predict, Source};
+use super::predict::{Predict, Source};
 use crate::executor::Envelope;
 use crate::practice::cases::{Expected, Row};
 use crate::practice::{Function, Origin};

@@ -4,6 +4,7 @@
 //! drill as it was sat ([`transcript`]).
 
 mod held;
+pub mod predict;
 pub mod questions;
 pub mod score;
 pub mod transcript;
@@ -17,7 +18,8 @@ use std::path::{Path, PathBuf};
 use crate::course::review::{self, Day};
 use crate::practice::Lang;
 
-pub use questions::{Explain, Mix, Pool, Predict, Question, Source};
+pub use predict::{Predict, Source};
+pub use questions::{Explain, Mix, Pool, Question};
 pub use score::{Answer, Given, Scorecard};
 
 /// How a drill is set up.

@@ -1,4 +1,4 @@
-use super::questions::{Predict, time_named};
+use super::questions::time_named;
 use super::*;
 use crate::content::Content;
 use crate::course::{BlockEnv, load_lessons};

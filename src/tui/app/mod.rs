@@ -4,7 +4,7 @@
 //! (`ui.rs`) reads `&App` and matches on the same screen in one place too.
 //!
 //! The jobs live in their own files: `state` (the screens and the small state types),
-//! `slots` (the open page's blocks, behind methods that version the page layout), `input`
+//! `slots` (the open page's blocks, behind methods that version the page layout), `actions`
 //! (keys and mouse to actions), `layout` (screen areas and the cached page layout),
 //! `scroll` (keeping the focus in view), `pages` (opening pages, building blocks, recording
 //! progress), `reload` (taking in lesson files changed on disk), `home` (the home
@@ -12,10 +12,10 @@
 //! mode's steps, resets and clock), and one file per screen opened over the lessons:
 //! `player`, `drill`, `practice`.
 
+mod actions;
 mod done;
 mod drill;
 mod home;
-mod input;
 mod layout;
 mod pages;
 mod player;

@@ -8,11 +8,11 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::text::{truncate, width as width_of};
-use crate::tui::blocks::common::{draw_lines, wrap_prefixed};
-use crate::tui::keybar::{self, BarKey, Rank};
+use crate::tui::draw::keybar::{self, BarKey, Rank};
+use crate::tui::draw::{self, draw_lines, wrap_prefixed};
 use crate::tui::theme::Theme;
 
 use super::glyphs::Glyphs;
@@ -375,21 +375,14 @@ fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
         return;
     };
     let g = Glyphs::for_theme(th);
-    Clear.render(area, buf);
-    buf.set_style(area, th.base);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_set(th.sym.border)
-        .border_style(th.focus)
-        .title(Span::styled(
-            format!(
-                " Knobs: {} choose{}{} change{}Enter re-run ",
-                g.up_down, g.sep, g.left_right, g.sep
-            ),
-            th.focus,
-        ));
-    let inner = block.inner(area);
-    block.render(area, buf);
+    let title = Line::from(Span::styled(
+        format!(
+            " Knobs: {} choose{}{} change{}Enter re-run ",
+            g.up_down, g.sep, g.left_right, g.sep
+        ),
+        th.focus,
+    ));
+    let inner = draw::popup(area, buf, th, title, None);
     let lines: Vec<Line<'static>> = Knob::ALL
         .iter()
         .enumerate()

@@ -7,7 +7,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use crate::tui::blocks::common::{draw_lines, wrap_prefixed};
+use crate::tui::draw::{draw_lines, wrap_prefixed};
 use crate::tui::theme::Theme;
 
 use super::Player;

@@ -6,9 +6,10 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use crate::json_text::json_compact;
 use crate::orchestrator::{Category, StopReason};
 use crate::text::{fit, truncate, width as width_of, wrap};
-use crate::tui::blocks::common::{json_compact, wrap_prefixed};
+use crate::tui::draw::wrap_prefixed;
 use crate::tui::theme::Theme;
 
 use super::glyphs::{self, Glyphs};

@@ -112,7 +112,13 @@ impl TimelineView<'_> {
             axis_end: plot.end,
             rows: Vec::new(),
         };
-        self.draw_body(body, &plot, label_w, note_w, g, buf, &mut geo);
+        let cx = LaneCtx {
+            plot: &plot,
+            label_w,
+            note_w,
+            g,
+        };
+        self.draw_body(body, &cx, buf, &mut geo);
         geo
     }
 
@@ -164,17 +170,8 @@ impl TimelineView<'_> {
         let _ = label_w;
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn draw_body(
-        &self,
-        area: Rect,
-        plot: &Plot,
-        label_w: u16,
-        note_w: u16,
-        g: &Glyphs,
-        buf: &mut Buffer,
-        geo: &mut Geometry,
-    ) {
+    fn draw_body(&self, area: Rect, cx: &LaneCtx, buf: &mut Buffer, geo: &mut Geometry) {
+        let (plot, g) = (cx.plot, cx.g);
         if area.height == 0 {
             return;
         }
@@ -197,7 +194,7 @@ impl TimelineView<'_> {
         // What the group rows (if any) count, per state, found once for all of them.
         let density = layout.iter().find_map(|row| match row {
             Row::Group(_, grouped) => Some(self.tl.index.density(
-                self.tl,
+                self.tl.view(),
                 self.t,
                 grouped.shown.clone(),
                 plot.x,
@@ -209,12 +206,7 @@ impl TimelineView<'_> {
         for (y, row) in (lanes_area.y..).zip(layout.iter()) {
             match row {
                 Row::Lane(lane, part) => {
-                    let cols = Cols {
-                        label_w,
-                        note_w,
-                        plot,
-                    };
-                    self.draw_part(*lane, *part, y, &cols, g, buf);
+                    self.draw_part(*lane, *part, y, cx, buf);
                     if let Lane::Call(i) = lane {
                         geo.rows.push((y, *i));
                     }
@@ -231,13 +223,12 @@ impl TimelineView<'_> {
                                 }
                                 acc
                             });
-                    let lanes = grouped.lanes;
-                    self.draw_group(label, lanes, &counts, y, plot, label_w, note_w, g, buf)
+                    self.draw_group(label, grouped.lanes, &counts, y, cx, buf)
                 }
             }
         }
         if let Some(my) = marks_row {
-            self.draw_mark_labels(my, plot, note_w, g, buf);
+            self.draw_mark_labels(my, plot, cx.note_w, g, buf);
         }
     }
 
@@ -265,7 +256,8 @@ impl TimelineView<'_> {
     }
 
     /// One row of a lane: the lane itself, its raced handlers, or the run before.
-    fn draw_part(&self, lane: Lane, part: Part, y: u16, cols: &Cols, g: &Glyphs, buf: &mut Buffer) {
+    fn draw_part(&self, lane: Lane, part: Part, y: u16, cx: &LaneCtx, buf: &mut Buffer) {
+        let g = cx.g;
         let lane_now = lane;
         let (tl, lane) = match (part, lane) {
             (p, Lane::Call(i)) if p.is_before() => {
@@ -276,52 +268,36 @@ impl TimelineView<'_> {
                         let th = self.theme;
                         let label = format!("  {} before", g.differs);
                         buf.set_string(
-                            cols.plot.x - cols.label_w - 1,
+                            cx.plot.x - cx.label_w - 1,
                             y,
-                            fit(&label, cols.label_w as usize, th.sym.ellipsis),
+                            fit(&label, cx.label_w as usize, th.sym.ellipsis),
                             th.dim,
                         );
-                        buf.set_string(cols.plot.x, y, "(not in the run before)", th.dim);
+                        buf.set_string(cx.plot.x, y, "(not in the run before)", th.dim);
                         return;
                     }
                 }
             }
             _ => (self.tl, lane),
         };
-        self.draw_lane(
-            tl,
-            lane,
-            part,
-            y,
-            cols.plot,
-            cols.label_w,
-            cols.note_w,
-            g,
-            buf,
-        );
+        self.draw_lane(tl, lane, part, y, cx, buf);
         // The same call in both runs: `≠` only where something changed.
         if let (Part::Before | Part::BeforeNoGhost, Lane::Call(now)) = (part, lane_now)
             && !crate::replay::knobs::lane_differs(tl, self.tl, now)
         {
             let th = self.theme;
-            let label = fit("  = before", cols.label_w as usize, th.sym.ellipsis);
-            buf.set_string(cols.plot.x - cols.label_w - 1, y, label, th.dim);
+            let label = fit("  = before", cx.label_w as usize, th.sym.ellipsis);
+            buf.set_string(cx.plot.x - cx.label_w - 1, y, label, th.dim);
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn draw_lane(
-        &self,
-        tl: &Run,
-        lane: Lane,
-        part: Part,
-        y: u16,
-        plot: &Plot,
-        label_w: u16,
-        note_w: u16,
-        g: &Glyphs,
-        buf: &mut Buffer,
-    ) {
+    fn draw_lane(&self, tl: &Run, lane: Lane, part: Part, y: u16, cx: &LaneCtx, buf: &mut Buffer) {
+        let LaneCtx {
+            plot,
+            label_w,
+            note_w,
+            g,
+        } = *cx;
         let th = self.theme;
         let before = part.is_before();
         let selected = matches!(lane, Lane::Call(i) if Some(i) == self.selected) && !before;
@@ -435,19 +411,21 @@ impl TimelineView<'_> {
     }
 
     /// A group row: how many lanes, and per column how many of their attempts ran there.
-    #[allow(clippy::too_many_arguments)]
     fn draw_group(
         &self,
         word: &str,
         lanes: usize,
         counts: &[usize],
         y: u16,
-        plot: &Plot,
-        label_w: u16,
-        note_w: u16,
-        g: &Glyphs,
+        cx: &LaneCtx,
         buf: &mut Buffer,
     ) {
+        let LaneCtx {
+            plot,
+            label_w,
+            note_w,
+            g,
+        } = *cx;
         let th = self.theme;
         let label = format!("+{lanes} {word}");
         buf.set_string(
@@ -619,9 +597,11 @@ fn put(buf: &mut Buffer, x: u16, y: u16, glyph: &str, style: Style) {
     }
 }
 
-/// The columns of a row.
-struct Cols<'a> {
+/// What every lane row is drawn with: where the plot, the label and the note columns are,
+/// and the glyphs of the theme.
+struct LaneCtx<'a> {
+    plot: &'a Plot,
     label_w: u16,
     note_w: u16,
-    plot: &'a Plot,
+    g: &'a Glyphs,
 }

@@ -2,16 +2,16 @@
 //! and the key bar; the quit question and the help on top. Reads `&Drill` only.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget};
+use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Drill, Phase, Saved};
 use crate::course::rehearsal::score::{clock, seconds};
 use crate::course::rehearsal::{Explain, Predict, Question, Sitting};
 use crate::text::{truncate, width as width_of, wrap};
-use crate::tui::keybar::{Rank, render_keys};
+use crate::tui::draw::keybar::{Rank, render_keys};
+use crate::tui::draw::{self, text_popup};
 use crate::tui::theme::Theme;
 
 /// Below this many seconds the countdown turns to a warning.
@@ -22,19 +22,8 @@ const EDITOR_MAX: u16 = 12;
 impl Drill {
     /// Draw the whole drill screen into `area`.
     pub fn render(&self, area: Rect, buf: &mut Buffer, t: &Theme, present: bool) {
-        buf.set_style(area, t.base);
-        let pad = if present { 2 } else { 1 };
-        let [head, body, bar] = area.layout(&Layout::vertical([
-            Constraint::Length(2),
-            Constraint::Fill(1),
-            Constraint::Length(1),
-        ]));
+        let draw::ScreenAreas { head, body, bar } = draw::screen(area, buf, t, present);
         self.render_head(head, buf, t);
-        let body = Rect {
-            x: body.x + pad,
-            width: body.width.saturating_sub(2 * pad),
-            ..body
-        };
         let lines = if self.phase == Phase::Done {
             self.scorecard_lines(t, usize::from(body.width))
         } else {
@@ -65,7 +54,7 @@ impl Drill {
         render_keys(&keys, None, t, bar, buf);
         if self.confirm_quit {
             let msg = "Quit the drill? Your answers so far are not saved. q or y quits; any other key goes on.";
-            popup(area, buf, t, " Quit? ", &wrap(msg, 46));
+            text_popup(area, buf, t, " Quit? ", &wrap(msg, 46));
         } else if self.help {
             let mut text: Vec<String> = self
                 .hints()
@@ -77,7 +66,7 @@ impl Drill {
                 "While you type an answer every key types, q included; Esc leaves the editor. Ctrl-C quits at once.",
                 44,
             ));
-            popup(area, buf, t, " Keys ", &text);
+            text_popup(area, buf, t, " Keys ", &text);
         }
     }
 
@@ -396,33 +385,4 @@ impl Drill {
         );
         Line::styled(truncate(&text, w, t.sym.ellipsis), style)
     }
-}
-
-/// A framed box in the middle of `area` with `lines` in it.
-pub(crate) fn popup(area: Rect, buf: &mut Buffer, t: &Theme, title: &str, lines: &[String]) {
-    let w = lines.iter().map(|l| width_of(l)).max().unwrap_or(10) + 4;
-    let w = u16::try_from(w).unwrap_or(u16::MAX).min(area.width);
-    let h = u16::try_from(lines.len() + 2)
-        .unwrap_or(u16::MAX)
-        .min(area.height);
-    let r = Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    };
-    Clear.render(r, buf);
-    buf.set_style(r, t.base);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_set(t.sym.border)
-        .border_style(t.focus)
-        .title(Span::styled(title.to_owned(), t.focus));
-    let inner = block.inner(r);
-    block.render(r, buf);
-    let text: Vec<Line> = lines
-        .iter()
-        .map(|l| Line::styled(format!(" {l}"), Style::default()))
-        .collect();
-    Paragraph::new(text).render(inner, buf);
 }

@@ -3,12 +3,12 @@
 //! countdown; then a scorecard and a Markdown transcript. In interviewer mode the answers
 //! and rubric stay hidden until the interviewer reveals them, and the interviewer scores.
 //!
-//! `Drill` owns the drill's state on screen; `input` turns keys into changes, `draw` reads
+//! `Drill` owns the drill's state on screen; `keys` turns keys into changes, `draw` reads
 //! `&Drill`. The questions, the scoring, the transcript and the review cards are the
 //! course's ([`crate::course::rehearsal`], [`crate::course::review`]).
 
 pub(crate) mod draw;
-mod input;
+mod keys;
 pub mod write;
 
 use std::collections::BTreeMap;

@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use tooldojo::check::lint::lint_lessons;
 use tooldojo::content::TextFile;
 use tooldojo::content::lessons::parse_lesson;
-use tooldojo::tui::app::LessonEntry;
+use tooldojo::course::LessonEntry;
 use tooldojo::tui::screens;
 use tooldojo_fuzz::{env, options, shipped};
 
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         rel: "99-fuzz.md".into(),
         text: text.to_owned(),
     };
-    let parsed = parse_lesson(&file).map_err(|e| e.to_string());
+    let parsed = parse_lesson(&file);
     if let Ok(lesson) = &parsed {
         let _ = lint_lessons(std::slice::from_ref(lesson), &shipped().tables);
     }

@@ -10,9 +10,9 @@ use tooldojo::check::lint::LintTables;
 use tooldojo::content::Content;
 use tooldojo::executor::{Record, cases as exec_cases};
 use tooldojo::switches::Switch;
-use tooldojo::tui::app::{self, App, Input, LessonEntry, Options};
-use tooldojo::tui::blocks::BlockEnv;
-use tooldojo::tui::progress::Progress;
+use tooldojo::course::{BlockEnv, LessonEntry, Progress};
+use tooldojo::error::UserResult;
+use tooldojo::tui::app::{App, Input, Options};
 use tooldojo::tui::theme::{Theme, ThemeName};
 use tooldojo::validate::cases::{self as val_cases, NamedSchema};
 use tooldojo::validate::{Rule, Schema, ValidatorRules, Violation};
@@ -21,7 +21,7 @@ use tooldojo::validate::{Rule, Schema, ValidatorRules, Violation};
 pub struct Shipped {
     pub content: Content,
     pub records: Vec<Record>,
-    pub lessons: Result<Vec<LessonEntry>, String>,
+    pub lessons: UserResult<Vec<LessonEntry>>,
     pub named: Vec<(String, NamedSchema)>,
     /// The named schemas compiled.
     pub schemas: Vec<Schema>,
@@ -39,7 +39,7 @@ pub fn shipped() -> &'static Shipped {
             .collect();
         Shipped {
             records: exec_cases::tickets(&content).expect("the shipped tickets parse"),
-            lessons: app::load_lessons(&content),
+            lessons: tooldojo::course::load_lessons(&content),
             tables: LintTables::load(&content, &tooldojo::cli::command_names())
                 .expect("the shipped fixtures parse"),
             named,
@@ -86,14 +86,14 @@ pub fn options(style: u8) -> Options {
 /// The blocks' environment over the built-in content.
 pub fn env() -> BlockEnv {
     let s = shipped();
-    app::block_env(s.content.clone(), s.records.clone(), 0)
+    BlockEnv::new(s.content.clone(), s.records.clone(), 0)
 }
 
 /// The app as the terminal starts it, opening `lesson` (an id) if given.
 pub fn app(
     style: u8,
     lesson: Option<String>,
-    lessons: Result<Vec<LessonEntry>, String>,
+    lessons: UserResult<Vec<LessonEntry>>,
     size: Rect,
 ) -> App {
     let mut opts = options(style);
@@ -182,7 +182,7 @@ fn mouse(kind_byte: u8, column: u8, row: u8) -> Input {
 /// - `0xd0-0xdf`: a tick; `0xe0-0xef`: Shift+Ctrl on the next named key;
 /// - `0xf0-0xf7`: the lesson files reloaded (unchanged); `0xf8-0xfb`: a reload that
 ///   failed; `0xfc-0xff`: a status message.
-pub fn decode(data: &[u8], reload: impl Fn() -> Result<Vec<LessonEntry>, String>) -> Vec<Input> {
+pub fn decode(data: &[u8], reload: impl Fn() -> UserResult<Vec<LessonEntry>>) -> Vec<Input> {
     let mut out = Vec::new();
     let mut i = 0;
     let next = |i: &mut usize| -> u8 {

@@ -9,19 +9,13 @@ use serde_json::Value;
 use crate::orchestrator::{self, Category, EventKind, HandlerState, Scenario, run_blocking};
 use crate::sanitize::clean;
 
-use super::run::{
-    CallLane, CallResult, Clock, Events, Lane, Parts, Run, SegKind, Segment, TurnLane, Validation,
-};
-use super::{Origin, ReplayError, RunSource, warn};
+mod find;
 
-/// What a scenario run keeps besides its lanes: the scenario and seed it ran with (the knobs
-/// start from them) and the orchestrator's own trace (for the Chrome trace export).
-#[derive(Debug, Clone)]
-pub struct ScenarioRun {
-    pub scenario: Scenario,
-    pub seed: u64,
-    pub trace: Arc<orchestrator::Run>,
-}
+use super::run::{
+    CallLane, CallResult, Clock, Events, Lane, Origin, Parts, Run, ScenarioRun, SegKind, Segment,
+    TurnLane, Validation,
+};
+use super::source::{ReplayError, RunSource};
 
 /// A scenario (already loaded) and the seed to run it with.
 #[derive(Debug, Clone)]
@@ -91,7 +85,7 @@ impl Run {
             end_ms: trace.end_ms,
             stop: Some(trace.stop_reason),
         };
-        Run::new(parts, |run| warn::find(run, &trace))
+        Run::new(parts, |run| find::warnings(run, &trace))
     }
 }
 

@@ -1,10 +1,119 @@
-//! The inside of an interactive block: its `key=value` options and, for quiz, explain and
-//! checklist, its body.
+//! The kinds of interactive block and every fact about each: the word a lesson writes, the
+//! names the screens use, the options it takes and their values, and its body (quiz,
+//! explain and checklist have one). A new block kind is a variant here, its widget, and its
+//! arm in `tui::blocks::build`.
 
-use super::parse::{Options, err};
-use super::{BlockKind, BlockSpec, Checklist, Choice, Explain, Quiz};
+use super::{Options, err};
 use crate::content::TextFile;
 use crate::error::{UserError, UserResult};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BlockKind {
+    Predict,
+    Playground,
+    Trace,
+    Quiz,
+    Explain,
+    Checklist,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum BlockSpec {
+    /// predict / playground / trace: everything is in the options.
+    None,
+    Quiz(Quiz),
+    Explain(Explain),
+    Checklist(Checklist),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quiz {
+    pub question: String,
+    pub choices: Vec<Choice>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    pub text: String,
+    pub correct: bool,
+    /// Why this choice is right or wrong, shown once the learner picks it.
+    pub why: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explain {
+    pub question: String,
+    pub model_answer: String,
+    /// Points a good answer mentions; the learner ticks the ones they covered.
+    pub key_points: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checklist {
+    pub items: Vec<String>,
+}
+
+/// The interactive kinds, as written in an info string.
+pub(crate) const KINDS: &[(&str, BlockKind)] = &[
+    ("predict", BlockKind::Predict),
+    ("playground", BlockKind::Playground),
+    ("trace", BlockKind::Trace),
+    ("quiz", BlockKind::Quiz),
+    ("explain", BlockKind::Explain),
+    ("checklist", BlockKind::Checklist),
+];
+
+impl BlockKind {
+    /// The word used in lesson files (`predict`, `trace`, ...).
+    pub fn name(&self) -> &'static str {
+        KINDS
+            .iter()
+            .find(|(_, k)| k == self)
+            .map(|(n, _)| *n)
+            .unwrap_or("?")
+    }
+
+    pub(crate) fn from_word(word: &str) -> Option<BlockKind> {
+        KINDS
+            .iter()
+            .find(|(n, _)| *n == word)
+            .map(|(_, k)| k.clone())
+    }
+
+    /// The word capitalized, as a title begins (`Predict`).
+    pub fn title(&self) -> String {
+        let name = self.name();
+        let mut chars = name.chars();
+        chars
+            .next()
+            .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+            .unwrap_or_default()
+    }
+
+    /// How the page names a block of this kind that has nothing more precise to say of
+    /// what is left of it ("to do: the checklist").
+    pub fn noun(&self) -> &'static str {
+        match self {
+            BlockKind::Predict => "the predict table",
+            BlockKind::Playground => "the playground",
+            BlockKind::Trace => "the trace",
+            BlockKind::Quiz => "the quiz",
+            BlockKind::Explain => "the explain question",
+            BlockKind::Checklist => "the checklist",
+        }
+    }
+
+    /// The option keys this kind accepts.
+    pub(crate) fn allowed_options(&self) -> &'static [&'static str] {
+        match self {
+            BlockKind::Predict => &["fixture", "group", "rows"],
+            BlockKind::Playground => &["mode", "schema", "tool", "tenant", "read"],
+            BlockKind::Trace => &["scenario", "seed"],
+            BlockKind::Checklist => &["grader"],
+            BlockKind::Quiz | BlockKind::Explain => &[],
+        }
+    }
+}
 
 /// Option keys and closed value sets; names that live in fixtures are the lint's job.
 pub(super) fn check_options(

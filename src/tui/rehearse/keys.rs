@@ -6,8 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::{Drill, DrillUpdate, Phase};
 use crate::course::rehearsal::Question;
 use crate::course::rehearsal::score::{Given, pick_points, share_points};
-use crate::tui::blocks::common::{is_char, is_down, is_up, plain};
-use crate::tui::keybar::{BarKey, Rank};
+use crate::tui::draw::keybar::{BarKey, Rank};
+use crate::tui::keys::{is_char, is_down, is_up, plain};
 
 fn ctrl(key: &KeyEvent, c: char) -> bool {
     key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)

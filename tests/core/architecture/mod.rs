@@ -3,8 +3,14 @@
 //! `use crate::{X, Y}`, and `super::` chains that climb to the crate root) are collected,
 //! and each one must be allowed by [`ARROWS`].
 
+mod cycles;
+mod faces;
+mod scan;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+use scan::{code_only, tokens};
 
 /// Which top-level modules each module may use. `None` means any module.
 const ARROWS: &[(&str, Option<&[&str]>)] = &[
@@ -48,13 +54,14 @@ const LEAVES: &[&str] = &[
     "sanitize",
     "switches",
     "text",
+    "watch",
 ];
 
 /// A source file: its path for messages, its module path and its text.
-struct Source {
-    display: String,
-    module: Vec<String>,
-    text: String,
+pub(crate) struct Source {
+    pub(crate) display: String,
+    pub(crate) module: Vec<String>,
+    pub(crate) text: String,
 }
 
 /// The module path of a file under `src/` (`cli/check.rs` -> `[cli, check]`), or `None` for
@@ -75,7 +82,7 @@ fn module_path(rel: &Path) -> Option<Vec<String>> {
     Some(parts)
 }
 
-fn read_sources(root: &Path) -> Vec<Source> {
+pub(crate) fn read_sources(root: &Path) -> Vec<Source> {
     let mut files = Vec::new();
     collect_rs(root, &mut files);
     files.sort();
@@ -107,145 +114,9 @@ fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The source with comments and the insides of string and char literals blanked out, so a
-/// path named in a doc comment or a message is not taken for a use.
-fn code_only(src: &str) -> String {
-    let chars: Vec<char> = src.chars().collect();
-    let mut out = String::with_capacity(src.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let next = chars.get(i + 1).copied();
-        if c == '/' && next == Some('/') {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && next == Some('*') {
-            i = skip_block_comment(&chars, i);
-            out.push(' ');
-        } else if c == 'r'
-            && matches!(next, Some('"' | '#'))
-            && !ident_char(chars.get(i.wrapping_sub(1)))
-        {
-            i = skip_raw_string(&chars, i);
-            out.push_str("\"\"");
-        } else if c == '"' {
-            i = skip_string(&chars, i);
-            out.push_str("\"\"");
-        } else if c == '\'' {
-            i = skip_char_or_lifetime(&chars, i, &mut out);
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
-}
-
-fn ident_char(c: Option<&char>) -> bool {
-    c.is_some_and(|c| c.is_alphanumeric() || *c == '_')
-}
-
-fn skip_block_comment(chars: &[char], mut i: usize) -> usize {
-    let mut depth = 0;
-    while i < chars.len() {
-        if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-            depth += 1;
-            i += 2;
-        } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-            depth -= 1;
-            i += 2;
-            if depth == 0 {
-                break;
-            }
-        } else {
-            i += 1;
-        }
-    }
-    i
-}
-
-/// `i` is at the `r` of `r"..."` or `r#"..."#`; returns the index after the literal.
-fn skip_raw_string(chars: &[char], mut i: usize) -> usize {
-    i += 1;
-    let mut hashes = 0;
-    while chars.get(i) == Some(&'#') {
-        hashes += 1;
-        i += 1;
-    }
-    if chars.get(i) != Some(&'"') {
-        return i; // `r#ident`, a raw identifier
-    }
-    i += 1;
-    while i < chars.len() {
-        if chars[i] == '"' && (1..=hashes).all(|h| chars.get(i + h) == Some(&'#')) {
-            return i + 1 + hashes;
-        }
-        i += 1;
-    }
-    i
-}
-
-/// `i` is at an opening `"`; returns the index after the closing one.
-fn skip_string(chars: &[char], mut i: usize) -> usize {
-    i += 1;
-    while i < chars.len() {
-        match chars[i] {
-            '\\' => i += 2,
-            '"' => return i + 1,
-            _ => i += 1,
-        }
-    }
-    i
-}
-
-/// `i` is at a `'`: a char literal (`'x'`, `'\n'`, `'\''`) is skipped, a lifetime is kept.
-fn skip_char_or_lifetime(chars: &[char], i: usize, out: &mut String) -> usize {
-    if chars.get(i + 1) == Some(&'\\') {
-        let mut j = i + 2;
-        while j < chars.len() && !(chars[j] == '\'' && j > i + 2) {
-            j += 1;
-        }
-        out.push_str("' '");
-        return j + 1;
-    }
-    if chars.get(i + 2) == Some(&'\'') {
-        out.push_str("' '");
-        return i + 3;
-    }
-    out.push('\'');
-    i + 1
-}
-
-/// Identifiers, `::` and single punctuation characters.
-fn tokens(code: &str) -> Vec<String> {
-    let chars: Vec<char> = code.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_alphanumeric() || c == '_' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                i += 1;
-            }
-            out.push(chars[start..i].iter().collect());
-        } else if c == ':' && chars.get(i + 1) == Some(&':') {
-            out.push("::".to_owned());
-            i += 2;
-        } else {
-            if !c.is_whitespace() {
-                out.push(c.to_string());
-            }
-            i += 1;
-        }
-    }
-    out
-}
-
 /// The top-level modules a file refers to. `depth` is the length of the file's module path:
 /// a chain of that many `super`s (or more) climbs to the crate root.
-fn references(text: &str, depth: usize) -> BTreeSet<String> {
+pub(crate) fn references(text: &str, depth: usize) -> BTreeSet<String> {
     let toks = tokens(&code_only(text));
     let mut found = BTreeSet::new();
     // Brace depths at which inline `mod name {` blocks were opened.
@@ -368,7 +239,7 @@ fn allowed(from: &str, to: &str) -> Result<(), String> {
     }
 }
 
-fn src_root() -> PathBuf {
+pub(crate) fn src_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
