@@ -245,7 +245,7 @@ fn string(view: &View<'_>, example: &Value, out: &mut Vec<Wrong>) {
     if let Some(p) = view.str("pattern") {
         out.push((
             TrapKind::PatternMiss,
-            "text around a valid value".into(),
+            "pattern miss: text around it".into(),
             Value::String(format!("see {ex} (and more)")),
         ));
         if (p.contains("\\d") || p.contains("\\w"))
@@ -283,19 +283,19 @@ fn lengths(view: &View<'_>, ex: &str, out: &mut Vec<Wrong>) {
     match view.num("maxLength") {
         Some(max) => out.push((
             TrapKind::OverLong,
-            format!("one character over maxLength ({})", max as usize),
+            format!("over maxLength ({})", max as usize),
             Value::String(padded(max as usize + 1)),
         )),
         None => out.push((
             TrapKind::OverLong,
-            format!("an over-long string ({LONG_STRING} characters)"),
+            format!("over-long string ({LONG_STRING} chars)"),
             Value::String(padded(LONG_STRING)),
         )),
     }
     if let Some(min) = view.num("minLength").filter(|m| *m >= 1.0) {
         out.push((
             TrapKind::TooShort,
-            format!("one character under minLength ({})", min as usize),
+            format!("under minLength ({})", min as usize),
             Value::String(padded(min as usize - 1)),
         ));
     }
@@ -403,7 +403,7 @@ fn array(view: &View<'_>, example: &Value, out: &mut Vec<Wrong>) {
         )),
         None => out.push((
             TrapKind::TooManyItems,
-            format!("an unbounded list ({LONG_LIST} items)"),
+            format!("unbounded list ({LONG_LIST} items)"),
             list(LONG_LIST),
         )),
     }

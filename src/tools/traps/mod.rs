@@ -42,6 +42,9 @@ pub struct Trap {
     /// The path the validator's failure names.
     #[serde(skip)]
     pub error_path: String,
+    /// The field's path, step by step.
+    #[serde(skip)]
+    pub segs: Vec<Seg>,
     /// The valid arguments the trap changes one thing in (the validator accepts them).
     #[serde(skip)]
     pub control: Value,
@@ -51,6 +54,40 @@ pub struct Trap {
     /// For what gets through with no fix to offer: why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+}
+
+impl Trap {
+    /// The arguments as a table shows them: only the changed field, the rest as `…`
+    /// (`{…, "per_page": 1000000}`), cut to about `max` characters.
+    pub fn short_args(&self, max: usize) -> String {
+        let dump = crate::validate::json::dumps;
+        let cut = |s: String| crate::text::truncate(&s, max, "…");
+        let value = self.segs.iter().try_fold(&self.args, |v, s| match s {
+            Seg::Key(k) => v.get(k),
+            Seg::Index(i) => v.get(i),
+        });
+        match (self.kind, value) {
+            (TrapKind::EmptyObject, _) => "{}".into(),
+            (TrapKind::MissingRequired, _) if !self.segs.is_empty() => {
+                cut(format!("{{…}} without {}", self.path))
+            }
+            (_, Some(v)) if !self.segs.is_empty() => {
+                let mut out = dump(v);
+                if crate::text::width(&out) > max / 2 {
+                    out = crate::text::truncate(&out, max / 2, "…");
+                }
+                for seg in self.segs.iter().rev() {
+                    out = match seg {
+                        Seg::Key(k) => format!("{{…, {}: {out}}}", dump(&Value::String(k.clone()))),
+                        Seg::Index(0) => format!("[{out}, …]"),
+                        Seg::Index(_) => format!("[…, {out}, …]"),
+                    };
+                }
+                cut(out)
+            }
+            _ => cut(dump(&self.args)),
+        }
+    }
 }
 
 /// Every trap of one declaration.
@@ -285,6 +322,7 @@ impl<'a> Run<'a> {
             args,
             error,
             error_path,
+            segs: path.to_vec(),
             control: control.clone(),
             fix: None,
             why: None,

@@ -195,3 +195,23 @@ fn a_refused_declaration_has_no_traps() {
     assert!(r.traps.is_empty());
     assert!(r.note.unwrap().contains("refuses"));
 }
+
+#[test]
+fn short_args_show_only_the_changed_field() {
+    let r = tool_report(search_issues());
+    assert_eq!(
+        find(&r, TrapKind::NoUpperBound, "per_page").short_args(60),
+        "{…, \"per_page\": 1000000000}"
+    );
+    assert_eq!(
+        find(&r, TrapKind::ExtraKey, "filter.note").short_args(80),
+        "{…, \"filter\": {…, \"note\": \"added by the model\"}}"
+    );
+    assert_eq!(
+        find(&r, TrapKind::MissingRequired, "repo").short_args(60),
+        "{…} without repo"
+    );
+    assert_eq!(find(&r, TrapKind::EmptyObject, "").short_args(60), "{}");
+    let long = find(&r, TrapKind::OverLong, "query").short_args(40);
+    assert!(crate::text::width(&long) <= 40, "{long}");
+}

@@ -25,6 +25,7 @@ mod reload;
 mod scroll;
 mod slots;
 mod state;
+mod tools;
 
 use std::cell::RefCell;
 
@@ -169,6 +170,8 @@ pub struct App {
     background_jobs: bool,
     /// How background grading reaches the event loop (the live app sets it).
     notify: Option<crate::tui::grader::Notify>,
+    /// The tools file given with `--tools` (the Your tools screen opens on it).
+    tools_file: Option<crate::tools::ToolsFile>,
 }
 
 impl App {
@@ -213,6 +216,7 @@ impl App {
             texts: RefCell::new(layout::TextCache::default()),
             background_jobs: false,
             notify: None,
+            tools_file: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app
@@ -312,7 +316,7 @@ impl App {
     pub(crate) fn animating(&self) -> bool {
         match &self.screen {
             Screen::Lesson => self.blocks.animating(),
-            Screen::Home { .. } | Screen::Practice(_) => false,
+            Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => false,
             Screen::Player(p) => p.playing(),
             Screen::Drill(d) => d.running(),
         }
@@ -419,11 +423,15 @@ impl App {
                     let out = p.on_key(key);
                     self.practice_outcome(out)
                 }
+                Screen::Tools(s) => {
+                    let out = s.on_key(key);
+                    self.tools_outcome(out)
+                }
             },
             Input::Mouse(m) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_mouse(m),
                 Screen::Player(_) => self.mouse_to_player(m),
-                Screen::Drill(_) | Screen::Practice(_) => Update::None,
+                Screen::Drill(_) | Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },
             Input::Tick => match &mut self.screen {
                 Screen::Lesson => {
@@ -438,7 +446,7 @@ impl App {
                     let out = d.tick();
                     self.drill_outcome(out)
                 }
-                Screen::Home { .. } | Screen::Practice(_) => Update::None,
+                Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },
             Input::Resize(w, h) => {
                 self.size = Rect::new(0, 0, w, h);
