@@ -168,7 +168,7 @@ fn human(r: &Report<'_>) -> String {
     for trap in &traps.traps {
         let args = crate::text::truncate(&dumps(&trap.args), 100, "…");
         if trap.ok {
-            let _ = writeln!(s, "    LET THROUGH  {}: {args}", trap.label);
+            let _ = writeln!(s, "    LET THROUGH  {}: {args}", trap.title());
             match (&trap.fix, &trap.why) {
                 (Some(f), _) => {
                     let _ = writeln!(s, "                 fix: {}", f.text());
@@ -179,7 +179,7 @@ fn human(r: &Report<'_>) -> String {
                 _ => {}
             }
         } else {
-            let _ = writeln!(s, "    rejected     {}: {}", trap.label, trap.error);
+            let _ = writeln!(s, "    rejected     {}: {}", trap.title(), trap.error);
         }
     }
     if !r.hygiene.is_empty() {

@@ -68,7 +68,7 @@ fn the_human_report_names_shape_verdicts_and_fixes() {
         "{text}"
     );
     assert!(
-        text.contains("LET THROUGH  far past any sensible bound"),
+        text.contains("LET THROUGH  per_page: far past any sensible bound"),
         "{text}"
     );
     assert!(

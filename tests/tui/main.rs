@@ -26,6 +26,7 @@ mod rehearse_write;
 mod stage_app;
 mod stage_course;
 mod stage_snapshots;
+mod tools_app;
 mod tools_snapshots;
 mod tui_app;
 mod tui_faults;

@@ -57,6 +57,16 @@ pub struct Trap {
 }
 
 impl Trap {
+    /// The trap in words with its field first, unless the words already name it
+    /// (`repo: number for a string`, `required field missing: repo`).
+    pub fn title(&self) -> String {
+        if self.path.is_empty() || self.label.contains(&self.path) {
+            self.label.clone()
+        } else {
+            format!("{}: {}", self.path, self.label)
+        }
+    }
+
     /// The arguments as a table shows them: only the changed field, the rest as `…`
     /// (`{…, "per_page": 1000000}`), cut to about `max` characters.
     pub fn short_args(&self, max: usize) -> String {

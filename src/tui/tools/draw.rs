@@ -406,7 +406,7 @@ fn trap_table(a: &Analysis, t: &Theme, w: usize, out: &mut Vec<Line<'static>>) {
         let mut spans = vec![
             Span::styled(format!("{:>3} ", i + 1), t.dim),
             Span::styled(
-                fit(&clean(&table_label(trap), false), label_w, t.sym.ellipsis),
+                fit(&clean(&trap.title(), false), label_w, t.sym.ellipsis),
                 t.base,
             ),
         ];
@@ -450,15 +450,6 @@ fn trap_table(a: &Analysis, t: &Theme, w: usize, out: &mut Vec<Line<'static>>) {
             let line = format!("      {}", clean(&fix, false));
             out.push(Line::styled(truncate(&line, w, t.sym.ellipsis), t.warn));
         }
-    }
-}
-
-/// A trap as the table names it: the field first, unless the words already name it.
-fn table_label(trap: &crate::tools::traps::Trap) -> String {
-    if trap.path.is_empty() || trap.label.contains(&trap.path) {
-        trap.label.clone()
-    } else {
-        format!("{}: {}", trap.path, trap.label)
     }
 }
 
