@@ -212,9 +212,14 @@ impl From<UserError> for Failure {
     }
 }
 
+/// A report whose cause is the user's to fix (say, `--lesson` naming no lesson, found
+/// inside the app's start) is still one line without a backtrace.
 impl From<color_eyre::Report> for Failure {
     fn from(err: color_eyre::Report) -> Self {
-        Failure::Internal(err)
+        match err.downcast::<UserError>() {
+            Ok(user) => Failure::User(user),
+            Err(err) => Failure::Internal(err),
+        }
     }
 }
 

@@ -14,18 +14,20 @@ pub(crate) struct PlayArgs {
     /// Seed for the retry jitter (the same seed replays the same run).
     #[arg(long, default_value_t = 0)]
     pub(crate) seed: u64,
-    /// Playback speed: 0.25, 0.5, 1, 2, 4 or 8 (others go to the nearest).
-    #[arg(long, default_value_t = 1.0)]
-    pub(crate) speed: f64,
+    /// Playback speed: 0.25, 0.5, 1, 2, 4 or 8 (others go to the nearest). Default 1, or
+    /// with --present the speed that makes the run last about ten seconds.
+    #[arg(long)]
+    pub(crate) speed: Option<f64>,
     #[command(flatten)]
     pub(crate) view: ViewArgs,
 }
 
 pub(crate) fn run(args: PlayArgs, content: &ContentArgs) -> super::CliResult {
-    if !(0.25..=8.0).contains(&args.speed) {
+    if let Some(speed) = args.speed
+        && !(0.25..=8.0).contains(&speed)
+    {
         return Err(UserError::new(format!(
-            "--speed {}: choose from 0.25 to 8 (0.25, 0.5, 1, 2, 4, 8)",
-            args.speed
+            "--speed {speed}: choose from 0.25 to 8 (0.25, 0.5, 1, 2, 4, 8)"
         ))
         .into());
     }

@@ -25,6 +25,10 @@ pub(crate) struct RehearseArgs {
     /// interviewer reveals them (r), and the interviewer scores.
     #[arg(long)]
     pub(crate) interviewer: bool,
+    /// Alone, "let me think" mode: keep each answer's real outcome for the scorecard
+    /// instead of showing it after the answer (v switches it during the drill).
+    #[arg(long)]
+    pub(crate) reveal_at_end: bool,
     /// The language of the write-it round: Python (validate_tool_args or execute_tool, as
     /// the seed picks) or JavaScript (executeTool).
     #[arg(long, value_enum, default_value = "python", value_name = "LANG")]
@@ -62,6 +66,7 @@ pub(crate) fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult
     drill.transcript = args.transcript;
     drill.force = args.force;
     drill.interviewer = args.interviewer;
+    drill.reveal_at_end = args.reveal_at_end;
     drill.lang = args.lang.into();
     let mut config = args.tui.config(content.content());
     config.drill = Some(drill);

@@ -241,6 +241,7 @@ fn blank(row: &Row, js: bool, status: Status, note: String) -> RowResult {
             _ => "no answer".to_owned(),
         },
         note: Some(note),
+        trap: super::trap::of(row).map(|t| t.name),
         lesson: row.lesson.to_owned(),
         output: String::new(),
         elapsed_ms: 0,

@@ -14,14 +14,26 @@ pub(crate) struct Judged {
     pub(crate) actual: String,
     /// Why it is wrong, when the actual text alone does not say it.
     pub(crate) note: Option<String>,
+    /// The answer had the right shape and a wrong value: the row's trap explains it.
+    wrong_value: bool,
 }
 
 impl Judged {
+    /// An answer that is not what the function must return at all.
     fn fail(actual: String, note: impl Into<String>) -> Self {
         Judged {
             pass: false,
             actual,
             note: Some(note.into()),
+            wrong_value: false,
+        }
+    }
+
+    /// A well-formed answer with the wrong value.
+    fn wrong(actual: String, note: impl Into<String>) -> Self {
+        Judged {
+            wrong_value: true,
+            ..Judged::fail(actual, note)
         }
     }
 }
@@ -42,7 +54,7 @@ pub(crate) fn judge(row: &Row, answer: &Value, js: bool) -> Judged {
     let Some(result) = answer.get("result") else {
         return Judged::fail("no answer".into(), "the harness got no result back");
     };
-    match (&row.expected, &row.call) {
+    let mut judged = match (&row.expected, &row.call) {
         (Expected::Verdict { ok, messages }, _) => judge_verdict(*ok, messages, result),
         (
             Expected::Envelope {
@@ -59,9 +71,16 @@ pub(crate) fn judge(row: &Row, answer: &Value, js: bool) -> Judged {
             judge_envelope(envelope, *store_unchanged_after_edit, result, &store, js)
         }
         (Expected::Envelope { .. }, Call::Validate { .. }) => {
-            Judged::fail("no answer".into(), "this row does not fit the function")
+            return Judged::fail("no answer".into(), "this row does not fit the function");
         }
+    };
+    // A wrong answer says which trap it fell into, where the row tests a named one.
+    if judged.wrong_value
+        && let (Some(note), Some(trap)) = (&judged.note, super::trap::of(row))
+    {
+        judged.note = Some(format!("{note}; {}", trap.why));
     }
+    judged
 }
 
 /// `value` when the harness could encode it, else the interpreter's own rendering.
@@ -114,7 +133,12 @@ fn judge_verdict(ok: bool, messages: &[String], result: &Value) -> Judged {
         (false, false) if ok => Some("these args are valid, but your function rejected them".to_owned()),
         (false, false) => Some("these args break the contract, but your function let them through".to_owned()),
     };
-    Judged { pass, actual, note }
+    Judged {
+        pass,
+        actual,
+        note,
+        wrong_value: !pass,
+    }
 }
 
 /// The store as the grader sent it and as the harness read it back (its JSON after the
@@ -213,18 +237,16 @@ fn judge_envelope(
         }
     };
     if let Some(note) = note {
-        return Judged::fail(actual, note);
+        return Judged::wrong(actual, note);
     }
     if unchanged_after_edit == Some(true) && changed_by_caller != Some(false) {
-        return Judged::fail(
-            actual,
-            "editing the returned ticket changed the store: return a copy",
-        );
+        return Judged::wrong(actual, "editing the returned ticket changed the store");
     }
     Judged {
         pass: true,
         actual,
         note: None,
+        wrong_value: false,
     }
 }
 

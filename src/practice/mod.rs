@@ -18,6 +18,7 @@ pub(crate) mod judge;
 pub(crate) mod sandbox;
 pub(crate) mod show;
 pub(crate) mod starter;
+pub(crate) mod trap;
 pub(crate) mod watch;
 
 use std::path::{Path, PathBuf};
@@ -146,6 +147,8 @@ pub struct RowResult {
     pub(crate) actual: String,
     /// Why the row failed, in a sentence.
     pub(crate) note: Option<String>,
+    /// The trap the row tests, in a few words (`not anchored`), when one is named.
+    pub(crate) trap: Option<&'static str>,
     /// The lesson to revisit when the row fails.
     pub(crate) lesson: String,
     /// What the code printed while answering (cut at the cap; terminal controls are not

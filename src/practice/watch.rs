@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::{GradeError, GradeEvent, Job, Report, RowResult, grade};
 use crate::sanitize::clean;
@@ -24,19 +24,27 @@ pub(crate) fn watch(
     let changed = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<()>();
     let _watcher = watch_file(&job.file, Arc::clone(&changed), tx)?;
+    let watching = Instant::now();
+    let mut run = 0;
     loop {
         changed.store(false, Ordering::SeqCst);
         let cancel = || stop.load(Ordering::SeqCst) || changed.load(Ordering::SeqCst);
-        write!(out, "{CLEAR}{}\n\ngrading...", header(job))?;
+        run += 1;
+        let began = Instant::now();
+        write!(out, "{CLEAR}{}\n\ngrading... (run {run})", header(job))?;
         out.flush()?;
         let mut on_event = |ev: &GradeEvent| {
             if let GradeEvent::Row { index, total, .. } = ev {
-                let _ = write!(out, "\rgrading... {}/{total}", index + 1);
+                let _ = write!(out, "\rgrading... (run {run}) {}/{total}", index + 1);
                 let _ = out.flush();
             }
         };
         match grade(job, &cancel, &mut on_event) {
-            Ok(report) => write!(out, "{CLEAR}{}\n\n{}", header(job), screen(&report, title))?,
+            Ok(report) => {
+                let when = run_line(run, began - watching, began.elapsed());
+                let shown = screen(&report, title);
+                write!(out, "{CLEAR}{}\n{when}\n\n{shown}", header(job))?
+            }
             Err(GradeError::Cancelled) if stop.load(Ordering::SeqCst) => break,
             Err(GradeError::Cancelled) => continue,
             Err(e) => write!(
@@ -52,6 +60,18 @@ pub(crate) fn watch(
     }
     writeln!(out, "\nstopped watching.")?;
     Ok(())
+}
+
+/// `run 3 · graded at 2:14 of watching, in 1.8 s`: which run this is and when it was made,
+/// so a save that changed nothing still shows a fresh run.
+fn run_line(run: u32, at: Duration, took: Duration) -> String {
+    let s = at.as_secs();
+    format!(
+        "run {run} \u{b7} graded at {}:{:02} of watching, in {:.1} s",
+        s / 60,
+        s % 60,
+        took.as_secs_f64()
+    )
 }
 
 fn header(job: &Job) -> String {

@@ -110,7 +110,7 @@ impl Knobs {
             Knob::CallTimeout => b.call_timeout_ms.to_string(),
             Knob::Latency => match (&self.call, self.latency()) {
                 (Some(id), Some(ms)) => format!("{ms} ({id}, attempt 1)"),
-                _ => "select a call first (Tab)".into(),
+                _ => "Tab a call first".into(),
             },
             Knob::MaxAttempts => b.max_attempts.to_string(),
             Knob::RetryBudget => b.retry_budget.to_string(),
@@ -238,7 +238,8 @@ pub fn differences(before: &Run, now: &Run) -> Vec<String> {
         }
     }
     if same > 0 {
-        out.push(format!("{same} calls unchanged"));
+        let calls = if same == 1 { "call" } else { "calls" };
+        out.push(format!("{same} {calls} unchanged"));
     }
     out
 }
@@ -264,6 +265,17 @@ mod tests {
         let mut s = crate::orchestrator::load_scenario_generated(3, 1);
         s.timeouts = TimeoutMode::Race;
         s
+    }
+
+    #[test]
+    fn one_unchanged_call_is_one_call() {
+        let run = crate::replay::ScenarioSource::new(
+            crate::orchestrator::load_scenario_generated(1, 1),
+            0,
+        )
+        .run();
+        let said = differences(&run, &run);
+        assert!(said.iter().any(|d| d == "1 call unchanged"), "{said:?}");
     }
 
     #[test]

@@ -13,6 +13,20 @@ pub const TICK_MS: u64 = 1000 / FPS;
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0];
 const NORMAL_SPEED: usize = 2;
 
+/// How long a run should take to play in front of a room, in real milliseconds.
+const ROOM_MS: u64 = 10_000;
+
+/// The speed that lets a room follow a run `end_ms` long: the fastest offered that still
+/// takes about ten seconds or more, the slowest when even that is quicker.
+pub fn room_speed(end_ms: u64) -> f64 {
+    SPEEDS
+        .iter()
+        .rev()
+        .copied()
+        .find(|s| end_ms as f64 / s >= ROOM_MS as f64)
+        .unwrap_or(SPEEDS[0])
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Playback {
     /// Virtual time of the cursor, in microseconds (ticks advance by fractions of a ms).
@@ -185,5 +199,19 @@ impl Playback {
             _ => None,
         };
         self.change(|p| p.selected = next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_room_gets_about_ten_seconds_or_the_slowest_speed() {
+        assert_eq!(room_speed(1_250), 0.25, "a short run: as slow as offered");
+        assert_eq!(room_speed(5_000), 0.5);
+        assert_eq!(room_speed(30_000), 2.0);
+        assert_eq!(room_speed(10_000), 1.0);
+        assert_eq!(room_speed(10_000_000), 8.0);
     }
 }

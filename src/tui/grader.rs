@@ -23,7 +23,7 @@ pub enum GraderMsg {
     /// The watched file was saved.
     Saved(PathBuf),
     /// Progress of run number `run`.
-    Run(u64, practice::Progress),
+    Run(u64, Box<practice::Progress>),
 }
 
 /// How background work reaches the event loop.
@@ -143,7 +143,7 @@ impl LiveGrader {
             rows: self.rows.clone(),
         };
         self.background = Some(practice::spawn(job, move |p| {
-            notify(GraderMsg::Run(run, p))
+            notify(GraderMsg::Run(run, Box::new(p)))
         }));
     }
 
@@ -156,7 +156,14 @@ impl LiveGrader {
             }
             GraderMsg::Saved(_) => false,
             GraderMsg::Run(run, _) if run != self.run => false,
-            GraderMsg::Run(_, practice::Progress::Event(ev)) => {
+            GraderMsg::Run(_, progress) => self.on_progress(*progress),
+        }
+    }
+
+    /// Progress of the current run.
+    fn on_progress(&mut self, progress: practice::Progress) -> bool {
+        match progress {
+            practice::Progress::Event(ev) => {
                 if let GraderState::Running { done, total } = &mut self.state {
                     match ev {
                         GradeEvent::Started { total: t, .. } => *total = t,
@@ -170,7 +177,7 @@ impl LiveGrader {
                 }
                 true
             }
-            GraderMsg::Run(_, practice::Progress::Done(outcome)) => {
+            practice::Progress::Done(outcome) => {
                 self.state = match outcome {
                     Ok(report) => GraderState::Done(report),
                     // A stopped run is followed by a fresh one; keep showing progress.

@@ -32,10 +32,15 @@ fn duration_words(minutes: u32) -> String {
     }
 }
 
-/// `H:MM` of a duration.
+/// The presenter's clock: `M:SS` for the first hour, then `H:MM:SS`.
 pub(crate) fn clock(d: std::time::Duration) -> String {
-    let m = d.as_secs() / 60;
-    format!("{}:{:02}", m / 60, m % 60)
+    let s = d.as_secs();
+    let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
+    if h == 0 {
+        format!("{m}:{s:02}")
+    } else {
+        format!("{h}:{m:02}:{s:02}")
+    }
 }
 
 fn cut(s: &str, width: usize, t: &Theme) -> String {
@@ -181,14 +186,47 @@ pub(crate) fn home_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
     }
     let first_lesson = usize::from(has_continue);
     let top = inner.y + HEAD_ROWS;
+    let step = lesson_row_height(app, area);
     // One row at the bottom for the keys, one blank above it.
-    let fits = usize::from(inner.bottom().saturating_sub(top).saturating_sub(2)).max(1);
+    let room = inner.bottom().saturating_sub(top).saturating_sub(2);
+    let fits = usize::from(room / step).max(1);
     let sel = app.home_sel().saturating_sub(first_lesson);
     let skip = if sel >= fits { sel + 1 - fits } else { 0 };
     for (n, e) in (first_lesson + skip..entries.len()).take(fits).enumerate() {
-        out.push((top + u16::try_from(n).unwrap_or(0), e));
+        out.push((top + u16::try_from(n).unwrap_or(0) * step, e));
     }
     out
+}
+
+/// Rows each lesson takes in the list: two (its pages under its title) when the window
+/// is tall enough for every lesson that way, else one.
+fn lesson_row_height(app: &App, area: Rect) -> u16 {
+    let inner = inner_area(area);
+    let lessons = u16::try_from(app.lessons().len()).unwrap_or(u16::MAX);
+    let two = HEAD_ROWS
+        .saturating_add(lessons.saturating_mul(2))
+        .saturating_add(2);
+    if inner.height >= two { 2 } else { 1 }
+}
+
+/// The pages of lesson `i`, by title, for the line under it in a tall window.
+fn pages_line(app: &App, i: usize, w: usize) -> Line<'static> {
+    let t = app.theme();
+    let Ok(lesson) = &app.lessons()[i].parsed else {
+        return Line::default();
+    };
+    // A first page named as the lesson is not named twice.
+    let titles: Vec<String> = lesson
+        .pages
+        .iter()
+        .filter(|p| !p.title.eq_ignore_ascii_case(&lesson.title))
+        .map(|p| crate::sanitize::clean(&p.title, false))
+        .collect();
+    let text = titles.join(&format!(" {} ", t.sym.bullet));
+    Line::styled(
+        format!("       {}", cut(&text, w.saturating_sub(7), t)),
+        t.dim,
+    )
 }
 
 fn inner_area(area: Rect) -> Rect {
@@ -200,6 +238,16 @@ fn inner_area(area: Rect) -> Rect {
     }
 }
 
+/// The frame's title: the whole motto where it fits on the top border, else the name.
+fn frame_title(width: u16) -> &'static str {
+    const FULL: &str = " tooldojo: never trust a tool call a model proposes ";
+    if width_of(FULL) + 4 <= usize::from(width) {
+        FULL
+    } else {
+        " tooldojo "
+    }
+}
+
 /// Draw the home screen into `area` (everything above the key bar).
 pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
     let t = app.theme();
@@ -207,10 +255,7 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
         .borders(Borders::ALL)
         .border_set(t.sym.border)
         .border_style(t.border)
-        .title(Line::styled(
-            " tooldojo: never trust a tool call a model proposes ",
-            t.heading,
-        ));
+        .title(Line::styled(frame_title(area.width), t.heading));
     if app.demo() {
         let clock = format!(" presenting {} {} ", t.sym.bullet, clock(app.elapsed()));
         frame = frame.title(Line::styled(clock, t.accent).right_aligned());
@@ -270,17 +315,44 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
     }
     put(buf, inner.y + 7, &Line::from(heading));
     draw_entries(app, area, buf, map_w);
-    let keys = Line::from(vec![
-        Span::styled("Tab", t.key),
-        Span::styled(" moves  ", t.dim),
-        Span::styled("Enter", t.key),
-        Span::styled(" opens  ", t.dim),
-        Span::styled("Esc", t.key),
-        Span::styled(" goes back (from a lesson, here)  ", t.dim),
-        Span::styled("?", t.key),
-        Span::styled(" every key", t.dim),
-    ]);
-    put(buf, inner.bottom().saturating_sub(1), &keys);
+    put(buf, inner.bottom().saturating_sub(1), &key_hint(t, w));
+}
+
+/// The keys that matter, in as many whole words as `w` columns hold: the longest
+/// wording that fits, never a word cut.
+fn key_hint(t: &Theme, w: usize) -> Line<'static> {
+    let wordings: [&[(&str, &str)]; 4] = [
+        &[
+            ("Tab", "moves"),
+            ("Enter", "opens"),
+            ("Esc", "goes back (from a lesson, here)"),
+            ("?", "every key"),
+        ],
+        &[
+            ("Tab", "moves"),
+            ("Enter", "opens"),
+            ("Esc", "back"),
+            ("?", "keys"),
+        ],
+        &[("Tab", "moves"), ("Enter", "opens"), ("?", "keys")],
+        &[("Tab", "moves"), ("Enter", "opens")],
+    ];
+    let width = |keys: &[(&str, &str)]| -> usize {
+        keys.iter()
+            .map(|(k, what)| width_of(k) + 1 + width_of(what))
+            .sum::<usize>()
+            + 2 * keys.len().saturating_sub(1)
+    };
+    let keys = wordings.into_iter().find(|k| width(k) <= w).unwrap_or(&[]);
+    let mut spans = Vec::new();
+    for (n, (k, what)) in keys.iter().enumerate() {
+        if n > 0 {
+            spans.push(Span::raw("  "));
+        }
+        spans.push(Span::styled((*k).to_owned(), t.key));
+        spans.push(Span::styled(format!(" {what}"), t.dim));
+    }
+    Line::from(spans)
 }
 
 /// The Continue row and the lesson rows, the selected one marked.
@@ -315,6 +387,12 @@ fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, map_w: u16) {
         buf.set_line(inner.x, y, &line, map_w);
         if selected {
             buf.set_style(Rect::new(inner.x, y, map_w, 1), t.selected);
+        }
+        if let HomeEntry::Lesson(i) = entries[e]
+            && lesson_row_height(app, area) == 2
+            && y + 1 < inner.bottom().saturating_sub(1)
+        {
+            buf.set_line(inner.x, y + 1, &pages_line(app, i, w), map_w);
         }
     }
 }
@@ -400,6 +478,15 @@ mod tests {
     fn durations_read_in_hours_from_ninety_minutes() {
         assert_eq!(duration_words(40), "about 40 minutes");
         assert_eq!(duration_words(170), "about 3 hours");
-        assert_eq!(clock(std::time::Duration::from_secs(3725)), "1:02");
+    }
+
+    #[test]
+    fn the_presenter_clock_shows_seconds_until_an_hour() {
+        use std::time::Duration;
+        assert_eq!(clock(Duration::from_millis(999)), "0:00");
+        assert_eq!(clock(Duration::from_secs(12)), "0:12");
+        assert_eq!(clock(Duration::from_secs(59 * 60 + 59)), "59:59");
+        assert_eq!(clock(Duration::from_secs(3600 + 59)), "1:00:59");
+        assert_eq!(clock(Duration::from_secs(3725)), "1:02:05");
     }
 }

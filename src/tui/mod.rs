@@ -32,7 +32,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use color_eyre::eyre::WrapErr;
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
+};
 use ratatui::DefaultTerminal;
 use tokio::sync::mpsc;
 
@@ -76,11 +78,11 @@ pub struct Config {
 }
 
 /// `tooldojo play`: what to play (any run source: a scenario run by the orchestrator, ...)
-/// and the playback speed.
+/// and the playback speed (none said: 1x, or in presenter mode a speed a room can follow).
 #[derive(Clone)]
 pub struct Play {
     pub source: std::sync::Arc<dyn RunSource + Send + Sync>,
-    pub speed: f64,
+    pub speed: Option<f64>,
 }
 
 impl std::fmt::Debug for Play {
@@ -93,11 +95,16 @@ impl std::fmt::Debug for Play {
 }
 
 impl Play {
-    /// Build the run and open the player on it, paused at 0.
-    pub fn player(&self) -> Result<player::Player, UserError> {
+    /// Build the run and open the player on it, paused at 0; `present`: for a room.
+    pub fn player(&self, present: bool) -> Result<player::Player, UserError> {
         let mut p = player::Player::open(self.source.as_ref())
             .map_err(|e| UserError::new(e.to_string()))?;
-        p.pb.set_speed(self.speed);
+        let speed = match self.speed {
+            Some(s) => s,
+            None if present => crate::replay::playback::room_speed(p.tl.end_ms),
+            None => 1.0,
+        };
+        p.pb.set_speed(speed);
         Ok(p)
     }
 }
@@ -160,6 +167,12 @@ pub fn setup(config: &Config) -> Result<(app::Options, blocks::BlockEnv), UserEr
 /// Run the interactive app until the learner quits: with `render`, all the command line
 /// reaches of the app.
 pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
+    if let Some(dir) = config.lessons_dir()
+        && !dir.is_dir()
+    {
+        let shown = crate::sanitize::clean(&dir.display().to_string(), false);
+        return Err(UserError::new(format!("--lessons {shown}: not a directory")).into());
+    }
     let (opts, env) = setup(&config)?;
     let lessons = crate::course::load_lessons(&env.content);
     if let (Some(id), Ok(list)) = (&config.lesson, &lessons)
@@ -171,7 +184,11 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
         );
     }
     // The run is made before the terminal is taken: nothing to restore if it fails.
-    let player = config.play.as_ref().map(Play::player).transpose()?;
+    let player = config
+        .play
+        .as_ref()
+        .map(|p| p.player(config.present))
+        .transpose()?;
     // A presenter's demo never reads or writes the learner's progress.
     let opened = if config.present {
         progress::Opened {
@@ -242,22 +259,29 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
 }
 
 fn init_terminal() -> color_eyre::Result<DefaultTerminal> {
-    let terminal = ratatui::try_init().wrap_err("tooldojo needs an interactive terminal")?;
+    // No terminal to draw on is the user's to fix (a pipe, a job without a tty): one line.
+    let terminal = ratatui::try_init().map_err(|e| {
+        UserError::new(format!(
+            "the app needs an interactive terminal ({e}); the subcommands work without one"
+        ))
+    })?;
     // ratatui's panic hook restores the screen and prints the report; ours turns mouse
     // reporting off first and then ends the process, so that a panic in a background task
     // cannot leave the app drawing on a terminal that has already been given back.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = crossterm::execute!(stdout(), DisableMouseCapture);
+        let _ = crossterm::execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
         previous(info);
         std::process::exit(101);
     }));
-    crossterm::execute!(stdout(), EnableMouseCapture)?;
+    // A paste comes as one event (typed keys would each cost a frame, and a pasted `q`
+    // would quit).
+    crossterm::execute!(stdout(), EnableMouseCapture, EnableBracketedPaste)?;
     Ok(terminal)
 }
 
 fn restore_terminal() {
-    let _ = crossterm::execute!(stdout(), DisableMouseCapture);
+    let _ = crossterm::execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
     ratatui::restore();
 }
 
@@ -319,7 +343,7 @@ async fn event_loop(
         }
         let input = tokio::select! {
             ev = events.next() => match ev {
-                Some(ev) => match event_input(ev) {
+                Some(ev) => match typed_input(ev, &mut events, app) {
                     Some(i) => i,
                     None => continue,
                 },
@@ -341,19 +365,21 @@ async fn event_loop(
             _ = ticker.tick(), if app.animating() => Input::Tick,
             // Write pending progress once the burst of changes is over.
             _ = tokio::time::sleep_until((last_save + SAVE_EVERY).into()), if dirty => continue,
-            // The presenter's clock shows minutes: redraw when the next one begins.
-            _ = tokio::time::sleep(until_next_minute(app.elapsed())), if app.demo() => {
+            // The presenter's clock shows seconds: redraw when the next one begins.
+            _ = tokio::time::sleep(until_next_second(app.elapsed())), if app.demo() => {
                 redraw = true;
                 continue;
             }
         };
-        let update = app.update(input);
-        // A re-run the player asked for runs off the loop; the screen keeps going meanwhile.
-        if let Some(job) = app.take_player_job() {
-            let tx = tx.clone();
-            tokio::task::spawn_blocking(move || {
-                let _ = tx.send(AppMsg::Rerun(Box::new(job.run())));
-            });
+        let mut update = apply(app, input, &tx);
+        // Input that has already arrived is taken before the next frame (a burst of keys
+        // costs one frame), but a frame is drawn at least every BURST.
+        let burst = std::time::Instant::now();
+        while !matches!(update, Update::Quit | Update::Suspend) && burst.elapsed() < BURST {
+            let Some(ev) = events.ready() else { break };
+            if let Some(input) = typed_input(ev, &mut events, app) {
+                update = update.or(apply(app, input, &tx));
+            }
         }
         match update {
             Update::None => {}
@@ -373,10 +399,40 @@ async fn event_loop(
     }
 }
 
-/// Time left until `elapsed` reaches its next whole minute.
-fn until_next_minute(elapsed: Duration) -> Duration {
-    let into = Duration::from_millis(u64::try_from(elapsed.as_millis() % 60_000).unwrap_or(0));
-    Duration::from_secs(60).saturating_sub(into)
+/// The longest a burst of input is taken without drawing a frame.
+const BURST: Duration = Duration::from_millis(30);
+
+/// One input into the app; a re-run the player asked for is started off the loop (the
+/// screen keeps going meanwhile).
+fn apply(app: &mut App, input: Input, tx: &mpsc::UnboundedSender<AppMsg>) -> Update {
+    let update = app.update(input);
+    if let Some(job) = app.take_player_job() {
+        let tx = tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let _ = tx.send(AppMsg::Rerun(Box::new(job.run())));
+        });
+    }
+    update
+}
+
+/// Time left until `elapsed` reaches its next whole second.
+fn until_next_second(elapsed: Duration) -> Duration {
+    Duration::from_nanos(u64::from(1_000_000_000 - elapsed.subsec_nanos()))
+}
+
+/// The input an event makes; while the app takes text, typed characters that arrived
+/// together (a paste without bracketed paste) make one paste, typed in one edit.
+fn typed_input(ev: Event, events: &mut term_input::TermInput, app: &App) -> Option<Input> {
+    if let Some(c) = term_input::typed_char(&ev)
+        && app.takes_text()
+    {
+        let mut text = String::from(c);
+        events.typed_run(&mut text);
+        if text.len() > c.len_utf8() {
+            return Some(Input::Paste(text));
+        }
+    }
+    event_input(ev)
 }
 
 /// Terminal events that matter: key presses (never releases or repeats), mouse, resize.
@@ -387,6 +443,7 @@ fn event_input(ev: Event) -> Option<Input> {
     match ev {
         Event::Mouse(m) => Some(Input::Mouse(m)),
         Event::Resize(w, h) => Some(Input::Resize(w, h)),
+        Event::Paste(text) => Some(Input::Paste(text)),
         _ => None,
     }
 }
@@ -400,7 +457,8 @@ fn suspend(terminal: &mut DefaultTerminal) -> color_eyre::Result<()> {
     crossterm::execute!(
         stdout(),
         crossterm::terminal::EnterAlternateScreen,
-        EnableMouseCapture
+        EnableMouseCapture,
+        EnableBracketedPaste
     )?;
     terminal.clear()?;
     Ok(())

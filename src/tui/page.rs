@@ -68,6 +68,7 @@ fn render_slot(app: &App, i: usize, area: Rect, buf: &mut Buffer) {
                 theme: t,
                 focused,
                 active: focused && app.active(),
+                demo: app.demo(),
             };
             w.render(area, buf, &ctx);
             if !app.demo() {

@@ -5,6 +5,10 @@
 //! the middle of an escape sequence) is dropped at once, and one that stays unfinished for
 //! [`QUIET`] (a lone `ESC [ ?`, typed as Alt+[ and ?, or a stray paste) is dropped too, so
 //! Esc, q and Ctrl-C always reach the app.
+//!
+//! A bracketed paste (the terminal wraps pasted text in `ESC [ 200 ~` ... `ESC [ 201 ~`)
+//! becomes one [`Event::Paste`], found in one pass over its bytes however long it is, and
+//! kept up to [`PASTE_KEEP`] bytes.
 
 use std::io::{IsTerminal, Read};
 use std::time::Duration;
@@ -312,19 +316,17 @@ fn mouse(b: u32, x: u32, y: u32, pressed: bool) -> Option<Event> {
 
 /// Decode everything in `bytes` at once, as if nothing more were coming (tests, fuzzing).
 pub fn decode_all(bytes: &[u8]) -> Vec<Event> {
-    let mut events = Vec::new();
-    let mut rest = bytes;
-    while let Some((used, event)) = decode(rest, true) {
-        events.extend(event);
-        rest = &rest[used.clamp(1, rest.len())..];
-    }
-    events
+    let mut all = Bytes::default();
+    all.push(bytes);
+    std::iter::from_fn(|| all.event(true)).collect()
 }
 
 /// The terminal's bytes as they arrive, decoded into events.
 pub struct TermInput {
     chunks: mpsc::UnboundedReceiver<Vec<u8>>,
-    pending: Vec<u8>,
+    bytes: Bytes,
+    /// An event taken to look at and put back.
+    held: Option<Event>,
 }
 
 impl TermInput {
@@ -340,7 +342,7 @@ impl TermInput {
         std::thread::Builder::new()
             .name("terminal-input".into())
             .spawn(move || {
-                let mut buf = [0u8; 4096];
+                let mut buf = [0u8; READ];
                 loop {
                     match source.read(&mut buf) {
                         Ok(0) => break,
@@ -356,43 +358,206 @@ impl TermInput {
             })?;
         Ok(TermInput {
             chunks,
-            pending: Vec::new(),
+            bytes: Bytes::default(),
+            held: None,
         })
-    }
-
-    /// Take one decoded step off the pending bytes, if one is decided.
-    fn step(&mut self, quiet: bool) -> Option<Option<Event>> {
-        let (used, event) = decode(&self.pending, quiet)?;
-        self.pending.drain(..used.clamp(1, self.pending.len()));
-        Some(event)
     }
 
     /// The next event; `None` once the terminal is gone. Safe to cancel (in `select!`):
     /// bytes are kept in `self` between calls.
     pub async fn next(&mut self) -> Option<Event> {
+        if let Some(event) = self.held.take() {
+            return Some(event);
+        }
         loop {
-            while let Some(step) = self.step(false) {
-                if let Some(event) = step {
-                    return Some(event);
-                }
+            if let Some(event) = self.bytes.event(false) {
+                return Some(event);
             }
-            if self.pending.is_empty() {
+            if !self.bytes.waiting() {
                 let chunk = self.chunks.recv().await?;
-                self.pending.extend(chunk);
+                self.bytes.push(&chunk);
                 continue;
             }
-            // An unfinished sequence: wait briefly for the rest, else decide it as it is.
-            match tokio::time::timeout(QUIET, self.chunks.recv()).await {
-                Ok(Some(chunk)) => self.pending.extend(chunk),
+            // An unfinished sequence or paste: wait briefly for the rest, else decide it.
+            match tokio::time::timeout(self.bytes.patience(), self.chunks.recv()).await {
+                Ok(Some(chunk)) => self.bytes.push(&chunk),
                 Ok(None) | Err(_) => {
-                    while !self.pending.is_empty() {
-                        if let Some(Some(event)) = self.step(true) {
-                            return Some(event);
-                        }
+                    if let Some(event) = self.bytes.event(true) {
+                        return Some(event);
                     }
                 }
             }
         }
+    }
+
+    /// The next event if one is decided already, without waiting: what the loop takes
+    /// before it draws, so a burst of input costs one frame, not one a key.
+    pub fn ready(&mut self) -> Option<Event> {
+        if let Some(event) = self.held.take() {
+            return Some(event);
+        }
+        loop {
+            if let Some(event) = self.bytes.event(false) {
+                return Some(event);
+            }
+            let chunk = self.chunks.try_recv().ok()?;
+            self.bytes.push(&chunk);
+        }
+    }
+}
+
+impl TermInput {
+    /// Add to `text` the typed characters that have already arrived, up to the first
+    /// other event (kept for the next call) or [`PASTE_KEEP`] bytes: a paste from a
+    /// terminal without bracketed paste, taken as one edit.
+    pub fn typed_run(&mut self, text: &mut String) {
+        while text.len() < PASTE_KEEP {
+            let Some(event) = self.ready() else { return };
+            match typed_char(&event) {
+                Some(c) => text.push(c),
+                None => {
+                    self.held = Some(event);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The character a plain key press types (no Ctrl or Alt), if it is one.
+pub fn typed_char(event: &Event) -> Option<char> {
+    match event {
+        Event::Key(k)
+            if k.is_press()
+                && !k
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            match k.code {
+                KeyCode::Char(c) => Some(c),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Bytes the reader asks for at a time: a read that returns fewer is all the terminal
+/// wrote at once.
+const READ: usize = 4096;
+
+/// The bytes a bracketed paste is wrapped in (the app turns that mode on).
+const PASTE_START: &[u8] = b"\x1b[200~";
+const PASTE_END: &[u8] = b"\x1b[201~";
+/// Bytes of one paste kept; the rest is dropped unread (an editor takes far less, and
+/// says that it cut the paste).
+pub const PASTE_KEEP: usize = 1 << 20;
+/// How long a paste may pause before what came of it is taken as the whole paste.
+const PASTE_QUIET: Duration = Duration::from_millis(500);
+
+/// The terminal's bytes not decoded yet, and a bracketed paste under way. Every byte is
+/// looked at a bounded number of times, so input of any length decodes in linear time.
+#[derive(Default)]
+pub struct Bytes {
+    buf: Vec<u8>,
+    /// Bytes of `buf` already decoded.
+    used: usize,
+    paste: Option<Vec<u8>>,
+    /// Where in `buf` a lone Esc ended what the terminal wrote at once: that is the Esc
+    /// key, whatever comes next (terminals write a sequence in one go).
+    lone_esc: Option<usize>,
+}
+
+impl Bytes {
+    /// Bytes the terminal wrote at once (one read).
+    pub fn push(&mut self, chunk: &[u8]) {
+        if self.used == self.buf.len() {
+            self.buf.clear();
+            self.used = 0;
+            self.lone_esc = None;
+        } else if self.used > READ && self.used * 2 > self.buf.len() {
+            self.buf.drain(..self.used);
+            self.lone_esc = self.lone_esc.and_then(|i| i.checked_sub(self.used));
+            self.used = 0;
+        }
+        self.buf.extend_from_slice(chunk);
+        if chunk.len() < READ && chunk.last() == Some(&ESC) {
+            self.lone_esc = Some(self.buf.len() - 1);
+        }
+    }
+
+    fn rest(&self) -> &[u8] {
+        &self.buf[self.used..]
+    }
+
+    /// More bytes are needed to decide what came (an unfinished sequence or paste).
+    fn waiting(&self) -> bool {
+        self.paste.is_some() || !self.rest().is_empty()
+    }
+
+    /// How long to wait for the rest of what is unfinished.
+    fn patience(&self) -> Duration {
+        if self.paste.is_some() {
+            PASTE_QUIET
+        } else {
+            QUIET
+        }
+    }
+
+    /// The next event, decoding as far as the bytes allow; with `quiet`, whatever is
+    /// unfinished is decided as it stands (a paste ends there).
+    pub fn event(&mut self, quiet: bool) -> Option<Event> {
+        loop {
+            if self.paste.is_some() {
+                return self.paste_step(quiet);
+            }
+            if self.rest().is_empty() {
+                return None;
+            }
+            if self.rest().starts_with(PASTE_START) {
+                self.used += PASTE_START.len();
+                self.paste = Some(Vec::new());
+                continue;
+            }
+            if self.lone_esc == Some(self.used) {
+                self.used += 1;
+                self.lone_esc = None;
+                return Some(key(KeyCode::Esc, KeyModifiers::NONE));
+            }
+            let (used, event) = decode(self.rest(), quiet)?;
+            self.used += used.clamp(1, self.rest().len());
+            if event.is_some() {
+                return event;
+            }
+        }
+    }
+
+    /// Take what is there of the paste under way; the paste event once its end came. A
+    /// Ctrl-C byte ends a paste too (a terminal never pastes one), so that it still quits.
+    fn paste_step(&mut self, quiet: bool) -> Option<Event> {
+        let rest = &self.buf[self.used..];
+        let ctrl_c = memchr::memchr(0x03, rest);
+        let end = match memchr::memmem::find(&rest[..ctrl_c.unwrap_or(rest.len())], PASTE_END) {
+            Some(i) => Some((i, PASTE_END.len())),
+            None => ctrl_c.map(|i| (i, 0)),
+        };
+        // Bytes that may be the start of the end marker wait for the next chunk.
+        let take = match end {
+            Some((i, _)) => i,
+            None if quiet => rest.len(),
+            None => rest.len().saturating_sub(PASTE_END.len() - 1),
+        };
+        let text = self.paste.as_mut()?;
+        let room = PASTE_KEEP.saturating_sub(text.len());
+        text.extend_from_slice(&rest[..take.min(room)]);
+        self.used += take;
+        if let Some((_, marker)) = end {
+            self.used += marker;
+        } else if !quiet {
+            return None;
+        }
+        let text = self.paste.take()?;
+        Some(Event::Paste(String::from_utf8_lossy(&text).into_owned()))
     }
 }
 
@@ -504,6 +669,84 @@ mod tests {
         assert!(decode_all(b"\x1b[?62;22c\x1b[?1u\x1b[I\x1b[99~").is_empty());
         let long = [b"\x1b[".as_slice(), &[b'1'; 200]].concat();
         assert!(decode_all(&long).is_empty());
+    }
+
+    fn pasted(events: &[Event]) -> Vec<&str> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Paste(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_bracketed_paste_is_one_event_and_keys_go_on_after_it() {
+        let events = decode_all(b"a\x1b[200~q{\"x\": 1}\n\x1b[A\x1b[201~q");
+        assert_eq!(pasted(&events), vec!["q{\"x\": 1}\n\x1b[A"]);
+        assert_eq!(events.len(), 3, "{events:?}");
+        assert_eq!(
+            keys(b"\x1b[200~hi\x1b[201~q"),
+            vec![(KeyCode::Char('q'), KeyModifiers::NONE)]
+        );
+    }
+
+    #[test]
+    fn an_esc_that_ends_a_write_is_the_esc_key() {
+        let mut bytes = Bytes::default();
+        bytes.push(b"\x1b");
+        bytes.push(b"q");
+        assert_eq!(
+            bytes.event(false),
+            Some(key(KeyCode::Esc, KeyModifiers::NONE))
+        );
+        assert_eq!(bytes.event(false), Some(char_key('q', KeyModifiers::NONE)));
+        // Within one write it is still Alt.
+        bytes.push(b"\x1bq");
+        assert_eq!(bytes.event(false), Some(char_key('q', KeyModifiers::ALT)));
+    }
+
+    #[test]
+    fn a_paste_in_many_chunks_is_put_together_and_capped() {
+        let mut bytes = Bytes::default();
+        bytes.push(b"\x1b[200~");
+        let chunk = [b'x'; 4096];
+        for _ in 0..(PASTE_KEEP / 4096 + 8) {
+            bytes.push(&chunk);
+            assert!(bytes.event(false).is_none(), "waits for the end marker");
+        }
+        // The end marker split across two chunks.
+        bytes.push(b"yy\x1b[20");
+        assert!(bytes.event(false).is_none());
+        bytes.push(b"1~\x03");
+        match bytes.event(false) {
+            Some(Event::Paste(t)) => assert_eq!(t.len(), PASTE_KEEP),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            bytes.event(false),
+            Some(key(KeyCode::Char('c'), KeyModifiers::CONTROL))
+        );
+    }
+
+    #[test]
+    fn a_paste_that_never_ends_is_taken_when_quiet_and_ctrl_c_ends_one() {
+        let mut bytes = Bytes::default();
+        bytes.push(b"\x1b[200~half a paste");
+        assert!(bytes.event(false).is_none());
+        assert_eq!(bytes.patience(), PASTE_QUIET);
+        assert_eq!(pasted(&[bytes.event(true).unwrap()]), vec!["half a paste"]);
+        assert!(!bytes.waiting());
+        let events = decode_all(b"\x1b[200~abc\x03q");
+        assert_eq!(pasted(&events), vec!["abc"]);
+        assert_eq!(
+            keys(b"\x1b[200~abc\x03q"),
+            vec![
+                (KeyCode::Char('c'), KeyModifiers::CONTROL),
+                (KeyCode::Char('q'), KeyModifiers::NONE)
+            ]
+        );
     }
 
     proptest::proptest! {

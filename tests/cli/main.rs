@@ -15,4 +15,5 @@ mod rehearse_cli;
 mod render_cli;
 mod tools_cli;
 mod trace_cli;
+mod user_errors;
 mod validate_cli;

@@ -632,12 +632,19 @@ fn watch_regrades_on_save_and_stops_cleanly_on_ctrl_c() {
         }
     };
     wait_for("All ");
+    // Each run says which it is and when it was graded.
+    wait_for("run 1 \u{b7} graded at 0:0");
     let broken = python(
         "if isinstance(value, bool) and want is not bool:",
         "if False:",
     );
     std::fs::write(&file, broken).unwrap();
     wait_for("First failing row: trap-true-as-int");
+    wait_for("run 2 \u{b7} graded at ");
+    assert!(
+        seen.lock().unwrap().contains(" s\n"),
+        "the run's time in seconds"
+    );
     assert!(
         seen.lock()
             .unwrap()
@@ -651,4 +658,44 @@ fn watch_regrades_on_save_and_stops_cleanly_on_ctrl_c() {
     reader.join().unwrap();
     assert_eq!(status.code(), Some(0), "Ctrl-C ends watch mode cleanly");
     assert!(seen.lock().unwrap().contains("stopped watching"));
+}
+
+#[test]
+fn a_failing_row_says_which_trap_it_fell_into() {
+    if !has("python3") {
+        return;
+    }
+    let cases: [(&str, &str, &str, &str); 4] = [
+        (
+            "        if isinstance(value, bool) and want is not bool:\n            return (False, f\"type error: {name} expected {want.__name__}, got bool\")\n",
+            "",
+            "held-bool-count",
+            "bool is a subclass of int: isinstance(True, int) is True",
+        ),
+        (
+            r#"re.compile(r"TKT-[0-9]{3}")"#,
+            r#"re.compile(r"TKT-\d{3}")"#,
+            "held-devanagari-digits",
+            "\\d takes Arabic-Indic, Devanagari and fullwidth digits too",
+        ),
+        (
+            "TICKET_ID.fullmatch(ticket_id)",
+            "TICKET_ID.match(ticket_id)",
+            "held-unanchored-suffix",
+            "the pattern is not anchored",
+        ),
+        (
+            r#"{k: stored[k] for k in ("id", "title", "status")}"#,
+            "stored",
+            "held-caller-edits-copy",
+            "the stored object was returned: return a copy",
+        ),
+    ];
+    for (edit, with, row, why) in cases {
+        let g = grade("solution.py", &python(edit, with), &[]);
+        assert!(g.failing().contains(row), "{row} fails:\n{}", g.stdout);
+        let line = g.line(row);
+        assert!(line.contains(why), "{row} names its trap ({why}):\n{line}");
+        assert!(!line.contains("the contract says"), "{line}");
+    }
 }

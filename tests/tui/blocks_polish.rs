@@ -191,6 +191,7 @@ fn inline_code_is_styled_in_colour_and_marked_in_mono() {
             theme: &colour,
             focused: true,
             active: true,
+            demo: false,
         },
     );
     let text = tooldojo::text::cell_text(&buf);

@@ -220,6 +220,7 @@ fn explain_screen(x: &dyn BlockWidget, active: bool) -> String {
             theme: &theme,
             focused: true,
             active,
+            demo: false,
         },
     );
     tooldojo::text::screen_text(&buf)
@@ -258,6 +259,7 @@ fn explain_says_to_enter_it_before_naming_its_keys() {
                     theme: &theme,
                     focused: true,
                     active,
+                    demo: false,
                 },
             );
             let text = tooldojo::text::screen_text(&buf);

@@ -294,3 +294,54 @@ fn the_run_befores_raced_handler_has_a_row_of_its_own() {
         assert!(rows_labelled(&frame, &format!("{ghost} handler")).is_empty());
     }
 }
+
+#[test]
+fn a_rerun_opens_at_its_start_and_space_at_the_end_replays() {
+    let mut p = open("race-vs-cancel");
+    let _ = p.handle_key(key('m'));
+    assert!(p.before.is_some(), "re-ran on the spot");
+    assert_eq!(p.t_ms(), 0, "the new run opens at its start");
+    assert!(!p.pb.playing);
+    let shown = text(&p, 80, 24, ThemeName::Default, false);
+    assert!(
+        shown.contains("paused") && shown.contains("t = 0 /"),
+        "{shown}"
+    );
+    // At the end, Space plays it again from the start.
+    let end = p.tl.end_ms;
+    p.seek(end);
+    let shown = text(&p, 80, 24, ThemeName::Default, false);
+    assert!(shown.contains("Space replay"), "{shown}");
+    let _ = p.handle_key(key(' '));
+    assert!(p.pb.playing);
+    assert_eq!(p.t_ms(), 0, "from the start");
+}
+
+#[test]
+fn a_room_gets_a_speed_it_can_follow() {
+    use tooldojo::replay::playback::room_speed;
+    let p = open("partial-success");
+    // About ten seconds for the run, or as slow as the player goes.
+    let speed = room_speed(p.tl.end_ms);
+    assert!(p.tl.end_ms as f64 / speed >= 5_000.0, "{speed}");
+    assert_eq!(speed, 0.25);
+}
+
+#[test]
+fn the_scenarios_note_is_reachable_at_80x24() {
+    let mut p = open("partial-success");
+    let note_start: String =
+        p.tl.note
+            .split_whitespace()
+            .take(5)
+            .collect::<Vec<_>>()
+            .join(" ");
+    let start = text(&p, 80, 24, ThemeName::Default, false);
+    assert!(start.contains(&note_start), "at the start:\n{start}");
+    p.seek(800);
+    let later = text(&p, 80, 24, ThemeName::Default, false);
+    assert!(!later.contains(&note_start), "{later}");
+    let _ = p.handle_key(key('?'));
+    let legend = text(&p, 80, 24, ThemeName::Default, false);
+    assert!(legend.contains(&note_start), "the legend has it:\n{legend}");
+}

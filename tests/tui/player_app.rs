@@ -178,3 +178,23 @@ fn in_the_app_a_rerun_is_left_to_the_loop_and_comes_back_as_a_message() {
     assert!(app.player().is_none());
     assert_eq!(app.update(Input::Rerun(Box::new(job.run()))), Update::None);
 }
+
+#[test]
+fn f_in_presenter_mode_opens_the_player_at_a_speed_a_room_can_follow() {
+    let mut opts = options(ThemeName::Default, false);
+    opts.demo = true;
+    let mut app = screens::build(
+        "trace-block:partial-success",
+        opts,
+        env(),
+        Ok(lessons()),
+        Rect::new(0, 0, 80, 24),
+    )
+    .expect("the block screen builds");
+    let _ = app.update(Input::Key(crossterm::event::KeyEvent::from(
+        crossterm::event::KeyCode::Char('f'),
+    )));
+    let player = app.player().expect("f opens the player");
+    assert_eq!(player.pb.speed_label(), "0.25x");
+    assert!(screen(&app).contains("0.25x"), "{}", screen(&app));
+}

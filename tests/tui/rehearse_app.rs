@@ -59,7 +59,8 @@ fn a_missed_row_comes_back_in_the_next_drill_on_its_day() {
             panic!("a prediction");
         };
         let wrong = p.choices.iter().position(|c| *c != p.answer).unwrap();
-        let ups = press(&mut app, &format!("{}<Enter>", wrong + 1));
+        // A number picks, Enter answers (the outcome shows), Enter goes on.
+        let ups = press(&mut app, &format!("{}<Enter><Enter>", wrong + 1));
         if d_is_over(&app) {
             assert!(ups.contains(&Update::Save), "a finished drill is saved");
         }

@@ -54,7 +54,13 @@ fn a_two_minute_drill_runs_to_its_scorecard_and_saves_the_transcript() {
     let mut n = 1;
     while let Some(kind) = showing(&tmux, n) {
         match kind.as_str() {
-            "predict" => tmux.keys(&["1", "Enter"]),
+            "predict" => {
+                // Alone, each answer shows its real outcome before the next question.
+                tmux.keys(&["1", "Enter"]);
+                let shown = tmux.wait_for("Enter: the next question.");
+                assert!(shown.contains("Tests: "), "{shown}");
+                tmux.keys(&["Enter"]);
+            }
             "explain" => {
                 // The editor has the keys: q types, Esc leaves it.
                 tmux.keys(&["-l", "quick answer"]);
@@ -78,15 +84,28 @@ fn a_two_minute_drill_runs_to_its_scorecard_and_saves_the_transcript() {
                     "Cannot grade it"
                 });
                 tmux.keys(&["Enter"]);
+                let shown = tmux.wait_for("Handed in: ");
+                assert!(
+                    shown.contains("not passed"),
+                    "the starter passes nothing:\n{shown}"
+                );
+                tmux.keys(&["Enter"]);
             }
         }
         n += 1;
     }
     let card = tmux.wait_for("Transcript saved to");
-    assert!(card.contains("Score "), "{card}");
+    assert!(
+        card.contains(" right, ") && card.contains("% of points"),
+        "{card}"
+    );
     let text = std::fs::read_to_string(&transcript).expect("the transcript is on disk");
     assert!(text.starts_with("# tooldojo rehearsal, seed 3"), "{text}");
     assert!(text.contains("quick answer"), "{text}");
+    assert!(
+        text.contains("of 100 (not passed)"),
+        "the starter's round: {text}"
+    );
     assert_eq!(text.matches("- Time: ").count(), n - 1);
     assert!(
         text.contains("Grader: "),

@@ -192,6 +192,21 @@ fn the_write_it_round_writes_a_starter_grades_each_save_and_hands_in_the_report(
         || graded(1),
     );
     assert!(drill.lock().unwrap().write_passed().is_empty());
+    let draw = |d: &Drill| {
+        let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
+        let theme = tooldojo::tui::theme::Theme::new(tooldojo::tui::theme::ThemeName::Mono, false);
+        d.render(buf.area, &mut buf, &theme, false);
+        tooldojo::text::screen_text(&buf)
+    };
+    {
+        // The report is longer than the window: PgDn pages it, the result line goes out of view.
+        let mut d = drill.lock().unwrap();
+        let top = draw(&d);
+        assert!(top.contains("(run 1)"), "{top}");
+        let _ = d.on_key(key(KeyCode::PageDown));
+        let paged = draw(&d);
+        assert!(!paged.contains("(run 1)"), "a page down:\n{paged}");
+    }
     std::fs::write(&file, SOLUTION).unwrap();
     pump(
         &rx,
@@ -201,18 +216,30 @@ fn the_write_it_round_writes_a_starter_grades_each_save_and_hands_in_the_report(
         || graded(2),
     );
     let mut d = drill.into_inner().unwrap();
+    let regraded = draw(&d);
+    assert!(
+        regraded.contains("(run 2)"),
+        "a re-grade shows its result line:\n{regraded}"
+    );
     assert_eq!(d.write_passed(), vec![Function::Validate]);
     let _ = d.on_key(key(KeyCode::Enter));
-    assert!(!d.running(), "handing in ends this one-question drill");
+    assert!(d.running(), "handing in shows the round's outcome first");
+    let _ = d.on_key(key(KeyCode::Enter));
+    assert!(!d.running(), "then the one-question drill ends");
     let Given::Written {
         passed,
         total,
         report,
+        failing,
     } = &d.answers()[0].given
     else {
         panic!("the round was handed in");
     };
-    assert!(*total > 0 && passed == total);
+    assert!(*total > 0 && passed == total && failing.is_empty());
+    assert!(
+        d.answers()[0].right(),
+        "every row passed: the round is passed"
+    );
     let md = transcript::markdown(&d);
     assert!(md.contains(&format!("Grader: {passed} of {total} rows passed.")));
     assert!(
@@ -289,11 +316,37 @@ fn the_write_it_round_in_javascript_passes_a_correct_execute_tool_and_fails_a_pl
         "{failing:?}"
     );
     let _ = d.on_key(key(KeyCode::Enter));
-    let Given::Written { passed, total, .. } = &d.answers()[0].given else {
+    // Handed in: not passed, and each failing row says the trap it tests.
+    let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 120, 40));
+    let theme = tooldojo::tui::theme::Theme::new(tooldojo::tui::theme::ThemeName::Mono, false);
+    d.render(buf.area, &mut buf, &theme, false);
+    let shown = tooldojo::text::screen_text(&buf);
+    assert!(shown.contains("rows pass: not passed."), "{shown}");
+    assert!(shown.contains("(not anchored)"), "{shown}");
+    let _ = d.on_key(key(KeyCode::Enter));
+    let Given::Written {
+        passed,
+        total,
+        failing,
+        ..
+    } = &d.answers()[0].given
+    else {
         panic!("the round was handed in");
     };
     assert!(*total > 0 && passed < total);
+    assert!(!d.answers()[0].right(), "a failing row: not passed");
+    assert!(
+        failing
+            .iter()
+            .any(|f| f.id.contains("unanchored") && f.trap == Some("not anchored")),
+        "{failing:?}"
+    );
     let md = transcript::markdown(&d);
+    assert!(
+        md.contains("(not anchored)`"),
+        "the transcript lists the traps: {md}"
+    );
+    assert!(md.contains("(not passed)"), "{md}");
     assert!(md.contains("--lang js"), "{md}");
     assert!(md.contains("`executeTool` in JavaScript"), "{md}");
 }

@@ -91,19 +91,35 @@ fn the_home_screen_says_what_is_left_of_a_started_lesson() {
 #[test]
 fn presenter_steps_show_paragraphs_then_rows_then_the_next_page() {
     let mut app = app_with(Progress::default(), Some("01-reading"), false, true);
-    assert!(screen(&app).contains("step 1/3"));
+    // Two paragraphs and a table of three rows: every row is a step of its own.
+    assert!(screen(&app).contains("step 1/6"));
     assert!(!screen(&app).contains("Three rows"), "one step at a time");
     let _ = press(&mut app, " ");
     assert!(screen(&app).contains("Three rows"));
     let _ = press(&mut app, " ");
     assert_eq!(app.focus(), Focus::Block(0), "the table appears, focused");
-    let _ = press(&mut app, "   ");
+    assert!(screen(&app).contains("step 3/6"));
     let text = screen(&app);
+    assert!(text.contains("0 of 3 rows shown"), "{text}");
+    let _ = press(&mut app, " ");
+    assert!(screen(&app).contains("step 4/6"), "a row is a step");
+    let _ = press(&mut app, "  ");
+    let text = screen(&app);
+    assert!(text.contains("step 6/6"), "{text}");
     assert!(
         text.contains("shown    the real executor returned not_found"),
         "{text}"
     );
-    assert!(text.contains("score 0/0"), "nothing scored: {text}");
+    // Nothing scored and nothing guessed: no score, no pending marks, no "You" column.
+    assert!(text.contains("3 of 3 rows shown"), "{text}");
+    assert!(!text.contains("score"), "{text}");
+    let table: Vec<&str> = text.lines().filter(|l| l.contains("TKT-")).collect();
+    assert!(table.iter().all(|l| !l.contains('…')), "{text}");
+    let header = text
+        .lines()
+        .find(|l| l.contains("Call"))
+        .unwrap_or_default();
+    assert!(header.contains("Real") && !header.contains("You"), "{text}");
     let _ = press(&mut app, "x");
     assert!(!screen(&app).contains("shown    the real"), "reset");
     let _ = press(&mut app, "   ");
@@ -119,9 +135,9 @@ fn presenter_steps_show_paragraphs_then_rows_then_the_next_page() {
 fn presenter_step_back_hides_the_last_step() {
     let mut app = app_with(Progress::default(), Some("01-reading"), false, true);
     let _ = press(&mut app, "  ");
-    assert!(screen(&app).contains("step 3/3"));
+    assert!(screen(&app).contains("step 3/6"));
     let _ = press(&mut app, "h");
-    assert!(screen(&app).contains("step 2/3"));
+    assert!(screen(&app).contains("step 2/6"));
     assert_eq!(app.focus(), Focus::Page, "the hidden block loses the focus");
 }
 

@@ -299,14 +299,16 @@ fn presenter_mode_steps_a_table_and_leaves_progress_alone() {
     std::fs::write(&file, before).unwrap();
     let args = format!("--present --lesson 01-reading {}", test_lessons());
     let tmux = start_with("present", state.path(), &args);
-    tmux.wait_for("step 1/3");
+    // Two paragraphs, the table, and each of its three rows: six steps.
+    tmux.wait_for("step 1/6");
     tmux.keys(&["Space"]);
-    tmux.wait_for("step 2/3");
+    tmux.wait_for("step 2/6");
     tmux.keys(&["Space"]);
-    tmux.wait_for("step 3/3");
+    tmux.wait_for("step 3/6");
     tmux.wait_for("Predict: get_ticket");
     for (n, real) in [(1, "ok"), (2, "ok"), (3, "not_found")] {
         tmux.keys(&["Space"]);
+        tmux.wait_for(&format!("step {}/6", 3 + n));
         tmux.wait_for(&format!("Row {n}:"));
         let shown = tmux.wait_for(&format!("{real:<9}"));
         let shown = if shown.contains("shown    the real") {
@@ -318,7 +320,10 @@ fn presenter_mode_steps_a_table_and_leaves_progress_alone() {
             shown.contains(&format!("shown    the real executor returned {real}")),
             "row {n} shown without a prediction:\n{shown}"
         );
-        assert!(shown.contains("score 0/0"), "nothing scored:\n{shown}");
+        assert!(
+            shown.contains(&format!("{n} of 3 rows shown")) && !shown.contains("score"),
+            "nothing scored:\n{shown}"
+        );
     }
     tmux.keys(&["x"]);
     tmux.wait_for("Block reset.");

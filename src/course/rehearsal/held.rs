@@ -73,6 +73,13 @@ pub(super) fn predict(row: &Row) -> Option<Predict> {
         Function::Validate => "validate_tool_args",
         Function::Execute => "execute_tool",
     };
+    let trap = crate::practice::trap::of(row);
+    let reason = match trap {
+        Some(t) => format!("An edge case the lessons never show: {}.", t.why),
+        None => {
+            format!("An edge case the lessons never show: the grader asks it of your own {name}.")
+        }
+    };
     Some(Predict {
         id: format!("held/{}", row.id),
         source: Source::HeldBack,
@@ -80,10 +87,12 @@ pub(super) fn predict(row: &Row) -> Option<Predict> {
         who,
         prompt: vec![("call", crate::sanitize::clean(&row.show_call(false), false))],
         choices,
+        tests: trap.map_or_else(
+            || super::predict::rule_tested(&answer).to_owned(),
+            |t| t.name.to_owned(),
+        ),
         answer,
         result: crate::sanitize::clean(&row.show_expected(false), false),
-        reason: format!(
-            "An edge case the lessons never show: the grader asks it of your own {name}."
-        ),
+        reason,
     })
 }

@@ -20,7 +20,7 @@ use crate::practice::Lang;
 
 pub use predict::{Predict, Source};
 pub use questions::{Explain, Mix, Pool, Question};
-pub use score::{Answer, Given, Scorecard};
+pub use score::{Answer, Failing, Given, Scorecard};
 
 /// How a drill is set up.
 #[derive(Debug, Clone)]
@@ -35,6 +35,9 @@ pub struct DrillConfig {
     /// directory unless told otherwise).
     pub dir: PathBuf,
     pub interviewer: bool,
+    /// Solo, "let me think" mode: outcomes are held back until the scorecard instead of
+    /// shown after each answer (`--reveal-at-end`, or `v`).
+    pub reveal_at_end: bool,
     pub mix: Mix,
     /// The language of the write-it round (`--lang`; Python unless told otherwise).
     pub lang: Lang,
@@ -55,6 +58,7 @@ impl DrillConfig {
             force: false,
             dir: PathBuf::from("."),
             interviewer: false,
+            reveal_at_end: false,
             mix: Mix::default(),
             lang: Lang::Python,
             day: review::today(),
@@ -109,6 +113,8 @@ pub trait Sitting {
     fn elapsed_ms(&self) -> u64;
     /// Lesson titles by id.
     fn titles(&self) -> &BTreeMap<String, String>;
+    /// The drill ended because its clock ran out.
+    fn time_up(&self) -> bool;
 
     /// The title of a lesson id (the id itself when unknown).
     fn title_of<'a>(&'a self, lesson: &'a str) -> &'a str {

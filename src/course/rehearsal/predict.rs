@@ -38,4 +38,23 @@ pub struct Predict {
     pub result: String,
     /// Why, in the course's words (already cleaned; may be empty).
     pub reason: String,
+    /// The rule or trap the row tests (`the type check`, `not anchored`).
+    pub tests: String,
+}
+
+/// The rule a row whose real outcome is `answer` tests: the check that decides it.
+pub fn rule_tested(answer: &str) -> &'static str {
+    match answer {
+        "missing" => "the required check",
+        "unknown" => "the unknown-key check",
+        "type" => "the type check (bool before int, float apart)",
+        "value" => "the value constraints",
+        "parse" => "strict JSON parsing",
+        "unknown_tool" => "the tool allowlist",
+        "invalid_arguments" => "the argument contract (shape and id format)",
+        "forbidden" => "the read permission, from the context",
+        "not_found" => "the lookup by (tenant, id)",
+        "store unchanged" | "store changed" => "copy on return",
+        _ => "a call that passes every check",
+    }
 }

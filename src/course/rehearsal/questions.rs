@@ -14,7 +14,7 @@ use crate::course::lab::{ArgsInput, executor_run, validator_run};
 use crate::course::{BlockEnv, LessonEntry};
 use crate::json_text::json_compact;
 
-use super::predict::{Predict, Source};
+use super::predict::{Predict, Source, rule_tested};
 use crate::practice::{Function, Lang, cases};
 use crate::sanitize::clean;
 
@@ -179,6 +179,7 @@ fn fixture_rows(env: &BlockEnv, lessons: &[LessonEntry]) -> Vec<Predict> {
             answer: run.outcome().to_owned(),
             result: clean(&serde_json::to_string(&verdict).unwrap_or_default(), false),
             reason: clean(&case.reason, false),
+            tests: rule_tested(run.outcome()).to_owned(),
         });
     }
     let cases = crate::executor::cases::get_ticket_cases(&env.content).unwrap_or_default();
@@ -208,6 +209,7 @@ fn fixture_rows(env: &BlockEnv, lessons: &[LessonEntry]) -> Vec<Predict> {
                 "forbidden",
                 "not_found",
             ],
+            tests: rule_tested(&run.outcome()).to_owned(),
             answer: run.outcome(),
             result: clean(&json_compact(&run.contract_envelope()), false),
             reason: clean(&case.reason, false),

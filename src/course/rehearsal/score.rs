@@ -7,16 +7,38 @@ pub enum Given {
     Pick(String),
     /// An explanation: the learner's words and the rubric points scored.
     Words { text: String, ticked: Vec<bool> },
-    /// The write-it round: rows passed of rows graded, and the grader's report in lines.
+    /// The write-it round: rows passed of rows graded, the grader's report in lines, and
+    /// the rows that did not pass with the trap each one tests.
     Written {
         passed: usize,
         total: usize,
         report: Vec<String>,
+        failing: Vec<Failing>,
     },
     /// Passed over with `s`.
     Skipped,
-    /// The clock ran out before an answer.
+    /// The clock ran out while the question was open.
     OutOfTime,
+    /// The clock ran out before the question was shown.
+    NotReached,
+}
+
+/// A grading row the write-it round did not pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failing {
+    pub id: String,
+    /// The trap the row tests (`not anchored`), when one is named.
+    pub trap: Option<&'static str>,
+}
+
+impl Failing {
+    /// `held-unanchored-suffix (not anchored)`.
+    pub fn line(&self) -> String {
+        match self.trap {
+            Some(t) => format!("{} ({t})", self.id),
+            None => self.id.clone(),
+        }
+    }
 }
 
 /// One answered (or unanswered) question.
@@ -32,9 +54,37 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// Full marks on a prediction; at least half the rubric or half the rows otherwise.
+    /// Full marks on a prediction, at least half the rubric on an explanation, every row
+    /// on the write-it round (a round with a failing row is not passed, whatever its share
+    /// of the points).
     pub fn right(&self) -> bool {
-        self.points >= 50
+        match &self.given {
+            Given::Written { passed, total, .. } => *total > 0 && passed == total,
+            Given::Skipped | Given::OutOfTime | Given::NotReached => false,
+            Given::Pick(_) | Given::Words { .. } => self.points >= 50,
+        }
+    }
+
+    /// How the question ended, in a word or two: right, missed, passed, not passed,
+    /// skipped, time's up, not reached.
+    pub fn status(&self) -> &'static str {
+        match (&self.given, self.right()) {
+            (Given::Skipped, _) => "skipped",
+            (Given::OutOfTime, _) => "time's up",
+            (Given::NotReached, _) => "not reached",
+            (Given::Written { .. }, true) => "passed",
+            (Given::Written { .. }, false) => "not passed",
+            (_, true) => "right",
+            (_, false) => "missed",
+        }
+    }
+
+    /// Was it answered (not skipped, not cut off by the clock)?
+    pub fn answered(&self) -> bool {
+        !matches!(
+            self.given,
+            Given::Skipped | Given::OutOfTime | Given::NotReached
+        )
     }
 }
 
@@ -70,10 +120,7 @@ pub struct Scorecard {
 
 impl Scorecard {
     pub fn of(answers: &[Answer]) -> Scorecard {
-        let answered: Vec<&Answer> = answers
-            .iter()
-            .filter(|a| !matches!(a.given, Given::Skipped | Given::OutOfTime))
-            .collect();
+        let answered: Vec<&Answer> = answers.iter().filter(|a| a.answered()).collect();
         let total_ms: u64 = answered.iter().map(|a| a.ms).sum();
         let mean_ms = match answered.len() {
             0 => 0,
@@ -101,6 +148,16 @@ impl Scorecard {
             Ok(0) | Err(_) => 0,
             Ok(n) => self.points / n,
         }
+    }
+
+    /// What the score counts, said whole: `6 of 9 right, 60% of points`.
+    pub fn headline(&self) -> String {
+        format!(
+            "{} of {} right, {}% of points",
+            self.right,
+            self.asked,
+            self.percent()
+        )
     }
 }
 
@@ -153,6 +210,7 @@ mod tests {
                     passed: 1,
                     total: 3,
                     report: vec![],
+                    failing: vec![],
                 },
                 share_points(1, 3),
                 60_000,
@@ -170,6 +228,39 @@ mod tests {
         assert_eq!(card.mean_ms, (4_000 + 9_000 + 30_000 + 60_000) / 4);
         assert_eq!(card.slowest, vec![3, 2, 1]);
         assert_eq!(card.missed, vec![1, 3, 4, 5]);
+        assert_eq!(card.headline(), "2 of 6 right, 30% of points");
+    }
+
+    #[test]
+    fn a_write_it_round_with_a_failing_row_is_not_passed() {
+        let written = |passed| Given::Written {
+            passed,
+            total: 65,
+            report: vec![],
+            failing: vec![],
+        };
+        let almost = answer(0, written(64), share_points(64, 65), 1);
+        assert!(!almost.right(), "98% of the rows is not a pass");
+        assert_eq!(almost.status(), "not passed");
+        assert_eq!(almost.points, 98, "its points still count");
+        let all = answer(0, written(65), 100, 1);
+        assert!(all.right());
+        assert_eq!(all.status(), "passed");
+        let nothing = Given::Written {
+            passed: 0,
+            total: 0,
+            report: vec![],
+            failing: vec![],
+        };
+        let none = answer(0, nothing, 0, 1);
+        assert!(!none.right(), "nothing graded is not a pass");
+        for (g, word) in [
+            (Given::Skipped, "skipped"),
+            (Given::OutOfTime, "time's up"),
+            (Given::NotReached, "not reached"),
+        ] {
+            assert_eq!(answer(0, g, 0, 0).status(), word);
+        }
     }
 
     #[test]

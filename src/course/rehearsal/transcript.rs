@@ -29,13 +29,10 @@ pub fn markdown(d: &dyn Sitting) -> String {
         if cfg.lang.is_js() { " --lang js" } else { "" }
     );
     let _ = writeln!(out, "## Scorecard\n");
-    let _ = writeln!(
-        out,
-        "- Accuracy: {} of {} right, {}% of the points",
-        card.right,
-        card.asked,
-        card.percent()
-    );
+    let _ = writeln!(out, "- Accuracy: {}", card.headline());
+    if d.time_up() {
+        let _ = writeln!(out, "- Time's up: the {}-minute clock ran out", cfg.minutes);
+    }
     let _ = writeln!(
         out,
         "- Time per answered question: {}",
@@ -96,6 +93,7 @@ fn question(out: &mut String, d: &dyn Sitting, i: usize, q: &Question) {
             if !p.reason.is_empty() {
                 let _ = writeln!(out, "- why: {}", p.reason);
             }
+            let _ = writeln!(out, "- tests: {}", p.tests);
         }
         Question::Explain(e) => {
             let _ = writeln!(out, "{}\n", e.question);
@@ -121,10 +119,10 @@ fn question(out: &mut String, d: &dyn Sitting, i: usize, q: &Question) {
             given(out, q, &a.given);
             let _ = writeln!(
                 out,
-                "\n- Time: {}\n- Score: {} of 100{}",
+                "\n- Time: {}\n- Score: {} of 100 ({})",
                 seconds(a.ms),
                 a.points,
-                if a.right() { " (right)" } else { " (missed)" }
+                a.status()
             );
         }
         None => {
@@ -165,15 +163,33 @@ fn given(out: &mut String, q: &Question, g: &Given) {
             passed,
             total,
             report,
+            failing,
         } => {
             let _ = writeln!(out, "Grader: {passed} of {total} rows passed.\n");
+            if !failing.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "Not passed: {} failing rows, each with the trap it tests:\n",
+                    failing.len()
+                );
+                for f in failing {
+                    let _ = writeln!(out, "- `{}`", f.line().replace('`', "'"));
+                }
+                out.push('\n');
+            }
             fence(out, &report.join("\n"));
         }
         Given::Skipped => {
             let _ = writeln!(out, "Skipped.");
         }
         Given::OutOfTime => {
-            let _ = writeln!(out, "The clock ran out before an answer.");
+            let _ = writeln!(
+                out,
+                "Time's up: the clock ran out while this question was open."
+            );
+        }
+        Given::NotReached => {
+            let _ = writeln!(out, "Not reached: the clock ran out before it.");
         }
     }
 }

@@ -41,6 +41,34 @@ impl App {
         Update::None
     }
 
+    /// Pasted text: into the entered block when it takes text, as one edit; anywhere else
+    /// it is dropped, never read as keys.
+    pub(super) fn on_paste(&mut self, text: &str) -> Update {
+        let Focus::Block(i) = self.focus else {
+            return Update::None;
+        };
+        if !self.active || self.context() != Context::BlockActive {
+            return Update::None;
+        }
+        let (slot_h, width) = self.focused_height();
+        let pasted = match self.widget_mut(i) {
+            Some(w) if w.captures_text() => w.handle_paste(text),
+            _ => return Update::None,
+        };
+        if pasted.cut {
+            self.status = Some(crate::tui::blocks::editor::cut_notice());
+        }
+        match pasted.outcome {
+            BlockOutcome::Changed => {
+                let out = self.after_block_change();
+                self.keep_focus_line(slot_h, width);
+                out
+            }
+            BlockOutcome::Ignored => Update::None,
+            _ => Update::Redraw,
+        }
+    }
+
     /// A key while block `i` is entered: the block's own keys first, page keys after.
     fn key_to_entered_block(&mut self, i: usize, key: KeyEvent) -> Update {
         if let Some(c) = keys::lookup(Context::BlockActive, &key)

@@ -23,10 +23,12 @@ impl App {
         }
     }
 
-    /// The lesson "Continue" opens: the one the learner was in, else the first unfinished
-    /// one, else the first.
+    /// The lesson "Continue" opens: the one the learner was in while it is unfinished;
+    /// once it is done, the next unfinished one after it (round to the start); with
+    /// nothing unfinished, the one the learner was in, else the first.
     pub(crate) fn continue_target(&self) -> Option<usize> {
-        if self.lessons.is_empty() {
+        let n = self.lessons.len();
+        if n == 0 {
             return None;
         }
         let current = self
@@ -34,12 +36,18 @@ impl App {
             .current
             .as_ref()
             .and_then(|p| self.lessons.iter().position(|l| l.id == p.lesson));
-        let unfinished = || {
-            self.lessons
-                .iter()
-                .position(|l| !self.progress.lessons.get(&l.id).is_some_and(|p| p.done))
+        let done = |i: usize| {
+            self.progress
+                .lessons
+                .get(&self.lessons[i].id)
+                .is_some_and(|p| p.done)
         };
-        Some(current.or_else(unfinished).unwrap_or(0))
+        let from = current.unwrap_or(0);
+        // A lesson file that does not parse is nothing to continue with.
+        let unfinished = (0..n)
+            .map(|k| (from + k) % n)
+            .find(|&i| !done(i) && self.lessons[i].parsed.is_ok());
+        Some(unfinished.or(current).unwrap_or(0))
     }
 
     /// Has the learner been anywhere yet (else the Continue row reads "Start")?

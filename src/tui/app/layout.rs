@@ -72,6 +72,22 @@ impl PageView {
         self.push(SegKind::Lines(lines), h);
     }
 
+    /// Make block `slot` `extra` rows taller, moving what is below it down.
+    fn grow_slot(&mut self, slot: usize, extra: usize) {
+        let mut below = false;
+        for s in &mut self.segments {
+            if below {
+                s.y += extra;
+            } else if matches!(s.kind, SegKind::Slot(i) if i == slot) {
+                s.height += extra;
+                below = true;
+            }
+        }
+        if below {
+            self.height += extra;
+        }
+    }
+
     /// Top row and height of block `slot`.
     pub(super) fn slot_span(&self, slot: usize) -> Option<(usize, usize)> {
         self.segments.iter().find_map(|s| match s.kind {
@@ -88,12 +104,16 @@ impl PageView {
         })
     }
 
-    /// The first block that reaches below page row `y`.
+    /// The first block that starts at page row `y` or below; when none does, the block
+    /// that reaches below `y` (one taller than the view, its top scrolled away).
     pub(super) fn first_slot_below(&self, y: usize) -> Option<usize> {
-        self.segments.iter().find_map(|s| match s.kind {
-            SegKind::Slot(i) if s.y + s.height > y => Some(i),
-            _ => None,
-        })
+        let first = |starts: bool| {
+            self.segments.iter().find_map(|s| match s.kind {
+                SegKind::Slot(i) if (s.y >= y || !starts) && s.y + s.height > y => Some(i),
+                _ => None,
+            })
+        };
+        first(true).or_else(|| first(false))
     }
 
     /// Drop a trailing blank line.
@@ -340,6 +360,13 @@ impl App {
             self.push_page(&mut view, page, big, width, texts);
         }
         view.trim_end();
+        // A block alone on its page takes the room the page leaves (a trace shows more
+        // events, a playground's editors grow), so a tall window is not left blank.
+        let room = usize::from(self.content_area().height);
+        let fills = self.blocks.len() == 1 && self.blocks.widget(0).is_some_and(|w| w.fills_room());
+        if fills && view.height < room {
+            view.grow_slot(0, room - view.height);
+        }
         view
     }
 

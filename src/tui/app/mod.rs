@@ -55,6 +55,8 @@ const BLOCK_TICK_MS: u64 = 50;
 /// Everything that can reach `App::update`.
 pub enum Input {
     Key(KeyEvent),
+    /// Text the terminal pasted (bracketed paste), one event however long.
+    Paste(String),
     Mouse(MouseEvent),
     Resize(u16, u16),
     Tick,
@@ -82,7 +84,8 @@ pub enum Update {
 }
 
 impl Update {
-    fn or(self, other: Update) -> Update {
+    /// Both updates at once: the stronger of the two.
+    pub fn or(self, other: Update) -> Update {
         use Update::*;
         match (self, other) {
             (Quit, _) | (_, Quit) => Quit,
@@ -313,12 +316,29 @@ impl App {
     }
 
     /// Does the screen on top animate (the loop then ticks)? Each screen says so itself.
-    pub(crate) fn animating(&self) -> bool {
+    pub fn animating(&self) -> bool {
         match &self.screen {
             Screen::Lesson => self.blocks.animating(),
             Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => false,
             Screen::Player(p) => p.playing(),
             Screen::Drill(d) => d.running(),
+        }
+    }
+
+    /// Does a plain key type text now (an entered block's editor, the drill's answer)? The
+    /// loop then takes a run of typed characters that arrived together as one paste.
+    pub fn takes_text(&self) -> bool {
+        match &self.screen {
+            Screen::Home { .. } | Screen::Lesson => {
+                self.context() == Context::BlockActive
+                    && match self.focus {
+                        Focus::Block(i) => self.blocks.widget(i).is_some_and(|w| w.captures_text()),
+                        _ => false,
+                    }
+            }
+            Screen::Drill(d) => d.editing(),
+            Screen::Tools(s) => s.takes_text(),
+            Screen::Player(_) | Screen::Practice(_) => false,
         }
     }
 
@@ -427,6 +447,18 @@ impl App {
                     let out = s.on_key(key);
                     self.tools_outcome(out)
                 }
+            },
+            Input::Paste(text) => match &mut self.screen {
+                Screen::Home { .. } | Screen::Lesson => self.on_paste(&text),
+                Screen::Drill(d) => {
+                    let out = d.on_paste(&text);
+                    self.drill_outcome(out)
+                }
+                Screen::Tools(s) => {
+                    let out = s.on_paste(&text);
+                    self.tools_outcome(out)
+                }
+                Screen::Player(_) | Screen::Practice(_) => Update::None,
             },
             Input::Mouse(m) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_mouse(m),

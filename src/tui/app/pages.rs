@@ -11,7 +11,14 @@ impl App {
     /// the home screen (when asked for) over the lesson Continue would open, or that lesson.
     pub(super) fn start_at(&mut self, wanted: Option<&str>, home: bool) {
         let asked = wanted.and_then(|id| self.lessons.iter().position(|l| l.id == id));
-        let Some(target) = asked.or_else(|| self.continue_target()) else {
+        // Straight into a lesson: back where the learner was, finished or not; on the
+        // home screen, what Continue offers (the next unfinished lesson).
+        let was = || {
+            let at = self.progress.current.as_ref()?;
+            self.lessons.iter().position(|l| l.id == at.lesson)
+        };
+        let place = if home { None } else { was() };
+        let Some(target) = asked.or(place).or_else(|| self.continue_target()) else {
             self.show(0, 0);
             return;
         };

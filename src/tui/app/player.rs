@@ -58,7 +58,12 @@ impl App {
         let Focus::Block(i) = self.focus else {
             return None;
         };
-        let player = self.blocks.widget(i).and_then(|w| w.full_screen())?;
+        let mut player = self.blocks.widget(i).and_then(|w| w.full_screen())?;
+        if self.demo {
+            // In front of a room: slow enough to tell as it plays.
+            let speed = crate::replay::playback::room_speed(player.tl.end_ms);
+            player.pb.set_speed(speed);
+        }
         self.open_player(player);
         Some(Update::Redraw)
     }

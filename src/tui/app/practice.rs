@@ -69,7 +69,11 @@ impl App {
             }
             _ => {}
         }
-        let ticked = passed.into_iter().any(|f| self.grader_passed(f));
+        // Every function that passed ticks its items (not only the first that ticks one).
+        let mut ticked = false;
+        for function in passed {
+            ticked |= self.grader_passed(function);
+        }
         match (ticked, changed) {
             (true, _) => Update::Save,
             (false, true) => Update::Redraw,

@@ -77,11 +77,24 @@ impl App {
         self.started.elapsed()
     }
 
-    /// Steps shown and steps on the page, in presenter mode.
+    /// Steps shown and steps on the page, in presenter mode: every paragraph and block,
+    /// and every step inside a block (a table's rows, a trace played to its end).
     pub(crate) fn step_counter(&self) -> Option<(usize, usize)> {
-        let shown = self.blocks.steps_shown()?;
-        let total = steps_of(self.page_items()).len();
-        Some((shown.min(total), total))
+        let steps = steps_of(self.page_items());
+        let shown = self.blocks.steps_shown()?.min(steps.len());
+        let (mut done, mut total) = (shown, steps.len());
+        for (n, step) in steps.iter().enumerate() {
+            let Step::Block(slot) = *step else { continue };
+            let (inner_done, inner_total) = self
+                .blocks
+                .widget(slot)
+                .map_or((0, 0), |w| w.present_progress());
+            total += inner_total;
+            if n < shown {
+                done += inner_done.min(inner_total);
+            }
+        }
+        Some((done, total))
     }
 
     /// Is step `n` of the page shown?

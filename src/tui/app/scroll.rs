@@ -40,14 +40,20 @@ impl App {
     /// Height and drawing width of the focused block (0 when no block has focus).
     pub(super) fn focused_height(&self) -> (u16, u16) {
         let w = self.content_area().width;
-        match self.focus {
-            Focus::Block(i) => (self.slot_height(i, w), w),
-            _ => (0, w),
-        }
+        let Focus::Block(i) = self.focus else {
+            return (0, w);
+        };
+        // As laid out (a block alone on its page may have grown into the room).
+        let h = match self.page_view(w).slot_span(i) {
+            Some((_, h)) => u16::try_from(h).unwrap_or(u16::MAX),
+            None => self.slot_height(i, w),
+        };
+        (h, w)
     }
 
     /// After a key inside the focused block: keep its focus line in view and, when the block
-    /// just grew, show its new bottom as far as the focus line (or its top) allows.
+    /// just grew, show its new bottom as far as the focus line and its top allow (a top in
+    /// view is never scrolled away by the block growing).
     pub(super) fn keep_focus_line(&mut self, old_h: u16, old_w: u16) {
         let Focus::Block(i) = self.focus else {
             return;
@@ -62,7 +68,10 @@ impl App {
         let anchor = y + line.map_or(0, |l| usize::from(l).min(h.saturating_sub(1)));
         let grew = old_w == c.width && h > usize::from(old_h);
         if grew && y + h > self.scroll + vh {
-            self.scroll = (y + h - vh).min(anchor);
+            // A top in view stays in view (the learner typing keeps what the block is
+            // about on screen); the focus line stays in view in any case.
+            let limit = if y >= self.scroll { y } else { anchor };
+            self.scroll = (y + h - vh).min(limit.min(anchor)).max(self.scroll);
         }
         if line.is_some() {
             if anchor < self.scroll {

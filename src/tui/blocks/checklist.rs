@@ -130,7 +130,7 @@ impl BlockWidget for ChecklistWidget {
     }
 
     fn save(&self) -> Value {
-        json!({ "ticked": self.ticked })
+        json!({ "ticked": self.ticked, "cursor": self.cursor })
     }
 
     fn restore(&mut self, state: &Value) {
@@ -138,6 +138,10 @@ impl BlockWidget for ChecklistWidget {
             for (i, v) in arr.iter().enumerate().take(self.ticked.len()) {
                 self.ticked[i] = v.as_bool().unwrap_or(false);
             }
+        }
+        if let Some(c) = state.get("cursor").and_then(Value::as_u64) {
+            let last = self.ticked.len().saturating_sub(1);
+            self.cursor = usize::try_from(c).unwrap_or(0).min(last);
         }
     }
 
@@ -153,6 +157,11 @@ impl BlockWidget for ChecklistWidget {
         self.ticked[i] = true;
         self.cursor = i;
         true
+    }
+
+    fn present_progress(&self) -> (usize, usize) {
+        let ticked = self.ticked.iter().filter(|t| **t).count();
+        (ticked, self.ticked.len())
     }
 
     fn reset(&mut self) {

@@ -13,6 +13,27 @@ use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 use crate::sanitize::clean;
 use crate::tui::theme::Theme;
 
+/// The most text an editor holds, in bytes of UTF-8: far more than any tool call's
+/// arguments, little enough that every key and frame stays quick.
+pub const MAX_BYTES: usize = 16 * 1024;
+
+/// What the learner is told when a paste did not fit.
+pub fn cut_notice() -> String {
+    format!("Paste cut: an editor holds {} KiB.", MAX_BYTES / 1024)
+}
+
+/// The start of `text` that fits in `room` bytes, cut at a character boundary.
+fn fitting(text: &str, room: usize) -> &str {
+    if text.len() <= room {
+        return text;
+    }
+    let mut end = room;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// A themed text editor: `ratatui-textarea` underneath, never our own editing code.
 #[derive(Clone)]
 pub struct Editor {
@@ -23,6 +44,8 @@ pub struct Editor {
     original: String,
     /// The last edit replaced the whole text in two steps (cut, insert): undo takes both.
     paired: bool,
+    /// The last paste did not fit and was cut (the border says so until the next edit).
+    cut: bool,
     /// First display row shown while not typing (Up/Down on a focused box move it).
     pub top: usize,
     /// Display rows and text rows the box had at the last draw (to bound `top`).
@@ -51,12 +74,14 @@ impl Editor {
     /// control characters and bidi overrides become visible stand-ins. The cursor starts
     /// at the end of the text, where typing goes on.
     pub fn new(text: &str) -> Editor {
-        let text = clean(text, true);
+        let text = clean(fitting(text, MAX_BYTES), true);
+        let text = fitting(&text, MAX_BYTES).to_owned();
         let mut e = Editor {
             ta: Editor::area(&text),
             single_line: false,
             original: text,
             paired: false,
+            cut: false,
             top: 0,
             drawn: std::cell::Cell::new((0, 0)),
         };
@@ -168,8 +193,23 @@ impl Editor {
         self.ta.move_cursor(CursorMove::End);
     }
 
+    /// Bytes of text held (each line break counts one).
+    pub fn len(&self) -> usize {
+        let lines = self.ta.lines();
+        lines.iter().map(String::len).sum::<usize>() + lines.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The last paste was cut to fit.
+    pub fn was_cut(&self) -> bool {
+        self.cut
+    }
+
     /// Feed one key press; returns true when the text changed. Ctrl+Z undoes as Ctrl+U
-    /// does.
+    /// does. A full editor takes no more characters.
     pub fn input(&mut self, key: KeyEvent) -> bool {
         if self.single_line && key.code == KeyCode::Enter {
             return false;
@@ -177,12 +217,53 @@ impl Editor {
         let undo_key =
             |c: char| key.code == KeyCode::Char(c) && key.modifiers == KeyModifiers::CONTROL;
         if undo_key('z') || undo_key('u') {
+            self.cut = false;
             return self.undo();
         }
+        let adds = match key.code {
+            KeyCode::Char(c)
+                if !key
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                c.len_utf8()
+            }
+            KeyCode::Enter => 1,
+            KeyCode::Tab => 2,
+            _ => 0,
+        };
+        if adds > 0 && self.len() + adds > MAX_BYTES {
+            self.cut = true;
+            return false;
+        }
         self.paired = false;
-        let before = self.ta.lines().to_vec();
-        self.ta.input(key);
-        self.ta.lines() != before.as_slice()
+        let changed = self.ta.input(key);
+        if changed {
+            self.cut = false;
+        }
+        changed
+    }
+
+    /// Insert pasted text at the cursor as one edit (one undo takes it back), cleaned as
+    /// typed text is; what does not fit in [`MAX_BYTES`] is left out, and `was_cut` says
+    /// so. Returns (changed, cut).
+    pub fn paste(&mut self, text: &str) -> (bool, bool) {
+        let room = MAX_BYTES.saturating_sub(self.len());
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        let text = if self.single_line {
+            text.replace('\n', " ")
+        } else {
+            text
+        };
+        // Cleaning never shortens text, so no more than `room` bytes of it can fit.
+        let head = fitting(&text, room);
+        let cleaned = clean(head, !self.single_line);
+        let kept = fitting(&cleaned, room);
+        let cut = kept.len() < cleaned.len() || head.len() < text.len();
+        self.paired = false;
+        let changed = !kept.is_empty() && self.ta.insert_str(kept);
+        self.cut = cut;
+        (changed, cut)
     }
 
     /// Remember the box `other` (a copy laid out differently) was last drawn in.
@@ -335,6 +416,19 @@ impl Editor {
             }
         }
         (&ta).render(inner, buf);
+        if self.cut {
+            // Said where the learner looks, until the next edit.
+            let note = format!(" cut: holds {} KiB ", MAX_BYTES / 1024);
+            let w = crate::text::width(&note) as u16;
+            if w + 4 <= area.width {
+                buf.set_line(
+                    area.x + 2,
+                    area.bottom() - 1,
+                    &Line::styled(note, theme.warn),
+                    w,
+                );
+            }
+        }
         if rows > shown {
             let top = usize::from(ta.scroll_offset().0);
             let pos = format!(" {}-{} of {rows} ", top + 1, (top + shown).min(rows));
@@ -355,6 +449,32 @@ mod tests {
     fn editor_text_is_cleaned() {
         assert_eq!(Editor::new("a\u{1b}[2J\nb").text(), "a\u{241b}[2J\nb");
         assert_eq!(Editor::single("get\nticket").text(), "get ticket");
+    }
+
+    #[test]
+    fn a_paste_is_one_edit_cleaned_and_capped() {
+        let mut e = Editor::new("{}");
+        e.jump_to(1, 2);
+        assert_eq!(e.paste("\"a\": 1,\r\n\"b\": \u{1b}2"), (true, false));
+        assert_eq!(e.text(), "{\"a\": 1,\n\"b\": \u{241b}2}");
+        assert!(e.undo());
+        assert_eq!(e.text(), "{}", "one undo takes the whole paste back");
+        let big = "x".repeat(3 * MAX_BYTES);
+        assert_eq!(e.paste(&big), (true, true));
+        assert_eq!(e.len(), MAX_BYTES);
+        assert!(e.was_cut());
+        let full = e.text();
+        assert!(!e.input(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)));
+        assert_eq!(e.text(), full, "a full editor takes no more characters");
+        assert!(e.input(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)));
+        assert!(!e.was_cut(), "the note goes with the next edit");
+        // A multi-byte character is never split.
+        let mut e = Editor::new("");
+        assert_eq!(e.paste(&"é".repeat(MAX_BYTES)), (true, true));
+        assert_eq!(e.len(), MAX_BYTES);
+        let mut one = Editor::single("");
+        assert_eq!(one.paste("get\nticket"), (true, false));
+        assert_eq!(one.text(), "get ticket");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::content::lessons::Explain;
 use crate::tui::blocks::common::{self, frame, is_char, is_down, is_up, plain, wrap_prefixed};
 use crate::tui::blocks::editor::Editor;
-use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, Pasted, RenderCtx};
 use crate::tui::theme::{Theme, ThemeName};
 
 /// Inner width from which the model answer goes beside the learner's answer.
@@ -413,6 +413,19 @@ impl BlockWidget for ExplainWidget {
         self.editing
     }
 
+    fn handle_paste(&mut self, text: &str) -> Pasted {
+        if !self.editing {
+            return Pasted::IGNORED;
+        }
+        let (changed, cut) = self.editor.paste(text);
+        let outcome = if changed {
+            BlockOutcome::Changed
+        } else {
+            BlockOutcome::Consumed
+        };
+        Pasted { outcome, cut }
+    }
+
     fn save(&self) -> Value {
         json!({
             "answer": self.answer(),
@@ -450,6 +463,10 @@ impl BlockWidget for ExplainWidget {
         self.editing = false;
         self.showing = true;
         true
+    }
+
+    fn present_progress(&self) -> (usize, usize) {
+        (usize::from(self.showing), 1)
     }
 
     fn reset(&mut self) {

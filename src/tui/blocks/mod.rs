@@ -15,7 +15,7 @@ pub mod trace;
 mod widget;
 
 pub use crate::course::BlockEnv;
-pub use widget::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+pub use widget::{BlockOutcome, BlockWidget, KeyHint, Pasted, RenderCtx};
 
 /// Build the widget for one lesson block. An error string is shown in place of the block
 /// (and reported by `tooldojo check`) instead of a panic.

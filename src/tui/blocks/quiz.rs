@@ -291,6 +291,10 @@ impl BlockWidget for QuizWidget {
         true
     }
 
+    fn present_progress(&self) -> (usize, usize) {
+        (usize::from(self.answered_correctly()), 1)
+    }
+
     fn reset(&mut self) {
         self.picked = None;
         self.tried.clear();

@@ -418,6 +418,29 @@ impl BlockWidget for TraceWidget {
         }
     }
 
+    /// Presenter mode: Space plays the run (and pauses it, and plays on); once it has
+    /// played to its end the presenter's next Space moves past the block.
+    fn present_step(&mut self) -> bool {
+        if self.playing {
+            self.playing = false;
+            return true;
+        }
+        if self.at_end() {
+            return false;
+        }
+        self.playing = true;
+        true
+    }
+
+    fn present_progress(&self) -> (usize, usize) {
+        (usize::from(self.at_end()), 1)
+    }
+
+    /// More room shows more of the latest events.
+    fn fills_room(&self) -> bool {
+        true
+    }
+
     fn animating(&self) -> bool {
         self.playing
     }

@@ -14,6 +14,8 @@ pub struct RenderCtx<'a> {
     pub focused: bool,
     /// The block is "entered": keys go to it (an editor is typing).
     pub active: bool,
+    /// Presenter mode: shown to a room, nothing asked or scored (no score, no guesses).
+    pub demo: bool,
 }
 
 /// What a key did to a block. `#[must_use]`: the reader decides what to redraw / save.
@@ -28,6 +30,22 @@ pub enum BlockOutcome {
     Consumed,
     /// The block gives focus back to the page (Esc inside a block).
     Release,
+}
+
+/// What a paste did to a block.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pasted {
+    pub outcome: BlockOutcome,
+    /// The text was longer than the editor takes: only its start went in.
+    pub cut: bool,
+}
+
+impl Pasted {
+    pub const IGNORED: Pasted = Pasted {
+        outcome: BlockOutcome::Ignored,
+        cut: false,
+    };
 }
 
 /// One key and what it does, for the key bar and the help overlay.
@@ -53,6 +71,11 @@ pub trait BlockWidget {
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome;
     /// Keys for the key bar while this block has focus.
     fn key_hints(&self, active: bool) -> Vec<KeyHint>;
+    /// Pasted text while the block is entered: blocks that take text insert it as one edit.
+    fn handle_paste(&mut self, text: &str) -> Pasted {
+        let _ = text;
+        Pasted::IGNORED
+    }
     /// True when the block takes typed text while active (then `q`, `n`, `?` type).
     fn captures_text(&self) -> bool {
         false
@@ -82,6 +105,11 @@ pub trait BlockWidget {
     fn present_step(&mut self) -> bool {
         false
     }
+    /// Presenter mode: the steps `present_step` has taken and the steps it has in all
+    /// (table rows, checklist items, a trace played to its end), for the step counter.
+    fn present_progress(&self) -> (usize, usize) {
+        (0, 0)
+    }
     /// The height this block wants at `width` columns when the page's view is
     /// `available_rows` tall: a block that can use more room (a longer pane, a wider
     /// detail) may grow into it, and one that would not fit may shrink to scroll inside.
@@ -89,6 +117,11 @@ pub trait BlockWidget {
     fn height_for(&self, width: u16, available_rows: u16) -> u16 {
         let _ = available_rows;
         self.height(width)
+    }
+    /// Alone on a page shorter than the view, the block may take the rows left over (it
+    /// draws into whatever height it is given).
+    fn fills_room(&self) -> bool {
+        false
     }
     /// Is the block animating (the loop ticks only while a block on screen says so)?
     fn animating(&self) -> bool {

@@ -24,8 +24,13 @@ use crate::replay::knobs::{self, Knob};
 /// Keys for the key bar and the legend (arrows spelled out in ASCII): the re-run keys only
 /// for a run that can be run again, the export only for one that can be exported.
 pub fn keys(g: &Glyphs, p: &Player) -> Vec<(&'static str, &'static str)> {
+    let space = if p.pb.at_end(&p.tl) {
+        "replay from the start"
+    } else {
+        "play/pause"
+    };
     let all = [
-        ("Space", "play/pause"),
+        ("Space", space),
         (g.left_right, "step"),
         ("[ ]", "scrub"),
         ("+/-", "speed"),
@@ -131,6 +136,7 @@ fn key_bar(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, g: &Glyphs) {
                 _ => Rank::Rest,
             };
             let brief = match k {
+                "Space" if p.pb.at_end(&p.tl) => "replay",
                 "Space" => "play",
                 ", ." => "events",
                 "m" => "race/cancel",
@@ -246,9 +252,35 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     } else if ended {
         end_view(p, rest, &end_lines, buf, th, g);
     } else {
-        let lines = panes::events(&p.tl, t, rest.height as usize, rest.width as usize, th, g);
+        let mut lines = panes::events(&p.tl, t, rest.height as usize, rest.width as usize, th, g);
+        if !wide && t == 0 {
+            // At the start the room reads what to watch for: the note where it fits, else
+            // where to find it.
+            lines.extend(start_note(p, rest, lines.len(), th));
+        }
         draw_lines(rest, buf, &lines, 0);
     }
+}
+
+/// The scenario's note under the first events, or a line saying `?` shows it.
+fn start_note(p: &Player, rest: Rect, used: usize, th: &Theme) -> Vec<Line<'static>> {
+    if p.tl.note.is_empty() {
+        return Vec::new();
+    }
+    let mut note = vec![Line::from("")];
+    note.extend(wrap_prefixed(
+        vec![],
+        &p.tl.note,
+        rest.width as usize,
+        th.base,
+    ));
+    if used + note.len() <= rest.height as usize {
+        return note;
+    }
+    vec![Line::from(Span::styled(
+        "? shows this run's note (what to watch for) and the legend",
+        th.dim,
+    ))]
 }
 
 /// Rows the timeline wants: the lanes, two axis rows and the row naming the lines.
@@ -375,15 +407,29 @@ fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
         return;
     };
     let g = Glyphs::for_theme(th);
-    let title = Line::from(Span::styled(
-        format!(
-            " Knobs: {} choose{}{} change{}Enter re-run ",
+    // The longest title the border holds whole; what it leaves out goes inside.
+    let full = format!(
+        " Knobs: {} choose{}{} change{}Enter re-run ",
+        g.up_down, g.sep, g.left_right, g.sep
+    );
+    let fits = |t: &str| width_of(t) + 2 <= usize::from(area.width);
+    let (title, hint) = if fits(&full) {
+        (full, None)
+    } else {
+        let keys = format!(
+            "{} choose{}{} change{}Enter re-run",
             g.up_down, g.sep, g.left_right, g.sep
-        ),
-        th.focus,
-    ));
-    let inner = draw::popup(area, buf, th, title, None);
-    let lines: Vec<Line<'static>> = Knob::ALL
+        );
+        (" Knobs ".to_owned(), Some(keys))
+    };
+    let inner = draw::popup(
+        area,
+        buf,
+        th,
+        Line::from(Span::styled(title, th.focus)),
+        None,
+    );
+    let mut lines: Vec<Line<'static>> = Knob::ALL
         .iter()
         .enumerate()
         .map(|(i, &k)| {
@@ -396,6 +442,9 @@ fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
             ))
         })
         .collect();
+    if let Some(keys) = hint {
+        lines.extend(wrap_prefixed(vec![], &keys, inner.width as usize, th.dim));
+    }
     let skip = (knobs.cursor + 1).saturating_sub(inner.height as usize);
     draw_lines(inner, buf, &lines, skip);
 }
@@ -403,6 +452,26 @@ fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
 /// Every mark and colour, in words.
 fn legend(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     let g = Glyphs::for_theme(th);
+    // The run itself first: its title and note in full (the border has room for neither
+    // on a narrow screen).
+    let mut about = wrap_prefixed(vec![], &p.tl.title, area.width as usize, th.heading);
+    if !p.tl.note.is_empty() {
+        about.extend(wrap_prefixed(
+            vec![],
+            &p.tl.note,
+            area.width as usize,
+            th.base,
+        ));
+    }
+    about.push(Line::from(""));
+    let about_h = (about.len() as u16).min(area.height / 2);
+    draw_lines(
+        Rect::new(area.x, area.y, area.width, about_h),
+        buf,
+        &about,
+        0,
+    );
+    let area = Rect::new(area.x, area.y + about_h, area.width, area.height - about_h);
     let rows: Vec<(String, Style, &str)> = vec![
         (g.run.repeat(3), th.accent, "an attempt, the caller waiting"),
         (g.wait.repeat(3), th.dim, "accepted, waiting for a slot"),

@@ -33,6 +33,8 @@ pub struct Glyphs {
     pub tick: &'static str,
     pub gauge_full: &'static str,
     pub gauge_empty: &'static str,
+    /// A cell filled a part (eighths: index 1 is an eighth, 7 seven eighths).
+    pub gauge_part: [&'static str; 8],
     pub differs: &'static str,
     pub density: [&'static str; 9],
     /// Between items of a line.
@@ -69,6 +71,7 @@ const UNICODE: Glyphs = Glyphs {
     tick: "┼",
     gauge_full: "█",
     gauge_empty: "░",
+    gauge_part: ["░", "▏", "▎", "▍", "▌", "▋", "▊", "▉"],
     differs: "≠",
     density: [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"],
     sep: " · ",
@@ -87,25 +90,26 @@ const ASCII: Glyphs = Glyphs {
     wait: ".",
     backoff: "-",
     ghost: "%",
-    ok: "+",
+    ok: "o",
     fail: "x",
     timeout: "T",
     refused: "/",
-    not_found: "0",
-    cancelled: "!",
+    not_found: "?",
+    cancelled: "C",
     running: "~",
     warn: "!",
     cursor: "|",
     now: "v",
     deadline: ":",
     cancel: ";",
-    stop: "|",
+    stop: "I",
     axis: "-",
-    tick: "+",
+    tick: "^",
     gauge_full: "#",
     gauge_empty: ".",
+    gauge_part: [".", ":", ":", ":", ":", ":", ":", ":"],
     differs: "*",
-    density: [" ", ".", ":", "-", "=", "+", "*", "#", "@"],
+    density: [" ", ".", ":", "-", "=", "&", "*", "#", "@"],
     sep: " | ",
     dash: "-",
     arrow: "->",
@@ -196,5 +200,42 @@ pub fn seg_style(theme: &Theme, kind: SegKind, outcome: Option<Outcome>, open: b
             Some(o) => outcome_style(theme, o),
             None => theme.accent,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every mark that stands for a moment or an outcome means one thing only, and none is
+    /// `+`, the corner of an ASCII frame.
+    #[test]
+    fn marks_stay_distinct_in_ascii_and_unicode() {
+        for g in [&ASCII, &UNICODE] {
+            let marks = [
+                g.ok,
+                g.fail,
+                g.timeout,
+                g.refused,
+                g.not_found,
+                g.cancelled,
+                g.running,
+                g.warn,
+                g.cursor,
+                g.now,
+                g.deadline,
+                g.cancel,
+                g.stop,
+                g.tick,
+                g.differs,
+            ];
+            for (i, a) in marks.iter().enumerate() {
+                assert_ne!(*a, "+", "a mark is a frame corner");
+                for b in &marks[i + 1..] {
+                    assert_ne!(a, b, "two marks look the same");
+                }
+            }
+            assert!(!g.density.contains(&"+"));
+        }
     }
 }

@@ -40,17 +40,35 @@ fn secs(ms: u64) -> String {
     }
 }
 
+/// A gauge's bar of `cells` cells, as exact as eighths of a cell allow: a use above zero
+/// shows at least an eighth, and the bar is full only when the budget is.
 fn bar(g: &Gauge, cells: usize, gl: &Glyphs) -> String {
-    let filled = if g.limit == 0 {
+    let cells = cells.max(1);
+    let most = cells as u64 * 8;
+    let eighths = if g.limit == 0 {
         0
     } else {
-        ((g.used.min(g.limit) * cells as u64).div_ceil(g.limit)) as usize
+        let used = g.used.min(g.limit);
+        let exact =
+            (u128::from(used) * u128::from(most) + u128::from(g.limit) / 2) / u128::from(g.limit);
+        let mut e = u64::try_from(exact).unwrap_or(most);
+        if used > 0 {
+            e = e.max(1);
+        }
+        if used < g.limit {
+            e = e.min(most - 1);
+        }
+        e
     };
-    format!(
-        "{}{}",
-        gl.gauge_full.repeat(filled),
-        gl.gauge_empty.repeat(cells - filled)
-    )
+    let full = (eighths / 8) as usize;
+    let part = (eighths % 8) as usize;
+    let mut out = gl.gauge_full.repeat(full);
+    if part > 0 {
+        out.push_str(gl.gauge_part[part]);
+    }
+    let drawn = full + usize::from(part > 0);
+    out.push_str(&gl.gauge_empty.repeat(cells - drawn));
+    out
 }
 
 fn gauge_style(th: &Theme, g: &Gauge) -> Style {
@@ -146,6 +164,11 @@ pub fn detail(
         format!("{} {}{}turn {}", c.id, c.tool, gl.sep, c.turn),
         th.heading,
     ))];
+    // The lane's note in full (on its lane it may be cut to the room beside the bars).
+    let (now, now_style) = super::notes::call_note(tl, i, t, th, gl);
+    if !now.is_empty() {
+        out.extend(field("now", &now, now_style, width, th));
+    }
     if t < c.proposed_ms {
         out.push(Line::from(Span::styled(
             format!("proposed at {}", tl.clock.at(c.proposed_ms)),
@@ -185,19 +208,7 @@ pub fn detail(
             th,
         ));
     }
-    // A run that made no authorization check (a recording) has no line for it.
-    let auth = match result {
-        None => Some("not yet"),
-        Some(r) => r.authorization,
-    };
-    if let Some(auth) = auth {
-        let auth_style = match auth {
-            "allowed" => th.ok,
-            "denied" => th.bad,
-            _ => th.dim,
-        };
-        out.extend(field("authorization", auth, auth_style, width, th));
-    }
+    out.extend(auth_field(result, valid_ok, width, th));
     attempts(&mut out, c, t, tl.clock, width, th, gl);
     for &(at, attempt, replayed) in &c.writes {
         if at <= t {
@@ -399,6 +410,53 @@ pub fn events(
     out
 }
 
+/// The detail's authorization line: what the check said, or why none was made. A run that
+/// made no authorization check (a recording) has no line for it.
+fn auth_field(
+    result: Option<&crate::replay::run::CallResult>,
+    valid: bool,
+    width: usize,
+    th: &Theme,
+) -> Vec<Line<'static>> {
+    let auth = match result {
+        None => Some("not yet"),
+        Some(r) => r.authorization,
+    };
+    let Some(auth) = auth else {
+        return Vec::new();
+    };
+    let style = match auth {
+        "allowed" => th.ok,
+        "denied" => th.bad,
+        _ => th.dim,
+    };
+    let words = auth_words(auth, result.map(|r| r.category), valid);
+    field("authorization", &words, style, width, th)
+}
+
+/// The authorization check's word, said as what happened: a check that was never made
+/// says why (the call was refused first, or the handler never answered).
+fn auth_words(auth: &str, category: Option<Category>, valid: bool) -> String {
+    if auth != "not_checked" {
+        return auth.to_owned();
+    }
+    let why = match category {
+        _ if !valid => "the arguments were refused before any check of the caller",
+        Some(Category::Timeout) => {
+            "not known: dispatched, but the handler timed out before it answered"
+        }
+        Some(Category::UnknownOutcome) => {
+            "not known: dispatched, and no answer came back (the write's outcome is unknown)"
+        }
+        Some(Category::Cancelled) => "not known: dispatched, then cancelled before it answered",
+        Some(Category::Error) => "not known: dispatched, and the handler failed before it answered",
+        Some(Category::UnknownTool) => "not made: the tool is not on the allowlist",
+        Some(Category::BudgetExhausted) => "not made: refused by the budget before dispatch",
+        _ => "not checked",
+    };
+    why.to_owned()
+}
+
 /// Which calls finished and which did not, in words.
 pub fn partial_summary(tl: &Run, gl: &Glyphs) -> String {
     if tl.calls.is_empty() {
@@ -534,4 +592,49 @@ pub fn end_lines(tl: &Run, width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'s
 /// Pad a line of text to a width (for tables in the legend).
 pub fn padded(s: &str, w: usize, th: &Theme) -> String {
     fit(s, w, th.sym.ellipsis)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::theme::ThemeName;
+
+    fn gauge(used: u64, limit: u64) -> Gauge {
+        Gauge {
+            kind: GaugeKind::Deadline,
+            used,
+            limit,
+            finished: None,
+            spent: used >= limit,
+            cause: false,
+        }
+    }
+
+    #[test]
+    fn an_authorization_never_made_says_what_happened() {
+        assert_eq!(auth_words("allowed", Some(Category::Ok), true), "allowed");
+        assert!(
+            auth_words("not_checked", Some(Category::Timeout), true).contains("timed out"),
+            "a dispatched call that timed out"
+        );
+        assert!(
+            auth_words("not_checked", Some(Category::InvalidArguments), false).contains("refused")
+        );
+    }
+
+    #[test]
+    fn gauges_are_as_exact_as_eighths_of_a_cell() {
+        let u = Glyphs::for_theme(&Theme::new(ThemeName::Default, false));
+        let a = Glyphs::for_theme(&Theme::new(ThemeName::Default, true));
+        // 1.5% of a four-cell bar is an eighth of a cell, never a quarter of the bar.
+        assert_eq!(bar(&gauge(15, 1000), 4, u), "▏░░░");
+        assert_eq!(bar(&gauge(15, 1000), 4, a), ":...");
+        assert_eq!(bar(&gauge(0, 1000), 4, u), "░░░░");
+        assert_eq!(bar(&gauge(500, 1000), 4, u), "██░░");
+        assert_eq!(bar(&gauge(300, 10_000), 4, u), "▏░░░", "0.3 of 10 s");
+        assert_eq!(bar(&gauge(999, 1000), 4, u), "███▉", "full only when spent");
+        assert_eq!(bar(&gauge(1000, 1000), 4, u), "████");
+        assert_eq!(bar(&gauge(1, 4), 4, u), "█░░░");
+        assert_eq!(bar(&gauge(3, 0), 4, u), "░░░░");
+    }
 }

@@ -46,7 +46,8 @@ impl Player {
         self.before = Some(old);
         self.show_before = true;
         self.pb.selected = self.pb.selected.filter(|&i| i < self.tl.calls.len());
-        let _ = self.pb.seek(&self.tl, self.tl.end_ms);
+        // The new run opens at its start, ready to play and tell.
+        let _ = self.pb.seek(&self.tl, 0);
         self.pb.playing = false;
         self.status = Some(format!(
             "Re-ran the real orchestrator ({label}): {} at {} ms. b hides the comparison.",

@@ -441,7 +441,7 @@ impl TimelineView<'_> {
             }
         }
         if note_w > 0 {
-            let text = format!("{lanes} lanes, busiest column {max}");
+            let text = group_caption(lanes, word, max, note_w as usize);
             buf.set_string(
                 plot.x + plot.w + 1,
                 y,
@@ -604,4 +604,49 @@ struct LaneCtx<'a> {
     label_w: u16,
     note_w: u16,
     g: &'a Glyphs,
+}
+
+/// What a group row stands for, in words: `195 calls waiting for a slot; at most 22 of them
+/// ran at once`, in the longest wording that fits `width`.
+fn group_caption(lanes: usize, word: &str, max: usize, width: usize) -> String {
+    if lanes == 1 {
+        return format!("1 call {word}");
+    }
+    let calls = "calls";
+    let ran = if max == 0 {
+        "none ran".to_owned()
+    } else {
+        format!("at most {max} of them ran at once")
+    };
+    [
+        format!("{lanes} {calls} {word}; {ran}"),
+        format!("{lanes} {calls}; {ran}"),
+        format!("{lanes} {calls}, {max} at most at once"),
+        format!("{lanes} {calls}"),
+    ]
+    .into_iter()
+    .find(|t| crate::text::width(t) <= width)
+    .unwrap_or_else(|| format!("{lanes} {calls}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::group_caption;
+
+    #[test]
+    fn a_group_says_in_words_what_it_holds() {
+        assert_eq!(
+            group_caption(195, "waiting for a slot", 22, 80),
+            "195 calls waiting for a slot; at most 22 of them ran at once"
+        );
+        assert_eq!(group_caption(1, "ok", 1, 80), "1 call ok");
+        assert_eq!(
+            group_caption(195, "waiting for a slot", 22, 30),
+            "195 calls, 22 at most at once"
+        );
+        assert_eq!(
+            group_caption(7, "running", 0, 80),
+            "7 calls running; none ran"
+        );
+    }
 }

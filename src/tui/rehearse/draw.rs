@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::{Drill, Phase, Saved};
-use crate::course::rehearsal::score::{clock, seconds};
-use crate::course::rehearsal::{Explain, Predict, Question, Sitting};
+use super::{Drill, Phase};
+use crate::course::rehearsal::score::clock;
+use crate::course::rehearsal::{Explain, Given, Predict, Question, Sitting};
 use crate::text::{truncate, width as width_of, wrap};
 use crate::tui::draw::keybar::{Rank, render_keys};
 use crate::tui::draw::{self, text_popup};
@@ -32,14 +32,21 @@ impl Drill {
         let (lines, focus) = lines;
         let h = usize::from(body.height);
         let most = lines.len().saturating_sub(h);
+        let base = (focus + 1).saturating_sub(h);
         let top = if self.phase == Phase::Done {
             usize::from(self.scroll).min(most)
         } else {
             // The focus line in view, moved by PgUp/PgDn.
-            let base = i64::try_from((focus + 1).saturating_sub(h)).unwrap_or(0);
-            let top = (base + i64::from(self.shift)).clamp(0, i64::try_from(most).unwrap_or(0));
+            let top = (i64::try_from(base).unwrap_or(0) + i64::from(self.shift))
+                .clamp(0, i64::try_from(most).unwrap_or(0));
             usize::try_from(top).unwrap_or(0)
         };
+        // What PgUp/PgDn may move: a page, within what there is to show.
+        let to_i32 = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+        self.view.set((
+            body.height,
+            (-to_i32(base), to_i32(most).saturating_sub(to_i32(base))),
+        ));
         Paragraph::new(lines.into_iter().skip(top).take(h).collect::<Vec<_>>()).render(body, buf);
         if self.editing
             && let Some(Question::Explain(_)) = self.questions.get(self.cur)
@@ -89,8 +96,9 @@ impl Drill {
         let left = self.left_ms();
         let mut spans = vec![Span::styled(" Rehearsal ", t.heading)];
         if self.phase == Phase::Done {
+            let why = if self.time_up() { ": time's up" } else { "" };
             spans.push(Span::styled(
-                format!("scorecard, seed {}", self.cfg.seed),
+                format!("scorecard, seed {}{why}", self.cfg.seed),
                 t.dim,
             ));
         } else {
@@ -102,6 +110,8 @@ impl Drill {
         }
         if self.cfg.interviewer {
             spans.push(Span::styled("  [interviewer]", t.accent));
+        } else if self.cfg.reveal_at_end && self.phase != Phase::Done {
+            spans.push(Span::styled("  [outcomes at the end]", t.accent));
         }
         if let (Some(Question::Explain(e)), Phase::Ask) = (self.questions.get(self.cur), self.phase)
             && let Some(budget) = e.budget_ms
@@ -208,10 +218,14 @@ impl Drill {
                 for l in wrap(&p.reason, w) {
                     out.push(Line::styled(l, t.base));
                 }
+                for l in wrap(&format!("Tests: {}", p.tests), w) {
+                    out.push(Line::styled(l, t.base));
+                }
                 out.push(Line::styled(
                     format!("Lesson: {}", self.title_of(&p.lesson)),
                     t.dim,
                 ));
+                out.push(Line::styled("Enter: the next question.", t.dim));
             }
             _ => {}
         }
@@ -281,6 +295,10 @@ impl Drill {
     }
 
     fn write_lines(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
+        let handed = self.answers.last().filter(|a| a.index == self.cur);
+        if let (Phase::Reveal, Some(a)) = (self.phase, handed) {
+            return self.handed_in_lines(a, t, w);
+        }
         if let Some(round) = &self.write {
             return round.lines(t, w);
         }
@@ -288,101 +306,59 @@ impl Drill {
             "Write it: validate_tool_args or execute_tool, in your own editor",
             t.heading,
         )];
-        let (passed, total, report) = self.write_result();
-        out.push(Line::styled(
-            format!("{passed} of {total} rows pass so far"),
-            t.base,
-        ));
-        out.extend(
-            report
-                .iter()
-                .flat_map(|l| wrap(l, w))
-                .map(|l| Line::styled(l, t.code)),
-        );
+        if let Given::Written { report, .. } = self.write_result() {
+            out.extend(
+                report
+                    .iter()
+                    .flat_map(|l| wrap(l, w))
+                    .map(|l| Line::styled(l, t.code)),
+            );
+        }
         out
     }
 
-    fn scorecard_lines(&self, t: &Theme, w: usize) -> (Vec<Line<'static>>, usize) {
-        let card = self.scorecard();
-        let mut out = vec![
-            Line::styled(
-                format!(
-                    "Score {}%: {} of {} right",
-                    card.percent(),
-                    card.right,
-                    card.asked
-                ),
+    /// The round as handed in: passed or not, and each failing row with its trap.
+    fn handed_in_lines(
+        &self,
+        a: &crate::course::rehearsal::Answer,
+        t: &Theme,
+        w: usize,
+    ) -> Vec<Line<'static>> {
+        let Given::Written {
+            passed,
+            total,
+            failing,
+            ..
+        } = &a.given
+        else {
+            return Vec::new();
+        };
+        let (mark, word, style) = if a.right() {
+            (t.sym.ok, "passed", t.ok)
+        } else {
+            (t.sym.bad, "not passed", t.bad)
+        };
+        let mut out = vec![Line::styled(
+            format!("{mark} Handed in: {passed} of {total} rows pass: {word}."),
+            style,
+        )];
+        if !failing.is_empty() {
+            out.push(Line::styled(
+                "Failing rows, each with the trap it tests:",
                 t.heading,
-            ),
-            Line::styled(
-                format!("Time per answered question: {}", seconds(card.mean_ms)),
-                t.base,
-            ),
-            Line::default(),
-        ];
-        for (title, list) in [("Slowest", &card.slowest), ("Missed", &card.missed)] {
-            out.push(Line::styled(format!("{title}:"), t.heading));
-            if list.is_empty() {
-                out.push(Line::styled("  none", t.dim));
+            ));
+            for f in failing {
+                for l in wrap(&f.line(), w.saturating_sub(2)) {
+                    out.push(Line::styled(format!("  {l}"), t.code));
+                }
             }
-            for &i in list.iter() {
-                out.push(self.link_line(i, t, w));
-            }
-            out.push(Line::default());
         }
-        let status = match &self.saved {
-            Some(Saved::To(p)) => Line::styled(
-                format!("{} Transcript saved to {}", t.sym.ok, p.display()),
-                t.ok,
-            ),
-            Some(Saved::Failed(e)) => {
-                Line::styled(format!("{} Transcript not saved: {e}", t.sym.bad), t.bad)
-            }
-            None => Line::styled(
-                format!(
-                    "w saves the transcript to {}",
-                    self.cfg
-                        .transcript
-                        .clone()
-                        .unwrap_or_else(|| self.default_transcript())
-                        .display()
-                ),
-                t.dim,
-            ),
-        };
-        out.push(status);
-        let out = out
-            .into_iter()
-            .map(|l| {
-                let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
-                Line::styled(truncate(&text, w, t.sym.ellipsis), l.style)
-            })
-            .collect();
-        (out, 0)
-    }
-
-    /// One question on the scorecard: its number, kind, time and the lesson to revisit.
-    fn link_line(&self, i: usize, t: &Theme, w: usize) -> Line<'static> {
-        let Some(q) = self.questions.get(i) else {
-            return Line::default();
-        };
-        let a = self.answers.iter().find(|a| a.index == i);
-        let (mark, style) = match a {
-            Some(a) if a.right() => (t.sym.ok, t.ok),
-            _ => (t.sym.bad, t.bad),
-        };
-        let ms = a.map_or(0, |a| a.ms);
-        let what = match q {
-            Question::Write { .. } => String::new(),
-            _ => format!(" ({})", q.id()),
-        };
-        let text = format!(
-            "  {mark} Q{} {}, {}: lesson {}{what}",
-            i + 1,
-            q.kind(),
-            seconds(ms),
-            self.title_of(q.lesson()),
-        );
-        Line::styled(truncate(&text, w, t.sym.ellipsis), style)
+        let lesson = self.questions.get(self.cur).map_or("", Question::lesson);
+        out.push(Line::styled(
+            format!("Lesson: {}", self.title_of(lesson)),
+            t.dim,
+        ));
+        out.push(Line::styled("Enter: the next question.", t.dim));
+        out
     }
 }

@@ -15,6 +15,16 @@ fn ctrl(key: &KeyEvent, c: char) -> bool {
 
 impl Drill {
     /// One key press.
+    /// Pasted text goes into the answer being typed, as one edit; elsewhere it is dropped
+    /// (a pasted `q` must not quit).
+    pub fn on_paste(&mut self, text: &str) -> DrillUpdate {
+        if !self.editing {
+            return DrillUpdate::None;
+        }
+        let _ = self.editor.paste(text);
+        DrillUpdate::Redraw
+    }
+
     pub fn on_key(&mut self, key: KeyEvent) -> DrillUpdate {
         if ctrl(&key, 'c') {
             return DrillUpdate::Quit;
@@ -57,13 +67,20 @@ impl Drill {
             self.cfg.interviewer = !self.cfg.interviewer;
             return DrillUpdate::Redraw;
         }
+        if is_char(&key, 'v') {
+            self.cfg.reveal_at_end = !self.cfg.reveal_at_end;
+            return DrillUpdate::Redraw;
+        }
         if plain(&key, KeyCode::PageDown) || plain(&key, KeyCode::PageUp) {
+            // A page at a time: the view's height less a line kept for context.
+            let (page, (least, most)) = self.view.get();
+            let page = i32::from(page.saturating_sub(1).max(1));
             let step = if plain(&key, KeyCode::PageDown) {
-                3
+                page
             } else {
-                -3
+                -page
             };
-            self.shift = self.shift.saturating_add(step).clamp(-500, 500);
+            self.shift = self.shift.saturating_add(step).clamp(least, most);
             return DrillUpdate::Redraw;
         }
         if self.phase == Phase::Ask && is_char(&key, 's') {
@@ -93,25 +110,42 @@ impl Drill {
     }
 
     fn scorecard_key(&mut self, key: KeyEvent) -> DrillUpdate {
+        // A second `w` replaces the file the first one found; any other key keeps it.
+        let confirming = self.confirm_overwrite.take();
         if is_char(&key, 'q') {
             return DrillUpdate::Quit;
         }
         if plain(&key, KeyCode::Esc) || plain(&key, KeyCode::Enter) {
-            return DrillUpdate::Leave;
+            return if confirming.is_some() {
+                DrillUpdate::Redraw
+            } else {
+                DrillUpdate::Leave
+            };
         }
+        let (page, _) = self.view.get();
+        let page = page.saturating_sub(1).max(1);
         if is_char(&key, 'w') {
             let path = self
                 .cfg
                 .transcript
                 .clone()
                 .unwrap_or_else(|| self.default_transcript());
-            self.save_transcript(path);
-        } else if is_down(&key) || plain(&key, KeyCode::PageDown) {
+            let replace = confirming.as_ref() == Some(&path);
+            if !replace && !self.cfg.force && std::fs::symlink_metadata(&path).is_ok() {
+                self.confirm_overwrite = Some(path);
+            } else {
+                self.save_transcript_as(path, replace || self.cfg.force);
+            }
+        } else if is_down(&key) {
             self.scroll = self.scroll.saturating_add(1);
-        } else if is_up(&key) || plain(&key, KeyCode::PageUp) {
+        } else if plain(&key, KeyCode::PageDown) {
+            self.scroll = self.scroll.saturating_add(page);
+        } else if is_up(&key) {
             self.scroll = self.scroll.saturating_sub(1);
+        } else if plain(&key, KeyCode::PageUp) {
+            self.scroll = self.scroll.saturating_sub(page);
         } else {
-            return DrillUpdate::None;
+            return DrillUpdate::Redraw;
         }
         DrillUpdate::Redraw
     }
@@ -133,8 +167,11 @@ impl Drill {
                     _ => None,
                 };
                 let n = choices.len();
+                // A number picks (as arrows do); Enter answers, so a number pressed on the
+                // way to Enter never skips the outcome.
                 if let Some(d) = digit.filter(|d| (1..=n as u32).contains(d)) {
                     self.choice = d as usize - 1;
+                    return DrillUpdate::Redraw;
                 } else if is_down(&key) || plain(&key, KeyCode::Right) || is_char(&key, 'l') {
                     self.choice = (self.choice + 1) % n.max(1);
                     return DrillUpdate::Redraw;
@@ -146,11 +183,7 @@ impl Drill {
                 }
                 let pick = choices.get(self.choice).copied().unwrap_or_default();
                 self.answer(Given::Pick(pick.to_owned()), pick_points(pick, answer));
-                self.phase = if self.cfg.interviewer {
-                    Phase::Locked
-                } else {
-                    Phase::Reveal
-                };
+                self.after_answer();
                 DrillUpdate::Redraw
             }
             Phase::Locked => {
@@ -204,27 +237,49 @@ impl Drill {
     }
 
     fn write_key(&mut self, key: KeyEvent) -> DrillUpdate {
-        if self.phase == Phase::Ask && plain(&key, KeyCode::Enter) {
-            let (passed, total, report) = self.write_result();
-            self.answer(
-                Given::Written {
-                    passed,
-                    total,
-                    report,
-                },
-                share_points(passed, total),
-            );
-            self.next();
-            return DrillUpdate::Redraw;
+        match self.phase {
+            Phase::Ask if plain(&key, KeyCode::Enter) => {
+                let given = self.write_result();
+                let points = super::written_points(&given);
+                self.answer(given, points);
+                // The grader's report is the outcome: nobody need reveal it.
+                if self.cfg.reveal_at_end {
+                    self.next();
+                } else {
+                    self.phase = Phase::Reveal;
+                }
+                DrillUpdate::Redraw
+            }
+            Phase::Reveal if plain(&key, KeyCode::Enter) || is_char(&key, 'n') => {
+                self.next();
+                DrillUpdate::Redraw
+            }
+            _ => DrillUpdate::None,
         }
-        DrillUpdate::None
     }
 
-    /// The grader's last word on the learner's file: rows passed, rows graded, the report.
-    pub(super) fn write_result(&self) -> (usize, usize, Vec<String>) {
+    /// An answer was just given: hold it for the interviewer, go straight on when the
+    /// outcomes wait for the scorecard, else show the outcome.
+    fn after_answer(&mut self) {
+        if self.cfg.interviewer {
+            self.phase = Phase::Locked;
+        } else if self.cfg.reveal_at_end {
+            self.next();
+        } else {
+            self.phase = Phase::Reveal;
+        }
+    }
+
+    /// The grader's last word on the learner's file.
+    pub(super) fn write_result(&self) -> Given {
         match &self.write {
-            Some(round) => round.result(),
-            None => (0, 0, vec!["not graded".to_owned()]),
+            Some(round) => round.written(),
+            None => Given::Written {
+                passed: 0,
+                total: 0,
+                report: vec!["not graded".to_owned()],
+                failing: Vec::new(),
+            },
         }
     }
 
@@ -240,6 +295,10 @@ impl Drill {
             ];
         }
         let mut out = match (self.phase, self.questions.get(self.cur)) {
+            (Phase::Done, _) if self.confirm_overwrite.is_some() => vec![
+                key("w", "replace the file", Focus).brief("w", "replace"),
+                key("other keys", "keep it", Focus).brief("any key", "keep"),
+            ],
             (Phase::Done, _) => vec![
                 key("w", "save transcript", Focus).brief("w", "save"),
                 key("j/k", "scroll", Scroll),
@@ -272,6 +331,14 @@ impl Drill {
             out.push(key("s", "skip", Rest));
         }
         if self.phase != Phase::Done {
+            if !self.cfg.interviewer {
+                let what = if self.cfg.reveal_at_end {
+                    "outcomes after each answer"
+                } else {
+                    "outcomes at the end"
+                };
+                out.push(key("v", what, Rest).brief("v", "outcomes"));
+            }
             out.push(key("i", "interviewer mode", Rest).brief("i", "interviewer"));
             out.push(key("PgUp/PgDn", "scroll the question", Scroll).brief("PgUp/PgDn", "scroll"));
         }

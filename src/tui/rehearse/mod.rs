@@ -7,6 +7,7 @@
 //! `&Drill`. The questions, the scoring, the transcript and the review cards are the
 //! course's ([`crate::course::rehearsal`], [`crate::course::review`]).
 
+mod card;
 pub(crate) mod draw;
 mod keys;
 pub mod write;
@@ -68,6 +69,8 @@ pub struct Drill {
     shown_at: u64,
     /// Frozen elapsed time once the drill is over.
     ended_at: Option<u64>,
+    /// The drill ended because the clock ran out.
+    time_up: bool,
     /// The whole second of the clock last drawn (a tick redraws only when it changes).
     drawn_second: u64,
     /// Predict: the highlighted choice.
@@ -83,7 +86,12 @@ pub struct Drill {
     scroll: u16,
     /// Rows the open question is moved from where its focus line would put it (PgUp/PgDn).
     shift: i32,
+    /// At the last draw: the body's height, and how far `shift` can move the view (up,
+    /// down), so PgDn pages and stops at the end.
+    view: std::cell::Cell<(u16, (i32, i32))>,
     saved: Option<Saved>,
+    /// The scorecard's `w` found this file there: a second `w` replaces it.
+    confirm_overwrite: Option<PathBuf>,
     /// The write-it round, while it is open.
     write: Option<write::WriteRound>,
     /// Every grading row; the round grades one function's.
@@ -112,6 +120,7 @@ impl Drill {
             started: Instant::now(),
             shown_at: 0,
             ended_at: None,
+            time_up: false,
             drawn_second: 0,
             choice: 0,
             editor: Editor::new(""),
@@ -122,7 +131,9 @@ impl Drill {
             help: false,
             scroll: 0,
             shift: 0,
+            view: std::cell::Cell::new((1, (0, 0))),
             saved: None,
+            confirm_overwrite: None,
             write: None,
             grading: pool.grading.clone(),
             notify,
@@ -226,26 +237,22 @@ impl Drill {
         self.open_question();
     }
 
-    /// Time is up: the open question and every one after it ran out.
+    /// Time is up: the open question ran out (a write-it round with a graded file counts
+    /// what the grader last said), and every one after it was not reached.
     fn run_out(&mut self) {
+        self.time_up = true;
+        let mut open = true;
         while self.cur < self.questions.len() {
             if self.answers.last().is_none_or(|a| a.index != self.cur) {
                 let ms = self.elapsed_ms().saturating_sub(self.shown_at);
-                // A round with a graded file counts what the grader last said.
                 let (given, points) = match self.write.take() {
                     Some(round) if round.grader.report().is_some() => {
-                        let (passed, total, report) = round.result();
-                        let points = score::share_points(passed, total);
-                        (
-                            Given::Written {
-                                passed,
-                                total,
-                                report,
-                            },
-                            points,
-                        )
+                        let given = round.written();
+                        let points = written_points(&given);
+                        (given, points)
                     }
-                    _ => (Given::OutOfTime, 0),
+                    _ if open => (Given::OutOfTime, 0),
+                    _ => (Given::NotReached, 0),
                 };
                 self.answers.push(Answer {
                     index: self.cur,
@@ -254,6 +261,7 @@ impl Drill {
                     ms,
                 });
             }
+            open = false;
             self.cur += 1;
             self.shown_at = self.elapsed_ms();
         }
@@ -273,8 +281,18 @@ impl Drill {
 
     /// Write the transcript to `path` and remember where (or why not).
     pub fn save_transcript(&mut self, path: PathBuf) {
+        self.save_transcript_as(path, self.cfg.force);
+    }
+
+    /// The file the scorecard's `w` found there and asks before replacing.
+    pub fn confirming_overwrite(&self) -> Option<&std::path::Path> {
+        self.confirm_overwrite.as_deref()
+    }
+
+    /// Write the transcript to `path`, replacing a file there only when `replace` says so.
+    fn save_transcript_as(&mut self, path: PathBuf, replace: bool) {
         let text = transcript::markdown(self);
-        let written = crate::safe_file::write(&path, text.as_bytes(), self.cfg.force);
+        let written = crate::safe_file::write(&path, text.as_bytes(), replace);
         self.saved = Some(match written {
             Ok(()) => Saved::To(std::path::absolute(&path).unwrap_or(path)),
             Err(e) => Saved::Failed(format!("{}: {e}", path.display())),
@@ -308,9 +326,21 @@ impl Drill {
         }
     }
 
-    /// A message from the round's watcher or grader; true when the screen changed.
+    /// A message from the round's watcher or grader; true when the screen changed. A new
+    /// report brings the view back to its result line.
     pub fn grader_msg(&mut self, msg: GraderMsg) -> bool {
-        self.write.as_mut().is_some_and(|w| w.grader.on_msg(msg))
+        let Some(round) = self.write.as_mut() else {
+            return false;
+        };
+        let before = round.grader.runs();
+        let done_before = round.grader.report().is_some();
+        let changed = round.grader.on_msg(msg);
+        let regraded =
+            round.grader.runs() != before || (!done_before && round.grader.report().is_some());
+        if changed && regraded && self.phase == Phase::Ask {
+            self.shift = 0;
+        }
+        changed
     }
 
     /// The functions whose every row passed in the round's last report.
@@ -353,6 +383,18 @@ impl Sitting for Drill {
 
     fn titles(&self) -> &BTreeMap<String, String> {
         &self.titles
+    }
+
+    fn time_up(&self) -> bool {
+        self.time_up
+    }
+}
+
+/// The points a handed-in round earns: its share of passing rows.
+fn written_points(given: &Given) -> u32 {
+    match given {
+        Given::Written { passed, total, .. } => score::share_points(*passed, *total),
+        _ => 0,
     }
 }
 

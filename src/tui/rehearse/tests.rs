@@ -118,6 +118,8 @@ fn interviewer_mode_hides_the_answer_until_revealed() {
     c.interviewer = true;
     let mut d = Drill::new(c, &p, &[], BTreeMap::new(), None);
     let _ = d.on_key(key('2'));
+    assert_eq!(d.phase(), Phase::Ask, "a number picks; Enter answers");
+    let _ = d.on_key(enter());
     assert_eq!(d.phase(), Phase::Locked);
     assert_eq!(
         d.on_key(enter()),
@@ -155,7 +157,48 @@ fn time_running_out_ends_the_drill_and_marks_the_rest() {
     assert!(!d.running());
     let out: Vec<_> = d.answers().iter().map(|a| a.given.clone()).collect();
     assert_eq!(out.len(), 5);
-    assert!(out[1..].iter().all(|g| *g == score::Given::OutOfTime));
+    // The first was answered (its outcome on screen); nothing after it was shown.
+    assert!(out[1..].iter().all(|g| *g == score::Given::NotReached));
+    assert!(d.time_up());
+    let md = transcript::markdown(&d);
+    assert!(md.contains("Time's up: the 2-minute clock ran out"), "{md}");
+    assert!(
+        md.contains("Not reached: the clock ran out before it."),
+        "{md}"
+    );
+    // Out of time with a question open: that one is "time's up", the rest not reached.
+    let mut d = Drill::new(cfg(4), &p, &[], BTreeMap::new(), None);
+    d.cfg.fixed_clock = Some(2 * 60_000);
+    let _ = d.tick();
+    let out: Vec<_> = d.answers().iter().map(|a| a.status()).collect();
+    assert_eq!(out[0], "time's up");
+    assert!(out[1..].iter().all(|s| *s == "not reached"), "{out:?}");
+}
+
+#[test]
+fn alone_each_answer_shows_its_outcome_and_a_switch_keeps_them_for_the_scorecard() {
+    let p = pool();
+    let mut d = Drill::new(cfg(4), &p, &[], BTreeMap::new(), None);
+    let Question::Predict(q) = d.questions()[0].clone() else {
+        panic!("the drill opens on a prediction");
+    };
+    let _ = d.on_key(key('1'));
+    let _ = d.on_key(enter());
+    assert_eq!(d.phase(), Phase::Reveal, "the outcome is shown");
+    let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 100, 30));
+    let theme = crate::tui::theme::Theme::new(crate::tui::theme::ThemeName::Mono, false);
+    d.render(buf.area, &mut buf, &theme, false);
+    let text = crate::text::screen_text(&buf);
+    assert!(text.contains(&format!("answered {}", q.answer)), "{text}");
+    assert!(text.contains(&format!("Tests: {}", q.tests)), "{text}");
+    assert!(text.contains("Lesson: "), "{text}");
+    // v: outcomes wait for the scorecard; an answer goes straight on.
+    let _ = d.on_key(enter());
+    let _ = d.on_key(key('v'));
+    let at = d.current();
+    let _ = d.on_key(enter());
+    assert_eq!(d.current(), at + 1, "no reveal in between");
+    assert_eq!(d.phase(), Phase::Ask);
 }
 
 #[test]
@@ -189,4 +232,119 @@ fn the_transcript_is_written_where_asked() {
     assert!(matches!(d.saved(), Some(Saved::To(_))));
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.starts_with("# tooldojo rehearsal, seed 1"));
+}
+
+#[test]
+fn w_on_a_file_that_is_there_asks_for_a_second_w_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = pool();
+    let mut c = cfg(3);
+    c.dir = dir.path().to_path_buf();
+    let mut d = Drill::new(c, &p, &[], BTreeMap::new(), None);
+    run_through(&mut d);
+    let path = d.default_transcript();
+    std::fs::write(&path, "my notes").unwrap();
+    let _ = d.on_key(key('w'));
+    assert_eq!(d.confirming_overwrite(), Some(path.as_path()));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "my notes");
+    let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 120, 30));
+    let theme = crate::tui::theme::Theme::new(crate::tui::theme::ThemeName::Mono, false);
+    d.render(buf.area, &mut buf, &theme, false);
+    let text = crate::text::screen_text(&buf);
+    assert!(
+        text.contains("is already there: w again replaces it"),
+        "{text}"
+    );
+    assert!(
+        text.contains("tooldojo-rehearsal-3.md"),
+        "the file is named: {text}"
+    );
+    // Any other key keeps the file.
+    let _ = d.on_key(key('j'));
+    assert!(d.confirming_overwrite().is_none());
+    let _ = d.on_key(key('w'));
+    let _ = d.on_key(key('w'));
+    assert!(matches!(d.saved(), Some(Saved::To(_))), "{:?}", d.saved());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("# tooldojo rehearsal, seed 3"), "{text}");
+}
+
+#[test]
+fn page_down_pages_the_open_question_and_stops_at_its_end() {
+    let p = pool();
+    let mut d = Drill::new(cfg(4), &p, &[], BTreeMap::new(), None);
+    let theme = crate::tui::theme::Theme::new(crate::tui::theme::ThemeName::Mono, false);
+    let area = ratatui::layout::Rect::new(0, 0, 40, 12);
+    let draw = |d: &Drill| {
+        let mut buf = ratatui::buffer::Buffer::empty(area);
+        d.render(area, &mut buf, &theme, false);
+        crate::text::screen_text(&buf)
+    };
+    let first = draw(&d);
+    let page_down = KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE);
+    let _ = d.on_key(page_down);
+    let second = draw(&d);
+    assert_ne!(first, second, "PgDn moves the view");
+    for _ in 0..20 {
+        let _ = d.on_key(page_down);
+    }
+    let end = draw(&d);
+    let _ = d.on_key(KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE));
+    assert_ne!(draw(&d), end, "one PgUp from the end moves back at once");
+}
+
+#[test]
+fn the_scorecard_labels_every_ending_and_never_cuts_an_id() {
+    let p = pool();
+    let mut d = Drill::new(cfg(6), &p, &[], BTreeMap::new(), None);
+    let _ = d.on_key(key('s'));
+    // Answer the second question (a prediction or an explanation), then let time run out
+    // with the third open.
+    match d.questions()[1].clone() {
+        Question::Predict(_) => {
+            let _ = d.on_key(enter());
+            let _ = d.on_key(enter());
+        }
+        _ => {
+            let _ = d.on_key(esc());
+            let _ = d.on_key(enter());
+            let _ = d.on_key(enter());
+        }
+    }
+    assert_eq!(d.current(), 2);
+    d.cfg.fixed_clock = Some(2 * 60_000);
+    let _ = d.tick();
+    let theme = crate::tui::theme::Theme::new(crate::tui::theme::ThemeName::Mono, false);
+    let (lines, _) = d.scorecard_lines(&theme, 76);
+    let text: String = lines
+        .iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    let card = d.scorecard();
+    assert!(
+        text.starts_with(&format!("{} of 5 right, ", card.right)),
+        "{text}"
+    );
+    assert!(text.contains("% of points"), "{text}");
+    assert!(
+        text.contains("Time's up: the 2-minute clock ran out."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Q1 ") && text.contains(", skipped: "),
+        "{text}"
+    );
+    assert!(text.contains(", time's up: "), "{text}");
+    assert!(text.contains(", not reached: "), "{text}");
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for q in d.questions() {
+        assert!(joined.contains(q.id()), "{} whole in:\n{text}", q.id());
+    }
+    assert!(!text.contains('…'), "nothing cut: {text}");
 }

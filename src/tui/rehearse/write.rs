@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use ratatui::text::Line;
 
+use crate::course::rehearsal::{Failing, Given};
 use crate::practice::{Function, Lang, Row, starter};
 use crate::text::wrap;
 use crate::tui::grader::{LiveGrader, Notify, status_lines};
@@ -57,10 +58,30 @@ impl WriteRound {
         }
     }
 
-    /// Rows passed, rows graded, and the report in lines (for the transcript).
-    pub fn result(&self) -> (usize, usize, Vec<String>) {
+    /// The round as handed in: rows passed of rows graded, the report in lines (for the
+    /// transcript), and the rows that failed with the trap each one tests.
+    pub fn written(&self) -> Given {
         let (passed, total) = self.grader.counts();
-        (passed, total, self.grader.report_lines())
+        let failing = self
+            .grader
+            .report()
+            .map(|r| {
+                r.rows
+                    .iter()
+                    .filter(|row| !row.passed())
+                    .map(|row| Failing {
+                        id: row.id.clone(),
+                        trap: row.trap,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Given::Written {
+            passed,
+            total,
+            report: self.grader.report_lines(),
+            failing,
+        }
     }
 
     /// The round's screen lines.

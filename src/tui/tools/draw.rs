@@ -138,6 +138,7 @@ fn hosted(widget: &dyn BlockWidget, body: Rect, bar: Rect, buf: &mut Buffer, t: 
         theme: t,
         focused: true,
         active: true,
+        demo: false,
     };
     widget.render(body, buf, &ctx);
     let mut keys: Vec<BarKey> = widget

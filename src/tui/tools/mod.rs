@@ -182,6 +182,26 @@ impl ToolsScreen {
         self.file.set.tools.get(self.sel)
     }
 
+    /// Does a plain key type text now (the playground's arguments editor)?
+    pub fn takes_text(&self) -> bool {
+        matches!(&self.mode, Mode::Play(p) if p.captures_text() && p.editing())
+    }
+
+    /// Pasted text: into the playground's arguments while it is being edited.
+    pub fn on_paste(&mut self, text: &str) -> ToolsUpdate {
+        match &mut self.mode {
+            Mode::Play(p) => match p.handle_paste(text).outcome {
+                BlockOutcome::Changed => {
+                    self.keep_block();
+                    ToolsUpdate::Save
+                }
+                BlockOutcome::Consumed => ToolsUpdate::Redraw,
+                _ => ToolsUpdate::None,
+            },
+            _ => ToolsUpdate::None,
+        }
+    }
+
     fn key_of(&self) -> Option<String> {
         self.tool().map(|t| tool_key(&t.at, &t.name))
     }

@@ -79,6 +79,7 @@ pub fn render_with(w: &dyn BlockWidget, width: u16, height: u16, theme: &Theme) 
             theme,
             focused: true,
             active: true,
+            demo: false,
         },
     );
     buffer_text(&buf)
@@ -114,6 +115,7 @@ pub fn render_tiny_sizes(w: &dyn BlockWidget) {
                     theme: &theme,
                     focused: true,
                     active: true,
+                    demo: false,
                 },
             );
         }
@@ -126,6 +128,7 @@ pub fn render_tiny_sizes(w: &dyn BlockWidget) {
                 theme: &theme,
                 focused: false,
                 active: false,
+                demo: false,
             },
         );
     }

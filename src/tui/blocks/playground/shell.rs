@@ -13,7 +13,7 @@ use crate::switches::Switch;
 use crate::tui::blocks::common::{frame, is_char, is_down, is_up, plain};
 use crate::tui::blocks::editor::{EditResult, Editor};
 use crate::tui::blocks::panels::{self, Flip, RulesPanel};
-use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, Pasted, RenderCtx};
 use crate::tui::theme::Theme;
 
 /// The state every playground keeps besides its engine's inputs.
@@ -231,6 +231,26 @@ impl<E: Engine> Playground<E> {
         BlockOutcome::Changed
     }
 
+    /// Pasted text into the editor being typed in, as one edit.
+    fn paste(&mut self, text: &str) -> Pasted {
+        let focus = self.shell.focus;
+        let Some(editor) = self.engine.editor_mut(focus) else {
+            return Pasted::IGNORED;
+        };
+        let (changed, cut) = editor.paste(text);
+        if changed {
+            self.engine.typed(focus);
+            self.shell.edited = true;
+            self.refresh();
+        }
+        let outcome = if changed {
+            BlockOutcome::Changed
+        } else {
+            BlockOutcome::Consumed
+        };
+        Pasted { outcome, cut }
+    }
+
     /// Keys of the focused pane when nobody is typing.
     fn pane_key(&mut self, key: KeyEvent) -> BlockOutcome {
         let focus = self.shell.focus;
@@ -419,6 +439,18 @@ impl<E: Engine> BlockWidget for Playground<E> {
 
     fn captures_text(&self) -> bool {
         self.shell.editing
+    }
+
+    /// More room makes the editors taller.
+    fn fills_room(&self) -> bool {
+        true
+    }
+
+    fn handle_paste(&mut self, text: &str) -> Pasted {
+        if !self.shell.editing {
+            return Pasted::IGNORED;
+        }
+        self.paste(text)
     }
 
     fn save(&self) -> Value {

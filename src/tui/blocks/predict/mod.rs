@@ -266,13 +266,18 @@ impl BlockWidget for PredictWidget {
     }
 
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
-        let status = self.status(ctx.theme, area.width, ctx.active);
+        let status = self.status(ctx.theme, area.width, ctx.active, ctx.demo);
         let inner = frame(area, buf, ctx, &self.title(), &status);
         if inner.is_empty() {
             return;
         }
         self.drawn.set((inner.width, inner.height));
-        self.draw(inner, buf, ctx.theme, ctx.focused || ctx.active);
+        let look = table::Look {
+            theme: ctx.theme,
+            show_cursor: ctx.focused || ctx.active,
+            demo: ctx.demo,
+        };
+        self.draw(inner, buf, look);
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
@@ -299,7 +304,7 @@ impl BlockWidget for PredictWidget {
                 }),
             );
         }
-        json!({ "rows": rows, "queue": self.queue, "review": self.review })
+        json!({ "rows": rows, "queue": self.queue, "review": self.review, "cursor": self.cursor })
     }
 
     fn restore(&mut self, state: &Value) {
@@ -324,7 +329,10 @@ impl BlockWidget for PredictWidget {
             .unwrap_or_default();
         self.review =
             state.get("review").and_then(Value::as_bool) == Some(true) && !self.queue.is_empty();
-        self.cursor = 0;
+        // Back on the row the learner was on.
+        let cursor = state.get("cursor").and_then(Value::as_u64).unwrap_or(0);
+        let last = self.visible().len().saturating_sub(1);
+        self.cursor = usize::try_from(cursor).unwrap_or(0).min(last);
     }
 
     fn is_done(&self) -> bool {
@@ -380,6 +388,11 @@ impl BlockWidget for PredictWidget {
         row.actual = Some(actual);
         self.cursor = i;
         true
+    }
+
+    fn present_progress(&self) -> (usize, usize) {
+        let shown = self.rows.iter().filter(|r| r.revealed).count();
+        (shown, self.rows.len())
     }
 
     fn handle_click(&mut self, row: u16, col: u16) -> BlockOutcome {

@@ -104,15 +104,28 @@ impl PredictWidget {
 
     /// The score for the top border: the longest wording that fits beside the title at
     /// `width` (the score never runs into the title).
-    pub(super) fn status(&self, theme: &Theme, width: u16, active: bool) -> String {
+    pub(super) fn status(&self, theme: &Theme, width: u16, active: bool, demo: bool) -> String {
         let d = common::dot(theme);
+        let title = self.title();
+        if demo {
+            // Shown to a room: nothing is scored, so only how far the table has gone.
+            let shown = self.rows.iter().filter(|r| r.revealed).count();
+            let total = self.rows.len();
+            return [
+                format!("{shown} of {total} rows shown"),
+                format!("{shown}/{total} shown"),
+                format!("{shown}/{total}"),
+            ]
+            .into_iter()
+            .find(|s| common::border_fits(width, &title, s, active))
+            .unwrap_or_default();
+        }
         let (right, revealed, total) = self.score();
         let review = if self.queue.is_empty() {
             String::new()
         } else {
             format!(" {d} review {}", self.queue.len())
         };
-        let title = self.title();
         [
             format!("score {right}/{revealed} {d} {revealed} of {total} revealed{review}"),
             format!("score {right}/{revealed} {d} {revealed}/{total}{review}"),

@@ -13,10 +13,24 @@ use super::PredictWidget;
 use super::cells::{distinct_fit, for_theme, shared_starts};
 use super::rows::Row;
 
-/// Inner width from which the row detail goes beside the table.
+/// Inner width from which the row detail may go beside the table.
 pub(super) const WIDE: u16 = 110;
+/// The narrowest the detail pane gets beside the table.
+const DETAIL_MIN: u16 = 44;
+/// The first column's width the table makes room for beside the detail pane (a longer
+/// cell keeps its start and its distinct end).
+const ABOUT_ROOM: usize = 48;
 /// Table rows shown at once in the stacked layout (the table scrolls around the cursor).
 pub(super) const MAX_TABLE_ROWS: usize = 8;
+
+/// How the table is drawn: the theme, whether the cursor shows, and whether it is shown
+/// to a room (presenter mode).
+#[derive(Clone, Copy)]
+pub(super) struct Look<'a> {
+    pub theme: &'a Theme,
+    pub show_cursor: bool,
+    pub demo: bool,
+}
 
 /// Layout inside the border (coordinates relative to the inner area).
 pub(super) struct Geometry {
@@ -35,6 +49,8 @@ pub(super) struct Measure {
     context: usize,
     /// The widest outcome word of any row's menu.
     picks: usize,
+    /// The widest first cell (what a row is about), as drawn.
+    about: usize,
     /// Per row, the characters its first cell shares at the start with the most alike
     /// other row: as drawn in full, and as drawn in ASCII.
     shared: [Vec<usize>; 2],
@@ -59,6 +75,11 @@ impl Measure {
         Measure {
             context,
             picks,
+            about: abouts(false)
+                .iter()
+                .map(|a| crate::text::width(a))
+                .max()
+                .unwrap_or(0),
             shared: [shared_starts(&abouts(false)), shared_starts(&abouts(true))],
         }
     }
@@ -76,8 +97,20 @@ struct Columns {
     compact: bool,
 }
 
+impl Columns {
+    /// Cells every column but the first takes, the row number and gaps included.
+    fn fixed(&self) -> usize {
+        if self.compact {
+            4 + self.context + 1 + self.real
+        } else {
+            4 + self.context + 1 + self.you + 1 + self.real
+        }
+    }
+}
+
 impl PredictWidget {
-    fn columns(&self, width: usize) -> Columns {
+    /// The columns at `width`; in a demo "You" is never asked, so "Real" stands alone.
+    fn columns(&self, width: usize, demo: bool) -> Columns {
         let [context, you, real] = self.fixture.widths;
         // Columns no wider than what they hold (the first column gets the rest).
         let context = self
@@ -90,26 +123,22 @@ impl PredictWidget {
         // widest mark being ASCII's FAIL), within bounds.
         let you = (picks + 1).clamp(4, you.max(14));
         let real = (picks + 5).clamp(6, real.max(17));
-        let compact = width < 4 + 24 + context + you + real + 3;
+        let compact = demo || width < 4 + 24 + context + you + real + 3;
         // The context column is what a row is about, so it stays when narrow.
         let context = if compact && self.fixture.shrink_context {
             context.min(width / 5).max(6)
         } else {
             context
         };
-        let fixed = if compact {
-            4 + context + 1 + real
-        } else {
-            4 + context + 1 + you + 1 + real
-        };
-        let flex = width.saturating_sub(fixed + 1).max(4);
-        Columns {
-            flex,
+        let mut cols = Columns {
+            flex: 0,
             context,
             you,
             real,
             compact,
-        }
+        };
+        cols.flex = width.saturating_sub(cols.fixed() + 1).max(4);
+        cols
     }
 
     /// Lines of the table: the header, then a line per row in view (or a word when the
@@ -122,25 +151,29 @@ impl PredictWidget {
     /// lines only.
     pub(super) fn table_window(
         &self,
-        theme: &Theme,
+        look: Look,
         width: usize,
-        show_cursor: bool,
         first: usize,
         count: usize,
     ) -> Vec<Line<'static>> {
-        let cols = self.columns(width);
+        let Look {
+            theme,
+            show_cursor,
+            demo,
+        } = look;
+        let cols = self.columns(width, demo);
         let visible = self.visible();
         let shared = &self.measure.shared[usize::from(theme.ascii)];
         let mut out = Vec::new();
         for k in first..first.saturating_add(count) {
             let Some(pos) = k.checked_sub(1) else {
-                out.push(self.header_line(theme, &cols));
+                out.push(self.header_line(theme, &cols, demo));
                 continue;
             };
             match visible.get(pos) {
                 Some(&i) => {
                     let here = show_cursor && pos == self.cursor;
-                    out.push(self.row_line(theme, &cols, i, here, shared[i]));
+                    out.push(self.row_line(theme, &cols, (i, here, demo), shared[i]));
                 }
                 None if pos == 0 => out.push(Line::from(Span::styled(
                     "    Review done: every missed row is now right (r: back to the table).",
@@ -152,7 +185,7 @@ impl PredictWidget {
         out
     }
 
-    fn header_line(&self, theme: &Theme, cols: &Columns) -> Line<'static> {
+    fn header_line(&self, theme: &Theme, cols: &Columns, demo: bool) -> Line<'static> {
         let e = theme.sym.ellipsis;
         let [h1, h2] = self.fixture.headers;
         let mut header = vec![
@@ -160,7 +193,8 @@ impl PredictWidget {
             Span::styled(format!("{} ", fit(h2, cols.context, e)), theme.dim),
         ];
         if cols.compact {
-            header.push(Span::styled(fit("You / real", cols.real, e), theme.dim));
+            let head = if demo { "Real" } else { "You / real" };
+            header.push(Span::styled(fit(head, cols.real, e), theme.dim));
         } else {
             header.push(Span::styled(
                 format!("{} ", fit("You", cols.you, e)),
@@ -171,12 +205,12 @@ impl PredictWidget {
         Line::from(header)
     }
 
+    /// Row `i`'s line (`here`: under the cursor; `demo`: shown to a room).
     fn row_line(
         &self,
         theme: &Theme,
         cols: &Columns,
-        i: usize,
-        here: bool,
+        (i, here, demo): (usize, bool, bool),
         shared: usize,
     ) -> Line<'static> {
         let e = theme.sym.ellipsis;
@@ -194,6 +228,8 @@ impl PredictWidget {
             Span::styled(format!("{} ", fit(&context, cols.context, e)), base),
         ];
         let you = match (row.pick_word(), row.locked) {
+            // Nobody guesses in a demo: a row not shown yet is blank.
+            (None, _) if demo => String::new(),
             (None, _) => theme.sym.pending.to_owned(),
             (Some(w), true) => w.to_owned(),
             (Some(w), false) => format!("{w}?"),
@@ -230,12 +266,7 @@ impl PredictWidget {
     /// `focus_line` and `handle_click`).
     pub(super) fn geometry(&self, inner_w: u16, inner_h: u16) -> Geometry {
         let table_len = self.table_len();
-        if inner_w >= WIDE {
-            let [left, _] = Rect::new(0, 0, inner_w, inner_h).layout(&Layout::horizontal([
-                Constraint::Percentage(55),
-                Constraint::Percentage(45),
-            ]));
-            let left_w = left.width;
+        if let Some(left_w) = self.beside(inner_w) {
             let skip = common::scroll_to(self.cursor + 1, inner_h as usize, table_len);
             return Geometry {
                 wide: true,
@@ -273,6 +304,28 @@ impl PredictWidget {
         }
     }
 
+    /// The table's width when the detail pane goes beside it at this inner width: the
+    /// room the first column's cells need (the detail keeping [`DETAIL_MIN`]), and only
+    /// when that is at least [`ABOUT_ROOM`] or the widest cell; otherwise the detail goes
+    /// below and the table has the whole width.
+    fn beside(&self, inner_w: u16) -> Option<u16> {
+        if inner_w < WIDE {
+            return None;
+        }
+        let [left, _] = Rect::new(0, 0, inner_w, 1).layout(&Layout::horizontal([
+            Constraint::Percentage(55),
+            Constraint::Percentage(45),
+        ]));
+        let fixed = self.columns(usize::from(inner_w), false).fixed() + 1;
+        let about = self.measure.about;
+        let want = u16::try_from(fixed + about).unwrap_or(u16::MAX);
+        let left = want
+            .max(left.width)
+            .min(inner_w.saturating_sub(1 + DETAIL_MIN));
+        let flex = self.columns(usize::from(left), false).flex;
+        (flex >= about.min(ABOUT_ROOM)).then_some(left)
+    }
+
     /// The inner size this block gets when drawn inline at `width` (its own height).
     fn inline_geometry(&self, width: u16) -> Geometry {
         let h = self.wanted_height(width);
@@ -296,7 +349,7 @@ impl PredictWidget {
     fn height_with_rows(&self, width: u16, max_rows: usize) -> u16 {
         let inner = width.saturating_sub(2);
         let rows = self.visible().len().max(1);
-        let h = if inner >= WIDE {
+        let h = if self.beside(inner).is_some() {
             // The detail pane's own width (what the wide split leaves it).
             let g = self.geometry(inner, 1);
             (1 + rows).max(self.detail_height(g.detail.width as usize))
@@ -307,7 +360,8 @@ impl PredictWidget {
     }
 
     /// Draw the table and the detail pane into `inner` (the area inside the border).
-    pub(super) fn draw(&self, inner: Rect, buf: &mut Buffer, theme: &Theme, show_cursor: bool) {
+    pub(super) fn draw(&self, inner: Rect, buf: &mut Buffer, look: Look) {
+        let theme = look.theme;
         let g = self.geometry(inner.width, inner.height);
         let at = |r: Rect| {
             Rect {
@@ -325,7 +379,7 @@ impl PredictWidget {
                 ..inner
             };
             let (w, h) = (left.width as usize, left.height as usize);
-            let table = self.table_window(theme, w, show_cursor, g.row_skip, h);
+            let table = self.table_window(look, w, g.row_skip, h);
             common::draw_lines(left, buf, &table, 0);
             common::draw_lines(detail_a, buf, &detail, 0);
             return;
@@ -337,7 +391,7 @@ impl PredictWidget {
         // Header stays; rows scroll around the cursor.
         if !ta.is_empty() {
             let w = inner.width as usize;
-            let header = self.table_window(theme, w, show_cursor, 0, 1);
+            let header = self.table_window(look, w, 0, 1);
             common::draw_lines(ta, buf, &header, 0);
             let rows_area = Rect {
                 y: ta.y + 1,
@@ -345,7 +399,7 @@ impl PredictWidget {
                 ..ta
             };
             let first = 1 + g.row_skip;
-            let rows = self.table_window(theme, w, show_cursor, first, rows_area.height as usize);
+            let rows = self.table_window(look, w, first, rows_area.height as usize);
             common::draw_lines(rows_area, buf, &rows, 0);
         }
         common::draw_lines(detail_a, buf, &detail, 0);
