@@ -30,8 +30,8 @@ pub fn rows(schema: Option<&Value>, traps: &TrapReport) -> Vec<Row> {
         return vec![Row {
             depth: 0,
             name: String::new(),
-            summary: "no parameters schema: any arguments object".into(),
-            weak: vec!["anything gets through".into()],
+            summary: "no parameters schema".into(),
+            weak: weak_of_object(traps, ""),
             path: String::new(),
         }];
     };

@@ -12,8 +12,7 @@ use crate::tools::schema::{Seg, View, json_type};
 use crate::validate::Form;
 
 /// What a declaration without any schema offers instead of a fix.
-pub const SCHEMALESS: &str = "the declaration has no parameters schema, so any arguments \
-     object passes: declare one";
+pub const SCHEMALESS: &str = "the declaration has no parameters schema: declare one";
 
 /// One keyword to add at one node of the schema.
 #[derive(Debug, Clone, PartialEq)]

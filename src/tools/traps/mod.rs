@@ -280,7 +280,7 @@ impl<'a> Run<'a> {
     /// `{}`, when the schema declares any members. Its control is the baseline with the
     /// first member at its example (what a fix requiring it still lets through).
     fn empty_object(&self, baseline: Option<&Value>, out: &mut Vec<Trap>) {
-        if self.top.properties().is_empty() && !self.schemaless {
+        if self.top.properties().is_empty() {
             return;
         }
         let first = self.fields.iter().position(|f| f.parent.is_none());
