@@ -33,7 +33,7 @@ pub(crate) struct AuditArgs {
     pub(crate) tools: Option<String>,
     /// The shape of the --tools file's declarations, where two shapes read alike (mcp,
     /// openai-chat, openai-responses, anthropic).
-    #[arg(long, value_name = "F", value_parser = tools_format_flag(), requires = "tools")]
+    #[arg(long, value_name = "F", value_parser = super::tools::format_flag(), requires = "tools")]
     pub(crate) tools_format: Option<ToolsFormat>,
     /// The format of every record, instead of recognising each one.
     #[arg(long, value_name = "F", value_parser = format_flag())]
@@ -49,12 +49,6 @@ pub(crate) struct AuditArgs {
     pub(crate) tui: bool,
     #[command(flatten)]
     pub(crate) view: super::ViewArgs,
-}
-
-fn tools_format_flag() -> impl clap::builder::TypedValueParser<Value = ToolsFormat> {
-    let names: Vec<&'static str> = ToolsFormat::ALL.iter().map(|f| f.name()).collect();
-    clap::builder::PossibleValuesParser::new(names)
-        .map(|s: String| s.parse().unwrap_or(ToolsFormat::Mcp))
 }
 
 fn limits_flag(s: &str) -> Result<Limits, String> {

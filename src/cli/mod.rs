@@ -9,6 +9,7 @@ pub(crate) mod practice;
 pub(crate) mod rehearse;
 pub(crate) mod render;
 mod spelling;
+pub(crate) mod tools;
 pub(crate) mod trace;
 pub(crate) mod validate;
 
@@ -99,6 +100,12 @@ pub(crate) struct TuiArgs {
     /// plays it (repeat for more files).
     #[arg(long, value_name = "FILE")]
     pub(crate) audit: Vec<std::path::PathBuf>,
+    /// Open on the Your tools screen with this tools file loaded (any shape `tools` reads).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) tools: Option<PathBuf>,
+    /// Name the shape of --tools where two read alike.
+    #[arg(long, value_name = "F", requires = "tools", value_parser = tools::format_flag())]
+    pub(crate) tools_format: Option<crate::tools::ToolsFormat>,
 }
 
 impl TuiArgs {
@@ -113,6 +120,7 @@ impl TuiArgs {
             ("--records", self.records.is_some()),
             ("--reset-progress", self.reset_progress),
             ("--audit", !self.audit.is_empty()),
+            ("--tools", self.tools.is_some()),
         ]
         .into_iter()
         .find_map(|(name, set)| set.then_some(name))
@@ -132,6 +140,7 @@ impl TuiArgs {
             play: None,
             audit: None,
             open_audit: false,
+            tools: None,
         }
     }
 }
@@ -157,6 +166,9 @@ pub(crate) enum Command {
     Rehearse(rehearse::RehearseArgs),
     /// Check every tool call in recorded conversations again (Anthropic, OpenAI, MCP logs).
     Audit(audit::AuditArgs),
+    /// Your own tools file: each declaration honoured or refused, strict readiness, the traps
+    /// a model could slip through and the fix for each.
+    Tools(tools::ToolsArgs),
 }
 
 impl Command {
@@ -172,6 +184,7 @@ impl Command {
             Command::Practice(_) => "practice",
             Command::Rehearse(_) => "rehearse",
             Command::Audit(_) => "audit",
+            Command::Tools(_) => "tools",
         }
     }
 }
@@ -255,8 +268,14 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Some(Command::Practice(args)) => practice::run(args, &content),
         Some(Command::Rehearse(args)) => rehearse::run(args, &content),
         Some(Command::Audit(args)) => audit::run(args, &content),
+        Some(Command::Tools(args)) => tools::run(args),
         None => {
             let mut config = cli.tui.config(content.content());
+            if let Some(path) = &cli.tui.tools {
+                let file = crate::tools::ToolsFile::read(path, cli.tui.tools_format)
+                    .map_err(|e| UserError::new(e.to_string()))?;
+                config.tools = Some(file);
+            }
             if !cli.tui.audit.is_empty() {
                 config.audit = Some(audit::log(&cli.tui.audit)?);
             }

@@ -16,6 +16,8 @@ pub enum WarnKind {
     Repaired,
     /// A finding its source names itself (an audit's kinds), shown by that name.
     Finding(&'static str),
+    /// The arguments passed the validator but walk into a trap the schema lets through.
+    LetThrough,
 }
 
 impl WarnKind {
@@ -29,6 +31,7 @@ impl WarnKind {
             WarnKind::InvalidArguments => "invalid arguments",
             WarnKind::Repaired => "repaired",
             WarnKind::Finding(name) => name,
+            WarnKind::LetThrough => "let through",
         }
     }
 }

@@ -297,8 +297,9 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
     };
     put(buf, inner.y + 4, &note("Review", &review_words(app)));
     let also = match app.audit_log_name() {
-        Some(log) => format!("A audits {log}; P grades your own code live"),
-        None => "P grades your own code live; tooldojo play NAME plays a run".to_owned(),
+        Some(log) => format!("A audits {log}; T traps your own tools; P grades your own code"),
+        None => "P grades your own code live; T traps your own tools; tooldojo play NAME plays a run"
+            .to_owned(),
     };
     put(buf, inner.y + 5, &note("Also", &also));
     let rows = home_rows(app, area);

@@ -23,6 +23,7 @@ pub mod render;
 pub mod screens;
 pub mod term_input;
 pub mod theme;
+pub mod tools;
 pub mod ui;
 
 pub use theme::ThemeName;
@@ -78,6 +79,8 @@ pub struct Config {
     pub audit: Option<crate::audit::listing::Listing>,
     /// Open on the audit at once (`tooldojo audit FILE --tui`).
     pub open_audit: bool,
+    /// `--tools FILE`: open on the Your tools screen with this file loaded.
+    pub tools: Option<crate::tools::ToolsFile>,
 }
 
 /// `tooldojo play`: what to play (any run source: a scenario run by the orchestrator, ...)
@@ -127,6 +130,7 @@ impl Config {
             play: None,
             audit: None,
             open_audit: false,
+            tools: None,
         }
     }
 
@@ -240,6 +244,9 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
         }));
         if let Some(drill) = config.drill.clone() {
             app.start_drill(drill);
+        }
+        if let Some(file) = config.tools.clone() {
+            app.start_tools(file);
         }
         // Keep the watcher alive for the whole run.
         let _watcher = match config.lessons_dir() {

@@ -26,6 +26,7 @@ mod reload;
 mod scroll;
 mod slots;
 mod state;
+mod tools;
 
 use std::cell::RefCell;
 
@@ -175,6 +176,8 @@ pub struct App {
     notify: Option<crate::tui::grader::Notify>,
     /// The audit of the log the app was given, while it is not on screen (`A` opens it).
     audit: Option<Box<crate::tui::audit_screen::AuditScreen>>,
+    /// The tools file given with `--tools` (the Your tools screen opens on it).
+    tools_file: Option<crate::tools::ToolsFile>,
 }
 
 impl App {
@@ -220,6 +223,7 @@ impl App {
             background_jobs: false,
             notify: None,
             audit: None,
+            tools_file: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app
@@ -319,7 +323,7 @@ impl App {
     pub fn animating(&self) -> bool {
         match &self.screen {
             Screen::Lesson => self.blocks.animating(),
-            Screen::Home { .. } | Screen::Practice(_) => false,
+            Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => false,
             Screen::Player(p) => p.playing(),
             Screen::Drill(d) => d.running(),
             Screen::Audit(a) => a.animating(),
@@ -338,6 +342,7 @@ impl App {
                     }
             }
             Screen::Drill(d) => d.editing(),
+            Screen::Tools(s) => s.takes_text(),
             Screen::Player(_) | Screen::Practice(_) | Screen::Audit(_) => false,
         }
     }
@@ -447,6 +452,10 @@ impl App {
                     let out = a.on_key(key);
                     self.audit_outcome(out)
                 }
+                Screen::Tools(s) => {
+                    let out = s.on_key(key);
+                    self.tools_outcome(out)
+                }
             },
             Input::Paste(text) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_paste(&text),
@@ -454,13 +463,17 @@ impl App {
                     let out = d.on_paste(&text);
                     self.drill_outcome(out)
                 }
+                Screen::Tools(s) => {
+                    let out = s.on_paste(&text);
+                    self.tools_outcome(out)
+                }
                 Screen::Player(_) | Screen::Practice(_) | Screen::Audit(_) => Update::None,
             },
             Input::Mouse(m) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_mouse(m),
                 Screen::Player(_) => self.mouse_to_player(m),
                 Screen::Audit(_) => self.mouse_to_audit(m),
-                Screen::Drill(_) | Screen::Practice(_) => Update::None,
+                Screen::Drill(_) | Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },
             Input::Tick => match &mut self.screen {
                 Screen::Lesson => {
@@ -481,7 +494,7 @@ impl App {
                     }
                     Update::Redraw
                 }
-                Screen::Home { .. } | Screen::Practice(_) => Update::None,
+                Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },
             Input::Resize(w, h) => {
                 self.size = Rect::new(0, 0, w, h);

@@ -8,6 +8,7 @@ use crate::tui::blocks::BlockWidget;
 use crate::tui::player::Player;
 use crate::tui::practice_screen::PracticeScreen;
 use crate::tui::rehearse::Drill;
+use crate::tui::tools::ToolsScreen;
 
 /// What fills the terminal. Each screen owns its own state; the open lesson (its page, its
 /// blocks, the lesson list) is the app's, because the home screen's Continue and every
@@ -28,6 +29,8 @@ pub enum Screen {
     Practice(Box<PracticeScreen>),
     /// A recorded log's conversations audited, each played in the trace player.
     Audit(Box<AuditScreen>),
+    /// Your own tools file: its declarations, traps, strict readiness and fixes.
+    Tools(Box<ToolsScreen>),
 }
 
 impl Screen {
@@ -40,6 +43,7 @@ impl Screen {
             Screen::Drill(_) => "drill",
             Screen::Practice(_) => "practice",
             Screen::Audit(_) => "audit",
+            Screen::Tools(_) => "tools",
         }
     }
 }

@@ -10,6 +10,8 @@ use crate::tui::blocks::common;
 pub enum FixtureKind {
     GetTicket,
     Validator,
+    /// A declaration's own trap rows (generated from its schema).
+    Traps,
 }
 
 /// What a fixture kind shows once for the whole table (one constant per kind).
