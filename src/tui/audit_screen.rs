@@ -36,7 +36,7 @@ pub enum AuditUpdate {
 
 /// The list's keys, for its help.
 const KEYS: [(&str, &str); 8] = [
-    ("↑/↓ j/k", "choose a conversation"),
+    ("j/k Up/Down", "choose a conversation"),
     ("Enter", "play it in the trace player"),
     ("w", "worst first, or back to file order"),
     ("n / p", "in the player: the next or previous conversation"),
@@ -50,7 +50,7 @@ const KEYS: [(&str, &str); 8] = [
 ];
 
 const BAR: [BarKey; 6] = [
-    BarKey::new("↑↓", "choose", Rank::Focus),
+    BarKey::new("j/k", "choose", Rank::Focus),
     BarKey::new("Enter", "play", Rank::Focus),
     BarKey::new("w", "worst first", Rank::Rest).brief("w", "worst"),
     BarKey::new("Esc", "back", Rank::Focus),
@@ -192,11 +192,11 @@ impl AuditScreen {
         if of > 1 {
             let order = if self.worst { " (worst first)" } else { "" };
             format!(
-                "conversation {} of {of}{order} · n/p another · Esc the list · {lesson}",
+                "conversation {} of {of}{order}; n/p another; Esc the list; {lesson}",
                 row + 1
             )
         } else {
-            format!("{lesson} · Esc back")
+            format!("{lesson}; Esc back")
         }
     }
 
@@ -266,7 +266,11 @@ impl AuditScreen {
             [one] => one.display().to_string(),
             many => format!("{} files", many.len()),
         };
-        let title = format!(" Audit · {}", crate::sanitize::clean(&files, false));
+        let title = format!(
+            " Audit {} {}",
+            draw::dot(t),
+            crate::sanitize::clean(&files, false)
+        );
         buf.set_line(head.x, head.y, &Line::styled(title, t.heading), head.width);
         let mut counts = format!(
             " {}, {}",
@@ -274,7 +278,7 @@ impl AuditScreen {
             plural(l.totals.calls, "tool call", "tool calls")
         );
         for (k, n) in l.by_kind() {
-            counts.push_str(&format!(" · {} {}", k.name(), thousands(n)));
+            counts.push_str(&format!(" {} {} {}", draw::dot(t), k.name(), thousands(n)));
         }
         let counts = truncate(&counts, usize::from(head.width), t.sym.ellipsis);
         buf.set_line(head.x, head.y + 1, &Line::styled(counts, t.dim), head.width);
@@ -377,7 +381,7 @@ impl AuditScreen {
         let text = format!(
             "{mark} {:>5}  {:<9} {:<18} {:>5} {:>5}  {findings}",
             i + 1,
-            truncate(&line, 9, "…"),
+            truncate(&line, 9, t.sym.ellipsis),
             s.format.title(),
             s.turns,
             s.calls
