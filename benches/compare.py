@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Whole-process speed of `tooldojo validate --jsonl` against its peers, side by side.
 
-    python3 benches/compare.py [--only flat|real] [--cases 200000] [--generated 100000]
-                               [--runs 5] [--seed 7] [--json]
+    python3 benches/compare.py [--only flat|real|audit] [--cases 200000] [--generated 100000]
+                               [--audit-mb 50] [--runs 5] [--seed 7] [--json]
 
-Two rows, both unless --only names one.
+Three rows, all unless --only names one.
 
 The flat row. Generates N cases of the seed's weather tool ({"city": "str", "days": "int"},
 city required; about half valid, the rest missing, unknown, wrongly typed, bool-as-int, float-as-int, null,
@@ -45,6 +45,21 @@ class that is not one of the expected deviations (a refused schema, an unexplain
 between tooldojo and a peer exits 1; the two peers' own differences are the baseline, shown
 but never failing. The aims: 5x jsonschema-rs and 25x Python jsonschema in CPU time.
 
+The audit row. benches/auditlog.py writes an agent log of --audit-mb MB (OpenAI Chat
+conversations, one a line, eight tools, about one call in ten invalid), the same calls as
+`validate --jsonl` cases, and the same calls again as a log of one call a record. Run the
+same way:
+
+  tooldojo audit --json LOG         the conversations: its speed in MB/s of log, one core
+  tooldojo validate --jsonl CASES   the log's calls, each with its declaration
+  tooldojo audit --json CALLS       the same calls as a call log: the same bytes, the same work
+                                    but a conversation a call and its findings
+
+The verdicts of the audit's call lines must be validate's, line for line (ok and message);
+any difference exits 1. Memory: the peak resident size of the audit on the log's first
+quarter and on the whole log, which must stay flat. The aims: 100 MB/s of log, and the call
+log within 2x of `validate --jsonl` on the same calls, in CPU time.
+
 The generated files go to target/bench-data/; the peer is built in target/jsonschema-peer/.
 """
 import argparse
@@ -57,6 +72,7 @@ import subprocess
 import sys
 import time
 
+import auditlog
 import realcalls
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -120,8 +136,11 @@ def cargo_artifact(args, name, cwd=ROOT, env=None):
     return exe
 
 
-def build():
+def build(peers=True):
+    """tooldojo, the parse-only floor and the peers (which the audit row does not need)."""
     tooldojo = cargo_artifact(["build", "--release", "--bin", "tooldojo"], "tooldojo")
+    if not peers:
+        return tooldojo, None, {}
     baseline = cargo_artifact(["bench", "--no-run", "--bench", "parse_baseline"], "parse_baseline")
     return tooldojo, baseline, {variant: build_peer(variant) for variant in ("exact", "f64")}
 
@@ -166,28 +185,30 @@ def differing(ours, theirs, whole=False):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=["flat", "real"], help="run one row (default: both)")
+    ap.add_argument("--only", choices=["flat", "real", "audit"], help="run one row (default: all)")
+    ap.add_argument("--audit-mb", type=int, default=50, help="audit row: the generated log's size")
     ap.add_argument("--cases", type=int, default=200_000, help="flat row: generated cases")
     ap.add_argument("--generated", type=int, default=100_000, help="real-call row: generated calls")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", action="store_true",
-                    help="print one JSON object a row (with \"row\": \"flat\" or \"real\") instead of tables")
+                    help="print one JSON object a row (with \"row\": \"flat\", \"real\" or \"audit\") instead of tables")
     a = ap.parse_args()
 
     data_dir = os.path.join(TARGET, "bench-data")
     os.makedirs(data_dir, exist_ok=True)
-    tooldojo, baseline, peers = build()
+    tooldojo, baseline, peers = build(peers=a.only != "audit")
     failed = False
-    for row in ("flat", "real"):
+    rows = {"flat": (flat_row, print_table), "real": (real_row, print_real), "audit": (audit_row, print_audit)}
+    for row, (measure, show) in rows.items():
         if a.only and a.only != row:
             continue
-        report, row_failed = (flat_row if row == "flat" else real_row)(a, data_dir, tooldojo, baseline, peers)
+        report, row_failed = measure(a, data_dir, tooldojo, baseline, peers)
         failed |= row_failed
         if a.json:
             print(json.dumps(report), flush=True)
         else:
-            (print_table if row == "flat" else print_real)(report)
+            show(report)
             print(flush=True)
     return 1 if failed else 0
 
@@ -287,6 +308,58 @@ def real_row(a, data_dir, tooldojo, baseline, peers):
     failed = any(not c["expected"] for pair in agreement.values() if not pair["baseline"]
                  for c in pair["classes"].values())
     return report, failed
+
+
+def peak_kb(cmd):
+    """The peak resident size in KB of one run, output discarded. Measured by /usr/bin/time,
+    whose small process forks the command: a fork of this Python process would count its
+    pages as the command's."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, check=True).stderr
+    return int(out.strip().splitlines()[-1])
+
+
+def audit_row(a, data_dir, tooldojo, baseline, peers):
+    log, cases, quarter, calls = auditlog.ensure(a.audit_mb, a.seed, data_dir)
+    # Agreement first (not timed): each call line's verdict is validate's, line for line.
+    audited = [v for v in verdicts([tooldojo, "audit", "--json", log]) if "call_id" in v]
+    validated = verdicts([tooldojo, "validate", "--jsonl", cases])
+    differ = abs(len(audited) - len(validated)) + sum(
+        (x["ok"], x["error"]) != (y["ok"], y["error"]) for x, y in zip(audited, validated))
+    rows = [("tooldojo audit --json (conversations)", [tooldojo, "audit", "--json", log], "ours"),
+            ("tooldojo validate --jsonl (the same calls)", [tooldojo, "validate", "--jsonl", cases], "validate"),
+            ("tooldojo audit --json (the same calls, a call a record)", [tooldojo, "audit", "--json", calls],
+             "calls")]
+    times, load = timed(rows, a.runs)
+    rss = {"quarter": min(peak_kb([tooldojo, "audit", "--json", quarter]) for _ in range(2)),
+           "whole": min(peak_kb([tooldojo, "audit", "--json", log]) for _ in range(2))}
+    cpu = {name: min(c for _, c in t) for name, t in times.items()}
+    log_mb, calls_mb = os.path.getsize(log) / 1e6, os.path.getsize(calls) / 1e6
+    report = {
+        "row": "audit", "mb": round(log_mb, 1), "quarter_mb": round(os.path.getsize(quarter) / 1e6, 1),
+        "calls_mb": round(calls_mb, 1), "cases_mb": round(os.path.getsize(cases) / 1e6, 1), "calls": len(audited), "invalid": sum(1 for v in validated if not v["ok"]),
+        "conversations": sum(1 for _ in open(log, encoding="utf-8")), "runs": a.runs, "cpus": os.cpu_count(),
+        "load": load, "differ": differ, "rows": row_figures(rows, times),
+        "mb_per_s": round(log_mb / cpu[rows[0][0]]),
+        "calls_ratio": round(cpu[rows[2][0]] / cpu[rows[1][0]], 2),
+        "log_ratio": round(cpu[rows[0][0]] / cpu[rows[1][0]], 2),
+        "rss_kb": rss,
+    }
+    return report, differ != 0
+
+
+def print_audit(r):
+    print(f"audit: a log of {r['conversations']:,} conversations ({r['mb']} MB), {r['calls']:,} calls "
+          f"({r['invalid']:,} invalid); {r['runs']} whole-process runs each, {r['cpus']} CPUs, load average "
+          f"{r['load'][0]} before, {r['load'][1]} after")
+    print(f"verdicts differing from validate --jsonl: {r['differ']}")
+    for row in r["rows"]:
+        w, c = row["wall_ms"], row["cpu_ms"]
+        print(f"  {row['name']:<58} {w[0]:>6} ms wall ({w[0]}-{w[1]}) {c[0]:>6} ms cpu ({c[0]}-{c[1]})")
+    print(f"log: {r['mb_per_s']} MB/s of log (aim 100); the same calls as a call log: {r['calls_ratio']}x "
+          f"validate --jsonl (aim 2x); the conversations {r['log_ratio']}x validate on their calls")
+    print(f"peak memory: {r['rss_kb']['quarter']:,} KB on the first quarter ({r['quarter_mb']} MB), "
+          f"{r['rss_kb']['whole']:,} KB on the whole log")
 
 
 def short(name):

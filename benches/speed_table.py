@@ -9,6 +9,9 @@ Sections, each one or more rows of the table (all of them unless --only names so
                 against jsonschema-rs, plain Python and pydantic
   real          benches/compare.py --only real: `validate --jsonl` on the real-call file (real
                 declarations in their own shapes), against jsonschema-rs and Python jsonschema
+  audit         benches/compare.py --only audit: `tooldojo audit --json` on a generated agent log
+                (MB/s, peak memory on a quarter and on the whole), and on the same calls as a
+                call log against `validate --jsonl` on them
   compile       compiling all 4,242 real declarations: `cargo bench --bench compile` against
                 `jsonschema-peer --compile-all` (jsonschema-rs)
   orchestrator  the orchestrator_speed ignored test (overhead per call, and its floor)
@@ -42,7 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
 README = os.path.join(ROOT, "README.md")
 BEGIN, END = "<!-- speed-table:begin -->", "<!-- speed-table:end -->"
-SECTIONS = ["validate", "real", "compile", "orchestrator", "render", "player", "tools", "micro", "content", "idle"]
+SECTIONS = ["validate", "real", "audit", "compile", "orchestrator", "render", "player", "tools", "micro", "content", "idle"]
 HEADER = ["| `--only` | what, and the command that reruns it | measured | aim |",
           "| --- | --- | --- | --- |"]
 UNITS_MS = {"ps": 1e-9, "ns": 1e-6, "µs": 1e-3, "us": 1e-3, "ms": 1.0, "s": 1e3}
@@ -208,6 +211,32 @@ def real_rows(a):
     aim = verdict("25x Python jsonschema, 5x jsonschema-rs, in CPU time, verdicts agreeing apart from the "
                   "listed deviations", not detail, detail)
     return [Row("real", what, measured, aim)]
+
+
+def audit_rows(a):
+    r = compare_report(a, "audit")
+    rows = {row["kind"]: row for row in r["rows"]}
+    cpu = lambda k: span(rows[k]["cpu_ms"], "{:.0f}")  # noqa: E731
+    measured = (f"the log {cpu('ours')} ms CPU: **{r['mb_per_s']} MB/s** on one core; `validate --jsonl` on "
+                f"its calls {cpu('validate')} ms (the log, {r['mb'] / r['cases_mb']:.1f}x their bytes, takes "
+                f"{r['log_ratio']}x that); the same calls as a "
+                f"call log {cpu('calls')} ms, **{r['calls_ratio']}x** `validate --jsonl`; peak memory "
+                f"{r['rss_kb']['quarter'] / 1024:.1f} MiB on the first quarter, {r['rss_kb']['whole'] / 1024:.1f} MiB "
+                f"on the whole log; verdicts differing from `validate`: {r['differ']}")
+    what = (f"`tooldojo audit --json` as a whole process on a generated agent log: {r['conversations']:,} "
+            f"OpenAI Chat conversations ({r['mb']} MB, {r['calls']:,} calls, {r['invalid']:,} invalid), and on "
+            f"the same calls as a log of a call a record ({r['calls_mb']} MB) against `tooldojo validate --jsonl` "
+            f"on them, {runs_text(r['runs'])} each, best times "
+            f"(`python3 benches/compare.py --only audit --runs {r['runs']}`)")
+    flat = r["rss_kb"]["whole"] <= 1.25 * r["rss_kb"]["quarter"]
+    met = r["mb_per_s"] >= 100 and r["calls_ratio"] <= 2 and flat and r["differ"] == 0
+    short = [f"{r['mb_per_s']} MB/s"] if r["mb_per_s"] < 100 else []
+    short += [f"{r['calls_ratio']}x validate"] if r["calls_ratio"] > 2 else []
+    short += ["memory grows with the log"] if not flat else []
+    short += [f"{r['differ']} verdicts differ"] if r["differ"] else []
+    aim = verdict("100 MB/s of log on one core, the same calls within 2x of `validate --jsonl`, memory flat "
+                  "in the log's size, verdicts equal", met, "; ".join(short))
+    return [Row("audit", what, measured, aim)]
 
 
 def compile_rows(a):

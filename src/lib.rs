@@ -6,6 +6,7 @@
 //! `tui` draws it and `cli` wires them all to the command line. `tests/core/architecture.rs`
 //! holds the import arrows between these modules.
 
+pub mod audit;
 pub mod check;
 pub mod cli;
 pub mod content;

@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand. Each prints its results and returns an exit
 //! code; errors that are the user's to fix (`UserError`) print one line and exit 2.
 
+pub(crate) mod audit;
 pub(crate) mod check;
 pub(crate) mod exec;
 pub(crate) mod play;
@@ -95,6 +96,10 @@ pub(crate) struct TuiArgs {
     /// Forget all saved progress and start over.
     #[arg(long)]
     pub(crate) reset_progress: bool,
+    /// A recorded log to audit from the home screen (A), as `tooldojo audit FILE --tui`
+    /// plays it (repeat for more files).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) audit: Vec<std::path::PathBuf>,
     /// Open on the Your tools screen with this tools file loaded (any shape `tools` reads).
     #[arg(long, value_name = "FILE")]
     pub(crate) tools: Option<PathBuf>,
@@ -114,6 +119,7 @@ impl TuiArgs {
             ("--lesson", self.lesson.is_some()),
             ("--records", self.records.is_some()),
             ("--reset-progress", self.reset_progress),
+            ("--audit", !self.audit.is_empty()),
             ("--tools", self.tools.is_some()),
         ]
         .into_iter()
@@ -132,6 +138,8 @@ impl TuiArgs {
             drill: None,
             content,
             play: None,
+            audit: None,
+            open_audit: false,
             tools: None,
         }
     }
@@ -156,6 +164,8 @@ pub(crate) enum Command {
     Practice(practice::PracticeArgs),
     /// Open the app in a timed rehearsal drill (predict, explain, write it; then a scorecard).
     Rehearse(rehearse::RehearseArgs),
+    /// Check every tool call in recorded conversations again (Anthropic, OpenAI, MCP logs).
+    Audit(audit::AuditArgs),
     /// Your own tools file: each declaration honoured or refused, strict readiness, the traps
     /// a model could slip through and the fix for each.
     Tools(tools::ToolsArgs),
@@ -173,6 +183,7 @@ impl Command {
             Command::Play(_) => "play",
             Command::Practice(_) => "practice",
             Command::Rehearse(_) => "rehearse",
+            Command::Audit(_) => "audit",
             Command::Tools(_) => "tools",
         }
     }
@@ -256,6 +267,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Some(Command::Play(args)) => play::run(args, &content),
         Some(Command::Practice(args)) => practice::run(args, &content),
         Some(Command::Rehearse(args)) => rehearse::run(args, &content),
+        Some(Command::Audit(args)) => audit::run(args, &content),
         Some(Command::Tools(args)) => tools::run(args),
         None => {
             let mut config = cli.tui.config(content.content());
@@ -263,6 +275,9 @@ pub(crate) fn run(cli: Cli) -> CliResult {
                 let file = crate::tools::ToolsFile::read(path, cli.tui.tools_format)
                     .map_err(|e| UserError::new(e.to_string()))?;
                 config.tools = Some(file);
+            }
+            if !cli.tui.audit.is_empty() {
+                config.audit = Some(audit::log(&cli.tui.audit)?);
             }
             Ok(crate::tui::run(config)?)
         }

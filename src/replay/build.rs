@@ -108,6 +108,7 @@ impl RunBuilder {
         let verdict = match &spec.validation {
             Validation::Passed => "valid".to_owned(),
             Validation::Failed(why) => format!("invalid: {why}"),
+            Validation::NotJudged(why) => format!("not judged: {why}"),
         };
         self.events.push((
             spec.at_ms,

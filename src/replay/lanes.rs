@@ -54,6 +54,8 @@ pub enum Validation {
     Passed,
     /// The arguments were refused, with the validator's message.
     Failed(String),
+    /// Not judged (a recording with no declaration to judge the call by), and why.
+    NotJudged(String),
 }
 
 /// A tool call's lane.

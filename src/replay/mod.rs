@@ -24,6 +24,8 @@ pub mod scenario;
 pub mod source;
 pub mod warn;
 
+/// What came back for a call, in the words a run uses (a source builds its results with it).
+pub use crate::orchestrator::Category;
 pub use build::{CallSpec, ResultSpec, RunBuilder, TurnSpec};
 pub use run::{Clock, Origin, Run, ScenarioRun, Validation};
 pub use scenario::ScenarioSource;

@@ -14,6 +14,8 @@ pub enum WarnKind {
     InvalidArguments,
     /// A call was sent again with its arguments repaired.
     Repaired,
+    /// A finding its source names itself (an audit's kinds), shown by that name.
+    Finding(&'static str),
     /// The arguments passed the validator but walk into a trap the schema lets through.
     LetThrough,
 }
@@ -28,6 +30,7 @@ impl WarnKind {
             WarnKind::Injection => "instructions in data",
             WarnKind::InvalidArguments => "invalid arguments",
             WarnKind::Repaired => "repaired",
+            WarnKind::Finding(name) => name,
             WarnKind::LetThrough => "let through",
         }
     }

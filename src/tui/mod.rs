@@ -6,6 +6,7 @@
 //! (a paused player included) means no wake-ups.
 
 pub mod app;
+pub mod audit_screen;
 pub mod blocks;
 pub mod draw;
 mod fault;
@@ -73,6 +74,11 @@ pub struct Config {
     pub drill: Option<crate::course::rehearsal::DrillConfig>,
     /// Open straight in the full-screen trace player on this run.
     pub play: Option<Play>,
+    /// A recorded log's conversations, listed before the terminal is touched: `A` on the
+    /// home screen audits it.
+    pub audit: Option<crate::audit::listing::Listing>,
+    /// Open on the audit at once (`tooldojo audit FILE --tui`).
+    pub open_audit: bool,
     /// `--tools FILE`: open on the Your tools screen with this file loaded.
     pub tools: Option<crate::tools::ToolsFile>,
 }
@@ -122,6 +128,8 @@ impl Config {
             content,
             drill: None,
             play: None,
+            audit: None,
+            open_audit: false,
             tools: None,
         }
     }
@@ -221,6 +229,12 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
         app.run_jobs_in_background();
         if let Some(p) = player {
             app.open_player(p);
+        }
+        if let Some(listing) = config.audit.clone() {
+            app.set_audit_log(listing);
+            if config.open_audit {
+                let _ = app.open_audit_now();
+            }
         }
         let (tx, rx) = mpsc::unbounded_channel();
         // Grading runs and file watchers only send messages into the loop.

@@ -49,6 +49,7 @@ pub fn names(lessons: &[LessonEntry], scenarios: &[String]) -> Vec<String> {
     out.extend(scenarios.iter().map(|s| format!("trace:{s}")));
     out.extend(scenarios.iter().map(|s| format!("trace-block:{s}")));
     out.extend(["rehearse".to_owned(), "rehearse:scorecard".to_owned()]);
+    out.push("audit".to_owned());
     out.extend(TOOLS_SCREENS.iter().map(|(n, _)| (*n).to_owned()));
     out
 }
@@ -88,6 +89,9 @@ pub fn tools_screen(
     }
     app
 }
+
+/// The shipped example log the `audit` screens show.
+pub const AUDIT_EXAMPLE: &str = "audit/support-desk.jsonl";
 
 /// Scenario names under `fixtures/scenarios/`.
 pub fn scenario_names(env: &BlockEnv) -> Vec<String> {
@@ -181,6 +185,9 @@ pub fn build(
         }
         return Ok(app);
     }
+    if name == "audit" || name.starts_with("audit:") {
+        return audit_screen(name, opts, env, lessons, size);
+    }
     if let Some(rest) = name.strip_prefix("trace:") {
         let (scenario, t) = trace_moment(name, rest)?;
         let Some(source) = run_source(&env, &scenarios, scenario)? else {
@@ -208,6 +215,51 @@ fn run_source(
     }
     let loaded = crate::orchestrator::load_scenario(&env.content, name)?;
     Ok(Some(Box::new(ScenarioSource::new(loaded, env.seed))))
+}
+
+/// `audit`: the shipped example log's conversations; `audit:N@T`: conversation N of it
+/// played to T on its clock (at its end without `@T`).
+fn audit_screen(
+    name: &str,
+    opts: Options,
+    env: BlockEnv,
+    lessons: UserResult<Vec<LessonEntry>>,
+    size: Rect,
+) -> Result<App, UserError> {
+    let file = env.content.fixtures.read(AUDIT_EXAMPLE)?;
+    let listing = crate::audit::listing::Listing::from_text(
+        &file.display,
+        file.text.into(),
+        crate::audit::Limits::default(),
+    );
+    let mut app = App::new(opts, env, lessons, Progress::default(), size);
+    app.set_audit_log(listing);
+    let _ = app.open_audit_now();
+    if let Some(rest) = name.strip_prefix("audit:") {
+        let (n, t) = trace_moment(name, rest)?;
+        let row: usize = n
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .ok_or_else(|| UserError::new(format!("{name:?}: N counts conversations from 1")))?;
+        let screen = app
+            .audit_screen_mut()
+            .ok_or_else(|| UserError::new("no audit screen"))?;
+        if !screen.play(row) {
+            return Err(UserError::new(format!(
+                "{name:?}: no conversation {n} in the log"
+            )));
+        }
+        if let Some(p) = screen.player_mut() {
+            let at = if rest.contains('@') {
+                t
+            } else {
+                p.tl.axis_end()
+            };
+            p.seek(at);
+        }
+    }
+    Ok(app)
 }
 
 /// The home screen a new learner sees first, or the help over the first lesson page.

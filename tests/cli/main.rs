@@ -4,6 +4,8 @@
 mod shared;
 mod support;
 
+mod audit_cli;
+mod audit_realworld;
 mod check_cli;
 mod exec_cli;
 mod hostile;

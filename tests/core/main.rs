@@ -5,6 +5,7 @@
 //! inputs the fuzz targets found.
 
 mod architecture;
+mod audit_planted;
 mod exact_numbers;
 mod formats_suite;
 mod fuzz_regressions;

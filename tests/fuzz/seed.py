@@ -83,6 +83,40 @@ def main():
         with open(path, "rb") as f:
             write("lesson", os.path.basename(path), f.read())
 
+    # audit: a format byte (0: each record recognised), then a log: the shipped example,
+    # each of its conversations alone, and the same records in the other formats' shapes.
+    with open(os.path.join(FIX, "audit", "support-desk.jsonl"), encoding="utf-8") as f:
+        log = f.read()
+    write("audit", "example", b"\x00" + log.encode("utf-8"))
+    for i, line in enumerate(log.splitlines()):
+        write("audit", f"line{i}", bytes([i * 16]) + line.encode("utf-8"))
+        rec = json.loads(line)
+        chat = {"tools": [{"type": "function", "function": {"name": t["name"],
+                           "parameters": t["input_schema"]}} for t in rec["tools"]],
+                "messages": []}
+        for m in rec["messages"]:
+            content = m["content"]
+            if isinstance(content, str):
+                chat["messages"].append({"role": m["role"], "content": content})
+                continue
+            for b in content:
+                if b["type"] == "tool_use":
+                    chat["messages"].append({"role": "assistant", "tool_calls": [
+                        {"id": b["id"], "type": "function", "function": {
+                            "name": b["name"], "arguments": json.dumps(b["input"])}}]})
+                elif b["type"] == "tool_result":
+                    chat["messages"].append({"role": "tool", "tool_call_id": b["tool_use_id"],
+                                             "content": b["content"]})
+                else:
+                    chat["messages"].append({"role": m["role"], "content": b.get("text", "")})
+        write("audit", f"chat{i}", b"\x00" + json.dumps(chat).encode("utf-8"))
+    mcp = [{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "f", "inputSchema":
+            {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}]}},
+           {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "f", "arguments": {"q": 1}}},
+           {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "bad"}], "isError": True}},
+           {"jsonrpc": "2.0", "method": "initialize", "id": 3}]
+    write("audit", "mcp", b"\x04" + "\n".join(json.dumps(m) for m in mcp).encode("utf-8"))
+
     # keys: style byte, lesson byte, then a walk through the page (see decode in src/lib.rs).
     walks = [
         b"\x01\x00jjjj\x03\x01\x01\x00\x07\x07\x00\x03nnp?\x03q",

@@ -6,6 +6,7 @@ mod player_support;
 mod shared;
 mod tui_common;
 
+mod audit_app;
 mod blocks_fixtures;
 mod blocks_measure;
 mod blocks_polish;

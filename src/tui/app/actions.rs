@@ -30,6 +30,13 @@ impl App {
         {
             return self.key_to_entered_block(i, key);
         }
+        // `A`: the log the app was given, audited (a key only when there is one).
+        if matches!(ctx, Context::Home | Context::Reader | Context::Sidebar)
+            && self.has_audit_log()
+            && keys::is_char(&key, 'A')
+        {
+            return self.open_audit();
+        }
         if let Some(c) = keys::lookup(ctx, &key) {
             return self.apply(c.action);
         }

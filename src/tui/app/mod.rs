@@ -13,6 +13,7 @@
 //! `player`, `drill`, `practice`.
 
 mod actions;
+mod audit;
 mod done;
 mod drill;
 mod home;
@@ -173,6 +174,8 @@ pub struct App {
     background_jobs: bool,
     /// How background grading reaches the event loop (the live app sets it).
     notify: Option<crate::tui::grader::Notify>,
+    /// The audit of the log the app was given, while it is not on screen (`A` opens it).
+    audit: Option<Box<crate::tui::audit_screen::AuditScreen>>,
     /// The tools file given with `--tools` (the Your tools screen opens on it).
     tools_file: Option<crate::tools::ToolsFile>,
 }
@@ -219,6 +222,7 @@ impl App {
             texts: RefCell::new(layout::TextCache::default()),
             background_jobs: false,
             notify: None,
+            audit: None,
             tools_file: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
@@ -322,6 +326,7 @@ impl App {
             Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => false,
             Screen::Player(p) => p.playing(),
             Screen::Drill(d) => d.running(),
+            Screen::Audit(a) => a.animating(),
         }
     }
 
@@ -338,14 +343,14 @@ impl App {
             }
             Screen::Drill(d) => d.editing(),
             Screen::Tools(s) => s.takes_text(),
-            Screen::Player(_) | Screen::Practice(_) => false,
+            Screen::Player(_) | Screen::Practice(_) | Screen::Audit(_) => false,
         }
     }
 
     /// How often the loop ticks while the screen on top animates.
     pub fn tick_ms(&self) -> u64 {
         match &self.screen {
-            Screen::Player(_) => crate::replay::playback::TICK_MS,
+            Screen::Player(_) | Screen::Audit(_) => crate::replay::playback::TICK_MS,
             _ => BLOCK_TICK_MS,
         }
     }
@@ -443,6 +448,10 @@ impl App {
                     let out = p.on_key(key);
                     self.practice_outcome(out)
                 }
+                Screen::Audit(a) => {
+                    let out = a.on_key(key);
+                    self.audit_outcome(out)
+                }
                 Screen::Tools(s) => {
                     let out = s.on_key(key);
                     self.tools_outcome(out)
@@ -458,11 +467,12 @@ impl App {
                     let out = s.on_paste(&text);
                     self.tools_outcome(out)
                 }
-                Screen::Player(_) | Screen::Practice(_) => Update::None,
+                Screen::Player(_) | Screen::Practice(_) | Screen::Audit(_) => Update::None,
             },
             Input::Mouse(m) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_mouse(m),
                 Screen::Player(_) => self.mouse_to_player(m),
+                Screen::Audit(_) => self.mouse_to_audit(m),
                 Screen::Drill(_) | Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },
             Input::Tick => match &mut self.screen {
@@ -477,6 +487,12 @@ impl App {
                 Screen::Drill(d) => {
                     let out = d.tick();
                     self.drill_outcome(out)
+                }
+                Screen::Audit(a) => {
+                    if let Some(p) = a.player_mut() {
+                        let _ = p.tick();
+                    }
+                    Update::Redraw
                 }
                 Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },

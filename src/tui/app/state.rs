@@ -3,6 +3,7 @@
 //! far a lesson is.
 
 use crate::content::lessons::BlockKind;
+use crate::tui::audit_screen::AuditScreen;
 use crate::tui::blocks::BlockWidget;
 use crate::tui::player::Player;
 use crate::tui::practice_screen::PracticeScreen;
@@ -26,6 +27,8 @@ pub enum Screen {
     Drill(Box<Drill>),
     /// The learner's own solution, graded on every save.
     Practice(Box<PracticeScreen>),
+    /// A recorded log's conversations audited, each played in the trace player.
+    Audit(Box<AuditScreen>),
     /// Your own tools file: its declarations, traps, strict readiness and fixes.
     Tools(Box<ToolsScreen>),
 }
@@ -39,6 +42,7 @@ impl Screen {
             Screen::Player(_) => "player",
             Screen::Drill(_) => "drill",
             Screen::Practice(_) => "practice",
+            Screen::Audit(_) => "audit",
             Screen::Tools(_) => "tools",
         }
     }

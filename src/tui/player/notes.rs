@@ -6,10 +6,14 @@ use ratatui::style::Style;
 use crate::tui::theme::Theme;
 
 use super::glyphs::{self, Glyphs};
-use crate::replay::run::{Lane, LaneState, Run, SegKind};
+use crate::replay::run::{Lane, LaneState, Run, SegKind, Validation};
+use crate::replay::warn::WarnKind;
 
 /// The words beside a call lane at `t`: its state, or its result.
 pub fn call_note(tl: &Run, i: usize, t: u64, th: &Theme, g: &Glyphs) -> (String, Style) {
+    if tl.origin.scenario().is_none() {
+        return recorded_note(tl, i, t, th, g);
+    }
     let c = &tl.calls[i];
     if let Some(r) = c.result.as_ref().filter(|r| r.t_ms <= t) {
         if let Some((why, _)) = &c.rejected {
@@ -68,6 +72,47 @@ pub fn call_note(tl: &Run, i: usize, t: u64, th: &Theme, g: &Glyphs) -> (String,
         }
         LaneState::Ok | LaneState::Failed => (String::new(), th.dim),
     }
+}
+
+/// The words beside a recorded call at `t`: what came back (or that nothing did), and
+/// its findings.
+fn recorded_note(tl: &Run, i: usize, t: u64, th: &Theme, g: &Glyphs) -> (String, Style) {
+    let c = &tl.calls[i];
+    if t < c.proposed_ms {
+        return (String::new(), th.dim);
+    }
+    let (mut text, mut style) = match (c.result.as_ref().filter(|r| r.t_ms <= t), &c.validation) {
+        (Some(r), _) => (
+            format!("{} {}", g.category(r.category), r.category),
+            glyphs::category_style(th, r.category),
+        ),
+        (None, Validation::Failed(_)) => (format!("{} invalid, no result yet", g.fail), th.bad),
+        (None, _) if c.result.is_some() => (format!("{} no result yet", g.wait), th.dim),
+        (None, _) => (format!("{} no result in the record", g.wait), th.dim),
+    };
+    let shown = c
+        .result
+        .as_ref()
+        .filter(|r| r.t_ms <= t)
+        .map(|r| r.category.to_string());
+    for w in tl
+        .warnings
+        .iter()
+        .filter(|w| w.call == Some(i) && w.t_ms <= t)
+    {
+        // Said once: a finding that is the category already shown is not said again.
+        if shown.as_deref() == Some(w.kind.word()) {
+            continue;
+        }
+        // A repair is good news; anything else is a warning.
+        let good = w.kind == WarnKind::Repaired;
+        let mark = if good { g.ok } else { g.warn };
+        text.push_str(&format!("{}{mark} {}", g.sep, w.kind.word()));
+        if !good && (style == th.ok || style == th.dim) {
+            style = th.warn;
+        }
+    }
+    (text, style)
 }
 
 /// The words beside a raced handler's row.

@@ -186,17 +186,12 @@ pub fn detail(
         out.extend(field("key", k, th.code, width, th));
     }
     let result = c.result.as_ref().filter(|r| r.t_ms <= t);
-    let (valid_text, valid_ok) = match &c.validation {
-        Validation::Failed(err) => (format!("{} failed: {err}", gl.fail), false),
-        Validation::Passed => (format!("{} passed", gl.ok), true),
+    let (valid_text, valid_ok, valid_style) = match &c.validation {
+        Validation::Failed(err) => (format!("{} failed: {err}", gl.fail), false, th.bad),
+        Validation::Passed => (format!("{} passed", gl.ok), true, th.ok),
+        Validation::NotJudged(why) => (format!("{} not judged: {why}", gl.warn), true, th.warn),
     };
-    out.extend(field(
-        "validation",
-        &valid_text,
-        if valid_ok { th.ok } else { th.bad },
-        width,
-        th,
-    ));
+    out.extend(field("validation", &valid_text, valid_style, width, th));
     if let Some((why, err)) = &c.rejected
         && valid_ok
     {
@@ -256,6 +251,17 @@ pub fn detail(
             width,
             th,
         )),
+    }
+    // A recording's findings on this call, each with what it means.
+    if tl.origin.scenario().is_none() {
+        for w in tl
+            .warnings
+            .iter()
+            .filter(|w| w.call == Some(i) && w.t_ms <= t)
+        {
+            let text = format!("{} {}: {}", gl.warn, w.kind.word(), w.text);
+            out.extend(field("finding", &text, th.warn, width, th));
+        }
     }
     out
 }

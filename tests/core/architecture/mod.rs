@@ -26,9 +26,11 @@ const ARROWS: &[(&str, Option<&[&str]>)] = &[
             "content",
             "practice",
             "tools",
+            "audit",
         ]),
     ),
     ("replay", Some(&["orchestrator"])),
+    ("audit", Some(&["tools", "validate", "replay"])),
     ("tools", Some(&["validate"])),
     (
         "course",

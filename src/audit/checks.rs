@@ -1,0 +1,264 @@
+//! The checks that read a whole conversation once it is read: each call's verdict as a
+//! finding, calls left unanswered, the same call again, storms of failing retries, repairs,
+//! results that read as errors or as orders, the longest failing streak, and the budgets of
+//! `--limits`. The findings end up in call order, a conversation's own last.
+
+type HashMap<K, V> = foldhash::HashMap<K, V>;
+
+use super::convo::{Conversation, Finding, Verdict};
+use super::steps::Format;
+use super::{Kind, Limits};
+
+/// How many failing calls in a row, the same each time, make a storm.
+pub const STORM: u32 = 3;
+
+/// Run every check on `conv`, adding its findings and counts.
+pub fn run(conv: &mut Conversation, limits: &Limits) {
+    let mut found: Vec<Finding> = std::mem::take(&mut conv.findings);
+    verdicts(conv, &mut found);
+    unanswered(conv, &mut found);
+    in_order(conv, &mut found);
+    results(conv, &mut found);
+    over_limits(conv, limits, &mut found);
+    // Call order (a stable sort keeps the order found), the conversation's own last.
+    found.sort_by_key(|f| {
+        (
+            f.call.unwrap_or(usize::MAX),
+            Kind::ALL.iter().position(|k| *k == f.kind),
+        )
+    });
+    conv.findings = found;
+}
+
+fn on_call(kind: Kind, call: usize, detail: String, path: String, excerpt: String) -> Finding {
+    Finding {
+        kind,
+        call: Some(call),
+        detail,
+        path,
+        excerpt: super::convo::excerpt(&excerpt),
+        id: None,
+    }
+}
+
+/// Each call's verdict, as a finding when it is one.
+fn verdicts(conv: &Conversation, out: &mut Vec<Finding>) {
+    for (i, c) in conv.calls.iter().enumerate() {
+        let (kind, detail) = match &c.verdict {
+            Verdict::Passed | Verdict::Refused(_) => continue,
+            Verdict::Failed(v) => (Kind::InvalidArguments, v.message.clone()),
+            Verdict::NotJson(m) => (Kind::ArgsNotJson, m.clone()),
+            Verdict::UnknownTool => {
+                let known = if conv.declared_names.is_empty() {
+                    "none was declared".to_owned()
+                } else {
+                    format!("declared: {}", short_list(&conv.declared_names))
+                };
+                (
+                    Kind::UnknownTool,
+                    format!("{} is not declared ({known})", super::convo::show(&c.tool)),
+                )
+            }
+            Verdict::Undeclared => (
+                Kind::Undeclared,
+                "no declarations: the record has no tools and no --tools file was given".to_owned(),
+            ),
+        };
+        out.push(on_call(
+            kind,
+            i,
+            detail,
+            c.verdict.path().to_owned(),
+            c.args_excerpt.clone(),
+        ));
+    }
+}
+
+/// Names for a message: the first few, then how many more.
+fn short_list(names: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let mut s: Vec<String> = names
+        .iter()
+        .take(SHOWN)
+        .map(|n| super::convo::show(n))
+        .collect();
+    if names.len() > SHOWN {
+        s.push(format!("and {} more", names.len() - SHOWN));
+    }
+    s.join(", ")
+}
+
+/// Calls with no result although the conversation went on (a later model turn). A call of
+/// the last turn is still waiting, not unanswered. MCP has no turns to go by: every request
+/// without a response in the traffic is unanswered (one without an id can never get one).
+fn unanswered(conv: &Conversation, out: &mut Vec<Finding>) {
+    for (i, c) in conv.calls.iter().enumerate() {
+        if c.result.is_some() {
+            continue;
+        }
+        let detail = if conv.format == Format::Mcp {
+            if c.id.is_none() {
+                "a tools/call with no id is a notification: nothing can answer it".to_owned()
+            } else {
+                "no response to this request in the traffic".to_owned()
+            }
+        } else if c.turn < conv.turns {
+            format!(
+                "no result, and the model went on (turn {} of {})",
+                c.turn, conv.turns
+            )
+        } else {
+            continue;
+        };
+        out.push(on_call(
+            Kind::Unanswered,
+            i,
+            detail,
+            String::new(),
+            c.args_excerpt.clone(),
+        ));
+    }
+}
+
+/// What needs the calls in order: the same call again after it worked, storms of failing
+/// retries, repairs, and the longest failing streak.
+fn in_order(conv: &mut Conversation, out: &mut Vec<Finding>) {
+    // The first call of each (tool, arguments) that worked.
+    let mut worked: HashMap<u64, usize> = HashMap::default();
+    // The storm in progress: its call key, its length, and its finding once made.
+    let mut storm: Option<(u64, u32, Option<usize>)> = None;
+    // Per tool: invalid calls answered with an error since its last valid call.
+    let mut asked: HashMap<&str, u32> = HashMap::default();
+    let (mut streak, mut longest, mut repairs) = (0u32, 0u32, 0u32);
+    for (i, c) in conv.calls.iter().enumerate() {
+        let failing = c.failing();
+        streak = if failing { streak + 1 } else { 0 };
+        longest = longest.max(streak);
+        if let Some(&first) = worked.get(&c.key) {
+            let earlier = &conv.calls[first];
+            out.push(on_call(
+                Kind::RepeatedCall,
+                i,
+                format!(
+                    "repeats call {} (turn {}): {} with the same arguments, after it worked",
+                    super::convo::show(earlier.id_or_dash()),
+                    earlier.turn,
+                    super::convo::show(&c.tool)
+                ),
+                String::new(),
+                c.args_excerpt.clone(),
+            ));
+        } else if !failing && c.result.is_some() && c.verdict.ok() != Some(false) {
+            worked.insert(c.key, i);
+        }
+        storm = match (storm, failing) {
+            (Some((key, n, made)), true) if key == c.key => {
+                let n = n + 1;
+                let made = match made {
+                    Some(at) => {
+                        out[at].detail = storm_detail(n, c);
+                        Some(at)
+                    }
+                    None if n >= STORM => {
+                        out.push(on_call(
+                            Kind::RetryStorm,
+                            i,
+                            storm_detail(n, c),
+                            String::new(),
+                            c.args_excerpt.clone(),
+                        ));
+                        Some(out.len() - 1)
+                    }
+                    None => None,
+                };
+                Some((key, n, made))
+            }
+            (_, true) => Some((c.key, 1, None)),
+            (_, false) => None,
+        };
+        let answered_error = c.result.as_ref().is_some_and(|a| a.is_error());
+        if c.verdict.invalid() && c.verdict != Verdict::UnknownTool {
+            if answered_error {
+                repairs += 1;
+                *asked.entry(c.tool.as_str()).or_default() += 1;
+            }
+        } else if c.verdict == Verdict::Passed
+            && let Some(n) = asked.remove(c.tool.as_str())
+        {
+            let word = if n == 1 { "repair" } else { "repairs" };
+            out.push(on_call(
+                Kind::Repaired,
+                i,
+                format!("the arguments pass after {n} {word}"),
+                String::new(),
+                c.args_excerpt.clone(),
+            ));
+        }
+    }
+    conv.longest_failing_streak = longest;
+    conv.repairs = repairs;
+}
+
+fn storm_detail(n: u32, c: &super::convo::Call) -> String {
+    let why = match (&c.verdict.error(&c.tool), &c.result) {
+        (Some(e), _) => super::convo::excerpt(e),
+        (None, Some(a)) => super::convo::excerpt(&a.excerpt),
+        (None, None) => String::new(),
+    };
+    format!("{n} in a row, the same call failing each time: {why}")
+}
+
+/// Results that read as errors sent as data, or as orders.
+fn results(conv: &Conversation, out: &mut Vec<Finding>) {
+    for (i, c) in conv.calls.iter().enumerate() {
+        let Some(a) = &c.result else { continue };
+        if let Some(sign) = a.unflagged_error() {
+            let flag = match conv.format {
+                Format::Anthropic => "without is_error",
+                Format::Mcp => "without isError",
+                Format::OpenaiChat | Format::OpenaiResponses => {
+                    "as plain text (no typed status such as \"ok\": false)"
+                }
+                Format::Calls => "without an error flag",
+            };
+            out.push(on_call(
+                Kind::ErrorNotFlagged,
+                i,
+                format!("reads as an error ({}) but was sent {flag}", sign.sign),
+                String::new(),
+                a.excerpt.clone(),
+            ));
+        }
+        if let Some(phrase) = &a.orders {
+            out.push(on_call(
+                Kind::InstructionInResult,
+                i,
+                format!("the result gives orders: {phrase:?}"),
+                String::new(),
+                a.excerpt.clone(),
+            ));
+        }
+    }
+}
+
+/// A budget of `--limits` the conversation went past: one finding each.
+fn over_limits(conv: &Conversation, limits: &Limits, out: &mut Vec<Finding>) {
+    let checks = [
+        ("turns", limits.turns, conv.turns),
+        ("calls", limits.calls, conv.calls.len() as u32),
+        ("repairs", limits.repairs, conv.repairs),
+    ];
+    for (what, limit, used) in checks {
+        let Some(limit) = limit else { continue };
+        if used > limit {
+            out.push(Finding {
+                kind: Kind::OverLimit,
+                call: None,
+                detail: format!("{used} {what}, over the limit of {limit}"),
+                path: String::new(),
+                excerpt: String::new(),
+                id: None,
+            });
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! `audit --json`: a line a call (`record`, `call_id`, `tool`, `ok`, `error`, `findings`),
+//! a line a conversation (`"conversation": true`, its counts and findings), and a last
+//! `{"summary": ...}` line with the counts by kind. Text is escaped so that nothing in it
+//! steers a terminal.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use crate::validate::json::{dumps, push_str_json};
+
+use super::{Conversation, Kind, Place, Sink, Totals};
+
+/// Writes JSON lines as conversations come.
+pub struct JsonSink<W: Write> {
+    out: W,
+    counts: BTreeMap<Kind, usize>,
+    buf: String,
+}
+
+impl<W: Write> JsonSink<W> {
+    pub fn new(out: W) -> Self {
+        JsonSink {
+            out,
+            counts: BTreeMap::new(),
+            buf: String::new(),
+        }
+    }
+
+    /// The last line: the run's counts and the findings by kind (every kind, zero or not).
+    pub fn finish(mut self, totals: &Totals) -> io::Result<W> {
+        let findings: serde_json::Map<String, Value> = Kind::ALL
+            .iter()
+            .map(|k| {
+                (
+                    k.name().to_owned(),
+                    json!(self.counts.get(k).copied().unwrap_or(0)),
+                )
+            })
+            .collect();
+        let line = json!({"summary": {
+            "records": totals.records,
+            "bad_records": totals.bad_records,
+            "conversations": totals.conversations,
+            "calls": totals.calls,
+            "findings": findings,
+        }});
+        writeln!(self.out, "{}", dumps(&line))?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// A JSON string, every character that could steer a terminal escaped (the validator's
+/// writer escapes controls; the rest of the table is escaped here).
+fn string(s: &str, out: &mut String) {
+    if s.is_ascii() {
+        push_str_json(s, out);
+    } else {
+        let mut quoted = String::with_capacity(s.len() + 2);
+        push_str_json(s, &mut quoted);
+        out.push_str(&crate::sanitize::escape_json_controls(quoted));
+    }
+}
+
+/// `, "key": ` (the first member without the comma).
+fn key(k: &str, first: bool, out: &mut String) {
+    if !first {
+        out.push_str(", ");
+    }
+    out.push('"');
+    out.push_str(k);
+    out.push_str("\": ");
+}
+
+fn list<'a>(items: impl Iterator<Item = &'a str>, out: &mut String) {
+    out.push('[');
+    for (i, s) in items.enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        string(s, out);
+    }
+    out.push(']');
+}
+
+fn opt_string(s: Option<&str>, out: &mut String) {
+    match s {
+        Some(s) => string(s, out),
+        None => out.push_str("null"),
+    }
+}
+
+/// The call lines and the conversation line of `conv`.
+pub fn lines(conv: &Conversation, out: &mut String) {
+    let record = conv.place.to_string();
+    for (i, c) in conv.calls.iter().enumerate() {
+        let mine: Vec<_> = conv.findings.iter().filter(|f| f.call == Some(i)).collect();
+        let error = match (c.verdict.ok(), &c.verdict) {
+            (Some(true), _) => String::new(),
+            (Some(false), v) => v.error(&c.tool).unwrap_or_default(),
+            (None, super::Verdict::Refused(why)) => {
+                format!("not judged: the declaration cannot be honoured: {why}")
+            }
+            (None, _) => "not judged: no declarations".to_owned(),
+        };
+        out.push('{');
+        key("record", true, out);
+        string(&record, out);
+        key("call_id", false, out);
+        opt_string(c.id.as_deref(), out);
+        key("tool", false, out);
+        string(&c.tool, out);
+        key("ok", false, out);
+        out.push_str(match c.verdict.ok() {
+            Some(true) => "true",
+            Some(false) => "false",
+            None => "null",
+        });
+        key("error", false, out);
+        string(&error, out);
+        key("path", false, out);
+        string(c.verdict.path(), out);
+        key("turn", false, out);
+        out.push_str(&c.turn.to_string());
+        key("answered", false, out);
+        out.push_str(if c.result.is_some() { "true" } else { "false" });
+        key("findings", false, out);
+        list(mine.iter().map(|f| f.kind.name()), out);
+        key("details", false, out);
+        list(mine.iter().map(|f| f.detail.as_str()), out);
+        out.push_str("}\n");
+    }
+    out.push('{');
+    key("record", true, out);
+    string(&record, out);
+    out.push_str(", \"conversation\": true");
+    key("format", false, out);
+    string(conv.format.name(), out);
+    for (k, n) in [
+        ("turns", conv.turns as usize),
+        ("calls", conv.calls.len()),
+        ("repairs", conv.repairs as usize),
+        ("max_parallel", conv.max_parallel as usize),
+        (
+            "longest_failing_streak",
+            conv.longest_failing_streak as usize,
+        ),
+        ("declared", conv.declared),
+    ] {
+        key(k, false, out);
+        out.push_str(&n.to_string());
+    }
+    key("findings", false, out);
+    list(conv.findings.iter().map(|f| f.kind.name()), out);
+    key("notes", false, out);
+    out.push('[');
+    for (i, f) in conv
+        .findings
+        .iter()
+        .filter(|f| f.call.is_none())
+        .enumerate()
+    {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push('{');
+        key("kind", true, out);
+        string(f.kind.name(), out);
+        key("id", false, out);
+        opt_string(f.id.as_deref(), out);
+        key("detail", false, out);
+        string(&f.detail, out);
+        out.push('}');
+    }
+    out.push_str("]}\n");
+}
+
+impl<W: Write> Sink for JsonSink<W> {
+    fn conversation(&mut self, conv: Conversation) -> io::Result<()> {
+        for f in &conv.findings {
+            *self.counts.entry(f.kind).or_default() += 1;
+        }
+        self.buf.clear();
+        lines(&conv, &mut self.buf);
+        self.out.write_all(self.buf.as_bytes())
+    }
+
+    fn bad_record(&mut self, place: Place, why: String) -> io::Result<()> {
+        let mut text = String::from("{");
+        key("record", true, &mut text);
+        string(&place.to_string(), &mut text);
+        key("bad_record", false, &mut text);
+        string(&why, &mut text);
+        text.push_str("}\n");
+        self.out.write_all(text.as_bytes())
+    }
+}

@@ -1,0 +1,229 @@
+//! Reading records from a file or stdin a line at a time, in bounded memory: the input is
+//! read in large chunks and each line handed over in place. A line longer than
+//! `validate --jsonl` reads, or one that is not UTF-8, is handed over as a bad record (with
+//! its line number) and skipped without being held. A file that is one JSON document over
+//! several lines (a pretty-printed record) is read whole instead, up to the cap of a file.
+
+use std::io::{self, Read};
+
+use crate::input::{MAX_FILE_BYTES, MAX_LINE_BYTES, show_size};
+use crate::validate::json::{self, ParseError};
+
+/// Input read at a time.
+const CHUNK: usize = 1 << 17;
+
+/// What a line holds.
+pub enum Line<'a> {
+    /// A record's text (without its line end).
+    Text(&'a str),
+    /// Not readable as text (why).
+    Bad(String),
+}
+
+/// Hand every non-blank line of `input` to `each` with its number (from 1), until `each`
+/// says to stop (`false`).
+pub fn read(mut input: impl Read, mut each: impl FnMut(usize, Line<'_>) -> bool) -> io::Result<()> {
+    let mut chunk = vec![0u8; CHUNK];
+    let mut filled = 0;
+    let mut line_no = 0usize;
+    // Skipping the rest of a line too long to hold.
+    let mut skipping = false;
+    let mut first = true;
+    loop {
+        let n = read_some(&mut input, &mut chunk[filled..])?;
+        filled += n;
+        let mut start = 0;
+        while let Some(off) = memchr::memchr(b'\n', &chunk[start..filled]) {
+            let end = start + off;
+            if skipping {
+                skipping = false;
+            } else {
+                line_no += 1;
+                let bytes = &chunk[start..end];
+                if first && !is_blank(bytes) {
+                    first = false;
+                    if opens_a_document(bytes) == Some(true) {
+                        let mut whole = chunk[start..filled].to_vec();
+                        return document(&mut input, &mut whole, line_no, each);
+                    }
+                }
+                if !hand_over(line_no, bytes, &mut each) {
+                    return Ok(());
+                }
+            }
+            start = end + 1;
+        }
+        if n == 0 {
+            if start < filled && !skipping {
+                line_no += 1;
+                let bytes = &chunk[start..filled];
+                if first && !is_blank(bytes) && opens_a_document(bytes) == Some(true) {
+                    let mut whole = bytes.to_vec();
+                    return document(&mut input, &mut whole, line_no, each);
+                }
+                let _ = hand_over(line_no, bytes, &mut each);
+            }
+            return Ok(());
+        }
+        chunk.copy_within(start..filled, 0);
+        filled -= start;
+        if filled == chunk.len() {
+            if skipping || chunk.len() >= MAX_LINE_BYTES {
+                if !skipping {
+                    line_no += 1;
+                    let go_on = each(
+                        line_no,
+                        Line::Bad(format!(
+                            "the line is longer than {}, the most a record may be",
+                            show_size(MAX_LINE_BYTES as u64)
+                        )),
+                    );
+                    if !go_on {
+                        return Ok(());
+                    }
+                    first = false;
+                }
+                skipping = true;
+                filled = 0;
+            } else {
+                chunk.resize(chunk.len() * 2, 0);
+            }
+        }
+    }
+}
+
+fn read_some(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match input.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+fn is_blank(bytes: &[u8]) -> bool {
+    bytes.iter().all(|b| b.is_ascii_whitespace())
+}
+
+/// A line's bytes handed over as text (a BOM, a `\r` and blank lines dropped); `false`
+/// when `each` says to stop.
+fn hand_over(line_no: usize, bytes: &[u8], each: &mut impl FnMut(usize, Line<'_>) -> bool) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    if is_blank(bytes) {
+        return true;
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => each(line_no, Line::Text(text)),
+        Err(e) => each(
+            line_no,
+            Line::Bad(format!(
+                "the line is not UTF-8 (byte {})",
+                e.valid_up_to() + 1
+            )),
+        ),
+    }
+}
+
+/// Whether the first line opens a JSON document that goes on past it: `Some(true)` when the
+/// line alone stops short at its end, `Some(false)` when it is a record (or not JSON) of
+/// its own.
+fn opens_a_document(bytes: &[u8]) -> Option<bool> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = std::str::from_utf8(bytes).ok()?.trim_end();
+    if !(text.trim_start().starts_with('{') || text.trim_start().starts_with('[')) {
+        return Some(false);
+    }
+    match json::parse(text) {
+        Err(ParseError::Syntax { line, column, .. }) => {
+            Some(line == 1 && column == text.chars().count() + 1)
+        }
+        _ => Some(false),
+    }
+}
+
+/// The rest of the input as one record starting at `line_no`, read whole up to the cap of
+/// a file.
+fn document(
+    input: &mut impl Read,
+    whole: &mut Vec<u8>,
+    line_no: usize,
+    mut each: impl FnMut(usize, Line<'_>) -> bool,
+) -> io::Result<()> {
+    let room = MAX_FILE_BYTES.saturating_sub(whole.len() as u64);
+    input.take(room + 1).read_to_end(whole)?;
+    if whole.len() as u64 > MAX_FILE_BYTES {
+        let _ = each(
+            line_no,
+            Line::Bad(format!(
+                "a JSON document over several lines is read whole, and this one is larger \
+                 than {}; write one record a line (JSON Lines) instead",
+                show_size(MAX_FILE_BYTES)
+            )),
+        );
+        return Ok(());
+    }
+    let bytes = whole.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(whole);
+    let _ = match std::str::from_utf8(bytes) {
+        Ok(text) => each(line_no, Line::Text(text)),
+        Err(e) => each(
+            line_no,
+            Line::Bad(format!(
+                "the document is not UTF-8 (byte {})",
+                e.valid_up_to() + 1
+            )),
+        ),
+    };
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8]) -> Vec<(usize, Result<String, String>)> {
+        let mut out = Vec::new();
+        read(input, |n, l| {
+            out.push((
+                n,
+                match l {
+                    Line::Text(t) => Ok(t.to_owned()),
+                    Line::Bad(b) => Err(b),
+                },
+            ));
+            true
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn json_lines_come_one_a_line_with_their_numbers() {
+        let got = lines(b"{\"a\": 1}\r\n\n  \n{\"b\": 2}\n\xff\n{\"c\": 3}");
+        assert_eq!(got.len(), 4);
+        assert_eq!(got[0], (1, Ok("{\"a\": 1}".into())));
+        assert_eq!(got[1], (4, Ok("{\"b\": 2}".into())));
+        assert_eq!(got[2].0, 5);
+        assert!(got[2].1.as_ref().unwrap_err().contains("not UTF-8"));
+        assert_eq!(got[3], (6, Ok("{\"c\": 3}".into())));
+    }
+
+    #[test]
+    fn a_document_over_several_lines_is_one_record() {
+        let got = lines(b"\xEF\xBB\xBF[\n  {\"role\": \"user\",\n   \"content\": \"hi\"}\n]\n");
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].0, 1);
+        assert!(got[0].1.as_ref().unwrap().contains("\"content\": \"hi\""));
+    }
+
+    #[test]
+    fn a_line_too_long_is_skipped_and_the_next_one_read() {
+        let mut input = vec![b'x'; MAX_LINE_BYTES + 10];
+        input.extend_from_slice(b"\n{\"ok\": 1}\n");
+        let got = lines(&input);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].0, 1);
+        assert!(got[0].1.as_ref().unwrap_err().contains("longer than 4 MiB"));
+        assert_eq!(got[1], (2, Ok("{\"ok\": 1}".into())));
+    }
+}

@@ -1,0 +1,355 @@
+//! `tooldojo audit`: every tool call a recorded conversation holds, checked again against
+//! the declarations the model was given, with what the course teaches to look for.
+//!
+//! A run reads files of records ([`lines`]: a record a line, in bounded memory, or one
+//! document), reads each record in its format ([`read`]: Anthropic Messages, OpenAI Chat
+//! Completions and Responses, MCP JSON-RPC, one call a record) into [`steps`], judges every
+//! call by the real validator ([`declared`]: the record's own tools, else `--tools`), and
+//! hands each [`Conversation`] with its findings ([`Kind`], `checks.rs`, [`heuristics`]) to
+//! a [`Sink`]: the human report ([`report`]), JSON lines ([`jsonl`]), or the replay
+//! ([`source`], which plays a conversation in the trace player).
+
+pub mod checks;
+pub mod convo;
+pub mod declared;
+mod fingerprint;
+pub mod heuristics;
+pub mod jsonl;
+mod kind;
+pub mod lines;
+pub mod listing;
+pub mod read;
+pub mod report;
+mod skim;
+pub mod source;
+pub mod steps;
+
+use std::io::{self, Read};
+use std::sync::Arc;
+
+use crate::validate::json::{self, ParseError, push_str_json};
+
+pub use convo::{Call, Conversation, Finding, Place, Verdict};
+pub use declared::{Catalog, Catalogs};
+pub use kind::{Kind, Lesson};
+pub use steps::Format;
+
+use convo::Builder;
+use read::Ctx;
+use steps::Step;
+
+/// Where a record's declarations are, as it is read.
+enum Declared {
+    /// Put aside: compiled before from the same text.
+    Known(Arc<Catalog>),
+    /// In the record, in this member (remembered once compiled).
+    Raw(skim::Member, std::ops::Range<usize>),
+    /// In the record, wherever its format keeps them.
+    InRecord,
+}
+
+/// Budgets a conversation is held to (`--limits turns=N,calls=N,repairs=N`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub turns: Option<u32>,
+    pub calls: Option<u32>,
+    pub repairs: Option<u32>,
+}
+
+impl std::str::FromStr for Limits {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut limits = Limits::default();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("{part:?}: write NAME=N (turns, calls or repairs)"))?;
+            let n: u32 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("{part:?}: {value:?} is not a whole number"))?;
+            let slot = match name.trim() {
+                "turns" => &mut limits.turns,
+                "calls" => &mut limits.calls,
+                "repairs" => &mut limits.repairs,
+                other => {
+                    return Err(format!(
+                        "{other:?} is not a limit (turns, calls or repairs)"
+                    ));
+                }
+            };
+            *slot = Some(n);
+        }
+        Ok(limits)
+    }
+}
+
+/// How to run an audit.
+#[derive(Debug, Default)]
+pub struct Options {
+    /// The format of every record (`None`: recognised record by record).
+    pub format: Option<Format>,
+    pub limits: Limits,
+    /// Keep every step, argument and result text (for the replay).
+    pub keep: bool,
+    /// Keep the start of each call's arguments and result, to show beside its findings
+    /// (the human report; JSON lines show none).
+    pub excerpts: bool,
+}
+
+/// Where an audit's conversations go.
+pub trait Sink {
+    /// A conversation, read and checked.
+    fn conversation(&mut self, conv: Conversation) -> io::Result<()>;
+    /// A record that could not be read (where, and why); the run goes on.
+    fn bad_record(&mut self, place: Place, why: String) -> io::Result<()>;
+}
+
+/// Counts of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub records: usize,
+    pub bad_records: usize,
+    pub conversations: usize,
+    pub calls: usize,
+}
+
+/// One audit run: the declarations seen lately, what it counted, where it sends its
+/// conversations.
+pub struct Audit<'s> {
+    opts: Options,
+    catalogs: Catalogs,
+    sink: &'s mut dyn Sink,
+    pub totals: Totals,
+    /// The first output error (a closed pipe): the run stops.
+    failed: Option<io::Error>,
+    /// Declarations compiled before, by their exact text (to put them aside unread).
+    known: skim::Known,
+    /// Read only the conversation that starts at this line (records before it are skipped
+    /// unread, and the run stops once it is done).
+    only: Option<usize>,
+    done_only: bool,
+}
+
+impl<'s> Audit<'s> {
+    pub fn new(opts: Options, tools: Option<Arc<Catalog>>, sink: &'s mut dyn Sink) -> Audit<'s> {
+        Audit {
+            opts,
+            catalogs: Catalogs::with_fallback(tools),
+            sink,
+            totals: Totals::default(),
+            failed: None,
+            known: skim::Known::default(),
+            only: None,
+            done_only: false,
+        }
+    }
+
+    fn keep(&self) -> convo::Keep {
+        convo::Keep {
+            steps: self.opts.keep,
+            excerpts: self.opts.excerpts || self.opts.keep,
+        }
+    }
+
+    /// Read only the conversation that starts at `line` (to replay one of a long file).
+    pub fn only_at(mut self, line: usize) -> Self {
+        self.only = Some(line);
+        self
+    }
+
+    /// Audit every record of `input`, named `file` in places.
+    pub fn read(&mut self, file: &str, input: impl Read) -> io::Result<()> {
+        let file: Arc<str> = Arc::from(file);
+        let mut session: Option<Builder> = None;
+        let result = lines::read(input, |line, text| {
+            if self.only.is_some_and(|at| line < at) {
+                return true;
+            }
+            let place = Place {
+                file: file.clone(),
+                line,
+            };
+            match text {
+                lines::Line::Text(t) => self.record(place, t, &mut session),
+                lines::Line::Bad(why) => self.bad(place, why),
+            }
+            self.failed.is_none() && !self.done_only
+        });
+        if let Some(s) = session.take() {
+            self.done(s);
+        }
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        result
+    }
+
+    fn bad(&mut self, place: Place, why: String) {
+        self.totals.bad_records += 1;
+        if let Err(e) = self.sink.bad_record(place, why) {
+            self.failed = Some(e);
+        }
+    }
+
+    fn done(&mut self, b: Builder) {
+        let mut conv = b.finish();
+        checks::run(&mut conv, &self.opts.limits);
+        if self.only == Some(conv.place.line) {
+            self.done_only = true;
+        }
+        self.totals.conversations += 1;
+        self.totals.calls += conv.calls.len();
+        if let Err(e) = self.sink.conversation(conv) {
+            self.failed = Some(e);
+        }
+    }
+
+    /// One record's text: its declarations put aside when they were compiled before, then
+    /// read; read again whole when that cannot be done.
+    fn record(&mut self, place: Place, text: &str, session: &mut Option<Builder>) {
+        let spans = skim::declarations(text);
+        let known = match spans.as_slice() {
+            [(member, range)] => self
+                .known
+                .find(&text[range.clone()])
+                .map(|(catalog, name)| {
+                    let mut swapped = String::with_capacity(text.len());
+                    swapped.push_str(&text[..range.start]);
+                    match (member, name) {
+                        (skim::Member::Tool, Some(name)) => push_str_json(name, &mut swapped),
+                        _ => swapped.push_str("null"),
+                    }
+                    swapped.push_str(&text[range.end..]);
+                    (swapped, catalog.clone())
+                }),
+            _ => None,
+        };
+        if let Some((swapped, catalog)) = known
+            && self.read_record(&place, &swapped, session, Declared::Known(catalog))
+        {
+            return;
+        }
+        let raw = match spans.as_slice() {
+            [(member, range)] => Declared::Raw(*member, range.clone()),
+            _ => Declared::InRecord,
+        };
+        self.read_record(&place, text, session, raw);
+    }
+
+    /// One record's text parsed (a repeated key read past and blamed on the arguments that
+    /// hold it), read in its format, and its steps taken. `false` (and nothing done) when the
+    /// declarations put aside are not all there are: the caller reads the record whole.
+    fn read_record(
+        &mut self,
+        place: &Place,
+        text: &str,
+        session: &mut Option<Builder>,
+        declared: Declared,
+    ) -> bool {
+        let (parsed, duplicate) = match json::parse(text) {
+            Ok(v) => (Ok(v), None),
+            Err(_) if matches!(declared, Declared::Known(_)) => return false,
+            Err(ParseError::Duplicate { path }) => {
+                (json::parse_allowing_duplicates(text), Some(path))
+            }
+            Err(e) => (Err(e), None),
+        };
+        let root = match parsed {
+            Ok(v) => v,
+            Err(e) => {
+                self.bad(place.clone(), format!("not JSON: {e}"));
+                return true;
+            }
+        };
+        let ctx = Ctx {
+            duplicate: duplicate.as_deref(),
+        };
+        let rec = match read::read(&root, self.opts.format, ctx) {
+            Ok(r) => r,
+            Err(_) if matches!(declared, Declared::Known(_)) => return false,
+            Err(why) => {
+                self.bad(place.clone(), why);
+                return true;
+            }
+        };
+        let catalog = match (declared, &rec.tools) {
+            (Declared::Known(_), Some(_)) => return false,
+            (Declared::Known(c), None) => Some(c),
+            (Declared::Raw(member, range), Some(entries)) => {
+                let c = self.catalogs.get(entries);
+                self.remember(rec.format, member, &text[range], &c);
+                Some(c)
+            }
+            (_, Some(entries)) => Some(self.catalogs.get(entries)),
+            (_, None) => self.catalogs.fallback(),
+        };
+        self.totals.records += 1;
+        if rec.format == steps::Format::Mcp {
+            self.mcp(place.clone(), rec.steps, session);
+            return true;
+        }
+        let mut b = Builder::new(place.clone(), rec.format, catalog, self.keep());
+        for step in rec.steps {
+            b.step(step);
+        }
+        self.done(b);
+        true
+    }
+
+    /// Remember the text of a record's declarations with what it compiled to, when the
+    /// record's declarations are that member's entries exactly (a Responses record may add
+    /// more from its items, and opens namespaces).
+    fn remember(&mut self, format: Format, member: skim::Member, raw: &str, c: &Arc<Catalog>) {
+        let name = match member {
+            skim::Member::Tools => None,
+            skim::Member::Tool => match c.names().collect::<Vec<_>>().as_slice() {
+                [one] => Some((*one).to_owned()),
+                _ => return,
+            },
+        };
+        if matches!(
+            format,
+            Format::Anthropic | Format::OpenaiChat | Format::Calls
+        ) {
+            self.known.keep(raw, c.clone(), name);
+        }
+    }
+
+    /// MCP messages of one session, a record a line: they make one conversation until the
+    /// next `initialize`, the end of the file, or [`convo::MAX_CALLS`] calls.
+    fn mcp(&mut self, place: Place, steps: Vec<Step<'_>>, session: &mut Option<Builder>) {
+        for step in steps {
+            if matches!(step, Step::Restart) {
+                if let Some(s) = session.take() {
+                    self.done(s);
+                }
+                continue;
+            }
+            let open = match session {
+                Some(s) if s.calls() < convo::MAX_CALLS => s,
+                _ => {
+                    // A session cut at its size goes on with the declarations it had.
+                    let catalog = match session.take() {
+                        Some(s) => {
+                            let c = s.catalog();
+                            self.done(s);
+                            c
+                        }
+                        None => self.catalogs.fallback(),
+                    };
+                    session.insert(Builder::new(
+                        place.clone(),
+                        steps::Format::Mcp,
+                        catalog,
+                        self.keep(),
+                    ))
+                }
+            };
+            match step {
+                Step::Declare(entries) => open.declare(Some(self.catalogs.get(&entries))),
+                other => open.step(other),
+            }
+        }
+    }
+}

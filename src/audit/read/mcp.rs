@@ -1,0 +1,129 @@
+//! MCP JSON-RPC traffic, one message a record: `tools/call` requests are calls, their
+//! responses results (`isError` is the flag; a JSON-RPC `error` is an error too), a
+//! `tools/list` result declares the tools for the calls after it, and `initialize` starts a
+//! new session. A record may also be a batch (an array of messages), an exchange
+//! `{"request", "response"}`, or a request carrying its `response` beside it.
+
+use std::borrow::Cow;
+
+use crate::validate::Json;
+
+use super::super::steps::{ArgsIn, CallStep, Record, ResultStep, Step};
+use super::{Ctx, at_ms, blocks_text, cow_at, id_text, items_at, str_at};
+
+/// The arguments of a call that sends none (MCP's `arguments` is optional).
+static NO_ARGS: Json<'static> = Json::Object(Vec::new());
+
+pub(super) fn read<'j>(
+    root: &'j Json<'j>,
+    rec: &mut Record<'j>,
+    ctx: Ctx<'_>,
+) -> Result<(), String> {
+    match root {
+        Json::Array(batch) => {
+            for (i, m) in batch.iter().enumerate() {
+                message(m, &format!("[{i}]."), rec, ctx)?;
+            }
+            Ok(())
+        }
+        _ => match root.get("request") {
+            Some(req) => {
+                message(req, "request.", rec, ctx)?;
+                match root.get("response") {
+                    Some(resp @ Json::Object(_)) => message(resp, "response.", rec, ctx),
+                    _ => Ok(()),
+                }
+            }
+            None => message(root, "", rec, ctx),
+        },
+    }
+}
+
+fn message<'j>(
+    m: &'j Json<'j>,
+    prefix: &str,
+    rec: &mut Record<'j>,
+    ctx: Ctx<'_>,
+) -> Result<(), String> {
+    if !matches!(m, Json::Object(_)) {
+        return Err(format!(
+            "a JSON-RPC message is an object, not a {}",
+            m.py_type()
+        ));
+    }
+    let at = at_ms(m);
+    match str_at(m, "method") {
+        Some("tools/call") => {
+            let params = m.get("params");
+            let args = match params.and_then(|p| p.get("arguments")) {
+                None | Some(Json::Null) => ArgsIn::Json(&NO_ARGS),
+                Some(Json::Str(s)) => ArgsIn::Text(Cow::Borrowed(s)),
+                Some(v) => ArgsIn::Json(v),
+            };
+            let duplicate = match args {
+                ArgsIn::Json(Json::Object(_)) => {
+                    ctx.duplicate_in(|| format!("{prefix}params.arguments"))
+                }
+                _ => None,
+            };
+            rec.steps.push(Step::Call(CallStep {
+                id: m.get("id").and_then(id_text),
+                tool: params
+                    .and_then(|p| cow_at(p, "name"))
+                    .unwrap_or(Cow::Borrowed("")),
+                args,
+                duplicate,
+                at_ms: at,
+            }));
+            // A request logged with its answer beside it.
+            if let Some(resp @ Json::Object(_)) = m.get("response") {
+                message(resp, &format!("{prefix}response."), rec, ctx)?;
+            }
+        }
+        Some("initialize") => rec.steps.push(Step::Restart),
+        Some(_) => {}
+        None => response(m, at, rec),
+    }
+    Ok(())
+}
+
+/// A response: a tool list, a tool's result, or an error.
+fn response<'j>(m: &'j Json<'j>, at: Option<u64>, rec: &mut Record<'j>) {
+    let id = m.get("id").and_then(id_text);
+    if let Some(result @ Json::Object(_)) = m.get("result") {
+        if let Some(Json::Array(tools)) = result.get("tools") {
+            rec.steps.push(Step::Declare(tools.iter().collect()));
+            return;
+        }
+        let flag = result.get("isError");
+        if result.get("content").is_none() && flag.is_none() {
+            // An answer to another request (`initialize`, `ping`, a resource).
+            return;
+        }
+        let text = match result.get("content") {
+            Some(c @ Json::Array(_)) if !items_at(result, "content").is_empty() => blocks_text(c),
+            _ => result
+                .get("structuredContent")
+                .map_or(Cow::Borrowed(""), |s| Cow::Owned(s.to_text())),
+        };
+        rec.steps.push(Step::Result(ResultStep {
+            id,
+            by_name: false,
+            text,
+            flagged: Some(matches!(flag, Some(Json::Bool(true)))),
+            optional: false,
+            at_ms: at,
+        }));
+    } else if let Some(err) = m.get("error") {
+        let code = err.get("code").map(Json::to_text).unwrap_or_default();
+        let what = str_at(err, "message").unwrap_or("");
+        rec.steps.push(Step::Result(ResultStep {
+            id,
+            by_name: false,
+            text: Cow::Owned(format!("JSON-RPC error {code}: {what}")),
+            flagged: Some(true),
+            optional: true,
+            at_ms: at,
+        }));
+    }
+}

@@ -1,0 +1,221 @@
+//! Where a record keeps its declarations, found without reading the record: a log of one
+//! agent sends the same `tools` with every request, often half of each line. The text is
+//! skimmed for the byte range of the top-level `tools` and `tool` members and of
+//! `request.tools`; when one holds exactly the text of declarations compiled before, it is
+//! put aside (the record is parsed with `null`, or the tool's name, in its place) and the
+//! compiled declarations are used. The skim only locates; the record is still read by the
+//! strict reader, so anything malformed is still found there.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::declared::Catalog;
+
+/// Which member a range is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Member {
+    /// `tools` at the top or in `request`: a list of declarations.
+    Tools,
+    /// `tool` at the top: one declaration (a record of one call).
+    Tool,
+}
+
+/// The declaration members of `text`, an object (at the top, and inside `request`).
+pub fn declarations(text: &str) -> Vec<(Member, Range<usize>)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let Some(top) = members(b, ws(b, 0)) else {
+        return out;
+    };
+    for (key, value) in top {
+        match &b[key.clone()] {
+            b"tools" => out.push((Member::Tools, value)),
+            b"tool" if b.get(value.start) == Some(&b'{') => out.push((Member::Tool, value)),
+            b"request" => {
+                for (k, v) in members(b, value.start).unwrap_or_default() {
+                    if &b[k] == b"tools" {
+                        out.push((Member::Tools, v));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The bytes that shape a container: quotes and brackets.
+const STRUCTURE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b']' as usize] = true;
+    t
+};
+
+fn ws(b: &[u8], mut i: usize) -> usize {
+    while b
+        .get(i)
+        .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the string starting with the quote at `i` (just past its closing quote).
+fn string_end(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        j += memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
+        if b[j] == b'\\' {
+            j += 2;
+        } else {
+            return Some(j + 1);
+        }
+    }
+}
+
+/// The end of the value starting at `i`.
+fn value_end(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'"' => string_end(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                // Only quotes and brackets matter: the bytes between are passed over.
+                j += b
+                    .get(j..)?
+                    .iter()
+                    .position(|c| STRUCTURE[usize::from(*c)])?;
+                match b[j] {
+                    b'"' => {
+                        j = string_end(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    _ => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                }
+                j += 1;
+            }
+        }
+        _ => {
+            let mut j = i;
+            while b
+                .get(j)
+                .is_some_and(|c| !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
+            {
+                j += 1;
+            }
+            (j > i).then_some(j)
+        }
+    }
+}
+
+/// The members of the object at `i`: each key's range (inside its quotes) and its value's.
+fn members(b: &[u8], i: usize) -> Option<Vec<(Range<usize>, Range<usize>)>> {
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut j = ws(b, i + 1);
+    if b.get(j) == Some(&b'}') {
+        return Some(out);
+    }
+    loop {
+        if b.get(j) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(b, j)?;
+        let key = j + 1..key_end - 1;
+        j = ws(b, key_end);
+        if b.get(j) != Some(&b':') {
+            return None;
+        }
+        j = ws(b, j + 1);
+        let end = value_end(b, j)?;
+        out.push((key, j..end));
+        j = ws(b, end);
+        match b.get(j)? {
+            b',' => j = ws(b, j + 1),
+            b'}' => return Some(out),
+            _ => return None,
+        }
+    }
+}
+
+/// Declarations compiled before, by their exact text.
+#[derive(Debug, Default)]
+pub struct Known {
+    /// Newest last: the text, its declarations, and (for one declaration) its tool's name.
+    kept: Vec<(String, Arc<Catalog>, Option<String>)>,
+}
+
+/// How many texts to remember.
+const KEPT: usize = 8;
+
+impl Known {
+    /// The declarations compiled from exactly `raw`, and the name of a single one.
+    pub fn find(&self, raw: &str) -> Option<(&Arc<Catalog>, Option<&str>)> {
+        self.kept
+            .iter()
+            .rev()
+            .find(|(t, ..)| t == raw)
+            .map(|(_, c, name)| (c, name.as_deref()))
+    }
+
+    pub fn keep(&mut self, raw: &str, catalog: Arc<Catalog>, name: Option<String>) {
+        if self.find(raw).is_some() {
+            return;
+        }
+        if self.kept.len() == KEPT {
+            self.kept.remove(0);
+        }
+        self.kept.push((raw.to_owned(), catalog, name));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ranges_of_the_declarations_at_the_top_and_in_the_request() {
+        let text = r#" {"messages": [{"content": "\"tools\": [1]"}], "tools": [{"name": "a"}] ,
+            "request": {"x": {"tools": 1}, "tools" : [ ]}, "tool": {"name": "b"}, "n": -1.5e3}"#;
+        let found: Vec<(Member, &str)> = declarations(text)
+            .into_iter()
+            .map(|(m, r)| (m, &text[r]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (Member::Tools, r#"[{"name": "a"}]"#),
+                (Member::Tools, "[ ]"),
+                (Member::Tool, r#"{"name": "b"}"#)
+            ]
+        );
+    }
+
+    #[test]
+    fn text_that_is_not_an_object_has_none() {
+        for text in [
+            "[1, 2]",
+            r#"{"tools": ["#,
+            r#"{"a" 1}"#,
+            "",
+            r#"{"tools": "x\"] {"#,
+        ] {
+            assert!(declarations(text).is_empty(), "{text}");
+        }
+        assert!(declarations(r#"[{"tools": []}]"#).is_empty());
+    }
+}

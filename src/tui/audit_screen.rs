@@ -1,0 +1,404 @@
+//! The audit screen (`tooldojo audit FILE --tui`, or `A` on the home screen when the app was
+//! given a log): the log's conversations listed with their findings, and the chosen one
+//! played in the trace player, `n` and `p` going to the one after or before (the player's
+//! own `[` `]` scrub its time). What it shows
+//! comes from the core (`audit::listing`, `audit::source`); here it is only drawn.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use crate::audit::Kind;
+use crate::audit::listing::{Listing, Summary};
+use crate::audit::report::{plural, thousands};
+use crate::replay::warn::WarnKind;
+use crate::text::{truncate, wrap};
+use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
+use crate::tui::draw::{self, text_popup};
+use crate::tui::keys::{is_char, is_down, is_up, plain};
+use crate::tui::player::{Player, PlayerOutcome};
+use crate::tui::theme::Theme;
+
+/// What the audit screen asks of the app after a key.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuditUpdate {
+    None,
+    Redraw,
+    Leave,
+    Quit,
+    Suspend,
+    /// Open the lesson that teaches a finding: its id and the page's title.
+    Lesson(&'static str, &'static str),
+}
+
+/// The list's keys, for its help.
+const KEYS: [(&str, &str); 8] = [
+    ("j/k Up/Down", "choose a conversation"),
+    ("Enter", "play it in the trace player"),
+    ("w", "worst first, or back to file order"),
+    ("n / p", "in the player: the next or previous conversation"),
+    (
+        "L",
+        "in the player: the lesson of the selected call's finding",
+    ),
+    ("Esc", "back (from the player: to this list)"),
+    ("q", "quit"),
+    ("Ctrl-C", "quit now"),
+];
+
+const BAR: [BarKey; 6] = [
+    BarKey::new("j/k", "choose", Rank::Focus),
+    BarKey::new("Enter", "play", Rank::Focus),
+    BarKey::new("w", "worst first", Rank::Rest).brief("w", "worst"),
+    BarKey::new("Esc", "back", Rank::Focus),
+    BarKey::new("q", "quit", Rank::Always),
+    BarKey::new("?", "help", Rank::Always),
+];
+
+pub struct AuditScreen {
+    listing: Listing,
+    /// The list in the order shown (indexes into the listing).
+    order: Vec<usize>,
+    worst: bool,
+    /// The chosen row (an index into `order`).
+    sel: usize,
+    top: usize,
+    /// The conversation playing, and its row.
+    playing: Option<(Box<Player>, usize)>,
+    /// Why the last conversation could not be opened.
+    error: Option<String>,
+    help: bool,
+}
+
+impl AuditScreen {
+    /// The list, or straight the player when the log holds one conversation.
+    pub fn new(listing: Listing) -> AuditScreen {
+        let order = (0..listing.convs.len()).collect();
+        let mut s = AuditScreen {
+            listing,
+            order,
+            worst: false,
+            sel: 0,
+            top: 0,
+            playing: None,
+            error: None,
+            help: false,
+        };
+        if s.listing.convs.len() == 1 {
+            s.play(0);
+        }
+        s
+    }
+
+    pub fn listing(&self) -> &Listing {
+        &self.listing
+    }
+
+    /// The player, when a conversation is playing.
+    pub fn player(&self) -> Option<&Player> {
+        self.playing.as_ref().map(|(p, _)| p.as_ref())
+    }
+
+    pub fn player_mut(&mut self) -> Option<&mut Player> {
+        self.playing.as_mut().map(|(p, _)| p.as_mut())
+    }
+
+    pub fn animating(&self) -> bool {
+        self.player().is_some_and(Player::playing)
+    }
+
+    /// Play the conversation of row `row` (false, and the reason shown, when it cannot).
+    pub fn play(&mut self, row: usize) -> bool {
+        let Some(&i) = self.order.get(row) else {
+            return false;
+        };
+        match self
+            .listing
+            .open(i)
+            .and_then(|s| Player::open(&s).map_err(|e| e.to_string()))
+        {
+            Ok(mut p) => {
+                self.sel = row;
+                p.status = Some(self.where_note(row));
+                self.playing = Some((Box::new(p), row));
+                self.error = None;
+                true
+            }
+            Err(e) => {
+                self.error = Some(crate::sanitize::clean(&e, false));
+                false
+            }
+        }
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent) -> AuditUpdate {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && key.code == KeyCode::Char('c') {
+            return AuditUpdate::Quit;
+        }
+        if ctrl && key.code == KeyCode::Char('z') {
+            return AuditUpdate::Suspend;
+        }
+        if self.playing.is_some() {
+            return self.player_key(key);
+        }
+        if self.help {
+            self.help = false;
+            return AuditUpdate::Redraw;
+        }
+        let last = self.order.len().saturating_sub(1);
+        if is_char(&key, '?') {
+            self.help = true;
+        } else if is_char(&key, 'q') {
+            return AuditUpdate::Quit;
+        } else if plain(&key, KeyCode::Esc) {
+            return AuditUpdate::Leave;
+        } else if plain(&key, KeyCode::Enter) {
+            self.play(self.sel);
+        } else if is_char(&key, 'w') {
+            self.worst = !self.worst;
+            self.order = if self.worst {
+                self.listing.worst_first()
+            } else {
+                (0..self.listing.convs.len()).collect()
+            };
+            self.sel = 0;
+            self.top = 0;
+        } else if is_down(&key) {
+            self.sel = (self.sel + 1).min(last);
+        } else if is_up(&key) {
+            self.sel = self.sel.saturating_sub(1);
+        } else if plain(&key, KeyCode::PageDown) {
+            self.sel = (self.sel + 10).min(last);
+        } else if plain(&key, KeyCode::PageUp) {
+            self.sel = self.sel.saturating_sub(10);
+        } else if plain(&key, KeyCode::Home) || is_char(&key, 'g') {
+            self.sel = 0;
+        } else if plain(&key, KeyCode::End) || is_char(&key, 'G') {
+            self.sel = last;
+        } else {
+            return AuditUpdate::None;
+        }
+        AuditUpdate::Redraw
+    }
+
+    /// What the player's status line says of the conversation playing.
+    fn where_note(&self, row: usize) -> String {
+        let of = self.order.len();
+        let lesson = "L a finding's lesson";
+        if of > 1 {
+            let order = if self.worst { " (worst first)" } else { "" };
+            format!(
+                "conversation {} of {of}{order}; n/p another; Esc the list; {lesson}",
+                row + 1
+            )
+        } else {
+            format!("{lesson}; Esc back")
+        }
+    }
+
+    /// A key while a conversation plays: `n` `p` and `L` are the screen's, the rest the
+    /// player's; the player's way out comes back to the list (or out, for a log of one).
+    fn player_key(&mut self, key: KeyEvent) -> AuditUpdate {
+        let Some((p, row)) = self.playing.as_mut() else {
+            return AuditUpdate::None;
+        };
+        let row = *row;
+        let legend = p.panel != crate::tui::player::Panel::None;
+        if !legend && (is_char(&key, 'n') || is_char(&key, 'p')) {
+            let next = if is_char(&key, 'n') {
+                row + 1
+            } else {
+                row.wrapping_sub(1)
+            };
+            if next < self.order.len() {
+                self.play(next);
+            }
+            return AuditUpdate::Redraw;
+        }
+        if !legend && is_char(&key, 'L') {
+            return self.lesson_of_selected().unwrap_or(AuditUpdate::None);
+        }
+        match p.handle_key(key) {
+            PlayerOutcome::Exit => {
+                self.playing = None;
+                if self.listing.convs.len() == 1 {
+                    AuditUpdate::Leave
+                } else {
+                    AuditUpdate::Redraw
+                }
+            }
+            PlayerOutcome::Changed => AuditUpdate::Redraw,
+            PlayerOutcome::Same => AuditUpdate::None,
+            PlayerOutcome::Ignored if is_char(&key, 'q') => AuditUpdate::Quit,
+            PlayerOutcome::Ignored => AuditUpdate::None,
+        }
+    }
+
+    /// The lesson of the selected call's first finding (or of the run's first).
+    fn lesson_of_selected(&self) -> Option<AuditUpdate> {
+        let p = self.player()?;
+        let sel = p.pb.selected;
+        let w =
+            p.tl.warnings
+                .iter()
+                .find(|w| sel.is_none() || w.call == sel)?;
+        let kind = match w.kind {
+            WarnKind::Repaired => Kind::Repaired,
+            WarnKind::Finding(name) => Kind::parse(name.trim_end_matches(" (heuristic)"))?,
+            _ => return None,
+        };
+        let lesson = kind.lesson();
+        Some(AuditUpdate::Lesson(lesson.id, lesson.page))
+    }
+
+    pub fn render(&self, area: Rect, buf: &mut Buffer, t: &Theme, present: bool) {
+        if let Some((p, _)) = &self.playing {
+            crate::tui::player::frame::render(p, area, buf, t, present);
+            return;
+        }
+        let draw::ScreenAreas { head, body, bar } = draw::screen(area, buf, t, present);
+        let l = &self.listing;
+        let files = match l.files.as_slice() {
+            [one] => one.display().to_string(),
+            many => format!("{} files", many.len()),
+        };
+        let title = format!(
+            " Audit {} {}",
+            draw::dot(t),
+            crate::sanitize::clean(&files, false)
+        );
+        buf.set_line(head.x, head.y, &Line::styled(title, t.heading), head.width);
+        let mut counts = format!(
+            " {}, {}",
+            plural(l.totals.conversations, "conversation", "conversations"),
+            plural(l.totals.calls, "tool call", "tool calls")
+        );
+        for (k, n) in l.by_kind() {
+            counts.push_str(&format!(" {} {} {}", draw::dot(t), k.name(), thousands(n)));
+        }
+        let counts = truncate(&counts, usize::from(head.width), t.sym.ellipsis);
+        buf.set_line(head.x, head.y + 1, &Line::styled(counts, t.dim), head.width);
+        self.list(body, buf, t);
+        render_keys(&BAR, None, t, bar, buf);
+        if self.help {
+            let mut text: Vec<String> = KEYS.iter().map(|(k, w)| format!("{k:<9} {w}")).collect();
+            text.push(String::new());
+            text.extend(wrap(
+                "Each call of the log was checked again against the declarations its model \
+                 was given. Any key closes this.",
+                50,
+            ));
+            text_popup(area, buf, t, " Keys ", &text);
+        }
+    }
+
+    /// The list of conversations, the chosen one kept in view.
+    fn list(&self, area: Rect, buf: &mut Buffer, t: &Theme) {
+        let w = usize::from(area.width);
+        let mut lines: Vec<Line> = Vec::new();
+        if let Some(e) = &self.error {
+            for l in wrap(&format!("Could not play it: {e}"), w) {
+                lines.push(Line::styled(l, t.bad));
+            }
+        }
+        let order = if self.worst {
+            "worst first"
+        } else {
+            "in file order"
+        };
+        lines.push(Line::styled(
+            truncate(
+                &format!(
+                    "  {:>5}  {:<9} {:<18} {:>5} {:>5}  findings ({order})",
+                    "#", "line", "format", "turns", "calls"
+                ),
+                w,
+                t.sym.ellipsis,
+            ),
+            t.dim,
+        ));
+        let head = lines.len();
+        let rows = usize::from(area.height).saturating_sub(head + 1).max(1);
+        let top = self.sel.saturating_sub(rows - 1).min(self.sel);
+        let top = top.max(self.top.min(self.sel));
+        for (row, &i) in self.order.iter().enumerate().skip(top).take(rows) {
+            lines.push(self.row_line(row, &self.listing.convs[i], i, w, t));
+        }
+        let l = &self.listing;
+        if l.more > 0 {
+            lines.push(Line::styled(
+                format!("  ... and {} more not listed", thousands(l.more)),
+                t.dim,
+            ));
+        } else if l.totals.bad_records > 0 {
+            let first = l
+                .bad
+                .first()
+                .map(|(p, why)| format!(" (line {}: {why})", p.line));
+            let text = format!(
+                "  {} could not be read{}",
+                plural(l.totals.bad_records, "record", "records"),
+                first.unwrap_or_default()
+            );
+            lines.push(Line::styled(
+                truncate(&crate::sanitize::clean(&text, false), w, t.sym.ellipsis),
+                t.warn,
+            ));
+        }
+        if self.order.is_empty() {
+            lines.push(Line::styled("  no conversations in this log", t.dim));
+        }
+        Paragraph::new(lines).render(area, buf);
+    }
+
+    fn row_line(&self, row: usize, s: &Summary, i: usize, w: usize, t: &Theme) -> Line<'static> {
+        let mark = if row == self.sel { t.sym.pointer } else { " " };
+        let findings = if s.kinds.is_empty() {
+            "none".to_owned()
+        } else {
+            let parts: Vec<String> = s
+                .kinds
+                .iter()
+                .map(|(k, n)| {
+                    if *n == 1 {
+                        k.name().to_owned()
+                    } else {
+                        format!("{} ×{n}", k.name())
+                    }
+                })
+                .collect();
+            parts.join(", ")
+        };
+        let line = if self.listing.files.len() > 1 {
+            format!("{}:{}", file_tail(&s.place.file), s.place.line)
+        } else {
+            format!("#{}", s.place.line)
+        };
+        let text = format!(
+            "{mark} {:>5}  {:<9} {:<18} {:>5} {:>5}  {findings}",
+            i + 1,
+            truncate(&line, 9, t.sym.ellipsis),
+            s.format.title(),
+            s.turns,
+            s.calls
+        );
+        let style = match (row == self.sel, s.problems) {
+            (true, _) => t.selected,
+            (false, 0) => t.base,
+            (false, _) => t.warn,
+        };
+        Line::from(Span::styled(
+            truncate(&crate::sanitize::clean(&text, false), w, t.sym.ellipsis),
+            style,
+        ))
+    }
+}
+
+/// The last part of a path, for a narrow column.
+fn file_tail(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
