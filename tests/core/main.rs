@@ -10,6 +10,7 @@ mod formats_suite;
 mod fuzz_regressions;
 mod house;
 mod json_schema_suite;
+mod lesson_facts;
 mod lessons;
 mod lessons_copy;
 mod lessons_lint;

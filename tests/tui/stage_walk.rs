@@ -145,7 +145,7 @@ fn home_uses_a_tall_window_and_never_cuts_its_key_hint_mid_word() {
     let text = screen(&app);
     // Every lesson with its pages under it: the window's height holds the course.
     assert!(text.contains("What a tool call is"), "{text}");
-    assert!(text.contains("14 Checklist, interview"), "{text}");
+    assert!(text.contains("17 Checklist, interview"), "{text}");
     let blank = text
         .lines()
         .filter(|l| l.trim_matches(|c| c == '│' || c == ' ').is_empty())

@@ -29,7 +29,7 @@ fn the_pool_holds_every_fixture_row_with_a_lesson_and_every_explain_block() {
             .all(|q| q.choices.contains(&q.answer.as_str()))
     );
     assert!(p.explain.len() >= 3);
-    assert!(p.explain.iter().any(|e| e.lesson.starts_with("14-")));
+    assert!(p.explain.iter().any(|e| e.lesson.starts_with("17-")));
 }
 
 #[test]
@@ -45,7 +45,7 @@ fn explain_questions_keep_the_time_their_lesson_names() {
     let timed: Vec<(&str, Option<u64>)> = p
         .explain
         .iter()
-        .filter(|e| e.lesson.starts_with("14-"))
+        .filter(|e| e.lesson.starts_with("17-"))
         .map(|e| (e.id.as_str(), e.budget_ms))
         .collect();
     assert!(timed.iter().any(|(_, b)| *b == Some(120_000)), "{timed:?}");
