@@ -1,6 +1,6 @@
-//! The fixture suites of `tooldojo check`: validator rows, get_ticket rows, one ticket world
-//! (the same ticket in every store) and scenarios, each run through the real code and
-//! compared with what its fixture expects.
+//! The fixture suites of `tooldojo check`: validator rows, get_ticket rows, wire rows, one
+//! ticket world (the same ticket in every store) and scenarios, each run through the real
+//! code and compared with what its fixture expects.
 
 use std::collections::HashSet;
 
@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::CheckRow;
 use crate::content::Content;
+use crate::course::lab::wire;
 use crate::error::{UserError, UserResult};
 use crate::executor::{ExecRules, Record, cases as exec_cases};
 use crate::orchestrator::{load_scenario, results_map, run_blocking, scenario_names};
@@ -82,6 +83,29 @@ pub(crate) fn get_ticket_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
                 expected: case.expected.clone(),
                 actual: run.actual(),
                 pass: run.passes(&case.expected),
+            })
+        },
+    )
+}
+
+/// The wire rows against the protocols' pairing rules: which call each recorded result
+/// answers, and how it says it failed.
+pub(crate) fn wire_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
+    let cases = wire::wire_cases(content)?;
+    let file = format!("fixtures/{}", wire::WIRE_CASES);
+    fixture_rows(
+        &file,
+        &cases,
+        |c| &c.id,
+        |case| {
+            let run = wire::run(case)?;
+            let actual = run.expected_form();
+            Ok(CheckRow {
+                suite: "wire".into(),
+                name: case.id.clone(),
+                expected: serde_json::to_value(&case.expected).unwrap_or_default(),
+                actual: serde_json::to_value(&actual).unwrap_or_default(),
+                pass: actual == case.expected,
             })
         },
     )

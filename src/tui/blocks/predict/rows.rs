@@ -10,6 +10,7 @@ use crate::tui::blocks::common;
 pub enum FixtureKind {
     GetTicket,
     Validator,
+    Wire,
 }
 
 /// What a fixture kind shows once for the whole table (one constant per kind).
