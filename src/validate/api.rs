@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::eval::explain;
+use super::eval::{explain, shallow};
 use super::form::{self, Opened};
 use super::json::{self, Json};
 use super::program::{Node, Program};
@@ -136,7 +136,7 @@ impl<'r> Options<'r> {
                         .map_err(|e| e.in_tool(&tool))?;
                         v.take(c);
                     }
-                    None => v.program = any_object(),
+                    None => v.program = no_arguments(),
                 }
             }
         }
@@ -157,17 +157,29 @@ fn not_object(schema: &Json<'_>) -> CompileError {
     ))
 }
 
-/// The program of a declaration without a schema: any arguments object.
-fn any_object() -> Program {
+/// The program of a function declared without `parameters`: an empty parameter list, so
+/// only `{}` passes.
+fn no_arguments() -> Program {
+    let obj = super::program::ObjRules {
+        additional: Some(1),
+        ..Default::default()
+    };
     Program {
-        nodes: vec![Node {
-            always: Some(true),
-            ..Node::default()
-        }],
+        nodes: vec![
+            Node {
+                obj: Some(Box::new(obj)),
+                ..Node::default()
+            },
+            Node {
+                always: Some(false),
+                ..Node::default()
+            },
+        ],
         root: 0,
         resources: vec![Default::default()],
         has_in_place: false,
         dynamic: false,
+        shallow: false,
     }
 }
 
@@ -333,6 +345,20 @@ impl Validator {
             return false;
         }
         let flags = Flags::of(rules);
+        if let (true, false, Json::Object(fields)) = (self.program.shallow, self.any_value, args) {
+            let o = self.program.nodes[self.program.root as usize]
+                .obj
+                .as_deref();
+            if let Some(o) = o {
+                return match shallow::first(&self.program, o, fields, flags) {
+                    None => true,
+                    Some(f) => {
+                        fail(&f);
+                        false
+                    }
+                };
+            }
+        }
         if Quick::new(&self.program, flags).valid(self.program.root, args, None) {
             return true;
         }

@@ -93,6 +93,7 @@ pub(crate) fn compile(
                 mask: py.mask(),
                 name: py.name().into(),
             }),
+            only_types: true,
             ..Node::default()
         });
         obj.properties
@@ -115,22 +116,16 @@ pub(crate) fn compile(
         ..Node::default()
     });
     obj.additional = Some((nodes.len() - 1) as u32);
-    if obj.properties.len() > 16 {
-        obj.index = Some(
-            obj.properties
-                .iter()
-                .enumerate()
-                .map(|(i, (n, _))| (n.clone(), i as u32))
-                .collect(),
-        );
-    }
+    obj.seal();
     nodes[0].obj = Some(Box::new(obj));
-    let program = Program {
+    let mut program = Program {
         nodes,
         root: 0,
         resources: vec![Default::default()],
         has_in_place: false,
         dynamic: false,
+        shallow: false,
     };
+    program.shallow = super::eval::shallow::shallow(&program).is_some();
     Ok((program, sig))
 }

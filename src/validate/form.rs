@@ -122,8 +122,8 @@ pub struct UnknownKeyword {
 pub(crate) struct Opened<'s, 'a> {
     pub(crate) name: Option<String>,
     pub(crate) description: Option<String>,
-    /// `None` for an absent schema that means "any object" (an OpenAI function without
-    /// `parameters`).
+    /// `None` for an absent schema: an OpenAI function without `parameters`, which takes
+    /// no arguments.
     pub(crate) schema: Option<&'s Json<'a>>,
     pub(crate) at: &'static str,
     pub(crate) unknown: Vec<UnknownKeyword>,

@@ -47,7 +47,7 @@ pub(crate) fn kind_of(v: &Json<'_>) -> u8 {
 #[derive(Debug, Clone)]
 pub(crate) struct Types {
     pub(crate) mask: u8,
-    pub(crate) name: Box<str>,
+    pub(crate) name: std::borrow::Cow<'static, str>,
 }
 
 impl Types {
@@ -114,6 +114,9 @@ pub(crate) struct ObjRules {
     pub(crate) properties: Vec<(Box<str>, NodeId)>,
     /// Name -> index into `properties`, for objects with many properties.
     pub(crate) index: Option<HashMap<Box<str>, u32>>,
+    /// Each property's [`name_head`], in the same order: most names are told apart by it
+    /// without comparing them whole.
+    pub(crate) heads: Vec<u64>,
     pub(crate) pattern_properties: Vec<(Pattern, NodeId)>,
     pub(crate) additional: Option<NodeId>,
     /// Required names in declared order (repeats dropped).
@@ -133,11 +136,41 @@ impl ObjRules {
         if let Some(index) = &self.index {
             return index.get(name).map(|&i| self.properties[i as usize].1);
         }
-        self.properties
-            .iter()
-            .find(|(n, _)| super::json::same_text(n, name))
-            .map(|(_, id)| *id)
+        let head = name_head(name);
+        for (i, h) in self.heads.iter().enumerate() {
+            if *h == head {
+                let (n, id) = &self.properties[i];
+                if super::json::same_text(n, name) {
+                    return Some(*id);
+                }
+            }
+        }
+        None
     }
+
+    /// Fill [`ObjRules::heads`] (and the index, past 16 names) once `properties` is set.
+    pub(crate) fn seal(&mut self) {
+        self.heads = self.properties.iter().map(|(n, _)| name_head(n)).collect();
+        if self.properties.len() > 16 {
+            self.index = Some(
+                self.properties
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (n, _))| (n.clone(), i as u32))
+                    .collect(),
+            );
+        }
+    }
+}
+
+/// A name's length and first eight bytes in one word.
+#[inline]
+pub(crate) fn name_head(name: &str) -> u64 {
+    let b = name.as_bytes();
+    let mut a = [0u8; 8];
+    let n = b.len().min(8);
+    a[..n].copy_from_slice(&b[..n]);
+    u64::from_le_bytes(a) ^ (b.len() as u64).rotate_left(56)
 }
 
 /// Checks on arrays.
@@ -211,6 +244,8 @@ pub(crate) struct Node {
     pub(crate) apply: Option<Box<Apply>>,
     /// The resource (an `$id`, or the document) this location belongs to.
     pub(crate) resource: u32,
+    /// Only `types` is set (a flat argument, `{"type": "string"}`): checked in line.
+    pub(crate) only_types: bool,
 }
 
 impl Node {
@@ -238,6 +273,8 @@ pub(crate) struct Program {
     pub(crate) has_in_place: bool,
     /// Some node has a `$dynamicRef` whose target may change with the dynamic scope.
     pub(crate) dynamic: bool,
+    /// The root is one object of typed arguments and nothing more (see `eval/shallow.rs`).
+    pub(crate) shallow: bool,
 }
 
 impl Program {

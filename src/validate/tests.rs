@@ -626,3 +626,76 @@ fn form_names_agree_everywhere() {
     }
     assert_eq!(Form::parse("anthropic"), Some(Form::Tool));
 }
+
+/// The shallow fast path gives the same first failure as the quick and explaining passes.
+#[test]
+fn the_shallow_path_agrees_with_the_general_one() {
+    use crate::switches::Switch;
+    let schemas = [
+        json!({"city": "str", "days": "int", "x": "float", "b": "bool"}),
+        json!({"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": ["integer", "null"]}}, "required": ["q", "n"], "additionalProperties": false}),
+        json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}),
+    ];
+    let values = [
+        "1",
+        "true",
+        "\"s\"",
+        "null",
+        "2.5",
+        "[1]",
+        "{}",
+        "1e400",
+        "123456789012345678901234567890",
+    ];
+    let keys = ["city", "days", "x", "b", "q", "n", "zz"];
+    for (si, schema) in schemas.iter().enumerate() {
+        let v = Validator::options()
+            .required(&if si == 0 {
+                vec!["city".to_string(), "b".to_string()]
+            } else {
+                vec![]
+            })
+            .compile_value(schema)
+            .unwrap();
+        assert!(v.program.shallow, "{schema}");
+        let mut seed = 7u64;
+        for _ in 0..400 {
+            let mut parts = Vec::new();
+            let mut used = Vec::new();
+            for _ in 0..(seed % 5) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let k = keys[(seed >> 33) as usize % keys.len()];
+                if used.contains(&k) {
+                    continue;
+                }
+                used.push(k);
+                let val = values[(seed >> 40) as usize % values.len()];
+                parts.push(format!("\"{k}\": {val}"));
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let text = format!("{{{}}}", parts.join(", "));
+            let args = json::parse(&text).unwrap();
+            for off in [
+                None,
+                Some(Rule::Required),
+                Some(Rule::Unknown),
+                Some(Rule::Types),
+                Some(Rule::BoolGuard),
+            ] {
+                let rules = ValidatorRules::without(off);
+                let mut fast = None;
+                v.judge(&args, &rules, |f| fast = Some(f.message("args")));
+                let flags = Flags::of(&rules);
+                let general = if Quick::new(&v.program, flags).valid(v.program.root, &args, None) {
+                    None
+                } else {
+                    Some(eval::explain::first(&v.program, flags, &args, "args").message("args"))
+                };
+                assert_eq!(fast, general, "{schema} {text} {off:?}");
+                let _ = Rule::ALL;
+            }
+        }
+    }
+}

@@ -8,6 +8,7 @@ mod architecture;
 mod exact_numbers;
 mod formats_suite;
 mod fuzz_regressions;
+mod gen_calls;
 mod house;
 mod json_schema_suite;
 mod lesson_facts;
@@ -21,5 +22,7 @@ mod realworld_tools;
 mod realworld_validator;
 #[path = "../shared/mod.rs"]
 mod shared;
+mod validate_differential;
 mod validate_fixtures;
 mod validate_props;
+mod validate_real_props;

@@ -62,6 +62,23 @@ fn declarations<'a>(rel: &str, doc: &'a Json<'a>) -> Vec<&'a Json<'a>> {
         .collect()
 }
 
+/// Every real declaration as a `Value`, each in its own shape (`None`: no shared data).
+pub(super) fn real_declarations() -> Option<Vec<serde_json::Value>> {
+    let dir = shared::shared("realworld/tools")?;
+    let mut out = Vec::new();
+    for p in files(&dir) {
+        let rel = p
+            .strip_prefix(&dir)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(&p).unwrap();
+        let doc = validate::json::parse(&text).unwrap();
+        out.extend(declarations(&rel, &doc).into_iter().map(|d| d.to_value()));
+    }
+    Some(out)
+}
+
 fn no_checker(e: &validate::CompileError) -> bool {
     e.refusal()
         .is_some_and(|r| r.keyword == "format" && r.reason.contains("no checker yet"))

@@ -1,8 +1,6 @@
 //! One schema object compiled into a [`Node`]: every keyword of its dialect read, the
 //! subschemas compiled (references queued), unknown keywords and formats noted.
 
-use std::collections::HashMap;
-
 use super::refs::{self, Loc};
 use super::{Compiler, Draft, Formats, UnknownFormat, keywords};
 use crate::validate::error::CompileError;
@@ -180,7 +178,7 @@ impl<'d> Compiler<'d> {
         let here = Here {
             loc,
             cx: &cx,
-            place: self.place(loc),
+            place: self.local_place(loc),
         };
         for (k, val) in map {
             let k = k.as_ref();
@@ -196,7 +194,7 @@ impl<'d> Compiler<'d> {
                 }
                 self.unknown.push(UnknownKeyword {
                     keyword: k.to_owned(),
-                    at: here.place.clone(),
+                    at: self.place(loc),
                 });
             }
         }
@@ -219,62 +217,66 @@ impl<'d> Compiler<'d> {
         val: &'d Json<'d>,
     ) -> Result<bool, CompileError> {
         let (d, on) = (h.cx.draft, h.cx.validation);
-        let at = || h.place.clone();
+
         match k {
-            "type" if on => p.node.types = Some(keywords::types(&at(), val)?),
+            "type" if on => p.node.types = Some(keywords::types(&h.place, val)?),
             "enum" if on => match val {
                 Json::Array(items) => {
                     p.node.choice = Some(items.iter().map(|i| i.clone().into_owned()).collect());
                 }
-                _ => return Err(CompileError::malformed(&at(), "\"enum\" must be a list")),
+                _ => return Err(CompileError::malformed(&h.place, "\"enum\" must be a list")),
             },
             "const" if on => p.node.constant = Some(Box::new(val.clone().into_owned())),
-            "minimum" if on => p.num.minimum = Some(keywords::bound(&at(), k, val)?),
-            "maximum" if on => p.num.maximum = Some(keywords::bound(&at(), k, val)?),
+            "minimum" if on => p.num.minimum = Some(keywords::bound(&h.place, k, val)?),
+            "maximum" if on => p.num.maximum = Some(keywords::bound(&h.place, k, val)?),
             "exclusiveMinimum" if on => match val {
                 Json::Bool(b) => p.excl_min_flag = *b,
-                _ => p.num.exclusive_minimum = Some(keywords::bound(&at(), k, val)?),
+                _ => p.num.exclusive_minimum = Some(keywords::bound(&h.place, k, val)?),
             },
             "exclusiveMaximum" if on => match val {
                 Json::Bool(b) => p.excl_max_flag = *b,
-                _ => p.num.exclusive_maximum = Some(keywords::bound(&at(), k, val)?),
+                _ => p.num.exclusive_maximum = Some(keywords::bound(&h.place, k, val)?),
             },
-            "multipleOf" if on => p.num.multiple_of = Some(keywords::multiple_of(&at(), val)?),
-            "minLength" if on => p.text.min_length = Some(keywords::count(&at(), k, val)?),
-            "maxLength" if on => p.text.max_length = Some(keywords::count(&at(), k, val)?),
+            "multipleOf" if on => p.num.multiple_of = Some(keywords::multiple_of(&h.place, val)?),
+            "minLength" if on => p.text.min_length = Some(keywords::count(&h.place, k, val)?),
+            "maxLength" if on => p.text.max_length = Some(keywords::count(&h.place, k, val)?),
             "pattern" if on => {
                 let Json::Str(src) = val else {
                     return Err(CompileError::malformed(
-                        &at(),
+                        &h.place,
                         "\"pattern\" must be a string",
                     ));
                 };
-                p.text.pattern = Some(keywords::pattern(&at(), "pattern", src)?);
+                p.text.pattern = Some(keywords::pattern(&h.place, "pattern", src)?);
             }
             "format" => self.format(p, h, val)?,
-            "required" if on => p.obj.required = keywords::names(&at(), k, val)?,
-            "minProperties" if on => p.obj.min_properties = Some(keywords::count(&at(), k, val)?),
-            "maxProperties" if on => p.obj.max_properties = Some(keywords::count(&at(), k, val)?),
-            "minItems" if on => p.arr.min_items = Some(keywords::count(&at(), k, val)?),
-            "maxItems" if on => p.arr.max_items = Some(keywords::count(&at(), k, val)?),
+            "required" if on => p.obj.required = keywords::names(&h.place, k, val)?,
+            "minProperties" if on => {
+                p.obj.min_properties = Some(keywords::count(&h.place, k, val)?)
+            }
+            "maxProperties" if on => {
+                p.obj.max_properties = Some(keywords::count(&h.place, k, val)?)
+            }
+            "minItems" if on => p.arr.min_items = Some(keywords::count(&h.place, k, val)?),
+            "maxItems" if on => p.arr.max_items = Some(keywords::count(&h.place, k, val)?),
             "minContains" if on && d != Draft::D7 => {
-                p.arr.min_contains = Some(keywords::count(&at(), k, val)?);
+                p.arr.min_contains = Some(keywords::count(&h.place, k, val)?);
             }
             "maxContains" if on && d != Draft::D7 => {
-                p.arr.max_contains = Some(keywords::count(&at(), k, val)?);
+                p.arr.max_contains = Some(keywords::count(&h.place, k, val)?);
             }
             "uniqueItems" if on => match val {
                 Json::Bool(b) => p.arr.unique = *b,
                 _ => {
                     return Err(CompileError::malformed(
-                        &at(),
+                        &h.place,
                         "\"uniqueItems\" must be true or false",
                     ));
                 }
             },
             "dependentRequired" if on && d != Draft::D7 => {
                 for (name, list) in entries(h, k, val)? {
-                    let names = keywords::names(&at(), k, list)?;
+                    let names = keywords::names(&h.place, k, list)?;
                     p.obj.dependent_required.push((name.into(), names));
                 }
             }
@@ -282,7 +284,7 @@ impl<'d> Compiler<'d> {
                 for (name, dep) in entries(h, k, val)? {
                     if let Json::Array(_) = dep {
                         if on {
-                            let names = keywords::names(&at(), k, dep)?;
+                            let names = keywords::names(&h.place, k, dep)?;
                             p.obj.dependent_required.push((name.into(), names));
                         }
                     } else {
@@ -492,15 +494,7 @@ impl<'d> Compiler<'d> {
             node.text = Some(Box::new(p.text));
         }
         let mut o = p.obj;
-        if o.properties.len() > 16 {
-            let index: HashMap<Box<str>, u32> = o
-                .properties
-                .iter()
-                .enumerate()
-                .map(|(i, (n, _))| (n.clone(), i as u32))
-                .collect();
-            o.index = Some(index);
-        }
+        o.seal();
         if !o.dependent_schemas.is_empty() || o.unevaluated.is_some() {
             self.in_place = true;
         }
@@ -547,6 +541,14 @@ impl<'d> Compiler<'d> {
         if empty {
             node.always = Some(true);
         }
+        node.only_types = node.types.is_some()
+            && node.choice.is_none()
+            && node.constant.is_none()
+            && node.num.is_none()
+            && node.text.is_none()
+            && node.obj.is_none()
+            && node.arr.is_none()
+            && node.apply.is_none();
         Ok(node)
     }
 }
@@ -556,7 +558,9 @@ impl<'d> Compiler<'d> {
 struct Here<'h> {
     loc: &'h Loc,
     cx: &'h refs::Cx,
-    place: String,
+    /// Where this schema is, as errors say it (the compiler puts the declaration's own
+    /// prefix in front at the end).
+    place: std::borrow::Cow<'h, str>,
 }
 
 /// The members of a keyword whose value maps names to schemas (or to name lists).

@@ -25,7 +25,7 @@ fn js_type(name: &str) -> Option<(u8, &'static str)> {
     })
 }
 
-/// `"type"`: one type name or a non-empty list of them (repeats dropped).
+/// `"type"`: one type name or a non-empty list of different ones.
 pub(super) fn types(at: &str, v: &Json<'_>) -> Result<Types, CompileError> {
     let names: Vec<&Json<'_>> = match v {
         Json::Str(_) => vec![v],
@@ -53,15 +53,20 @@ pub(super) fn types(at: &str, v: &Json<'_>) -> Result<Types, CompileError> {
                 ),
             )
         })?;
-        if !words.contains(&word) {
-            words.push(word);
+        if mask & bits == bits {
+            return Err(CompileError::malformed(
+                at,
+                format!("\"type\" lists {} twice", n.to_text()),
+            ));
         }
+        words.push(word);
         mask |= bits;
     }
-    Ok(Types {
-        mask,
-        name: words.join(" or ").into(),
-    })
+    let name = match words.as_slice() {
+        [one] => std::borrow::Cow::Borrowed(*one),
+        _ => std::borrow::Cow::Owned(words.join(" or ")),
+    };
+    Ok(Types { mask, name })
 }
 
 /// A numeric bound: its exact value and its text as written.

@@ -96,6 +96,7 @@ pub(crate) fn json_schema<'d>(
         nodes: Vec::new(),
         queue: Vec::new(),
         res_ids: HashMap::new(),
+        last_resource: None,
         dyn_names: Vec::new(),
         dyn_decl: Vec::new(),
         unknown: Vec::new(),
@@ -117,15 +118,29 @@ pub(crate) fn json_schema<'d>(
         ptr: String::new(),
         cx: root_cx,
     };
-    let root = c.request(root_loc, schema)?;
-    c.drain()?;
-    c.finish_dynamic()?;
+    let prefix = |e: CompileError| match e {
+        CompileError::Malformed { at: here, what } if !here.contains('#') => {
+            CompileError::Malformed {
+                at: format!("{at}{here}"),
+                what,
+            }
+        }
+        CompileError::Refused(mut r) if !r.at.contains('#') => {
+            r.at = format!("{at}{}", r.at);
+            CompileError::Refused(r)
+        }
+        other => other,
+    };
+    let root = c.request(root_loc, schema).map_err(prefix)?;
+    c.drain().map_err(prefix)?;
+    c.finish_dynamic().map_err(prefix)?;
     let mut program = Program {
         nodes: c.nodes,
         root,
         resources: Vec::new(),
         has_in_place: c.in_place,
         dynamic: c.dynamic,
+        shallow: false,
     };
     let mut resources = vec![Resource::default(); c.res_ids.len()];
     for (res, name, id) in c.dyn_decl {
@@ -133,6 +148,7 @@ pub(crate) fn json_schema<'d>(
     }
     program.resources = resources;
     check::bounded(&program)?;
+    program.shallow = crate::validate::eval::shallow::shallow(&program).is_some();
     Ok(Compiled {
         program,
         unknown: c.unknown,
@@ -153,6 +169,7 @@ struct Compiler<'d> {
     /// Locations given a node id and waiting to be compiled.
     queue: Vec<(NodeId, Loc, &'d Json<'d>)>,
     res_ids: HashMap<Rc<str>, u32>,
+    last_resource: Option<(Rc<str>, u32)>,
     /// `$dynamicAnchor` names some `$dynamicRef` may look up in the dynamic scope.
     dyn_names: Vec<String>,
     /// (resource, name, node) of every compiled `$dynamicAnchor`.
@@ -237,12 +254,9 @@ impl<'d> Compiler<'d> {
         for t in tokens {
             refs::push_token(&mut ptr, t);
         }
-        let key = (parent.doc, ptr.clone());
-        if let Some(&id) = self.memo.get(&key) {
-            return Ok(id);
-        }
+        // Not memoised: a subschema is reached once from its parent, and a reference to it
+        // compiles its own copy (references are memoised, so recursion still ends).
         let id = self.alloc()?;
-        self.memo.insert(key, id);
         let loc = Loc {
             doc: parent.doc,
             ptr,
@@ -253,10 +267,27 @@ impl<'d> Compiler<'d> {
         Ok(id)
     }
 
-    /// The id of a resource (by its base URI).
+    /// The id of a resource (by its base URI; the last one asked is remembered, since
+    /// subschemas share their parent's base).
     fn resource(&mut self, base: &Rc<str>) -> u32 {
+        if let Some((b, id)) = &self.last_resource {
+            if Rc::ptr_eq(b, base) {
+                return *id;
+            }
+        }
         let n = self.res_ids.len() as u32;
-        *self.res_ids.entry(base.clone()).or_insert(n)
+        let id = *self.res_ids.entry(base.clone()).or_insert(n);
+        self.last_resource = Some((base.clone(), id));
+        id
+    }
+
+    /// Where a location is, for errors: its pointer in the schema (the declaration's prefix
+    /// is put in front once, at the end), or `URI#pointer` in a loaded document.
+    fn local_place<'l>(&self, loc: &'l Loc) -> std::borrow::Cow<'l, str> {
+        match &self.doc_uris[loc.doc as usize] {
+            Some(uri) => format!("{uri}#{}", loc.ptr).into(),
+            None => std::borrow::Cow::Borrowed(&loc.ptr),
+        }
     }
 
     /// Where a schema location is, for messages: a JSON pointer from the top of the text
@@ -314,7 +345,7 @@ impl<'d> Compiler<'d> {
         loc: &Loc,
         cx: &Cx,
     ) -> Result<(Loc, &'d Json<'d>), CompileError> {
-        let at = self.place(loc);
+        let at = self.local_place(loc).into_owned();
         let (uri, fragment) = refs::resolve(&cx.base, reference)
             .map_err(|e| CompileError::malformed(&at, format!("\"{keyword}\": {e}")))?;
         self.ensure_index();

@@ -18,6 +18,8 @@
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
+
 use super::found::{Found, Seg, What, render};
 use super::{Flags, MAX_EVAL_DEPTH, Quick, chars, contains_ok, has, multiple_ok, repeated};
 use crate::validate::CheckKind;
@@ -33,12 +35,11 @@ pub(crate) type Placed<'x> = (Vec<u32>, Found<'x>);
 
 pub(crate) struct Explain<'x> {
     pub(super) q: Quick<'x>,
-    pub(super) segs: Vec<Seg<'x>>,
-    pub(super) pos: Vec<u32>,
-    /// Report only this phase.
-    pub(super) only: Option<CheckKind>,
-    /// Stop at the first failure reported.
-    pub(super) stop: bool,
+    pub(super) segs: SmallVec<[Seg<'x>; 8]>,
+    pub(super) pos: SmallVec<[u32; 8]>,
+    /// Keep only the first failure of the lowest phase met (a walk in position order finds
+    /// the first failure so), instead of collecting every one.
+    pub(super) best: bool,
     pub(super) done: bool,
     /// Read `unevaluated*` strictly: only what passing schemas evaluated counts (the
     /// standard's rule; the first reading also counts what failing ones covered, so a
@@ -46,6 +47,8 @@ pub(crate) struct Explain<'x> {
     pub(super) strict: bool,
     pub(super) root: &'static str,
     pub(super) out: Vec<Placed<'x>>,
+    /// The failure kept in `best` mode.
+    kept: Option<Found<'x>>,
     pub(super) depth: u32,
 }
 
@@ -88,19 +91,11 @@ pub(crate) fn first<'x>(
     root: &'static str,
 ) -> Found<'x> {
     if !p.has_in_place {
-        for phase in [
-            CheckKind::Missing,
-            CheckKind::Unknown,
-            CheckKind::Type,
-            CheckKind::Value,
-        ] {
-            let mut e = Explain::new(p, f, root);
-            e.only = Some(phase);
-            e.stop = true;
-            e.node(p.root, v);
-            if let Some((_, found)) = e.out.pop() {
-                return found;
-            }
+        let mut e = Explain::new(p, f, root);
+        e.best = true;
+        e.node(p.root, v);
+        if let Some(found) = e.kept.take() {
+            return found;
         }
     }
     all(p, f, v, root).swap_remove(0)
@@ -124,14 +119,14 @@ impl<'x> Explain<'x> {
     fn new(p: &'x Program, f: Flags, root: &'static str) -> Explain<'x> {
         Explain {
             q: Quick::new(p, f),
-            segs: Vec::new(),
-            pos: Vec::new(),
-            only: None,
-            stop: false,
+            segs: SmallVec::new(),
+            pos: SmallVec::new(),
+            best: false,
             done: false,
             strict: false,
             root,
             out: Vec::new(),
+            kept: None,
             depth: 0,
         }
     }
@@ -161,31 +156,36 @@ impl<'x> Explain<'x> {
         subject: Option<String>,
         what: What<'x>,
     ) {
-        if self.done || self.only.is_some_and(|k| k != kind) {
+        if !self.wants(kind) {
             return;
         }
-        let pos = if self.stop {
-            Vec::new()
-        } else {
-            self.pos.clone()
+        let found = Found {
+            kind,
+            path,
+            subject,
+            what,
         };
-        self.out.push((
-            pos,
-            Found {
-                kind,
-                path,
-                subject,
-                what,
-            },
-        ));
-        if self.stop {
-            self.done = true;
+        if self.best {
+            self.kept = Some(found);
+            // Nothing but a parse failure comes before a missing name.
+            self.done = kind == CheckKind::Missing;
+        } else {
+            self.out.push((self.pos.to_vec(), found));
         }
     }
 
-    pub(super) fn value(&mut self, text: String) {
+    /// Would a failure of this phase be kept?
+    #[inline]
+    pub(super) fn wants(&self, kind: CheckKind) -> bool {
+        !self.done && (!self.best || self.kept.as_ref().is_none_or(|b| kind < b.kind))
+    }
+
+    pub(super) fn value(&mut self, text: impl FnOnce() -> String) {
+        if !self.wants(CheckKind::Value) {
+            return;
+        }
         let path = self.path(None);
-        self.emit(CheckKind::Value, path, What::Value(text));
+        self.emit(CheckKind::Value, path, What::Value(text()));
     }
 
     pub(super) fn push(&mut self, seg: Seg<'x>, at: usize) {
@@ -206,12 +206,12 @@ impl<'x> Explain<'x> {
         let n = self.q.p.node(id);
         if let Some(b) = n.always {
             if !b && self.q.f.values {
-                self.value("is not allowed (the schema is false)".into());
+                self.value(|| "is not allowed (the schema is false)".into());
             }
             return;
         }
         if self.depth >= MAX_EVAL_DEPTH {
-            self.value("nests schemas too deeply to check".into());
+            self.value(|| "nests schemas too deeply to check".into());
             return;
         }
         self.depth += 1;
@@ -225,6 +225,9 @@ impl<'x> Explain<'x> {
         let f = self.q.f;
         if let Some(t) = &n.types {
             if f.types && !t.admits(v, f.bool_guard) {
+                if !self.wants(CheckKind::Type) {
+                    return;
+                }
                 let path = self.path(None);
                 let what = What::Type {
                     expected: Cow::Borrowed(&t.name),
@@ -284,12 +287,12 @@ impl<'x> Explain<'x> {
         for (b, op, pass) in checks {
             let Some(b) = b else { continue };
             if !b.compare(v).is_some_and(pass) {
-                self.value(format!("must be {op} {}, got {shown}", b.text));
+                self.value(|| format!("must be {op} {}, got {shown}", b.text));
             }
         }
         if let Some((m, text)) = &c.multiple_of {
             if !multiple_ok(m, v) {
-                self.value(format!("must be a multiple of {text}, got {shown}"));
+                self.value(|| format!("must be a multiple of {text}, got {shown}"));
             }
         }
     }
@@ -312,14 +315,10 @@ impl<'x> Explain<'x> {
                 1 => format!("must be {listed}, got {}", v.show()),
                 _ => format!("must be one of {listed}, got {}", v.show()),
             };
-            self.value(text);
+            self.value(|| text);
         }
         if let Some(c) = n.constant.as_ref().filter(|c| !c.same_as(v)) {
-            self.value(format!(
-                "must be {}, got {}",
-                json::cut(&c.to_text(), 80),
-                v.show()
-            ));
+            self.value(|| format!("must be {}, got {}", json::cut(&c.to_text(), 80), v.show()));
         }
     }
 
@@ -328,36 +327,36 @@ impl<'x> Explain<'x> {
             let n = chars(s);
             let unit = |m: u64| if m == 1 { "character" } else { "characters" };
             if let Some(min) = t.min_length.filter(|&m| n < m) {
-                self.value(format!(
-                    "must be at least {min} {} long, got {n} ({})",
-                    unit(min),
-                    v.show()
-                ));
+                self.value(|| {
+                    format!(
+                        "must be at least {min} {} long, got {n} ({})",
+                        unit(min),
+                        v.show()
+                    )
+                });
             }
             if let Some(max) = t.max_length.filter(|&m| n > m) {
-                self.value(format!(
-                    "must be at most {max} {} long, got {n} ({})",
-                    unit(max),
-                    v.show()
-                ));
+                self.value(|| {
+                    format!(
+                        "must be at most {max} {} long, got {n} ({})",
+                        unit(max),
+                        v.show()
+                    )
+                });
             }
         }
         if let Some(p) = t.pattern.as_ref().filter(|p| !p.is_match(s)) {
-            self.value(format!(
-                "must match the pattern {}, got {}",
-                p.source,
-                v.show()
-            ));
+            self.value(|| format!("must match the pattern {}, got {}", p.source, v.show()));
         }
         if let Some(fc) = t.format.filter(|fc| !fc.is_valid(s)) {
-            self.value(format!("must be {}, got {}", fc.what, v.show()));
+            self.value(|| format!("must be {}, got {}", fc.what, v.show()));
         }
     }
 
     /// A member's value against the schema that applies to it.
     pub(super) fn member(&mut self, s: NodeId, x: &'x Json<'x>) {
         if self.q.is_false(s) {
-            if self.q.f.unknown {
+            if self.q.f.unknown && self.wants(CheckKind::Unknown) {
                 let path = self.path(None);
                 self.emit(CheckKind::Unknown, path, What::Unknown);
             }
@@ -370,7 +369,7 @@ impl<'x> Explain<'x> {
         let f = self.q.f;
         if f.required {
             for r in &o.required {
-                if !has(fields, r) {
+                if !has(fields, r) && self.wants(CheckKind::Missing) {
                     let path = self.path(Some(Seg::Key(r)));
                     self.emit(CheckKind::Missing, path, What::Missing);
                 }
@@ -392,10 +391,10 @@ impl<'x> Explain<'x> {
             let n = fields.len() as u64;
             let word = |m: u64| if m == 1 { "property" } else { "properties" };
             if let Some(m) = o.min_properties.filter(|&m| n < m) {
-                self.value(format!("must have at least {m} {}, got {n}", word(m)));
+                self.value(|| format!("must have at least {m} {}, got {n}", word(m)));
             }
             if let Some(m) = o.max_properties.filter(|&m| n > m) {
-                self.value(format!("must have at most {m} {}, got {n}", word(m)));
+                self.value(|| format!("must have at most {m} {}, got {n}", word(m)));
             }
         }
         for (i, (k, x)) in fields.iter().enumerate() {
@@ -461,16 +460,14 @@ impl<'x> Explain<'x> {
         let word = |m: u64| if m == 1 { "item" } else { "items" };
         if f.values {
             if let Some(m) = a.min_items.filter(|&m| n < m) {
-                self.value(format!("must have at least {m} {}, got {n}", word(m)));
+                self.value(|| format!("must have at least {m} {}, got {n}", word(m)));
             }
             if let Some(m) = a.max_items.filter(|&m| n > m) {
-                self.value(format!("must have at most {m} {}, got {n}", word(m)));
+                self.value(|| format!("must have at most {m} {}, got {n}", word(m)));
             }
             if let Some((i, j)) = a.unique.then(|| repeated(items)).flatten() {
                 let shown = items[j].show();
-                self.value(format!(
-                    "must hold unique items, but [{j}] repeats [{i}] ({shown})"
-                ));
+                self.value(|| format!("must hold unique items, but [{j}] repeats [{i}] ({shown})"));
             }
         }
         // Failures about the whole list come before those of its items.
@@ -483,7 +480,7 @@ impl<'x> Explain<'x> {
         });
         if let (Some(m), true) = (past, f.values) {
             let m = m as u64;
-            self.value(format!("must have at most {m} {}, got {n}", word(m)));
+            self.value(|| format!("must have at most {m} {}, got {n}", word(m)));
         }
         if let Some(c) = a.contains {
             let count = items.iter().filter(|x| self.q.valid(c, x, None)).count() as u64;
@@ -501,7 +498,7 @@ impl<'x> Explain<'x> {
                         word(max)
                     )
                 };
-                self.value(text);
+                self.value(|| text);
             }
         }
         for (i, item) in items.iter().enumerate() {
@@ -544,19 +541,18 @@ impl<'x> Explain<'x> {
                 self.union(&ap.one_of, v, "oneOf");
             } else if passing.len() > 1 && self.q.f.values {
                 let which: Vec<String> = passing.iter().map(|i| format!("#{}", i + 1)).collect();
-                self.value(format!(
-                    "matches {} of the oneOf schemas ({}), not exactly one",
-                    passing.len(),
-                    which.join(", ")
-                ));
+                self.value(|| {
+                    format!(
+                        "matches {} of the oneOf schemas ({}), not exactly one",
+                        passing.len(),
+                        which.join(", ")
+                    )
+                });
             }
         }
         if let Some(not) = ap.not {
             if self.q.f.values && self.q.valid(not, v, None) {
-                self.value(format!(
-                    "must not match the \"not\" schema, got {}",
-                    v.show()
-                ));
+                self.value(|| format!("must not match the \"not\" schema, got {}", v.show()));
             }
         }
         if let Some(cond) = ap.if_ {
@@ -571,19 +567,39 @@ impl<'x> Explain<'x> {
         }
     }
 
-    /// The `type` a branch declares (through a lone `$ref`), if any.
-    fn gate(&self, mut id: NodeId) -> Option<&'x Types> {
+    /// The node a branch stands for: itself, or what a lone `$ref` in it points to.
+    fn through_ref(&self, mut id: NodeId) -> &'x Node {
         for _ in 0..8 {
             let n = self.q.p.node(id);
-            if n.types.is_some() {
-                return n.types.as_ref();
-            }
             match n.apply.as_deref() {
-                Some(Apply { refs, .. }) if refs.len() == 1 => id = refs[0],
-                _ => return None,
+                Some(Apply { refs, .. }) if refs.len() == 1 && n.types.is_none() => id = refs[0],
+                _ => return n,
             }
         }
-        None
+        self.q.p.node(id)
+    }
+
+    /// The `type` a branch declares (through a lone `$ref`), if any.
+    fn gate(&self, id: NodeId) -> Option<&'x Types> {
+        self.through_ref(id).types.as_ref()
+    }
+
+    /// Does a branch tell itself apart by a member fixed with `const` or `enum` that the
+    /// value has with another value (a tagged union's tag)?
+    fn tag_differs(&self, id: NodeId, v: &Json<'_>) -> bool {
+        let (Some(o), Json::Object(fields)) = (&self.through_ref(id).obj, v) else {
+            return false;
+        };
+        o.properties.iter().any(|(name, p)| {
+            let p = self.q.p.node(*p);
+            let Some((_, x)) = fields.iter().find(|(k, _)| k == name.as_ref()) else {
+                return false;
+            };
+            p.constant.as_ref().is_some_and(|c| !c.same_as(x))
+                || p.choice
+                    .as_ref()
+                    .is_some_and(|c| !c.iter().any(|o| o.same_as(x)))
+        })
     }
 
     /// An `anyOf`/`oneOf` that no branch matched.
@@ -601,6 +617,17 @@ impl<'x> Explain<'x> {
                     }
                 }
                 _ => plausible.push((i, b)),
+            }
+        }
+        // A tagged union: the branch whose tag the value carries is the one meant.
+        if f.values && plausible.len() > 1 {
+            let tagged: Vec<(usize, NodeId)> = plausible
+                .iter()
+                .copied()
+                .filter(|(_, b)| !self.tag_differs(*b, v))
+                .collect();
+            if tagged.len() == 1 {
+                plausible = tagged;
             }
         }
         match plausible.as_slice() {
@@ -623,10 +650,7 @@ impl<'x> Explain<'x> {
                 if many.len() > 3 {
                     parts.push("...".into());
                 }
-                self.value(format!(
-                    "matches none of the {word} schemas: {}",
-                    parts.join("; ")
-                ));
+                self.value(|| format!("matches none of the {word} schemas: {}", parts.join("; ")));
             }
         }
     }

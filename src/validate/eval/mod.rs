@@ -13,6 +13,7 @@
 
 pub(crate) mod explain;
 pub(crate) mod found;
+pub(crate) mod shallow;
 mod unevaluated;
 
 use super::json::Json;
@@ -252,7 +253,14 @@ impl<'p> Quick<'p> {
     /// A member's value against the schema that applies to it (`false`: an unknown member).
     #[inline]
     fn member(&mut self, s: NodeId, v: &Json<'_>) -> bool {
-        if self.is_false(s) {
+        let n = self.p.node(s);
+        if n.only_types {
+            return match &n.types {
+                Some(t) => !self.f.types || t.admits(v, self.f.bool_guard),
+                None => true,
+            };
+        }
+        if n.always == Some(false) {
             return !self.f.unknown;
         }
         self.valid(s, v, None)

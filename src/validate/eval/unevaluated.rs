@@ -39,7 +39,9 @@ impl<'x> Explain<'x> {
                     }
                     if self.q.is_false(u) {
                         if self.q.f.values {
-                            self.value(format!("has the item [{i}], which no schema here allows"));
+                            self.value(|| {
+                                format!("has the item [{i}], which no schema here allows")
+                            });
                         }
                         break;
                     }

@@ -590,6 +590,52 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The raw text of the object or array at the cursor, found by matching its brackets
+    /// (strings skipped whole) without reading it: the cursor moves past it. `None`, and the
+    /// cursor left alone, when there is no complete object or array there. The text is not
+    /// checked to be JSON: only a text already read strictly may be taken on its word.
+    pub(crate) fn skip_raw(&mut self) -> Option<&'a str> {
+        self.ws();
+        let (b, start) = (self.bytes, self.pos);
+        if !matches!(b.get(start), Some(b'{' | b'[')) {
+            return None;
+        }
+        let mut depth = 0usize;
+        let mut i = start;
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'"' => {
+                    i += 1;
+                    loop {
+                        let j = memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
+                        i += j;
+                        if b[i] == b'\\' {
+                            i += 2;
+                        } else {
+                            break;
+                        }
+                    }
+                }
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.pos = i + 1;
+                        return Some(&self.src[start..i + 1]);
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Put the cursor back at byte `pos` (an offset [`Parser::offset`] gave).
+    pub(crate) fn rewind(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
     /// After a member: `true` if another member follows (`,`), `false` at the closing `}`
     /// (then only whitespace may follow).
     pub(crate) fn next_member(&mut self) -> Result<bool, ParseError> {

@@ -2,14 +2,18 @@
 //! `required`, their form and formats mode, so a stream of calls to the same tools compiles
 //! each once.
 
+use std::collections::HashMap;
+
 use super::case::{RawCase, Resume};
 use super::{Form, Formats, Json, Options, Validator};
 
 /// How a case's schema is read: its form (`None`: from the shape) and what `format` does.
 pub(super) type Reading = (Option<Form>, Formats);
 
-/// How many compiled schemas to remember.
-const ENTRIES: usize = 16;
+/// How many compiled schemas to remember (past it, the cache starts afresh).
+const ENTRIES: usize = 16384;
+/// How many of the newest are tried as a prefix of a line's schema before it is read.
+const RECENT: usize = 4;
 
 pub(super) struct Cached {
     pub(super) schema_text: String,
@@ -18,17 +22,32 @@ pub(super) struct Cached {
     schema: Result<Validator, String>,
 }
 
-/// The compiled schemas, oldest first.
+/// The compiled schemas, oldest first, and an index of them by their schema's text.
 #[derive(Default)]
 pub(super) struct Cache {
     entries: Vec<Cached>,
+    by_text: HashMap<u64, Vec<u32>>,
     /// A schema compiled for one case only (see [`Cache::schema_for`]).
     once: Option<Result<Validator, String>>,
 }
 
 impl Cache {
-    pub(super) fn entries(&self) -> &[Cached] {
-        &self.entries
+    /// The newest entries, newest first, with their indices (the ones a line's schema is
+    /// first compared with, byte for byte).
+    pub(super) fn recent(&self) -> impl Iterator<Item = (usize, &Cached)> {
+        let from = self.entries.len().saturating_sub(RECENT);
+        self.entries.iter().enumerate().skip(from).rev()
+    }
+
+    /// The entries whose schema text is `text`.
+    pub(super) fn with_text<'c>(&'c self, text: &'c str) -> impl Iterator<Item = usize> + 'c {
+        let ids = self
+            .by_text
+            .get(&text_hash(text))
+            .map_or(&[][..], Vec::as_slice);
+        ids.iter()
+            .map(|&i| i as usize)
+            .filter(move |&i| self.entries[i].schema_text == text)
     }
 
     /// The compiled schema of `case` read in `form` (or why it does not compile), compiled
@@ -53,8 +72,13 @@ impl Cache {
             None => {
                 let compiled = compile(schema_text, case.required_text, form, opts);
                 if self.entries.len() == ENTRIES {
-                    self.entries.remove(0);
+                    self.entries.clear();
+                    self.by_text.clear();
                 }
+                self.by_text
+                    .entry(text_hash(schema_text))
+                    .or_default()
+                    .push(self.entries.len() as u32);
                 self.entries.push(Cached {
                     schema_text: schema_text.to_owned(),
                     required_text: case.required_text.to_owned(),
@@ -82,15 +106,40 @@ impl Cache {
         let same = |c: &Cached| c.required_text == case.required_text && c.form == form;
         let hit = case.schema_hit.filter(|&i| same(&self.entries[i]));
         let found = hit.or_else(|| {
-            self.entries
-                .iter()
-                .position(|c| c.schema_text == schema_text && same(c))
+            self.with_text(schema_text)
+                .find(|&i| same(&self.entries[i]))
         });
         if let Some(at) = found.filter(|_| from_prefix) {
             resume.resolve(form, at);
         }
         found
     }
+}
+
+/// A quick hash of a schema's text, a word at a time (an entry found by it is compared
+/// byte for byte, so a collision costs a comparison, never a wrong schema).
+fn text_hash(text: &str) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let b = text.as_bytes();
+    let mut h = b.len() as u64;
+    // The length, the first 256 bytes and the last 64 tell declarations apart well enough.
+    let parts: [&[u8]; 2] = if b.len() > 320 {
+        [&b[..256], &b[b.len() - 64..]]
+    } else {
+        [b, &[]]
+    };
+    for part in parts {
+        let mut words = part.chunks_exact(8);
+        for w in &mut words {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(w);
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(a)).wrapping_mul(K);
+        }
+        for &x in words.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(x)).wrapping_mul(K);
+        }
+    }
+    h
 }
 
 /// Compile a schema from the raw texts of a case (a cache miss).

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::cache::{Cached, Reading};
+use super::cache::{Cache, Reading};
 use super::{Field, Form, Formats, Json, ParseError};
 use crate::validate::json::Parser;
 
@@ -162,7 +162,7 @@ fn repeated(key: &str) -> CaseError {
 pub(super) fn read<'a>(
     text: &'a str,
     allow_duplicates: bool,
-    cache: &[Cached],
+    cache: &Cache,
     resume: &mut Resume,
     spare: Vec<Field<'a>>,
     case: &mut RawCase<'a>,
@@ -200,7 +200,7 @@ impl<'a> RawCase<'a> {
         &mut self,
         text: &'a str,
         p: &mut Parser<'a>,
-        cache: &[Cached],
+        cache: &Cache,
         mut resume: Option<&mut Resume>,
     ) -> Result<(), CaseError> {
         loop {
@@ -254,43 +254,51 @@ impl<'a> RawCase<'a> {
     }
 
     /// The `schema` member: its raw text, matched against the cache before it is parsed.
-    fn read_schema(&mut self, p: &mut Parser<'a>, cache: &[Cached]) -> Result<(), CaseError> {
+    fn read_schema(&mut self, p: &mut Parser<'a>, cache: &Cache) -> Result<(), CaseError> {
         if self.schema_text.is_some() {
             return Err(repeated("schema"));
         }
         self.note_late();
-        // The same schema as an earlier line: no need to parse it again.
+        // The same schema as a recent line: no need to parse it again.
         let known = cache
-            .iter()
-            .enumerate()
+            .recent()
             .filter(|(_, c)| c.schema_text.starts_with(['{', '"']))
             .find_map(|(i, c)| p.skip_known(&c.schema_text).map(|raw| (i, raw)));
-        self.schema_text = Some(match known {
-            Some((i, raw)) => {
+        if let Some((i, raw)) = known {
+            self.schema_hit = Some(i);
+            self.schema_text = Some(raw);
+            return Ok(());
+        }
+        // An older one: its bytes found by matching brackets, then looked up by text.
+        let at = p.offset();
+        if let Some(raw) = p.skip_raw() {
+            if let Some(i) = cache.with_text(raw).next() {
                 self.schema_hit = Some(i);
-                raw
+                self.schema_text = Some(raw);
+                return Ok(());
             }
-            None => {
-                p.value_with_text()
-                    .map_err(|e| match e {
-                        ParseError::Duplicate { path } => {
-                            CaseError::Bad(format!("the schema repeats the key {path:?}"))
-                        }
-                        other => syntax(other),
-                    })?
-                    .1
-            }
-        });
+            p.rewind(at);
+        }
+        let raw = p
+            .value_with_text()
+            .map_err(|e| match e {
+                ParseError::Duplicate { path } => {
+                    CaseError::Bad(format!("the schema repeats the key {path:?}"))
+                }
+                other => syntax(other),
+            })?
+            .1;
+        self.schema_text = Some(raw);
         Ok(())
     }
 
-    /// The `required` member's raw text (a cached list is skipped without parsing).
-    fn read_required(&mut self, p: &mut Parser<'a>, cache: &[Cached]) -> Result<(), CaseError> {
+    /// The `required` member's raw text (a recent list is skipped without parsing).
+    fn read_required(&mut self, p: &mut Parser<'a>, cache: &Cache) -> Result<(), CaseError> {
         self.note_late();
         let known = cache
-            .iter()
-            .filter(|c| c.required_text.starts_with('['))
-            .find_map(|c| p.skip_known(&c.required_text));
+            .recent()
+            .filter(|(_, c)| c.required_text.starts_with('['))
+            .find_map(|(_, c)| p.skip_known(&c.required_text));
         self.required_text = match known {
             Some(raw) => raw,
             None => p.value_with_text().map_err(syntax)?.1,

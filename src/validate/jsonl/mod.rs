@@ -191,7 +191,7 @@ impl<'o> Lines<'o> {
     /// `Ok(passed)` for a case (its verdict written), `Err(reason)` for a line that is not
     /// a case (nothing written).
     fn case<'a>(&mut self, text: &'a str, room: &mut Vec<Field<'a>>) -> Result<bool, String> {
-        let entries = self.cache.entries();
+        let entries = &self.cache;
         let mut case = RawCase::default();
         let spare = std::mem::take(room);
         match case::read(text, false, entries, &mut self.resume, spare, &mut case) {

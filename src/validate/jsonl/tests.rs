@@ -152,9 +152,16 @@ fn same_as_alone(input: &str, all: bool) -> Vec<String> {
 /// Read one line as a case (no cache), with `resume`.
 fn read_one<'a>(text: &'a str, again: bool, resume: &mut Resume) -> Option<RawCase<'a>> {
     let mut case = RawCase::default();
-    case::read(text, again, &[], resume, Vec::new(), &mut case)
-        .ok()
-        .map(|()| case)
+    case::read(
+        text,
+        again,
+        &super::cache::Cache::default(),
+        resume,
+        Vec::new(),
+        &mut case,
+    )
+    .ok()
+    .map(|()| case)
 }
 
 const WEATHER: &str =

@@ -1,11 +1,12 @@
-//! Model-written argument text against every shipped schema and the get_ticket executor.
+//! Model-written argument text against every shipped schema, declarations in the other
+//! shapes that nest, and the get_ticket executor.
 //! Byte 0 switches checks off; the rest is the args text.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use tooldojo::executor::{self, Context, ExecRules, Safeguard, Store};
 use tooldojo::switches::Switch;
-use tooldojo::validate::{self, json};
+use tooldojo::validate::json;
 use tooldojo_fuzz::{assert_first_is_head, rules_from, shipped};
 
 fuzz_target!(|data: &[u8]| {
@@ -18,15 +19,15 @@ fuzz_target!(|data: &[u8]| {
     let s = shipped();
     let rules = rules_from(bits);
     for schema in &s.schemas {
-        let first = validate::validate_text(schema, text, &rules);
-        let all = validate::validate_text_all(schema, text, &rules);
+        let first = schema.check(text, &rules);
+        let all = schema.check_all(text, &rules);
         assert_first_is_head(&first, &all, "args text");
         // Judged again from a serde value: the same verdict, wherever the value holds the
         // args exactly (it cannot hold integers beyond 64 bits or infinite floats).
         if let Ok(parsed) = json::parse(text) {
             let value = parsed.to_value();
             if json::Json::from_value(&value) == parsed {
-                let again = validate::validate_with(schema, &value, &rules);
+                let again = schema.check(&value, &rules);
                 assert_eq!(first, again, "text and value verdicts differ");
             }
         }

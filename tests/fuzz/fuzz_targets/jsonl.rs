@@ -13,6 +13,7 @@ fn verdicts(data: &[u8], all: bool, bits: u8) -> (jsonl::Stats, Vec<Value>) {
         rules: rules_from(bits),
         named: shipped().named.clone(),
         form: None,
+        formats: Default::default(),
     };
     let mut out = Vec::new();
     let stats = jsonl::run(data, &mut out, &opts).expect("writing to memory cannot fail");

@@ -15,7 +15,7 @@ use tooldojo::error::UserResult;
 use tooldojo::tui::app::{App, Input, Options};
 use tooldojo::tui::theme::{Theme, ThemeName};
 use tooldojo::validate::cases::{self as val_cases, NamedSchema};
-use tooldojo::validate::{Rule, Schema, ValidatorRules, Violation};
+use tooldojo::validate::{Rule, Validator, ValidatorRules, Violation};
 
 /// Everything read from the built-in content, once per fuzz process.
 pub struct Shipped {
@@ -23,8 +23,9 @@ pub struct Shipped {
     pub records: Vec<Record>,
     pub lessons: UserResult<Vec<LessonEntry>>,
     pub named: Vec<(String, NamedSchema)>,
-    /// The named schemas compiled.
-    pub schemas: Vec<Schema>,
+    /// The named schemas compiled, then declarations in the other shapes that nest
+    /// (objects in arrays, anyOf unions, $ref to $defs, formats, unevaluatedProperties).
+    pub schemas: Vec<Validator>,
     pub tables: LintTables,
 }
 
@@ -33,10 +34,18 @@ pub fn shipped() -> &'static Shipped {
     SHIPPED.get_or_init(|| {
         let content = Content::embedded();
         let named = val_cases::schemas(&content).expect("the shipped schemas parse");
-        let schemas = named
+        let mut schemas: Vec<Validator> = named
             .iter()
-            .map(|(_, s)| Schema::from_json(&s.schema, &s.required).expect("a shipped schema"))
+            .map(|(_, s)| {
+                Validator::options()
+                    .required(&s.required)
+                    .compile_value(&s.schema)
+                    .expect("a shipped schema")
+            })
             .collect();
+        for text in NESTED {
+            schemas.push(Validator::from_text(text).expect("a nested declaration"));
+        }
         Shipped {
             records: exec_cases::tickets(&content).expect("the shipped tickets parse"),
             lessons: tooldojo::course::load_lessons(&content),
@@ -48,6 +57,14 @@ pub fn shipped() -> &'static Shipped {
         }
     })
 }
+
+/// Declarations in every other shape, nesting as real ones do.
+pub const NESTED: &[&str] = &[
+    r##"{"name": "find", "inputSchema": {"type": "object", "properties": {"filter": {"type": "object", "properties": {"since": {"type": "string", "format": "ipv4"}, "tags": {"type": "array", "items": {"type": "string", "maxLength": 8}, "uniqueItems": true}}, "required": ["since"], "additionalProperties": false}, "limit": {"type": "integer", "minimum": 1, "multipleOf": 5}}, "required": ["filter"]}}"##,
+    r##"{"type": "function", "function": {"name": "order", "strict": true, "parameters": {"type": "object", "properties": {"items": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/item"}}, "note": {"anyOf": [{"type": "string"}, {"type": "null"}]}}, "required": ["items", "note"], "additionalProperties": false, "$defs": {"item": {"type": "object", "properties": {"sku": {"type": "string", "pattern": "^[A-Z]{3}-\\d+$"}, "qty": {"type": "integer", "exclusiveMinimum": 0}}, "required": ["sku", "qty"], "additionalProperties": false}}}}}"##,
+    r##"{"type": "function", "name": "shape", "parameters": {"type": "object", "properties": {"s": {"oneOf": [{"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["kind", "r"]}, {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]}]}}, "unevaluatedProperties": false}}"##,
+    r##"{"name": "tree", "input_schema": {"$defs": {"node": {"type": "object", "properties": {"v": {"type": ["integer", "null"]}, "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}, "maxItems": 3}}, "dependentRequired": {"kids": ["v"]}}}, "$ref": "#/$defs/node"}}"##,
+];
 
 /// Rule switches from the low five bits of `bits` (a set bit switches that check off).
 pub fn rules_from(bits: u8) -> ValidatorRules {

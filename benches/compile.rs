@@ -1,0 +1,105 @@
+//! Criterion: compiling real tool declarations. With the shared test data beside the
+//! checkout (`../shared`, or `TOOLDOJO_SHARED_DIR`), every one of the 4,242 declarations under
+//! `realworld/tools/` in its own shape; without it, the shipped fixtures' schemas.
+//!
+//! ```text
+//! cargo bench --bench compile -- --warm-up-time 1 --measurement-time 5
+//! ```
+//! `compile/all` reads and compiles each declaration from its text; `compile/from_parsed`
+//! compiles each from its parsed value (the reader's `Json`).
+
+use std::path::{Path, PathBuf};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use tooldojo::validate::{Json, Validator, json};
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The text of every real declaration, one string each (empty without the shared data).
+fn real_declarations() -> Vec<String> {
+    let shared = std::env::var_os("TOOLDOJO_SHARED_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let dir = shared.join("realworld/tools");
+    let mut out = Vec::new();
+    for p in files(&dir) {
+        let rel = p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let doc = json::parse(&text).unwrap();
+        let list = match &doc {
+            Json::Array(items) => items.clone(),
+            other => match other.get("tools") {
+                Some(Json::Array(items)) => items.clone(),
+                _ => Vec::new(),
+            },
+        };
+        for t in list {
+            let function = matches!(t.get("type"), Some(Json::Str(s)) if s == "function");
+            let keep = if rel.starts_with("openai-responses") {
+                function
+            } else if rel.starts_with("anthropic") {
+                t.get("input_schema").is_some()
+            } else {
+                true
+            };
+            if keep {
+                out.push(t.to_text());
+            }
+        }
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let mut texts = real_declarations();
+    if texts.is_empty() {
+        eprintln!("note: no shared data; compiling the shipped declarations instead");
+        texts = tooldojo::validate::tools::declarations()
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+    }
+    let parsed: Vec<Json<'_>> = texts.iter().map(|t| json::parse(t).unwrap()).collect();
+    let opts = Validator::options();
+    eprintln!("compiling {} declarations a run", parsed.len());
+    let mut group = c.benchmark_group("compile");
+    // From each declaration's text, as a peer reading the files would: the aim's measure.
+    group.bench_function("all", |b| {
+        b.iter(|| {
+            let mut ok = 0;
+            for t in &texts {
+                ok += usize::from(opts.compile_text(black_box(t)).is_ok());
+            }
+            ok
+        })
+    });
+    group.bench_function("from_parsed", |b| {
+        b.iter(|| {
+            let mut ok = 0;
+            for d in &parsed {
+                ok += usize::from(opts.compile(black_box(d)).is_ok());
+            }
+            ok
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
