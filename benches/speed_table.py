@@ -42,7 +42,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
 README = os.path.join(ROOT, "README.md")
 BEGIN, END = "<!-- speed-table:begin -->", "<!-- speed-table:end -->"
-SECTIONS = ["validate", "real", "compile", "orchestrator", "render", "player", "micro", "content", "idle"]
+SECTIONS = ["validate", "real", "compile", "orchestrator", "render", "player", "tools", "micro", "content", "idle"]
 HEADER = ["| `--only` | what, and the command that reruns it | measured | aim |",
           "| --- | --- | --- | --- |"]
 UNITS_MS = {"ps": 1e-9, "ns": 1e-6, "µs": 1e-3, "us": 1e-3, "ms": 1.0, "s": 1e3}
@@ -304,6 +304,50 @@ def player_rows(a):
                              f"timeline model (same bench)",
                    f"**{ms(total)}** (the timeline model alone {ms(model)})", verdict("under 1 s", total < 1000))
     return [frame, open_row]
+
+
+BFCL = os.path.join(os.path.dirname(ROOT), "shared", "realworld", "tools", "bfcl", "bfcl-v4-openai-chat-tools.json")
+
+
+def process_cpu(cmd):
+    """CPU (user + system) and wall seconds of one run of `cmd`, its output thrown away."""
+    print(f"  $ {' '.join(cmd)}", file=sys.stderr, flush=True)
+    t0 = time.time()
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    if status != 0:
+        sys.exit(f"{' '.join(cmd)} exited with status {status}")
+    return ru.ru_utime + ru.ru_stime, time.time() - t0
+
+
+def tools_rows(a):
+    rows = []
+    if os.path.exists(BFCL):
+        exe = release_binary()
+        cmd = [exe, "tools", BFCL, "--json"]
+        cpu, wall = zip(*(process_cpu(cmd) for _ in range(a.runs)))
+        shown = f"`tooldojo tools ../shared/realworld/tools/bfcl/bfcl-v4-openai-chat-tools.json --json`"
+        rows.append(Row("tools", f"the trap report on BFCL's 3,522 declarations as a whole process: load, "
+                                 f"compile, every trap judged, strict readiness, hygiene, one JSON line each "
+                                 f"({shown}, {runs_text(a.runs)})",
+                        f"**{span([c * 1000 for c in cpu], '{:.0f}')} ms CPU**, {span([w * 1000 for w in wall], '{:.0f}')} ms wall",
+                        verdict("under 1 s of CPU", min(cpu) < 1.0)))
+    else:
+        rows.append(Row("tools", "the trap report on BFCL's 3,522 declarations as a whole process",
+                        "not measured: ../shared/realworld/tools/bfcl is not there", "under 1 s of CPU: not measured"))
+    found = criterion(["tools"], a.quick)
+    names = [n.split("/", 1)[1] for n in found if n.startswith("tools_frame/")]
+    bfcl = {n: found[f"tools_frame/{n}"] for n in names if n.startswith("bfcl ")}
+    ex = {n: found[f"tools_frame/{n}"] for n in names if n.startswith("example ")}
+    shown = ", ".join(f"{n.split(' ', 1)[1]} {ms(v)}" for n, v in sorted(bfcl.items()))
+    worst = max(list(bfcl.values()) + list(ex.values()))
+    measured = (f"BFCL: {shown}; " if bfcl else "BFCL not there; ") + \
+        "our example: " + ", ".join(f"{n.split(' ', 1)[1]} {ms(v)}" for n, v in sorted(ex.items()))
+    rows.append(Row("tools", f"the Your tools screen: opening it (the first frame, every mark in view and the "
+                             f"selected declaration's analysis), a frame once open, a move down and its frame, "
+                             f"criterion's estimate ({bench_command(['tools'], a.quick)})",
+                    measured, verdict("under 16 ms, a frame at 60 Hz", worst < 16)))
+    return rows
 
 
 def micro_rows(a):

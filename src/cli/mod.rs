@@ -8,6 +8,7 @@ pub(crate) mod practice;
 pub(crate) mod rehearse;
 pub(crate) mod render;
 mod spelling;
+pub(crate) mod tools;
 pub(crate) mod trace;
 pub(crate) mod validate;
 
@@ -94,6 +95,12 @@ pub(crate) struct TuiArgs {
     /// Forget all saved progress and start over.
     #[arg(long)]
     pub(crate) reset_progress: bool,
+    /// Open on the Your tools screen with this tools file loaded (any shape `tools` reads).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) tools: Option<PathBuf>,
+    /// Name the shape of --tools where two read alike.
+    #[arg(long, value_name = "F", requires = "tools", value_parser = tools::format_flag())]
+    pub(crate) tools_format: Option<crate::tools::ToolsFormat>,
 }
 
 impl TuiArgs {
@@ -107,6 +114,7 @@ impl TuiArgs {
             ("--lesson", self.lesson.is_some()),
             ("--records", self.records.is_some()),
             ("--reset-progress", self.reset_progress),
+            ("--tools", self.tools.is_some()),
         ]
         .into_iter()
         .find_map(|(name, set)| set.then_some(name))
@@ -124,6 +132,7 @@ impl TuiArgs {
             drill: None,
             content,
             play: None,
+            tools: None,
         }
     }
 }
@@ -147,6 +156,9 @@ pub(crate) enum Command {
     Practice(practice::PracticeArgs),
     /// Open the app in a timed rehearsal drill (predict, explain, write it; then a scorecard).
     Rehearse(rehearse::RehearseArgs),
+    /// Your own tools file: each declaration honoured or refused, strict readiness, the traps
+    /// a model could slip through and the fix for each.
+    Tools(tools::ToolsArgs),
 }
 
 impl Command {
@@ -161,6 +173,7 @@ impl Command {
             Command::Play(_) => "play",
             Command::Practice(_) => "practice",
             Command::Rehearse(_) => "rehearse",
+            Command::Tools(_) => "tools",
         }
     }
 }
@@ -243,7 +256,16 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Some(Command::Play(args)) => play::run(args, &content),
         Some(Command::Practice(args)) => practice::run(args, &content),
         Some(Command::Rehearse(args)) => rehearse::run(args, &content),
-        None => Ok(crate::tui::run(cli.tui.config(content.content()))?),
+        Some(Command::Tools(args)) => tools::run(args),
+        None => {
+            let mut config = cli.tui.config(content.content());
+            if let Some(path) = &cli.tui.tools {
+                let file = crate::tools::ToolsFile::read(path, cli.tui.tools_format)
+                    .map_err(|e| UserError::new(e.to_string()))?;
+                config.tools = Some(file);
+            }
+            Ok(crate::tui::run(config)?)
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! ```text
 //! tooldojo validate --schema SCHEMA [--required a,b] --args JSON [--all] [--off RULE] [--form F] [--formats M]
 //! tooldojo validate --jsonl [FILE] [--all] [--off RULE] [--form F] [--formats M]
+//! tooldojo validate --tools FILE --tool NAME [--tools-format F] --args JSON [--all] [--off RULE]
 //! ```
 //! SCHEMA is inline JSON, `@path`, or the name of a schema in `fixtures/schemas.json`, in any
 //! shape the validator reads. The flags' words for forms, rules and formats modes are mapped
@@ -44,8 +45,19 @@ fn formats_flag() -> impl clap::builder::TypedValueParser<Value = Formats> {
 #[derive(Debug, clap::Args)]
 pub(crate) struct ValidateArgs {
     /// The schema: inline JSON, @FILE, or a name from fixtures/schemas.json (e.g. weather).
-    #[arg(long, value_name = "SCHEMA", required_unless_present = "jsonl")]
+    #[arg(long, value_name = "SCHEMA", required_unless_present_any = ["jsonl", "tools"],
+          conflicts_with = "tools")]
     pub(crate) schema: Option<String>,
+    /// Judge the call against a declaration of this tools file (any shape `tools` reads);
+    /// --tool names it.
+    #[arg(long, value_name = "FILE", requires = "tool", conflicts_with_all = ["jsonl", "form", "required"])]
+    pub(crate) tools: Option<std::path::PathBuf>,
+    /// The declaration of --tools to judge against (the first one of that name).
+    #[arg(long, value_name = "NAME", requires = "tools")]
+    pub(crate) tool: Option<String>,
+    /// Name the shape of --tools where two read alike.
+    #[arg(long, value_name = "F", requires = "tools", value_parser = super::tools::format_flag())]
+    pub(crate) tools_format: Option<crate::tools::ToolsFormat>,
     /// Required names for a flat-form schema, comma separated, in the order to check them.
     #[arg(long, value_name = "a,b,...", value_delimiter = ',')]
     pub(crate) required: Vec<String>,
@@ -131,6 +143,40 @@ pub(crate) fn verdict_line(violations: &[validate::Violation], all: bool, v: &Va
     validate::json::dumps(&line)
 }
 
+/// The validator of the declaration `name` in a tools file, compiled with `formats`.
+fn from_tools(
+    file: &std::path::Path,
+    name: &str,
+    format: Option<crate::tools::ToolsFormat>,
+    formats: Formats,
+) -> Result<Validator, UserError> {
+    let set = super::tools::load(file, format)?;
+    let shown = file.display();
+    let Some(tool) = set.get(name) else {
+        let mut names: Vec<&str> = set.tools.iter().map(|t| t.name.as_str()).collect();
+        names.dedup();
+        let listed = if names.len() > 12 {
+            format!("{}, ... ({} in all)", names[..12].join(", "), names.len())
+        } else {
+            names.join(", ")
+        };
+        return Err(UserError::new(format!(
+            "{shown}: no tool named {name:?} (it declares: {listed})"
+        )));
+    };
+    Validator::options()
+        .form(Some(tool.format.form()))
+        .formats(formats)
+        .compile_value(&tool.declaration)
+        .map_err(|e| {
+            UserError::new(format!(
+                "{shown}: the validator refuses {name:?} ({}): {}",
+                tool.place(),
+                tool.refusal().unwrap_or_else(|| e.to_string())
+            ))
+        })
+}
+
 pub(crate) fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult {
     let rules = ValidatorRules::without(args.off.iter().copied());
     if let Some(file) = &args.jsonl {
@@ -156,10 +202,21 @@ pub(crate) fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult
             Err(e) => Err(UserError::new(format!("{file}: {e}")).into()),
         };
     }
-    let (Some(schema), Some(args_value)) = (&args.schema, &args.args) else {
-        return Err(UserError::new("give --schema and --args, or --jsonl").into());
+    let validator = match (&args.schema, &args.tools, &args.tool) {
+        (Some(schema), _, _) => {
+            load_schema(schema, &args.required, args.form, args.formats, content)?
+        }
+        (None, Some(file), Some(name)) => from_tools(file, name, args.tools_format, args.formats)?,
+        _ => {
+            return Err(UserError::new(
+                "give --schema (or --tools and --tool) and --args, or --jsonl",
+            )
+            .into());
+        }
     };
-    let validator = load_schema(schema, &args.required, args.form, args.formats, content)?;
+    let Some(args_value) = &args.args else {
+        return Err(UserError::new("give --args").into());
+    };
     let (_, text) = inline_or_file(args_value)?;
     let violations = if args.all {
         validator.check_all(text.as_str(), &rules)

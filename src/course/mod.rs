@@ -13,6 +13,7 @@ pub mod lessons;
 pub mod progress;
 pub mod rehearsal;
 pub mod review;
+pub mod tools_progress;
 
 use std::sync::Arc;
 

@@ -41,6 +41,9 @@ pub struct Progress {
     /// Spaced review cards and past drills (absent from files written before rehearsal).
     #[serde(default, skip_serializing_if = "Rehearsal::is_empty")]
     pub rehearsal: Rehearsal,
+    /// Your own tools files, by the SHA-256 of their text.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tools: BTreeMap<String, crate::course::tools_progress::ToolsProgress>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,6 +14,8 @@ pub enum WarnKind {
     InvalidArguments,
     /// A call was sent again with its arguments repaired.
     Repaired,
+    /// The arguments passed the validator but walk into a trap the schema lets through.
+    LetThrough,
 }
 
 impl WarnKind {
@@ -26,6 +28,7 @@ impl WarnKind {
             WarnKind::Injection => "instructions in data",
             WarnKind::InvalidArguments => "invalid arguments",
             WarnKind::Repaired => "repaired",
+            WarnKind::LetThrough => "let through",
         }
     }
 }

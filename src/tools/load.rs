@@ -250,6 +250,18 @@ pub struct ToolSet {
     pub duplicates: Vec<Duplicate>,
     /// How many entries the file holds (declarations and skipped ones).
     pub entries: usize,
+    /// The SHA-256 of the text it was read from (hex), which progress on it is kept by;
+    /// `None` when loaded from a value.
+    pub hash: Option<String>,
+}
+
+/// The hex SHA-256 of a tools file's text.
+pub fn content_hash(text: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Why a tools file could not be read.
@@ -339,7 +351,9 @@ impl ToolSet {
                 crate::validate::ParseError::Duplicate { path } => LoadError::RepeatedKey { path },
             })?
             .to_value();
-        ToolSet::from_value(&value, format)
+        let mut set = ToolSet::from_value(&value, format)?;
+        set.hash = Some(content_hash(text));
+        Ok(set)
     }
 
     /// Load from a parsed value: a whole tools file, or a bare `tools` array taken from a
@@ -367,6 +381,7 @@ impl ToolSet {
             skipped: Vec::new(),
             duplicates: Vec::new(),
             entries: entries.len(),
+            hash: None,
         };
         for (i, (entry, kind)) in entries.iter().zip(kinds).enumerate() {
             match (kind, format) {

@@ -24,8 +24,42 @@
 //!   validator in that shape ([`crate::validate::Options`]); one it cannot honour keeps its
 //!   reason.
 
+pub mod example;
+pub mod hygiene;
 pub mod load;
+pub mod outline;
+pub mod report;
+pub mod scenario;
+pub mod schema;
+pub mod strict;
+pub mod traps;
+
+/// A tools file opened for the app: its name for titles and the declarations read from it.
+#[derive(Debug, Clone)]
+pub struct ToolsFile {
+    pub name: String,
+    pub set: std::sync::Arc<ToolSet>,
+}
+
+impl ToolsFile {
+    /// Read `path` as `tooldojo --tools` does.
+    pub fn read(
+        path: &std::path::Path,
+        format: Option<ToolsFormat>,
+    ) -> Result<ToolsFile, LoadError> {
+        let set = ToolSet::read(path, format)?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        Ok(ToolsFile {
+            name,
+            set: std::sync::Arc::new(set),
+        })
+    }
+}
 
 pub use load::{
     Container, Duplicate, LoadError, MixedShapes, Shape, Skipped, Tool, ToolSet, ToolsFormat,
+    content_hash,
 };

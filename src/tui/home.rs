@@ -301,7 +301,7 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
         inner.y + 5,
         &note(
             "Also",
-            "P grades your own code live; tooldojo play NAME plays a run",
+            "P grades your own code live; T traps your own tools; tooldojo play NAME plays a run",
         ),
     );
     let rows = home_rows(app, area);

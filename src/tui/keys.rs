@@ -32,6 +32,8 @@ pub enum Action {
     Rehearse,
     /// Open the practice screen: the learner's own solution, graded on every save.
     Practice,
+    /// Open the Your tools screen on the loaded tools file (or the shipped example).
+    Tools,
     /// Presenter mode: show the next paragraph or table row.
     Step,
     /// Presenter mode: hide the last paragraph shown.
@@ -346,6 +348,15 @@ const PRACTICE: Command = cmd(
     false,
 );
 
+const TOOLS: Command = cmd(
+    &[k('T')],
+    "T",
+    "your own tools: traps, strict, fixes",
+    Action::Tools,
+    true,
+)
+.brief("T", "your tools");
+
 /// Where the keys go right now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
@@ -365,7 +376,7 @@ pub enum Context {
 pub(crate) fn commands(ctx: Context) -> Vec<Command> {
     let global = [QUIT, FORCE_QUIT, HELP, SUSPEND];
     let mut list: Vec<Command> = match ctx {
-        Context::Home => vec![HOME_DOWN, HOME_UP, HOME_OPEN, REHEARSE, PRACTICE],
+        Context::Home => vec![HOME_DOWN, HOME_UP, HOME_OPEN, REHEARSE, PRACTICE, TOOLS],
         Context::Reader => vec![
             NEXT,
             PREV,

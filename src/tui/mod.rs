@@ -22,6 +22,7 @@ pub mod render;
 pub mod screens;
 pub mod term_input;
 pub mod theme;
+pub mod tools;
 pub mod ui;
 
 pub use theme::ThemeName;
@@ -72,6 +73,8 @@ pub struct Config {
     pub drill: Option<crate::course::rehearsal::DrillConfig>,
     /// Open straight in the full-screen trace player on this run.
     pub play: Option<Play>,
+    /// `--tools FILE`: open on the Your tools screen with this file loaded.
+    pub tools: Option<crate::tools::ToolsFile>,
 }
 
 /// `tooldojo play`: what to play (any run source: a scenario run by the orchestrator, ...)
@@ -119,6 +122,7 @@ impl Config {
             content,
             drill: None,
             play: None,
+            tools: None,
         }
     }
 
@@ -231,6 +235,9 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
         }));
         if let Some(drill) = config.drill.clone() {
             app.start_drill(drill);
+        }
+        if let Some(file) = config.tools.clone() {
+            app.start_tools(file);
         }
         // Keep the watcher alive for the whole run.
         let _watcher = match config.lessons_dir() {

@@ -49,7 +49,44 @@ pub fn names(lessons: &[LessonEntry], scenarios: &[String]) -> Vec<String> {
     out.extend(scenarios.iter().map(|s| format!("trace:{s}")));
     out.extend(scenarios.iter().map(|s| format!("trace-block:{s}")));
     out.extend(["rehearse".to_owned(), "rehearse:scorecard".to_owned()]);
+    out.extend(TOOLS_SCREENS.iter().map(|(n, _)| (*n).to_owned()));
     out
+}
+
+/// The Your tools screen on the shipped example, and the keys that open each of its views.
+const TOOLS_SCREENS: &[(&str, &[char])] = &[
+    ("tools", &[]),
+    ("tools:predict", &['\n']),
+    ("tools:playground", &['p']),
+    ("tools:fixes", &['f']),
+];
+
+/// The Your tools screen on `file` (the shipped example when `None`), in the view `keys`
+/// open.
+pub fn tools_screen(
+    opts: Options,
+    env: BlockEnv,
+    file: Option<crate::tools::ToolsFile>,
+    keys: &[char],
+    size: Rect,
+) -> App {
+    let mut opts = opts;
+    opts.home = true;
+    opts.lesson = None;
+    let mut app = App::new(opts, env, Ok(Vec::new()), Progress::default(), size);
+    match file {
+        Some(f) => app.start_tools(f),
+        None => app.open_tools_example(),
+    }
+    for &c in keys {
+        let code = match c {
+            '\n' => crossterm::event::KeyCode::Enter,
+            other => crossterm::event::KeyCode::Char(other),
+        };
+        let key = crossterm::event::KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
+        let _ = app.update(crate::tui::app::Input::Key(key));
+    }
+    app
 }
 
 /// Scenario names under `fixtures/scenarios/`.
@@ -117,6 +154,9 @@ pub fn build(
         let mut app = App::new(opts, env, lessons, Progress::default(), size);
         app.open(idx, page);
         return Ok(app);
+    }
+    if let Some((_, keys)) = TOOLS_SCREENS.iter().find(|(n, _)| *n == name) {
+        return Ok(tools_screen(opts, env, None, keys, size));
     }
     if let Some((_, kind, key, value)) = BLOCK_SCREENS.iter().find(|(n, ..)| *n == name) {
         let title = format!("{}: {value}", kind.title());

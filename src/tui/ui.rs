@@ -36,6 +36,7 @@ impl Widget for &App {
         match self.screen() {
             Screen::Drill(drill) => drill.render(area, buf, t, self.present()),
             Screen::Practice(practice) => practice.render(area, buf, t, self.present()),
+            Screen::Tools(tools) => tools.render(area, buf, t, self.present()),
             Screen::Player(p) => crate::tui::player::frame::render(p, area, buf, t, self.present()),
             Screen::Home { .. } => {
                 let areas = self.areas(area);

@@ -13,6 +13,7 @@ mod practice_sandbox;
 mod practice_ticks;
 mod rehearse_cli;
 mod render_cli;
+mod tools_cli;
 mod trace_cli;
 mod user_errors;
 mod validate_cli;

@@ -19,6 +19,7 @@ mod orchestrator;
 mod orchestrator_props;
 mod orchestrator_speed;
 mod realworld_tools;
+mod realworld_traps;
 mod realworld_validator;
 #[path = "../shared/mod.rs"]
 mod shared;

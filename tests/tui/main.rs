@@ -30,6 +30,8 @@ mod stage_course;
 mod stage_snapshots;
 mod stage_tmux;
 mod stage_walk;
+mod tools_app;
+mod tools_snapshots;
 mod tui_app;
 mod tui_faults;
 mod tui_hostile;

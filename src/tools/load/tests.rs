@@ -252,7 +252,11 @@ fn read_names_the_file_and_caps_its_size() {
         r#"{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}"#,
     )
     .unwrap();
-    assert_eq!(ToolSet::read(&good, None).unwrap().tools.len(), 1);
+    let read = ToolSet::read(&good, None).unwrap();
+    assert_eq!(read.tools.len(), 1);
+    let hash = read.hash.unwrap();
+    assert_eq!(hash.len(), 64);
+    assert_eq!(hash, content_hash(&std::fs::read_to_string(&good).unwrap()));
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"tools\": [").unwrap();
     let err = ToolSet::read(&bad, None).unwrap_err().to_string();

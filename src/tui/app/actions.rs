@@ -172,6 +172,7 @@ impl App {
             Action::Activate => return self.activate(),
             Action::Rehearse => return self.open_drill_now(),
             Action::Practice => return self.open_practice(),
+            Action::Tools => return self.open_tools(),
             Action::Step => return self.step(),
             Action::StepBack => self.step_back(),
             Action::ResetBlock => return self.reset_focused_block(),

@@ -25,6 +25,7 @@ mod reload;
 mod scroll;
 mod slots;
 mod state;
+mod tools;
 
 use std::cell::RefCell;
 
@@ -172,6 +173,8 @@ pub struct App {
     background_jobs: bool,
     /// How background grading reaches the event loop (the live app sets it).
     notify: Option<crate::tui::grader::Notify>,
+    /// The tools file given with `--tools` (the Your tools screen opens on it).
+    tools_file: Option<crate::tools::ToolsFile>,
 }
 
 impl App {
@@ -216,6 +219,7 @@ impl App {
             texts: RefCell::new(layout::TextCache::default()),
             background_jobs: false,
             notify: None,
+            tools_file: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app
@@ -315,7 +319,7 @@ impl App {
     pub fn animating(&self) -> bool {
         match &self.screen {
             Screen::Lesson => self.blocks.animating(),
-            Screen::Home { .. } | Screen::Practice(_) => false,
+            Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => false,
             Screen::Player(p) => p.playing(),
             Screen::Drill(d) => d.running(),
         }
@@ -333,6 +337,7 @@ impl App {
                     }
             }
             Screen::Drill(d) => d.editing(),
+            Screen::Tools(s) => s.takes_text(),
             Screen::Player(_) | Screen::Practice(_) => false,
         }
     }
@@ -438,6 +443,10 @@ impl App {
                     let out = p.on_key(key);
                     self.practice_outcome(out)
                 }
+                Screen::Tools(s) => {
+                    let out = s.on_key(key);
+                    self.tools_outcome(out)
+                }
             },
             Input::Paste(text) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_paste(&text),
@@ -445,12 +454,16 @@ impl App {
                     let out = d.on_paste(&text);
                     self.drill_outcome(out)
                 }
+                Screen::Tools(s) => {
+                    let out = s.on_paste(&text);
+                    self.tools_outcome(out)
+                }
                 Screen::Player(_) | Screen::Practice(_) => Update::None,
             },
             Input::Mouse(m) => match &mut self.screen {
                 Screen::Home { .. } | Screen::Lesson => self.on_mouse(m),
                 Screen::Player(_) => self.mouse_to_player(m),
-                Screen::Drill(_) | Screen::Practice(_) => Update::None,
+                Screen::Drill(_) | Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },
             Input::Tick => match &mut self.screen {
                 Screen::Lesson => {
@@ -465,7 +478,7 @@ impl App {
                     let out = d.tick();
                     self.drill_outcome(out)
                 }
-                Screen::Home { .. } | Screen::Practice(_) => Update::None,
+                Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },
             Input::Resize(w, h) => {
                 self.size = Rect::new(0, 0, w, h);

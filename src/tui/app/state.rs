@@ -7,6 +7,7 @@ use crate::tui::blocks::BlockWidget;
 use crate::tui::player::Player;
 use crate::tui::practice_screen::PracticeScreen;
 use crate::tui::rehearse::Drill;
+use crate::tui::tools::ToolsScreen;
 
 /// What fills the terminal. Each screen owns its own state; the open lesson (its page, its
 /// blocks, the lesson list) is the app's, because the home screen's Continue and every
@@ -25,6 +26,8 @@ pub enum Screen {
     Drill(Box<Drill>),
     /// The learner's own solution, graded on every save.
     Practice(Box<PracticeScreen>),
+    /// Your own tools file: its declarations, traps, strict readiness and fixes.
+    Tools(Box<ToolsScreen>),
 }
 
 impl Screen {
@@ -36,6 +39,7 @@ impl Screen {
             Screen::Player(_) => "player",
             Screen::Drill(_) => "drill",
             Screen::Practice(_) => "practice",
+            Screen::Tools(_) => "tools",
         }
     }
 }

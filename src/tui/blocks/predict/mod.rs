@@ -14,6 +14,7 @@ mod keys;
 mod rows;
 mod score;
 mod table;
+mod trap_row;
 mod validator_row;
 mod wire_row;
 
@@ -36,6 +37,7 @@ use crate::validate::cases::{self as val_cases, NamedSchema, ValidatorCase};
 use exec_row::ExecRow;
 pub use rows::{Actual, FixtureKind};
 use rows::{Fixture, PredictRow, Row};
+pub use trap_row::{LET_THROUGH, REJECTED, trap_id};
 use validator_row::ValidatorRow;
 use wire_row::WireRow;
 
@@ -188,6 +190,18 @@ impl PredictWidget {
             .map(|c| Box::new(ValidatorRow::new(c, named.clone())) as Box<dyn PredictRow>)
             .collect();
         PredictWidget::new(&validator_row::FIXTURE, rows)
+    }
+
+    /// Build from a declaration's trap report, judged by its validator on reveal.
+    pub fn for_traps(
+        traps: &[crate::tools::traps::Trap],
+        validator: Arc<crate::validate::Validator>,
+    ) -> PredictWidget {
+        let rows = traps
+            .iter()
+            .map(|t| Box::new(trap_row::TrapRow::new(t, validator.clone())) as Box<dyn PredictRow>)
+            .collect();
+        PredictWidget::new(&trap_row::FIXTURE, rows)
     }
 
     pub fn kind(&self) -> FixtureKind {

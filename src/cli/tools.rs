@@ -1,0 +1,192 @@
+//! `tooldojo tools FILE [--json] [--tools-format F]`: your own tools file, every declaration
+//! with its shape, whether the validator honours it, strict readiness for OpenAI and
+//! Anthropic, the trap report (rejected or let through, with the fix) and hygiene notes.
+//! Exit 0 when the file was read (findings are results), 2 when it could not be.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::error::UserError;
+use crate::tools::report::{self, Report};
+use crate::tools::strict::{Provider, Verdict};
+use crate::tools::{ToolSet, ToolsFormat};
+use crate::validate::json::dumps;
+
+/// `--tools-format`'s words.
+pub(crate) fn format_flag() -> impl clap::builder::TypedValueParser<Value = ToolsFormat> {
+    use clap::builder::TypedValueParser as _;
+    let names: Vec<&'static str> = ToolsFormat::ALL.iter().map(|f| f.name()).collect();
+    clap::builder::PossibleValuesParser::new(names)
+        .map(|s: String| s.parse::<ToolsFormat>().unwrap_or(ToolsFormat::Mcp))
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ToolsArgs {
+    /// The tools file: an MCP tools/list result (or its JSON-RPC response, or one Tool), an
+    /// OpenAI Chat or Responses tools array, an Anthropic tools array, one declaration, or
+    /// an API request body holding tools.
+    #[arg(value_name = "FILE")]
+    pub(crate) file: PathBuf,
+    /// One JSON object a line: each declaration (and each skipped entry) in file order.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Name the declarations' shape where two read alike (mcp, openai-chat,
+    /// openai-responses, anthropic).
+    #[arg(long, value_name = "F", value_parser = format_flag())]
+    pub(crate) tools_format: Option<ToolsFormat>,
+}
+
+/// Load a tools file for any command, its error as the command line says it.
+pub(crate) fn load(
+    file: &std::path::Path,
+    format: Option<ToolsFormat>,
+) -> Result<ToolSet, UserError> {
+    ToolSet::read(file, format).map_err(|e| UserError::new(e.to_string()))
+}
+
+pub(crate) fn run(args: ToolsArgs) -> super::CliResult {
+    let set = load(&args.file, args.tools_format)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let written = if args.json {
+        report::json_lines(&set).try_for_each(|line| writeln!(out, "{}", dumps(&line)))
+    } else {
+        let name = args.file.display().to_string();
+        write!(out, "{}", header(&name, &set)).and_then(|()| {
+            (0..set.tools.len()).try_for_each(|i| write!(out, "{}", human(&Report::of(&set, i))))
+        })
+    };
+    match written.and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The file's first lines: its shape and counts, the skipped entries and duplicate names.
+fn header(file: &str, set: &ToolSet) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{file}: {}{}, {}, {} honoured",
+        set.shape.describe(),
+        if set.shape.named {
+            " (named by --tools-format)"
+        } else {
+            ""
+        },
+        plural(set.tools.len(), "declaration", "declarations"),
+        set.honoured()
+    );
+    for sk in &set.skipped {
+        let name = sk
+            .name
+            .as_deref()
+            .map(|n| format!(" {n:?}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "  skipped {}{name}: a {:?} tool, not a function",
+            sk.at, sk.kind
+        );
+    }
+    for d in &set.duplicates {
+        let _ = writeln!(
+            s,
+            "  duplicate name {:?}: {} and {} (a provider refuses such an array; both are read)",
+            d.name,
+            set.tools[d.first].place(),
+            set.tools[d.again].place()
+        );
+    }
+    s
+}
+
+fn verdict_line(p: Provider, v: &Verdict) -> String {
+    if v.ok {
+        return format!("    {:<10} ready\n", p.label());
+    }
+    let mut s = format!(
+        "    {:<10} not ready: {}\n",
+        p.label(),
+        v.reasons[0].message
+    );
+    for r in &v.reasons[1..] {
+        let _ = writeln!(s, "    {:<10}            {}", "", r.message);
+    }
+    s
+}
+
+/// One declaration in words.
+fn human(r: &Report<'_>) -> String {
+    let t = r.tool;
+    let mut s = String::new();
+    let name = if t.name.is_empty() {
+        "(no name)"
+    } else {
+        &t.name
+    };
+    let _ = writeln!(s, "\n{name}  ({}, {})", t.place(), t.format.label());
+    if let Some(first) = &r.duplicate_of {
+        let _ = writeln!(s, "  the name repeats the declaration at {first}");
+    }
+    match t.refusal() {
+        Some(why) => {
+            let _ = writeln!(s, "  refused by the validator: {why}");
+        }
+        None => {
+            let _ = writeln!(s, "  honoured by the validator");
+        }
+    }
+    let declared = if r.strict_declared() {
+        " (the declaration asks for strict)"
+    } else {
+        ""
+    };
+    let _ = writeln!(s, "  strict mode{declared}");
+    s.push_str(&verdict_line(Provider::Openai, &r.strict.openai));
+    s.push_str(&verdict_line(Provider::Anthropic, &r.strict.anthropic));
+    let traps = &r.traps;
+    let _ = writeln!(
+        s,
+        "  traps: {} tried, {} rejected, {} let through",
+        traps.traps.len(),
+        traps.traps.len() - traps.through(),
+        traps.through()
+    );
+    if let Some(note) = &traps.note {
+        let _ = writeln!(s, "    ({note})");
+    }
+    for u in &traps.unjudged {
+        let _ = writeln!(s, "    (not run on {u}: its valid example fails in place)");
+    }
+    for trap in &traps.traps {
+        let args = crate::text::truncate(&dumps(&trap.args), 100, "…");
+        if trap.ok {
+            let _ = writeln!(s, "    LET THROUGH  {}: {args}", trap.title());
+            match (&trap.fix, &trap.why) {
+                (Some(f), _) => {
+                    let _ = writeln!(s, "                 fix: {}", f.text());
+                }
+                (None, Some(w)) => {
+                    let _ = writeln!(s, "                 no fix: {w}");
+                }
+                _ => {}
+            }
+        } else {
+            let _ = writeln!(s, "    rejected     {}: {}", trap.title(), trap.error);
+        }
+    }
+    if !r.hygiene.is_empty() {
+        let _ = writeln!(s, "  hygiene");
+        for n in &r.hygiene {
+            let _ = writeln!(s, "    {}", n.message);
+        }
+    }
+    s
+}

@@ -1,0 +1,113 @@
+//! One declaration's whole report: honoured or refused, strict readiness, the traps and the
+//! hygiene notes; and the `tools --json` line of each declaration (and of each skipped
+//! entry, which carries the same fields so every line reads alike).
+
+use serde_json::{Value, json};
+
+use super::hygiene::{self, Note};
+use super::load::{Skipped, Tool, ToolSet};
+use super::strict::{self, Readiness};
+use super::traps::{self, TrapReport};
+
+/// Everything said of one declaration.
+#[derive(Debug, Clone)]
+pub struct Report<'t> {
+    pub tool: &'t Tool,
+    pub strict: Readiness,
+    pub traps: TrapReport,
+    pub hygiene: Vec<Note>,
+    /// Where the first declaration with the same name is, when this one repeats it.
+    pub duplicate_of: Option<String>,
+}
+
+impl<'t> Report<'t> {
+    /// The report on the `i`th declaration of `set`.
+    pub fn of(set: &'t ToolSet, i: usize) -> Report<'t> {
+        let tool = &set.tools[i];
+        let traps = traps::report(tool);
+        let hygiene = hygiene::notes(tool, &traps);
+        let duplicate_of = set
+            .duplicates
+            .iter()
+            .find(|d| d.again == i)
+            .map(|d| set.tools[d.first].place());
+        Report {
+            tool,
+            strict: strict::readiness(tool.schema()),
+            traps,
+            hygiene,
+            duplicate_of,
+        }
+    }
+
+    /// Strict mode is asked for in the declaration itself (`"strict": true`).
+    pub fn strict_declared(&self) -> bool {
+        let d = &self.tool.declaration;
+        d.get("strict") == Some(&Value::Bool(true))
+            || d.pointer("/function/strict") == Some(&Value::Bool(true))
+    }
+
+    /// The `tools --json` line.
+    pub fn to_json(&self) -> Value {
+        let traps: Vec<Value> = self
+            .traps
+            .traps
+            .iter()
+            .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
+            .collect();
+        json!({
+            "name": self.tool.name,
+            "shape": self.tool.format.name(),
+            "at": self.tool.at,
+            "honoured": self.tool.honoured(),
+            "refused": self.tool.refusal(),
+            "strict": self.strict,
+            "strict_declared": self.strict_declared(),
+            "traps": traps,
+            "through": self.traps.through(),
+            "note": self.traps.note,
+            "unjudged": self.traps.unjudged,
+            "hygiene": self.hygiene,
+            "duplicate_of": self.duplicate_of,
+        })
+    }
+}
+
+/// The `tools --json` line of an entry that is not a function tool.
+pub fn skipped_json(set: &ToolSet, s: &Skipped) -> Value {
+    let why = format!(
+        "not a function tool: a {:?} tool takes no arguments to check",
+        s.kind
+    );
+    let not = json!({"ok": false, "reasons": [why.clone()]});
+    json!({
+        "name": s.name.clone().unwrap_or_default(),
+        "shape": set.shape.format.map_or("unknown", |f| f.name()),
+        "at": s.at,
+        "skipped": s.kind,
+        "honoured": false,
+        "refused": why,
+        "strict": {"openai": not, "anthropic": not},
+        "traps": [],
+    })
+}
+
+/// Every line of `tools --json`, in file order (skipped entries where they stand).
+pub fn json_lines(set: &ToolSet) -> impl Iterator<Item = Value> + '_ {
+    let mut tools = 0..set.tools.len();
+    let mut skipped = set.skipped.iter().peekable();
+    let mut next_tool = tools.next();
+    std::iter::from_fn(move || {
+        let tool_entry = next_tool.map(|i| set.tools[i].entry);
+        match (tool_entry, skipped.peek()) {
+            (Some(e), Some(s)) if s.entry < e => skipped.next().map(|s| skipped_json(set, s)),
+            (Some(_), _) => {
+                let i = next_tool?;
+                next_tool = tools.next();
+                Some(Report::of(set, i).to_json())
+            }
+            (None, Some(_)) => skipped.next().map(|s| skipped_json(set, s)),
+            (None, None) => None,
+        }
+    })
+}

@@ -1,0 +1,308 @@
+//! The playground on one of your own declarations: the shared playground shell around an
+//! engine whose schema is the declaration (compiled once), whose arguments the learner
+//! edits, and whose rule switches are tried on the declaration's own trap rows. The line
+//! of the arguments the failure names is marked.
+
+use std::sync::Arc;
+
+use crossterm::event::KeyEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use serde_json::{Map, Value, json};
+
+use crate::course::lab::validator_run::{VAL_STAGES, ValRun, run_validator, stage_label};
+use crate::tools::traps::Trap;
+use crate::tui::blocks::KeyHint;
+use crate::tui::blocks::common::{self, verdict_line, wrap_prefixed};
+use crate::tui::blocks::editor::Editor;
+use crate::tui::blocks::panels::{self, Flip};
+use crate::tui::blocks::playground::{
+    ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell,
+};
+use crate::tui::theme::Theme;
+use crate::validate::{CheckKind, Rule, Validator};
+
+/// The declaration's validator, its trap rows and the learner's arguments.
+pub struct ToolEngine {
+    name: String,
+    validator: Arc<Validator>,
+    traps: Vec<Trap>,
+    args: Editor,
+    run: ValRun,
+}
+
+pub type ToolPlayground = Playground<ToolEngine>;
+
+/// A playground on `name`'s validator, its arguments starting at `args`.
+pub fn playground(
+    name: &str,
+    validator: Arc<Validator>,
+    traps: Vec<Trap>,
+    args: &Value,
+) -> ToolPlayground {
+    let text = serde_json::to_string_pretty(args).unwrap_or_else(|_| "{}".into());
+    Playground::with_engine(ToolEngine {
+        name: name.to_owned(),
+        validator,
+        traps,
+        args: Editor::new(&text),
+        run: ValRun {
+            first: None,
+            all: Vec::new(),
+        },
+    })
+}
+
+impl ToolEngine {
+    pub fn run(&self) -> &ValRun {
+        &self.run
+    }
+
+    pub fn args_text(&self) -> String {
+        self.args.text()
+    }
+
+    fn stages(&self, off: Option<Rule>) -> Vec<(&'static str, panels::StageState)> {
+        let fired = self.run.first.as_ref().map(|v| v.kind);
+        let stages = VAL_STAGES.iter().map(|&k| {
+            let is_off = matches!(
+                (k, off),
+                (CheckKind::Missing, Some(Rule::Required))
+                    | (CheckKind::Unknown, Some(Rule::Unknown))
+                    | (CheckKind::Type, Some(Rule::Types))
+                    | (CheckKind::Value, Some(Rule::Values))
+            );
+            (stage_label(k), is_off, fired == Some(k))
+        });
+        panels::stage_states(stages, false)
+    }
+
+    fn result_lines(&self, t: &Theme, width: usize, off: Option<Rule>) -> Vec<Line<'static>> {
+        let mut out = Vec::new();
+        let name = crate::sanitize::clean(&self.name, false);
+        match &self.run.first {
+            None => {
+                let mut p = verdict_line(t, true, "accepted", "").spans;
+                p.push(Span::raw("  "));
+                out.extend(wrap_prefixed(
+                    p,
+                    &format!("{name} would run with these arguments"),
+                    width,
+                    t.dim,
+                ));
+            }
+            Some(v) => {
+                let mut p = verdict_line(t, false, "rejected", "").spans;
+                p.push(Span::raw("  "));
+                let line = json!({"ok": false, "error": v.message});
+                out.extend(common::wrap_json(p, &common::json_compact(&line), width, t));
+                if !v.path.is_empty() {
+                    out.extend(wrap_prefixed(
+                        vec![Span::styled(format!("{} ", t.sym.pointer), t.warn)],
+                        &format!(
+                            "at {} (marked in the arguments)",
+                            crate::sanitize::clean(&v.path, false)
+                        ),
+                        width,
+                        t.warn,
+                    ));
+                }
+            }
+        }
+        out.extend(panels::pipeline_lines(
+            t,
+            "checks:",
+            &self.stages(off),
+            width,
+        ));
+        if self.run.all.len() > 1 {
+            out.push(Line::styled(
+                format!("every violation: {}", self.run.all.len()),
+                t.dim,
+            ));
+            for v in &self.run.all {
+                out.extend(wrap_prefixed(
+                    vec![Span::styled(format!("  {} ", t.sym.bullet), t.dim)],
+                    &crate::sanitize::clean(&v.message, false),
+                    width,
+                    t.base,
+                ));
+            }
+        }
+        out
+    }
+
+    /// Mark the row of the arguments editor in `area` that holds the failing member.
+    fn mark_failure(&self, area: Rect, buf: &mut Buffer, t: &Theme) {
+        let Some(v) = &self.run.first else { return };
+        let key = v
+            .path
+            .rsplit(['.', '['])
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(']');
+        if key.is_empty() {
+            return;
+        }
+        let quoted = format!("{:?}", key.trim_matches('"'));
+        let text = self.args.text();
+        let Some(line) = text.lines().position(|l| l.contains(&quoted)) else {
+            return;
+        };
+        let Some(row) = line.checked_sub(self.args.top) else {
+            return;
+        };
+        let y = area.y + 1 + u16::try_from(row).unwrap_or(u16::MAX);
+        if y + 1 < area.y + area.height {
+            let r = Rect {
+                x: area.x + 1,
+                y,
+                width: area.width.saturating_sub(2),
+                height: 1,
+            };
+            buf.set_style(r, t.bad);
+        }
+    }
+}
+
+impl Engine for ToolEngine {
+    type Rule = Rule;
+    const TITLE: &'static str = "Playground: your tool";
+    const PANELS: &'static [Panel] = &[Panel::Args, Panel::Rules];
+    const TAB_HINT: &'static str = "args / rules";
+
+    fn refresh(&mut self, off: Option<Rule>) {
+        self.run = run_validator(&self.validator, &ArgsInput::Text(self.args.text()), off);
+    }
+
+    fn row_count(&self) -> usize {
+        self.traps.len()
+    }
+
+    fn compare_row(&self, i: usize, rule: Rule) -> Option<Option<Flip>> {
+        let trap = self.traps.get(i)?;
+        let input = ArgsInput::Value(trap.args.clone());
+        let (a, b) = (
+            run_validator(&self.validator, &input, None).verdict(),
+            run_validator(&self.validator, &input, Some(rule)).verdict(),
+        );
+        let words = |v: &crate::validate::cases::Verdict| {
+            if v.ok {
+                "let through".to_owned()
+            } else {
+                v.error.clone()
+            }
+        };
+        Some((a != b).then(|| Flip {
+            id: trap.label.clone(),
+            with: words(&a),
+            with_ok: a.ok,
+            without: words(&b),
+            without_ok: b.ok,
+        }))
+    }
+
+    fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor> {
+        (panel == Panel::Args).then_some(&mut self.args)
+    }
+
+    fn error_spot(&self) -> Option<(Panel, usize, usize)> {
+        let v = self
+            .run
+            .first
+            .as_ref()
+            .filter(|v| v.kind == CheckKind::Parse)?;
+        let (line, column) = common::line_col(&v.message)?;
+        Some((Panel::Args, line, column))
+    }
+
+    fn key(&mut self, _focus: Panel, _key: &KeyEvent) -> Option<KeyEffect> {
+        None
+    }
+
+    fn panel_hints(&self, _focus: Panel) -> Vec<KeyHint> {
+        vec![KeyHint::new("Enter", "edit arguments")]
+    }
+
+    fn status(&self, theme: &Theme) -> String {
+        match &self.run.first {
+            None => format!("{} accepted", theme.sym.ok),
+            Some(_) => format!("{} rejected", theme.sym.bad),
+        }
+    }
+
+    fn height(&self, shell: &Shell<Rule>, width: u16, available: u16) -> u16 {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let inner = width.saturating_sub(2);
+        let res = self
+            .result_lines(&theme, usize::from(inner), shell.off())
+            .len() as u16;
+        let ed = self.args.full_height(inner).max(6);
+        (ed + res + shell.rules_panel_height(inner) + 2).max(available.min(ed + res + 2))
+    }
+
+    fn render(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
+        let Canvas { shell, theme, show } = *c;
+        let wide = inner.width >= 100;
+        let (left, right) = if wide {
+            let [l, r] = inner.layout(&Layout::horizontal([
+                Constraint::Percentage(50),
+                Constraint::Percentage(50),
+            ]));
+            (
+                l,
+                Rect {
+                    x: r.x + 1,
+                    width: r.width.saturating_sub(1),
+                    ..r
+                },
+            )
+        } else {
+            let ed = self
+                .args
+                .full_height(inner.width)
+                .min(inner.height / 2 + 1)
+                .max(6.min(inner.height));
+            let [l, r] = inner.layout(&Layout::vertical([
+                Constraint::Length(ed),
+                Constraint::Fill(1),
+            ]));
+            (l, r)
+        };
+        self.args.render(
+            left,
+            buf,
+            theme,
+            shell.edits(Panel::Args),
+            "arguments",
+            shell.shows(Panel::Args, show),
+        );
+        self.mark_failure(left, buf, theme);
+        let res = self.result_lines(theme, usize::from(right.width), shell.off());
+        let rh = (res.len() as u16).min(right.height);
+        let [ra, _, rules] = right.layout(&Layout::vertical([
+            Constraint::Length(rh),
+            Constraint::Length(1),
+            Constraint::Fill(1),
+        ]));
+        common::draw_lines(ra, buf, &res, 0);
+        shell.draw_rules(theme, rules, buf, show);
+    }
+
+    fn focus_line(&self, _shell: &Shell<Rule>, _width: u16) -> u16 {
+        1
+    }
+
+    fn save(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("args".into(), json!(self.args.text()));
+        m
+    }
+
+    fn restore(&mut self, state: &Value) {
+        if let Some(a) = state.get("args").and_then(Value::as_str) {
+            self.args = Editor::new(a);
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! The "Your tools" screen: the declarations of a tools file with their marks (honoured,
+//! strict-ready, traps let through), the selected one's schema as an outline with its weak
+//! spots, its trap table, strict readiness and hygiene; and four things to do with it:
+//! predict its traps (the predict table on its generated rows), the playground on it, the
+//! fix list (and a fixed copy written beside the file), and a generated run in the trace
+//! player. Everything shown is computed by the core (`crate::tools`) once per declaration,
+//! when it first comes into view.
+//!
+//! - `draw.rs`: the browse view and the fix list;
+//! - `engine.rs`: the playground's engine on one declaration;
+//! - `run.rs`: the generated scenario as a run the player plays.
+
+mod draw;
+pub mod engine;
+pub mod run;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::course::tools_progress::{ToolsProgress, tool_key};
+use crate::tools::hygiene::{self, Note};
+use crate::tools::outline;
+use crate::tools::strict::{self, Readiness};
+use crate::tools::traps::{self, Fix, TrapReport};
+use crate::tools::{Tool, ToolsFile};
+use crate::tui::blocks::predict::PredictWidget;
+use crate::tui::blocks::{BlockOutcome, BlockWidget};
+use crate::tui::keys::{is_char, is_down, is_up, plain};
+use crate::tui::theme::Theme;
+use crate::validate::Validator;
+
+use engine::ToolPlayground;
+
+/// What the screen asks of the app after a key.
+#[must_use]
+pub enum ToolsUpdate {
+    None,
+    Redraw,
+    /// Redraw and keep the screen's progress.
+    Save,
+    Leave,
+    Quit,
+    Suspend,
+    /// Play this run in the full-screen player.
+    Play(Box<crate::replay::Run>),
+}
+
+/// Everything the core says of one declaration, computed once.
+pub struct Analysis {
+    pub traps: TrapReport,
+    pub strict: Readiness,
+    pub hygiene: Vec<Note>,
+    pub outline: Vec<outline::Row>,
+    pub validator: Option<Arc<Validator>>,
+}
+
+impl Analysis {
+    fn of(tool: &Tool) -> Analysis {
+        let traps = traps::report(tool);
+        Analysis {
+            strict: strict::readiness(tool.schema()),
+            hygiene: hygiene::notes(tool, &traps),
+            outline: outline::rows(tool.schema(), &traps),
+            validator: tool.validator().cloned().map(Arc::new),
+            traps,
+        }
+    }
+
+    /// The distinct fixes of what gets through, in the order the traps list them.
+    pub fn fixes(&self) -> Vec<&Fix> {
+        let mut out: Vec<&Fix> = Vec::new();
+        for f in self.traps.traps.iter().filter_map(|t| t.fix.as_ref()) {
+            if !out.iter().any(|o| o.at == f.at && o.key == f.key) {
+                out.push(f);
+            }
+        }
+        out
+    }
+}
+
+/// What the screen shows besides the browse view.
+enum Mode {
+    Browse,
+    Predict(Box<PredictWidget>),
+    Play(Box<ToolPlayground>),
+    Fixes,
+}
+
+/// Which half of the browse view takes the arrows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pane {
+    List,
+    Detail,
+}
+
+pub struct ToolsScreen {
+    file: ToolsFile,
+    sel: usize,
+    pane: Pane,
+    /// Rows of the detail pane scrolled away.
+    scroll: u16,
+    mode: Mode,
+    help: bool,
+    /// A line saying what the last action did (a copy written, nothing to predict).
+    note: Option<String>,
+    cache: RefCell<HashMap<usize, Rc<Analysis>>>,
+    /// The first list row drawn at the last frame.
+    list_top: std::cell::Cell<usize>,
+    progress: ToolsProgress,
+}
+
+impl ToolsScreen {
+    /// The screen on `file`, with the progress kept for it.
+    pub fn new(file: ToolsFile, progress: Option<ToolsProgress>) -> ToolsScreen {
+        let mut progress = progress.unwrap_or_default();
+        progress.file = file.name.clone();
+        ToolsScreen {
+            file,
+            sel: 0,
+            pane: Pane::List,
+            scroll: 0,
+            mode: Mode::Browse,
+            help: false,
+            note: None,
+            cache: RefCell::new(HashMap::new()),
+            list_top: std::cell::Cell::new(0),
+            progress,
+        }
+    }
+
+    /// The key progress on this file is kept under (its content hash, else its name).
+    pub fn progress_key(&self) -> String {
+        self.file
+            .set
+            .hash
+            .clone()
+            .unwrap_or_else(|| self.file.name.clone())
+    }
+
+    /// A line under the title until the next key.
+    pub fn set_note(&mut self, note: &str) {
+        self.note = Some(note.to_owned());
+    }
+
+    pub fn progress(&self) -> &ToolsProgress {
+        &self.progress
+    }
+
+    pub fn selected(&self) -> usize {
+        self.sel
+    }
+
+    /// The name of what the screen shows (`browse`, `predict`, `playground`, `fixes`).
+    pub fn mode_name(&self) -> &'static str {
+        match self.mode {
+            Mode::Browse => "browse",
+            Mode::Predict(_) => "predict",
+            Mode::Play(_) => "playground",
+            Mode::Fixes => "fixes",
+        }
+    }
+
+    /// The analysis of declaration `i`, made on first use.
+    pub fn analysis(&self, i: usize) -> Option<Rc<Analysis>> {
+        let tool = self.file.set.tools.get(i)?;
+        Some(
+            self.cache
+                .borrow_mut()
+                .entry(i)
+                .or_insert_with(|| Rc::new(Analysis::of(tool)))
+                .clone(),
+        )
+    }
+
+    fn tool(&self) -> Option<&Tool> {
+        self.file.set.tools.get(self.sel)
+    }
+
+    /// Does a plain key type text now (the playground's arguments editor)?
+    pub fn takes_text(&self) -> bool {
+        matches!(&self.mode, Mode::Play(p) if p.captures_text() && p.editing())
+    }
+
+    /// Pasted text: into the playground's arguments while it is being edited.
+    pub fn on_paste(&mut self, text: &str) -> ToolsUpdate {
+        match &mut self.mode {
+            Mode::Play(p) => match p.handle_paste(text).outcome {
+                BlockOutcome::Changed => {
+                    self.keep_block();
+                    ToolsUpdate::Save
+                }
+                BlockOutcome::Consumed => ToolsUpdate::Redraw,
+                _ => ToolsUpdate::None,
+            },
+            _ => ToolsUpdate::None,
+        }
+    }
+
+    fn key_of(&self) -> Option<String> {
+        self.tool().map(|t| tool_key(&t.at, &t.name))
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent) -> ToolsUpdate {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('c') if ctrl => return ToolsUpdate::Quit,
+            KeyCode::Char('z') if ctrl => return ToolsUpdate::Suspend,
+            _ => {}
+        }
+        if self.help {
+            self.help = false;
+            return ToolsUpdate::Redraw;
+        }
+        match &mut self.mode {
+            Mode::Predict(w) => {
+                let out = w.handle_key(key, true);
+                return self.after_block(out, &key);
+            }
+            Mode::Play(p) => {
+                let out = p.handle_key(key, true);
+                return self.after_block(out, &key);
+            }
+            Mode::Fixes => return self.fixes_key(&key),
+            Mode::Browse => {}
+        }
+        self.browse_key(&key)
+    }
+
+    /// A key the predict table or the playground handled (or gave back).
+    fn after_block(&mut self, out: BlockOutcome, key: &KeyEvent) -> ToolsUpdate {
+        match out {
+            BlockOutcome::Changed => {
+                self.keep_block();
+                ToolsUpdate::Save
+            }
+            BlockOutcome::Consumed => ToolsUpdate::Redraw,
+            BlockOutcome::Release => self.back_to_browse(),
+            BlockOutcome::Ignored if plain(key, KeyCode::Esc) => self.back_to_browse(),
+            BlockOutcome::Ignored if is_char(key, 'q') => ToolsUpdate::Quit,
+            BlockOutcome::Ignored if is_char(key, '?') => {
+                self.help = true;
+                ToolsUpdate::Redraw
+            }
+            BlockOutcome::Ignored => ToolsUpdate::None,
+        }
+    }
+
+    /// Keep what the open block did in the file's progress.
+    fn keep_block(&mut self) {
+        let Some(key) = self.key_of() else { return };
+        match &self.mode {
+            Mode::Predict(w) => {
+                self.progress.predict.insert(key, w.save());
+            }
+            Mode::Play(p) if !p.flips().is_empty() || p.is_done() => {
+                self.progress.played.insert(key);
+            }
+            _ => {}
+        }
+    }
+
+    fn back_to_browse(&mut self) -> ToolsUpdate {
+        self.keep_block();
+        self.mode = Mode::Browse;
+        ToolsUpdate::Save
+    }
+
+    fn browse_key(&mut self, key: &KeyEvent) -> ToolsUpdate {
+        let n = self.file.set.tools.len();
+        self.note = None;
+        if is_char(key, 'q') {
+            return ToolsUpdate::Quit;
+        }
+        if plain(key, KeyCode::Esc) {
+            return ToolsUpdate::Leave;
+        }
+        if is_char(key, '?') {
+            self.help = true;
+        } else if plain(key, KeyCode::Tab) || plain(key, KeyCode::BackTab) {
+            self.pane = match self.pane {
+                Pane::List => Pane::Detail,
+                Pane::Detail => Pane::List,
+            };
+        } else if is_down(key) && self.pane == Pane::List {
+            self.select((self.sel + 1).min(n.saturating_sub(1)));
+        } else if is_up(key) && self.pane == Pane::List {
+            self.select(self.sel.saturating_sub(1));
+        } else if is_down(key) || plain(key, KeyCode::PageDown) {
+            let by = if plain(key, KeyCode::PageDown) { 10 } else { 1 };
+            self.scroll = self.scroll.saturating_add(by);
+        } else if is_up(key) || plain(key, KeyCode::PageUp) {
+            let by = if plain(key, KeyCode::PageUp) { 10 } else { 1 };
+            self.scroll = self.scroll.saturating_sub(by);
+        } else if plain(key, KeyCode::Home) || is_char(key, 'g') {
+            self.select(0);
+        } else if plain(key, KeyCode::End) || is_char(key, 'G') {
+            self.select(n.saturating_sub(1));
+        } else if plain(key, KeyCode::Enter) {
+            self.open_predict();
+        } else if is_char(key, 'p') {
+            self.open_playground();
+        } else if is_char(key, 'f') {
+            if self.tool().is_some() {
+                self.mode = Mode::Fixes;
+            }
+        } else if is_char(key, 't') {
+            return self.open_trace();
+        } else {
+            return ToolsUpdate::None;
+        }
+        ToolsUpdate::Redraw
+    }
+
+    fn select(&mut self, i: usize) {
+        if i != self.sel {
+            self.sel = i;
+            self.scroll = 0;
+        }
+    }
+
+    fn open_predict(&mut self) {
+        let (Some(a), Some(key)) = (self.analysis(self.sel), self.key_of()) else {
+            return;
+        };
+        let Some(v) = a.validator.clone() else {
+            self.note =
+                Some("The validator refuses this declaration: there is nothing to predict.".into());
+            return;
+        };
+        if a.traps.traps.is_empty() {
+            self.note = Some("This declaration has no traps to predict.".into());
+            return;
+        }
+        let mut w = PredictWidget::for_traps(&a.traps.traps, v);
+        if let Some(saved) = self.progress.predict.get(&key) {
+            w.restore(saved);
+        }
+        self.mode = Mode::Predict(Box::new(w));
+    }
+
+    fn open_playground(&mut self) {
+        let (Some(a), Some(tool)) = (self.analysis(self.sel), self.tool()) else {
+            return;
+        };
+        let Some(v) = a.validator.clone() else {
+            self.note =
+                Some("The validator refuses this declaration: there is nothing to run.".into());
+            return;
+        };
+        let args = a
+            .traps
+            .baseline
+            .clone()
+            .unwrap_or_else(|| serde_json::json!({}));
+        let p = engine::playground(&tool.name, v, a.traps.traps.clone(), &args);
+        self.mode = Mode::Play(Box::new(p));
+    }
+
+    fn open_trace(&mut self) -> ToolsUpdate {
+        let (Some(a), Some(tool)) = (self.analysis(self.sel), self.tool()) else {
+            return ToolsUpdate::None;
+        };
+        match crate::tools::scenario::plan(tool, &a.traps) {
+            Some(plan) => {
+                if let Some(key) = self.key_of() {
+                    self.progress.traced.insert(key);
+                }
+                ToolsUpdate::Play(Box::new(run::build(&plan)))
+            }
+            None => {
+                self.note = Some("No valid arguments could be made for this declaration, so there is no run to play.".into());
+                ToolsUpdate::Redraw
+            }
+        }
+    }
+
+    fn fixes_key(&mut self, key: &KeyEvent) -> ToolsUpdate {
+        if is_char(key, 'q') {
+            return ToolsUpdate::Quit;
+        }
+        if is_char(key, '?') {
+            self.help = true;
+            return ToolsUpdate::Redraw;
+        }
+        if plain(key, KeyCode::Esc) || is_char(key, 'f') {
+            self.mode = Mode::Browse;
+            return ToolsUpdate::Redraw;
+        }
+        if is_char(key, 'w') {
+            self.note = Some(self.write_fixed());
+            return ToolsUpdate::Redraw;
+        }
+        if is_down(key) || plain(key, KeyCode::PageDown) {
+            self.scroll = self.scroll.saturating_add(1);
+            return ToolsUpdate::Redraw;
+        }
+        if is_up(key) || plain(key, KeyCode::PageUp) {
+            self.scroll = self.scroll.saturating_sub(1);
+            return ToolsUpdate::Redraw;
+        }
+        ToolsUpdate::None
+    }
+
+    /// The selected declaration with every fix applied.
+    pub fn fixed_declaration(&self) -> Option<serde_json::Value> {
+        let tool = self.tool()?;
+        let a = self.analysis(self.sel)?;
+        Some(traps::apply_fixes(
+            &tool.declaration,
+            tool.format.form(),
+            &a.fixes(),
+        ))
+    }
+
+    /// Write the selected declaration, fixed, beside the working directory as
+    /// `NAME.fixed.json` (never over an existing file).
+    fn write_fixed(&self) -> String {
+        let (Some(tool), Some(fixed)) = (self.tool(), self.fixed_declaration()) else {
+            return "Nothing to write.".into();
+        };
+        let safe: String = tool
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let path = std::path::PathBuf::from(format!("{safe}.fixed.json"));
+        let text = serde_json::to_string_pretty(&fixed).unwrap_or_default() + "\n";
+        match crate::safe_file::write(&path, text.as_bytes(), false) {
+            Ok(()) => format!("Wrote the fixed declaration to {}.", path.display()),
+            Err(e) => format!("Not written: {e}"),
+        }
+    }
+
+    pub fn render(&self, area: Rect, buf: &mut Buffer, t: &Theme, present: bool) {
+        draw::render(self, area, buf, t, present);
+    }
+}
+
+#[cfg(test)]
+mod tests;

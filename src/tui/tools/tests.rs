@@ -1,0 +1,70 @@
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::*;
+
+fn key(c: KeyCode) -> KeyEvent {
+    KeyEvent::new(c, KeyModifiers::NONE)
+}
+
+fn screen() -> ToolsScreen {
+    let text = include_str!("../../../fixtures/tools/issue-tracker.json");
+    let set = crate::tools::ToolSet::from_text(text, None).unwrap();
+    ToolsScreen::new(
+        ToolsFile {
+            name: "issue-tracker.json".into(),
+            set: Arc::new(set),
+        },
+        None,
+    )
+}
+
+#[test]
+fn keys_choose_predict_play_fix_and_leave() {
+    let mut s = screen();
+    assert!(matches!(s.on_key(key(KeyCode::Down)), ToolsUpdate::Redraw));
+    assert_eq!(s.selected(), 1);
+    assert!(matches!(s.on_key(key(KeyCode::Enter)), ToolsUpdate::Redraw));
+    assert_eq!(s.mode_name(), "predict");
+    // Pick "let through" for the first row, lock it and reveal it: the prediction is kept.
+    let _ = s.on_key(key(KeyCode::Char('2')));
+    let _ = s.on_key(key(KeyCode::Enter));
+    let _ = s.on_key(key(KeyCode::Enter));
+    assert!(matches!(s.on_key(key(KeyCode::Esc)), ToolsUpdate::Save));
+    assert_eq!(s.mode_name(), "browse");
+    assert!(
+        s.progress().predict.contains_key("tools[1] get_issue"),
+        "{:?}",
+        s.progress()
+    );
+    let _ = s.on_key(key(KeyCode::Char('p')));
+    assert_eq!(s.mode_name(), "playground");
+    let _ = s.on_key(key(KeyCode::Esc));
+    let _ = s.on_key(key(KeyCode::Char('f')));
+    assert_eq!(s.mode_name(), "fixes");
+    let _ = s.on_key(key(KeyCode::Esc));
+    assert!(matches!(
+        s.on_key(key(KeyCode::Char('t'))),
+        ToolsUpdate::Play(_)
+    ));
+    assert!(s.progress().traced.contains("tools[1] get_issue"));
+    assert!(matches!(s.on_key(key(KeyCode::Esc)), ToolsUpdate::Leave));
+}
+
+#[test]
+fn the_fixed_copy_closes_what_got_through() {
+    let s = screen();
+    let fixed = s.fixed_declaration().unwrap();
+    let v = crate::validate::Validator::from_value(&fixed).unwrap();
+    let a = s.analysis(0).unwrap();
+    for t in a.traps.traps.iter().filter(|t| t.fix.is_some()) {
+        assert!(
+            !v.is_valid(&t.args, &crate::validate::ValidatorRules::ALL_ON),
+            "{}",
+            t.label
+        );
+    }
+    assert!(v.is_valid(
+        a.traps.baseline.as_ref().unwrap(),
+        &crate::validate::ValidatorRules::ALL_ON
+    ));
+}

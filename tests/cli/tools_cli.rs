@@ -1,0 +1,190 @@
+//! `tooldojo tools FILE` and `tooldojo validate --tools FILE --tool NAME` as a user runs them,
+//! on the shipped example tools file and on broken files.
+
+use serde_json::Value;
+
+use crate::support::tooldojo;
+
+const EXAMPLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/tools/issue-tracker.json"
+);
+
+fn lines(out: &std::process::Output) -> Vec<Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn json_has_a_line_a_declaration_with_the_contract_fields() {
+    let out = tooldojo(&["tools", EXAMPLE, "--json"], None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = lines(&out);
+    let names: Vec<&str> = lines.iter().map(|l| l["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["search_issues", "get_issue", "create_issue"]);
+    for l in &lines {
+        assert_eq!(l["shape"], "mcp");
+        assert_eq!(l["honoured"], true);
+        assert!(l["refused"].is_null());
+        for p in ["openai", "anthropic"] {
+            assert!(l["strict"][p]["ok"].is_boolean(), "{l}");
+            assert!(l["strict"][p]["reasons"].is_array(), "{l}");
+        }
+        for t in l["traps"].as_array().unwrap() {
+            for k in ["trap", "path", "args", "ok", "error", "fix"] {
+                assert!(t.get(k).is_some(), "{k} missing in {t}");
+            }
+            assert_eq!(t["ok"] == true, t["error"] == "", "{t}");
+        }
+    }
+    let get_issue = &lines[1];
+    assert_eq!(get_issue["strict"]["openai"]["ok"], true, "{get_issue}");
+    assert_eq!(get_issue["strict"]["anthropic"]["ok"], false);
+    let search = &lines[0];
+    let extra = search["traps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["kind"] == "extra_key")
+        .unwrap();
+    assert_eq!(extra["ok"], true);
+    assert_eq!(extra["fix"], "add \"additionalProperties\": false");
+}
+
+#[test]
+fn the_human_report_names_shape_verdicts_and_fixes() {
+    let out = tooldojo(&["tools", EXAMPLE], None);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("MCP tools/list result, 3 declarations, 3 honoured"),
+        "{text}"
+    );
+    assert!(
+        text.contains("LET THROUGH  per_page: far past any sensible bound"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fix: add \"maximum\": 100 on per_page"),
+        "{text}"
+    );
+    assert!(
+        text.contains("rejected     required field missing: repo: missing required arg: repo"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_file_that_cannot_be_read_exits_2_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "[\n  {\"name\": \"a\",\n").unwrap();
+    let mixed = dir.path().join("mixed.json");
+    std::fs::write(
+        &mixed,
+        r#"[{"type": "function", "name": "a"}, {"name": "b", "input_schema": {}}]"#,
+    )
+    .unwrap();
+    let missing = dir.path().join("none.json");
+    for (file, want) in [
+        (&bad, ":3:1: not JSON"),
+        (&mixed, "--tools-format"),
+        (&missing, "none.json"),
+    ] {
+        let out = tooldojo(&["tools", file.to_str().unwrap()], None);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("backtrace"),
+            "{err}"
+        );
+    }
+    let out = tooldojo(
+        &[
+            "tools",
+            mixed.to_str().unwrap(),
+            "--tools-format",
+            "anthropic",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let l = lines(&out);
+    assert_eq!(l[0]["honoured"], false);
+    assert!(
+        l[0]["refused"].as_str().unwrap().contains("input_schema"),
+        "{}",
+        l[0]
+    );
+    assert_eq!(l[1]["honoured"], true);
+}
+
+#[test]
+fn skipped_entries_have_a_line_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("t.json");
+    std::fs::write(&f, r#"[{"type": "web_search_20250305", "name": "web_search"}, {"name": "b", "input_schema": {"type": "object"}}]"#).unwrap();
+    let out = tooldojo(&["tools", f.to_str().unwrap(), "--json"], None);
+    let l = lines(&out);
+    assert_eq!(l.len(), 2);
+    assert_eq!(l[0]["skipped"], "web_search_20250305");
+    assert_eq!(l[0]["honoured"], false);
+    assert_eq!(l[1]["name"], "b");
+    let text = String::from_utf8_lossy(&tooldojo(&["tools", f.to_str().unwrap()], None).stdout)
+        .to_string();
+    assert!(
+        text.contains("skipped [0] \"web_search\": a \"web_search_20250305\" tool"),
+        "{text}"
+    );
+}
+
+#[test]
+fn validate_judges_one_call_against_a_declaration_of_the_file() {
+    let run = |args: &str| {
+        let out = tooldojo(
+            &[
+                "validate",
+                "--tools",
+                EXAMPLE,
+                "--tool",
+                "get_issue",
+                "--args",
+                args,
+            ],
+            None,
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(run(r#"{"repo": "acme/web", "number": 7}"#)["ok"], true);
+    let v = run(r#"{"repo": "acme/web", "number": 7, "org": "x"}"#);
+    assert_eq!(v["error"], "unknown arg: org");
+    let v = run(r#"{"repo": "acme/web"}"#);
+    assert_eq!(v["error"], "missing required arg: number");
+    let out = tooldojo(
+        &[
+            "validate", "--tools", EXAMPLE, "--tool", "nope", "--args", "{}",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("search_issues, get_issue, create_issue")
+    );
+    let out = tooldojo(&["validate", "--tools", EXAMPLE, "--args", "{}"], None);
+    assert_eq!(out.status.code(), Some(2), "--tools needs --tool");
+}
