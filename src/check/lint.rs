@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::CheckRow;
 use crate::content::Content;
 use crate::content::lessons::{Block, BlockKind, BlockSpec, Lesson, load_all};
+use crate::course::lab::wire::wire_cases;
 use crate::error::UserResult;
 use crate::executor::cases as exec_cases;
 use crate::orchestrator::{EventKind, scenario_names};
@@ -22,6 +23,8 @@ pub struct LintTables {
     pub get_ticket: Vec<(String, String)>,
     /// validator rows: (id, group), in file order.
     pub validator: Vec<(String, String)>,
+    /// wire rows: (id, group), in file order.
+    pub wire: Vec<(String, String)>,
     pub schemas: Vec<String>,
     pub scenarios: Vec<String>,
     /// The binary's subcommand names (given by the caller: the lint knows no command line).
@@ -39,6 +42,10 @@ impl LintTables {
             .into_iter()
             .map(|c| (c.id, c.group))
             .collect();
+        let wire = wire_cases(content)?
+            .into_iter()
+            .map(|c| (c.id, c.group))
+            .collect();
         let schemas = val_cases::schemas(content)?
             .into_iter()
             .map(|(n, _)| n)
@@ -47,6 +54,7 @@ impl LintTables {
         Ok(LintTables {
             get_ticket,
             validator,
+            wire,
             schemas,
             scenarios,
             commands: commands.to_vec(),
@@ -54,10 +62,10 @@ impl LintTables {
     }
 
     fn rows(&self, fixture: &str) -> (&[(String, String)], &'static str) {
-        if fixture == "validator" {
-            (&self.validator, "fixtures/validator_cases.json")
-        } else {
-            (&self.get_ticket, "fixtures/get_ticket_cases.json")
+        match fixture {
+            "validator" => (&self.validator, "fixtures/validator_cases.json"),
+            "wire" => (&self.wire, "fixtures/wire_cases.json"),
+            _ => (&self.get_ticket, "fixtures/get_ticket_cases.json"),
         }
     }
 }
@@ -260,6 +268,7 @@ fn coverage_rows(tables: &LintTables, uses: &Uses) -> Vec<CheckRow> {
     for (fixture, rows) in [
         ("get_ticket", &tables.get_ticket),
         ("validator", &tables.validator),
+        ("wire", &tables.wire),
     ] {
         for (id, _) in rows {
             let wher = uses

@@ -1,5 +1,6 @@
-//! The fixture suites of `tooldojo check`: validator rows, get_ticket rows and scenarios, each
-//! run through the real code and compared with what its fixture expects.
+//! The fixture suites of `tooldojo check`: validator rows, get_ticket rows, wire rows, one
+//! ticket world (the same ticket in every store) and scenarios, each run through the real
+//! code and compared with what its fixture expects.
 
 use std::collections::HashSet;
 
@@ -7,8 +8,9 @@ use serde_json::json;
 
 use super::CheckRow;
 use crate::content::Content;
+use crate::course::lab::wire;
 use crate::error::{UserError, UserResult};
-use crate::executor::{ExecRules, cases as exec_cases};
+use crate::executor::{ExecRules, Record, cases as exec_cases};
 use crate::orchestrator::{load_scenario, results_map, run_blocking, scenario_names};
 use crate::validate::{ValidatorRules, cases as val_cases};
 
@@ -86,6 +88,29 @@ pub(crate) fn get_ticket_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
     )
 }
 
+/// The wire rows against the protocols' pairing rules: which call each recorded result
+/// answers, and how it says it failed.
+pub(crate) fn wire_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
+    let cases = wire::wire_cases(content)?;
+    let file = format!("fixtures/{}", wire::WIRE_CASES);
+    fixture_rows(
+        &file,
+        &cases,
+        |c| &c.id,
+        |case| {
+            let run = wire::run(case)?;
+            let actual = run.expected_form();
+            Ok(CheckRow {
+                suite: "wire".into(),
+                name: case.id.clone(),
+                expected: serde_json::to_value(&case.expected).unwrap_or_default(),
+                actual: serde_json::to_value(&actual).unwrap_or_default(),
+                pass: actual == case.expected,
+            })
+        },
+    )
+}
+
 /// Every scenario's expected stop reason and per-call categories against a real run (seed 0).
 pub fn scenario_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
     let mut rows = Vec::new();
@@ -113,4 +138,52 @@ pub fn scenario_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
         });
     }
     Ok(rows)
+}
+
+/// One ticket world: a ticket that several stores hold (`fixtures/tickets.json` and each
+/// scenario's own records) is the same ticket in all of them, by title and status. One row
+/// per (tenant, id) held more than once; expected is the first store's record (tickets.json
+/// first, then scenarios in name order), actual the first store that disagrees.
+pub(crate) fn ticket_rows(content: &Content) -> UserResult<Vec<CheckRow>> {
+    let mut stores: Vec<(String, Vec<Record>)> = vec![(
+        format!("fixtures/{}", exec_cases::TICKETS),
+        exec_cases::tickets(content)?,
+    )];
+    for name in scenario_names(content)? {
+        if let Some(records) = load_scenario(content, &name)?.records {
+            stores.push((format!("scenario {name}"), records));
+        }
+    }
+    let mut seen: Vec<(String, Vec<(&str, &Record)>)> = Vec::new();
+    for (store, records) in &stores {
+        for r in records {
+            let key = format!("{}:{}", r.tenant, r.id);
+            match seen.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, holders)) => holders.push((store, r)),
+                None => seen.push((key, vec![(store, r)])),
+            }
+        }
+    }
+    let shown = |store: &str, r: &Record| format!("{}, {} ({store})", r.title, r.status);
+    Ok(seen
+        .into_iter()
+        .filter(|(_, holders)| holders.len() > 1)
+        .map(|(key, holders)| {
+            let (first_store, first) = holders[0];
+            let differs = holders
+                .iter()
+                .find(|(_, r)| r.title != first.title || r.status != first.status);
+            let (actual, pass) = match differs {
+                Some((store, r)) => (shown(store, r), false),
+                None => (format!("the same in all {} stores", holders.len()), true),
+            };
+            CheckRow {
+                suite: "tickets".into(),
+                name: key,
+                expected: json!(shown(first_store, first)),
+                actual: json!(actual),
+                pass,
+            }
+        })
+        .collect())
 }

@@ -35,6 +35,10 @@ pub(crate) fn short(v: &Value) -> String {
                 }
                 return s;
             }
+            if let (Some(answers), Some(Value::String(flag))) = (m.get("answers"), m.get("flag")) {
+                let call = answers.as_str().unwrap_or("no call");
+                return format!("{call}, {}", flag.replace('_', " "));
+            }
             if let Some(Value::String(code)) = m.get("code") {
                 return code.clone();
             }

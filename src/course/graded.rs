@@ -122,6 +122,8 @@ pub fn record_pass(lessons: &[LessonEntry], report: &Report) -> Option<Recorded>
     }
     let opened = Store::open(Some(dir), false);
     let mut progress = opened.progress;
+    let ids: Vec<String> = lessons.iter().map(|l| l.id.clone()).collect();
+    progress.follow_renames(&ids);
     let mut ticked: Vec<usize> = Vec::new();
     for &f in &passed {
         let newly = tick_graded(lessons, &mut progress, f, |_, _, _| None);
@@ -171,7 +173,7 @@ mod tests {
         assert_eq!(ticked.len(), 1, "one checklist names execute:1");
         let (l, p, b, state) = &ticked[0];
         let id = &lessons[*l].id;
-        assert!(id.starts_with("14-"), "{id}");
+        assert!(id.starts_with("17-"), "{id}");
         assert_eq!(state, &json!({"ticked": [true]}));
         assert_eq!(
             progress.lessons[id].blocks[&progress::block_key(*p, *b)],
@@ -187,16 +189,16 @@ mod tests {
     fn the_line_names_the_lessons_whose_checklist_was_ticked() {
         let one = Recorded {
             functions: vec!["execute_tool"],
-            lessons: vec!["14".into()],
+            lessons: vec!["17".into()],
         };
         assert_eq!(
             one.line(),
-            "Every row of your execute_tool passed: ticked on the course checklist (lesson 14)."
+            "Every row of your execute_tool passed: ticked on the course checklist (lesson 17)."
         );
         let two = Recorded {
             functions: vec!["validate_tool_args", "execute_tool"],
-            lessons: vec!["3".into(), "14".into()],
+            lessons: vec!["3".into(), "17".into()],
         };
-        assert!(two.line().ends_with("(lessons 3, 14)."), "{}", two.line());
+        assert!(two.line().ends_with("(lessons 3, 17)."), "{}", two.line());
     }
 }

@@ -42,7 +42,7 @@ impl LessonEntry {
         }
     }
 
-    /// The lesson's number, as its file name starts (`14-checklist` is 14).
+    /// The lesson's number, as its file name starts (`17-checklist` is 17).
     pub fn number(&self) -> Option<u32> {
         let digits: String = self.id.chars().take_while(char::is_ascii_digit).collect();
         digits.parse().ok()

@@ -85,6 +85,77 @@ impl LessonProgress {
     }
 }
 
+/// The part of a lesson id after its number (`checklist-and-interview` of
+/// `17-checklist-and-interview`); `None` for an id without one.
+fn slug(id: &str) -> Option<&str> {
+    let (number, rest) = id.split_once('-')?;
+    (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) && !rest.is_empty())
+        .then_some(rest)
+}
+
+impl LessonProgress {
+    /// Take in what an older copy of the same lesson holds: its block states where this one
+    /// has none, its pages and unfinished blocks, done if either was.
+    fn absorb(&mut self, old: LessonProgress) {
+        for (k, v) in old.blocks {
+            self.blocks.entry(k).or_insert(v);
+        }
+        self.pages_seen.extend(old.pages_seen);
+        self.pending.extend(old.pending);
+        for (k, v) in old.left {
+            self.left.entry(k).or_insert(v);
+        }
+        self.done |= old.done;
+        self.last_page = self.last_page.max(old.last_page);
+    }
+}
+
+impl Progress {
+    /// A lesson that changed its number keeps its progress: an entry saved under an id that
+    /// is not among `ids` moves to the one lesson of `ids` with the same name after the
+    /// number (`14-checklist-and-interview` to `17-checklist-and-interview`), and so do the
+    /// position and the review cards of its explain questions. Returns how many entries
+    /// moved.
+    pub fn follow_renames(&mut self, ids: &[String]) -> usize {
+        let renamed: Vec<(String, String)> = self
+            .lessons
+            .keys()
+            .filter(|old| !ids.contains(old))
+            .filter_map(|old| {
+                let s = slug(old)?;
+                let mut same = ids.iter().filter(|id| slug(id) == Some(s));
+                match (same.next(), same.next()) {
+                    (Some(new), None) => Some((old.clone(), new.clone())),
+                    _ => None,
+                }
+            })
+            .collect();
+        for (old, new) in &renamed {
+            if let Some(moved) = self.lessons.remove(old) {
+                self.lessons.entry(new.clone()).or_default().absorb(moved);
+            }
+            if let Some(at) = self.current.as_mut().filter(|at| &at.lesson == old) {
+                at.lesson = new.clone();
+            }
+            let prefix = format!("explain/{old}#");
+            let cards: Vec<String> = self
+                .rehearsal
+                .cards
+                .keys()
+                .filter(|k| k.starts_with(&prefix))
+                .cloned()
+                .collect();
+            for key in cards {
+                if let Some(card) = self.rehearsal.cards.remove(&key) {
+                    let moved = format!("explain/{new}#{}", &key[prefix.len()..]);
+                    self.rehearsal.cards.entry(moved).or_insert(card);
+                }
+            }
+        }
+        renamed.len()
+    }
+}
+
 /// Key of a block's state inside `LessonProgress::blocks`.
 pub(crate) fn block_key(page: usize, block: usize) -> String {
     format!("{page}/{block}")
@@ -371,5 +442,60 @@ mod tests {
         let text = serde_json::to_string(&p).unwrap();
         let back: Progress = serde_json::from_str(&text).unwrap();
         assert_eq!(back, p);
+    }
+    #[test]
+    fn a_renumbered_lesson_keeps_its_progress() {
+        let ids: Vec<String> = ["01-x", "16-y", "17-checklist-and-interview"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let mut p = Progress::default();
+        let old = p
+            .lessons
+            .entry("14-checklist-and-interview".into())
+            .or_default();
+        old.done = true;
+        old.pages_seen.insert(3);
+        old.blocks
+            .insert("2/0".into(), serde_json::json!({"ticked": [true]}));
+        // The grader already wrote under the new id: its block wins, the rest is merged.
+        let new = p
+            .lessons
+            .entry("17-checklist-and-interview".into())
+            .or_default();
+        new.blocks
+            .insert("2/0".into(), serde_json::json!({"ticked": [true, true]}));
+        new.pages_seen.insert(0);
+        p.lessons.entry("09-gone".into()).or_default().done = true;
+        p.current = Some(Position {
+            lesson: "14-checklist-and-interview".into(),
+            page: 3,
+            ..Position::default()
+        });
+        p.rehearsal
+            .answer("explain/14-checklist-and-interview#2", false, 5);
+        assert_eq!(p.follow_renames(&ids), 1);
+        let moved = &p.lessons["17-checklist-and-interview"];
+        assert!(moved.done);
+        assert_eq!(moved.pages_seen, BTreeSet::from([0, 3]));
+        assert_eq!(
+            moved.blocks["2/0"],
+            serde_json::json!({"ticked": [true, true]})
+        );
+        assert!(!p.lessons.contains_key("14-checklist-and-interview"));
+        assert!(
+            p.lessons.contains_key("09-gone"),
+            "no lesson of that name: kept as it was"
+        );
+        assert_eq!(p.current.unwrap().lesson, "17-checklist-and-interview");
+        assert!(
+            p.rehearsal
+                .cards
+                .contains_key("explain/17-checklist-and-interview#2")
+        );
+        // Nothing left to move the second time.
+        let mut again = Progress::default();
+        again.lessons.entry("01-x".into()).or_default();
+        assert_eq!(again.follow_renames(&ids), 0);
     }
 }

@@ -198,7 +198,7 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
         .map(|p| p.player(config.present))
         .transpose()?;
     // A presenter's demo never reads or writes the learner's progress.
-    let opened = if config.present {
+    let mut opened = if config.present {
         progress::Opened {
             store: progress::Store::memory(),
             progress: progress::Progress::default(),
@@ -207,6 +207,11 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
     } else {
         progress::Store::open(progress::state_dir(), config.reset_progress)
     };
+    // A lesson that changed its number keeps the learner's progress.
+    if let Ok(list) = &lessons {
+        let ids: Vec<String> = list.iter().map(|l| l.id.clone()).collect();
+        opened.progress.follow_renames(&ids);
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

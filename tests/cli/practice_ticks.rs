@@ -36,9 +36,9 @@ fn a_full_pass_ticks_the_course_checklist_in_the_progress_file() {
         .as_object()
         .unwrap()
         .iter()
-        .find(|(id, _)| id.starts_with("14-"))
+        .find(|(id, _)| id.starts_with("17-"))
         .map(|(_, l)| l)
-        .expect("lesson 14 recorded");
+        .expect("lesson 17 recorded");
     let blocks = lesson["blocks"].as_object().unwrap();
     assert!(
         blocks

@@ -132,7 +132,7 @@ fn a_bad_lesson_id_names_the_known_ids_in_one_line() {
         "{stderr}"
     );
     assert!(
-        stderr.trim_end().ends_with("14-checklist-and-interview"),
+        stderr.trim_end().ends_with("17-checklist-and-interview"),
         "{stderr}"
     );
 }

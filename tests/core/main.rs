@@ -12,6 +12,7 @@ mod fuzz_regressions;
 mod gen_calls;
 mod house;
 mod json_schema_suite;
+mod lesson_facts;
 mod lessons;
 mod lessons_copy;
 mod lessons_lint;

@@ -70,6 +70,24 @@ fn every_validator_row_agrees_with_the_real_validator() {
 }
 
 #[test]
+fn every_wire_row_agrees_with_the_protocols_rules() {
+    let mut p = predict(&[("fixture", "wire")]).unwrap();
+    assert!(p.row_ids().len() >= 10);
+    reveal_all(&mut p);
+    for id in p.row_ids() {
+        let a = p.actual(&id).unwrap();
+        assert!(a.agrees, "{id}: {:?} vs expected {}", a.shown, a.expected);
+    }
+    // Pairing rows answer with a call's id or "no call"; flag rows with a way of failing.
+    let pairing = predict(&[("fixture", "wire"), ("group", "pairing")]).unwrap();
+    let flag = predict(&[("fixture", "wire"), ("group", "flag")]).unwrap();
+    assert_eq!(
+        pairing.row_ids().len() + flag.row_ids().len(),
+        p.row_ids().len()
+    );
+}
+
+#[test]
 fn rows_option_picks_and_orders_rows() {
     let p = predict(&[("fixture", "get_ticket"), ("rows", "row-7,row-2")]).unwrap();
     assert_eq!(p.row_ids(), ["row-7", "row-2"]);
@@ -82,7 +100,7 @@ fn rows_option_picks_and_orders_rows() {
         .unwrap();
     assert!(e.contains("no-such-group"), "{e}");
     let e = predict(&[("fixture", "tickets")]).err().unwrap();
-    assert!(e.contains("get_ticket or validator"), "{e}");
+    assert!(e.contains("get_ticket, validator or wire"), "{e}");
     let e = build(&block(BlockKind::Predict, &[], "", BlockSpec::None), &env())
         .err()
         .unwrap();

@@ -14,6 +14,7 @@ mod blocks_real;
 mod blocks_stage;
 mod blocks_text;
 mod blocks_trace;
+mod course_tmux;
 mod keybar_80;
 mod paste;
 mod player;

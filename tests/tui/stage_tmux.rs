@@ -22,7 +22,7 @@ fn p_ticks_every_item_a_pass_earns_on_the_first_run() {
     std::fs::write(dir.path().join("solution.py"), SOLUTION).unwrap();
     let state = dir.path().join("state");
     let cmd = format!(
-        "cd '{}' && TOOLDOJO_STATE_DIR='{}' '{}' --lesson 14-checklist-and-interview; echo EXITED=$?; sleep 60",
+        "cd '{}' && TOOLDOJO_STATE_DIR='{}' '{}' --lesson 17-checklist-and-interview; echo EXITED=$?; sleep 60",
         dir.path().display(),
         state.display(),
         env!("CARGO_BIN_EXE_tooldojo")
@@ -43,9 +43,9 @@ fn p_ticks_every_item_a_pass_earns_on_the_first_run() {
         .as_object()
         .unwrap()
         .iter()
-        .find(|(id, _)| id.starts_with("14-"))
+        .find(|(id, _)| id.starts_with("17-"))
         .map(|(_, l)| l)
-        .expect("lesson 14 recorded");
+        .expect("lesson 17 recorded");
     assert!(
         lesson["blocks"]
             .as_object()

@@ -198,7 +198,7 @@ impl BlockOptions<'_> {
 
     fn predict(&self) -> UserResult<()> {
         self.need("fixture")?;
-        self.one_of("fixture", &["get_ticket", "validator"])?;
+        self.one_of("fixture", &["get_ticket", "validator", "wire"])?;
         if let Some(rows) = self.get("rows") {
             if rows.split(',').any(|r| r.trim().is_empty()) {
                 return Err(self.fail(format!("malformed option rows={rows}: an empty row id")));

@@ -4,6 +4,7 @@
 
 pub mod executor_run;
 pub mod validator_run;
+pub mod wire;
 
 use serde_json::Value;
 

@@ -1,11 +1,13 @@
 //! The timed rehearsal drill without its screen: how a drill is set up, the seeded mix of
-//! questions it asks ([`questions`], with the grader's held-back edge cases in `held`),
+//! questions it asks ([`questions`], with the grader's held-back edge cases in `held` and
+//! the rows on real declarations and protocols in `real`),
 //! what the learner gave and the scorecard ([`score`]), and the Markdown transcript of a
 //! drill as it was sat ([`transcript`]).
 
 mod held;
 pub mod predict;
 pub mod questions;
+mod real;
 pub mod score;
 pub mod transcript;
 

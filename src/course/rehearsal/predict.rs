@@ -22,7 +22,7 @@ impl Source {
 /// A row to predict: what the real code is asked, the outcomes to pick from, and what it said.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Predict {
-    /// Unique across the drill: `validator/ID`, `get_ticket/ID` or `held/ID`.
+    /// Unique across the drill: `validator/ID`, `get_ticket/ID`, `wire/ID` or `held/ID`.
     pub id: String,
     pub source: Source,
     /// The lesson to revisit (a lesson id).

@@ -155,32 +155,17 @@ fn fixture_rows(env: &BlockEnv, lessons: &[LessonEntry]) -> Vec<Predict> {
     let named = validator_run::load_named_schemas(&env.content).unwrap_or_default();
     let cases = crate::validate::cases::validator_cases(&env.content).unwrap_or_default();
     for case in cases {
-        let Ok(run) = validator_run::run_validator_case(&case, &named, None) else {
-            continue;
-        };
-        let verdict = run.verdict();
-        // Every row offers the same six outcomes: a "parse" choice shown only on raw-text
-        // rows would give the answer away.
-        let choices = vec!["ok", "missing", "unknown", "type", "value", "parse"];
-        let (schema, required) = schema_shown(&case.schema, &case.required, &named);
-        let mut prompt = vec![("schema", clean(&schema, false))];
-        if !required.is_empty() {
-            prompt.push(("required", clean(&required.join(", "), false)));
-        }
-        let args = ArgsInput::from_case(&case.args, &case.args_text).display();
-        prompt.push(("args", clean(&args, false)));
-        out.push(Predict {
-            id: format!("validator/{}", case.id),
-            source: Source::Fixture,
-            lesson: lesson_of(&maps, &format!("validator/{}/{}", case.id, case.group)),
-            who: "the real validator",
-            prompt,
-            choices,
-            answer: run.outcome().to_owned(),
-            result: clean(&serde_json::to_string(&verdict).unwrap_or_default(), false),
-            reason: clean(&case.reason, false),
-            tests: rule_tested(run.outcome()).to_owned(),
-        });
+        let lesson = lesson_of(&maps, &format!("validator/{}/{}", case.id, case.group));
+        out.extend(super::real::validator_predict(
+            &case,
+            &named,
+            lesson,
+            Source::Fixture,
+        ));
+    }
+    for case in crate::course::lab::wire::wire_cases(&env.content).unwrap_or_default() {
+        let lesson = lesson_of(&maps, &format!("wire/{}/{}", case.id, case.group));
+        out.extend(super::real::wire_predict(&case, lesson, Source::Fixture));
     }
     let cases = crate::executor::cases::get_ticket_cases(&env.content).unwrap_or_default();
     for case in cases {
@@ -216,29 +201,6 @@ fn fixture_rows(env: &BlockEnv, lessons: &[LessonEntry]) -> Vec<Predict> {
         });
     }
     out
-}
-
-/// A schema as the learner must see it to predict: a named one spelled out (its name
-/// first), with the required names that apply.
-fn schema_shown(
-    schema: &serde_json::Value,
-    required: &[String],
-    named: &[(String, crate::validate::cases::NamedSchema)],
-) -> (String, Vec<String>) {
-    match schema {
-        serde_json::Value::String(name) => match named.iter().find(|(n, _)| n == name) {
-            Some((_, entry)) => {
-                let req = if required.is_empty() {
-                    entry.required.clone()
-                } else {
-                    required.to_vec()
-                };
-                (format!("{name} {}", json_compact(&entry.schema)), req)
-            }
-            None => (name.clone(), required.to_vec()),
-        },
-        other => (json_compact(other), required.to_vec()),
-    }
 }
 
 /// The answer time a text names: "in one minute", "in two minutes", "in 3 minutes".
@@ -300,6 +262,14 @@ impl Pool {
         let grading = crate::practice::cases::load(&env.content).unwrap_or_default();
         let mut predict = fixture_rows(env, lessons);
         predict.extend(grading.iter().filter_map(super::held::predict));
+        // Held-back rows on nested declarations and protocols, under the lesson that shows
+        // their group.
+        let maps = row_lessons(lessons);
+        let named = validator_run::load_named_schemas(&env.content).unwrap_or_default();
+        let lesson = |fixture: &str, id: &str, group: &str| {
+            lesson_of(&maps, &format!("{fixture}/{id}/{group}"))
+        };
+        predict.extend(super::real::held_back(&named, &lesson));
         Pool {
             predict,
             explain: explain_questions(lessons),

@@ -29,7 +29,35 @@ fn the_pool_holds_every_fixture_row_with_a_lesson_and_every_explain_block() {
             .all(|q| q.choices.contains(&q.answer.as_str()))
     );
     assert!(p.explain.len() >= 3);
-    assert!(p.explain.iter().any(|e| e.lesson.starts_with("14-")));
+    assert!(p.explain.iter().any(|e| e.lesson.starts_with("17-")));
+    // Every wire row, under the lesson that predicts it; the nested and protocol rows held
+    // back from the lessons go to the lessons that show their groups.
+    let wire: Vec<&Predict> = p
+        .predict
+        .iter()
+        .filter(|q| q.id.starts_with("wire/"))
+        .collect();
+    let content = Content::new(None, None);
+    let rows = crate::course::lab::wire::wire_cases(&content).unwrap();
+    assert_eq!(wire.len(), rows.len());
+    assert!(wire.iter().all(|q| q.lesson.starts_with("15-")), "{wire:?}");
+    let held = |prefix: &str| {
+        p.predict
+            .iter()
+            .filter(|q| q.id.starts_with(prefix))
+            .map(|q| q.lesson.as_str())
+            .collect::<Vec<_>>()
+    };
+    let nested = held("held/held-nested-");
+    let recorded = held("held/held-wire-");
+    assert!(
+        nested.len() >= 5 && nested.iter().all(|l| l.starts_with("14-")),
+        "{nested:?}"
+    );
+    assert!(
+        recorded.len() >= 5 && recorded.iter().all(|l| l.starts_with("15-")),
+        "{recorded:?}"
+    );
 }
 
 #[test]
@@ -45,7 +73,7 @@ fn explain_questions_keep_the_time_their_lesson_names() {
     let timed: Vec<(&str, Option<u64>)> = p
         .explain
         .iter()
-        .filter(|e| e.lesson.starts_with("14-"))
+        .filter(|e| e.lesson.starts_with("17-"))
         .map(|e| (e.id.as_str(), e.budget_ms))
         .collect();
     assert!(timed.iter().any(|(_, b)| *b == Some(120_000)), "{timed:?}");

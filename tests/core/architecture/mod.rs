@@ -38,7 +38,7 @@ const ARROWS: &[(&str, Option<&[&str]>)] = &[
     ),
     (
         "check",
-        Some(&["orchestrator", "executor", "validate", "content"]),
+        Some(&["orchestrator", "course", "executor", "validate", "content"]),
     ),
     ("practice", Some(&["content", "validate", "executor"])),
     ("orchestrator", Some(&["executor", "validate", "content"])),

@@ -1,11 +1,11 @@
-//! `predict fixture=get_ticket|validator [group=NAME] [rows=ID,ID,...]`: a fixture table
-//! the learner predicts row by row. Pick an outcome (number keys or left/right), lock it
-//! with Enter, reveal with Enter again: the reveal runs the REAL executor or validator on
-//! the row (the fixture's `expected` is only used to flag a disagreement, never as the
-//! actual). Missed rows go into a review queue (`r`) to replay.
+//! `predict fixture=get_ticket|validator|wire [group=NAME] [rows=ID,ID,...]`: a fixture
+//! table the learner predicts row by row. Pick an outcome (number keys or left/right), lock
+//! it with Enter, reveal with Enter again: the reveal runs the REAL executor, validator or
+//! wire pairing rules on the row (the fixture's `expected` is only used to flag a
+//! disagreement, never as the actual). Missed rows go into a review queue (`r`) to replay.
 //!
-//! Each row kind (`exec_row`, `validator_row`) implements one interface (`rows`); the
-//! widget itself only knows rows through it.
+//! Each row kind (`exec_row`, `validator_row`, `wire_row`) implements one interface
+//! (`rows`); the widget itself only knows rows through it.
 
 mod cells;
 mod detail;
@@ -16,6 +16,7 @@ mod score;
 mod table;
 mod trap_row;
 mod validator_row;
+mod wire_row;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -38,6 +39,7 @@ pub use rows::{Actual, FixtureKind};
 use rows::{Fixture, PredictRow, Row};
 pub use trap_row::{LET_THROUGH, REJECTED, trap_id};
 use validator_row::ValidatorRow;
+use wire_row::WireRow;
 
 pub struct PredictWidget {
     /// Inner size of the last draw, to map mouse clicks.
@@ -109,7 +111,7 @@ impl PredictWidget {
     pub fn from_block(block: &Block, env: &BlockEnv) -> Result<PredictWidget, String> {
         let fixture = block
             .option("fixture")
-            .ok_or("predict needs fixture=get_ticket or fixture=validator")?;
+            .ok_or("predict needs fixture=get_ticket, fixture=validator or fixture=wire")?;
         let selection = Selection {
             fixture,
             group: block.option("group"),
@@ -139,9 +141,15 @@ impl PredictWidget {
                     .collect();
                 (&validator_row::FIXTURE, selection.choose(all)?)
             }
+            "wire" => {
+                let cases =
+                    crate::course::lab::wire::wire_cases(content).map_err(|e| e.to_string())?;
+                let all: Vec<WireRow> = cases.into_iter().map(WireRow::new).collect();
+                (&wire_row::FIXTURE, selection.choose(all)?)
+            }
             other => {
                 return Err(format!(
-                    "predict: unknown fixture {other:?} (get_ticket or validator)"
+                    "predict: unknown fixture {other:?} (get_ticket, validator or wire)"
                 ));
             }
         };

@@ -10,6 +10,8 @@ use crate::tui::blocks::common;
 pub enum FixtureKind {
     GetTicket,
     Validator,
+    /// Recorded results paired with their calls (`fixtures/wire_cases.json`).
+    Wire,
     /// A declaration's own trap rows (generated from its schema).
     Traps,
 }
