@@ -272,16 +272,32 @@ impl AuditScreen {
             crate::sanitize::clean(&files, false)
         );
         buf.set_line(head.x, head.y, &Line::styled(title, t.heading), head.width);
-        let mut counts = format!(
-            " {}, {}",
+        let mut pieces = vec![format!(
+            "{}, {}",
             plural(l.totals.conversations, "conversation", "conversations"),
             plural(l.totals.calls, "tool call", "tool calls")
-        );
+        )];
         for (k, n) in l.by_kind() {
-            counts.push_str(&format!(" {} {} {}", draw::dot(t), k.name(), thousands(n)));
+            pieces.push(format!("{} {}", k.name(), thousands(n)));
         }
-        let counts = truncate(&counts, usize::from(head.width), t.sym.ellipsis);
-        buf.set_line(head.x, head.y + 1, &Line::styled(counts, t.dim), head.width);
+        let lines = pack(
+            &pieces,
+            draw::dot(t),
+            usize::from(head.width).saturating_sub(1),
+        );
+        // The counts take what they need, up to a third of the body, so none is cut unseen.
+        let room = usize::from(body.height / 3).max(1);
+        let extra = u16::try_from(lines.len().saturating_sub(1).min(room)).unwrap_or(0);
+        for (i, text) in lines.iter().take(usize::from(extra) + 1).enumerate() {
+            let text = truncate(&format!(" {text}"), usize::from(head.width), t.sym.ellipsis);
+            let y = head.y + 1 + u16::try_from(i).unwrap_or(0);
+            buf.set_line(head.x, y, &Line::styled(text, t.dim), head.width);
+        }
+        let body = Rect {
+            y: body.y + extra,
+            height: body.height - extra,
+            ..body
+        };
         self.list(body, buf, t);
         render_keys(&BAR, None, t, bar, buf);
         if self.help {
@@ -401,4 +417,24 @@ impl AuditScreen {
 /// The last part of a path, for a narrow column.
 fn file_tail(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Pieces joined by `sep` into lines of at most `width` cells, a piece never split.
+fn pack(pieces: &[String], sep: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for piece in pieces {
+        match lines.last_mut() {
+            Some(line)
+                if crate::text::width(line)
+                    + crate::text::width(sep)
+                    + 2
+                    + crate::text::width(piece)
+                    <= width =>
+            {
+                line.push_str(&format!(" {sep} {piece}"));
+            }
+            _ => lines.push(piece.clone()),
+        }
+    }
+    lines
 }
