@@ -363,17 +363,32 @@ pub fn events(
     let shown = tl.warnings.partition_point(|w| w.t_ms <= t);
     let warn_rows = shown.min((height / 3).max(1));
     let hidden = shown - warn_rows;
-    for (k, w) in tl.warnings[hidden..shown].iter().enumerate() {
-        let more = if k == 0 && hidden > 0 {
-            format!("(+{hidden} earlier) ")
-        } else {
-            String::new()
-        };
-        let text = format!("{} {more}{}: {}", gl.warn, w.kind.word(), w.text);
-        out.push(Line::from(Span::styled(
-            truncate(&text, width, th.sym.ellipsis),
-            th.warn,
-        )));
+    let texts: Vec<String> = tl.warnings[hidden..shown]
+        .iter()
+        .enumerate()
+        .map(|(k, w)| {
+            let more = if k == 0 && hidden > 0 {
+                format!("(+{hidden} earlier) ")
+            } else {
+                String::new()
+            };
+            format!("{} {more}{}: {}", gl.warn, w.kind.word(), w.text)
+        })
+        .collect();
+    // Whole when they all fit in a third of the pane, else a line each.
+    let wrapped: Vec<Line<'static>> = texts
+        .iter()
+        .flat_map(|text| wrap_prefixed(vec![], text, width, th.warn))
+        .collect();
+    if wrapped.len() <= (height / 3).max(1) {
+        out.extend(wrapped);
+    } else {
+        for text in &texts {
+            out.push(Line::from(Span::styled(
+                truncate(text, width, th.sym.ellipsis),
+                th.warn,
+            )));
+        }
     }
     let n = tl.events_until(t);
     if t == 0 {
