@@ -54,14 +54,34 @@ pub(crate) fn run(args: ToolsArgs) -> super::CliResult {
         report::json_lines(&set).try_for_each(|line| writeln!(out, "{}", dumps(&line)))
     } else {
         let name = args.file.display().to_string();
-        write!(out, "{}", header(&name, &set)).and_then(|()| {
-            (0..set.tools.len()).try_for_each(|i| write!(out, "{}", human(&Report::of(&set, i))))
-        })
+        let mut numbers = false;
+        write!(out, "{}", header(&name, &set))
+            .and_then(|()| {
+                (0..set.tools.len()).try_for_each(|i| {
+                    let r = Report::of(&set, i);
+                    numbers |= numeric_fix(&r);
+                    write!(out, "{}", human(&r))
+                })
+            })
+            .and_then(|()| match numbers {
+                true => write!(out, "\n{}\n", crate::tools::traps::fix::STAND_IN),
+                false => Ok(()),
+            })
     };
     match written.and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// Does a trap the schema lets through get a fix with a number in it?
+fn numeric_fix(r: &Report<'_>) -> bool {
+    r.traps
+        .traps
+        .iter()
+        .filter(|t| t.ok)
+        .filter_map(|t| t.fix.as_ref())
+        .any(|f| f.value.is_number())
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {

@@ -79,6 +79,28 @@ fn the_human_report_names_shape_verdicts_and_fixes() {
         text.contains("rejected     required field missing: repo: missing required arg: repo"),
         "{text}"
     );
+    assert!(
+        text.trim_end()
+            .ends_with("write the largest value your tool really takes."),
+        "a report whose fixes carry a number says once that the number is a stand-in: {text}"
+    );
+    assert_eq!(text.matches("is a stand-in").count(), 1);
+}
+
+#[test]
+fn a_report_without_numbers_in_its_fixes_says_nothing_of_stand_ins() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("t.json");
+    let decl = r#"[{"name": "b", "input_schema": {"type": "object",
+        "properties": {"on": {"type": "boolean"}}}}]"#;
+    std::fs::write(&f, decl).unwrap();
+    let text = String::from_utf8_lossy(&tooldojo(&["tools", f.to_str().unwrap()], None).stdout)
+        .to_string();
+    assert!(
+        text.contains("fix: add \"additionalProperties\": false"),
+        "{text}"
+    );
+    assert!(!text.contains("stand-in"), "{text}");
 }
 
 #[test]

@@ -14,6 +14,10 @@ use crate::validate::Form;
 /// What a declaration without any schema offers instead of a fix.
 pub const SCHEMALESS: &str = "the declaration has no parameters schema: declare one";
 
+/// Said beside fixes that carry a number, which the report can only guess.
+pub const STAND_IN: &str = "A number in a fix (a maxLength of 256, a maximum of 100) is a stand-in \
+     the report cannot know: write the largest value your tool really takes.";
+
 /// One keyword to add at one node of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fix {

@@ -140,8 +140,7 @@ pub struct Flip {
 pub fn flip_lines(
     theme: &Theme,
     rule: Option<&str>,
-    flips: &[Flip],
-    total: usize,
+    (flips, total, rows): (&[Flip], usize, &str),
     width: usize,
 ) -> Vec<Line<'static>> {
     let e = theme.sym.ellipsis;
@@ -149,14 +148,14 @@ pub fn flip_lines(
         let mut out = vec![Line::from(Span::styled("Rows that flip", theme.heading))];
         out.extend(wrap_prefixed(
             Vec::new(),
-            "Switch a rule off to see which fixture rows change: that is why the rule exists.",
+            &format!("Switch a rule off to see which {rows} change: that is why the rule exists."),
             width,
             theme.dim,
         ));
         return out;
     };
     let head = format!("Without the {rule}: ");
-    let count = format!("{} of {total} fixture rows flip", flips.len());
+    let count = format!("{} of {total} {rows} flip", flips.len());
     let count_style = if flips.is_empty() {
         theme.dim
     } else {
@@ -278,6 +277,8 @@ pub struct RulesPanel<'a> {
     pub cursor: Option<usize>,
     pub flips: &'a [Flip],
     pub flip_total: usize,
+    /// What the rows are called ("fixture rows", "trap rows").
+    pub rows: &'a str,
 }
 
 impl RulesPanel<'_> {
@@ -296,8 +297,7 @@ impl RulesPanel<'_> {
         let flips = flip_lines(
             &theme,
             self.off_label(),
-            self.flips,
-            self.flip_total,
+            (self.flips, self.flip_total, self.rows),
             usize::from(fw),
         )
         .len();
@@ -329,8 +329,7 @@ impl RulesPanel<'_> {
         let flips = flip_lines(
             theme,
             self.off_label(),
-            self.flips,
-            self.flip_total,
+            (self.flips, self.flip_total, self.rows),
             usize::from(fa.width),
         );
         crate::tui::blocks::common::draw_lines(fa, buf, &flips, 0);

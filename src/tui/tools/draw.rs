@@ -344,8 +344,6 @@ fn outline(a: &Analysis, t: &Theme, w: usize, out: &mut Vec<Line<'static>>) {
                 format!("{}{}", "  ".repeat(r.depth), clean(&r.name, false)),
             )
         };
-        let room = w.saturating_sub(2 + name_w + 2 + width(&weak));
-        let summary = truncate(&clean(&r.summary, false), room.max(8), t.sym.ellipsis);
         let mut spans = vec![Span::styled(lead, t.dim)];
         if !name.is_empty() {
             spans.push(Span::styled(fit(&name, name_w, t.sym.ellipsis), t.base));
@@ -353,9 +351,33 @@ fn outline(a: &Analysis, t: &Theme, w: usize, out: &mut Vec<Line<'static>>) {
             spans.push(Span::raw(" ".repeat(name_w.saturating_sub(1))));
         }
         spans.push(Span::raw("  "));
-        spans.push(Span::styled(summary, t.dim));
-        spans.push(Span::styled(weak, t.warn));
+        // What does not fit on the name's line wraps under the summary's column, whole.
+        let indent = 2 + name_w + 2;
+        let room = w.saturating_sub(indent).max(8);
+        let summary = clean(&r.summary, false);
+        if width(&summary) + width(&weak) <= room {
+            spans.push(Span::styled(summary, t.dim));
+            spans.push(Span::styled(weak, t.warn));
+            out.push(Line::from(spans));
+            continue;
+        }
+        let mut parts = wrap(&summary, room).into_iter();
+        spans.push(Span::styled(parts.next().unwrap_or_default(), t.dim));
         out.push(Line::from(spans));
+        let pad = " ".repeat(indent);
+        for part in parts {
+            out.push(Line::from(vec![
+                Span::raw(pad.clone()),
+                Span::styled(part, t.dim),
+            ]));
+        }
+        let weak = weak.trim_start();
+        for part in wrap(weak, room).into_iter().filter(|_| !weak.is_empty()) {
+            out.push(Line::from(vec![
+                Span::raw(pad.clone()),
+                Span::styled(part, t.warn),
+            ]));
+        }
     }
 }
 
@@ -531,6 +553,11 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
                 Span::styled(lead, t.warn),
                 Span::styled(l, t.base),
             ]));
+        }
+    }
+    if fixes.iter().any(|f| f.value.is_number()) {
+        for l in wrap(crate::tools::traps::fix::STAND_IN, w) {
+            lines.push(Line::styled(l, t.dim));
         }
     }
     let unfixed: Vec<&str> = a

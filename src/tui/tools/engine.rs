@@ -171,6 +171,7 @@ impl Engine for ToolEngine {
     const TITLE: &'static str = "Playground: your tool";
     const PANELS: &'static [Panel] = &[Panel::Args, Panel::Rules];
     const TAB_HINT: &'static str = "args / rules";
+    const ROWS: &'static str = "trap rows";
 
     fn refresh(&mut self, off: Option<Rule>) {
         self.run = run_validator(&self.validator, &ArgsInput::Text(self.args.text()), off);

@@ -82,6 +82,8 @@ pub trait Engine {
 
     /// Re-run the real code on the current inputs with `off` switched off.
     fn refresh(&mut self, off: Option<Self::Rule>);
+    /// What the rows the switches are tried on are called, in "3 of 12 fixture rows flip".
+    const ROWS: &'static str = "fixture rows";
     /// How many fixture rows the rule switches are tried on.
     fn row_count(&self) -> usize;
     /// Fixture row `i` run with every rule on and with `rule` off: `Some(Some(flip))`

@@ -26,12 +26,14 @@ pub struct Shell<R> {
     rule_cursor: usize,
     flips: Vec<Flip>,
     flip_total: usize,
+    /// What the rows the switches are tried on are called ("fixture rows").
+    rows: &'static str,
     edited: bool,
     switched: bool,
 }
 
 impl<R: RuleSwitch> Shell<R> {
-    fn new() -> Shell<R> {
+    fn new(rows: &'static str) -> Shell<R> {
         Shell {
             drawn: Cell::new(((0, 0), Rect::default())),
             focus: Panel::Args,
@@ -40,6 +42,7 @@ impl<R: RuleSwitch> Shell<R> {
             rule_cursor: 0,
             flips: Vec::new(),
             flip_total: 0,
+            rows,
             edited: false,
             switched: false,
         }
@@ -78,6 +81,7 @@ impl<R: RuleSwitch> Shell<R> {
             cursor,
             flips: &self.flips,
             flip_total: self.flip_total,
+            rows: self.rows,
         }
     }
 
@@ -126,7 +130,7 @@ impl<E: Engine> Playground<E> {
         let initial = Value::Object(engine.save());
         let mut p = Playground {
             engine,
-            shell: Shell::new(),
+            shell: Shell::new(E::ROWS),
             initial,
         };
         p.refresh();
@@ -486,7 +490,7 @@ impl<E: Engine> BlockWidget for Playground<E> {
     fn reset(&mut self) {
         let initial = self.initial.clone();
         self.engine.restore(&initial);
-        self.shell = Shell::new();
+        self.shell = Shell::new(E::ROWS);
         self.refresh();
     }
 
