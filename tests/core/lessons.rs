@@ -232,3 +232,48 @@ fn the_lesson_id_in_the_help_text_exists() {
         assert!(ids.iter().any(|i| i == id), "--help names {id}");
     }
 }
+
+#[test]
+fn every_audit_finding_links_a_shipped_lesson_page() {
+    use tooldojo::audit::Kind;
+    let lessons = load_all(&Content::embedded()).expect("lessons parse");
+    for kind in Kind::ALL {
+        let link = kind.lesson();
+        let lesson = lessons
+            .iter()
+            .find(|l| l.id == link.id)
+            .unwrap_or_else(|| panic!("{kind}: no lesson {}", link.id));
+        assert!(
+            link.id.starts_with(&format!("{:02}-", link.number)),
+            "{kind}: lesson {} is not {}",
+            link.number,
+            link.id
+        );
+        assert!(
+            lesson.pages.iter().any(|p| p.title == link.page),
+            "{kind}: {} has no page {:?}",
+            link.id,
+            link.page
+        );
+    }
+}
+
+#[test]
+fn the_readme_finding_table_names_each_findings_lesson_page() {
+    use tooldojo::audit::Kind;
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    for kind in Kind::ALL {
+        let link = kind.lesson();
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}`", kind.name())))
+            .unwrap_or_else(|| panic!("README's finding table has no row for {kind}"));
+        let taught = format!("| lesson {}, \"{}\" |", link.number, link.page);
+        assert!(
+            row.ends_with(&taught),
+            "{kind}: README says {row:?}, the app {taught:?}"
+        );
+    }
+}
