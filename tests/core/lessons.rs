@@ -277,3 +277,46 @@ fn the_readme_finding_table_names_each_findings_lesson_page() {
         );
     }
 }
+
+#[test]
+fn a_learner_of_the_course_before_lesson_16_keeps_every_tick() {
+    use tooldojo::course::Progress;
+    let ids: Vec<String> = load_all(&Content::embedded())
+        .expect("lessons parse")
+        .into_iter()
+        .map(|l| l.id)
+        .collect();
+    assert!(ids.contains(&"16-your-tools-and-logs".to_owned()));
+    assert_eq!(
+        ids.last().map(String::as_str),
+        Some("17-checklist-and-interview"),
+        "the capstone stays last"
+    );
+    // A progress file of the fifteen lessons and the capstone, the capstone's checklist
+    // fully ticked when it had nine items.
+    let mut p = Progress::default();
+    for id in ids.iter().filter(|id| !id.starts_with("16-")) {
+        let l = p.lessons.entry(id.clone()).or_default();
+        l.done = true;
+        l.pages_seen.insert(0);
+    }
+    p.lessons
+        .get_mut("17-checklist-and-interview")
+        .unwrap()
+        .blocks
+        .insert("3/0".into(), serde_json::json!({"ticked": vec![true; 9]}));
+    let before = p.lessons.clone();
+    assert_eq!(p.follow_renames(&ids), 0, "adding a lesson renames nothing");
+    assert_eq!(p.lessons, before);
+    assert!(!p.lessons.contains_key("16-your-tools-and-logs"));
+    // An older file that still has the capstone under an earlier number moves there, and not
+    // onto the new lesson 16.
+    let mut old = Progress::default();
+    old.lessons
+        .entry("16-checklist-and-interview".into())
+        .or_default()
+        .done = true;
+    assert_eq!(old.follow_renames(&ids), 1);
+    assert!(old.lessons["17-checklist-and-interview"].done);
+    assert!(!old.lessons.contains_key("16-your-tools-and-logs"));
+}
