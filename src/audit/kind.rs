@@ -181,22 +181,17 @@ impl Kind {
     pub fn lesson(self) -> Lesson {
         let (number, id, page) = match self {
             Kind::InvalidArguments => (2, "02-validate-tool-args", "Errors teach the model"),
-            Kind::Repaired => (9, "09-bounded-loop", "A bounded repair path"),
+            Kind::Repaired | Kind::RetryStorm | Kind::ErrorNotFlagged => (
+                16,
+                "16-your-tools-and-logs",
+                "Repairs, storms and silent errors",
+            ),
             Kind::ArgsNotJson => (3, "03-json-traps", "The parser decided first"),
             Kind::UnknownTool => (5, "05-executor-boundary", "An allowlist of tools"),
             Kind::Undeclared => (5, "05-executor-boundary", "Whose tools go through it"),
-            Kind::Unanswered | Kind::OrphanResult | Kind::DuplicateId => (
-                12,
-                "12-parallel-and-partial",
-                "Results belong to their call ids",
-            ),
+            Kind::Unanswered | Kind::OrphanResult => (15, "15-the-wire", "Keep the id whole"),
+            Kind::DuplicateId => (15, "15-the-wire", "Pairing results with calls"),
             Kind::RepeatedCall => (9, "09-bounded-loop", "What the loop remembers"),
-            Kind::RetryStorm => (10, "10-timeouts-and-retries", "Retries multiply"),
-            Kind::ErrorNotFlagged => (
-                13,
-                "13-output-boundaries-and-traces",
-                "Status in typed fields",
-            ),
             Kind::InstructionInResult => {
                 (13, "13-output-boundaries-and-traces", "Ticket text is data")
             }

@@ -232,3 +232,91 @@ fn the_lesson_id_in_the_help_text_exists() {
         assert!(ids.iter().any(|i| i == id), "--help names {id}");
     }
 }
+
+#[test]
+fn every_audit_finding_links_a_shipped_lesson_page() {
+    use tooldojo::audit::Kind;
+    let lessons = load_all(&Content::embedded()).expect("lessons parse");
+    for kind in Kind::ALL {
+        let link = kind.lesson();
+        let lesson = lessons
+            .iter()
+            .find(|l| l.id == link.id)
+            .unwrap_or_else(|| panic!("{kind}: no lesson {}", link.id));
+        assert!(
+            link.id.starts_with(&format!("{:02}-", link.number)),
+            "{kind}: lesson {} is not {}",
+            link.number,
+            link.id
+        );
+        assert!(
+            lesson.pages.iter().any(|p| p.title == link.page),
+            "{kind}: {} has no page {:?}",
+            link.id,
+            link.page
+        );
+    }
+}
+
+#[test]
+fn the_readme_finding_table_names_each_findings_lesson_page() {
+    use tooldojo::audit::Kind;
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    for kind in Kind::ALL {
+        let link = kind.lesson();
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}`", kind.name())))
+            .unwrap_or_else(|| panic!("README's finding table has no row for {kind}"));
+        let taught = format!("| lesson {}, \"{}\" |", link.number, link.page);
+        assert!(
+            row.ends_with(&taught),
+            "{kind}: README says {row:?}, the app {taught:?}"
+        );
+    }
+}
+
+#[test]
+fn a_learner_of_the_course_before_lesson_16_keeps_every_tick() {
+    use tooldojo::course::Progress;
+    let ids: Vec<String> = load_all(&Content::embedded())
+        .expect("lessons parse")
+        .into_iter()
+        .map(|l| l.id)
+        .collect();
+    assert!(ids.contains(&"16-your-tools-and-logs".to_owned()));
+    assert_eq!(
+        ids.last().map(String::as_str),
+        Some("17-checklist-and-interview"),
+        "the capstone stays last"
+    );
+    // A progress file of the fifteen lessons and the capstone, the capstone's checklist
+    // fully ticked when it had nine items.
+    let mut p = Progress::default();
+    for id in ids.iter().filter(|id| !id.starts_with("16-")) {
+        let l = p.lessons.entry(id.clone()).or_default();
+        l.done = true;
+        l.pages_seen.insert(0);
+    }
+    p.lessons
+        .get_mut("17-checklist-and-interview")
+        .unwrap()
+        .blocks
+        .insert("3/0".into(), serde_json::json!({"ticked": vec![true; 9]}));
+    let before = p.lessons.clone();
+    assert_eq!(p.follow_renames(&ids), 0, "adding a lesson renames nothing");
+    assert_eq!(p.lessons, before);
+    assert!(!p.lessons.contains_key("16-your-tools-and-logs"));
+    // An older file that still has the capstone under an earlier number moves there, and not
+    // onto the new lesson 16.
+    let mut old = Progress::default();
+    old.lessons
+        .entry("16-checklist-and-interview".into())
+        .or_default()
+        .done = true;
+    assert_eq!(old.follow_renames(&ids), 1);
+    assert!(old.lessons["17-checklist-and-interview"].done);
+    assert!(!old.lessons.contains_key("16-your-tools-and-logs"));
+}

@@ -2,15 +2,15 @@
 //! learner's keys alone: every page turned with `n`, every block reached with `Tab`, entered
 //! with `Enter`, used the way its done rule asks (each predict row picked, locked and
 //! revealed; the quiz answered until right; the explain answer written and compared; the
-//! playground's arguments edited and a rule switched; a trace played to its end) and left
-//! with `Esc`. The home screen then marks the lesson done, and so does the progress file.
+//! playground's arguments edited and a rule switched; a trace played to its end; every
+//! checklist item ticked) and left with `Esc`. The home screen then marks the lesson done, and so does the progress file.
 //! Skipped without tmux.
 
 use std::time::{Duration, Instant};
 
 use regex::Regex;
 use tooldojo::content::Content;
-use tooldojo::content::lessons::{BlockKind, Item};
+use tooldojo::content::lessons::{BlockKind, BlockSpec, Item};
 
 use crate::tui_tmux::{Tmux, have_tmux, launch};
 
@@ -116,6 +116,16 @@ fn trace(tmux: &Tmux) {
     leave(tmux);
 }
 
+fn checklist(tmux: &Tmux, items: usize) {
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Space tick");
+    for d in 1..=items {
+        tmux.keys(&[&d.to_string()]);
+    }
+    tmux.wait_for(&format!("{items} of {items} ticked"));
+    leave(tmux);
+}
+
 /// Open lesson `id` and finish every page and block of it with the keys a learner has.
 fn finish_in_a_terminal(id: &str) {
     if !have_tmux() {
@@ -149,7 +159,10 @@ fn finish_in_a_terminal(id: &str) {
                 BlockKind::Explain => explain(&tmux),
                 BlockKind::Playground => playground(&tmux),
                 BlockKind::Trace => trace(&tmux),
-                BlockKind::Checklist => panic!("{id}: no checklist is expected here"),
+                BlockKind::Checklist => match &block.spec {
+                    BlockSpec::Checklist(c) => checklist(&tmux, c.items.len()),
+                    other => panic!("{id}: a checklist without items: {other:?}"),
+                },
             }
         }
         if i + 1 < pages {
@@ -178,4 +191,9 @@ fn real_declarations_can_be_finished_in_a_terminal() {
 #[test]
 fn the_wire_can_be_finished_in_a_terminal() {
     finish_in_a_terminal("15-the-wire");
+}
+
+#[test]
+fn your_tools_and_logs_can_be_finished_in_a_terminal() {
+    finish_in_a_terminal("16-your-tools-and-logs");
 }

@@ -61,6 +61,52 @@ const HELD_NESTED: &str = r#"[
   "reason": "An edge case the lessons never show: a closed declaration refuses a tenant key at the validator already."}
 ]"#;
 
+/// Calls against the shipped tools file's `search_issues` (as written, and with its trap
+/// report's fixes applied) and against the recorded log's ticket tools that lesson 16 never
+/// shows, in the validator rows' own format.
+const HELD_YOURS: &str = r#"[
+ {"id": "held-yours-eleven-labels", "group": "yours", "schema": "search_issues",
+  "args": {"repo": "acme/web", "query": "crash", "labels": ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]},
+  "expected": {"ok": false, "error": "value error: labels must have at most 10 items, got 11"},
+  "reason": "An edge case the lesson never shows: the list has its maxItems even though its strings have no maxLength."},
+ {"id": "held-yours-state-space", "group": "yours", "schema": "search_issues",
+  "args": {"repo": "acme/web", "query": "crash", "state": "open "},
+  "expected": {"ok": false, "error": "value error: state must be one of \"open\", \"closed\", \"all\", got \"open \""},
+  "reason": "An edge case the lesson never shows: a trailing space is another value to an enum."},
+ {"id": "held-yours-empty-query", "group": "yours", "schema": "search_issues",
+  "args": {"repo": "acme/web", "query": ""},
+  "expected": {"ok": false, "error": "value error: query must be at least 1 character long, got 0 (\"\")"},
+  "reason": "An edge case the lesson never shows: query is required and has a minLength, so the empty string is refused."},
+ {"id": "held-yours-negative-page", "group": "yours", "schema": "search_issues",
+  "args": {"repo": "acme/web", "query": "crash", "per_page": -5},
+  "expected": {"ok": false, "error": "value error: per_page must be >= 1, got -5"},
+  "reason": "An edge case the lesson never shows: the one bound per_page has holds below; only the top was open."},
+ {"id": "held-fixed-page-one", "group": "fixed", "schema": "search_issues_fixed",
+  "args": {"repo": "acme/web", "query": "crash", "per_page": 1},
+  "expected": {"ok": true, "error": ""},
+  "reason": "An edge case the lesson never shows: the fixes close the top and keep the old minimum, so 1 still passes."},
+ {"id": "held-fixed-missing-first", "group": "fixed", "schema": "search_issues_fixed",
+  "args": {"query": "crash", "note": "y"},
+  "expected": {"ok": false, "error": "missing required arg: repo"},
+  "reason": "An edge case the lesson never shows: closing the object adds an unknown-key check, and the missing-field check still runs before it."},
+ {"id": "held-fixed-state-null", "group": "fixed", "schema": "search_issues_fixed",
+  "args": {"repo": "acme/web", "query": "crash", "state": null},
+  "expected": {"ok": false, "error": "type error: state expected str, got NoneType"},
+  "reason": "An edge case the lesson never shows: an optional field may be left out, not sent as null."},
+ {"id": "held-fixed-repo-space", "group": "fixed", "schema": "search_issues_fixed",
+  "args": {"repo": "acme web", "query": "crash"},
+  "expected": {"ok": false, "error": "value error: repo must match the pattern ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$, got \"acme web\""},
+  "reason": "An edge case the lesson never shows: the fixes add keywords and take none away, so the pattern still holds."},
+ {"id": "held-log-close-bare-number", "group": "log", "schema": "close_ticket",
+  "args": {"ticket_id": "205"},
+  "expected": {"ok": false, "error": "value error: ticket_id must match the pattern ^TKT-[0-9]{3}$, got \"205\""},
+  "reason": "An edge case the lesson never shows: the number as a string passes the type check and fails the pattern."},
+ {"id": "held-log-search-page-200", "group": "log", "schema": "search_tickets",
+  "args": {"query": "login timeout", "page_size": 200},
+  "expected": {"ok": false, "error": "value error: page_size must be <= 100, got 200"},
+  "reason": "An edge case the lesson never shows: had the storm's calls asked for 200, the validator would have refused each."}
+]"#;
+
 /// Recorded results in each protocol that no lesson shows, in the wire rows' own format.
 const HELD_WIRE: &str = r#"[
  {"id": "held-wire-third-of-three", "group": "pairing", "protocol": "anthropic",
@@ -234,7 +280,8 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Vec<T> {
 
 /// The held-back nested and protocol rows, each under the lesson that shows its group.
 pub(super) fn held_back(named: &[(String, NamedSchema)], lesson_of: LessonOf) -> Vec<Predict> {
-    let nested: Vec<ValidatorCase> = parse(HELD_NESTED);
+    let mut nested: Vec<ValidatorCase> = parse(HELD_NESTED);
+    nested.extend(parse::<ValidatorCase>(HELD_YOURS));
     let recorded: Vec<WireCase> = parse(HELD_WIRE);
     let mut out: Vec<Predict> = nested
         .iter()
@@ -259,8 +306,12 @@ mod tests {
     fn every_held_row_runs_and_the_real_code_agrees_with_it() {
         let content = Content::new(None, None);
         let named = validator_run::load_named_schemas(&content).unwrap();
-        let nested: Vec<ValidatorCase> = serde_json::from_str(HELD_NESTED).unwrap();
+        let mut nested: Vec<ValidatorCase> = serde_json::from_str(HELD_NESTED).unwrap();
         assert_eq!(nested.len(), parse::<ValidatorCase>(HELD_NESTED).len());
+        let yours: Vec<ValidatorCase> = serde_json::from_str(HELD_YOURS).unwrap();
+        assert_eq!(yours.len(), parse::<ValidatorCase>(HELD_YOURS).len());
+        assert_eq!(yours.len(), 10);
+        nested.extend(yours);
         for c in &nested {
             let run = validator_run::run_validator_case(c, &named, None).unwrap();
             assert_eq!(run.verdict(), c.expected, "{}", c.id);
@@ -306,7 +357,8 @@ mod tests {
                     .map(|c| c.id),
             )
             .collect();
-        let held: Vec<ValidatorCase> = serde_json::from_str(HELD_NESTED).unwrap();
+        let mut held: Vec<ValidatorCase> = serde_json::from_str(HELD_NESTED).unwrap();
+        held.extend(serde_json::from_str::<Vec<ValidatorCase>>(HELD_YOURS).unwrap());
         let recorded: Vec<WireCase> = serde_json::from_str(HELD_WIRE).unwrap();
         for id in held
             .iter()

@@ -58,6 +58,28 @@ fn the_pool_holds_every_fixture_row_with_a_lesson_and_every_explain_block() {
         recorded.len() >= 5 && recorded.iter().all(|l| l.starts_with("15-")),
         "{recorded:?}"
     );
+    // Lesson 16's material: its fixture rows, the rows held back from it and its explain
+    // question, each under lesson 16.
+    for prefix in [
+        "validator/yours-",
+        "validator/fixed-",
+        "validator/log-",
+        "held/held-yours-",
+        "held/held-fixed-",
+        "held/held-log-",
+    ] {
+        let lessons = held(prefix);
+        assert!(
+            lessons.len() >= 2 && lessons.iter().all(|l| *l == "16-your-tools-and-logs"),
+            "{prefix}: {lessons:?}"
+        );
+    }
+    assert!(
+        p.explain
+            .iter()
+            .any(|e| e.id == "explain/16-your-tools-and-logs#1"),
+        "lesson 16's explain question is in the pool"
+    );
 }
 
 #[test]
@@ -105,6 +127,10 @@ fn held_back_edge_cases_are_asked_with_the_real_outcome() {
         by_id("held/held-trailing-newline"),
         Some("invalid_arguments")
     );
+    // Lesson 16's held rows: the shipped tools file's gaps and its fixed copy.
+    assert_eq!(by_id("held/held-yours-negative-page"), Some("value"));
+    assert_eq!(by_id("held/held-fixed-missing-first"), Some("missing"));
+    assert_eq!(by_id("held/held-fixed-page-one"), Some("ok"));
 }
 
 #[test]
