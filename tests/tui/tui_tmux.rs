@@ -269,10 +269,13 @@ fn a_learner_finishes_a_lesson_and_sees_it_done() {
     tmux.wait_for("Correct");
     tmux.keys(&["Escape"]);
     tmux.wait_for("Tab next block");
+    // Two Esc bytes read together parse as Alt-Esc: give each its own read.
+    std::thread::sleep(Duration::from_millis(200));
     tmux.keys(&["Escape"]);
     tmux.wait_for("Tab next block");
+    std::thread::sleep(Duration::from_millis(200));
     tmux.keys(&["Escape"]);
-    let home = tmux.wait_for("Course");
+    let home = tmux.wait_for("01 Reading a proposal");
     let row = home
         .lines()
         .find(|l| l.contains("01 Reading a proposal"))
