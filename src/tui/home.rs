@@ -296,11 +296,26 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
         ])
     };
     put(buf, inner.y + 4, &note("Review", &review_words(app)));
+    let room = w.saturating_sub(13);
     let also = match app.audit_log_name() {
-        Some(log) => format!("A audits {log}; T traps your own tools; P grades your own code"),
+        Some(log) => {
+            let full = format!("A audits {log}; T traps your own tools; P grades your own code");
+            let short = format!("A audits {log}; T your tools; P your code");
+            if crate::text::width(&full) <= room {
+                full
+            } else {
+                short
+            }
+        }
         None => {
-            "P grades your own code live; T traps your own tools; tooldojo play NAME plays a run"
-                .to_owned()
+            let full = "P grades your own code live; T traps your own tools; tooldojo play NAME plays a run";
+            let short = "P grades your code; T traps your tools; tooldojo play NAME";
+            if crate::text::width(full) <= room {
+                full
+            } else {
+                short
+            }
+            .to_owned()
         }
     };
     put(buf, inner.y + 5, &note("Also", &also));
