@@ -1,0 +1,191 @@
+//! What reading the bytes before a case's args gave, kept by those bytes, for every
+//! declaration a run has seen (not only the last line's).
+//!
+//! A line of a JSON-lines run is mostly its declaration: hundreds of bytes of schema and
+//! descriptions before a short `"args"`. Reading is deterministic, so a line that starts
+//! with the exact bytes an earlier line had before its args gives the same case up to there;
+//! it is read from its args on, with what those bytes gave and the compiled schema they were
+//! judged with. Finding the earlier line costs a hash of the line's first [`HEAD`] bytes and
+//! one comparison of the remembered bytes (a cache hit never scans or parses the
+//! declaration). What follows the args (later members, trailing text) is read as always.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Range;
+
+use super::cache::Reading;
+use super::{Form, Formats};
+
+/// Bytes of a line hashed to find the prefixes it may start with. A prefix shorter than
+/// this is kept only as the last one seen.
+const HEAD: usize = 128;
+/// The most prefixes kept, and the most bytes they may hold (past either, they start afresh).
+const MAX_PREFIXES: usize = 16384;
+const MAX_BYTES: usize = 64 << 20;
+
+/// Which member holds the args.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) enum ArgsKey {
+    #[default]
+    Args,
+    ArgsText,
+}
+
+/// The case as reading a prefix left it: which member holds the args, and what came before
+/// them (spans are byte ranges of the line).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Start {
+    pub(super) key: ArgsKey,
+    pub(super) schema: Option<Range<usize>>,
+    /// The compiled schema entry whose text the schema repeats, if one was known.
+    pub(super) schema_hit: Option<usize>,
+    pub(super) required: Range<usize>,
+    pub(super) form: Option<Form>,
+    pub(super) formats: Option<Formats>,
+    pub(super) seen_required: bool,
+}
+
+struct Prefix {
+    bytes: Box<[u8]>,
+    start: Start,
+    /// The compiled schema entry a case from this prefix was judged with, for the reading
+    /// (form and formats) it was judged in.
+    resolved: Option<(Reading, usize)>,
+}
+
+/// A prefix's id, as [`Prefixes::find`] and [`Prefixes::record`] give it.
+pub(super) type PrefixId = u32;
+
+/// Every prefix kept, indexed by a hash of its first [`HEAD`] bytes.
+#[derive(Default)]
+pub(super) struct Prefixes {
+    entries: Vec<Prefix>,
+    by_head: HashMap<u64, Vec<PrefixId>, BuildHasherDefault<Ready>>,
+    /// The prefix the last line started with or recorded (tried first: a stream often calls
+    /// one tool many times in a row).
+    last: Option<PrefixId>,
+    /// The one short prefix kept (shorter than [`HEAD`], so not indexed).
+    short: Option<PrefixId>,
+    bytes: usize,
+}
+
+impl Prefixes {
+    /// The prefix `text` starts with, if one is kept: its id, its length and the case so far.
+    pub(super) fn find(&mut self, text: &str) -> Option<(PrefixId, usize, &Start)> {
+        let b = text.as_bytes();
+        let starts = |p: &Prefix| b.len() > p.bytes.len() && b.starts_with(&p.bytes);
+        let found = match self.last {
+            Some(id) if starts(&self.entries[id as usize]) => Some(id),
+            _ if b.len() > HEAD => self
+                .by_head
+                .get(&head_hash(&b[..HEAD]))
+                .and_then(|ids| {
+                    ids.iter()
+                        .copied()
+                        .find(|&id| starts(&self.entries[id as usize]))
+                }),
+            _ => None,
+        }?;
+        self.last = Some(found);
+        let p = &self.entries[found as usize];
+        Some((found, p.bytes.len(), &p.start))
+    }
+
+    /// Keep `text` up to byte `at` (the start of its args value) and the case so far; the
+    /// line did not start with a prefix already kept.
+    pub(super) fn record(&mut self, text: &str, at: usize, start: Start) -> PrefixId {
+        if self.entries.len() >= MAX_PREFIXES || self.bytes + at > MAX_BYTES {
+            self.clear();
+        }
+        let prefix = Prefix {
+            bytes: text.as_bytes()[..at].into(),
+            start,
+            resolved: None,
+        };
+        let id = match self.short.filter(|_| at < HEAD) {
+            // A short prefix takes the place of the last short one.
+            Some(id) => {
+                self.bytes -= self.entries[id as usize].bytes.len();
+                self.entries[id as usize] = prefix;
+                id
+            }
+            None => {
+                let id = self.entries.len() as PrefixId;
+                self.entries.push(prefix);
+                if at < HEAD {
+                    self.short = Some(id);
+                } else {
+                    let h = head_hash(&text.as_bytes()[..HEAD]);
+                    self.by_head.entry(h).or_default().push(id);
+                }
+                id
+            }
+        };
+        self.bytes += at;
+        self.last = Some(id);
+        id
+    }
+
+    /// Remember that a case from prefix `id`, read in `form`, was judged with entry `at`.
+    pub(super) fn resolve(&mut self, id: PrefixId, form: Reading, at: usize) {
+        if let Some(p) = self.entries.get_mut(id as usize) {
+            p.resolved = Some((form, at));
+        }
+    }
+
+    /// The entry a case from prefix `id` read in `form` was judged with, if known.
+    pub(super) fn resolved(&self, id: PrefixId, form: Reading) -> Option<usize> {
+        match self.entries.get(id as usize)?.resolved {
+            Some((f, at)) if f == form => Some(at),
+            _ => None,
+        }
+    }
+
+    /// Forget every prefix (the compiled entries they point to are gone).
+    pub(super) fn clear(&mut self) {
+        self.entries.clear();
+        self.by_head.clear();
+        self.last = None;
+        self.short = None;
+        self.bytes = 0;
+    }
+
+    /// The bytes of the last prefix found or kept (empty: none).
+    #[cfg(test)]
+    pub(super) fn last_bytes(&self) -> &[u8] {
+        self.last
+            .map_or(&[][..], |id| &self.entries[id as usize].bytes)
+    }
+}
+
+/// A hash of [`HEAD`] bytes, two words at a time in two lanes (keys of a map whose hasher
+/// passes it through).
+fn head_hash(b: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let (mut x, mut y) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
+    for pair in b.chunks_exact(16) {
+        let (a, c) = pair.split_at(8);
+        let word = |s: &[u8]| u64::from_le_bytes(s.try_into().unwrap_or([0; 8]));
+        x = (x ^ word(a)).wrapping_mul(K).rotate_left(29);
+        y = (y ^ word(c)).wrapping_mul(K).rotate_left(31);
+    }
+    (x ^ y.rotate_left(17)).wrapping_mul(K)
+}
+
+/// The hasher of a map keyed by a hash already made: it passes the key through.
+#[derive(Default)]
+struct Ready(u64);
+
+impl Hasher for Ready {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
