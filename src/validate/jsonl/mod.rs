@@ -202,8 +202,15 @@ impl<'o> Lines<'o> {
             Err(CaseError::DuplicateInArgs(path)) => {
                 // Read the line again, letting the repeat through, to check the rest of it.
                 let mut case = RawCase::default();
-                case::read(text, true, entries, &mut self.prefixes, Vec::new(), &mut case)
-                    .map_err(CaseError::into_reason)?;
+                case::read(
+                    text,
+                    true,
+                    entries,
+                    &mut self.prefixes,
+                    Vec::new(),
+                    &mut case,
+                )
+                .map_err(CaseError::into_reason)?;
                 self.judge(&mut case, Some(path), room)
             }
             Err(e) => Err(e.into_reason()),

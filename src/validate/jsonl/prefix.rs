@@ -76,14 +76,11 @@ impl Prefixes {
         let starts = |p: &Prefix| b.len() > p.bytes.len() && b.starts_with(&p.bytes);
         let found = match self.last {
             Some(id) if starts(&self.entries[id as usize]) => Some(id),
-            _ if b.len() > HEAD => self
-                .by_head
-                .get(&head_hash(&b[..HEAD]))
-                .and_then(|ids| {
-                    ids.iter()
-                        .copied()
-                        .find(|&id| starts(&self.entries[id as usize]))
-                }),
+            _ if b.len() > HEAD => self.by_head.get(&head_hash(&b[..HEAD])).and_then(|ids| {
+                ids.iter()
+                    .copied()
+                    .find(|&id| starts(&self.entries[id as usize]))
+            }),
             _ => None,
         }?;
         self.last = Some(found);
