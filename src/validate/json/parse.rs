@@ -358,19 +358,13 @@ impl<'a> Parser<'a> {
     fn string(&mut self) -> PResult<Cow<'a, str>> {
         self.pos += 1; // opening quote
         let start = self.pos;
-        // A plain loop: short strings are the rule, and it stays in line.
-        let mut end = start;
-        while let Some(&b) = self.bytes.get(end) {
-            if b == b'"' || b == b'\\' || b < 0x20 {
-                if b == b'"' {
-                    self.pos = end + 1;
-                    return Ok(Cow::Borrowed(&self.src[start..end]));
-                }
-                return self.string_slow(start, Some(end - start));
-            }
-            end += 1;
+        let end = plain_run(self.bytes, start);
+        if self.bytes.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return Ok(Cow::Borrowed(&self.src[start..end]));
         }
-        self.string_slow(start, None)
+        let stop = (end < self.bytes.len()).then_some(end - start);
+        self.string_slow(start, stop)
     }
 
     /// [`Parser::string`] past its first run of plain text: escapes, or an error.
@@ -659,6 +653,37 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Where the run of plain string text from `at` ends: the first `"`, `\\` or control
+/// character, or the end of `b`. Eight bytes at a time while they last: a word holds one of
+/// those bytes when one of its bytes is zero after xor with `"` or `\\`, or is below 0x20;
+/// the lowest flagged byte is always a true one (the borrow only ever flags bytes above it).
+#[inline(always)]
+fn plain_run(b: &[u8], at: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(LO) & !v & HI;
+    let mut i = at;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(a);
+        let stops = (w.wrapping_sub(LO * 0x20) & !w & HI)
+            | zero(w ^ (LO * u64::from(b'"')))
+            | zero(w ^ (LO * u64::from(b'\\')));
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// A failure inside the value of member `key`: a repeated key's path gets the member's name.
 #[cold]
 fn inside(mut e: Fail, key: Cow<'_, str>) -> Fail {
@@ -687,4 +712,41 @@ fn line_col(src: &str, pos: usize) -> (usize, usize) {
         None => pos - line_start + 1,
     };
     (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_run;
+
+    /// The byte-by-byte reading of [`plain_run`].
+    fn slow(b: &[u8], at: usize) -> usize {
+        (at..b.len())
+            .find(|&i| b[i] == b'"' || b[i] == b'\\' || b[i] < 0x20)
+            .unwrap_or(b.len())
+    }
+
+    #[test]
+    fn the_word_scan_stops_where_the_byte_scan_does() {
+        // Every byte value at every offset of two words, after every start, among plain
+        // ASCII and multi-byte text, with stops before and after it.
+        let fillers: [&[u8]; 3] = [
+            b"abcdefghijklmnopqrstuvwx",
+            "éèüßçñøåæœ€£".as_bytes(),
+            &[0xff; 24],
+        ];
+        for filler in fillers {
+            for at in 0..20 {
+                for stop in 0..=255u8 {
+                    for start in 0..4 {
+                        let mut b = filler.to_vec();
+                        b[at] = stop;
+                        assert_eq!(plain_run(&b, start), slow(&b, start), "{b:?} from {start}");
+                        b.push(b'"');
+                        b[(at + 5) % 20] = b'\\';
+                        assert_eq!(plain_run(&b, start), slow(&b, start), "{b:?} from {start}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -9,8 +9,6 @@
 //! one comparison of the remembered bytes (a cache hit never scans or parses the
 //! declaration). What follows the args (later members, trailing text) is read as always.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 use super::cache::Reading;
@@ -46,7 +44,9 @@ pub(super) struct Start {
 }
 
 struct Prefix {
-    bytes: Box<[u8]>,
+    /// Where its bytes are in [`Prefixes::bytes`].
+    at: usize,
+    len: usize,
     start: Start,
     /// The compiled schema entry a case from this prefix was judged with, for the reading
     /// (form and formats) it was judged in.
@@ -56,71 +56,126 @@ struct Prefix {
 /// A prefix's id, as [`Prefixes::find`] and [`Prefixes::record`] give it.
 pub(super) type PrefixId = u32;
 
-/// Every prefix kept, indexed by a hash of its first [`HEAD`] bytes.
+/// A slot of the index: a prefix's head hash, where its bytes are and how many, its id
+/// (plus one; zero is an empty slot). A lookup reads one slot, then the bytes and the entry
+/// at once.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    hash: u64,
+    at: u32,
+    len: u32,
+    id: u32,
+}
+
+/// Every prefix kept, indexed by a hash of its first [`HEAD`] bytes (open addressing, the
+/// slots at most half full).
 #[derive(Default)]
 pub(super) struct Prefixes {
     entries: Vec<Prefix>,
-    by_head: HashMap<u64, Vec<PrefixId>, BuildHasherDefault<Ready>>,
+    /// Every kept prefix's bytes, one after another.
+    bytes: Vec<u8>,
+    slots: Vec<Slot>,
     /// The prefix the last line started with or recorded (tried first: a stream often calls
     /// one tool many times in a row).
     last: Option<PrefixId>,
     /// The one short prefix kept (shorter than [`HEAD`], so not indexed).
     short: Option<PrefixId>,
-    bytes: usize,
+    /// Slots in use.
+    indexed: usize,
 }
 
 impl Prefixes {
     /// The prefix `text` starts with, if one is kept: its id, its length and the case so far.
     pub(super) fn find(&mut self, text: &str) -> Option<(PrefixId, usize, &Start)> {
         let b = text.as_bytes();
-        let starts = |p: &Prefix| b.len() > p.bytes.len() && b.starts_with(&p.bytes);
-        let found = match self.last {
-            Some(id) if starts(&self.entries[id as usize]) => Some(id),
-            _ if b.len() > HEAD => self.by_head.get(&head_hash(&b[..HEAD])).and_then(|ids| {
-                ids.iter()
-                    .copied()
-                    .find(|&id| starts(&self.entries[id as usize]))
-            }),
-            _ => None,
-        }?;
+        let kept = &self.bytes;
+        let starts = |at: usize, len: usize| b.len() > len && b[..len] == kept[at..at + len];
+        let last = self
+            .last
+            .filter(|&id| starts(self.entries[id as usize].at, self.entries[id as usize].len));
+        let found = match last {
+            Some(id) => id,
+            None if b.len() > HEAD && !self.slots.is_empty() => {
+                let h = head_hash(&b[..HEAD]);
+                let mask = self.slots.len() - 1;
+                let mut i = h as usize & mask;
+                loop {
+                    let s = self.slots[i];
+                    if s.id == 0 {
+                        return None;
+                    }
+                    if s.hash == h && starts(s.at as usize, s.len as usize) {
+                        break s.id - 1;
+                    }
+                    i = (i + 1) & mask;
+                }
+            }
+            None => return None,
+        };
         self.last = Some(found);
         let p = &self.entries[found as usize];
-        Some((found, p.bytes.len(), &p.start))
+        Some((found, p.len, &p.start))
     }
 
     /// Keep `text` up to byte `at` (the start of its args value) and the case so far; the
     /// line did not start with a prefix already kept.
     pub(super) fn record(&mut self, text: &str, at: usize, start: Start) -> PrefixId {
-        if self.entries.len() >= MAX_PREFIXES || self.bytes + at > MAX_BYTES {
+        if self.entries.len() >= MAX_PREFIXES || self.bytes.len() + at > MAX_BYTES {
             self.clear();
         }
         let prefix = Prefix {
-            bytes: text.as_bytes()[..at].into(),
+            at: self.bytes.len(),
+            len: at,
             start,
             resolved: None,
         };
+        self.bytes.extend_from_slice(&text.as_bytes()[..at]);
         let id = match self.short.filter(|_| at < HEAD) {
-            // A short prefix takes the place of the last short one.
+            // A short prefix takes the place of the last short one (its bytes stay until
+            // the prefixes start afresh).
             Some(id) => {
-                self.bytes -= self.entries[id as usize].bytes.len();
                 self.entries[id as usize] = prefix;
                 id
             }
             None => {
                 let id = self.entries.len() as PrefixId;
+                let (bytes_at, len) = (prefix.at, prefix.len);
                 self.entries.push(prefix);
                 if at < HEAD {
                     self.short = Some(id);
                 } else {
                     let h = head_hash(&text.as_bytes()[..HEAD]);
-                    self.by_head.entry(h).or_default().push(id);
+                    self.index(Slot {
+                        hash: h,
+                        at: bytes_at as u32,
+                        len: len as u32,
+                        id: id + 1,
+                    });
                 }
                 id
             }
         };
-        self.bytes += at;
         self.last = Some(id);
         id
+    }
+
+    /// Put a slot in the index, growing it to stay at most half full.
+    fn index(&mut self, slot: Slot) {
+        if (self.indexed + 1) * 2 > self.slots.len() {
+            let old = std::mem::take(&mut self.slots);
+            self.slots = vec![Slot::default(); (old.len() * 2).max(64)];
+            self.indexed = 0;
+            for s in old.into_iter().filter(|s| s.id != 0) {
+                self.index(s);
+            }
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = slot.hash as usize & mask;
+        while self.slots[i].id != 0 {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = slot;
+        self.indexed += 1;
     }
 
     /// Remember that a case from prefix `id`, read in `form`, was judged with entry `at`.
@@ -141,22 +196,24 @@ impl Prefixes {
     /// Forget every prefix (the compiled entries they point to are gone).
     pub(super) fn clear(&mut self) {
         self.entries.clear();
-        self.by_head.clear();
+        self.bytes.clear();
+        self.slots.clear();
+        self.indexed = 0;
         self.last = None;
         self.short = None;
-        self.bytes = 0;
     }
 
     /// The bytes of the last prefix found or kept (empty: none).
     #[cfg(test)]
     pub(super) fn last_bytes(&self) -> &[u8] {
-        self.last
-            .map_or(&[][..], |id| &self.entries[id as usize].bytes)
+        self.last.map_or(&[][..], |id| {
+            let p = &self.entries[id as usize];
+            &self.bytes[p.at..p.at + p.len]
+        })
     }
 }
 
-/// A hash of [`HEAD`] bytes, two words at a time in two lanes (keys of a map whose hasher
-/// passes it through).
+/// A hash of [`HEAD`] bytes, two words at a time in two lanes.
 fn head_hash(b: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let (mut x, mut y) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
@@ -167,22 +224,4 @@ fn head_hash(b: &[u8]) -> u64 {
         y = (y ^ word(c)).wrapping_mul(K).rotate_left(31);
     }
     (x ^ y.rotate_left(17)).wrapping_mul(K)
-}
-
-/// The hasher of a map keyed by a hash already made: it passes the key through.
-#[derive(Default)]
-struct Ready(u64);
-
-impl Hasher for Ready {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
 }
