@@ -3,7 +3,6 @@
 //! checks grouped by the kind of value they apply to; a group a schema does not use is `None`
 //! and costs one pointer test.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::decimal::Decimal;
@@ -113,10 +112,10 @@ pub(crate) struct ObjRules {
     /// `properties`, in declared order.
     pub(crate) properties: Vec<(Box<str>, NodeId)>,
     /// Name -> index into `properties`, for objects with many properties.
-    pub(crate) index: Option<HashMap<Box<str>, u32>>,
-    /// Each property's [`name_head`], in the same order: most names are told apart by it
-    /// without comparing them whole.
-    pub(crate) heads: Vec<u64>,
+    pub(crate) index: Option<foldhash::HashMap<Box<str>, u32>>,
+    /// Each property's [`name_head`] and node, in the same order: a name of up to seven
+    /// bytes is found by its head alone, without reading the name kept apart.
+    pub(crate) heads: Vec<(u64, NodeId)>,
     pub(crate) pattern_properties: Vec<(Pattern, NodeId)>,
     pub(crate) additional: Option<NodeId>,
     /// Required names in declared order (repeats dropped).
@@ -129,6 +128,51 @@ pub(crate) struct ObjRules {
     pub(crate) unevaluated: Option<NodeId>,
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_found_by_its_head_as_by_comparing_names() {
+        // Names alike in their first bytes, lengths around the head's seven, a NUL and a tab
+        // where a length byte might be mistaken for one.
+        let names = [
+            "",
+            "a",
+            "ab",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefg\0",
+            "a\0",
+            "a\t",
+            "\u{7}",
+            "\u{8}abcdef",
+            "é",
+            "éa",
+            "abcdefghijklmnop",
+            "abcdefghijklmnoq",
+        ];
+        let mut o = ObjRules {
+            properties: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| ((*n).into(), i as u32))
+                .collect(),
+            ..Default::default()
+        };
+        o.seal();
+        let tries = names
+            .iter()
+            .copied()
+            .chain(["abcdef", "abcdefgj", "b", "a\0\0", "\u{7}\0"]);
+        for t in tries {
+            let slow = names.iter().position(|n| *n == t).map(|i| i as u32);
+            assert_eq!(o.property(t), slow, "{t:?}");
+        }
+    }
+}
+
 impl ObjRules {
     /// The declared property called `name`.
     #[inline]
@@ -137,12 +181,10 @@ impl ObjRules {
             return index.get(name).map(|&i| self.properties[i as usize].1);
         }
         let head = name_head(name);
-        for (i, h) in self.heads.iter().enumerate() {
-            if *h == head {
-                let (n, id) = &self.properties[i];
-                if super::json::same_text(n, name) {
-                    return Some(*id);
-                }
+        for (i, &(h, id)) in self.heads.iter().enumerate() {
+            if h == head && (name.len() < 8 || super::json::same_text(&self.properties[i].0, name))
+            {
+                return Some(id);
             }
         }
         None
@@ -150,7 +192,11 @@ impl ObjRules {
 
     /// Fill [`ObjRules::heads`] (and the index, past 16 names) once `properties` is set.
     pub(crate) fn seal(&mut self) {
-        self.heads = self.properties.iter().map(|(n, _)| name_head(n)).collect();
+        self.heads = self
+            .properties
+            .iter()
+            .map(|(n, id)| (name_head(n), *id))
+            .collect();
         if self.properties.len() > 16 {
             self.index = Some(
                 self.properties
@@ -163,14 +209,16 @@ impl ObjRules {
     }
 }
 
-/// A name's length and first eight bytes in one word.
+/// A name's first seven bytes and its length (up to 255) in one word: the whole name, for
+/// a name of up to seven bytes.
 #[inline]
 pub(crate) fn name_head(name: &str) -> u64 {
     let b = name.as_bytes();
     let mut a = [0u8; 8];
-    let n = b.len().min(8);
+    let n = b.len().min(7);
     a[..n].copy_from_slice(&b[..n]);
-    u64::from_le_bytes(a) ^ (b.len() as u64).rotate_left(56)
+    a[7] = b.len().min(255) as u8;
+    u64::from_le_bytes(a)
 }
 
 /// Checks on arrays.

@@ -310,6 +310,9 @@ impl<'d> Compiler<'d> {
         let one = |c: &mut Self| c.child(h.loc, h.cx, &[k], val);
         match k {
             "properties" => {
+                if let Json::Object(m) = val {
+                    p.obj.properties.reserve_exact(m.len());
+                }
                 for (name, s) in entries(h, k, val)? {
                     let id = self.child(h.loc, h.cx, &[k, name], s)?;
                     p.obj.properties.push((name.into(), id));

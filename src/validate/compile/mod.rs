@@ -12,7 +12,7 @@ mod check;
 mod keywords;
 pub(crate) mod refs;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::rc::Rc;
 
 use super::error::CompileError;
@@ -93,7 +93,7 @@ pub(crate) fn json_schema<'d>(
         registry,
         index: None,
         memo: HashMap::new(),
-        nodes: Vec::new(),
+        nodes: Vec::with_capacity(16),
         queue: Vec::new(),
         res_ids: HashMap::new(),
         last_resource: None,
@@ -250,7 +250,9 @@ impl<'d> Compiler<'d> {
         tokens: &[&str],
         v: &'d Json<'d>,
     ) -> Result<NodeId, CompileError> {
-        let mut ptr = parent.ptr.clone();
+        let room = tokens.iter().map(|t| t.len() + 1).sum::<usize>() + 4;
+        let mut ptr = String::with_capacity(parent.ptr.len() + room);
+        ptr.push_str(&parent.ptr);
         for t in tokens {
             refs::push_token(&mut ptr, t);
         }

@@ -2,7 +2,7 @@
 //! `required`, their form and formats mode, so a stream of calls to the same tools compiles
 //! each once.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::{Form, Formats, Json, Options, Validator};
 
