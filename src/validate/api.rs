@@ -192,6 +192,13 @@ pub fn parse_args(text: &str) -> Result<Value, Violation> {
 }
 
 impl Validator {
+    /// The root's object rules, for reading ahead of judging (see
+    /// [`super::program::ObjRules::warm`]).
+    #[inline]
+    pub(crate) fn warm_root(&self) -> Option<&super::program::ObjRules> {
+        self.program.warm_root()
+    }
+
     /// How to compile (`Validator::options().form(..).compile_text(..)`).
     pub fn options<'r>() -> Options<'r> {
         Options::new()

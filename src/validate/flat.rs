@@ -126,6 +126,7 @@ pub(crate) fn compile(
         dynamic: false,
         shallow: false,
     };
+    program.seal();
     program.shallow = super::eval::shallow::shallow(&program).is_some();
     Ok((program, sig))
 }

@@ -54,9 +54,15 @@ impl Types {
     /// integer would (Python's `isinstance(True, int)`).
     #[inline]
     pub(crate) fn admits(&self, v: &Json<'_>, bool_guard: bool) -> bool {
-        let k = kind_of(v);
-        self.mask & k != 0 || (!bool_guard && k == kind::BOOL && self.mask & kind::INT != 0)
+        admits(self.mask, v, bool_guard)
     }
+}
+
+/// Does `v` have one of the kinds in `mask` (see [`Types::admits`])?
+#[inline(always)]
+pub(crate) fn admits(mask: u8, v: &Json<'_>, bool_guard: bool) -> bool {
+    let k = kind_of(v);
+    mask & k != 0 || (!bool_guard && k == kind::BOOL && mask & kind::INT != 0)
 }
 
 /// A numeric bound: its exact value and its text for messages.
@@ -111,15 +117,21 @@ pub(crate) struct TextRules {
 pub(crate) struct ObjRules {
     /// `properties`, in declared order.
     pub(crate) properties: Vec<(Box<str>, NodeId)>,
-    /// Name -> index into `properties`, for objects with many properties.
-    pub(crate) index: Option<foldhash::HashMap<Box<str>, u32>>,
-    /// Each property's [`name_head`] and node, in the same order: a name of up to seven
-    /// bytes is found by its head alone, without reading the name kept apart.
-    pub(crate) heads: Vec<(u64, NodeId)>,
+    /// What a lookup reads of each property, in the same order (see [`Head`]).
+    pub(crate) heads: Vec<Head>,
+    /// Every property's name, one after another: a lookup compares with them here, in
+    /// one run of memory, rather than in each name's own allocation.
+    pub(crate) names: Box<str>,
+    /// For objects with many properties: slots of an open-addressed table by a hash of the
+    /// name, each an index into `properties` plus one (zero: empty). Empty otherwise.
+    pub(crate) index: Box<[u32]>,
     pub(crate) pattern_properties: Vec<(Pattern, NodeId)>,
     pub(crate) additional: Option<NodeId>,
     /// Required names in declared order (repeats dropped).
     pub(crate) required: Vec<Box<str>>,
+    /// Each required name's index into `properties`, in the same order ([`UNDECLARED`]
+    /// for a name that is not a declared property).
+    pub(crate) required_at: Vec<u32>,
     pub(crate) min_properties: Option<u64>,
     pub(crate) max_properties: Option<u64>,
     pub(crate) property_names: Option<NodeId>,
@@ -128,85 +140,142 @@ pub(crate) struct ObjRules {
     pub(crate) unevaluated: Option<NodeId>,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_name_is_found_by_its_head_as_by_comparing_names() {
-        // Names alike in their first bytes, lengths around the head's seven, a NUL and a tab
-        // where a length byte might be mistaken for one.
-        let names = [
-            "",
-            "a",
-            "ab",
-            "abcdefg",
-            "abcdefgh",
-            "abcdefgi",
-            "abcdefg\0",
-            "a\0",
-            "a\t",
-            "\u{7}",
-            "\u{8}abcdef",
-            "é",
-            "éa",
-            "abcdefghijklmnop",
-            "abcdefghijklmnoq",
-        ];
-        let mut o = ObjRules {
-            properties: names
-                .iter()
-                .enumerate()
-                .map(|(i, n)| ((*n).into(), i as u32))
-                .collect(),
-            ..Default::default()
-        };
-        o.seal();
-        let tries = names
-            .iter()
-            .copied()
-            .chain(["abcdef", "abcdefgj", "b", "a\0\0", "\u{7}\0"]);
-        for t in tries {
-            let slow = names.iter().position(|n| *n == t).map(|i| i as u32);
-            assert_eq!(o.property(t), slow, "{t:?}");
-        }
-    }
+/// A declared property as a lookup reads it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Head {
+    /// The name's [`name_head`]: the whole name, for a name of up to seven bytes.
+    pub(crate) head: u64,
+    pub(crate) node: NodeId,
+    /// Where the name is in [`ObjRules::names`], and its length.
+    pub(crate) name_at: u32,
+    pub(crate) name_len: u32,
+    /// The kinds the property's schema admits when its schema checks nothing but its type
+    /// ([`ANY_TYPE`]: not even that); 0 when it checks more, or is not known yet
+    /// ([`Program::seal`] fills it in once every node is built).
+    pub(crate) only: u8,
 }
 
+/// [`Head::only`] of a schema that checks nothing.
+pub(crate) const ANY_TYPE: u8 = 0x80;
+/// [`ObjRules::required_at`] of a required name that is not a declared property.
+pub(crate) const UNDECLARED: u32 = u32::MAX;
+
 impl ObjRules {
+    /// The index into `properties` of the declared property called `name`.
+    #[inline]
+    pub(crate) fn property_index(&self, name: &str) -> Option<usize> {
+        let head = name_head(name);
+        if !self.index.is_empty() {
+            let mask = self.index.len() - 1;
+            let mut at = index_hash(name) as usize & mask;
+            loop {
+                let slot = self.index[at] as usize;
+                if slot == 0 {
+                    return None;
+                }
+                if self.is_named(slot - 1, head, name) {
+                    return Some(slot - 1);
+                }
+                at = (at + 1) & mask;
+            }
+        }
+        (0..self.heads.len()).find(|&i| self.is_named(i, head, name))
+    }
+
+    /// Is property `i` called `name` (whose head is `head`)?
+    #[inline(always)]
+    fn is_named(&self, i: usize, head: u64, name: &str) -> bool {
+        let h = &self.heads[i];
+        if h.head != head {
+            return false;
+        }
+        if name.len() < 8 {
+            return true;
+        }
+        let at = h.name_at as usize;
+        h.name_len as usize == name.len()
+            && self.names.as_bytes().get(at..at + name.len()) == Some(name.as_bytes())
+    }
+
+    /// Read what judging an object reads first (the heads a cache line apart, the first
+    /// names and required indices), so that a run can read ahead for many lines at once;
+    /// the sum only keeps the reads from being left out.
+    pub(crate) fn warm(&self) -> u64 {
+        let heads: u64 = self.heads.iter().step_by(2).map(|h| h.head).sum();
+        let names = self.names.as_bytes().first().copied().unwrap_or(0);
+        let required = self.required_at.first().copied().unwrap_or(0);
+        heads ^ u64::from(names) ^ u64::from(required)
+    }
+
     /// The declared property called `name`.
     #[inline]
     pub(crate) fn property(&self, name: &str) -> Option<NodeId> {
-        if let Some(index) = &self.index {
-            return index.get(name).map(|&i| self.properties[i as usize].1);
-        }
-        let head = name_head(name);
-        for (i, &(h, id)) in self.heads.iter().enumerate() {
-            if h == head && (name.len() < 8 || super::json::same_text(&self.properties[i].0, name))
-            {
-                return Some(id);
-            }
-        }
-        None
+        self.property_index(name).map(|i| self.heads[i].node)
     }
 
-    /// Fill [`ObjRules::heads`] (and the index, past 16 names) once `properties` is set.
+    /// Fill [`ObjRules::heads`], the names, the index (past 16 properties) and
+    /// [`ObjRules::required_at`] once `properties` and `required` are set.
     pub(crate) fn seal(&mut self) {
+        let mut names = String::new();
         self.heads = self
             .properties
             .iter()
-            .map(|(n, id)| (name_head(n), *id))
+            .map(|(n, id)| {
+                let name_at = names.len() as u32;
+                names.push_str(n);
+                Head {
+                    head: name_head(n),
+                    node: *id,
+                    name_at,
+                    name_len: n.len() as u32,
+                    only: 0,
+                }
+            })
             .collect();
+        self.names = names.into();
+        self.index = Box::default();
         if self.properties.len() > 16 {
-            self.index = Some(
-                self.properties
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (n, _))| (n.clone(), i as u32))
-                    .collect(),
-            );
+            let size = (self.properties.len() * 2).next_power_of_two();
+            let mut index = vec![0u32; size];
+            for (i, (n, _)) in self.properties.iter().enumerate() {
+                if self.property_index_in(&index, n).is_some() {
+                    continue; // a repeated name: the first one is the one found
+                }
+                let mut at = index_hash(n) as usize & (size - 1);
+                while index[at] != 0 {
+                    at = (at + 1) & (size - 1);
+                }
+                index[at] = i as u32 + 1;
+            }
+            self.index = index.into();
         }
+        self.required_at = self
+            .required
+            .iter()
+            .map(|r| self.property_index(r).map_or(UNDECLARED, |i| i as u32))
+            .collect();
     }
+
+    /// `name`'s index in a table being built.
+    fn property_index_in(&self, index: &[u32], name: &str) -> Option<usize> {
+        let mask = index.len() - 1;
+        let mut at = index_hash(name) as usize & mask;
+        while index[at] != 0 {
+            let i = index[at] as usize - 1;
+            if *self.properties[i].0 == *name {
+                return Some(i);
+            }
+            at = (at + 1) & mask;
+        }
+        None
+    }
+}
+
+/// The hash of a name in [`ObjRules::index`].
+#[inline]
+fn index_hash(name: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x5eed).hash_one(name)
 }
 
 /// A name's first seven bytes and its length (up to 255) in one word: the whole name, for
@@ -329,5 +398,100 @@ impl Program {
     #[inline]
     pub(crate) fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id as usize]
+    }
+
+    /// The root's object rules, read ahead of judging (see [`ObjRules::warm`]).
+    #[inline]
+    pub(crate) fn warm_root(&self) -> Option<&ObjRules> {
+        self.nodes.get(self.root as usize)?.obj.as_deref()
+    }
+
+    /// Once every node is built: each property's [`Head::only`], so a lookup that checks
+    /// only a type need not read the property's node.
+    pub(crate) fn seal(&mut self) {
+        for i in 0..self.nodes.len() {
+            let Some(o) = &self.nodes[i].obj else {
+                continue;
+            };
+            let only: Vec<u8> = o
+                .heads
+                .iter()
+                .map(|h| match self.nodes.get(h.node as usize) {
+                    Some(n) if n.only_types => n.types.as_ref().map_or(ANY_TYPE, |t| t.mask),
+                    Some(n) if n.always == Some(true) => ANY_TYPE,
+                    _ => 0,
+                })
+                .collect();
+            if let Some(o) = &mut self.nodes[i].obj {
+                for (h, b) in o.heads.iter_mut().zip(only) {
+                    h.only = b;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_found_by_its_head_as_by_comparing_names() {
+        // Names alike in their first bytes, lengths around the head's seven, a NUL and a tab
+        // where a length byte might be mistaken for one.
+        let names = [
+            "",
+            "a",
+            "ab",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefg\0",
+            "a\0",
+            "a\t",
+            "\u{7}",
+            "\u{8}abcdef",
+            "é",
+            "éa",
+            "abcdefghijklmnop",
+            "abcdefghijklmnoq",
+        ];
+        let long_a = "x".repeat(300);
+        let long_b = format!("{}y", "x".repeat(299));
+        let long_c = "x".repeat(301);
+        let mut names: Vec<&str> = names.to_vec();
+        names.extend([long_a.as_str(), long_b.as_str()]);
+        let many: Vec<String> = (0..40).map(|i| format!("field_{i}")).collect();
+        let tries: Vec<&str> = names
+            .iter()
+            .copied()
+            .chain(many.iter().map(String::as_str))
+            .chain([
+                "abcdef", "abcdefgj", "b", "a\0\0", "\u{7}\0", &long_c, "field_40",
+            ])
+            .collect();
+        // A few names (looked up along the heads), and enough for the hashed index, with
+        // a repeated name (the first is found).
+        let mut with_many = names.clone();
+        with_many.extend(many.iter().map(String::as_str));
+        with_many.push("field_3");
+        for names in [names, with_many] {
+            let mut o = ObjRules {
+                properties: names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| ((*n).into(), i as u32))
+                    .collect(),
+                required: vec!["b".into(), "abcdefgh".into()],
+                ..Default::default()
+            };
+            o.seal();
+            assert_eq!(o.index.is_empty(), names.len() <= 16);
+            for t in &tries {
+                let slow = names.iter().position(|n| n == t).map(|i| i as u32);
+                assert_eq!(o.property(t), slow, "{t:?}");
+            }
+            assert_eq!(o.required_at, [UNDECLARED, 4]);
+        }
     }
 }

@@ -148,6 +148,7 @@ pub(crate) fn json_schema<'d>(
     }
     program.resources = resources;
     check::bounded(&program)?;
+    program.seal();
     program.shallow = crate::validate::eval::shallow::shallow(&program).is_some();
     Ok(Compiled {
         program,

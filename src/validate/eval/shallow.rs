@@ -10,7 +10,7 @@ use super::Flags;
 use super::found::{Found, What};
 use crate::validate::CheckKind;
 use crate::validate::json::{Json, same_text};
-use crate::validate::program::{NodeId, ObjRules, Program, kind};
+use crate::validate::program::{ANY_TYPE, NodeId, ObjRules, Program, UNDECLARED, admits, kind};
 
 /// The root's object rules, when the program is that simple.
 pub(crate) fn shallow(p: &Program) -> Option<&ObjRules> {
@@ -43,6 +43,9 @@ pub(crate) fn first<'x>(
     fields: &'x [(Cow<'x, str>, Json<'x>)],
     f: Flags,
 ) -> Option<Found<'x>> {
+    if passes(o, fields, f) {
+        return None;
+    }
     let found = |kind, path: &'x str, what| {
         Some(Found {
             kind,
@@ -88,4 +91,33 @@ pub(crate) fn first<'x>(
         }
     }
     None
+}
+
+/// Do `fields` pass `o` (a [`shallow`] program)? One lookup per member, reading only the
+/// properties' heads; `false` also when this cannot tell (more than 64 properties, a
+/// required name that is not declared), and [`first`] then looks closer.
+#[inline]
+fn passes(o: &ObjRules, fields: &[(Cow<'_, str>, Json<'_>)], f: Flags) -> bool {
+    if o.heads.len() > 64 || o.required_at.len() != o.required.len() {
+        return false;
+    }
+    let closed = f.unknown && o.additional.is_some();
+    let mut seen = 0u64;
+    for (k, v) in fields {
+        match o.property_index(k) {
+            Some(i) => {
+                let only = o.heads[i].only;
+                if only == 0 || (f.types && only != ANY_TYPE && !admits(only, v, f.bool_guard)) {
+                    return false;
+                }
+                seen |= 1 << i;
+            }
+            None if closed => return false,
+            None => {}
+        }
+    }
+    !f.required
+        || o.required_at
+            .iter()
+            .all(|&at| at != UNDECLARED && seen & (1 << at) != 0)
 }

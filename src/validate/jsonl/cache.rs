@@ -69,6 +69,11 @@ impl Cache {
         })
     }
 
+    /// Entry `at`'s compiled schema, if there is one.
+    pub(super) fn try_get(&self, at: usize) -> Option<&Compiled> {
+        self.entries.get(at).map(|e| &e.schema)
+    }
+
     /// Entry `at`'s compiled schema.
     pub(super) fn get(&self, at: usize) -> &Compiled {
         &self.entries[at].schema

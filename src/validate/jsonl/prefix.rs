@@ -117,6 +117,25 @@ impl Prefixes {
         Some((found, p.len, &p.start))
     }
 
+    /// Read ahead for a line about to be judged: the kept prefix `text` may start with,
+    /// found by its head's hash alone (not compared), with its bytes read a cache line
+    /// apart. Only reads; what it gives is a hint: the compiled entry that prefix was
+    /// judged with, if any.
+    pub(super) fn warm(&self, text: &str) -> (u64, Option<usize>) {
+        let b = text.as_bytes();
+        if b.len() <= HEAD || self.slots.is_empty() {
+            return (0, None);
+        }
+        let s = self.slots[head_hash(&b[..HEAD]) as usize & (self.slots.len() - 1)];
+        if s.id == 0 {
+            return (0, None);
+        }
+        let kept = self.bytes.get(s.at as usize..(s.at + s.len) as usize);
+        let touched = kept.map_or(0, |k| k.iter().step_by(64).map(|&x| u64::from(x)).sum());
+        let entry = &self.entries[(s.id - 1) as usize];
+        (touched + entry.len as u64, entry.resolved.map(|(_, at)| at))
+    }
+
     /// Keep `text` up to byte `at` (the start of its args value) and the case so far; the
     /// line did not start with a prefix already kept.
     pub(super) fn record(&mut self, text: &str, at: usize, start: Start) -> PrefixId {
