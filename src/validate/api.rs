@@ -199,6 +199,13 @@ impl Validator {
         self.program.warm_root()
     }
 
+    /// Read ahead the nodes of `o`'s properties (`o`: this validator's
+    /// [`Validator::warm_root`]).
+    #[inline]
+    pub(crate) fn warm_members(&self, o: &super::program::ObjRules) -> u64 {
+        self.program.warm_members(o)
+    }
+
     /// How to compile (`Validator::options().form(..).compile_text(..)`).
     pub fn options<'r>() -> Options<'r> {
         Options::new()

@@ -115,13 +115,11 @@ pub(crate) struct TextRules {
 /// Checks on objects.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ObjRules {
-    /// `properties`, in declared order.
-    pub(crate) properties: Vec<(Box<str>, NodeId)>,
-    /// What a lookup reads of each property, in the same order (see [`Head`]).
+    /// `properties`, in declared order: what a lookup reads of each (see [`Head`]).
     pub(crate) heads: Vec<Head>,
     /// Every property's name, one after another: a lookup compares with them here, in
     /// one run of memory, rather than in each name's own allocation.
-    pub(crate) names: Box<str>,
+    pub(crate) names: String,
     /// For objects with many properties: slots of an open-addressed table by a hash of the
     /// name, each an index into `properties` plus one (zero: empty). Empty otherwise.
     pub(crate) index: Box<[u32]>,
@@ -213,31 +211,40 @@ impl ObjRules {
         self.property_index(name).map(|i| self.heads[i].node)
     }
 
-    /// Fill [`ObjRules::heads`], the names, the index (past 16 properties) and
-    /// [`ObjRules::required_at`] once `properties` and `required` are set.
+    /// Add a declared property (after those added before).
+    pub(crate) fn add_property(&mut self, name: &str, node: NodeId) {
+        self.heads.push(Head {
+            head: name_head(name),
+            node,
+            name_at: self.names.len() as u32,
+            name_len: name.len() as u32,
+            only: 0,
+        });
+        self.names.push_str(name);
+    }
+
+    /// Property `i`'s name.
+    #[inline]
+    pub(crate) fn name(&self, i: usize) -> &str {
+        let h = &self.heads[i];
+        let at = h.name_at as usize;
+        self.names.get(at..at + h.name_len as usize).unwrap_or("")
+    }
+
+    /// The declared properties, in declared order: each name and node.
+    pub(crate) fn properties(&self) -> impl Iterator<Item = (&str, NodeId)> {
+        (0..self.heads.len()).map(|i| (self.name(i), self.heads[i].node))
+    }
+
+    /// Fill the index (past 16 properties) and [`ObjRules::required_at`] once every
+    /// property and `required` are set.
     pub(crate) fn seal(&mut self) {
-        let mut names = String::new();
-        self.heads = self
-            .properties
-            .iter()
-            .map(|(n, id)| {
-                let name_at = names.len() as u32;
-                names.push_str(n);
-                Head {
-                    head: name_head(n),
-                    node: *id,
-                    name_at,
-                    name_len: n.len() as u32,
-                    only: 0,
-                }
-            })
-            .collect();
-        self.names = names.into();
         self.index = Box::default();
-        if self.properties.len() > 16 {
-            let size = (self.properties.len() * 2).next_power_of_two();
+        if self.heads.len() > 16 {
+            let size = (self.heads.len() * 2).next_power_of_two();
             let mut index = vec![0u32; size];
-            for (i, (n, _)) in self.properties.iter().enumerate() {
+            for i in 0..self.heads.len() {
+                let n = self.name(i);
                 if self.property_index_in(&index, n).is_some() {
                     continue; // a repeated name: the first one is the one found
                 }
@@ -262,7 +269,7 @@ impl ObjRules {
         let mut at = index_hash(name) as usize & mask;
         while index[at] != 0 {
             let i = index[at] as usize - 1;
-            if *self.properties[i].0 == *name {
+            if self.name(i) == name {
                 return Some(i);
             }
             at = (at + 1) & mask;
@@ -406,6 +413,17 @@ impl Program {
         self.nodes.get(self.root as usize)?.obj.as_deref()
     }
 
+    /// Read the nodes of `o`'s properties that check more than a type (the next step of
+    /// reading ahead, after [`ObjRules::warm`]).
+    pub(crate) fn warm_members(&self, o: &ObjRules) -> u64 {
+        o.heads
+            .iter()
+            .filter(|h| h.only == 0)
+            .filter_map(|h| self.nodes.get(h.node as usize))
+            .map(|n| u64::from(n.resource) ^ u64::from(n.only_types))
+            .sum()
+    }
+
     /// Once every node is built: each property's [`Head::only`], so a lookup that checks
     /// only a type need not read the property's node.
     pub(crate) fn seal(&mut self) {
@@ -477,14 +495,12 @@ mod tests {
         with_many.push("field_3");
         for names in [names, with_many] {
             let mut o = ObjRules {
-                properties: names
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| ((*n).into(), i as u32))
-                    .collect(),
                 required: vec!["b".into(), "abcdefgh".into()],
                 ..Default::default()
             };
+            for (i, n) in names.iter().enumerate() {
+                o.add_property(n, i as u32);
+            }
             o.seal();
             assert_eq!(o.index.is_empty(), names.len() <= 16);
             for t in &tries {

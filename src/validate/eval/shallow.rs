@@ -32,7 +32,7 @@ pub(crate) fn shallow(p: &Program) -> Option<&ObjRules> {
         && o.dependent_schemas.is_empty()
         && o.unevaluated.is_none()
         && o.additional.is_none_or(|a| p.node(a).always == Some(false))
-        && o.properties.iter().all(|(_, s)| p.node(*s).only_types);
+        && o.heads.iter().all(|h| p.node(h.node).only_types);
     (root_plain && obj_plain).then_some(o)
 }
 

@@ -194,11 +194,14 @@ impl<'o> Lines<'o> {
         let mut roots = [None; WARM];
         for (r, e) in roots.iter_mut().zip(&entries) {
             if let Some(Ok(v)) = e.and_then(|at| self.cache.try_get(at)) {
-                *r = v.warm_root();
+                *r = v.warm_root().map(|o| (v, o));
             }
         }
-        for o in roots.iter().flatten() {
+        for (_, o) in roots.iter().flatten() {
             sum = sum.wrapping_add(o.warm());
+        }
+        for (v, o) in roots.iter().flatten() {
+            sum = sum.wrapping_add(v.warm_members(o));
         }
         std::hint::black_box(sum);
     }
