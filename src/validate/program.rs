@@ -428,21 +428,18 @@ impl Program {
     /// only a type need not read the property's node.
     pub(crate) fn seal(&mut self) {
         for i in 0..self.nodes.len() {
-            let Some(o) = &self.nodes[i].obj else {
-                continue;
-            };
-            let only: Vec<u8> = o
-                .heads
-                .iter()
-                .map(|h| match self.nodes.get(h.node as usize) {
+            let count = self.nodes[i].obj.as_ref().map_or(0, |o| o.heads.len());
+            for j in 0..count {
+                let Some(o) = &self.nodes[i].obj else {
+                    break;
+                };
+                let only = match self.nodes.get(o.heads[j].node as usize) {
                     Some(n) if n.only_types => n.types.as_ref().map_or(ANY_TYPE, |t| t.mask),
                     Some(n) if n.always == Some(true) => ANY_TYPE,
                     _ => 0,
-                })
-                .collect();
-            if let Some(o) = &mut self.nodes[i].obj {
-                for (h, b) in o.heads.iter_mut().zip(only) {
-                    h.only = b;
+                };
+                if let Some(o) = &mut self.nodes[i].obj {
+                    o.heads[j].only = only;
                 }
             }
         }

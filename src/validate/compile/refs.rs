@@ -126,7 +126,7 @@ pub(crate) fn split_pointer(ptr: &str) -> Vec<String> {
 /// Append one token to a JSON pointer, escaped.
 pub(crate) fn push_token(ptr: &mut String, token: &str) {
     ptr.push('/');
-    if token.contains(['~', '/']) {
+    if token.bytes().any(|b| b == b'~' || b == b'/') {
         ptr.push_str(&token.replace('~', "~0").replace('/', "~1"));
     } else {
         ptr.push_str(token);
