@@ -184,6 +184,9 @@ impl<'o> Lines<'o> {
     /// step is taken for every line of the batch before the next, so their waits overlap.
     /// Nothing is changed: a wrong guess costs only the reads.
     fn warm(&self, text: &str, spans: &[(usize, usize)]) {
+        if !self.prefixes.any_indexed() {
+            return;
+        }
         let mut sum = 0u64;
         let mut entries = [None; WARM];
         for (e, &(from, to)) in entries.iter_mut().zip(spans) {

@@ -117,6 +117,11 @@ impl Prefixes {
         Some((found, p.len, &p.start))
     }
 
+    /// Is any prefix indexed (so that [`Prefixes::warm`] may find one)?
+    pub(super) fn any_indexed(&self) -> bool {
+        self.indexed > 0
+    }
+
     /// Read ahead for a line about to be judged: the kept prefix `text` may start with,
     /// found by its head's hash alone (not compared), with its bytes read a cache line
     /// apart. Only reads; what it gives is a hint: the compiled entry that prefix was
