@@ -252,7 +252,7 @@ def compile_rows(a):
     peer_part = (f"jsonschema-rs {rs['compiled']:,} of {rs['declarations']:,} compiled: from each declaration's "
                  f"text {rs_text:.1f} ms CPU, from parsed values {rs_value:.1f} ms CPU (best of {runs})")
     what = (f"compiling all {rs['declarations']:,} declarations under realworld/tools/, each file read in its "
-            f"own shape, formats asserted: tooldojo by criterion's estimate "
+            f"own shape, formats asserted: tooldojo by criterion's estimate of its CPU time "
             f"({bench_command(['compile'], a.quick)}, the estimate `compile/all`), jsonschema-rs by "
             f"`jsonschema-peer --compile-all` (its CPU time, best of {runs})")
     aim = "at most a quarter of jsonschema-rs's time (from text)"

@@ -192,6 +192,20 @@ pub fn parse_args(text: &str) -> Result<Value, Violation> {
 }
 
 impl Validator {
+    /// The root's object rules, for reading ahead of judging (see
+    /// [`super::program::ObjRules::warm`]).
+    #[inline]
+    pub(crate) fn warm_root(&self) -> Option<&super::program::ObjRules> {
+        self.program.warm_root()
+    }
+
+    /// Read ahead the nodes of `o`'s properties (`o`: this validator's
+    /// [`Validator::warm_root`]).
+    #[inline]
+    pub(crate) fn warm_members(&self, o: &super::program::ObjRules) -> u64 {
+        self.program.warm_members(o)
+    }
+
     /// How to compile (`Validator::options().form(..).compile_text(..)`).
     pub fn options<'r>() -> Options<'r> {
         Options::new()

@@ -107,3 +107,15 @@ fn refusal_text(r: &Refusal) -> String {
     let what = format!("unsupported keyword {:?}: {}", r.keyword, r.reason);
     with_place(&r.at, &what)
 }
+
+/// Which phase of the checks a failure belongs to, in the order the first failure is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckKind {
+    /// The args text was not JSON, repeated a key, or was not an object.
+    Parse,
+    Missing,
+    Unknown,
+    Type,
+    Value,
+}

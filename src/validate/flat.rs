@@ -96,8 +96,7 @@ pub(crate) fn compile(
             only_types: true,
             ..Node::default()
         });
-        obj.properties
-            .push((name.as_ref().into(), (nodes.len() - 1) as u32));
+        obj.add_property(name, (nodes.len() - 1) as u32);
         sig.args.push((name.to_string(), py));
     }
     for r in required {
@@ -126,6 +125,7 @@ pub(crate) fn compile(
         dynamic: false,
         shallow: false,
     };
+    program.seal();
     program.shallow = super::eval::shallow::shallow(&program).is_some();
     Ok((program, sig))
 }

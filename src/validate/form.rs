@@ -17,6 +17,7 @@
 
 use std::borrow::Cow;
 
+use super::compile::UnknownKeyword;
 use super::error::CompileError;
 use super::flat::PyType;
 use super::json::{self, Json};
@@ -106,15 +107,6 @@ impl std::str::FromStr for Form {
             )
         })
     }
-}
-
-/// A keyword the validator does not know, ignored as the standard says and named so no one
-/// takes it for checked (an envelope field of a declaration counts too).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct UnknownKeyword {
-    pub keyword: String,
-    /// A JSON pointer to the object that carries it, from the top of the text given.
-    pub at: String,
 }
 
 /// A declaration opened: its form, its name and description, the JSON Schema inside and

@@ -55,7 +55,6 @@ mod form;
 pub mod format;
 pub mod json;
 pub mod jsonl;
-pub mod number;
 mod program;
 pub mod tools;
 
@@ -67,26 +66,14 @@ use eval::{Flags, Quick};
 use program::Program;
 
 pub use compile::refs::Registry;
-pub use compile::{Draft, Formats, UnknownFormat};
-pub use error::{CompileError, Refusal};
+pub use compile::{Draft, Formats, UnknownFormat, UnknownKeyword};
+pub use error::{CheckKind, CompileError, Refusal};
 pub use flat::{FlatSignature, PyType};
-pub use form::{Form, UnknownKeyword};
-pub use json::{Json, MAX_DEPTH, ParseError};
+pub use form::Form;
+pub use json::{Json, MAX_DEPTH, ParseError, number};
 
 /// The largest schema text compiled (a declaration is a few kilobytes).
 pub const MAX_SCHEMA_BYTES: usize = 4 << 20;
-
-/// Which phase of the checks a failure belongs to, in the order the first failure is chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CheckKind {
-    /// The args text was not JSON, repeated a key, or was not an object.
-    Parse,
-    Missing,
-    Unknown,
-    Type,
-    Value,
-}
 
 /// One failed check.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

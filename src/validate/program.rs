@@ -3,7 +3,6 @@
 //! checks grouped by the kind of value they apply to; a group a schema does not use is `None`
 //! and costs one pointer test.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::decimal::Decimal;
@@ -55,9 +54,15 @@ impl Types {
     /// integer would (Python's `isinstance(True, int)`).
     #[inline]
     pub(crate) fn admits(&self, v: &Json<'_>, bool_guard: bool) -> bool {
-        let k = kind_of(v);
-        self.mask & k != 0 || (!bool_guard && k == kind::BOOL && self.mask & kind::INT != 0)
+        admits(self.mask, v, bool_guard)
     }
+}
+
+/// Does `v` have one of the kinds in `mask` (see [`Types::admits`])?
+#[inline(always)]
+pub(crate) fn admits(mask: u8, v: &Json<'_>, bool_guard: bool) -> bool {
+    let k = kind_of(v);
+    mask & k != 0 || (!bool_guard && k == kind::BOOL && mask & kind::INT != 0)
 }
 
 /// A numeric bound: its exact value and its text for messages.
@@ -110,17 +115,21 @@ pub(crate) struct TextRules {
 /// Checks on objects.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ObjRules {
-    /// `properties`, in declared order.
-    pub(crate) properties: Vec<(Box<str>, NodeId)>,
-    /// Name -> index into `properties`, for objects with many properties.
-    pub(crate) index: Option<HashMap<Box<str>, u32>>,
-    /// Each property's [`name_head`], in the same order: most names are told apart by it
-    /// without comparing them whole.
-    pub(crate) heads: Vec<u64>,
+    /// `properties`, in declared order: what a lookup reads of each (see [`Head`]).
+    pub(crate) heads: Vec<Head>,
+    /// Every property's name, one after another: a lookup compares with them here, in
+    /// one run of memory, rather than in each name's own allocation.
+    pub(crate) names: String,
+    /// For objects with many properties: slots of an open-addressed table by a hash of the
+    /// name, each an index into `properties` plus one (zero: empty). Empty otherwise.
+    pub(crate) index: Box<[u32]>,
     pub(crate) pattern_properties: Vec<(Pattern, NodeId)>,
     pub(crate) additional: Option<NodeId>,
     /// Required names in declared order (repeats dropped).
     pub(crate) required: Vec<Box<str>>,
+    /// Each required name's index into `properties`, in the same order ([`UNDECLARED`]
+    /// for a name that is not a declared property).
+    pub(crate) required_at: Vec<u32>,
     pub(crate) min_properties: Option<u64>,
     pub(crate) max_properties: Option<u64>,
     pub(crate) property_names: Option<NodeId>,
@@ -129,48 +138,163 @@ pub(crate) struct ObjRules {
     pub(crate) unevaluated: Option<NodeId>,
 }
 
+/// A declared property as a lookup reads it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Head {
+    /// The name's [`name_head`]: the whole name, for a name of up to seven bytes.
+    pub(crate) head: u64,
+    pub(crate) node: NodeId,
+    /// Where the name is in [`ObjRules::names`], and its length.
+    pub(crate) name_at: u32,
+    pub(crate) name_len: u32,
+    /// The kinds the property's schema admits when its schema checks nothing but its type
+    /// ([`ANY_TYPE`]: not even that); 0 when it checks more, or is not known yet
+    /// ([`Program::seal`] fills it in once every node is built).
+    pub(crate) only: u8,
+}
+
+/// [`Head::only`] of a schema that checks nothing.
+pub(crate) const ANY_TYPE: u8 = 0x80;
+/// [`ObjRules::required_at`] of a required name that is not a declared property.
+pub(crate) const UNDECLARED: u32 = u32::MAX;
+
 impl ObjRules {
+    /// The index into `properties` of the declared property called `name`.
+    #[inline]
+    pub(crate) fn property_index(&self, name: &str) -> Option<usize> {
+        let head = name_head(name);
+        if !self.index.is_empty() {
+            let mask = self.index.len() - 1;
+            let mut at = index_hash(name) as usize & mask;
+            loop {
+                let slot = self.index[at] as usize;
+                if slot == 0 {
+                    return None;
+                }
+                if self.is_named(slot - 1, head, name) {
+                    return Some(slot - 1);
+                }
+                at = (at + 1) & mask;
+            }
+        }
+        (0..self.heads.len()).find(|&i| self.is_named(i, head, name))
+    }
+
+    /// Is property `i` called `name` (whose head is `head`)?
+    #[inline(always)]
+    fn is_named(&self, i: usize, head: u64, name: &str) -> bool {
+        let h = &self.heads[i];
+        if h.head != head {
+            return false;
+        }
+        if name.len() < 8 {
+            return true;
+        }
+        let at = h.name_at as usize;
+        h.name_len as usize == name.len()
+            && self.names.as_bytes().get(at..at + name.len()) == Some(name.as_bytes())
+    }
+
+    /// Read what judging an object reads first (the heads a cache line apart, the first
+    /// names and required indices), so that a run can read ahead for many lines at once;
+    /// the sum only keeps the reads from being left out.
+    pub(crate) fn warm(&self) -> u64 {
+        let heads: u64 = self.heads.iter().step_by(2).map(|h| h.head).sum();
+        let names = self.names.as_bytes().first().copied().unwrap_or(0);
+        let required = self.required_at.first().copied().unwrap_or(0);
+        heads ^ u64::from(names) ^ u64::from(required)
+    }
+
     /// The declared property called `name`.
     #[inline]
     pub(crate) fn property(&self, name: &str) -> Option<NodeId> {
-        if let Some(index) = &self.index {
-            return index.get(name).map(|&i| self.properties[i as usize].1);
-        }
-        let head = name_head(name);
-        for (i, h) in self.heads.iter().enumerate() {
-            if *h == head {
-                let (n, id) = &self.properties[i];
-                if super::json::same_text(n, name) {
-                    return Some(*id);
+        self.property_index(name).map(|i| self.heads[i].node)
+    }
+
+    /// Add a declared property (after those added before).
+    pub(crate) fn add_property(&mut self, name: &str, node: NodeId) {
+        self.heads.push(Head {
+            head: name_head(name),
+            node,
+            name_at: self.names.len() as u32,
+            name_len: name.len() as u32,
+            only: 0,
+        });
+        self.names.push_str(name);
+    }
+
+    /// Property `i`'s name.
+    #[inline]
+    pub(crate) fn name(&self, i: usize) -> &str {
+        let h = &self.heads[i];
+        let at = h.name_at as usize;
+        self.names.get(at..at + h.name_len as usize).unwrap_or("")
+    }
+
+    /// The declared properties, in declared order: each name and node.
+    pub(crate) fn properties(&self) -> impl Iterator<Item = (&str, NodeId)> {
+        (0..self.heads.len()).map(|i| (self.name(i), self.heads[i].node))
+    }
+
+    /// Fill the index (past 16 properties) and [`ObjRules::required_at`] once every
+    /// property and `required` are set.
+    pub(crate) fn seal(&mut self) {
+        self.index = Box::default();
+        if self.heads.len() > 16 {
+            let size = (self.heads.len() * 2).next_power_of_two();
+            let mut index = vec![0u32; size];
+            for i in 0..self.heads.len() {
+                let n = self.name(i);
+                if self.property_index_in(&index, n).is_some() {
+                    continue; // a repeated name: the first one is the one found
                 }
+                let mut at = index_hash(n) as usize & (size - 1);
+                while index[at] != 0 {
+                    at = (at + 1) & (size - 1);
+                }
+                index[at] = i as u32 + 1;
             }
+            self.index = index.into();
+        }
+        self.required_at = self
+            .required
+            .iter()
+            .map(|r| self.property_index(r).map_or(UNDECLARED, |i| i as u32))
+            .collect();
+    }
+
+    /// `name`'s index in a table being built.
+    fn property_index_in(&self, index: &[u32], name: &str) -> Option<usize> {
+        let mask = index.len() - 1;
+        let mut at = index_hash(name) as usize & mask;
+        while index[at] != 0 {
+            let i = index[at] as usize - 1;
+            if self.name(i) == name {
+                return Some(i);
+            }
+            at = (at + 1) & mask;
         }
         None
     }
-
-    /// Fill [`ObjRules::heads`] (and the index, past 16 names) once `properties` is set.
-    pub(crate) fn seal(&mut self) {
-        self.heads = self.properties.iter().map(|(n, _)| name_head(n)).collect();
-        if self.properties.len() > 16 {
-            self.index = Some(
-                self.properties
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (n, _))| (n.clone(), i as u32))
-                    .collect(),
-            );
-        }
-    }
 }
 
-/// A name's length and first eight bytes in one word.
+/// The hash of a name in [`ObjRules::index`].
+#[inline]
+fn index_hash(name: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x5eed).hash_one(name)
+}
+
+/// A name's first seven bytes and its length (up to 255) in one word: the whole name, for
+/// a name of up to seven bytes.
 #[inline]
 pub(crate) fn name_head(name: &str) -> u64 {
     let b = name.as_bytes();
     let mut a = [0u8; 8];
-    let n = b.len().min(8);
+    let n = b.len().min(7);
     a[..n].copy_from_slice(&b[..n]);
-    u64::from_le_bytes(a) ^ (b.len() as u64).rotate_left(56)
+    a[7] = b.len().min(255) as u8;
+    u64::from_le_bytes(a)
 }
 
 /// Checks on arrays.
@@ -281,5 +405,106 @@ impl Program {
     #[inline]
     pub(crate) fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id as usize]
+    }
+
+    /// The root's object rules, read ahead of judging (see [`ObjRules::warm`]).
+    #[inline]
+    pub(crate) fn warm_root(&self) -> Option<&ObjRules> {
+        self.nodes.get(self.root as usize)?.obj.as_deref()
+    }
+
+    /// Read the nodes of `o`'s properties that check more than a type (the next step of
+    /// reading ahead, after [`ObjRules::warm`]).
+    pub(crate) fn warm_members(&self, o: &ObjRules) -> u64 {
+        o.heads
+            .iter()
+            .filter(|h| h.only == 0)
+            .filter_map(|h| self.nodes.get(h.node as usize))
+            .map(|n| u64::from(n.resource) ^ u64::from(n.only_types))
+            .sum()
+    }
+
+    /// Once every node is built: each property's [`Head::only`], so a lookup that checks
+    /// only a type need not read the property's node.
+    pub(crate) fn seal(&mut self) {
+        for i in 0..self.nodes.len() {
+            let count = self.nodes[i].obj.as_ref().map_or(0, |o| o.heads.len());
+            for j in 0..count {
+                let Some(o) = &self.nodes[i].obj else {
+                    break;
+                };
+                let only = match self.nodes.get(o.heads[j].node as usize) {
+                    Some(n) if n.only_types => n.types.as_ref().map_or(ANY_TYPE, |t| t.mask),
+                    Some(n) if n.always == Some(true) => ANY_TYPE,
+                    _ => 0,
+                };
+                if let Some(o) = &mut self.nodes[i].obj {
+                    o.heads[j].only = only;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_found_by_its_head_as_by_comparing_names() {
+        // Names alike in their first bytes, lengths around the head's seven, a NUL and a tab
+        // where a length byte might be mistaken for one.
+        let names = [
+            "",
+            "a",
+            "ab",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefg\0",
+            "a\0",
+            "a\t",
+            "\u{7}",
+            "\u{8}abcdef",
+            "é",
+            "éa",
+            "abcdefghijklmnop",
+            "abcdefghijklmnoq",
+        ];
+        let long_a = "x".repeat(300);
+        let long_b = format!("{}y", "x".repeat(299));
+        let long_c = "x".repeat(301);
+        let mut names: Vec<&str> = names.to_vec();
+        names.extend([long_a.as_str(), long_b.as_str()]);
+        let many: Vec<String> = (0..40).map(|i| format!("field_{i}")).collect();
+        let tries: Vec<&str> = names
+            .iter()
+            .copied()
+            .chain(many.iter().map(String::as_str))
+            .chain([
+                "abcdef", "abcdefgj", "b", "a\0\0", "\u{7}\0", &long_c, "field_40",
+            ])
+            .collect();
+        // A few names (looked up along the heads), and enough for the hashed index, with
+        // a repeated name (the first is found).
+        let mut with_many = names.clone();
+        with_many.extend(many.iter().map(String::as_str));
+        with_many.push("field_3");
+        for names in [names, with_many] {
+            let mut o = ObjRules {
+                required: vec!["b".into(), "abcdefgh".into()],
+                ..Default::default()
+            };
+            for (i, n) in names.iter().enumerate() {
+                o.add_property(n, i as u32);
+            }
+            o.seal();
+            assert_eq!(o.index.is_empty(), names.len() <= 16);
+            for t in &tries {
+                let slow = names.iter().position(|n| n == t).map(|i| i as u32);
+                assert_eq!(o.property(t), slow, "{t:?}");
+            }
+            assert_eq!(o.required_at, [UNDECLARED, 4]);
+        }
     }
 }

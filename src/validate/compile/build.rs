@@ -2,9 +2,8 @@
 //! subschemas compiled (references queued), unknown keywords and formats noted.
 
 use super::refs::{self, Loc};
-use super::{Compiler, Draft, Formats, UnknownFormat, keywords};
+use super::{Compiler, Draft, Formats, UnknownFormat, UnknownKeyword, keywords};
 use crate::validate::error::CompileError;
-use crate::validate::form::UnknownKeyword;
 use crate::validate::format;
 use crate::validate::json::Json;
 use crate::validate::program::{
@@ -310,9 +309,15 @@ impl<'d> Compiler<'d> {
         let one = |c: &mut Self| c.child(h.loc, h.cx, &[k], val);
         match k {
             "properties" => {
+                if let Json::Object(m) = val {
+                    p.obj.heads.reserve_exact(m.len());
+                    p.obj
+                        .names
+                        .reserve_exact(m.iter().map(|(n, _)| n.len()).sum());
+                }
                 for (name, s) in entries(h, k, val)? {
                     let id = self.child(h.loc, h.cx, &[k, name], s)?;
-                    p.obj.properties.push((name.into(), id));
+                    p.obj.add_property(name, id);
                 }
             }
             "patternProperties" => {
@@ -498,7 +503,7 @@ impl<'d> Compiler<'d> {
         if !o.dependent_schemas.is_empty() || o.unevaluated.is_some() {
             self.in_place = true;
         }
-        if !o.properties.is_empty()
+        if !o.heads.is_empty()
             || !o.pattern_properties.is_empty()
             || o.additional.is_some()
             || !o.required.is_empty()

@@ -27,6 +27,16 @@ fn js_type(name: &str) -> Option<(u8, &'static str)> {
 
 /// `"type"`: one type name or a non-empty list of different ones.
 pub(super) fn types(at: &str, v: &Json<'_>) -> Result<Types, CompileError> {
+    // One known name (most schemas): no lists to build.
+    if let Some((mask, word)) = match v {
+        Json::Str(s) => js_type(s),
+        _ => None,
+    } {
+        return Ok(Types {
+            mask,
+            name: std::borrow::Cow::Borrowed(word),
+        });
+    }
     let names: Vec<&Json<'_>> = match v {
         Json::Str(_) => vec![v],
         Json::Array(items) if !items.is_empty() => items.iter().collect(),

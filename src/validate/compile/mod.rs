@@ -12,11 +12,10 @@ mod check;
 mod keywords;
 pub(crate) mod refs;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::rc::Rc;
 
 use super::error::CompileError;
-use super::form::UnknownKeyword;
 use super::json::Json;
 use super::program::{Node, NodeId, Program, Resource};
 use refs::{Cx, Index, Loc, Meta, Registry};
@@ -53,6 +52,15 @@ impl Formats {
             Formats::Annotate => "annotate",
         }
     }
+}
+
+/// A keyword the validator does not know, ignored as the standard says and named so no one
+/// takes it for checked (an envelope field of a declaration counts too).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct UnknownKeyword {
+    pub keyword: String,
+    /// A JSON pointer to the object that carries it, from the top of the text given.
+    pub at: String,
 }
 
 /// A format the standard does not define (`"float"`): a note only, never checked.
@@ -93,8 +101,9 @@ pub(crate) fn json_schema<'d>(
         registry,
         index: None,
         memo: HashMap::new(),
-        nodes: Vec::new(),
+        nodes: Vec::with_capacity(16),
         queue: Vec::new(),
+        spare_ptrs: Vec::new(),
         res_ids: HashMap::new(),
         last_resource: None,
         dyn_names: Vec::new(),
@@ -148,6 +157,7 @@ pub(crate) fn json_schema<'d>(
     }
     program.resources = resources;
     check::bounded(&program)?;
+    program.seal();
     program.shallow = crate::validate::eval::shallow::shallow(&program).is_some();
     Ok(Compiled {
         program,
@@ -168,6 +178,8 @@ struct Compiler<'d> {
     nodes: Vec<Node>,
     /// Locations given a node id and waiting to be compiled.
     queue: Vec<(NodeId, Loc, &'d Json<'d>)>,
+    /// Pointers of subschemas compiled, kept for the next ones to write theirs into.
+    spare_ptrs: Vec<String>,
     res_ids: HashMap<Rc<str>, u32>,
     last_resource: Option<(Rc<str>, u32)>,
     /// `$dynamicAnchor` names some `$dynamicRef` may look up in the dynamic scope.
@@ -250,7 +262,10 @@ impl<'d> Compiler<'d> {
         tokens: &[&str],
         v: &'d Json<'d>,
     ) -> Result<NodeId, CompileError> {
-        let mut ptr = parent.ptr.clone();
+        // The pointer's room comes from the pool of those whose subschemas are compiled.
+        let mut ptr = self.spare_ptrs.pop().unwrap_or_default();
+        ptr.clear();
+        ptr.push_str(&parent.ptr);
         for t in tokens {
             refs::push_token(&mut ptr, t);
         }
@@ -264,6 +279,7 @@ impl<'d> Compiler<'d> {
         };
         let node = self.build(id, &loc, v)?;
         self.nodes[id as usize] = node;
+        self.spare_ptrs.push(loc.ptr);
         Ok(id)
     }
 

@@ -2,7 +2,7 @@
 //! reach (the schema itself and those preloaded into a [`Registry`]; never the network), and
 //! the index of every resource (`$id`) and anchor (`$anchor`, `$dynamicAnchor`) in them.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::rc::Rc;
 
 use fluent_uri::{Iri, IriRef};
@@ -126,7 +126,7 @@ pub(crate) fn split_pointer(ptr: &str) -> Vec<String> {
 /// Append one token to a JSON pointer, escaped.
 pub(crate) fn push_token(ptr: &mut String, token: &str) {
     ptr.push('/');
-    if token.contains(['~', '/']) {
+    if token.bytes().any(|b| b == b'~' || b == b'/') {
         ptr.push_str(&token.replace('~', "~0").replace('/', "~1"));
     } else {
         ptr.push_str(token);
@@ -342,6 +342,11 @@ impl Index {
 /// at a resource root its `$schema` may change the dialect. Draft-07 ignores an `$id`
 /// beside `$ref`, and reads an `$id` of `#name` as an anchor, not a base.
 pub(crate) fn enter(v: &Json<'_>, mut cx: Cx, root: bool, meta: MetaFn<'_>) -> Cx {
+    // Only `$` keywords change the context (most schemas have none).
+    match v {
+        Json::Object(m) if m.iter().any(|(k, _)| k.starts_with('$')) => {}
+        _ => return cx,
+    }
     let meta_here = match v.get("$schema") {
         Some(Json::Str(s)) => meta(s),
         _ => None,

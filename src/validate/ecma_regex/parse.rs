@@ -10,7 +10,7 @@
 use icu_properties::CodePointSetData;
 use icu_properties::props::{IdContinue, IdStart};
 
-use super::props;
+use super::props::{self, Set};
 
 /// Groups may nest this deep, as JSON may (`validate::json`); deeper is refused rather than
 /// risk the stack. ECMA-262 sets no limit, so this is the one place where a valid `regex`
@@ -65,18 +65,6 @@ pub(super) struct Class {
 pub(super) enum Item {
     Range(u32, u32),
     Set { set: Set, negated: bool },
-}
-
-/// The class escapes: `\d`, `\w`, `\s`, and `\p{..}` with the name the regex crate reads.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum Set {
-    Digit,
-    Word,
-    Space,
-    Property(String),
-    /// A property the regex crate lacks, spelled out from ICU4X's tables as ranges of code
-    /// points (`\p{CWKCF}`, `\p{sc=Unknown}`; `\p{Cs}`, the surrogates, is none at all).
-    Ranges(Vec<(u32, u32)>),
 }
 
 /// The parsed pattern and what it holds, for deciding how to run it.

@@ -86,7 +86,17 @@ pub(super) const SCRIPT: &[&str] = &[
 use icu_properties::props::{ChangesWhenNfkcCasefolded, Script};
 use icu_properties::{CodePointMapData, CodePointSetData};
 
-use super::parse::Set;
+/// The class escapes: `\d`, `\w`, `\s`, and `\p{..}` with the name the regex crate reads.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Set {
+    Digit,
+    Word,
+    Space,
+    Property(String),
+    /// A property the regex crate lacks, spelled out from ICU4X's tables as ranges of code
+    /// points (`\p{CWKCF}`, `\p{sc=Unknown}`; `\p{Cs}`, the surrogates, is none at all).
+    Ranges(Vec<(u32, u32)>),
+}
 
 /// Which property a `\p{..}` names, as the regex crate should read it.
 pub(super) fn property(body: &str) -> Result<Set, String> {

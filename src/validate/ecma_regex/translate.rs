@@ -8,7 +8,8 @@
 //! and lookbehinds right before a final `$`, in any top-level alternative. Each is then one
 //! more linear-time match, at the start or the end of the value.
 
-use super::parse::{Class, Item, Look, Node, Set};
+use super::parse::{Class, Item, Look, Node};
+use super::props::Set;
 
 /// ECMA-262 `\s`: WhiteSpace and LineTerminator, as class members for the regex crate.
 const SPACE: &str = r"\t\n\x0B\x0C\r\x20\xA0\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";

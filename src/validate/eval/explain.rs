@@ -590,9 +590,9 @@ impl<'x> Explain<'x> {
         let (Some(o), Json::Object(fields)) = (&self.through_ref(id).obj, v) else {
             return false;
         };
-        o.properties.iter().any(|(name, p)| {
-            let p = self.q.p.node(*p);
-            let Some((_, x)) = fields.iter().find(|(k, _)| k == name.as_ref()) else {
+        o.properties().any(|(name, p)| {
+            let p = self.q.p.node(p);
+            let Some((_, x)) = fields.iter().find(|(k, _)| k == name) else {
                 return false;
             };
             p.constant.as_ref().is_some_and(|c| !c.same_as(x))

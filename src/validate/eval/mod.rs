@@ -18,7 +18,8 @@ mod unevaluated;
 
 use super::json::Json;
 use super::program::{
-    Apply, ArrRules, DynamicRef, Node, NodeId, NumRules, ObjRules, Program, TextRules,
+    ANY_TYPE, Apply, ArrRules, DynamicRef, Node, NodeId, NumRules, ObjRules, Program, TextRules,
+    UNDECLARED, admits,
 };
 use super::{Rule, ValidatorRules};
 
@@ -273,9 +274,6 @@ impl<'p> Quick<'p> {
         mut ann: Option<&mut Ann>,
     ) -> bool {
         if self.f.required {
-            if !o.required.iter().all(|r| has(fields, r)) {
-                return false;
-            }
             for (k, deps) in &o.dependent_required {
                 if has(fields, k) && !deps.iter().all(|d| has(fields, d)) {
                     return false;
@@ -288,11 +286,20 @@ impl<'p> Quick<'p> {
                 return false;
             }
         }
+        // The declared properties met (their indices, while there are at most 64).
+        let mut seen = 0u64;
         for (i, (k, v)) in fields.iter().enumerate() {
             let mut matched = false;
-            if let Some(s) = o.property(k) {
+            if let Some(at) = o.property_index(k) {
                 matched = true;
-                if !self.member(s, v) {
+                seen |= 1u64.checked_shl(at as u32).unwrap_or(0);
+                let h = &o.heads[at];
+                let ok = match h.only {
+                    0 => self.member(h.node, v),
+                    ANY_TYPE => true,
+                    mask => !self.f.types || admits(mask, v, self.f.bool_guard),
+                };
+                if !ok {
                     return false;
                 }
             }
@@ -319,6 +326,16 @@ impl<'p> Quick<'p> {
                 if !self.valid(pn, &Json::Str(k.clone()), None) {
                     return false;
                 }
+            }
+        }
+        if self.f.required {
+            let tracked = o.heads.len() <= 64;
+            let present = |(j, r): (usize, &str)| match o.required_at.get(j) {
+                Some(&at) if tracked && at != UNDECLARED => seen & (1 << at) != 0,
+                _ => has(fields, r),
+            };
+            if !o.required.iter().map(|r| &**r).enumerate().all(present) {
+                return false;
             }
         }
         true

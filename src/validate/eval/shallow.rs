@@ -10,7 +10,7 @@ use super::Flags;
 use super::found::{Found, What};
 use crate::validate::CheckKind;
 use crate::validate::json::{Json, same_text};
-use crate::validate::program::{NodeId, ObjRules, Program, kind};
+use crate::validate::program::{ANY_TYPE, ObjRules, Program, UNDECLARED, admits, kind};
 
 /// The root's object rules, when the program is that simple.
 pub(crate) fn shallow(p: &Program) -> Option<&ObjRules> {
@@ -32,7 +32,7 @@ pub(crate) fn shallow(p: &Program) -> Option<&ObjRules> {
         && o.dependent_schemas.is_empty()
         && o.unevaluated.is_none()
         && o.additional.is_none_or(|a| p.node(a).always == Some(false))
-        && o.properties.iter().all(|(_, s)| p.node(*s).only_types);
+        && o.heads.iter().all(|h| p.node(h.node).only_types);
     (root_plain && obj_plain).then_some(o)
 }
 
@@ -43,6 +43,18 @@ pub(crate) fn first<'x>(
     fields: &'x [(Cow<'x, str>, Json<'x>)],
     f: Flags,
 ) -> Option<Found<'x>> {
+    // The first members' properties, looked up once for the verdict and the failure.
+    let mut known: [Option<usize>; 16] = [None; 16];
+    for (slot, (k, _)) in known.iter_mut().zip(fields) {
+        *slot = o.property_index(k);
+    }
+    let index = |i: usize, k: &str| match known.get(i) {
+        Some(at) => *at,
+        None => o.property_index(k),
+    };
+    if passes(o, fields, index, f) {
+        return None;
+    }
     let found = |kind, path: &'x str, what| {
         Some(Found {
             kind,
@@ -51,14 +63,7 @@ pub(crate) fn first<'x>(
             what,
         })
     };
-    let mut known: [Option<NodeId>; 16] = [None; 16];
-    for (slot, (k, _)) in known.iter_mut().zip(fields) {
-        *slot = o.property(k);
-    }
-    let property = |i: usize, k: &str| match known.get(i) {
-        Some(id) => *id,
-        None => o.property(k),
-    };
+    let property = |i: usize, k: &str| index(i, k).map(|at| o.heads[at].node);
     if f.required {
         for r in &o.required {
             if !fields.iter().any(|(k, _)| same_text(k, r)) {
@@ -88,4 +93,38 @@ pub(crate) fn first<'x>(
         }
     }
     None
+}
+
+/// Do `fields` pass `o` (a [`shallow`] program)? `index` finds member `i`'s property;
+/// only the properties' heads are read; `false` also when this cannot tell (more than 64 properties, a
+/// required name that is not declared), and [`first`] then looks closer.
+#[inline]
+fn passes(
+    o: &ObjRules,
+    fields: &[(Cow<'_, str>, Json<'_>)],
+    index: impl Fn(usize, &str) -> Option<usize>,
+    f: Flags,
+) -> bool {
+    if o.heads.len() > 64 || o.required_at.len() != o.required.len() {
+        return false;
+    }
+    let closed = f.unknown && o.additional.is_some();
+    let mut seen = 0u64;
+    for (i, (k, v)) in fields.iter().enumerate() {
+        match index(i, k) {
+            Some(i) => {
+                let only = o.heads[i].only;
+                if only == 0 || (f.types && only != ANY_TYPE && !admits(only, v, f.bool_guard)) {
+                    return false;
+                }
+                seen |= 1 << i;
+            }
+            None if closed => return false,
+            None => {}
+        }
+    }
+    !f.required
+        || o.required_at
+            .iter()
+            .all(|&at| at != UNDECLARED && seen & (1 << at) != 0)
 }

@@ -3,9 +3,10 @@
 //! pick a case apart member by member.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 use super::{Json, MAX_DEPTH};
+
+mod step;
 
 /// Why the text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +78,11 @@ pub(crate) struct Parser<'a> {
     /// Room the next object read fills (then empty again): a JSON-lines run hands back the
     /// members of one line's args for the next line's, instead of allocating anew.
     pub(crate) spare: Vec<Field<'a>>,
+    /// The members and items of the objects and arrays being read, innermost last: each
+    /// is moved out into a vector of its exact size once it closes, so reading allocates
+    /// once per object or array instead of growing a vector for each.
+    fields: Vec<Field<'a>>,
+    items: Vec<Json<'a>>,
 }
 
 /// A member of an object: its key and value.
@@ -104,6 +110,8 @@ impl<'a> Parser<'a> {
             depth: 0,
             allow_duplicates: false,
             spare: Vec::new(),
+            fields: Vec::new(),
+            items: Vec::new(),
         }
     }
 
@@ -216,13 +224,40 @@ impl<'a> Parser<'a> {
     fn object(&mut self) -> PResult<Json<'a>> {
         self.enter()?;
         self.pos += 1; // '{'
-        let mut fields = std::mem::take(&mut self.spare);
-        let mut seen: Option<HashSet<Cow<'a, str>>> = None;
+        let spare = std::mem::take(&mut self.spare);
+        // Room handed over is filled in place (the args of a JSON-lines case: the first
+        // object read); any other object is read onto the shared stack and moved out when
+        // it closes.
+        if spare.capacity() > 0 && self.fields.is_empty() {
+            let stack = std::mem::replace(&mut self.fields, spare);
+            let read = self.members(0);
+            let fields = std::mem::replace(&mut self.fields, stack);
+            return read.map(|()| Json::Object(fields));
+        }
+        let below = self.fields.len();
+        let read = self.members(below);
+        match read {
+            Ok(()) => {
+                let mut fields = Vec::with_capacity(self.fields.len() - below);
+                fields.extend(self.fields.drain(below..));
+                Ok(Json::Object(fields))
+            }
+            Err(e) => {
+                self.fields.truncate(below);
+                Err(e)
+            }
+        }
+    }
+
+    /// The members of an object after its `{`, onto [`Parser::fields`] above `below`,
+    /// through the closing `}`.
+    fn members(&mut self, below: usize) -> PResult<()> {
+        let mut seen: Option<foldhash::HashSet<Cow<'a, str>>> = None;
         self.ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
             self.depth -= 1;
-            return Ok(Json::Object(fields));
+            return Ok(());
         }
         loop {
             self.ws();
@@ -233,6 +268,7 @@ impl<'a> Parser<'a> {
             }
             let key = self.string()?;
             // Repeated keys: linear for small objects, a set once they grow.
+            let fields = &self.fields[below..];
             let dup = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
                 None => {
@@ -261,12 +297,12 @@ impl<'a> Parser<'a> {
                 self.value().map_err(|e| inside(e, key))?;
             } else if self.peek() == Some(b'"') {
                 let s = self.string()?;
-                fields.push((key, Json::Str(s)));
+                self.fields.push((key, Json::Str(s)));
             } else if let Some(i) = self.small_int() {
-                fields.push((key, Json::Int(i)));
+                self.fields.push((key, Json::Int(i)));
             } else {
                 match self.value() {
-                    Ok(v) => fields.push((key, v)),
+                    Ok(v) => self.fields.push((key, v)),
                     Err(e) => return Err(inside(e, key)),
                 }
             }
@@ -276,7 +312,7 @@ impl<'a> Parser<'a> {
                 Some(b'}') => {
                     self.pos += 1;
                     self.depth -= 1;
-                    return Ok(Json::Object(fields));
+                    return Ok(());
                 }
                 None => return Err(self.fail("unterminated object, expected ',' or '}'")),
                 Some(_) => return Err(self.fail("expected ',' or '}' after an object member")),
@@ -287,12 +323,28 @@ impl<'a> Parser<'a> {
     fn array(&mut self) -> PResult<Json<'a>> {
         self.enter()?;
         self.pos += 1; // '['
-        let mut items = Vec::new();
+        let below = self.items.len();
+        match self.items(below) {
+            Ok(()) => {
+                let mut items = Vec::with_capacity(self.items.len() - below);
+                items.extend(self.items.drain(below..));
+                Ok(Json::Array(items))
+            }
+            Err(e) => {
+                self.items.truncate(below);
+                Err(e)
+            }
+        }
+    }
+
+    /// The items of an array after its `[`, onto [`Parser::items`] above `below`, through
+    /// the closing `]`.
+    fn items(&mut self, below: usize) -> PResult<()> {
         self.ws();
         if self.peek() == Some(b']') {
             self.pos += 1;
             self.depth -= 1;
-            return Ok(Json::Array(items));
+            return Ok(());
         }
         loop {
             self.ws();
@@ -300,19 +352,19 @@ impl<'a> Parser<'a> {
                 Ok(v) => v,
                 Err(mut e) => {
                     if let Failure::Dup(segs) = &mut *e {
-                        segs.push(format!("[{}]", items.len()));
+                        segs.push(format!("[{}]", self.items.len() - below));
                     }
                     return Err(e);
                 }
             };
-            items.push(v);
+            self.items.push(v);
             self.ws();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
                     self.depth -= 1;
-                    return Ok(Json::Array(items));
+                    return Ok(());
                 }
                 None => return Err(self.fail("unterminated array, expected ',' or ']'")),
                 Some(_) => return Err(self.fail("expected ',' or ']' after an array item")),
@@ -358,19 +410,13 @@ impl<'a> Parser<'a> {
     fn string(&mut self) -> PResult<Cow<'a, str>> {
         self.pos += 1; // opening quote
         let start = self.pos;
-        // A plain loop: short strings are the rule, and it stays in line.
-        let mut end = start;
-        while let Some(&b) = self.bytes.get(end) {
-            if b == b'"' || b == b'\\' || b < 0x20 {
-                if b == b'"' {
-                    self.pos = end + 1;
-                    return Ok(Cow::Borrowed(&self.src[start..end]));
-                }
-                return self.string_slow(start, Some(end - start));
-            }
-            end += 1;
+        let end = plain_run(self.bytes, start);
+        if self.bytes.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return Ok(Cow::Borrowed(&self.src[start..end]));
         }
-        self.string_slow(start, None)
+        let stop = (end < self.bytes.len()).then_some(end - start);
+        self.string_slow(start, stop)
     }
 
     /// [`Parser::string`] past its first run of plain text: escapes, or an error.
@@ -526,137 +572,37 @@ impl<'a> Parser<'a> {
             }
         }
     }
+}
 
-    // ---- pieces for the JSON-lines readers ----
-
-    /// Read `{` and report whether the object is empty (the `}` is then consumed too).
-    pub(crate) fn open_object(&mut self) -> Result<bool, ParseError> {
-        self.ws();
-        if self.peek() != Some(b'{') {
-            return Err(self.error(*self.fail("expected a JSON object")));
+/// Where the run of plain string text from `at` ends: the first `"`, `\\` or control
+/// character, or the end of `b`. Eight bytes at a time while they last: a word holds one of
+/// those bytes when one of its bytes is zero after xor with `"` or `\\`, or is below 0x20;
+/// the lowest flagged byte is always a true one (the borrow only ever flags bytes above it).
+#[inline(always)]
+fn plain_run(b: &[u8], at: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(LO) & !v & HI;
+    let mut i = at;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(a);
+        let stops = (w.wrapping_sub(LO * 0x20) & !w & HI)
+            | zero(w ^ (LO * u64::from(b'"')))
+            | zero(w ^ (LO * u64::from(b'\\')));
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
         }
-        self.pos += 1;
-        // The case object is a level of nesting, as it is for a reader of the whole line.
-        self.depth += 1;
-        self.ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            return Ok(true);
+        i += 8;
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            break;
         }
-        Ok(false)
+        i += 1;
     }
-
-    /// Read one `"key":` of the top-level object.
-    pub(crate) fn key(&mut self) -> Result<Cow<'a, str>, ParseError> {
-        self.ws();
-        if self.peek() != Some(b'"') {
-            return Err(self.error(*self.fail("expected a key in double quotes")));
-        }
-        let k = self.string().map_err(|f| self.error(*f))?;
-        self.ws();
-        if self.peek() != Some(b':') {
-            return Err(self.error(*self.fail("expected ':' after the key")));
-        }
-        self.pos += 1;
-        self.ws();
-        Ok(k)
-    }
-
-    /// Read one value.
-    pub(crate) fn next_value(&mut self) -> Result<Json<'a>, ParseError> {
-        self.ws();
-        self.value().map_err(|f| self.error(*f))
-    }
-
-    /// Read one value, returning it with its raw text.
-    pub(crate) fn value_with_text(&mut self) -> Result<(Json<'a>, &'a str), ParseError> {
-        self.ws();
-        let start = self.pos;
-        let v = self.value().map_err(|f| self.error(*f))?;
-        Ok((v, &self.src[start..self.pos]))
-    }
-
-    /// Skip `raw` if the text at the cursor starts with it. `raw` must be the text of a
-    /// complete object, array or string read before: those end themselves, so the value here
-    /// is then exactly that value, and parsing it again can be skipped.
-    pub(crate) fn skip_known(&mut self, raw: &str) -> Option<&'a str> {
-        self.ws();
-        let start = self.pos;
-        if !raw.is_empty() && self.bytes[start..].starts_with(raw.as_bytes()) {
-            self.pos += raw.len();
-            Some(&self.src[start..self.pos])
-        } else {
-            None
-        }
-    }
-
-    /// The raw text of the object or array at the cursor, found by matching its brackets
-    /// (strings skipped whole) without reading it: the cursor moves past it. `None`, and the
-    /// cursor left alone, when there is no complete object or array there. The text is not
-    /// checked to be JSON: only a text already read strictly may be taken on its word.
-    pub(crate) fn skip_raw(&mut self) -> Option<&'a str> {
-        self.ws();
-        let (b, start) = (self.bytes, self.pos);
-        if !matches!(b.get(start), Some(b'{' | b'[')) {
-            return None;
-        }
-        let mut depth = 0usize;
-        let mut i = start;
-        while let Some(&c) = b.get(i) {
-            match c {
-                b'"' => {
-                    i += 1;
-                    loop {
-                        let j = memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
-                        i += j;
-                        if b[i] == b'\\' {
-                            i += 2;
-                        } else {
-                            break;
-                        }
-                    }
-                }
-                b'{' | b'[' => depth += 1,
-                b'}' | b']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        self.pos = i + 1;
-                        return Some(&self.src[start..i + 1]);
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        None
-    }
-
-    /// Put the cursor back at byte `pos` (an offset [`Parser::offset`] gave).
-    pub(crate) fn rewind(&mut self, pos: usize) {
-        self.pos = pos;
-    }
-
-    /// After a member: `true` if another member follows (`,`), `false` at the closing `}`
-    /// (then only whitespace may follow).
-    pub(crate) fn next_member(&mut self) -> Result<bool, ParseError> {
-        self.ws();
-        match self.peek() {
-            Some(b',') => {
-                self.pos += 1;
-                Ok(true)
-            }
-            Some(b'}') => {
-                self.pos += 1;
-                self.ws();
-                if self.pos < self.bytes.len() {
-                    return Err(self.error(*self.fail("trailing characters after the JSON value")));
-                }
-                Ok(false)
-            }
-            None => Err(self.error(*self.fail("unterminated object, expected ',' or '}'"))),
-            Some(_) => Err(self.error(*self.fail("expected ',' or '}' after an object member"))),
-        }
-    }
+    i
 }
 
 /// A failure inside the value of member `key`: a repeated key's path gets the member's name.
@@ -687,4 +633,64 @@ fn line_col(src: &str, pos: usize) -> (usize, usize) {
         None => pos - line_start + 1,
     };
     (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Parser, plain_run};
+
+    #[test]
+    fn skipping_by_brackets_ends_where_reading_does() {
+        let texts = [
+            r#"{"a": "x", "b": [1, {"c": "]}"}]}"#,
+            r#"{"d": "a \"quoted\" }] word", "e": "\\"}"#,
+            r#"[{"long": "abcdefghijklmnopqrstuvwxyz{[]}0123456789", "n": null}, "\u005d"]"#,
+            r#"{"é": "ünïcødé text that runs on past a word or two", "t": true}"#,
+            "{}",
+            "[[[]]]",
+        ];
+        for t in texts {
+            for tail in ["", ", \"args\": {}}", "}}]]"] {
+                let line = format!("{t}{tail}");
+                let read = Parser::new(&line).value_with_text().map(|(_, raw)| raw);
+                let skipped = Parser::new(&line).skip_raw();
+                assert_eq!(skipped, read.ok(), "{line}");
+            }
+        }
+        // Text that never closes is no value.
+        assert_eq!(Parser::new(r#"{"a": "}"#).skip_raw(), None);
+        assert_eq!(Parser::new(r#"{"a": "\"#).skip_raw(), None);
+    }
+
+    /// The byte-by-byte reading of [`plain_run`].
+    fn slow(b: &[u8], at: usize) -> usize {
+        (at..b.len())
+            .find(|&i| b[i] == b'"' || b[i] == b'\\' || b[i] < 0x20)
+            .unwrap_or(b.len())
+    }
+
+    #[test]
+    fn the_word_scan_stops_where_the_byte_scan_does() {
+        // Every byte value at every offset of two words, after every start, among plain
+        // ASCII and multi-byte text, with stops before and after it.
+        let fillers: [&[u8]; 3] = [
+            b"abcdefghijklmnopqrstuvwx",
+            "éèüßçñøåæœ€£".as_bytes(),
+            &[0xff; 24],
+        ];
+        for filler in fillers {
+            for at in 0..20 {
+                for stop in 0..=255u8 {
+                    for start in 0..4 {
+                        let mut b = filler.to_vec();
+                        b[at] = stop;
+                        assert_eq!(plain_run(&b, start), slow(&b, start), "{b:?} from {start}");
+                        b.push(b'"');
+                        b[(at + 5) % 20] = b'\\';
+                        assert_eq!(plain_run(&b, start), slow(&b, start), "{b:?} from {start}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -2,9 +2,8 @@
 //! `required`, their form and formats mode, so a stream of calls to the same tools compiles
 //! each once.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
-use super::case::{RawCase, Resume};
 use super::{Form, Formats, Json, Options, Validator};
 
 /// How a case's schema is read: its form (`None`: from the shape) and what `format` does.
@@ -22,13 +21,16 @@ pub(super) struct Cached {
     schema: Result<Validator, String>,
 }
 
+/// A compiled schema (or why it does not compile).
+pub(super) type Compiled = Result<Validator, String>;
+
 /// The compiled schemas, oldest first, and an index of them by their schema's text.
 #[derive(Default)]
 pub(super) struct Cache {
     entries: Vec<Cached>,
     by_text: HashMap<u64, Vec<u32>>,
-    /// A schema compiled for one case only (see [`Cache::schema_for`]).
-    once: Option<Result<Validator, String>>,
+    /// A schema compiled for one case only (see [`Cache::once`]).
+    once: Option<Compiled>,
 }
 
 impl Cache {
@@ -50,69 +52,65 @@ impl Cache {
             .filter(move |&i| self.entries[i].schema_text == text)
     }
 
-    /// The compiled schema of `case` read in `form` (or why it does not compile), compiled
-    /// now if it is not kept. A new entry changes the entries, so `resume` forgets what it
-    /// knew of them. `keep: false` (a case read letting repeated keys through) compiles
-    /// without keeping: its texts were not read strictly, and a later line that skips them
-    /// as known must not skip the check for a repeated key with them.
-    pub(super) fn schema_for(
-        &mut self,
-        case: &RawCase<'_>,
-        schema_text: &str,
-        form: Reading,
-        resume: &mut Resume,
-        opts: &Options,
-        keep: bool,
-    ) -> &Result<Validator, String> {
-        match self.find(case, schema_text, form, resume) {
-            Some(at) => &self.entries[at].schema,
-            None if !keep => self
-                .once
-                .insert(compile(schema_text, case.required_text, form, opts)),
-            None => {
-                let compiled = compile(schema_text, case.required_text, form, opts);
-                if self.entries.len() == ENTRIES {
-                    self.entries.clear();
-                    self.by_text.clear();
-                }
-                self.by_text
-                    .entry(text_hash(schema_text))
-                    .or_default()
-                    .push(self.entries.len() as u32);
-                self.entries.push(Cached {
-                    schema_text: schema_text.to_owned(),
-                    required_text: case.required_text.to_owned(),
-                    form,
-                    schema: compiled,
-                });
-                resume.forget();
-                &self.entries[self.entries.len() - 1].schema
-            }
-        }
-    }
-
-    /// The entry that holds the schema of `case` read in `form`, if any.
-    fn find(
+    /// The entry that holds `schema_text` with `required_text`, read in `form`, if any
+    /// (`hit`: an entry whose schema text the line was found to repeat).
+    pub(super) fn find(
         &self,
-        case: &RawCase<'_>,
+        hit: Option<usize>,
         schema_text: &str,
+        required_text: &str,
         form: Reading,
-        resume: &mut Resume,
     ) -> Option<usize> {
-        let from_prefix = case.from_prefix && !case.late;
-        if let Some(at) = resume.resolved(form).filter(|_| from_prefix) {
-            return Some(at);
-        }
-        let same = |c: &Cached| c.required_text == case.required_text && c.form == form;
-        let hit = case.schema_hit.filter(|&i| same(&self.entries[i]));
-        let found = hit.or_else(|| {
+        let same = |c: &Cached| c.required_text == required_text && c.form == form;
+        let hit = hit.filter(|&i| same(&self.entries[i]));
+        hit.or_else(|| {
             self.with_text(schema_text)
                 .find(|&i| same(&self.entries[i]))
-        });
-        if let Some(at) = found.filter(|_| from_prefix) {
-            resume.resolve(form, at);
+        })
+    }
+
+    /// Entry `at`'s compiled schema, if there is one.
+    pub(super) fn try_get(&self, at: usize) -> Option<&Compiled> {
+        self.entries.get(at).map(|e| &e.schema)
+    }
+
+    /// Entry `at`'s compiled schema.
+    pub(super) fn get(&self, at: usize) -> &Compiled {
+        &self.entries[at].schema
+    }
+
+    /// Keep a schema compiled now; its entry, and whether older entries were dropped to
+    /// make room (then every entry index known before is stale).
+    pub(super) fn keep(
+        &mut self,
+        schema_text: &str,
+        required_text: &str,
+        form: Reading,
+        schema: Compiled,
+    ) -> (usize, bool) {
+        let full = self.entries.len() == ENTRIES;
+        if full {
+            self.entries.clear();
+            self.by_text.clear();
         }
-        found
+        self.by_text
+            .entry(text_hash(schema_text))
+            .or_default()
+            .push(self.entries.len() as u32);
+        self.entries.push(Cached {
+            schema_text: schema_text.to_owned(),
+            required_text: required_text.to_owned(),
+            form,
+            schema,
+        });
+        (self.entries.len() - 1, full)
+    }
+
+    /// A schema compiled for one case only, not kept: that case's texts were not read
+    /// strictly (its args repeated a key), and a later line that skips them as known must
+    /// not skip the check for a repeated key with them.
+    pub(super) fn once(&mut self, schema: Compiled) -> &Compiled {
+        self.once.insert(schema)
     }
 }
 
@@ -142,14 +140,23 @@ fn text_hash(text: &str) -> u64 {
     h
 }
 
-/// Compile a schema from the raw texts of a case (a cache miss).
-fn compile(
+/// Compile a schema from the raw texts of a case (a cache miss); `parsed` is the schema
+/// text already read, if it was.
+pub(super) fn compile(
+    parsed: Option<&Json<'_>>,
     schema_text: &str,
     required_text: &str,
     (form, formats): Reading,
     opts: &Options,
-) -> Result<Validator, String> {
-    let schema = super::super::json::parse(schema_text).map_err(|e| format!("schema: {e}"))?;
+) -> Compiled {
+    let read;
+    let schema = match parsed {
+        Some(v) => v,
+        None => {
+            read = super::super::json::parse(schema_text).map_err(|e| format!("schema: {e}"))?;
+            &read
+        }
+    };
     let required = if required_text.is_empty() {
         None
     } else {
@@ -178,6 +185,6 @@ fn compile(
             ));
         }
     }
-    super::super::cases::resolve_schema_as(&schema, &names, &opts.named, form, formats)
+    super::super::cases::resolve_schema_as(schema, &names, &opts.named, form, formats)
         .map_err(|e| format!("schema: {e}"))
 }

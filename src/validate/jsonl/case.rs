@@ -1,13 +1,14 @@
 //! Reading one JSON line into a case: its members picked apart one by one, the schema and
 //! `required` kept as raw text (a known text is skipped, not parsed), the args parsed.
 //!
-//! [`Resume`] remembers the bytes of the last case up to its args and what reading them
-//! gave, so the next line that starts with the same bytes is read from its args on.
+//! A line that starts with the bytes an earlier case had before its args (`prefix.rs`) is
+//! read from its args on, with what those bytes gave.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::cache::{Cache, Reading};
+use super::cache::Cache;
+use super::prefix::{ArgsKey, PrefixId, Prefixes, Start};
 use super::{Field, Form, Formats, Json, ParseError};
 use crate::validate::json::Parser;
 
@@ -16,6 +17,8 @@ use crate::validate::json::Parser;
 pub(super) struct RawCase<'a> {
     /// Raw text of the schema and required values (parsed again only on a cache miss).
     pub(super) schema_text: Option<&'a str>,
+    /// The schema as read, when it was read (not skipped as a known text).
+    pub(super) schema_value: Option<Json<'a>>,
     /// The cache entry whose schema text this line repeats, if any.
     pub(super) schema_hit: Option<usize>,
     pub(super) required_text: &'a str,
@@ -24,97 +27,35 @@ pub(super) struct RawCase<'a> {
     pub(super) args: Option<Json<'a>>,
     pub(super) args_text: Option<Cow<'a, str>>,
     seen_required: bool,
-    /// What came before the args is what [`Resume`] holds: the line resumed there, or was
-    /// remembered there.
-    pub(super) from_prefix: bool,
+    /// The kept prefix what came before the args is: the line resumed there, or was
+    /// recorded there.
+    pub(super) prefix: Option<PrefixId>,
     /// `schema` or `required` came after the args (so not from that prefix).
     pub(super) late: bool,
 }
 
-/// Which member holds the args.
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-enum ArgsKey {
-    #[default]
-    Args,
-    ArgsText,
-}
-
-/// The last case read up to its args: the exact bytes before the value of its first `args`
-/// (or `args_text`) member, and what reading them gave. Reading is deterministic, so a line
-/// that starts with the same bytes gives the same there, as long as the cache entries it was
-/// matched against are unchanged ([`Resume::forget`] is called when they change); the line
-/// is then read from its args on. What follows (later members, a repeated key, trailing
-/// text) is read as always.
-#[derive(Default)]
-pub(super) struct Resume {
-    /// Empty when nothing is remembered (a real prefix holds at least `{"args":`).
-    prefix: Vec<u8>,
-    key: ArgsKey,
-    schema: Option<Range<usize>>,
-    schema_hit: Option<usize>,
-    required: Range<usize>,
-    form: Option<Form>,
-    formats: Option<Formats>,
-    seen_required: bool,
-    /// The cache entry a case from this prefix was judged with, for the form it was read in.
-    resolved: Option<(Reading, usize)>,
-}
-
-impl Resume {
-    /// Remember `text` up to byte `at` (the start of the args value) and the case so far.
-    fn record(&mut self, text: &str, at: usize, key: ArgsKey, case: &RawCase<'_>) {
-        self.prefix.clear();
-        self.prefix.extend_from_slice(&text.as_bytes()[..at]);
-        self.key = key;
-        self.schema = case.schema_text.map(|s| span(text, s));
-        self.schema_hit = case.schema_hit;
-        self.required = span(text, case.required_text);
-        self.form = case.form;
-        self.formats = case.formats;
-        self.seen_required = case.seen_required;
-        self.resolved = None;
+impl<'a> RawCase<'a> {
+    /// The case so far as a kept prefix of `text` left it.
+    fn resume(&mut self, text: &'a str, id: PrefixId, s: &Start) {
+        self.schema_text = s.schema.clone().map(|r| &text[r]);
+        self.schema_hit = s.schema_hit;
+        self.required_text = &text[s.required.clone()];
+        self.form = s.form;
+        self.formats = s.formats;
+        self.seen_required = s.seen_required;
+        self.prefix = Some(id);
     }
 
-    /// If `text` starts with the remembered bytes: the case so far into `case` (a new
-    /// one), and a cursor at its args.
-    fn start<'a>(&self, text: &'a str, case: &mut RawCase<'a>) -> Option<Parser<'a>> {
-        if self.prefix.is_empty() || !text.as_bytes().starts_with(&self.prefix) {
-            return None;
-        }
-        case.schema_text = self.schema.clone().map(|r| &text[r]);
-        case.schema_hit = self.schema_hit;
-        case.required_text = &text[self.required.clone()];
-        case.form = self.form;
-        case.formats = self.formats;
-        case.seen_required = self.seen_required;
-        case.from_prefix = true;
-        Some(Parser::inside_object(text, self.prefix.len()))
-    }
-
-    /// The bytes remembered (empty: none).
-    #[cfg(test)]
-    pub(super) fn prefix(&self) -> &[u8] {
-        &self.prefix
-    }
-
-    /// The cache entries changed: what was matched against them no longer holds.
-    pub(super) fn forget(&mut self) {
-        self.prefix.clear();
-        self.resolved = None;
-    }
-
-    /// Remember that a case from this prefix, read in `form`, was judged with entry `at`.
-    pub(super) fn resolve(&mut self, form: Reading, at: usize) {
-        if !self.prefix.is_empty() {
-            self.resolved = Some((form, at));
-        }
-    }
-
-    /// The entry a case from this prefix read in `form` was judged with, if known.
-    pub(super) fn resolved(&self, form: Reading) -> Option<usize> {
-        match self.resolved {
-            Some((f, at)) if f == form && !self.prefix.is_empty() => Some(at),
-            _ => None,
+    /// The case so far, to keep with its prefix.
+    fn start(&self, text: &str, key: ArgsKey) -> Start {
+        Start {
+            key,
+            schema: self.schema_text.map(|s| span(text, s)),
+            schema_hit: self.schema_hit,
+            required: span(text, self.required_text),
+            form: self.form,
+            formats: self.formats,
+            seen_required: self.seen_required,
         }
     }
 }
@@ -157,20 +98,23 @@ fn repeated(key: &str) -> CaseError {
 }
 
 /// Read `text` as a case into `case` (a new one). `spare` is room for the args' members.
-/// With `allow_duplicates` (a second reading, after the args repeated a key) `resume` is
+/// With `allow_duplicates` (a second reading, after the args repeated a key) `prefixes` are
 /// neither used nor changed.
 pub(super) fn read<'a>(
     text: &'a str,
     allow_duplicates: bool,
     cache: &Cache,
-    resume: &mut Resume,
+    prefixes: &mut Prefixes,
     spare: Vec<Field<'a>>,
     case: &mut RawCase<'a>,
 ) -> Result<(), CaseError> {
     if !allow_duplicates {
-        if let Some(mut p) = resume.start(text, case) {
+        if let Some((id, at, start)) = prefixes.find(text) {
+            let key = start.key;
+            case.resume(text, id, start);
+            let mut p = Parser::inside_object(text, at);
             p.spare = spare;
-            case.read_args_value(resume.key, &mut p)?;
+            case.read_args_value(key, &mut p)?;
             if p.next_member().map_err(syntax)? {
                 case.members(text, &mut p, cache, None)?;
             }
@@ -189,19 +133,23 @@ pub(super) fn read<'a>(
     if p.open_object().map_err(syntax)? {
         return Err(CaseError::Bad("missing \"schema\"".into()));
     }
-    let resume = if allow_duplicates { None } else { Some(resume) };
-    case.members(text, &mut p, cache, resume)
+    let prefixes = if allow_duplicates {
+        None
+    } else {
+        Some(prefixes)
+    };
+    case.members(text, &mut p, cache, prefixes)
 }
 
 impl<'a> RawCase<'a> {
-    /// The members from the cursor to the closing `}`. The first args member is remembered
-    /// in `resume`, when given.
+    /// The members from the cursor to the closing `}`. What came before the first args
+    /// member is kept in `prefixes`, when given.
     fn members(
         &mut self,
         text: &'a str,
         p: &mut Parser<'a>,
         cache: &Cache,
-        mut resume: Option<&mut Resume>,
+        mut prefixes: Option<&mut Prefixes>,
     ) -> Result<(), CaseError> {
         loop {
             let key = p.key().map_err(syntax)?;
@@ -213,9 +161,9 @@ impl<'a> RawCase<'a> {
             match (key.as_ref(), args_key) {
                 (_, Some(which)) => {
                     let first = self.args.is_none() && self.args_text.is_none();
-                    if let Some(r) = resume.as_deref_mut().filter(|_| first) {
-                        r.record(text, p.offset(), which, self);
-                        self.from_prefix = true;
+                    if let Some(kept) = prefixes.as_deref_mut().filter(|_| first) {
+                        let start = self.start(text, which);
+                        self.prefix = Some(kept.record(text, p.offset(), start));
                     }
                     self.read_args_value(which, p)?;
                 }
@@ -279,16 +227,14 @@ impl<'a> RawCase<'a> {
             }
             p.rewind(at);
         }
-        let raw = p
-            .value_with_text()
-            .map_err(|e| match e {
-                ParseError::Duplicate { path } => {
-                    CaseError::Bad(format!("the schema repeats the key {path:?}"))
-                }
-                other => syntax(other),
-            })?
-            .1;
+        let (value, raw) = p.value_with_text().map_err(|e| match e {
+            ParseError::Duplicate { path } => {
+                CaseError::Bad(format!("the schema repeats the key {path:?}"))
+            }
+            other => syntax(other),
+        })?;
         self.schema_text = Some(raw);
+        self.schema_value = Some(value);
         Ok(())
     }
 

@@ -11,9 +11,10 @@
 //!
 //! Built for throughput, while every verdict is exactly the one the line would get alone:
 //! - input is read in large chunks and lines are judged in place, strings borrowed from them;
-//! - a line that starts with the same bytes as the last case, up to its args, starts reading
-//!   at its args with what those bytes gave (`case.rs`: the usual stream is one tool called
-//!   many times);
+//! - a line that starts with the same bytes as an earlier case, up to its args, starts
+//!   reading at its args with what those bytes gave and the compiled schema they were judged
+//!   with (`prefix.rs`: found by a hash of the line's head and one comparison, so a known
+//!   declaration is neither scanned nor parsed);
 //! - compiled schemas are kept by their exact text (`cache.rs`);
 //! - a verdict is written straight into one output buffer, the first failure's message
 //!   without building it first, and the members of one line's args reuse the last line's room.
@@ -22,12 +23,14 @@ use std::io::{self, Read, Write};
 
 mod cache;
 mod case;
+mod prefix;
 
 use super::cases::NamedSchema;
 use super::json::{Field, Json, ParseError, push_str_json, recycle};
 use super::{Form, Formats, Validator, ValidatorRules, Violation};
-use cache::Cache;
-use case::{CaseError, RawCase, Resume};
+use cache::{Cache, Compiled, Reading};
+use case::{CaseError, RawCase};
+use prefix::Prefixes;
 
 /// Options of a JSON-lines run.
 #[derive(Debug, Clone, Default)]
@@ -73,10 +76,24 @@ pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<S
         // Complete lines: check UTF-8 once for all of them, then split in place.
         let whole = memchr::memrchr(b'\n', &chunk[..filled]).map_or(0, |i| i + 1);
         if let Ok(text) = std::str::from_utf8(&chunk[..whole]) {
-            for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
-                lines.text_line(&text[start..end], &mut room);
-                lines.write_if_full(&mut output)?;
-                start = end + 1;
+            let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+            loop {
+                // A batch of lines: read ahead for all of them, then judge each.
+                let mut batch = [(0, 0); WARM];
+                let mut n = 0;
+                for (slot, end) in batch.iter_mut().zip(ends.by_ref()) {
+                    *slot = (start, end);
+                    start = end + 1;
+                    n += 1;
+                }
+                if n == 0 {
+                    break;
+                }
+                lines.warm(text, &batch[..n]);
+                for &(from, to) in &batch[..n] {
+                    lines.text_line(&text[from..to], &mut room);
+                    lines.write_if_full(&mut output)?;
+                }
             }
         } else {
             // Some line is not UTF-8: go line by line so only that line is refused.
@@ -111,6 +128,9 @@ pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<S
     Ok(lines.stats)
 }
 
+/// Lines read ahead for at once (see [`Lines::warm`]).
+const WARM: usize = 16;
+
 /// `read`, retrying when interrupted.
 fn read_some(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     loop {
@@ -126,7 +146,7 @@ fn read_some(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 struct Lines<'o> {
     opts: &'o Options,
     cache: Cache,
-    resume: Resume,
+    prefixes: Prefixes,
     /// Room for the members of args, kept between chunks (always empty there).
     room: Vec<Field<'static>>,
     stats: Stats,
@@ -138,7 +158,7 @@ impl<'o> Lines<'o> {
         Lines {
             opts,
             cache: Cache::default(),
-            resume: Resume::default(),
+            prefixes: Prefixes::default(),
             room: Vec::new(),
             stats: Stats::default(),
             out: String::with_capacity(FLUSH_AT + 4096),
@@ -156,6 +176,37 @@ impl<'o> Lines<'o> {
             self.write(output)?;
         }
         Ok(())
+    }
+
+    /// Read ahead for the lines at `spans` of `text`, before judging them one by one: what
+    /// judging a line reads first (its kept prefix, its compiled schema) is mostly in no
+    /// cache, and reading it line by line waits for memory once for each step. Here each
+    /// step is taken for every line of the batch before the next, so their waits overlap.
+    /// Nothing is changed: a wrong guess costs only the reads.
+    fn warm(&self, text: &str, spans: &[(usize, usize)]) {
+        if !self.prefixes.any_indexed() {
+            return;
+        }
+        let mut sum = 0u64;
+        let mut entries = [None; WARM];
+        for (e, &(from, to)) in entries.iter_mut().zip(spans) {
+            let (touched, entry) = self.prefixes.warm(&text[from..to]);
+            sum = sum.wrapping_add(touched);
+            *e = entry;
+        }
+        let mut roots = [None; WARM];
+        for (r, e) in roots.iter_mut().zip(&entries) {
+            if let Some(Ok(v)) = e.and_then(|at| self.cache.try_get(at)) {
+                *r = v.warm_root().map(|o| (v, o));
+            }
+        }
+        for (_, o) in roots.iter().flatten() {
+            sum = sum.wrapping_add(o.warm());
+        }
+        for (v, o) in roots.iter().flatten() {
+            sum = sum.wrapping_add(v.warm_members(o));
+        }
+        std::hint::black_box(sum);
     }
 
     /// Judge one line (without its `\n`) and append its verdict line. `room` is empty room
@@ -194,13 +245,20 @@ impl<'o> Lines<'o> {
         let entries = &self.cache;
         let mut case = RawCase::default();
         let spare = std::mem::take(room);
-        match case::read(text, false, entries, &mut self.resume, spare, &mut case) {
+        match case::read(text, false, entries, &mut self.prefixes, spare, &mut case) {
             Ok(()) => self.judge(&mut case, None, room),
             Err(CaseError::DuplicateInArgs(path)) => {
                 // Read the line again, letting the repeat through, to check the rest of it.
                 let mut case = RawCase::default();
-                case::read(text, true, entries, &mut self.resume, Vec::new(), &mut case)
-                    .map_err(CaseError::into_reason)?;
+                case::read(
+                    text,
+                    true,
+                    entries,
+                    &mut self.prefixes,
+                    Vec::new(),
+                    &mut case,
+                )
+                .map_err(CaseError::into_reason)?;
                 self.judge(&mut case, Some(path), room)
             }
             Err(e) => Err(e.into_reason()),
@@ -219,16 +277,9 @@ impl<'o> Lines<'o> {
         let form = case.form.or(self.opts.form);
         let formats = case.formats.unwrap_or(self.opts.formats);
         let keep = duplicate.is_none();
-        let schema = self
-            .cache
-            .schema_for(
-                case,
-                schema_text,
-                (form, formats),
-                &mut self.resume,
-                self.opts,
-                keep,
-            )
+        let (cache, prefixes) = (&mut self.cache, &mut self.prefixes);
+        let read = (&*case, schema_text);
+        let schema = schema_for(cache, prefixes, self.opts, read, (form, formats), keep)
             .as_ref()
             .map_err(String::clone)?;
         let (out, opts) = (&mut self.out, self.opts);
@@ -272,6 +323,42 @@ impl<'o> Lines<'o> {
             },
         }
     }
+}
+
+/// The compiled schema of `case` read in `form`, compiled now if it is not kept.
+/// `keep: false` (a case read letting repeated keys through) compiles without keeping.
+fn schema_for<'c>(
+    cache: &'c mut Cache,
+    prefixes: &mut Prefixes,
+    opts: &Options,
+    (case, schema_text): (&RawCase<'_>, &str),
+    form: Reading,
+    keep: bool,
+) -> &'c Compiled {
+    let prefix = case.prefix.filter(|_| !case.late);
+    let known = prefix.and_then(|id| prefixes.resolved(id, form));
+    let found = known.or_else(|| {
+        let found = cache.find(case.schema_hit, schema_text, case.required_text, form);
+        if let (Some(at), Some(id)) = (found, prefix) {
+            prefixes.resolve(id, form, at);
+        }
+        found
+    });
+    if let Some(at) = found {
+        return cache.get(at);
+    }
+    let parsed = case.schema_value.as_ref();
+    let compiled = cache::compile(parsed, schema_text, case.required_text, form, opts);
+    if !keep {
+        return cache.once(compiled);
+    }
+    let (at, dropped) = cache.keep(schema_text, case.required_text, form, compiled);
+    if dropped {
+        prefixes.clear();
+    } else if let Some(id) = prefix {
+        prefixes.resolve(id, form, at);
+    }
+    cache.get(at)
 }
 
 /// Check `args` and write the verdict; `true` if they pass.

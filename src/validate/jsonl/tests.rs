@@ -149,14 +149,14 @@ fn same_as_alone(input: &str, all: bool) -> Vec<String> {
     whole.lines().map(str::to_owned).collect()
 }
 
-/// Read one line as a case (no cache), with `resume`.
-fn read_one<'a>(text: &'a str, again: bool, resume: &mut Resume) -> Option<RawCase<'a>> {
+/// Read one line as a case (no cache), with the prefixes kept so far.
+fn read_one<'a>(text: &'a str, again: bool, kept: &mut Prefixes) -> Option<RawCase<'a>> {
     let mut case = RawCase::default();
     case::read(
         text,
         again,
         &super::cache::Cache::default(),
-        resume,
+        kept,
         Vec::new(),
         &mut case,
     )
@@ -169,15 +169,15 @@ const WEATHER: &str =
 
 #[test]
 fn a_line_sharing_the_prefix_is_read_from_its_args() {
-    let mut resume = Resume::default();
+    let mut kept = Prefixes::default();
     let first = format!(r#"{WEATHER}{{"city": "Paris"}}}}"#);
-    let case = read_one(&first, false, &mut resume);
-    assert!(case.is_some_and(|c| c.from_prefix));
-    assert_eq!(resume.prefix(), WEATHER.as_bytes());
+    let case = read_one(&first, false, &mut kept);
+    assert!(case.is_some_and(|c| c.prefix.is_some()));
+    assert_eq!(kept.last_bytes(), WEATHER.as_bytes());
     let second = format!(r#"{WEATHER}{{"days": 2}}}}"#);
-    let case = read_one(&second, false, &mut resume);
+    let case = read_one(&second, false, &mut kept);
     let case = case.expect("a case");
-    assert!(case.from_prefix);
+    assert!(case.prefix.is_some());
     assert_eq!(case.schema_text, Some(r#"{"city": "str", "days": "int"}"#));
     assert_eq!(case.required_text, r#"["city"]"#);
     assert_eq!(
@@ -186,9 +186,9 @@ fn a_line_sharing_the_prefix_is_read_from_its_args() {
     );
     // A second reading (after a repeated key in the args) neither uses nor changes it.
     let other = r#"{"schema": {}, "args": {}}"#;
-    let case = read_one(other, true, &mut resume);
-    assert!(case.is_some_and(|c| !c.from_prefix));
-    assert_eq!(resume.prefix(), WEATHER.as_bytes());
+    let case = read_one(other, true, &mut kept);
+    assert!(case.is_some_and(|c| c.prefix.is_none()));
+    assert_eq!(kept.last_bytes(), WEATHER.as_bytes());
 }
 
 #[test]
@@ -480,4 +480,53 @@ mod property {
             prop_assert_eq!(whole, alone);
         }
     }
+}
+
+#[test]
+fn earlier_declarations_resume_from_their_prefix_however_interleaved() {
+    // Declarations longer than the hashed head, equal over their first few hundred bytes,
+    // interleaved; each line must get the verdict it gets alone.
+    let pad = "x".repeat(300);
+    let decl = |n: usize, t: &str| {
+        format!(
+            r#"{{"schema": {{"type": "object", "description": "{pad}", "properties": {{"a{n}": {{"type": "{t}"}}}}, "additionalProperties": false}}, "args": "#
+        )
+    };
+    let (one, two) = (decl(1, "string"), decl(2, "integer"));
+    let input = [
+        format!(r#"{one}{{"a1": "x"}}}}"#),
+        format!(r#"{two}{{"a2": 3}}}}"#),
+        format!(r#"{one}{{"a1": 3}}}}"#),
+        format!(r#"{two}{{"a2": "x"}}}}"#),
+        format!(r#"{one}{{"a2": 1}}}}"#),
+        format!(r#"{two}{{"a2": 1}}, "required": ["a9"]}}"#),
+        format!(r#"{two}{{"a2": 1}}, "form": "json-schema"}}"#),
+        format!(r#"{one}{{"a1": "y", "a1": "z"}}}}"#),
+        format!(r#"{one}{{"a1": "y"}}}}"#),
+        format!(r#"{two}{{"a2": 2}}}}"#),
+    ]
+    .join("\n");
+    let got = same_as_alone(&input, false);
+    let expect = [
+        r#"{"ok": true, "error": ""}"#,
+        r#"{"ok": true, "error": ""}"#,
+        r#"{"ok": false, "error": "type error: a1 expected str, got int"}"#,
+        r#"{"ok": false, "error": "type error: a2 expected int, got str"}"#,
+        r#"{"ok": false, "error": "unknown arg: a2"}"#,
+    ];
+    assert_eq!(got[..expect.len()], expect);
+    assert!(got[5].contains("bad case"), "{}", got[5]);
+    assert_eq!(got[6], r#"{"ok": true, "error": ""}"#);
+    assert_eq!(got[7], r#"{"ok": false, "error": "duplicate arg: a1"}"#);
+    assert_eq!(got[8], r#"{"ok": true, "error": ""}"#);
+    assert_eq!(got[9], r#"{"ok": true, "error": ""}"#);
+    // Both prefixes are kept and found again, not only the last one.
+    let mut kept = Prefixes::default();
+    let lines: Vec<&str> = input.lines().collect();
+    for line in &lines[..2] {
+        assert!(read_one(line, false, &mut kept).is_some());
+    }
+    let again = read_one(lines[2], false, &mut kept).expect("a case");
+    assert!(again.prefix.is_some());
+    assert_eq!(kept.last_bytes(), one.as_bytes());
 }

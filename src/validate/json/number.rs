@@ -8,7 +8,7 @@
 
 use std::cmp::Ordering;
 
-use super::json::Json;
+use super::Json;
 
 /// 2^63: every integral double in [-2^63, 2^63) converts to `i64` exactly.
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;

@@ -1,0 +1,251 @@
+//! What reading the bytes before a case's args gave, kept by those bytes, for every
+//! declaration a run has seen (not only the last line's).
+//!
+//! A line of a JSON-lines run is mostly its declaration: hundreds of bytes of schema and
+//! descriptions before a short `"args"`. Reading is deterministic, so a line that starts
+//! with the exact bytes an earlier line had before its args gives the same case up to there;
+//! it is read from its args on, with what those bytes gave and the compiled schema they were
+//! judged with. Finding the earlier line costs a hash of the line's first [`HEAD`] bytes and
+//! one comparison of the remembered bytes (a cache hit never scans or parses the
+//! declaration). What follows the args (later members, trailing text) is read as always.
+
+use std::ops::Range;
+
+use super::cache::Reading;
+use super::{Form, Formats};
+
+/// Bytes of a line hashed to find the prefixes it may start with. A prefix shorter than
+/// this is kept only as the last one seen.
+const HEAD: usize = 128;
+/// The most prefixes kept, and the most bytes they may hold (past either, they start afresh).
+const MAX_PREFIXES: usize = 16384;
+const MAX_BYTES: usize = 64 << 20;
+
+/// Which member holds the args.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) enum ArgsKey {
+    #[default]
+    Args,
+    ArgsText,
+}
+
+/// The case as reading a prefix left it: which member holds the args, and what came before
+/// them (spans are byte ranges of the line).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Start {
+    pub(super) key: ArgsKey,
+    pub(super) schema: Option<Range<usize>>,
+    /// The compiled schema entry whose text the schema repeats, if one was known.
+    pub(super) schema_hit: Option<usize>,
+    pub(super) required: Range<usize>,
+    pub(super) form: Option<Form>,
+    pub(super) formats: Option<Formats>,
+    pub(super) seen_required: bool,
+}
+
+struct Prefix {
+    /// Where its bytes are in [`Prefixes::bytes`].
+    at: usize,
+    len: usize,
+    start: Start,
+    /// The compiled schema entry a case from this prefix was judged with, for the reading
+    /// (form and formats) it was judged in.
+    resolved: Option<(Reading, usize)>,
+}
+
+/// A prefix's id, as [`Prefixes::find`] and [`Prefixes::record`] give it.
+pub(super) type PrefixId = u32;
+
+/// A slot of the index: a prefix's head hash, where its bytes are and how many, its id
+/// (plus one; zero is an empty slot). A lookup reads one slot, then the bytes and the entry
+/// at once.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    hash: u64,
+    at: u32,
+    len: u32,
+    id: u32,
+}
+
+/// Every prefix kept, indexed by a hash of its first [`HEAD`] bytes (open addressing, the
+/// slots at most half full).
+#[derive(Default)]
+pub(super) struct Prefixes {
+    entries: Vec<Prefix>,
+    /// Every kept prefix's bytes, one after another.
+    bytes: Vec<u8>,
+    slots: Vec<Slot>,
+    /// The prefix the last line started with or recorded (tried first: a stream often calls
+    /// one tool many times in a row).
+    last: Option<PrefixId>,
+    /// The one short prefix kept (shorter than [`HEAD`], so not indexed).
+    short: Option<PrefixId>,
+    /// Slots in use.
+    indexed: usize,
+}
+
+impl Prefixes {
+    /// The prefix `text` starts with, if one is kept: its id, its length and the case so far.
+    pub(super) fn find(&mut self, text: &str) -> Option<(PrefixId, usize, &Start)> {
+        let b = text.as_bytes();
+        let kept = &self.bytes;
+        let starts = |at: usize, len: usize| b.len() > len && b[..len] == kept[at..at + len];
+        let last = self
+            .last
+            .filter(|&id| starts(self.entries[id as usize].at, self.entries[id as usize].len));
+        let found = match last {
+            Some(id) => id,
+            None if b.len() > HEAD && !self.slots.is_empty() => {
+                let h = head_hash(&b[..HEAD]);
+                let mask = self.slots.len() - 1;
+                let mut i = h as usize & mask;
+                loop {
+                    let s = self.slots[i];
+                    if s.id == 0 {
+                        return None;
+                    }
+                    if s.hash == h && starts(s.at as usize, s.len as usize) {
+                        break s.id - 1;
+                    }
+                    i = (i + 1) & mask;
+                }
+            }
+            None => return None,
+        };
+        self.last = Some(found);
+        let p = &self.entries[found as usize];
+        Some((found, p.len, &p.start))
+    }
+
+    /// Is any prefix indexed (so that [`Prefixes::warm`] may find one)?
+    pub(super) fn any_indexed(&self) -> bool {
+        self.indexed > 0
+    }
+
+    /// Read ahead for a line about to be judged: the kept prefix `text` may start with,
+    /// found by its head's hash alone (not compared), with its bytes read a cache line
+    /// apart. Only reads; what it gives is a hint: the compiled entry that prefix was
+    /// judged with, if any.
+    pub(super) fn warm(&self, text: &str) -> (u64, Option<usize>) {
+        let b = text.as_bytes();
+        if b.len() <= HEAD || self.slots.is_empty() {
+            return (0, None);
+        }
+        let s = self.slots[head_hash(&b[..HEAD]) as usize & (self.slots.len() - 1)];
+        if s.id == 0 {
+            return (0, None);
+        }
+        let kept = self.bytes.get(s.at as usize..(s.at + s.len) as usize);
+        let touched = kept.map_or(0, |k| k.iter().step_by(64).map(|&x| u64::from(x)).sum());
+        let entry = &self.entries[(s.id - 1) as usize];
+        (touched + entry.len as u64, entry.resolved.map(|(_, at)| at))
+    }
+
+    /// Keep `text` up to byte `at` (the start of its args value) and the case so far; the
+    /// line did not start with a prefix already kept.
+    pub(super) fn record(&mut self, text: &str, at: usize, start: Start) -> PrefixId {
+        if self.entries.len() >= MAX_PREFIXES || self.bytes.len() + at > MAX_BYTES {
+            self.clear();
+        }
+        let prefix = Prefix {
+            at: self.bytes.len(),
+            len: at,
+            start,
+            resolved: None,
+        };
+        self.bytes.extend_from_slice(&text.as_bytes()[..at]);
+        let id = match self.short.filter(|_| at < HEAD) {
+            // A short prefix takes the place of the last short one (its bytes stay until
+            // the prefixes start afresh).
+            Some(id) => {
+                self.entries[id as usize] = prefix;
+                id
+            }
+            None => {
+                let id = self.entries.len() as PrefixId;
+                let (bytes_at, len) = (prefix.at, prefix.len);
+                self.entries.push(prefix);
+                if at < HEAD {
+                    self.short = Some(id);
+                } else {
+                    let h = head_hash(&text.as_bytes()[..HEAD]);
+                    self.index(Slot {
+                        hash: h,
+                        at: bytes_at as u32,
+                        len: len as u32,
+                        id: id + 1,
+                    });
+                }
+                id
+            }
+        };
+        self.last = Some(id);
+        id
+    }
+
+    /// Put a slot in the index, growing it to stay at most half full.
+    fn index(&mut self, slot: Slot) {
+        if (self.indexed + 1) * 2 > self.slots.len() {
+            let old = std::mem::take(&mut self.slots);
+            self.slots = vec![Slot::default(); (old.len() * 2).max(64)];
+            self.indexed = 0;
+            for s in old.into_iter().filter(|s| s.id != 0) {
+                self.index(s);
+            }
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = slot.hash as usize & mask;
+        while self.slots[i].id != 0 {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = slot;
+        self.indexed += 1;
+    }
+
+    /// Remember that a case from prefix `id`, read in `form`, was judged with entry `at`.
+    pub(super) fn resolve(&mut self, id: PrefixId, form: Reading, at: usize) {
+        if let Some(p) = self.entries.get_mut(id as usize) {
+            p.resolved = Some((form, at));
+        }
+    }
+
+    /// The entry a case from prefix `id` read in `form` was judged with, if known.
+    pub(super) fn resolved(&self, id: PrefixId, form: Reading) -> Option<usize> {
+        match self.entries.get(id as usize)?.resolved {
+            Some((f, at)) if f == form => Some(at),
+            _ => None,
+        }
+    }
+
+    /// Forget every prefix (the compiled entries they point to are gone).
+    pub(super) fn clear(&mut self) {
+        self.entries.clear();
+        self.bytes.clear();
+        self.slots.clear();
+        self.indexed = 0;
+        self.last = None;
+        self.short = None;
+    }
+
+    /// The bytes of the last prefix found or kept (empty: none).
+    #[cfg(test)]
+    pub(super) fn last_bytes(&self) -> &[u8] {
+        self.last.map_or(&[][..], |id| {
+            let p = &self.entries[id as usize];
+            &self.bytes[p.at..p.at + p.len]
+        })
+    }
+}
+
+/// A hash of [`HEAD`] bytes, two words at a time in two lanes.
+fn head_hash(b: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let (mut x, mut y) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
+    for pair in b.chunks_exact(16) {
+        let (a, c) = pair.split_at(8);
+        let word = |s: &[u8]| u64::from_le_bytes(s.try_into().unwrap_or([0; 8]));
+        x = (x ^ word(a)).wrapping_mul(K).rotate_left(29);
+        y = (y ^ word(c)).wrapping_mul(K).rotate_left(31);
+    }
+    (x ^ y.rotate_left(17)).wrapping_mul(K)
+}
