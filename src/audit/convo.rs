@@ -205,6 +205,9 @@ pub struct Conversation {
     pub declared_names: Vec<String>,
     /// The steps in order, kept for the replay.
     pub seen: Vec<Seen>,
+    /// Which part of an MCP session cut every [`MAX_CALLS`] calls this is (from 1), or 0
+    /// for a conversation read whole.
+    pub part: u32,
 }
 
 impl Conversation {
@@ -275,6 +278,7 @@ impl Builder {
                 declared: 0,
                 declared_names: Vec::new(),
                 seen: Vec::new(),
+                part: 0,
             },
             catalog: None,
             pending: HashMap::default(),
@@ -292,6 +296,15 @@ impl Builder {
 
     pub fn calls(&self) -> usize {
         self.conv.calls.len()
+    }
+
+    /// Mark this conversation as part `n` (from 1) of a session cut at its size.
+    pub fn set_part(&mut self, n: u32) {
+        self.conv.part = n;
+    }
+
+    pub fn part(&self) -> u32 {
+        self.conv.part
     }
 
     pub fn place(&self) -> &Place {

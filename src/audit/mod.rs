@@ -329,21 +329,26 @@ impl<'s> Audit<'s> {
             let open = match session {
                 Some(s) if s.calls() < convo::MAX_CALLS => s,
                 _ => {
-                    // A session cut at its size goes on with the declarations it had.
-                    let catalog = match session.take() {
-                        Some(s) => {
+                    // A session cut at its size goes on with the declarations it had, and
+                    // each part says which it is.
+                    let (catalog, part) = match session.take() {
+                        Some(mut s) => {
+                            let part = s.part().max(1);
+                            s.set_part(part);
                             let c = s.catalog();
                             self.done(s);
-                            c
+                            (c, part + 1)
                         }
-                        None => self.catalogs.fallback(),
+                        None => (self.catalogs.fallback(), 0),
                     };
-                    session.insert(Builder::new(
+                    let open = session.insert(Builder::new(
                         place.clone(),
                         steps::Format::Mcp,
                         catalog,
                         self.keep(),
-                    ))
+                    ));
+                    open.set_part(part);
+                    open
                 }
             };
             match step {

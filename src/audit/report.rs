@@ -47,6 +47,17 @@ pub struct Report {
     not_listed: usize,
     bad: Vec<(Place, String)>,
     seen: usize,
+    /// Parts of sessions cut at their size: where each starts, and which part it is.
+    cut: Vec<(Place, u32)>,
+}
+
+/// What a part of a session cut at its size says of itself.
+pub fn cut_note(part: u32) -> String {
+    format!(
+        "part {part} of one MCP session, cut every {} calls: repeats, storms and repairs are \
+         not followed from one part into the next",
+        thousands(super::convo::MAX_CALLS)
+    )
 }
 
 impl Report {
@@ -91,6 +102,18 @@ impl Report {
                 put(&format!(
                     "  ... and {} more findings (--json lists every one)",
                     thousands(self.not_listed)
+                ))?;
+            }
+        }
+        if !self.cut.is_empty() {
+            put("")?;
+            for (place, part) in self.cut.iter().take(MAX_BAD_LISTED) {
+                put(&format!("  {}: {}", self.label(place), cut_note(*part)))?;
+            }
+            if self.cut.len() > MAX_BAD_LISTED {
+                put(&format!(
+                    "  ... and {} more parts",
+                    self.cut.len() - MAX_BAD_LISTED
                 ))?;
             }
         }
@@ -215,6 +238,9 @@ impl Report {
 impl Sink for Report {
     fn conversation(&mut self, conv: Conversation) -> io::Result<()> {
         self.seen += 1;
+        if conv.part > 0 {
+            self.cut.push((conv.place.clone(), conv.part));
+        }
         *self.formats.entry(conv.format.title()).or_default() += 1;
         for n in &conv.declared_names {
             if self.names.len() < MAX_NAMES && !self.names.contains(n) {
