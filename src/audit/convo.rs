@@ -102,6 +102,8 @@ pub struct Answer {
     pub at_ms: Option<u64>,
     /// The whole text, kept for the replay.
     pub text: Option<String>,
+    /// Where it came in the conversation's steps (see `Call::step`).
+    pub step: u64,
 }
 
 impl Answer {
@@ -140,12 +142,21 @@ pub struct Call {
     pub args: Option<Value>,
     /// The arguments text, kept for the replay when it is not JSON.
     pub args_text: Option<String>,
+    /// Where it came in the conversation's steps, counted with the results: a call made
+    /// after an earlier call's result came back is the only one that can answer to it.
+    pub step: u64,
 }
 
 impl Call {
     /// The call failed: refused, or answered with an error.
     pub fn failing(&self) -> bool {
         self.verdict.invalid() || self.result.as_ref().is_some_and(Answer::is_error)
+    }
+
+    /// The model had `earlier`'s result when it made this call (a later turn, or an MCP
+    /// request sent after the earlier one's response); calls side by side did not.
+    pub fn saw(&self, earlier: &Call) -> bool {
+        earlier.result.as_ref().is_some_and(|a| a.step < self.step)
     }
 
     pub fn id_or_dash(&self) -> &str {
@@ -194,7 +205,8 @@ pub struct Conversation {
     pub turns: u32,
     pub calls: Vec<Call>,
     pub findings: Vec<Finding>,
-    /// Invalid calls answered with an error: each asked the model for a repair.
+    /// Repair attempts: calls to a tool made after the model read the error an invalid
+    /// call to it was answered with (as a bounded repair loop counts them).
     pub repairs: u32,
     /// The most calls proposed in one turn.
     pub max_parallel: u32,
@@ -250,6 +262,8 @@ pub struct Builder {
     /// MCP has no model turns: a run of calls with no result between them is one.
     auto_turns: bool,
     last_was_call: bool,
+    /// Calls and results taken so far (each call's and result's `step`).
+    steps: u64,
     keep: Keep,
     rules: ValidatorRules,
 }
@@ -287,6 +301,7 @@ impl Builder {
             in_turn: 0,
             auto_turns: format == Format::Mcp,
             last_was_call: false,
+            steps: 0,
             keep,
             rules: ValidatorRules::ALL_ON,
         };
@@ -359,6 +374,7 @@ impl Builder {
         }
         self.last_was_call = true;
         self.in_turn += 1;
+        self.steps += 1;
         let index = self.conv.calls.len();
         let (verdict, key, excerpt, args, args_text) = self.judge(&c);
         let id = c.id.map(|i| i.into_owned());
@@ -391,6 +407,7 @@ impl Builder {
             key,
             args,
             args_text,
+            step: self.steps,
         });
         if self.keep.steps {
             self.conv.seen.push(Seen::Call(index));
@@ -471,6 +488,7 @@ impl Builder {
 
     fn result(&mut self, r: ResultStep<'_>) {
         self.last_was_call = false;
+        self.steps += 1;
         let found = match (&r.id, r.by_name) {
             (Some(id), true) => take(&mut self.pending_by_name, id),
             (Some(id), false) => take(&mut self.pending, id),
@@ -493,6 +511,7 @@ impl Builder {
             bytes: r.text.len(),
             at_ms: r.at_ms,
             text: self.keep.steps.then(|| r.text.into_owned()),
+            step: self.steps,
         };
         self.conv.calls[index].result = Some(answer);
         if self.keep.steps {

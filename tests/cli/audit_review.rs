@@ -79,3 +79,150 @@ fn a_session_cut_at_its_size_says_so_in_both_reports() {
     );
     assert!(out.contains(": part 2 of one MCP session"), "{out}");
 }
+
+/// The call line of `id`.
+fn call<'a>(lines: &'a [Value], id: &str) -> &'a Value {
+    lines
+        .iter()
+        .find(|l| l["call_id"] == json!(id))
+        .unwrap_or_else(|| panic!("no call {id}"))
+}
+
+/// Kinds found on the call `id`.
+fn kinds<'a>(lines: &'a [Value], id: &str) -> Vec<&'a str> {
+    call(lines, id)["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect()
+}
+
+const LAMP: &str = r#"{"name": "set_lamp", "input_schema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}}"#;
+
+/// An Anthropic conversation: each turn is a list of (id, input, result, is_error).
+fn anthropic(turns: &[&[(&str, &str, &str, bool)]]) -> String {
+    let mut msgs = vec![r#"{"role": "user", "content": "lights"}"#.to_owned()];
+    for turn in turns {
+        let uses: Vec<String> = turn
+            .iter()
+            .map(|(id, input, _, _)| {
+                format!(
+                    r#"{{"type": "tool_use", "id": "{id}", "name": "set_lamp", "input": {input}}}"#
+                )
+            })
+            .collect();
+        let results: Vec<String> = turn
+            .iter()
+            .map(|(id, _, text, err)| {
+                format!(r#"{{"type": "tool_result", "tool_use_id": "{id}", "content": "{text}", "is_error": {err}}}"#)
+            })
+            .collect();
+        msgs.push(format!(
+            r#"{{"role": "assistant", "content": [{}]}}"#,
+            uses.join(", ")
+        ));
+        msgs.push(format!(
+            r#"{{"role": "user", "content": [{}]}}"#,
+            results.join(", ")
+        ));
+    }
+    msgs.push(r#"{"role": "assistant", "content": "done"}"#.to_owned());
+    format!(
+        r#"{{"tools": [{LAMP}], "messages": [{}]}}"#,
+        msgs.join(", ")
+    )
+}
+
+#[test]
+fn calls_side_by_side_in_one_turn_are_not_repeats_retries_or_repairs() {
+    let good = r#"{"room": "hall"}"#;
+    let bad = r#"{"room": 3}"#;
+    let records = [
+        // Two identical calls in one turn, both worked.
+        anthropic(&[&[("a1", good, "on", false), ("a2", good, "on", false)]]),
+        // An invalid and a valid call in one turn.
+        anthropic(&[&[("b1", bad, "type error", true), ("b2", good, "on", false)]]),
+        // Three identical failing calls in one turn.
+        anthropic(&[&[
+            ("c1", bad, "type error", true),
+            ("c2", bad, "type error", true),
+            ("c3", bad, "type error", true),
+        ]]),
+        // The same, turn after turn: a repeat, a repair, a storm.
+        anthropic(&[&[("d1", good, "on", false)], &[("d2", good, "on", false)]]),
+        anthropic(&[
+            &[("e1", bad, "type error", true)],
+            &[("e2", good, "on", false)],
+        ]),
+        anthropic(&[
+            &[("f1", bad, "type error", true)],
+            &[
+                ("f2", bad, "type error", true),
+                ("f3", bad, "type error", true),
+            ],
+            &[("f4", bad, "type error", true)],
+        ]),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "side.jsonl", &(records.join("\n") + "\n"));
+    let (code, out, err) = run(&["audit", "--json", &path]);
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    for id in [
+        "a1", "a2", "b2", "c1", "c2", "c3", "d1", "e1", "f1", "f2", "f3",
+    ] {
+        let found = kinds(&lines, id);
+        assert!(
+            !found
+                .iter()
+                .any(|k| ["repeated_call", "repaired", "retry_storm"].contains(k)),
+            "{id}: {found:?}"
+        );
+    }
+    let convs = conversations(&lines);
+    assert_eq!(convs[1]["repairs"], json!(0));
+    assert_eq!(kinds(&lines, "d2"), ["repeated_call"]);
+    assert_eq!(kinds(&lines, "e2"), ["repaired"]);
+    assert_eq!(convs[4]["repairs"], json!(1));
+    // f1, then f2 beside f3, then f4: three tries, each after the one before had failed.
+    assert!(
+        kinds(&lines, "f4").contains(&"retry_storm"),
+        "{:?}",
+        kinds(&lines, "f4")
+    );
+    let storm = &call(&lines, "f4")["details"];
+    assert!(storm.to_string().contains("3 in a row"), "{storm}");
+}
+
+#[test]
+fn each_format_keeps_its_own_turns_apart() {
+    let chat_tools = r#"[{"type": "function", "function": {"name": "set_lamp", "parameters": {"type": "object"}}}]"#;
+    let chat = format!(
+        r#"{{"tools": {chat_tools}, "messages": [{{"role": "user", "content": "x"}}, {{"role": "assistant", "tool_calls": [{{"id": "g1", "type": "function", "function": {{"name": "set_lamp", "arguments": "{{\"room\": \"den\"}}"}}}}, {{"id": "g2", "type": "function", "function": {{"name": "set_lamp", "arguments": "{{\"room\": \"den\"}}"}}}}]}}, {{"role": "tool", "tool_call_id": "g1", "content": "on"}}, {{"role": "tool", "tool_call_id": "g2", "content": "on"}}, {{"role": "assistant", "tool_calls": [{{"id": "g3", "type": "function", "function": {{"name": "set_lamp", "arguments": "{{\"room\": \"den\"}}"}}}}]}}, {{"role": "tool", "tool_call_id": "g3", "content": "on"}}]}}"#
+    );
+    let responses = r#"{"tools": [{"type": "function", "name": "set_lamp", "parameters": {"type": "object"}}], "input": [{"role": "user", "content": "x"}, {"type": "function_call", "call_id": "h1", "name": "set_lamp", "arguments": "{}"}, {"type": "function_call", "call_id": "h2", "name": "set_lamp", "arguments": "{}"}, {"type": "function_call_output", "call_id": "h1", "output": "on"}, {"type": "function_call_output", "call_id": "h2", "output": "on"}, {"type": "function_call", "call_id": "h3", "name": "set_lamp", "arguments": "{}"}, {"type": "function_call_output", "call_id": "h3", "output": "on"}]}"#;
+    // MCP: request 2 is sent before request 1's response; request 3 after it.
+    let mcp = [
+        r#"{"jsonrpc": "2.0", "id": 0, "result": {"tools": [{"name": "set_lamp", "inputSchema": {"type": "object"}}]}}"#,
+        r#"{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "set_lamp", "arguments": {}}}"#,
+        r#"{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "set_lamp", "arguments": {}}}"#,
+        r#"{"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "on"}]}}"#,
+        r#"{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "set_lamp", "arguments": {}}}"#,
+        r#"{"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "on"}]}}"#,
+        r#"{"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "on"}]}}"#,
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text, side, after) in [
+        ("chat.jsonl", chat.clone(), "g2", "g3"),
+        ("responses.jsonl", responses.to_owned(), "h2", "h3"),
+        ("mcp.jsonl", mcp.join("\n"), "2", "3"),
+    ] {
+        let path = write(&dir, name, &(text + "\n"));
+        let (code, out, err) = run(&["audit", "--json", &path]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let lines = json_lines(&out);
+        assert!(kinds(&lines, side).is_empty(), "{name}: {out}");
+        assert_eq!(kinds(&lines, after), ["repeated_call"], "{name}: {out}");
+    }
+}
