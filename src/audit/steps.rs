@@ -126,6 +126,13 @@ pub enum Step<'j> {
     Restart,
 }
 
+impl Step<'_> {
+    /// A call, a result or declarations: what only a record of its format holds.
+    pub fn is_traffic(&self) -> bool {
+        matches!(self, Step::Call(_) | Step::Result(_) | Step::Declare(_))
+    }
+}
+
 /// A record read: its format, its declarations and its steps.
 #[derive(Debug, Clone)]
 pub struct Record<'j> {

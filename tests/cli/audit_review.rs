@@ -226,3 +226,54 @@ fn each_format_keeps_its_own_turns_apart() {
         assert_eq!(kinds(&lines, after), ["repeated_call"], "{name}: {out}");
     }
 }
+
+#[test]
+fn a_wrong_format_reports_every_record_that_does_not_fit() {
+    let good = r#"{"room": "hall"}"#;
+    let anthropic_log = [
+        anthropic(&[&[("k1", good, "on", false)]]),
+        anthropic(&[&[("k2", good, "on", false)]]),
+    ]
+    .join("\n")
+        + "\n";
+    let chat_array = r#"[{"role": "user", "content": "x"}, {"role": "assistant", "tool_calls": [{"id": "m1", "type": "function", "function": {"name": "set_lamp", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "m1", "content": "on"}]"#;
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "anthropic.jsonl", &anthropic_log);
+    for format in ["openai-chat", "mcp", "openai-responses"] {
+        let (code, _, err) = run(&["audit", "--format", format, &path]);
+        assert_eq!(code, 2, "{format}: {err}");
+        for line in [1, 2] {
+            assert!(
+                err.contains(&format!("anthropic.jsonl:{line}: ")),
+                "{format}: {err}"
+            );
+        }
+        if format != "openai-responses" {
+            // (Read as Responses, a record without "input" says that.)
+            assert!(
+                err.contains(&format!("read as {format} (--format)")),
+                "{err}"
+            );
+            assert!(err.contains("--format anthropic"), "{format}: {err}");
+        }
+    }
+    // One record fits, one does not: the one is audited, the other reported.
+    let mixed = write(
+        &dir,
+        "mixed.jsonl",
+        &format!(
+            "{}\n{chat_array}\n",
+            anthropic(&[&[("k3", good, "on", false)]])
+        ),
+    );
+    let (code, out, err) = run(&["audit", "--json", "--format", "anthropic", &mixed]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("mixed.jsonl:2: read as anthropic"), "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(call(&lines, "k3")["ok"], json!(true));
+    let summary = &lines.last().unwrap()["summary"];
+    assert_eq!(
+        (summary["records"].clone(), summary["bad_records"].clone()),
+        (json!(1), json!(1))
+    );
+}

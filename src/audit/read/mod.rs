@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 use crate::validate::Json;
 
-use super::steps::{Format, Record};
+use super::steps::{Format, Record, Step};
 
 mod anthropic;
 mod calls;
@@ -58,6 +58,7 @@ pub(crate) fn read<'j>(
     format: Option<Format>,
     ctx: Ctx<'_>,
 ) -> Result<Record<'j>, String> {
+    let forced = format.is_some();
     let format = match format {
         Some(f) => f,
         None => recognise(root).ok_or_else(|| {
@@ -75,6 +76,18 @@ pub(crate) fn read<'j>(
         Format::OpenaiResponses => responses::read(root, &mut rec)?,
         Format::Mcp => mcp::read(root, &mut rec, ctx)?,
         Format::Calls => calls::read(root, &mut rec, ctx)?,
+    }
+    if forced && !rec.steps.iter().any(Step::is_traffic) {
+        // Read in the format named, it holds nothing: say so when it looks like another.
+        if let Some(other) = recognise(root).filter(|f| *f != format) {
+            return Err(format!(
+                "read as {} (--format) it holds no tool call or result; it looks like {} \
+                 (name --format {}, or leave --format out)",
+                format.name(),
+                other.title(),
+                other.name()
+            ));
+        }
     }
     Ok(rec)
 }
