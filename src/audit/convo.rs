@@ -354,7 +354,7 @@ impl Builder {
             }
             Step::Call(c) => self.call(c),
             Step::Result(r) => self.result(r),
-            Step::Declare(_) | Step::Restart => {}
+            Step::Declare(_) | Step::Restart | Step::Session(_) => {}
         }
     }
 
@@ -489,10 +489,14 @@ impl Builder {
     fn result(&mut self, r: ResultStep<'_>) {
         self.last_was_call = false;
         self.steps += 1;
-        let found = match (&r.id, r.by_name) {
-            (Some(id), true) => take(&mut self.pending_by_name, id),
-            (Some(id), false) => take(&mut self.pending, id),
-            (None, _) => None,
+        let found = if r.beside {
+            self.beside_last()
+        } else {
+            match (&r.id, r.by_name) {
+                (Some(id), true) => take(&mut self.pending_by_name, id),
+                (Some(id), false) => take(&mut self.pending, id),
+                (None, _) => None,
+            }
         };
         let Some(index) = found else {
             if !r.optional {
@@ -520,6 +524,25 @@ impl Builder {
                 at_ms: r.at_ms,
             });
         }
+    }
+
+    /// The last call, for a result recorded beside it, when it has none yet (no longer
+    /// awaited by its id).
+    fn beside_last(&mut self) -> Option<usize> {
+        let index = self.conv.calls.len().checked_sub(1)?;
+        let call = &self.conv.calls[index];
+        if call.result.is_some() {
+            return None;
+        }
+        if let Some(id) = &call.id
+            && let Some(queue) = self.pending.get_mut(id)
+        {
+            queue.retain(|&i| i != index);
+            if queue.is_empty() {
+                self.pending.remove(id);
+            }
+        }
+        Some(index)
     }
 
     fn orphan(&mut self, r: &ResultStep<'_>) {

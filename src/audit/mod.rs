@@ -129,6 +129,8 @@ pub struct Audit<'s> {
     /// unread, and the run stops once it is done).
     only: Option<usize>,
     done_only: bool,
+    /// The run the MCP records lately read named (`Step::Session`).
+    mcp_session: Option<String>,
 }
 
 impl<'s> Audit<'s> {
@@ -142,6 +144,7 @@ impl<'s> Audit<'s> {
             known: skim::Known::default(),
             only: None,
             done_only: false,
+            mcp_session: None,
         }
     }
 
@@ -162,6 +165,7 @@ impl<'s> Audit<'s> {
     pub fn read(&mut self, file: &str, input: impl Read) -> io::Result<()> {
         let file: Arc<str> = Arc::from(file);
         let mut session: Option<Builder> = None;
+        self.mcp_session = None;
         let result = lines::read(input, |line, text| {
             if self.only.is_some_and(|at| line < at) {
                 return true;
@@ -320,6 +324,15 @@ impl<'s> Audit<'s> {
     /// next `initialize`, the end of the file, or [`convo::MAX_CALLS`] calls.
     fn mcp(&mut self, place: Place, steps: Vec<Step<'_>>, session: &mut Option<Builder>) {
         for step in steps {
+            if let Step::Session(name) = &step {
+                if self.mcp_session.as_ref() != Some(name) {
+                    if let Some(s) = session.take() {
+                        self.done(s);
+                    }
+                    self.mcp_session = Some(name.clone());
+                }
+                continue;
+            }
             if matches!(step, Step::Restart) {
                 if let Some(s) = session.take() {
                     self.done(s);

@@ -277,3 +277,42 @@ fn a_wrong_format_reports_every_record_that_does_not_fit() {
         (json!(1), json!(1))
     );
 }
+
+#[test]
+fn mcp_records_that_carry_their_own_outcome_are_answered_by_it() {
+    // An eval's call history: JSON-RPC requests without ids, each with its outcome, each
+    // naming its task and model.
+    let call = |task: &str, room: &str, is_error: bool| {
+        format!(
+            r#"{{"jsonrpc": "2.0", "method": "tools/call", "params": {{"name": "set_lamp", "arguments": {{"room": "{room}"}}}}, "task": "{task}", "model": "m1", "isError": {is_error}}}"#
+        )
+    };
+    let log = [
+        call("hall-lights", "hall", true),
+        call("hall-lights", "hall", true),
+        call("hall-lights", "hall", true),
+        call("den-lights", "den", false),
+        call("den-lights", "den", false),
+        call("attic", "hall", false),
+    ]
+    .join("\n")
+        + "\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "evals.jsonl", &log);
+    let (code, out, err) = run(&["audit", "--json", &path]);
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    let summary = &lines.last().unwrap()["summary"];
+    // One conversation a task; every call answered by its own record's flag.
+    assert_eq!(summary["conversations"], json!(3), "{summary}");
+    assert_eq!(summary["findings"]["unanswered"], json!(0), "{summary}");
+    assert_eq!(summary["findings"]["orphan_result"], json!(0), "{summary}");
+    // The flag is read: three failures in a row are a storm; the den's second call is a
+    // repeat; the attic's call repeats nothing of another task.
+    assert_eq!(summary["findings"]["retry_storm"], json!(1), "{summary}");
+    assert_eq!(summary["findings"]["repeated_call"], json!(1), "{summary}");
+    let convs = conversations(&lines);
+    assert_eq!(convs[0]["longest_failing_streak"], json!(3));
+    assert_eq!(convs[0]["record"], json!(format!("{path}:1")));
+    assert_eq!(convs[1]["record"], json!(format!("{path}:4")));
+}

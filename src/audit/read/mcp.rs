@@ -26,6 +26,10 @@ pub(super) fn read<'j>(
             }
             Ok(())
         }
+        _ if root.get("request").is_none() && session(root).is_some() => {
+            rec.steps.extend(session(root).map(Step::Session));
+            message(root, "", rec, ctx)
+        }
         _ => match root.get("request") {
             Some(req) => {
                 message(req, "request.", rec, ctx)?;
@@ -37,6 +41,25 @@ pub(super) fn read<'j>(
             None => message(root, "", rec, ctx),
         },
     }
+}
+
+/// The fields an eval's call log names its run by, beside the JSON-RPC message.
+const SESSION_KEYS: [&str; 6] = [
+    "session_id",
+    "sessionId",
+    "session",
+    "conversation_id",
+    "task",
+    "model",
+];
+
+/// The run a message belongs to, when the record names one.
+fn session(m: &Json<'_>) -> Option<String> {
+    let parts: Vec<String> = SESSION_KEYS
+        .iter()
+        .filter_map(|k| m.get(k).map(|v| format!("{k}={}", v.to_text())))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
 }
 
 fn message<'j>(
@@ -75,20 +98,34 @@ fn message<'j>(
                 duplicate,
                 at_ms: at,
             }));
-            // A request logged with its answer beside it.
+            // A request logged with its answer beside it, or with its outcome alone (an
+            // eval's call history: `isError`, no ids).
             if let Some(resp @ Json::Object(_)) = m.get("response") {
                 message(resp, &format!("{prefix}response."), rec, ctx)?;
+            } else if matches!(m.get("result"), Some(Json::Object(_))) {
+                response(m, at, rec, true);
+            } else if let Some(Json::Bool(flag)) = m.get("isError") {
+                rec.steps.push(Step::Result(ResultStep {
+                    id: None,
+                    by_name: false,
+                    beside: true,
+                    text: Cow::Borrowed(""),
+                    flagged: Some(*flag),
+                    optional: false,
+                    at_ms: at,
+                }));
             }
         }
         Some("initialize") => rec.steps.push(Step::Restart),
         Some(_) => {}
-        None => response(m, at, rec),
+        None => response(m, at, rec, false),
     }
     Ok(())
 }
 
-/// A response: a tool list, a tool's result, or an error.
-fn response<'j>(m: &'j Json<'j>, at: Option<u64>, rec: &mut Record<'j>) {
+/// A response: a tool list, a tool's result, or an error (`beside`: recorded in its call's
+/// record).
+fn response<'j>(m: &'j Json<'j>, at: Option<u64>, rec: &mut Record<'j>, beside: bool) {
     let id = m.get("id").and_then(id_text);
     if let Some(result @ Json::Object(_)) = m.get("result") {
         if let Some(Json::Array(tools)) = result.get("tools") {
@@ -109,6 +146,7 @@ fn response<'j>(m: &'j Json<'j>, at: Option<u64>, rec: &mut Record<'j>) {
         rec.steps.push(Step::Result(ResultStep {
             id,
             by_name: false,
+            beside,
             text,
             flagged: Some(matches!(flag, Some(Json::Bool(true)))),
             optional: false,
@@ -120,6 +158,7 @@ fn response<'j>(m: &'j Json<'j>, at: Option<u64>, rec: &mut Record<'j>) {
         rec.steps.push(Step::Result(ResultStep {
             id,
             by_name: false,
+            beside: false,
             text: Cow::Owned(format!("JSON-RPC error {code}: {what}")),
             flagged: Some(true),
             optional: true,
