@@ -274,18 +274,10 @@ fn results(conv: &Conversation, out: &mut Vec<Finding>) {
     for (i, c) in conv.calls.iter().enumerate() {
         let Some(a) = &c.result else { continue };
         if let Some(sign) = a.unflagged_error() {
-            let flag = match conv.format {
-                Format::Anthropic => "without is_error",
-                Format::Mcp => "without isError",
-                Format::OpenaiChat | Format::OpenaiResponses => {
-                    "as plain text (no typed status such as \"ok\": false)"
-                }
-                Format::Calls => "without an error flag",
-            };
             out.push(on_call(
                 Kind::ErrorNotFlagged,
                 i,
-                format!("reads as an error ({}) but was sent {flag}", sign.sign),
+                unflagged_detail(conv.format, &sign.sign),
                 String::new(),
                 a.excerpt.clone(),
             ));
@@ -294,12 +286,31 @@ fn results(conv: &Conversation, out: &mut Vec<Finding>) {
             out.push(on_call(
                 Kind::InstructionInResult,
                 i,
-                format!("the result gives orders: {phrase:?}"),
+                orders_detail(phrase),
                 String::new(),
                 a.excerpt.clone(),
             ));
         }
     }
+}
+
+/// What an `error_not_flagged` finding says: the sign, and what the format offers instead.
+pub fn unflagged_detail(format: Format, sign: &str) -> String {
+    let flag = match format {
+        Format::Anthropic => "without is_error",
+        Format::Mcp => "without isError",
+        Format::OpenaiChat | Format::OpenaiResponses => {
+            "as plain text; this format has no error flag, so send a typed status in the \
+             content instead ({\"ok\": false, \"error\": ...})"
+        }
+        Format::Calls => "without an error flag",
+    };
+    format!("reads as an error ({sign}) but was sent {flag}")
+}
+
+/// What an `instruction_in_result` finding says.
+pub fn orders_detail(phrase: &str) -> String {
+    format!("the result gives orders: {phrase:?}")
 }
 
 /// A budget of `--limits` the conversation went past: one finding each.

@@ -380,10 +380,23 @@ impl Builder {
         let id = c.id.map(|i| i.into_owned());
         if let Some(id) = &id {
             if !self.ids.insert(id.clone()) {
+                let detail = if self.pending.get(id).is_some_and(|q| !q.is_empty()) {
+                    format!(
+                        "the id {} is that of an earlier call still waiting for its result: \
+                         the two results cannot be told apart",
+                        show(id)
+                    )
+                } else {
+                    format!(
+                        "the id {} was used by an earlier call, already answered: the results \
+                         can be paired in order, but a log or trace keyed by id mixes the two",
+                        show(id)
+                    )
+                };
                 self.conv.findings.push(Finding {
                     kind: Kind::DuplicateId,
                     call: Some(index),
-                    detail: format!("the id {} was used by an earlier call", show(id)),
+                    detail,
                     path: String::new(),
                     excerpt: String::new(),
                     id: None,
@@ -499,31 +512,77 @@ impl Builder {
             }
         };
         let Some(index) = found else {
-            if !r.optional {
+            if r.optional {
+                self.elsewhere(&r);
+            } else {
                 self.orphan(&r);
             }
             return;
         };
-        let names = self.catalog.clone();
-        let is_tool = |n: &str| names.as_deref().is_some_and(|c| c.has(n));
-        let orders = heuristics::reads_as_orders(&r.text, &is_tool).map(clean_cut);
-        let answer = Answer {
-            flagged: r.flagged,
-            error_sign: heuristics::reads_as_error(&r.text),
-            orders,
-            excerpt: self.head(&r.text),
-            bytes: r.text.len(),
-            at_ms: r.at_ms,
+        let answer = self.answer(&r);
+        self.conv.calls[index].result = Some(Answer {
             text: self.keep.steps.then(|| r.text.into_owned()),
-            step: self.steps,
-        };
-        self.conv.calls[index].result = Some(answer);
+            ..answer
+        });
         if self.keep.steps {
             self.conv.seen.push(Seen::Result {
                 call: Some(index),
                 at_ms: r.at_ms,
             });
         }
+    }
+
+    /// A result read for its signs (its text kept by the caller when the steps are).
+    fn answer(&self, r: &ResultStep<'_>) -> Answer {
+        let names = self.catalog.clone();
+        let is_tool = |n: &str| names.as_deref().is_some_and(|c| c.has(n));
+        let orders = heuristics::reads_as_orders(&r.text, &is_tool).map(clean_cut);
+        let error_sign = heuristics::reads_as_error(&r.text);
+        // A failure's start is kept whatever else is: a storm's finding tells it.
+        let failed = r.flagged == Some(true) || error_sign.is_some();
+        Answer {
+            flagged: r.flagged,
+            error_sign,
+            orders,
+            excerpt: if failed {
+                raw_head(&r.text)
+            } else {
+                self.head(&r.text)
+            },
+            bytes: r.text.len(),
+            at_ms: r.at_ms,
+            text: None,
+            step: self.steps,
+        }
+    }
+
+    /// A result for a call this conversation does not hold (one kept at the server, as a
+    /// Responses request that goes on from `previous_response_id`): read for its signs.
+    fn elsewhere(&mut self, r: &ResultStep<'_>) {
+        let a = self.answer(r);
+        let id = r.id.as_ref().map(|i| i.to_string());
+        let note = |kind: Kind, detail: String| Finding {
+            kind,
+            call: None,
+            detail,
+            path: String::new(),
+            excerpt: excerpt(&r.text),
+            id: id.clone(),
+        };
+        let mut found = Vec::new();
+        if let Some(sign) = a.unflagged_error() {
+            found.push(note(
+                Kind::ErrorNotFlagged,
+                super::checks::unflagged_detail(self.conv.format, &sign.sign),
+            ));
+        }
+        if let Some(phrase) = &a.orders {
+            found.push(note(
+                Kind::InstructionInResult,
+                super::checks::orders_detail(phrase),
+            ));
+        }
+        self.conv.findings.extend(found);
     }
 
     /// The last call, for a result recorded beside it, when it has none yet (no longer
