@@ -288,10 +288,7 @@ mod tests {
         let got = lines(&input);
         assert_eq!(got.len(), 2);
         assert_eq!(got[0].0, 1);
-        assert_eq!(
-            got[0].1.as_ref().map(String::len),
-            Ok(MAX_LINE_BYTES + 10)
-        );
+        assert_eq!(got[0].1.as_ref().map(String::len), Ok(MAX_LINE_BYTES + 10));
         assert_eq!(got[1], (2, Ok("{\"ok\": 1}".into())));
         let huge = vec![b'x'; MAX_FILE_BYTES as usize + CHUNK];
         let got = lines(&huge);

@@ -60,14 +60,23 @@ impl std::str::FromStr for Limits {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut limits = Limits::default();
+        if s.trim().is_empty() {
+            return Err("no limit given: write NAME=N (turns, calls or repairs)".to_owned());
+        }
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (name, value) = part
                 .split_once('=')
                 .ok_or_else(|| format!("{part:?}: write NAME=N (turns, calls or repairs)"))?;
-            let n: u32 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("{part:?}: {value:?} is not a whole number"))?;
+            let value = value.trim();
+            let n: u32 = match value.parse::<u64>() {
+                Ok(n) => u32::try_from(n).map_err(|_| {
+                    format!(
+                        "{part:?}: {value} is more than the most a limit may be ({})",
+                        u32::MAX
+                    )
+                })?,
+                Err(_) => return Err(format!("{part:?}: {value:?} is not a whole number")),
+            };
             let slot = match name.trim() {
                 "turns" => &mut limits.turns,
                 "calls" => &mut limits.calls,
@@ -78,6 +87,9 @@ impl std::str::FromStr for Limits {
                     ));
                 }
             };
+            if slot.is_some() {
+                return Err(format!("{:?} is given twice", name.trim()));
+            }
             *slot = Some(n);
         }
         Ok(limits)

@@ -19,6 +19,8 @@ const MAX_BAD_LISTED: usize = 50;
 const MAX_NAMES: usize = 100_000;
 /// How many of the worst conversations are named.
 const WORST: usize = 3;
+/// How many conversations' counts are listed one by one.
+const MAX_COUNTED: usize = 20;
 
 /// One finding as the list shows it.
 #[derive(Debug, Clone)]
@@ -49,6 +51,8 @@ pub struct Report {
     seen: usize,
     /// Parts of sessions cut at their size: where each starts, and which part it is.
     cut: Vec<(Place, u32)>,
+    /// The first conversations' counts, as a line each.
+    counted: Vec<(Place, String)>,
 }
 
 /// What a part of a session cut at its size says of itself.
@@ -90,6 +94,18 @@ impl Report {
             }
             put("")?;
             put(&self.worst_line())?;
+        }
+        if !self.counted.is_empty() {
+            put("")?;
+            for (place, counts) in &self.counted {
+                put(&format!("  {:<8} {counts}", self.label(place)))?;
+            }
+            if totals.conversations > self.counted.len() {
+                put(&format!(
+                    "  ... and {} more conversations (--json counts each)",
+                    thousands(totals.conversations - self.counted.len())
+                ))?;
+            }
         }
         if !self.listed.is_empty() {
             put("")?;
@@ -238,6 +254,9 @@ impl Report {
 impl Sink for Report {
     fn conversation(&mut self, conv: Conversation) -> io::Result<()> {
         self.seen += 1;
+        if self.counted.len() < MAX_COUNTED {
+            self.counted.push((conv.place.clone(), counts(&conv)));
+        }
         if conv.part > 0 {
             self.cut.push((conv.place.clone(), conv.part));
         }
@@ -292,6 +311,24 @@ impl Sink for Report {
         }
         Ok(())
     }
+}
+
+/// A conversation's counts on one line: turns, calls, the most in one turn, repairs, the
+/// longest failing streak.
+fn counts(conv: &Conversation) -> String {
+    let mut parts = vec![
+        plural(conv.turns as usize, "turn", "turns"),
+        plural(conv.calls.len(), "call", "calls"),
+    ];
+    if conv.max_parallel > 1 {
+        parts.push(format!("up to {} in one turn", conv.max_parallel));
+    }
+    parts.push(plural(conv.repairs as usize, "repair", "repairs"));
+    parts.push(format!(
+        "longest failing streak {}",
+        conv.longest_failing_streak
+    ));
+    parts.join(", ")
 }
 
 /// `1,164`.

@@ -395,3 +395,49 @@ fn results_for_calls_kept_at_the_server_are_read_for_signs() {
     let summary = &lines.last().unwrap()["summary"];
     assert_eq!(summary["findings"]["orphan_result"], json!(0));
 }
+
+#[test]
+fn limits_given_twice_empty_or_too_large_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        &dir,
+        "one.jsonl",
+        &(anthropic(&[&[("l1", r#"{"room": "a"}"#, "on", false)]]) + "\n"),
+    );
+    for (bad, why) in [
+        ("turns=1,turns=5", "given twice"),
+        ("", "no limit given"),
+        ("turns=99999999999", "more than the most a limit may be"),
+    ] {
+        let (code, out, err) = run(&["audit", "--limits", bad, &path]);
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(out.is_empty(), "{bad:?}");
+        assert!(err.contains(why), "{bad:?}: {err}");
+    }
+}
+
+#[test]
+fn an_empty_object_is_named_so_and_the_report_counts_each_conversation() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = r#"{"room": "a"}"#;
+    let log = format!(
+        "{{}}\n{}\n",
+        anthropic(&[&[
+            ("n1", good, "on", false),
+            ("n2", r#"{"room": "b"}"#, "on", false)
+        ]])
+    );
+    let path = write(&dir, "counts.jsonl", &log);
+    let (code, out, err) = run(&["audit", &path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("counts.jsonl:1: not a record this audit reads (an empty object)"),
+        "{err}"
+    );
+    assert!(
+        out.contains(
+            "#2       2 turns, 2 calls, up to 2 in one turn, 0 repairs, longest failing streak 0"
+        ),
+        "{out}"
+    );
+}

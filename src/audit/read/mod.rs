@@ -95,6 +95,7 @@ pub(crate) fn read<'j>(
 /// A few words on what a value is, for an error.
 fn shape(v: &Json<'_>) -> String {
     match v {
+        Json::Object(fields) if fields.is_empty() => "an empty object".to_owned(),
         Json::Object(fields) => {
             let keys: Vec<&str> = fields.iter().take(6).map(|(k, _)| k.as_ref()).collect();
             let more = if fields.len() > 6 { ", ..." } else { "" };
