@@ -143,6 +143,9 @@ pub struct Audit<'s> {
     done_only: bool,
     /// The run the MCP records lately read named (`Step::Session`).
     mcp_session: Option<String>,
+    /// Where the MCP session to come starts: its first message (an `initialize`, a
+    /// `tools/list` request), though its conversation opens with its first step.
+    mcp_start: Option<Place>,
 }
 
 impl<'s> Audit<'s> {
@@ -157,6 +160,7 @@ impl<'s> Audit<'s> {
             only: None,
             done_only: false,
             mcp_session: None,
+            mcp_start: None,
         }
     }
 
@@ -178,6 +182,7 @@ impl<'s> Audit<'s> {
         let file: Arc<str> = Arc::from(file);
         let mut session: Option<Builder> = None;
         self.mcp_session = None;
+        self.mcp_start = None;
         let result = lines::read(input, |line, text| {
             if self.only.is_some_and(|at| line < at) {
                 return true;
@@ -303,6 +308,9 @@ impl<'s> Audit<'s> {
         self.totals.records += 1;
         if rec.format == steps::Format::Mcp {
             self.mcp(place.clone(), rec.steps, session);
+            if session.is_none() && self.mcp_start.is_none() {
+                self.mcp_start = Some(place.clone());
+            }
             return true;
         }
         let mut b = Builder::new(place.clone(), rec.format, catalog, self.keep());
@@ -342,6 +350,7 @@ impl<'s> Audit<'s> {
                         self.done(s);
                     }
                     self.mcp_session = Some(name.clone());
+                    self.mcp_start = Some(place.clone());
                 }
                 continue;
             }
@@ -349,6 +358,7 @@ impl<'s> Audit<'s> {
                 if let Some(s) = session.take() {
                     self.done(s);
                 }
+                self.mcp_start = Some(place.clone());
                 continue;
             }
             let open = match session {
@@ -366,8 +376,12 @@ impl<'s> Audit<'s> {
                         }
                         None => (self.catalogs.fallback(), 0),
                     };
+                    let start = match part {
+                        0 => self.mcp_start.take().unwrap_or_else(|| place.clone()),
+                        _ => place.clone(),
+                    };
                     let open = session.insert(Builder::new(
-                        place.clone(),
+                        start,
                         steps::Format::Mcp,
                         catalog,
                         self.keep(),

@@ -441,3 +441,34 @@ fn an_empty_object_is_named_so_and_the_report_counts_each_conversation() {
         "{out}"
     );
 }
+
+#[test]
+fn an_mcp_session_starts_where_it_opens_and_a_cancelled_request_is_not_unanswered() {
+    let log = [
+        r#"{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}}"#,
+        r#"{"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-06-18", "capabilities": {}}}"#,
+        r#"{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}"#,
+        r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "set_lamp", "inputSchema": {"type": "object"}}]}}"#,
+        r#"{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "set_lamp", "arguments": {"room": "a"}}}"#,
+        r#"{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2, "reason": "timeout"}}"#,
+        r#"{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "set_lamp", "arguments": {"room": "b"}}}"#,
+        r#"{"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "{\"ok\": false, \"error\": \"unplugged\"}"}], "structuredContent": {"ok": false, "error": "unplugged"}}}"#,
+        r#"{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "set_lamp", "arguments": {"room": "c"}}}"#,
+        r#"{"jsonrpc": "2.0", "id": 4, "result": {"content": [{"type": "text", "text": "done"}], "structuredContent": {"ok": false, "error": "fuse"}}}"#,
+    ]
+    .join("\n")
+        + "\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "session.jsonl", &log);
+    let (code, out, err) = run(&["audit", "--json", &path]);
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(
+        conversations(&lines)[0]["record"],
+        json!(format!("{path}:1"))
+    );
+    assert_eq!(call(&lines, "2")["answered"], json!(true));
+    assert!(kinds(&lines, "2").is_empty(), "{:?}", kinds(&lines, "2"));
+    // A structured result that says it failed, sent without isError.
+    assert_eq!(kinds(&lines, "4"), ["error_not_flagged"]);
+}

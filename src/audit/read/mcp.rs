@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use crate::validate::Json;
 
+use super::super::heuristics::reads_as_error;
 use super::super::steps::{ArgsIn, CallStep, Record, ResultStep, Step};
 use super::{Ctx, at_ms, blocks_text, cow_at, id_text, items_at, str_at};
 
@@ -117,6 +118,22 @@ fn message<'j>(
             }
         }
         Some("initialize") => rec.steps.push(Step::Restart),
+        Some("notifications/cancelled") => {
+            // The client gave up on a request: its answer, as far as the model goes.
+            let params = m.get("params");
+            let why = params
+                .and_then(|p| str_at(p, "reason"))
+                .unwrap_or("no reason given");
+            rec.steps.push(Step::Result(ResultStep {
+                id: params.and_then(|p| p.get("requestId")).and_then(id_text),
+                by_name: false,
+                beside: false,
+                text: Cow::Owned(format!("cancelled by the client: {why}")),
+                flagged: Some(true),
+                optional: true,
+                at_ms: at,
+            }));
+        }
         Some(_) => {}
         None => response(m, at, rec, false),
     }
@@ -137,11 +154,23 @@ fn response<'j>(m: &'j Json<'j>, at: Option<u64>, rec: &mut Record<'j>, beside: 
             // An answer to another request (`initialize`, `ping`, a resource).
             return;
         }
+        let structured = result.get("structuredContent");
         let text = match result.get("content") {
-            Some(c @ Json::Array(_)) if !items_at(result, "content").is_empty() => blocks_text(c),
-            _ => result
-                .get("structuredContent")
-                .map_or(Cow::Borrowed(""), |s| Cow::Owned(s.to_text())),
+            // A structured result that says it failed, beside a text that does not: the
+            // structured one is read.
+            Some(c @ Json::Array(_)) if !items_at(result, "content").is_empty() => {
+                let said = blocks_text(c);
+                match structured.map(Json::to_text) {
+                    Some(s)
+                        if reads_as_error(&said).is_none()
+                            && reads_as_error(&s).is_some_and(|e| e.typed) =>
+                    {
+                        Cow::Owned(s)
+                    }
+                    _ => said,
+                }
+            }
+            _ => structured.map_or(Cow::Borrowed(""), |s| Cow::Owned(s.to_text())),
         };
         rec.steps.push(Step::Result(ResultStep {
             id,
