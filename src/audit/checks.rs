@@ -6,6 +6,7 @@
 type HashMap<K, V> = foldhash::HashMap<K, V>;
 
 use super::convo::{Conversation, Finding, Verdict};
+use super::heuristics;
 use super::steps::Format;
 use super::{Kind, Limits};
 
@@ -277,7 +278,7 @@ fn results(conv: &Conversation, out: &mut Vec<Finding>) {
             out.push(on_call(
                 Kind::ErrorNotFlagged,
                 i,
-                unflagged_detail(conv.format, &sign.sign),
+                heuristics::unflagged_detail(conv.format, &sign.sign),
                 String::new(),
                 a.excerpt.clone(),
             ));
@@ -286,31 +287,12 @@ fn results(conv: &Conversation, out: &mut Vec<Finding>) {
             out.push(on_call(
                 Kind::InstructionInResult,
                 i,
-                orders_detail(phrase),
+                heuristics::orders_detail(phrase),
                 String::new(),
                 a.excerpt.clone(),
             ));
         }
     }
-}
-
-/// What an `error_not_flagged` finding says: the sign, and what the format offers instead.
-pub fn unflagged_detail(format: Format, sign: &str) -> String {
-    let flag = match format {
-        Format::Anthropic => "without is_error",
-        Format::Mcp => "without isError",
-        Format::OpenaiChat | Format::OpenaiResponses => {
-            "as plain text; this format has no error flag, so send a typed status in the \
-             content instead ({\"ok\": false, \"error\": ...})"
-        }
-        Format::Calls => "without an error flag",
-    };
-    format!("reads as an error ({sign}) but was sent {flag}")
-}
-
-/// What an `instruction_in_result` finding says.
-pub fn orders_detail(phrase: &str) -> String {
-    format!("the result gives orders: {phrase:?}")
 }
 
 /// A budget of `--limits` the conversation went past: one finding each.

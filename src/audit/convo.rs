@@ -573,13 +573,13 @@ impl Builder {
         if let Some(sign) = a.unflagged_error() {
             found.push(note(
                 Kind::ErrorNotFlagged,
-                super::checks::unflagged_detail(self.conv.format, &sign.sign),
+                heuristics::unflagged_detail(self.conv.format, &sign.sign),
             ));
         }
         if let Some(phrase) = &a.orders {
             found.push(note(
                 Kind::InstructionInResult,
-                super::checks::orders_detail(phrase),
+                heuristics::orders_detail(phrase),
             ));
         }
         self.conv.findings.extend(found);

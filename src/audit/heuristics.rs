@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::validate::Json;
+
+use super::steps::Format;
 use crate::validate::json;
 
 /// How much of a result is read for signs (errors show at the start; orders anywhere, but a
@@ -277,6 +279,25 @@ pub fn reads_as_orders<'t>(text: &'t str, tools: &dyn Fn(&str) -> bool) -> Optio
         .filter_map(|c| c.get(0))
         .find(|m| !HOW_TO.is_match(sentence_before(t, m.start())))
         .map(|m| m.as_str())
+}
+
+/// What an `error_not_flagged` finding says: the sign, and what the format offers instead.
+pub fn unflagged_detail(format: Format, sign: &str) -> String {
+    let flag = match format {
+        Format::Anthropic => "without is_error",
+        Format::Mcp => "without isError",
+        Format::OpenaiChat | Format::OpenaiResponses => {
+            "as plain text; this format has no error flag, so send a typed status in the \
+             content instead ({\"ok\": false, \"error\": ...})"
+        }
+        Format::Calls => "without an error flag",
+    };
+    format!("reads as an error ({sign}) but was sent {flag}")
+}
+
+/// What an `instruction_in_result` finding says.
+pub fn orders_detail(phrase: &str) -> String {
+    format!("the result gives orders: {phrase:?}")
 }
 
 #[cfg(test)]

@@ -283,6 +283,28 @@ impl<'s> Audit<'s> {
                 return true;
             }
         };
+        if let Some(items) = read::array_of_records(&root, self.opts.format) {
+            if matches!(declared, Declared::Known(_)) {
+                return false;
+            }
+            for (i, item) in items.iter().enumerate() {
+                let prefix = format!("[{i}].");
+                let ctx = Ctx {
+                    duplicate: duplicate.as_deref().and_then(|d| d.strip_prefix(&prefix)),
+                };
+                match read::read(item, None, ctx) {
+                    Ok(rec) => {
+                        let catalog = match &rec.tools {
+                            Some(entries) => Some(self.catalogs.get(entries)),
+                            None => self.catalogs.fallback(),
+                        };
+                        self.take(place, rec, catalog, session);
+                    }
+                    Err(why) => self.bad(place.clone(), format!("item {}: {why}", i + 1)),
+                }
+            }
+            return true;
+        }
         let ctx = Ctx {
             duplicate: duplicate.as_deref(),
         };
@@ -305,20 +327,32 @@ impl<'s> Audit<'s> {
             (_, Some(entries)) => Some(self.catalogs.get(entries)),
             (_, None) => self.catalogs.fallback(),
         };
+        self.take(place, rec, catalog, session);
+        true
+    }
+
+    /// A record read, its steps taken: an MCP message into its session, anything else a
+    /// conversation of its own.
+    fn take(
+        &mut self,
+        place: &Place,
+        rec: steps::Record<'_>,
+        catalog: Option<Arc<Catalog>>,
+        session: &mut Option<Builder>,
+    ) {
         self.totals.records += 1;
         if rec.format == steps::Format::Mcp {
             self.mcp(place.clone(), rec.steps, session);
             if session.is_none() && self.mcp_start.is_none() {
                 self.mcp_start = Some(place.clone());
             }
-            return true;
+            return;
         }
         let mut b = Builder::new(place.clone(), rec.format, catalog, self.keep());
         for step in rec.steps {
             b.step(step);
         }
         self.done(b);
-        true
     }
 
     /// Remember the text of a record's declarations with what it compiled to, when the

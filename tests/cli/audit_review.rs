@@ -472,3 +472,30 @@ fn an_mcp_session_starts_where_it_opens_and_a_cancelled_request_is_not_unanswere
     // A structured result that says it failed, sent without isError.
     assert_eq!(kinds(&lines, "4"), ["error_not_flagged"]);
 }
+
+#[test]
+fn a_file_holding_an_array_of_records_reads_each() {
+    let good = r#"{"room": "a"}"#;
+    let records = [
+        anthropic(&[&[("y1", good, "on", false)]]),
+        anthropic(&[&[("y2", r#"{"room": 4}"#, "type error", true)]]),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let array = write(
+        &dir,
+        "array.json",
+        &format!("[\n{}\n]\n", records.join(",\n")),
+    );
+    let lines_file = write(&dir, "lines.jsonl", &(records.join("\n") + "\n"));
+    let (code, out, err) = run(&["audit", "--json", &array]);
+    assert_eq!(code, 0, "{err}");
+    let from_array = json_lines(&out);
+    let (_, out, _) = run(&["audit", "--json", &lines_file]);
+    let from_lines = json_lines(&out);
+    assert_eq!(
+        from_array.last().unwrap()["summary"],
+        from_lines.last().unwrap()["summary"]
+    );
+    assert_eq!(conversations(&from_array).len(), 2);
+    assert_eq!(kinds(&from_array, "y2"), ["invalid_arguments"]);
+}

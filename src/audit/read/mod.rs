@@ -92,6 +92,25 @@ pub(crate) fn read<'j>(
     Ok(rec)
 }
 
+/// The records of a file that holds a JSON array of them (each a request, an exchange or
+/// a message of its own), when `root` is one and no format is named: not a bare array of
+/// messages, and every item a record.
+pub(crate) fn array_of_records<'a, 'j>(
+    root: &'a Json<'j>,
+    format: Option<Format>,
+) -> Option<&'a [Json<'j>]> {
+    let Json::Array(items) = root else {
+        return None;
+    };
+    let records = format.is_none()
+        && !items.is_empty()
+        && recognise(root).is_none()
+        && items
+            .iter()
+            .all(|i| matches!(i, Json::Object(_)) && recognise(i).is_some());
+    records.then_some(items.as_slice())
+}
+
 /// A few words on what a value is, for an error.
 fn shape(v: &Json<'_>) -> String {
     match v {
