@@ -499,3 +499,37 @@ fn a_file_holding_an_array_of_records_reads_each() {
     assert_eq!(conversations(&from_array).len(), 2);
     assert_eq!(kinds(&from_array, "y2"), ["invalid_arguments"]);
 }
+
+#[test]
+fn tools_files_can_be_given_again_and_read_as_one_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let lamps = write(
+        &dir,
+        "lamps.json",
+        r#"[{"name": "set_lamp", "input_schema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}}]"#,
+    );
+    let doors = write(
+        &dir,
+        "doors.json",
+        r#"[{"name": "lock_door", "input_schema": {"type": "object", "properties": {"door": {"type": "string"}}, "required": ["door"]}}]"#,
+    );
+    let record = r#"{"messages": [{"role": "user", "content": "night"}, {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "set_lamp", "input": {"room": "hall"}}, {"type": "tool_use", "id": "t2", "name": "lock_door", "input": {"door": 1}}]}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "off"}, {"type": "tool_result", "tool_use_id": "t2", "content": "type error", "is_error": true}]}]}"#;
+    let path = write(&dir, "night.jsonl", &format!("{record}\n"));
+    let (code, out, err) = run(&[
+        "audit", "--json", "--tools", &lamps, "--tools", &doors, &path,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(call(&lines, "t1")["ok"], json!(true));
+    assert_eq!(kinds(&lines, "t2"), ["invalid_arguments"]);
+    let (code, _, err) = run(&[
+        "audit",
+        "--tools",
+        &lamps,
+        "--tools",
+        "/no/such/tools.json",
+        &path,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/no/such/tools.json"), "{err}");
+}
