@@ -533,3 +533,25 @@ fn tools_files_can_be_given_again_and_read_as_one_list() {
     assert_eq!(code, 2);
     assert!(err.contains("/no/such/tools.json"), "{err}");
 }
+
+#[test]
+fn json_rpc_ids_are_typed_a_string_is_not_a_number() {
+    let log = [
+        r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "set_lamp", "inputSchema": {"type": "object"}}]}}"#,
+        r#"{"jsonrpc": "2.0", "id": "7", "method": "tools/call", "params": {"name": "set_lamp", "arguments": {}}}"#,
+        r#"{"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "on"}]}}"#,
+        r#"{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "set_lamp", "arguments": {}}}"#,
+        r#"{"jsonrpc": "2.0", "id": 8, "result": {"content": [{"type": "text", "text": "on"}]}}"#,
+    ]
+    .join("\n")
+        + "\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "ids.jsonl", &log);
+    let (code, out, err) = run(&["audit", "--json", &path]);
+    assert_eq!(code, 0, "{err}");
+    let lines = json_lines(&out);
+    assert_eq!(kinds(&lines, "\"7\""), ["unanswered"]);
+    assert_eq!(call(&lines, "8")["answered"], json!(true));
+    let summary = &lines.last().unwrap()["summary"];
+    assert_eq!(summary["findings"]["orphan_result"], json!(1), "{summary}");
+}

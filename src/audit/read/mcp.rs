@@ -12,6 +12,15 @@ use super::super::heuristics::reads_as_error;
 use super::super::steps::{ArgsIn, CallStep, Record, ResultStep, Step};
 use super::{Ctx, at_ms, blocks_text, cow_at, id_text, items_at, str_at};
 
+/// A JSON-RPC id as text, typed: a string that reads as a number keeps its quotes, so that
+/// `"7"` and `7` (two ids) are not paired.
+fn rpc_id<'j>(v: &'j Json<'j>) -> Option<Cow<'j, str>> {
+    match v {
+        Json::Str(s) if s.parse::<f64>().is_ok() => Some(Cow::Owned(format!("\"{s}\""))),
+        _ => id_text(v),
+    }
+}
+
 /// The arguments of a call that sends none (MCP's `arguments` is optional).
 static NO_ARGS: Json<'static> = Json::Object(Vec::new());
 
@@ -91,7 +100,7 @@ fn message<'j>(
                 _ => None,
             };
             rec.steps.push(Step::Call(CallStep {
-                id: m.get("id").and_then(id_text),
+                id: m.get("id").and_then(rpc_id),
                 tool: params
                     .and_then(|p| cow_at(p, "name"))
                     .unwrap_or(Cow::Borrowed("")),
@@ -125,7 +134,7 @@ fn message<'j>(
                 .and_then(|p| str_at(p, "reason"))
                 .unwrap_or("no reason given");
             rec.steps.push(Step::Result(ResultStep {
-                id: params.and_then(|p| p.get("requestId")).and_then(id_text),
+                id: params.and_then(|p| p.get("requestId")).and_then(rpc_id),
                 by_name: false,
                 beside: false,
                 text: Cow::Owned(format!("cancelled by the client: {why}")),
@@ -143,7 +152,7 @@ fn message<'j>(
 /// A response: a tool list, a tool's result, or an error (`beside`: recorded in its call's
 /// record).
 fn response<'j>(m: &'j Json<'j>, at: Option<u64>, rec: &mut Record<'j>, beside: bool) {
-    let id = m.get("id").and_then(id_text);
+    let id = m.get("id").and_then(rpc_id);
     if let Some(result @ Json::Object(_)) = m.get("result") {
         if let Some(Json::Array(tools)) = result.get("tools") {
             rec.steps.push(Step::Declare(tools.iter().collect()));
