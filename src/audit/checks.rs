@@ -6,6 +6,7 @@
 type HashMap<K, V> = foldhash::HashMap<K, V>;
 
 use super::convo::{Conversation, Finding, Verdict};
+use super::heuristics;
 use super::steps::Format;
 use super::{Kind, Limits};
 
@@ -121,20 +122,27 @@ fn unanswered(conv: &Conversation, out: &mut Vec<Finding>) {
 }
 
 /// What needs the calls in order: the same call again after it worked, storms of failing
-/// retries, repairs, and the longest failing streak.
+/// retries, repairs, and the longest failing streak. A call answers to an earlier one only
+/// when the model had the earlier one's result as it made it (`Call::saw`): calls made side
+/// by side in one turn are neither repeats, retries nor repairs of each other.
 fn in_order(conv: &mut Conversation, out: &mut Vec<Finding>) {
     // The first call of each (tool, arguments) that worked.
     let mut worked: HashMap<u64, usize> = HashMap::default();
-    // The storm in progress: its call key, its length, and its finding once made.
-    let mut storm: Option<(u64, u32, Option<usize>)> = None;
-    // Per tool: invalid calls answered with an error since its last valid call.
-    let mut asked: HashMap<&str, u32> = HashMap::default();
+    // The storm in progress: its call key, its length, its last call, and its finding once
+    // made.
+    let mut storm: Option<Storm> = None;
+    // Per tool: invalid calls answered with an error, their errors not yet read by a later
+    // call to it; and the errors read since its last call that passed.
+    let mut asked: HashMap<&str, Vec<usize>> = HashMap::default();
+    let mut errors_read: HashMap<&str, u32> = HashMap::default();
     let (mut streak, mut longest, mut repairs) = (0u32, 0u32, 0u32);
     for (i, c) in conv.calls.iter().enumerate() {
         let failing = c.failing();
         streak = if failing { streak + 1 } else { 0 };
         longest = longest.max(streak);
-        if let Some(&first) = worked.get(&c.key) {
+        if let Some(&first) = worked.get(&c.key)
+            && c.saw(&conv.calls[first])
+        {
             let earlier = &conv.calls[first];
             out.push(on_call(
                 Kind::RepeatedCall,
@@ -148,55 +156,109 @@ fn in_order(conv: &mut Conversation, out: &mut Vec<Finding>) {
                 String::new(),
                 c.args_excerpt.clone(),
             ));
-        } else if !failing && c.result.is_some() && c.verdict.ok() != Some(false) {
+        } else if !failing
+            && c.result.is_some()
+            && c.verdict.ok() != Some(false)
+            && !worked.contains_key(&c.key)
+        {
             worked.insert(c.key, i);
         }
-        storm = match (storm, failing) {
-            (Some((key, n, made)), true) if key == c.key => {
-                let n = n + 1;
-                let made = match made {
-                    Some(at) => {
-                        out[at].detail = storm_detail(n, c);
-                        Some(at)
-                    }
-                    None if n >= STORM => {
-                        out.push(on_call(
-                            Kind::RetryStorm,
-                            i,
-                            storm_detail(n, c),
-                            String::new(),
-                            c.args_excerpt.clone(),
-                        ));
-                        Some(out.len() - 1)
-                    }
-                    None => None,
-                };
-                Some((key, n, made))
-            }
-            (_, true) => Some((c.key, 1, None)),
-            (_, false) => None,
-        };
-        let answered_error = c.result.as_ref().is_some_and(|a| a.is_error());
-        if c.verdict.invalid() && c.verdict != Verdict::UnknownTool {
-            if answered_error {
+        storm = next_storm(storm, conv, i, out);
+        if c.verdict != Verdict::UnknownTool {
+            let read = read_errors(&mut asked, c, &conv.calls);
+            if read > 0 {
                 repairs += 1;
-                *asked.entry(c.tool.as_str()).or_default() += 1;
+                *errors_read.entry(c.tool.as_str()).or_default() += read;
             }
-        } else if c.verdict == Verdict::Passed
-            && let Some(n) = asked.remove(c.tool.as_str())
-        {
-            let word = if n == 1 { "repair" } else { "repairs" };
-            out.push(on_call(
-                Kind::Repaired,
-                i,
-                format!("the arguments pass after {n} {word}"),
-                String::new(),
-                c.args_excerpt.clone(),
-            ));
+            if c.verdict.invalid() && c.result.as_ref().is_some_and(|a| a.is_error()) {
+                asked.entry(c.tool.as_str()).or_default().push(i);
+            } else if c.verdict == Verdict::Passed
+                && read > 0
+                && let Some(n) = errors_read.remove(c.tool.as_str())
+            {
+                let word = if n == 1 { "repair" } else { "repairs" };
+                out.push(on_call(
+                    Kind::Repaired,
+                    i,
+                    format!("the arguments pass after {n} {word}"),
+                    String::new(),
+                    c.args_excerpt.clone(),
+                ));
+            }
         }
     }
     conv.longest_failing_streak = longest;
     conv.repairs = repairs;
+}
+
+/// How many of the errors waiting on `c`'s tool the model had read when it made `c` (a
+/// repair attempt when any), those taken off the list.
+fn read_errors(
+    asked: &mut HashMap<&str, Vec<usize>>,
+    c: &super::convo::Call,
+    calls: &[super::convo::Call],
+) -> u32 {
+    let Some(waiting) = asked.get_mut(c.tool.as_str()) else {
+        return 0;
+    };
+    let before = waiting.len();
+    waiting.retain(|&e| !c.saw(&calls[e]));
+    (before - waiting.len()) as u32
+}
+
+/// A run of the same failing call, each made after the one before it had failed.
+#[derive(Debug, Clone, Copy)]
+struct Storm {
+    key: u64,
+    length: u32,
+    last: usize,
+    /// Its finding, once the run is long enough to be one.
+    finding: Option<usize>,
+}
+
+/// The storm after call `i`: longer when it retries the storm's last call after its
+/// failure came back, untouched by the same call made beside that one, else ended (a new
+/// one begun when the call failed).
+fn next_storm(
+    storm: Option<Storm>,
+    conv: &Conversation,
+    i: usize,
+    out: &mut Vec<Finding>,
+) -> Option<Storm> {
+    let c = &conv.calls[i];
+    if !c.failing() {
+        return None;
+    }
+    let fresh = Some(Storm {
+        key: c.key,
+        length: 1,
+        last: i,
+        finding: None,
+    });
+    let Some(mut s) = storm.filter(|s| s.key == c.key) else {
+        return fresh;
+    };
+    if !c.saw(&conv.calls[s.last]) {
+        // Made beside the storm's last call: not a retry of it.
+        return Some(s);
+    }
+    s.length += 1;
+    s.last = i;
+    match s.finding {
+        Some(at) => out[at].detail = storm_detail(s.length, c),
+        None if s.length >= STORM => {
+            out.push(on_call(
+                Kind::RetryStorm,
+                i,
+                storm_detail(s.length, c),
+                String::new(),
+                c.args_excerpt.clone(),
+            ));
+            s.finding = Some(out.len() - 1);
+        }
+        None => {}
+    }
+    Some(s)
 }
 
 fn storm_detail(n: u32, c: &super::convo::Call) -> String {
@@ -213,18 +275,10 @@ fn results(conv: &Conversation, out: &mut Vec<Finding>) {
     for (i, c) in conv.calls.iter().enumerate() {
         let Some(a) = &c.result else { continue };
         if let Some(sign) = a.unflagged_error() {
-            let flag = match conv.format {
-                Format::Anthropic => "without is_error",
-                Format::Mcp => "without isError",
-                Format::OpenaiChat | Format::OpenaiResponses => {
-                    "as plain text (no typed status such as \"ok\": false)"
-                }
-                Format::Calls => "without an error flag",
-            };
             out.push(on_call(
                 Kind::ErrorNotFlagged,
                 i,
-                format!("reads as an error ({}) but was sent {flag}", sign.sign),
+                heuristics::unflagged_detail(conv.format, &sign.sign),
                 String::new(),
                 a.excerpt.clone(),
             ));
@@ -233,7 +287,7 @@ fn results(conv: &Conversation, out: &mut Vec<Finding>) {
             out.push(on_call(
                 Kind::InstructionInResult,
                 i,
-                format!("the result gives orders: {phrase:?}"),
+                heuristics::orders_detail(phrase),
                 String::new(),
                 a.excerpt.clone(),
             ));

@@ -102,6 +102,8 @@ pub struct Answer {
     pub at_ms: Option<u64>,
     /// The whole text, kept for the replay.
     pub text: Option<String>,
+    /// Where it came in the conversation's steps (see `Call::step`).
+    pub step: u64,
 }
 
 impl Answer {
@@ -140,12 +142,21 @@ pub struct Call {
     pub args: Option<Value>,
     /// The arguments text, kept for the replay when it is not JSON.
     pub args_text: Option<String>,
+    /// Where it came in the conversation's steps, counted with the results: a call made
+    /// after an earlier call's result came back is the only one that can answer to it.
+    pub step: u64,
 }
 
 impl Call {
     /// The call failed: refused, or answered with an error.
     pub fn failing(&self) -> bool {
         self.verdict.invalid() || self.result.as_ref().is_some_and(Answer::is_error)
+    }
+
+    /// The model had `earlier`'s result when it made this call (a later turn, or an MCP
+    /// request sent after the earlier one's response); calls side by side did not.
+    pub fn saw(&self, earlier: &Call) -> bool {
+        earlier.result.as_ref().is_some_and(|a| a.step < self.step)
     }
 
     pub fn id_or_dash(&self) -> &str {
@@ -194,7 +205,8 @@ pub struct Conversation {
     pub turns: u32,
     pub calls: Vec<Call>,
     pub findings: Vec<Finding>,
-    /// Invalid calls answered with an error: each asked the model for a repair.
+    /// Repair attempts: calls to a tool made after the model read the error an invalid
+    /// call to it was answered with (as a bounded repair loop counts them).
     pub repairs: u32,
     /// The most calls proposed in one turn.
     pub max_parallel: u32,
@@ -205,6 +217,9 @@ pub struct Conversation {
     pub declared_names: Vec<String>,
     /// The steps in order, kept for the replay.
     pub seen: Vec<Seen>,
+    /// Which part of an MCP session cut every [`MAX_CALLS`] calls this is (from 1), or 0
+    /// for a conversation read whole.
+    pub part: u32,
 }
 
 impl Conversation {
@@ -247,6 +262,8 @@ pub struct Builder {
     /// MCP has no model turns: a run of calls with no result between them is one.
     auto_turns: bool,
     last_was_call: bool,
+    /// Calls and results taken so far (each call's and result's `step`).
+    steps: u64,
     keep: Keep,
     rules: ValidatorRules,
 }
@@ -275,6 +292,7 @@ impl Builder {
                 declared: 0,
                 declared_names: Vec::new(),
                 seen: Vec::new(),
+                part: 0,
             },
             catalog: None,
             pending: HashMap::default(),
@@ -283,6 +301,7 @@ impl Builder {
             in_turn: 0,
             auto_turns: format == Format::Mcp,
             last_was_call: false,
+            steps: 0,
             keep,
             rules: ValidatorRules::ALL_ON,
         };
@@ -292,6 +311,15 @@ impl Builder {
 
     pub fn calls(&self) -> usize {
         self.conv.calls.len()
+    }
+
+    /// Mark this conversation as part `n` (from 1) of a session cut at its size.
+    pub fn set_part(&mut self, n: u32) {
+        self.conv.part = n;
+    }
+
+    pub fn part(&self) -> u32 {
+        self.conv.part
     }
 
     pub fn place(&self) -> &Place {
@@ -326,7 +354,7 @@ impl Builder {
             }
             Step::Call(c) => self.call(c),
             Step::Result(r) => self.result(r),
-            Step::Declare(_) | Step::Restart => {}
+            Step::Declare(_) | Step::Restart | Step::Session(_) => {}
         }
     }
 
@@ -346,15 +374,29 @@ impl Builder {
         }
         self.last_was_call = true;
         self.in_turn += 1;
+        self.steps += 1;
         let index = self.conv.calls.len();
         let (verdict, key, excerpt, args, args_text) = self.judge(&c);
         let id = c.id.map(|i| i.into_owned());
         if let Some(id) = &id {
             if !self.ids.insert(id.clone()) {
+                let detail = if self.pending.get(id).is_some_and(|q| !q.is_empty()) {
+                    format!(
+                        "the id {} is that of an earlier call still waiting for its result: \
+                         the two results cannot be told apart",
+                        show(id)
+                    )
+                } else {
+                    format!(
+                        "the id {} was used by an earlier call, already answered: the results \
+                         can be paired in order, but a log or trace keyed by id mixes the two",
+                        show(id)
+                    )
+                };
                 self.conv.findings.push(Finding {
                     kind: Kind::DuplicateId,
                     call: Some(index),
-                    detail: format!("the id {} was used by an earlier call", show(id)),
+                    detail,
                     path: String::new(),
                     excerpt: String::new(),
                     id: None,
@@ -378,6 +420,7 @@ impl Builder {
             key,
             args,
             args_text,
+            step: self.steps,
         });
         if self.keep.steps {
             self.conv.seen.push(Seen::Call(index));
@@ -458,36 +501,107 @@ impl Builder {
 
     fn result(&mut self, r: ResultStep<'_>) {
         self.last_was_call = false;
-        let found = match (&r.id, r.by_name) {
-            (Some(id), true) => take(&mut self.pending_by_name, id),
-            (Some(id), false) => take(&mut self.pending, id),
-            (None, _) => None,
+        self.steps += 1;
+        let found = if r.beside {
+            self.beside_last()
+        } else {
+            match (&r.id, r.by_name) {
+                (Some(id), true) => take(&mut self.pending_by_name, id),
+                (Some(id), false) => take(&mut self.pending, id),
+                (None, _) => None,
+            }
         };
         let Some(index) = found else {
-            if !r.optional {
+            if r.optional {
+                self.elsewhere(&r);
+            } else {
                 self.orphan(&r);
             }
             return;
         };
-        let names = self.catalog.clone();
-        let is_tool = |n: &str| names.as_deref().is_some_and(|c| c.has(n));
-        let orders = heuristics::reads_as_orders(&r.text, &is_tool).map(clean_cut);
-        let answer = Answer {
-            flagged: r.flagged,
-            error_sign: heuristics::reads_as_error(&r.text),
-            orders,
-            excerpt: self.head(&r.text),
-            bytes: r.text.len(),
-            at_ms: r.at_ms,
+        let answer = self.answer(&r);
+        self.conv.calls[index].result = Some(Answer {
             text: self.keep.steps.then(|| r.text.into_owned()),
-        };
-        self.conv.calls[index].result = Some(answer);
+            ..answer
+        });
         if self.keep.steps {
             self.conv.seen.push(Seen::Result {
                 call: Some(index),
                 at_ms: r.at_ms,
             });
         }
+    }
+
+    /// A result read for its signs (its text kept by the caller when the steps are).
+    fn answer(&self, r: &ResultStep<'_>) -> Answer {
+        let names = self.catalog.clone();
+        let is_tool = |n: &str| names.as_deref().is_some_and(|c| c.has(n));
+        let orders = heuristics::reads_as_orders(&r.text, &is_tool).map(clean_cut);
+        let error_sign = heuristics::reads_as_error(&r.text);
+        // A failure's start is kept whatever else is: a storm's finding tells it.
+        let failed = r.flagged == Some(true) || error_sign.is_some();
+        Answer {
+            flagged: r.flagged,
+            error_sign,
+            orders,
+            excerpt: if failed {
+                raw_head(&r.text)
+            } else {
+                self.head(&r.text)
+            },
+            bytes: r.text.len(),
+            at_ms: r.at_ms,
+            text: None,
+            step: self.steps,
+        }
+    }
+
+    /// A result for a call this conversation does not hold (one kept at the server, as a
+    /// Responses request that goes on from `previous_response_id`): read for its signs.
+    fn elsewhere(&mut self, r: &ResultStep<'_>) {
+        let a = self.answer(r);
+        let id = r.id.as_ref().map(|i| i.to_string());
+        let note = |kind: Kind, detail: String| Finding {
+            kind,
+            call: None,
+            detail,
+            path: String::new(),
+            excerpt: excerpt(&r.text),
+            id: id.clone(),
+        };
+        let mut found = Vec::new();
+        if let Some(sign) = a.unflagged_error() {
+            found.push(note(
+                Kind::ErrorNotFlagged,
+                heuristics::unflagged_detail(self.conv.format, &sign.sign),
+            ));
+        }
+        if let Some(phrase) = &a.orders {
+            found.push(note(
+                Kind::InstructionInResult,
+                heuristics::orders_detail(phrase),
+            ));
+        }
+        self.conv.findings.extend(found);
+    }
+
+    /// The last call, for a result recorded beside it, when it has none yet (no longer
+    /// awaited by its id).
+    fn beside_last(&mut self) -> Option<usize> {
+        let index = self.conv.calls.len().checked_sub(1)?;
+        let call = &self.conv.calls[index];
+        if call.result.is_some() {
+            return None;
+        }
+        if let Some(id) = &call.id
+            && let Some(queue) = self.pending.get_mut(id)
+        {
+            queue.retain(|&i| i != index);
+            if queue.is_empty() {
+                self.pending.remove(id);
+            }
+        }
+        Some(index)
     }
 
     fn orphan(&mut self, r: &ResultStep<'_>) {

@@ -50,6 +50,25 @@ impl Catalog {
         Ok(Catalog { set: Ok(set) })
     }
 
+    /// The declarations of several tools files as one list, in the order given (a name
+    /// declared twice is judged by its first declaration).
+    pub fn read_all(paths: &[&Path], format: Option<ToolsFormat>) -> Result<Catalog, String> {
+        let mut all: Option<ToolSet> = None;
+        for path in paths {
+            let Catalog { set } = Catalog::read(path, format)?;
+            let set = set?;
+            match &mut all {
+                Some(all) => {
+                    all.entries += set.entries;
+                    all.tools.extend(set.tools);
+                }
+                None => all = Some(set),
+            }
+        }
+        all.map(|set| Catalog { set: Ok(set) })
+            .ok_or_else(|| "no --tools file given".to_owned())
+    }
+
     pub fn lookup(&self, name: &str) -> Lookup<'_> {
         let set = match &self.set {
             Ok(set) => set,

@@ -95,8 +95,20 @@ fn opt_string(s: Option<&str>, out: &mut String) {
 /// The call lines and the conversation line of `conv`.
 pub fn lines(conv: &Conversation, out: &mut String) {
     let record = conv.place.to_string();
+    let by_call = by_call(conv);
+    let mut at = 0;
     for (i, c) in conv.calls.iter().enumerate() {
-        let mine: Vec<_> = conv.findings.iter().filter(|f| f.call == Some(i)).collect();
+        let start = at;
+        while by_call
+            .get(at)
+            .is_some_and(|&f| conv.findings[f].call == Some(i))
+        {
+            at += 1;
+        }
+        let mine: Vec<_> = by_call[start..at]
+            .iter()
+            .map(|&f| &conv.findings[f])
+            .collect();
         let error = match (c.verdict.ok(), &c.verdict) {
             (Some(true), _) => String::new(),
             (Some(false), v) => v.error(&c.tool).unwrap_or_default(),
@@ -138,6 +150,12 @@ pub fn lines(conv: &Conversation, out: &mut String) {
     out.push_str(", \"conversation\": true");
     key("format", false, out);
     string(conv.format.name(), out);
+    if conv.part > 0 {
+        key("part", false, out);
+        out.push_str(&conv.part.to_string());
+        key("cut", false, out);
+        string(&super::report::cut_note(conv.part), out);
+    }
     for (k, n) in [
         ("turns", conv.turns as usize),
         ("calls", conv.calls.len()),
@@ -175,6 +193,16 @@ pub fn lines(conv: &Conversation, out: &mut String) {
         out.push('}');
     }
     out.push_str("]}\n");
+}
+
+/// The indexes of the findings about a call, in call order (a stable sort: the order found
+/// within a call), so that each call's are read once.
+fn by_call(conv: &Conversation) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..conv.findings.len())
+        .filter(|&f| conv.findings[f].call.is_some())
+        .collect();
+    order.sort_by_key(|&f| conv.findings[f].call);
+    order
 }
 
 impl<W: Write> Sink for JsonSink<W> {

@@ -104,7 +104,7 @@ impl Kind {
             Kind::Undeclared => "no declarations to judge the call by (--tools FILE)",
             Kind::Unanswered => "a call with no result, and the conversation went on",
             Kind::OrphanResult => "a result whose id matches no call",
-            Kind::DuplicateId => "two calls with one id: results cannot be told apart",
+            Kind::DuplicateId => "two calls with one id (while one waits: results mix)",
             Kind::RepeatedCall => "the same tool, the same arguments, after it had worked",
             Kind::RetryStorm => "the same failing call 3+ times in a row",
             Kind::ErrorNotFlagged => "an error sent back as if it were data",
@@ -147,7 +147,9 @@ impl Kind {
                  attached by call id; one that answers nothing points at a bookkeeping bug."
             }
             Kind::DuplicateId => {
-                "Two calls share one id, so their results cannot be told apart. Ids must be \
+                "Two calls share one id. Reused while the earlier call still waits, the two \
+                 results cannot be told apart; reused after it was answered, results pair in \
+                 order, but any log, trace or cache keyed by id mixes the two. Ids must be \
                  unique within a conversation."
             }
             Kind::RepeatedCall => {

@@ -60,14 +60,23 @@ impl std::str::FromStr for Limits {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut limits = Limits::default();
+        if s.trim().is_empty() {
+            return Err("no limit given: write NAME=N (turns, calls or repairs)".to_owned());
+        }
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (name, value) = part
                 .split_once('=')
                 .ok_or_else(|| format!("{part:?}: write NAME=N (turns, calls or repairs)"))?;
-            let n: u32 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("{part:?}: {value:?} is not a whole number"))?;
+            let value = value.trim();
+            let n: u32 = match value.parse::<u64>() {
+                Ok(n) => u32::try_from(n).map_err(|_| {
+                    format!(
+                        "{part:?}: {value} is more than the most a limit may be ({})",
+                        u32::MAX
+                    )
+                })?,
+                Err(_) => return Err(format!("{part:?}: {value:?} is not a whole number")),
+            };
             let slot = match name.trim() {
                 "turns" => &mut limits.turns,
                 "calls" => &mut limits.calls,
@@ -78,6 +87,9 @@ impl std::str::FromStr for Limits {
                     ));
                 }
             };
+            if slot.is_some() {
+                return Err(format!("{:?} is given twice", name.trim()));
+            }
             *slot = Some(n);
         }
         Ok(limits)
@@ -129,6 +141,11 @@ pub struct Audit<'s> {
     /// unread, and the run stops once it is done).
     only: Option<usize>,
     done_only: bool,
+    /// The run the MCP records lately read named (`Step::Session`).
+    mcp_session: Option<String>,
+    /// Where the MCP session to come starts: its first message (an `initialize`, a
+    /// `tools/list` request), though its conversation opens with its first step.
+    mcp_start: Option<Place>,
 }
 
 impl<'s> Audit<'s> {
@@ -142,6 +159,8 @@ impl<'s> Audit<'s> {
             known: skim::Known::default(),
             only: None,
             done_only: false,
+            mcp_session: None,
+            mcp_start: None,
         }
     }
 
@@ -162,6 +181,8 @@ impl<'s> Audit<'s> {
     pub fn read(&mut self, file: &str, input: impl Read) -> io::Result<()> {
         let file: Arc<str> = Arc::from(file);
         let mut session: Option<Builder> = None;
+        self.mcp_session = None;
+        self.mcp_start = None;
         let result = lines::read(input, |line, text| {
             if self.only.is_some_and(|at| line < at) {
                 return true;
@@ -262,6 +283,28 @@ impl<'s> Audit<'s> {
                 return true;
             }
         };
+        if let Some(items) = read::array_of_records(&root, self.opts.format) {
+            if matches!(declared, Declared::Known(_)) {
+                return false;
+            }
+            for (i, item) in items.iter().enumerate() {
+                let prefix = format!("[{i}].");
+                let ctx = Ctx {
+                    duplicate: duplicate.as_deref().and_then(|d| d.strip_prefix(&prefix)),
+                };
+                match read::read(item, None, ctx) {
+                    Ok(rec) => {
+                        let catalog = match &rec.tools {
+                            Some(entries) => Some(self.catalogs.get(entries)),
+                            None => self.catalogs.fallback(),
+                        };
+                        self.take(place, rec, catalog, session);
+                    }
+                    Err(why) => self.bad(place.clone(), format!("item {}: {why}", i + 1)),
+                }
+            }
+            return true;
+        }
         let ctx = Ctx {
             duplicate: duplicate.as_deref(),
         };
@@ -284,17 +327,32 @@ impl<'s> Audit<'s> {
             (_, Some(entries)) => Some(self.catalogs.get(entries)),
             (_, None) => self.catalogs.fallback(),
         };
+        self.take(place, rec, catalog, session);
+        true
+    }
+
+    /// A record read, its steps taken: an MCP message into its session, anything else a
+    /// conversation of its own.
+    fn take(
+        &mut self,
+        place: &Place,
+        rec: steps::Record<'_>,
+        catalog: Option<Arc<Catalog>>,
+        session: &mut Option<Builder>,
+    ) {
         self.totals.records += 1;
         if rec.format == steps::Format::Mcp {
             self.mcp(place.clone(), rec.steps, session);
-            return true;
+            if session.is_none() && self.mcp_start.is_none() {
+                self.mcp_start = Some(place.clone());
+            }
+            return;
         }
         let mut b = Builder::new(place.clone(), rec.format, catalog, self.keep());
         for step in rec.steps {
             b.step(step);
         }
         self.done(b);
-        true
     }
 
     /// Remember the text of a record's declarations with what it compiled to, when the
@@ -320,30 +378,50 @@ impl<'s> Audit<'s> {
     /// next `initialize`, the end of the file, or [`convo::MAX_CALLS`] calls.
     fn mcp(&mut self, place: Place, steps: Vec<Step<'_>>, session: &mut Option<Builder>) {
         for step in steps {
+            if let Step::Session(name) = &step {
+                if self.mcp_session.as_ref() != Some(name) {
+                    if let Some(s) = session.take() {
+                        self.done(s);
+                    }
+                    self.mcp_session = Some(name.clone());
+                    self.mcp_start = Some(place.clone());
+                }
+                continue;
+            }
             if matches!(step, Step::Restart) {
                 if let Some(s) = session.take() {
                     self.done(s);
                 }
+                self.mcp_start = Some(place.clone());
                 continue;
             }
             let open = match session {
                 Some(s) if s.calls() < convo::MAX_CALLS => s,
                 _ => {
-                    // A session cut at its size goes on with the declarations it had.
-                    let catalog = match session.take() {
-                        Some(s) => {
+                    // A session cut at its size goes on with the declarations it had, and
+                    // each part says which it is.
+                    let (catalog, part) = match session.take() {
+                        Some(mut s) => {
+                            let part = s.part().max(1);
+                            s.set_part(part);
                             let c = s.catalog();
                             self.done(s);
-                            c
+                            (c, part + 1)
                         }
-                        None => self.catalogs.fallback(),
+                        None => (self.catalogs.fallback(), 0),
                     };
-                    session.insert(Builder::new(
-                        place.clone(),
+                    let start = match part {
+                        0 => self.mcp_start.take().unwrap_or_else(|| place.clone()),
+                        _ => place.clone(),
+                    };
+                    let open = session.insert(Builder::new(
+                        start,
                         steps::Format::Mcp,
                         catalog,
                         self.keep(),
-                    ))
+                    ));
+                    open.set_part(part);
+                    open
                 }
             };
             match step {

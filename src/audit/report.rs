@@ -19,6 +19,8 @@ const MAX_BAD_LISTED: usize = 50;
 const MAX_NAMES: usize = 100_000;
 /// How many of the worst conversations are named.
 const WORST: usize = 3;
+/// How many conversations' counts are listed one by one.
+const MAX_COUNTED: usize = 20;
 
 /// One finding as the list shows it.
 #[derive(Debug, Clone)]
@@ -47,6 +49,19 @@ pub struct Report {
     not_listed: usize,
     bad: Vec<(Place, String)>,
     seen: usize,
+    /// Parts of sessions cut at their size: where each starts, and which part it is.
+    cut: Vec<(Place, u32)>,
+    /// The first conversations' counts, as a line each.
+    counted: Vec<(Place, String)>,
+}
+
+/// What a part of a session cut at its size says of itself.
+pub fn cut_note(part: u32) -> String {
+    format!(
+        "part {part} of one MCP session, cut every {} calls: repeats, storms and repairs are \
+         not followed from one part into the next",
+        thousands(super::convo::MAX_CALLS)
+    )
 }
 
 impl Report {
@@ -80,6 +95,18 @@ impl Report {
             put("")?;
             put(&self.worst_line())?;
         }
+        if !self.counted.is_empty() {
+            put("")?;
+            for (place, counts) in &self.counted {
+                put(&format!("  {:<8} {counts}", self.label(place)))?;
+            }
+            if totals.conversations > self.counted.len() {
+                put(&format!(
+                    "  ... and {} more conversations (--json counts each)",
+                    thousands(totals.conversations - self.counted.len())
+                ))?;
+            }
+        }
         if !self.listed.is_empty() {
             put("")?;
             for l in &self.listed {
@@ -91,6 +118,18 @@ impl Report {
                 put(&format!(
                     "  ... and {} more findings (--json lists every one)",
                     thousands(self.not_listed)
+                ))?;
+            }
+        }
+        if !self.cut.is_empty() {
+            put("")?;
+            for (place, part) in self.cut.iter().take(MAX_BAD_LISTED) {
+                put(&format!("  {}: {}", self.label(place), cut_note(*part)))?;
+            }
+            if self.cut.len() > MAX_BAD_LISTED {
+                put(&format!(
+                    "  ... and {} more parts",
+                    self.cut.len() - MAX_BAD_LISTED
                 ))?;
             }
         }
@@ -215,6 +254,12 @@ impl Report {
 impl Sink for Report {
     fn conversation(&mut self, conv: Conversation) -> io::Result<()> {
         self.seen += 1;
+        if self.counted.len() < MAX_COUNTED {
+            self.counted.push((conv.place.clone(), counts(&conv)));
+        }
+        if conv.part > 0 {
+            self.cut.push((conv.place.clone(), conv.part));
+        }
         *self.formats.entry(conv.format.title()).or_default() += 1;
         for n in &conv.declared_names {
             if self.names.len() < MAX_NAMES && !self.names.contains(n) {
@@ -266,6 +311,24 @@ impl Sink for Report {
         }
         Ok(())
     }
+}
+
+/// A conversation's counts on one line: turns, calls, the most in one turn, repairs, the
+/// longest failing streak.
+fn counts(conv: &Conversation) -> String {
+    let mut parts = vec![
+        plural(conv.turns as usize, "turn", "turns"),
+        plural(conv.calls.len(), "call", "calls"),
+    ];
+    if conv.max_parallel > 1 {
+        parts.push(format!("up to {} in one turn", conv.max_parallel));
+    }
+    parts.push(plural(conv.repairs as usize, "repair", "repairs"));
+    parts.push(format!(
+        "longest failing streak {}",
+        conv.longest_failing_streak
+    ));
+    parts.join(", ")
 }
 
 /// `1,164`.

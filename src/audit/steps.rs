@@ -87,6 +87,9 @@ pub struct ResultStep<'j> {
     pub id: Option<Cow<'j, str>>,
     /// The id is a tool name (OpenAI's legacy `role: "function"` results).
     pub by_name: bool,
+    /// Recorded beside its call, in the same record (an eval's call log with its outcome):
+    /// it answers the call just before it, id or not.
+    pub beside: bool,
     /// The text as the model saw it (blocks joined, pictures named).
     pub text: Cow<'j, str>,
     /// The format's error flag: `Some(true)` when set, `Some(false)` when the format has one
@@ -124,6 +127,16 @@ pub enum Step<'j> {
     Declare(Vec<&'j Json<'j>>),
     /// A new session starts (an MCP `initialize`): the conversation before it ends.
     Restart,
+    /// The record names the session, task or run it belongs to (an eval's call log): a
+    /// record that names another ends the conversation before it.
+    Session(String),
+}
+
+impl Step<'_> {
+    /// A call, a result or declarations: what only a record of its format holds.
+    pub fn is_traffic(&self) -> bool {
+        matches!(self, Step::Call(_) | Step::Result(_) | Step::Declare(_))
+    }
 }
 
 /// A record read: its format, its declarations and its steps.

@@ -28,9 +28,10 @@ pub(crate) struct AuditArgs {
     #[arg(required = true, value_name = "FILE")]
     pub(crate) files: Vec<String>,
     /// Declarations for records that carry none (an MCP tools/list result, an OpenAI or
-    /// Anthropic tools array, a request body holding one).
+    /// Anthropic tools array, a request body holding one); give it again for more files
+    /// (a name declared twice is judged by its first declaration).
     #[arg(long, value_name = "FILE")]
-    pub(crate) tools: Option<String>,
+    pub(crate) tools: Vec<String>,
     /// The shape of the --tools file's declarations, where two shapes read alike (mcp,
     /// openai-chat, openai-responses, anthropic).
     #[arg(long, value_name = "F", value_parser = super::tools::format_flag(), requires = "tools")]
@@ -90,9 +91,15 @@ fn open(files: &[String]) -> Result<Vec<Input>, UserError> {
     Ok(out)
 }
 
-/// The `--tools` file, read by the tool loader.
-fn tools(path: &str, format: Option<ToolsFormat>) -> Result<Catalog, UserError> {
-    Catalog::read(std::path::Path::new(path), format).map_err(UserError::new)
+/// The `--tools` files, read by the tool loader, as one list (`None` when none is given).
+fn tools(paths: &[String], format: Option<ToolsFormat>) -> Result<Option<Catalog>, UserError> {
+    if paths.is_empty() {
+        return Ok(None);
+    }
+    let paths: Vec<&std::path::Path> = paths.iter().map(std::path::Path::new).collect();
+    Catalog::read_all(&paths, format)
+        .map(Some)
+        .map_err(UserError::new)
 }
 
 /// A sink that also says on stderr which records could not be read.
@@ -139,12 +146,7 @@ fn log_with(
 }
 
 pub(crate) fn run(args: AuditArgs, content: &super::ContentArgs) -> super::CliResult {
-    let catalog = args
-        .tools
-        .as_deref()
-        .map(|t| tools(t, args.tools_format))
-        .transpose()?
-        .map(Arc::new);
+    let catalog = tools(&args.tools, args.tools_format)?.map(Arc::new);
     if args.tui {
         let files: Vec<std::path::PathBuf> = args.files.iter().map(Into::into).collect();
         let limits = args.limits.unwrap_or_default();

@@ -228,9 +228,11 @@ fn every_format_is_read_from_a_record_of_its_own() {
         errors[6],
         ("".to_owned(), json!(["repaired", "unanswered"]))
     );
-    // --format names the format for every record: a Chat log read as MCP has no calls.
-    let (code, out, _) = run(&["audit", "--json", "--format", "mcp", &a]);
-    assert_eq!(code, 0);
+    // --format names the format for every record: a Chat log read as MCP holds nothing,
+    // and each record says so (none read: exit 2).
+    let (code, out, err) = run(&["audit", "--json", "--format", "mcp", &a]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("read as mcp (--format)"), "{err}");
     assert_eq!(
         json_lines(&out).last().unwrap()["summary"]["calls"],
         json!(0)

@@ -611,18 +611,33 @@ fn every_recorded_call_is_counted_and_judged_as_validate_judges() {
                 tools_path.to_str().unwrap(),
                 part.to_str().unwrap(),
             ]);
-            // One MCP session a file: each line is a message of it, its calls in order.
+            // One conversation a run the lines name (their task and model), each line a
+            // call of it, in order.
             let recs: Vec<(usize, Value)> = read_lines(&part);
             let session_key = format!("{}:1", part.to_str().unwrap());
-            let got = a.calls.get(&session_key).cloned().unwrap_or_default();
+            let mut convs: Vec<(usize, &Vec<Value>)> = a
+                .calls
+                .iter()
+                .map(|(k, c)| (k.rsplit(':').next().unwrap().parse().unwrap(), c))
+                .collect();
+            convs.sort_by_key(|(line, _)| *line);
+            let got: Vec<Value> = convs.iter().flat_map(|(_, c)| c.iter().cloned()).collect();
             assert_eq!(got.len(), recs.len(), "{file} {list}: one call a line");
+            let run = |r: &Value| (r.get("task").cloned(), r.get("model").cloned());
+            let runs = 1 + recs
+                .windows(2)
+                .filter(|w| run(&w[0].1) != run(&w[1].1))
+                .count();
+            assert_eq!(a.convs.len(), runs, "{file} {list}: one conversation a run");
             let mut cases = Vec::new();
             let mut expect = Vec::new();
             for ((_, rec), c) in recs.iter().zip(&got) {
                 let w = walk(file, rec, tools["tools"].as_array().map(Vec::as_slice));
                 assert_eq!(c["tool"], json!(w.calls[0].tool));
                 expected_verdict(&session_key, c, &w.calls[0], &mut cases, &mut expect);
-                let answered = rec.get("response").is_some();
+                let answered = rec.get("response").is_some()
+                    || rec.get("result").is_some()
+                    || rec.get("isError").is_some_and(Value::is_boolean);
                 let reported = c["findings"]
                     .as_array()
                     .unwrap()

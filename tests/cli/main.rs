@@ -6,6 +6,7 @@ mod support;
 
 mod audit_cli;
 mod audit_realworld;
+mod audit_review;
 mod check_cli;
 mod exec_cli;
 mod hostile;

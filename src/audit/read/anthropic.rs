@@ -135,6 +135,7 @@ fn block<'j>(
             rec.steps.push(Step::Result(ResultStep {
                 id: cow_at(b, "tool_use_id"),
                 by_name: false,
+                beside: false,
                 text: b.get("content").map_or(Cow::Borrowed(""), blocks_text),
                 flagged: Some(flagged),
                 optional: false,

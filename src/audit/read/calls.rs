@@ -66,6 +66,7 @@ pub(super) fn read<'j>(
         rec.steps.push(Step::Result(ResultStep {
             id,
             by_name: false,
+            beside: true,
             text: blocks_text(result),
             flagged: match flag {
                 Some(Json::Bool(b)) => Some(*b),

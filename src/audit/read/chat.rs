@@ -54,6 +54,7 @@ fn messages<'j>(msgs: &'j [Json<'j>], rec: &mut Record<'j>) -> Result<(), String
             Some("tool") => rec.steps.push(Step::Result(ResultStep {
                 id: cow_at(m, "tool_call_id"),
                 by_name: false,
+                beside: false,
                 text: m.get("content").map_or(Cow::Borrowed(""), blocks_text),
                 flagged: None,
                 optional: false,
@@ -62,6 +63,7 @@ fn messages<'j>(msgs: &'j [Json<'j>], rec: &mut Record<'j>) -> Result<(), String
             Some("function") => rec.steps.push(Step::Result(ResultStep {
                 id: cow_at(m, "name"),
                 by_name: true,
+                beside: false,
                 text: m.get("content").map_or(Cow::Borrowed(""), blocks_text),
                 flagged: None,
                 optional: false,

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 use crate::validate::Json;
 
-use super::steps::{Format, Record};
+use super::steps::{Format, Record, Step};
 
 mod anthropic;
 mod calls;
@@ -58,6 +58,7 @@ pub(crate) fn read<'j>(
     format: Option<Format>,
     ctx: Ctx<'_>,
 ) -> Result<Record<'j>, String> {
+    let forced = format.is_some();
     let format = match format {
         Some(f) => f,
         None => recognise(root).ok_or_else(|| {
@@ -76,12 +77,44 @@ pub(crate) fn read<'j>(
         Format::Mcp => mcp::read(root, &mut rec, ctx)?,
         Format::Calls => calls::read(root, &mut rec, ctx)?,
     }
+    if forced && !rec.steps.iter().any(Step::is_traffic) {
+        // Read in the format named, it holds nothing: say so when it looks like another.
+        if let Some(other) = recognise(root).filter(|f| *f != format) {
+            return Err(format!(
+                "read as {} (--format) it holds no tool call or result; it looks like {} \
+                 (name --format {}, or leave --format out)",
+                format.name(),
+                other.title(),
+                other.name()
+            ));
+        }
+    }
     Ok(rec)
+}
+
+/// The records of a file that holds a JSON array of them (each a request, an exchange or
+/// a message of its own), when `root` is one and no format is named: not a bare array of
+/// messages, and every item a record.
+pub(crate) fn array_of_records<'a, 'j>(
+    root: &'a Json<'j>,
+    format: Option<Format>,
+) -> Option<&'a [Json<'j>]> {
+    let Json::Array(items) = root else {
+        return None;
+    };
+    let records = format.is_none()
+        && !items.is_empty()
+        && recognise(root).is_none()
+        && items
+            .iter()
+            .all(|i| matches!(i, Json::Object(_)) && recognise(i).is_some());
+    records.then_some(items.as_slice())
 }
 
 /// A few words on what a value is, for an error.
 fn shape(v: &Json<'_>) -> String {
     match v {
+        Json::Object(fields) if fields.is_empty() => "an empty object".to_owned(),
         Json::Object(fields) => {
             let keys: Vec<&str> = fields.iter().take(6).map(|(k, _)| k.as_ref()).collect();
             let more = if fields.len() > 6 { ", ..." } else { "" };

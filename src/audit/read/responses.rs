@@ -125,6 +125,7 @@ fn items<'j>(list: &'j [Json<'j>], rec: &mut Record<'j>, one_turn: bool) {
                 rec.steps.push(Step::Result(ResultStep {
                     id,
                     by_name: false,
+                    beside: false,
                     text: it.get("output").map_or(Cow::Borrowed(""), blocks_text),
                     flagged: None,
                     optional: answers_builtin,
