@@ -23,6 +23,8 @@ pub struct Summary {
     pub problems: usize,
     /// Findings by kind, in the order kinds are listed.
     pub kinds: Vec<(Kind, usize)>,
+    /// How many conversations before it share its place (the records of one JSON array).
+    pub nth: usize,
 }
 
 impl Summary {
@@ -39,6 +41,7 @@ impl Summary {
                 .map(|&k| (k, conv.count(k)))
                 .filter(|(_, n)| *n > 0)
                 .collect(),
+            nth: 0,
         }
     }
 }
@@ -70,7 +73,11 @@ struct Listed {
 impl Sink for Listed {
     fn conversation(&mut self, conv: Conversation) -> std::io::Result<()> {
         if self.convs.len() < MAX_LISTED {
-            self.convs.push(Summary::of(&conv));
+            let mut summary = Summary::of(&conv);
+            if let Some(last) = self.convs.last().filter(|l| l.place == summary.place) {
+                summary.nth = last.nth + 1;
+            }
+            self.convs.push(summary);
         } else {
             self.more += 1;
         }
@@ -85,13 +92,21 @@ impl Sink for Listed {
     }
 }
 
-/// The first conversation a run hands over.
-#[derive(Default)]
-struct First(Option<Conversation>);
+/// The conversation a run hands over at one place, the `skip`th of those that share it.
+struct Chosen {
+    place: Place,
+    skip: usize,
+    found: Option<Conversation>,
+}
 
-impl Sink for First {
+impl Sink for Chosen {
     fn conversation(&mut self, conv: Conversation) -> std::io::Result<()> {
-        self.0.get_or_insert(conv);
+        if self.found.is_none() && conv.place == self.place {
+            match self.skip {
+                0 => self.found = Some(conv),
+                _ => self.skip -= 1,
+            }
+        }
         Ok(())
     }
 
@@ -210,21 +225,61 @@ impl Listing {
             Some(text) => Box::new(std::io::Cursor::new(text.as_bytes().to_vec())),
             None => Box::new(open(Path::new(s.place.file.as_ref()))?),
         };
-        let mut first = First::default();
+        let mut chosen = Chosen {
+            place: s.place.clone(),
+            skip: s.nth,
+            found: None,
+        };
         let opts = Options {
             format: self.format,
             limits: self.limits,
             keep: true,
             excerpts: true,
         };
-        let mut run = Audit::new(opts, self.tools.clone(), &mut first).only_at(s.place.line);
+        let mut run = Audit::new(opts, self.tools.clone(), &mut chosen).only_at(s.place.line);
         run.read(&s.place.file, reader)
             .map_err(|e| format!("{}: {e}", s.place.file))?;
-        let conv = first
-            .0
-            .filter(|c| c.place == s.place)
+        let conv = chosen
+            .found
             .ok_or_else(|| format!("{}: the conversation is no longer there", s.place))?;
         let source = ConversationSource::new(conv, &s.place.file);
         Ok(source.numbered(i + 1, self.convs.len() + self.more))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One Anthropic request a tool call, as a record of a JSON array.
+    fn record(tool: &str, id: &str) -> String {
+        format!(
+            r#"{{"model": "m", "max_tokens": 10,
+  "tools": [{{"name": "{tool}", "input_schema": {{"type": "object"}}}}],
+  "messages": [
+    {{"role": "user", "content": "go"}},
+    {{"role": "assistant", "content": [{{"type": "tool_use", "id": "{id}", "name": "{tool}", "input": {{}}}}]}}
+  ]}}"#
+        )
+    }
+
+    #[test]
+    fn each_record_of_a_json_array_is_played_as_itself() {
+        let text = format!(
+            "[\n{},\n{},\n{}\n]\n",
+            record("first", "c1"),
+            record("second", "c2"),
+            record("third", "c3")
+        );
+        let listing = Listing::from_text("arr.json", Arc::from(text), Limits::default());
+        assert_eq!(listing.convs.len(), 3);
+        let nth: Vec<usize> = listing.convs.iter().map(|s| s.nth).collect();
+        assert_eq!(nth, [0, 1, 2], "the records share one place");
+        for (i, tool) in ["first", "second", "third"].into_iter().enumerate() {
+            let source = listing.open(i).unwrap();
+            let calls = &source.conversation().calls;
+            assert_eq!(calls.len(), 1);
+            assert_eq!(calls[0].tool, tool, "conversation {i} plays its own record");
+        }
     }
 }
