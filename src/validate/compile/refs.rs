@@ -5,7 +5,7 @@
 use foldhash::HashMap;
 use std::rc::Rc;
 
-use fluent_uri::{Iri, IriRef};
+use iri_string::types::{IriReferenceStr, IriStr};
 
 use super::Draft;
 use crate::validate::json::{self, Json};
@@ -51,9 +51,8 @@ impl Registry {
 
 /// `uri` in normal form, without its fragment; `None` when it is not an absolute URI.
 pub(crate) fn normalize(uri: &str) -> Option<String> {
-    let iri = Iri::parse(uri).ok()?;
-    let n = iri.normalize();
-    Some(n.strip_fragment().as_str().to_owned())
+    let iri = IriStr::new(uri).ok()?;
+    Some(iri.to_absolute().normalize().to_string())
 }
 
 /// Resolve `reference` against `base`: the absolute URI (normal form, no fragment) and the
@@ -66,15 +65,12 @@ pub(crate) fn resolve(base: &str, reference: &str) -> Result<(String, String), S
     if front.is_empty() {
         return Ok((base.to_owned(), fragment));
     }
-    let r = IriRef::parse(front).map_err(|e| format!("not a URI reference: {e}"))?;
-    let b = Iri::parse(base).map_err(|e| format!("bad base URI {base:?}: {e}"))?;
-    let abs = r
-        .resolve_against(&b)
-        .map_err(|e| format!("cannot resolve {reference:?} against {base:?}: {e}"))?;
-    Ok((
-        abs.normalize().strip_fragment().as_str().to_owned(),
-        fragment,
-    ))
+    let r = IriReferenceStr::new(front).map_err(|e| format!("not a URI reference: {e}"))?;
+    let b = IriStr::new(base)
+        .map_err(|e| format!("bad base URI {base:?}: {e}"))?
+        .to_absolute();
+    // Neither side has a fragment left, so neither has the resolved URI.
+    Ok((r.resolve_against(b).and_normalize().to_string(), fragment))
 }
 
 /// The tokens of a JSON-pointer fragment (`/a~1b/%25`): percent-decoded, then `~1` and `~0`
