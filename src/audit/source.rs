@@ -234,7 +234,7 @@ impl ConversationSource {
             None => format!("conversation at line {}", c.place.line),
         };
         format!(
-            "{which} · {}, {}, {}",
+            "{which}: {}, {}, {}",
             plural(c.turns as usize, "turn", "turns"),
             plural(c.calls.len(), "call", "calls"),
             plural(c.problems(), "finding", "findings")

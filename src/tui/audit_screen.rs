@@ -190,11 +190,13 @@ impl AuditScreen {
         let of = self.order.len();
         let lesson = "L a finding's lesson";
         if of > 1 {
-            let order = if self.worst { " (worst first)" } else { "" };
-            format!(
-                "conversation {} of {of}{order}; n/p another; Esc the list; {lesson}",
-                row + 1
-            )
+            // The title numbers the conversation in the file; worst first, say the place in the list.
+            let place = if self.worst {
+                format!("{} of {of} in the list, worst first", row + 1)
+            } else {
+                format!("conversation {} of {of}", row + 1)
+            };
+            format!("{place}; n/p another; Esc the list; {lesson}")
         } else {
             format!("{lesson}; Esc back")
         }
