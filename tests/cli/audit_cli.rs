@@ -12,7 +12,7 @@ const EXAMPLE: &str = concat!(
     "/fixtures/audit/support-desk.jsonl"
 );
 
-fn run(args: &[&str]) -> (i32, String, String) {
+pub(crate) fn run(args: &[&str]) -> (i32, String, String) {
     let out = tooldojo(args, None);
     (
         out.status.code().unwrap_or(-1),
@@ -21,14 +21,14 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-fn json_lines(stdout: &str) -> Vec<Value> {
+pub(crate) fn json_lines(stdout: &str) -> Vec<Value> {
     stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
 
-fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+pub(crate) fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let p = dir.path().join(name);
     std::fs::write(&p, text).unwrap();
     p.to_str().unwrap().to_owned()

@@ -5,29 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::support::tooldojo;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = tooldojo(args, None);
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-fn json_lines(stdout: &str) -> Vec<Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
-    let p = dir.path().join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_str().unwrap().to_owned()
-}
+use super::audit_cli::{json_lines, run, write};
 
 /// The conversation lines of `--json` output.
 fn conversations(lines: &[Value]) -> Vec<&Value> {
