@@ -10,29 +10,11 @@
 //! ```
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::shared;
 use tooldojo::tools::{Container, ToolSet, ToolsFormat};
-
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "json") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// What the data README says a file is: its shape, and whether an entry is a function tool.
 fn expected_shape(rel: &str) -> (Container, ToolsFormat) {
@@ -79,7 +61,7 @@ fn every_real_tools_file_loads_in_its_shape() {
         return;
     };
     let mut t = Totals::default();
-    for path in files(&dir) {
+    for path in shared::json_files(&dir) {
         let rel = path
             .strip_prefix(&dir)
             .unwrap()

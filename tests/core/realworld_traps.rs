@@ -9,29 +9,11 @@
 //! ```
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use super::shared;
 use tooldojo::tools::ToolSet;
 use tooldojo::tools::traps::{self, apply_fixes};
 use tooldojo::validate::{Validator, ValidatorRules};
-
-fn files(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "json") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 #[test]
 fn every_real_trap_verdict_and_fix_holds() {
@@ -42,7 +24,7 @@ fn every_real_trap_verdict_and_fix_holds() {
     let (mut decls, mut total, mut through, mut fixed, mut noted, mut unjudged) =
         (0, 0, 0, 0, 0, 0);
     let mut by_kind: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for path in files(&dir) {
+    for path in shared::json_files(&dir) {
         let rel = path.strip_prefix(&dir).unwrap().display().to_string();
         let set = ToolSet::read(&path, None).unwrap();
         for tool in &set.tools {

@@ -11,7 +11,7 @@
 //! ```
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::shared;
 use tooldojo::validate::{self, Form, Json, Validator, ValidatorRules};
@@ -20,23 +20,6 @@ use tooldojo::validate::{self, Form, Json, Validator, ValidatorRules};
 struct Decl<'a> {
     file: String,
     value: &'a Json<'a>,
-}
-
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "json") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// The declarations a file holds, in its own shape.
@@ -66,7 +49,7 @@ fn declarations<'a>(rel: &str, doc: &'a Json<'a>) -> Vec<&'a Json<'a>> {
 pub(super) fn real_declarations() -> Option<Vec<serde_json::Value>> {
     let dir = shared::shared("realworld/tools")?;
     let mut out = Vec::new();
-    for p in files(&dir) {
+    for p in shared::json_files(&dir) {
         let rel = p
             .strip_prefix(&dir)
             .unwrap()
@@ -89,7 +72,7 @@ fn every_real_declaration_compiles_or_is_refused_by_keyword() {
     let Some(dir) = shared::shared("realworld/tools") else {
         return;
     };
-    let texts: Vec<(String, String)> = files(&dir)
+    let texts: Vec<(String, String)> = shared::json_files(&dir)
         .into_iter()
         .map(|p| {
             let rel = p

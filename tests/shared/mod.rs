@@ -48,3 +48,21 @@ pub fn shared(sub: &str) -> Option<PathBuf> {
     eprintln!("note: {} not found; skipping", dir.display());
     None
 }
+
+/// Every `.json` file under `dir`, at any depth, in path order.
+pub fn json_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
