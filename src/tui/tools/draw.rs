@@ -14,7 +14,7 @@ use crate::text::{fit, truncate, width, wrap};
 use crate::tools::strict::{Provider, Verdict};
 use crate::tui::blocks::{BlockWidget, RenderCtx};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
-use crate::tui::draw::{self, draw_lines, highlight_json_text, text_popup};
+use crate::tui::draw::{self, draw_lines, highlight_json_text, text_popup, wrap_prefixed};
 use crate::tui::theme::Theme;
 
 /// The browse view's keys, for the help.
@@ -298,20 +298,13 @@ fn detail_lines(s: &ToolsScreen, a: &Analysis, t: &Theme, w: usize) -> Vec<Line<
         out.push(Line::default());
         out.push(Line::styled("Hygiene", t.heading));
         for n in &a.hygiene {
-            for (k, l) in wrap(&clean(&n.message, false), w.saturating_sub(2))
-                .into_iter()
-                .enumerate()
-            {
-                let lead = if k == 0 {
-                    format!("{} ", t.sym.bullet)
-                } else {
-                    "  ".into()
-                };
-                out.push(Line::from(vec![
-                    Span::styled(lead, t.dim),
-                    Span::styled(l, t.base),
-                ]));
-            }
+            let bullet = Span::styled(format!("{} ", t.sym.bullet), t.dim);
+            out.extend(wrap_prefixed(
+                vec![bullet],
+                &clean(&n.message, false),
+                w,
+                t.base,
+            ));
         }
     }
     out
@@ -540,20 +533,8 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
             .map(|x| x.label.as_str())
             .collect();
         let text = format!("{} (closes: {})", f.text(), closes.join("; "));
-        for (k, l) in wrap(&clean(&text, false), w.saturating_sub(2))
-            .into_iter()
-            .enumerate()
-        {
-            let lead = if k == 0 {
-                format!("{} ", t.sym.bullet)
-            } else {
-                "  ".into()
-            };
-            lines.push(Line::from(vec![
-                Span::styled(lead, t.warn),
-                Span::styled(l, t.base),
-            ]));
-        }
+        let bullet = Span::styled(format!("{} ", t.sym.bullet), t.warn);
+        lines.extend(wrap_prefixed(vec![bullet], &clean(&text, false), w, t.base));
     }
     if fixes.iter().any(|f| f.value.is_number()) {
         for l in wrap(crate::tools::traps::fix::STAND_IN, w) {
