@@ -374,14 +374,19 @@ def print_real(r):
     for pair, info in r["agreement"].items():
         title = f"ok/not ok, {pair}" + (" (the peers' baseline)" if info["baseline"] else "")
         print_classes(title, info["classes"])
+    print_rows_and_goals(r["rows"])
+
+
+def print_rows_and_goals(rows):
+    """The timing table of a row's peers, then whether each ratio meets its goal."""
     print(f"  {'':<32} {'wall best (range)':>22} {'ratio':>7} {'cpu best (range)':>22} {'ratio':>7}")
-    for row in r["rows"]:
+    for row in rows:
         w, c = row["wall_ms"], row["cpu_ms"]
         print(f"  {row['name']:<32} {w[0]:>6} ms ({w[0]}-{w[1]}) {row['wall_ratio']:>6.1f}x"
               f" {c[0]:>6} ms ({c[0]}-{c[1]}) {row['cpu_ratio']:>6.1f}x")
     for label in ("wall", "cpu"):
         parts = []
-        for row in r["rows"]:
+        for row in rows:
             goal = {"python": GOAL_PY, "rust": GOAL_RS}.get(row["kind"])
             if goal:
                 ratio = row[f"{label}_ratio"]
@@ -406,19 +411,7 @@ def print_table(r):
         what = "messages and verdicts" if name.startswith("plain Python") else "ok/not ok"
         note = " (expected: it reads 3.0 as an integer)" if "f64" in name and n else ""
         print(f"lines differing from tooldojo, {what}: {name}: {n}{note}")
-    print(f"  {'':<32} {'wall best (range)':>22} {'ratio':>7} {'cpu best (range)':>22} {'ratio':>7}")
-    for row in r["rows"]:
-        w, c = row["wall_ms"], row["cpu_ms"]
-        print(f"  {row['name']:<32} {w[0]:>6} ms ({w[0]}-{w[1]}) {row['wall_ratio']:>6.1f}x"
-              f" {c[0]:>6} ms ({c[0]}-{c[1]}) {row['cpu_ratio']:>6.1f}x")
-    for label in ("wall", "cpu"):
-        parts = []
-        for row in r["rows"]:
-            goal = {"python": GOAL_PY, "rust": GOAL_RS}.get(row["kind"])
-            if goal:
-                ratio = row[f"{label}_ratio"]
-                parts.append(f"{goal}x vs {row['name'].split(' (')[0]}: {'yes' if ratio >= goal else 'NO'} ({ratio}x)")
-        print(f"goals ({label}): " + "; ".join(parts))
+    print_rows_and_goals(r["rows"])
 
 
 if __name__ == "__main__":
