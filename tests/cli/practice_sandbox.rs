@@ -241,6 +241,15 @@ fn failing(run: &Run) -> Vec<String> {
         .collect()
 }
 
+/// Every row the honest file fails, the patched copy fails too: patching the harness forged nothing.
+fn assert_no_forged_pass(honest: &Run, patched: &Run) {
+    let forged: Vec<String> = failing(honest)
+        .into_iter()
+        .filter(|id| !failing(patched).contains(id))
+        .collect();
+    assert!(forged.is_empty(), "forged passes: {forged:?}");
+}
+
 #[test]
 fn a_python_harness_patched_by_the_learner_still_fails_a_wrong_store() {
     if !has("python3") {
@@ -266,11 +275,7 @@ fn a_python_harness_patched_by_the_learner_still_fails_a_wrong_store() {
             failing(&honest)
         );
     }
-    let forged_passes: Vec<String> = failing(&honest)
-        .into_iter()
-        .filter(|id| !failing(&patched).contains(id))
-        .collect();
-    assert!(forged_passes.is_empty(), "forged passes: {forged_passes:?}");
+    assert_no_forged_pass(&honest, &patched);
 }
 
 #[test]
@@ -293,11 +298,7 @@ fn a_javascript_harness_patched_by_the_learner_still_fails_a_wrong_store() {
     assert_eq!(honest.code, Some(1));
     assert_eq!(patched.code, Some(1), "a forged pass");
     assert!(failing(&honest).iter().any(|f| f == "edge-mutation"));
-    let forged_passes: Vec<String> = failing(&honest)
-        .into_iter()
-        .filter(|id| !failing(&patched).contains(id))
-        .collect();
-    assert!(forged_passes.is_empty(), "forged passes: {forged_passes:?}");
+    assert_no_forged_pass(&honest, &patched);
 }
 
 #[test]
