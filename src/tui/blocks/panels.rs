@@ -136,6 +136,29 @@ pub struct Flip {
     pub without_ok: bool,
 }
 
+impl Flip {
+    /// Row `id` flips when its verdict with every rule on (`a`) differs from the one with a
+    /// rule off (`b`); `ok_word` is what a passing verdict is called ("ok", "let through").
+    pub fn between(
+        id: &str,
+        a: &crate::validate::cases::Verdict,
+        b: &crate::validate::cases::Verdict,
+        ok_word: &str,
+    ) -> Option<Flip> {
+        let words = |v: &crate::validate::cases::Verdict| match v.ok {
+            true => ok_word.to_owned(),
+            false => v.error.clone(),
+        };
+        (a != b).then(|| Flip {
+            id: id.to_owned(),
+            with: words(a),
+            with_ok: a.ok,
+            without: words(b),
+            without_ok: b.ok,
+        })
+    }
+}
+
 /// The flip table: `row | with rule | without rule`.
 pub fn flip_lines(
     theme: &Theme,

@@ -188,20 +188,7 @@ impl Engine for ToolEngine {
             run_validator(&self.validator, &input, None).verdict(),
             run_validator(&self.validator, &input, Some(rule)).verdict(),
         );
-        let words = |v: &crate::validate::cases::Verdict| {
-            if v.ok {
-                "let through".to_owned()
-            } else {
-                v.error.clone()
-            }
-        };
-        Some((a != b).then(|| Flip {
-            id: trap.label.clone(),
-            with: words(&a),
-            with_ok: a.ok,
-            without: words(&b),
-            without_ok: b.ok,
-        }))
+        Some(Flip::between(&trap.label, &a, &b, "let through"))
     }
 
     fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor> {

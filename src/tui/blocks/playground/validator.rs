@@ -134,15 +134,6 @@ impl Playground<ValidatorEngine> {
     }
 }
 
-/// A flip cell's words for a verdict.
-fn verdict_words(v: &Verdict) -> String {
-    if v.ok {
-        "ok".to_owned()
-    } else {
-        v.error.clone()
-    }
-}
-
 impl ValidatorEngine {
     /// The schema box's editor as drawn in a box `box_w` wide: an unedited fixture schema
     /// is laid out for that width (more fits on a line in a wide box).
@@ -516,13 +507,7 @@ impl Engine for ValidatorEngine {
         let with = run_validator_case(case, &self.schemas, None).ok()?;
         let without = run_validator_case(case, &self.schemas, Some(rule)).ok()?;
         let (a, b) = (with.verdict(), without.verdict());
-        Some((a != b).then(|| Flip {
-            id: case.id.clone(),
-            with: verdict_words(&a),
-            with_ok: a.ok,
-            without: verdict_words(&b),
-            without_ok: b.ok,
-        }))
+        Some(Flip::between(&case.id, &a, &b, "ok"))
     }
 
     fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor> {
