@@ -341,7 +341,7 @@ fn outline(a: &Analysis, t: &Theme, w: usize, out: &mut Vec<Line<'static>>) {
         if !name.is_empty() {
             spans.push(Span::styled(fit(&name, name_w, t.sym.ellipsis), t.base));
         } else {
-            spans.push(Span::raw(" ".repeat(name_w.saturating_sub(1))));
+            spans.push(Span::raw(" ".repeat(name_w + 1)));
         }
         spans.push(Span::raw("  "));
         // What does not fit on the name's line wraps under the summary's column, whole.
