@@ -184,6 +184,10 @@ impl<'d> Compiler<'d> {
             if only_ref && k != "$ref" {
                 continue;
             }
+            // The annotations most schemas carry, known to check nothing in any dialect.
+            if matches!(k, "description" | "title" | "default" | "examples") {
+                continue;
+            }
             if !self.keyword(&mut p, &here, k, val)? {
                 if ANNOTATIONS.contains(&k) || (!cx.validation && VALIDATION.contains(&k)) {
                     continue;

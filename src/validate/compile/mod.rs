@@ -13,6 +13,7 @@ mod keywords;
 pub(crate) mod refs;
 
 use foldhash::{HashMap, HashMapExt};
+use smallvec::SmallVec;
 use std::rc::Rc;
 
 use super::error::CompileError;
@@ -71,6 +72,9 @@ pub struct UnknownFormat {
     pub at: String,
 }
 
+/// The root schema's node.
+const ROOT: NodeId = 0;
+
 /// The most nodes one schema may compile to.
 const MAX_NODES: usize = 200_000;
 
@@ -90,20 +94,22 @@ pub(crate) struct Compiled {
 /// Compile `schema`; `at` is where it sits in the text given (a JSON pointer prefix).
 pub(crate) fn json_schema<'d>(
     schema: &'d Json<'d>,
-    at: &str,
+    at: &'d str,
     formats: Formats,
     registry: Option<&'d Registry>,
     draft: Draft,
 ) -> Result<Compiled, CompileError> {
     let mut c = Compiler {
-        docs: vec![schema],
-        doc_uris: vec![None],
+        docs: smallvec::smallvec![schema],
+        doc_uris: smallvec::smallvec![None],
         registry,
         index: None,
         memo: HashMap::new(),
-        nodes: Vec::with_capacity(16),
+        // Under a kilobyte: a larger block takes the allocator's slow path.
+        nodes: Vec::with_capacity(8),
         queue: Vec::new(),
         spare_ptrs: Vec::new(),
+        res_list: SmallVec::new(),
         res_ids: HashMap::new(),
         last_resource: None,
         dyn_names: Vec::new(),
@@ -111,13 +117,13 @@ pub(crate) fn json_schema<'d>(
         unknown: Vec::new(),
         unknown_formats: Vec::new(),
         formats,
-        at: at.to_owned(),
+        at,
         in_place: false,
         dynamic: false,
         draft,
     };
     let root_cx = Cx {
-        base: refs::DEFAULT_BASE.into(),
+        base: refs::default_base(),
         draft,
         validation: true,
         format_assertion: false,
@@ -140,7 +146,10 @@ pub(crate) fn json_schema<'d>(
         }
         other => other,
     };
-    let root = c.request(root_loc, schema).map_err(prefix)?;
+    // The root is node 0, compiled first (a reference to it is found without the memo).
+    let root = c.alloc().map_err(prefix)?;
+    let node = c.build(root, &root_loc, schema).map_err(prefix)?;
+    c.nodes[root as usize] = node;
     c.drain().map_err(prefix)?;
     c.finish_dynamic().map_err(prefix)?;
     let mut program = Program {
@@ -151,7 +160,7 @@ pub(crate) fn json_schema<'d>(
         dynamic: c.dynamic,
         shallow: false,
     };
-    let mut resources = vec![Resource::default(); c.res_ids.len()];
+    let mut resources = vec![Resource::default(); c.res_list.len()];
     for (res, name, id) in c.dyn_decl {
         resources[res as usize].dynamic_anchors.push((name, id));
     }
@@ -169,8 +178,8 @@ pub(crate) fn json_schema<'d>(
 /// The compiler's state while it works through the locations a schema reaches.
 struct Compiler<'d> {
     /// Document 0 is the schema; the rest were loaded from the registry when referenced.
-    docs: Vec<&'d Json<'d>>,
-    doc_uris: Vec<Option<String>>,
+    docs: SmallVec<[&'d Json<'d>; 1]>,
+    doc_uris: SmallVec<[Option<String>; 1]>,
     registry: Option<&'d Registry>,
     /// Built the first time a reference needs it.
     index: Option<Index>,
@@ -180,6 +189,9 @@ struct Compiler<'d> {
     queue: Vec<(NodeId, Loc, &'d Json<'d>)>,
     /// Pointers of subschemas compiled, kept for the next ones to write theirs into.
     spare_ptrs: Vec<String>,
+    /// Every resource's base URI, by id.
+    res_list: SmallVec<[Rc<str>; 2]>,
+    /// The ids by base URI, once there are more than a few resources (empty before).
     res_ids: HashMap<Rc<str>, u32>,
     last_resource: Option<(Rc<str>, u32)>,
     /// `$dynamicAnchor` names some `$dynamicRef` may look up in the dynamic scope.
@@ -189,7 +201,7 @@ struct Compiler<'d> {
     unknown: Vec<UnknownKeyword>,
     unknown_formats: Vec<UnknownFormat>,
     formats: Formats,
-    at: String,
+    at: &'d str,
     in_place: bool,
     dynamic: bool,
     /// The dialect of a schema (or loaded document) whose `$schema` does not say.
@@ -225,6 +237,9 @@ impl<'d> Compiler<'d> {
 
     /// The node id of location `loc` (value `v`), compiled later if it is new.
     fn request(&mut self, loc: Loc, v: &'d Json<'d>) -> Result<NodeId, CompileError> {
+        if loc.doc == 0 && loc.ptr.is_empty() {
+            return Ok(ROOT);
+        }
         let key = (loc.doc, loc.ptr.clone());
         if let Some(&id) = self.memo.get(&key) {
             return Ok(id);
@@ -263,8 +278,12 @@ impl<'d> Compiler<'d> {
         v: &'d Json<'d>,
     ) -> Result<NodeId, CompileError> {
         // The pointer's room comes from the pool of those whose subschemas are compiled.
-        let mut ptr = self.spare_ptrs.pop().unwrap_or_default();
+        let mut ptr = self
+            .spare_ptrs
+            .pop()
+            .unwrap_or_else(|| String::with_capacity(64));
         ptr.clear();
+        ptr.reserve(parent.ptr.len() + tokens.iter().map(|t| t.len() + 1).sum::<usize>());
         ptr.push_str(&parent.ptr);
         for t in tokens {
             refs::push_token(&mut ptr, t);
@@ -291,9 +310,32 @@ impl<'d> Compiler<'d> {
                 return *id;
             }
         }
-        let n = self.res_ids.len() as u32;
-        let id = *self.res_ids.entry(base.clone()).or_insert(n);
+        let id = self.resource_id(base);
         self.last_resource = Some((base.clone(), id));
+        id
+    }
+
+    /// The id of the resource at `base`, a new one if it is not known yet: looked for along
+    /// the list while there are few, in a map past that.
+    fn resource_id(&mut self, base: &Rc<str>) -> u32 {
+        const LISTED: usize = 16;
+        let n = self.res_list.len() as u32;
+        if self.res_ids.is_empty() {
+            if let Some(i) = self.res_list.iter().position(|b| **b == **base) {
+                return i as u32;
+            }
+            if self.res_list.len() < LISTED {
+                self.res_list.push(base.clone());
+                return n;
+            }
+            self.res_ids = (0..n)
+                .map(|i| (self.res_list[i as usize].clone(), i))
+                .collect();
+        }
+        let id = *self.res_ids.entry(base.clone()).or_insert(n);
+        if id == n {
+            self.res_list.push(base.clone());
+        }
         id
     }
 
@@ -309,10 +351,15 @@ impl<'d> Compiler<'d> {
     /// Where a schema location is, for messages: a JSON pointer from the top of the text
     /// (a loaded document's locations start with its URI).
     fn place(&self, loc: &Loc) -> String {
-        match &self.doc_uris[loc.doc as usize] {
-            Some(uri) => format!("{uri}#{}", loc.ptr),
-            None => format!("{}{}", self.at, loc.ptr),
-        }
+        let (front, hash) = match &self.doc_uris[loc.doc as usize] {
+            Some(uri) => (uri.as_str(), "#"),
+            None => (self.at, ""),
+        };
+        let mut out = String::with_capacity(front.len() + hash.len() + loc.ptr.len());
+        out.push_str(front);
+        out.push_str(hash);
+        out.push_str(&loc.ptr);
+        out
     }
 
     fn ensure_index(&mut self) {
@@ -325,7 +372,7 @@ impl<'d> Compiler<'d> {
         for (i, doc) in self.docs.iter().enumerate() {
             let base = match &self.doc_uris[i] {
                 Some(u) => u.as_str().into(),
-                None => refs::DEFAULT_BASE.into(),
+                None => refs::default_base(),
             };
             index.index_doc(i as u32, doc, default_cx(base, self.draft), &meta);
         }

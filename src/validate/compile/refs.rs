@@ -14,6 +14,14 @@ use crate::validate::json::{self, Json};
 /// resolve to something that is found in the schema or not at all.
 pub(crate) const DEFAULT_BASE: &str = "tooldojo:///schema.json";
 
+/// [`DEFAULT_BASE`] shared: every schema of a thread starts from the same one.
+pub(crate) fn default_base() -> Rc<str> {
+    thread_local! {
+        static BASE: Rc<str> = DEFAULT_BASE.into();
+    }
+    BASE.with(Rc::clone)
+}
+
 /// Documents a schema may reference by URI, loaded beforehand. A validator never fetches:
 /// a reference to a document that is neither in the schema nor here is refused.
 #[derive(Debug, Default, Clone)]

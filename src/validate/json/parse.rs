@@ -6,7 +6,10 @@ use std::borrow::Cow;
 
 use super::{Json, MAX_DEPTH};
 
+mod scan;
 mod step;
+
+use scan::plain_run;
 
 /// Why the text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,10 +102,68 @@ pub(crate) fn recycle<'b>(mut fields: Vec<Field<'_>>) -> Vec<Field<'b>> {
         .collect()
 }
 
+/// [`recycle`] for the items stack.
+fn recycle_items<'b>(mut items: Vec<Json<'_>>) -> Vec<Json<'b>> {
+    items.clear();
+    items
+        .into_iter()
+        .map(|_| -> Json<'b> { unreachable!("the vector was just cleared") })
+        .collect()
+}
+
+/// The most members (or items) a stack handed back keeps room for: past it, the room of one
+/// huge text is given back to the allocator rather than held for the rest of the thread.
+const KEPT_STACK: usize = 1024;
+
+thread_local! {
+    /// The members and items stacks of the last reader of this thread, empty, with their
+    /// room: the next reader starts with it instead of growing its own from nothing (a
+    /// schema of a few dozen members would otherwise grow, and copy, its stack five times).
+    static STACKS: std::cell::Cell<(Vec<Field<'static>>, Vec<Json<'static>>)> =
+        const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
+impl Drop for Parser<'_> {
+    fn drop(&mut self) {
+        let keep = |n: usize| n > 0 && n <= KEPT_STACK;
+        let (f, i) = (self.fields.capacity(), self.items.capacity());
+        if !keep(f) && !keep(i) {
+            return;
+        }
+        let fields = if keep(f) {
+            recycle(std::mem::take(&mut self.fields))
+        } else {
+            Vec::new()
+        };
+        let items = if keep(i) {
+            recycle_items(std::mem::take(&mut self.items))
+        } else {
+            Vec::new()
+        };
+        // Another reader of this thread may have handed back its own meanwhile: keep the
+        // larger room of each.
+        STACKS.with(|s| {
+            let (f0, i0) = s.take();
+            let f = if f0.capacity() > fields.capacity() {
+                f0
+            } else {
+                fields
+            };
+            let i = if i0.capacity() > items.capacity() {
+                i0
+            } else {
+                items
+            };
+            s.set((f, i));
+        });
+    }
+}
+
 type PResult<T> = Result<T, Fail>;
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a str) -> Self {
+        let (fields, items) = STACKS.with(|s| s.take());
         Parser {
             src,
             bytes: src.as_bytes(),
@@ -110,8 +171,8 @@ impl<'a> Parser<'a> {
             depth: 0,
             allow_duplicates: false,
             spare: Vec::new(),
-            fields: Vec::new(),
-            items: Vec::new(),
+            fields: recycle(fields),
+            items: recycle_items(items),
         }
     }
 
@@ -574,37 +635,6 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Where the run of plain string text from `at` ends: the first `"`, `\\` or control
-/// character, or the end of `b`. Eight bytes at a time while they last: a word holds one of
-/// those bytes when one of its bytes is zero after xor with `"` or `\\`, or is below 0x20;
-/// the lowest flagged byte is always a true one (the borrow only ever flags bytes above it).
-#[inline(always)]
-fn plain_run(b: &[u8], at: usize) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let zero = |v: u64| v.wrapping_sub(LO) & !v & HI;
-    let mut i = at;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(a);
-        let stops = (w.wrapping_sub(LO * 0x20) & !w & HI)
-            | zero(w ^ (LO * u64::from(b'"')))
-            | zero(w ^ (LO * u64::from(b'\\')));
-        if stops != 0 {
-            return i + (stops.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(&c) = b.get(i) {
-        if c == b'"' || c == b'\\' || c < 0x20 {
-            break;
-        }
-        i += 1;
-    }
-    i
-}
-
 /// A failure inside the value of member `key`: a repeated key's path gets the member's name.
 #[cold]
 fn inside(mut e: Fail, key: Cow<'_, str>) -> Fail {
@@ -637,7 +667,7 @@ fn line_col(src: &str, pos: usize) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Parser, plain_run};
+    use super::Parser;
 
     #[test]
     fn skipping_by_brackets_ends_where_reading_does() {
@@ -660,37 +690,5 @@ mod tests {
         // Text that never closes is no value.
         assert_eq!(Parser::new(r#"{"a": "}"#).skip_raw(), None);
         assert_eq!(Parser::new(r#"{"a": "\"#).skip_raw(), None);
-    }
-
-    /// The byte-by-byte reading of [`plain_run`].
-    fn slow(b: &[u8], at: usize) -> usize {
-        (at..b.len())
-            .find(|&i| b[i] == b'"' || b[i] == b'\\' || b[i] < 0x20)
-            .unwrap_or(b.len())
-    }
-
-    #[test]
-    fn the_word_scan_stops_where_the_byte_scan_does() {
-        // Every byte value at every offset of two words, after every start, among plain
-        // ASCII and multi-byte text, with stops before and after it.
-        let fillers: [&[u8]; 3] = [
-            b"abcdefghijklmnopqrstuvwx",
-            "éèüßçñøåæœ€£".as_bytes(),
-            &[0xff; 24],
-        ];
-        for filler in fillers {
-            for at in 0..20 {
-                for stop in 0..=255u8 {
-                    for start in 0..4 {
-                        let mut b = filler.to_vec();
-                        b[at] = stop;
-                        assert_eq!(plain_run(&b, start), slow(&b, start), "{b:?} from {start}");
-                        b.push(b'"');
-                        b[(at + 5) % 20] = b'\\';
-                        assert_eq!(plain_run(&b, start), slow(&b, start), "{b:?} from {start}");
-                    }
-                }
-            }
-        }
     }
 }
