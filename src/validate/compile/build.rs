@@ -122,18 +122,38 @@ pub(super) const KNOWN: &[&str] = &[
     "definitions",
 ];
 
-/// What a schema object collects while its keywords are read.
+/// What a schema object collects while its keywords are read. A group of rules is made
+/// when a keyword of it is first read (most schemas use one or two groups, and a leaf
+/// property none), already in the box the node keeps it in.
 #[derive(Default)]
 struct Parts {
     node: Node,
-    num: NumRules,
-    text: TextRules,
-    obj: ObjRules,
-    arr: ArrRules,
-    apply: Apply,
+    num: Option<Box<NumRules>>,
+    text: Option<Box<TextRules>>,
+    obj: Option<Box<ObjRules>>,
+    arr: Option<Box<ArrRules>>,
+    apply: Option<Box<Apply>>,
     excl_min_flag: bool,
     excl_max_flag: bool,
     tuple: bool,
+}
+
+impl Parts {
+    fn num(&mut self) -> &mut NumRules {
+        self.num.get_or_insert_default()
+    }
+    fn text(&mut self) -> &mut TextRules {
+        self.text.get_or_insert_default()
+    }
+    fn obj(&mut self) -> &mut ObjRules {
+        self.obj.get_or_insert_default()
+    }
+    fn arr(&mut self) -> &mut ArrRules {
+        self.arr.get_or_insert_default()
+    }
+    fn apply(&mut self) -> &mut Apply {
+        self.apply.get_or_insert_default()
+    }
 }
 
 impl<'d> Compiler<'d> {
@@ -203,7 +223,7 @@ impl<'d> Compiler<'d> {
         }
         if p.tuple {
             // `additionalItems` is what `items` is past a tuple.
-            p.arr.items = match v.get("additionalItems") {
+            p.arr().items = match v.get("additionalItems") {
                 Some(extra) => Some(self.child(loc, &cx, &["additionalItems"], extra)?),
                 None => None,
             };
@@ -230,19 +250,19 @@ impl<'d> Compiler<'d> {
                 _ => return Err(CompileError::malformed(&h.place, "\"enum\" must be a list")),
             },
             "const" if on => p.node.constant = Some(Box::new(val.clone().into_owned())),
-            "minimum" if on => p.num.minimum = Some(keywords::bound(&h.place, k, val)?),
-            "maximum" if on => p.num.maximum = Some(keywords::bound(&h.place, k, val)?),
+            "minimum" if on => p.num().minimum = Some(keywords::bound(&h.place, k, val)?),
+            "maximum" if on => p.num().maximum = Some(keywords::bound(&h.place, k, val)?),
             "exclusiveMinimum" if on => match val {
                 Json::Bool(b) => p.excl_min_flag = *b,
-                _ => p.num.exclusive_minimum = Some(keywords::bound(&h.place, k, val)?),
+                _ => p.num().exclusive_minimum = Some(keywords::bound(&h.place, k, val)?),
             },
             "exclusiveMaximum" if on => match val {
                 Json::Bool(b) => p.excl_max_flag = *b,
-                _ => p.num.exclusive_maximum = Some(keywords::bound(&h.place, k, val)?),
+                _ => p.num().exclusive_maximum = Some(keywords::bound(&h.place, k, val)?),
             },
-            "multipleOf" if on => p.num.multiple_of = Some(keywords::multiple_of(&h.place, val)?),
-            "minLength" if on => p.text.min_length = Some(keywords::count(&h.place, k, val)?),
-            "maxLength" if on => p.text.max_length = Some(keywords::count(&h.place, k, val)?),
+            "multipleOf" if on => p.num().multiple_of = Some(keywords::multiple_of(&h.place, val)?),
+            "minLength" if on => p.text().min_length = Some(keywords::count(&h.place, k, val)?),
+            "maxLength" if on => p.text().max_length = Some(keywords::count(&h.place, k, val)?),
             "pattern" if on => {
                 let Json::Str(src) = val else {
                     return Err(CompileError::malformed(
@@ -250,26 +270,26 @@ impl<'d> Compiler<'d> {
                         "\"pattern\" must be a string",
                     ));
                 };
-                p.text.pattern = Some(keywords::pattern(&h.place, "pattern", src)?);
+                p.text().pattern = Some(keywords::pattern(&h.place, "pattern", src)?);
             }
             "format" => self.format(p, h, val)?,
-            "required" if on => p.obj.required = keywords::names(&h.place, k, val)?,
+            "required" if on => p.obj().required = keywords::names(&h.place, k, val)?,
             "minProperties" if on => {
-                p.obj.min_properties = Some(keywords::count(&h.place, k, val)?)
+                p.obj().min_properties = Some(keywords::count(&h.place, k, val)?)
             }
             "maxProperties" if on => {
-                p.obj.max_properties = Some(keywords::count(&h.place, k, val)?)
+                p.obj().max_properties = Some(keywords::count(&h.place, k, val)?)
             }
-            "minItems" if on => p.arr.min_items = Some(keywords::count(&h.place, k, val)?),
-            "maxItems" if on => p.arr.max_items = Some(keywords::count(&h.place, k, val)?),
+            "minItems" if on => p.arr().min_items = Some(keywords::count(&h.place, k, val)?),
+            "maxItems" if on => p.arr().max_items = Some(keywords::count(&h.place, k, val)?),
             "minContains" if on && d != Draft::D7 => {
-                p.arr.min_contains = Some(keywords::count(&h.place, k, val)?);
+                p.arr().min_contains = Some(keywords::count(&h.place, k, val)?);
             }
             "maxContains" if on && d != Draft::D7 => {
-                p.arr.max_contains = Some(keywords::count(&h.place, k, val)?);
+                p.arr().max_contains = Some(keywords::count(&h.place, k, val)?);
             }
             "uniqueItems" if on => match val {
-                Json::Bool(b) => p.arr.unique = *b,
+                Json::Bool(b) => p.arr().unique = *b,
                 _ => {
                     return Err(CompileError::malformed(
                         &h.place,
@@ -280,7 +300,7 @@ impl<'d> Compiler<'d> {
             "dependentRequired" if on && d != Draft::D7 => {
                 for (name, list) in entries(h, k, val)? {
                     let names = keywords::names(&h.place, k, list)?;
-                    p.obj.dependent_required.push((name.into(), names));
+                    p.obj().dependent_required.push((name.into(), names));
                 }
             }
             "dependencies" if d != Draft::D2019 => {
@@ -288,11 +308,11 @@ impl<'d> Compiler<'d> {
                     if let Json::Array(_) = dep {
                         if on {
                             let names = keywords::names(&h.place, k, dep)?;
-                            p.obj.dependent_required.push((name.into(), names));
+                            p.obj().dependent_required.push((name.into(), names));
                         }
                     } else {
                         let id = self.child(h.loc, h.cx, &[k, name], dep)?;
-                        p.obj.dependent_schemas.push((name.into(), id));
+                        p.obj().dependent_schemas.push((name.into(), id));
                     }
                 }
             }
@@ -314,47 +334,46 @@ impl<'d> Compiler<'d> {
         match k {
             "properties" => {
                 if let Json::Object(m) = val {
-                    p.obj.heads.reserve_exact(m.len());
-                    p.obj
-                        .names
-                        .reserve_exact(m.iter().map(|(n, _)| n.len()).sum());
+                    let o = p.obj();
+                    o.heads.reserve_exact(m.len());
+                    o.names.reserve_exact(m.iter().map(|(n, _)| n.len()).sum());
                 }
                 for (name, s) in entries(h, k, val)? {
                     let id = self.child(h.loc, h.cx, &[k, name], s)?;
-                    p.obj.add_property(name, id);
+                    p.obj().add_property(name, id);
                 }
             }
             "patternProperties" => {
                 for (src, s) in entries(h, k, val)? {
                     let pat = keywords::pattern(&h.place, k, src)?;
                     let id = self.child(h.loc, h.cx, &[k, src], s)?;
-                    p.obj.pattern_properties.push((pat, id));
+                    p.obj().pattern_properties.push((pat, id));
                 }
             }
-            "additionalProperties" => p.obj.additional = Some(one(self)?),
-            "propertyNames" => p.obj.property_names = Some(one(self)?),
+            "additionalProperties" => p.obj().additional = Some(one(self)?),
+            "propertyNames" => p.obj().property_names = Some(one(self)?),
             "dependentSchemas" if d != Draft::D7 => {
                 for (name, s) in entries(h, k, val)? {
                     let id = self.child(h.loc, h.cx, &[k, name], s)?;
-                    p.obj.dependent_schemas.push((name.into(), id));
+                    p.obj().dependent_schemas.push((name.into(), id));
                 }
             }
-            "unevaluatedProperties" if d != Draft::D7 => p.obj.unevaluated = Some(one(self)?),
-            "unevaluatedItems" if d != Draft::D7 => p.arr.unevaluated = Some(one(self)?),
+            "unevaluatedProperties" if d != Draft::D7 => p.obj().unevaluated = Some(one(self)?),
+            "unevaluatedItems" if d != Draft::D7 => p.arr().unevaluated = Some(one(self)?),
             // An array of schemas is a tuple (draft-07 and 2019-09; read the same way in a
             // 2020-12 schema rather than refused, since older declarations write it so).
             "items" => match val {
                 Json::Array(items) => {
                     p.tuple = true;
-                    p.arr.prefix = self.list(h, k, items)?;
+                    p.arr().prefix = self.list(h, k, items)?;
                 }
-                _ => p.arr.items = Some(one(self)?),
+                _ => p.arr().items = Some(one(self)?),
             },
             "prefixItems" if d == Draft::D2020 => match val {
-                Json::Array(items) => p.arr.prefix = self.list(h, k, items)?,
+                Json::Array(items) => p.arr().prefix = self.list(h, k, items)?,
                 _ => return Err(self.not_a_list(h, k)),
             },
-            "contains" => p.arr.contains = Some(one(self)?),
+            "contains" => p.arr().contains = Some(one(self)?),
             "allOf" | "anyOf" | "oneOf" => {
                 let Json::Array(items) = val else {
                     return Err(self.not_a_list(h, k));
@@ -367,19 +386,19 @@ impl<'d> Compiler<'d> {
                 }
                 let ids = self.list(h, k, items)?;
                 match k {
-                    "allOf" => p.apply.all_of = ids,
-                    "anyOf" => p.apply.any_of = ids,
-                    _ => p.apply.one_of = ids,
+                    "allOf" => p.apply().all_of = ids,
+                    "anyOf" => p.apply().any_of = ids,
+                    _ => p.apply().one_of = ids,
                 }
             }
-            "not" => p.apply.not = Some(one(self)?),
-            "if" => p.apply.if_ = Some(one(self)?),
-            "then" => p.apply.then = Some(one(self)?),
-            "else" => p.apply.else_ = Some(one(self)?),
+            "not" => p.apply().not = Some(one(self)?),
+            "if" => p.apply().if_ = Some(one(self)?),
+            "then" => p.apply().then = Some(one(self)?),
+            "else" => p.apply().else_ = Some(one(self)?),
             "$ref" => {
                 let r = self.reference(h, k, val)?;
                 let (tloc, tv) = self.target(k, r, h.loc, h.cx)?;
-                p.apply.refs.push(self.request(tloc, tv)?);
+                p.apply().refs.push(self.request(tloc, tv)?);
             }
             "$dynamicRef" if d == Draft::D2020 => {
                 let r = self.reference(h, k, val)?;
@@ -396,7 +415,7 @@ impl<'d> Compiler<'d> {
                     }
                     frag.into()
                 });
-                p.apply.dynamic = Some(DynamicRef { target, anchor });
+                p.apply().dynamic = Some(DynamicRef { target, anchor });
             }
             "$recursiveRef" if d == Draft::D2019 => {
                 return Err(CompileError::refused(
@@ -421,7 +440,7 @@ impl<'d> Compiler<'d> {
         };
         let assert = self.formats == Formats::Assert || h.cx.format_assertion;
         match format::checker(name) {
-            Some(c) if assert => p.text.format = Some(c),
+            Some(c) if assert => p.text().format = Some(c),
             Some(_) => {}
             None if format::is_known(name) => {
                 if assert {
@@ -479,65 +498,62 @@ impl<'d> Compiler<'d> {
     /// schema uses.
     fn finish(&mut self, mut p: Parts, at: &str) -> Result<Node, CompileError> {
         if p.excl_min_flag {
-            p.num.exclusive_minimum = Some(exclusive(at, "minimum", p.num.minimum.take())?);
+            let plain = p.num().minimum.take();
+            p.num().exclusive_minimum = Some(exclusive(at, "minimum", plain)?);
         }
         if p.excl_max_flag {
-            p.num.exclusive_maximum = Some(exclusive(at, "maximum", p.num.maximum.take())?);
+            let plain = p.num().maximum.take();
+            p.num().exclusive_maximum = Some(exclusive(at, "maximum", plain)?);
         }
         let mut node = p.node;
-        let num = &p.num;
-        if num.minimum.is_some()
-            || num.maximum.is_some()
-            || num.exclusive_minimum.is_some()
-            || num.exclusive_maximum.is_some()
-            || num.multiple_of.is_some()
-        {
-            node.num = Some(Box::new(p.num));
+        node.num = p.num.filter(|num| {
+            num.minimum.is_some()
+                || num.maximum.is_some()
+                || num.exclusive_minimum.is_some()
+                || num.exclusive_maximum.is_some()
+                || num.multiple_of.is_some()
+        });
+        node.text = p.text.filter(|t| {
+            t.min_length.is_some()
+                || t.max_length.is_some()
+                || t.pattern.is_some()
+                || t.format.is_some()
+        });
+        if let Some(mut o) = p.obj {
+            o.seal();
+            if !o.dependent_schemas.is_empty() || o.unevaluated.is_some() {
+                self.in_place = true;
+            }
+            let used = !o.heads.is_empty()
+                || !o.pattern_properties.is_empty()
+                || o.additional.is_some()
+                || !o.required.is_empty()
+                || o.min_properties.is_some()
+                || o.max_properties.is_some()
+                || o.property_names.is_some()
+                || !o.dependent_required.is_empty()
+                || !o.dependent_schemas.is_empty()
+                || o.unevaluated.is_some();
+            node.obj = used.then_some(o);
         }
-        let t = &p.text;
-        if t.min_length.is_some()
-            || t.max_length.is_some()
-            || t.pattern.is_some()
-            || t.format.is_some()
-        {
-            node.text = Some(Box::new(p.text));
+        if let Some(a) = p.arr {
+            if a.unevaluated.is_some() {
+                self.in_place = true;
+            }
+            let used = !a.prefix.is_empty()
+                || a.items.is_some()
+                || a.contains.is_some()
+                || a.min_items.is_some()
+                || a.max_items.is_some()
+                || a.unique
+                || a.unevaluated.is_some();
+            node.arr = used.then_some(a);
         }
-        let mut o = p.obj;
-        o.seal();
-        if !o.dependent_schemas.is_empty() || o.unevaluated.is_some() {
-            self.in_place = true;
-        }
-        if !o.heads.is_empty()
-            || !o.pattern_properties.is_empty()
-            || o.additional.is_some()
-            || !o.required.is_empty()
-            || o.min_properties.is_some()
-            || o.max_properties.is_some()
-            || o.property_names.is_some()
-            || !o.dependent_required.is_empty()
-            || !o.dependent_schemas.is_empty()
-            || o.unevaluated.is_some()
-        {
-            node.obj = Some(Box::new(o));
-        }
-        let a = p.arr;
-        if a.unevaluated.is_some() {
-            self.in_place = true;
-        }
-        if !a.prefix.is_empty()
-            || a.items.is_some()
-            || a.contains.is_some()
-            || a.min_items.is_some()
-            || a.max_items.is_some()
-            || a.unique
-            || a.unevaluated.is_some()
-        {
-            node.arr = Some(Box::new(a));
-        }
-        let ap = p.apply;
-        if ap.in_place().next().is_some() {
-            self.in_place = true;
-            node.apply = Some(Box::new(ap));
+        if let Some(ap) = p.apply {
+            if ap.in_place().next().is_some() {
+                self.in_place = true;
+                node.apply = Some(ap);
+            }
         }
         let empty = node.types.is_none()
             && node.choice.is_none()

@@ -66,8 +66,19 @@ fn plain_tail(b: &[u8], mut i: usize) -> usize {
 fn plain_long(b: &[u8], at: usize) -> usize {
     let rest = b.get(at..).unwrap_or_default();
     let stop = memchr::memchr2(b'"', b'\\', rest).map_or(b.len(), |j| at + j);
-    // A control character before the quote stops the run there.
+    // A control character before the quote stops the run there: looked for four words at
+    // a time (a word with none flags nothing), then word by word where one was seen.
     let mut i = at;
+    while let Some(block) = b.get(i..i + 32).filter(|_| i + 32 <= stop) {
+        let low = below_space(word(&block[..8]))
+            | below_space(word(&block[8..16]))
+            | below_space(word(&block[16..24]))
+            | below_space(word(&block[24..]));
+        if low != 0 {
+            break;
+        }
+        i += 32;
+    }
     while let Some(chunk) = b.get(i..i + 8).filter(|_| i + 8 <= stop) {
         let low = below_space(word(chunk));
         if low != 0 {
