@@ -108,7 +108,7 @@ pub(crate) fn json_schema<'d>(
         // Under a kilobyte: a larger block takes the allocator's slow path.
         nodes: Vec::with_capacity(8),
         queue: Vec::new(),
-        spare_ptrs: Vec::new(),
+        spare_ptrs: PtrPool::take(),
         res_list: SmallVec::new(),
         res_ids: HashMap::new(),
         last_resource: None,
@@ -160,11 +160,15 @@ pub(crate) fn json_schema<'d>(
         dynamic: c.dynamic,
         shallow: false,
     };
-    let mut resources = vec![Resource::default(); c.res_list.len()];
-    for (res, name, id) in c.dyn_decl {
-        resources[res as usize].dynamic_anchors.push((name, id));
+    // The resources' dynamic anchors are read only by a dynamic reference, so a schema
+    // that declares none (nearly all) keeps no list of them.
+    if !c.dyn_decl.is_empty() || c.dynamic {
+        let mut resources = vec![Resource::default(); c.res_list.len()];
+        for (res, name, id) in c.dyn_decl {
+            resources[res as usize].dynamic_anchors.push((name, id));
+        }
+        program.resources = resources;
     }
-    program.resources = resources;
     check::bounded(&program)?;
     program.seal();
     program.shallow = crate::validate::eval::shallow::shallow(&program).is_some();
@@ -188,7 +192,7 @@ struct Compiler<'d> {
     /// Locations given a node id and waiting to be compiled.
     queue: Vec<(NodeId, Loc, &'d Json<'d>)>,
     /// Pointers of subschemas compiled, kept for the next ones to write theirs into.
-    spare_ptrs: Vec<String>,
+    spare_ptrs: PtrPool,
     /// Every resource's base URI, by id.
     res_list: SmallVec<[Rc<str>; 2]>,
     /// The ids by base URI, once there are more than a few resources (empty before).
@@ -280,6 +284,7 @@ impl<'d> Compiler<'d> {
         // The pointer's room comes from the pool of those whose subschemas are compiled.
         let mut ptr = self
             .spare_ptrs
+            .0
             .pop()
             .unwrap_or_else(|| String::with_capacity(64));
         ptr.clear();
@@ -298,7 +303,7 @@ impl<'d> Compiler<'d> {
         };
         let node = self.build(id, &loc, v)?;
         self.nodes[id as usize] = node;
-        self.spare_ptrs.push(loc.ptr);
+        self.spare_ptrs.0.push(loc.ptr);
         Ok(id)
     }
 
@@ -491,6 +496,37 @@ impl<'d> Compiler<'d> {
             self.drain()?;
         }
         Ok(())
+    }
+}
+
+/// Pointer buffers kept for the next subschemas; handed back to the thread when the
+/// compiler is done, so the next schema's start with room too.
+struct PtrPool(Vec<String>);
+
+thread_local! {
+    static PTRS: std::cell::Cell<Vec<String>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl PtrPool {
+    fn take() -> PtrPool {
+        PtrPool(PTRS.with(|p| p.take()))
+    }
+}
+
+impl Drop for PtrPool {
+    fn drop(&mut self) {
+        // A few buffers of modest size: a deep or long-named schema's are let go.
+        let mut kept = std::mem::take(&mut self.0);
+        kept.retain(|p| p.capacity() <= 1024);
+        kept.truncate(32);
+        PTRS.with(|p| {
+            let other = p.take();
+            p.set(if other.len() > kept.len() {
+                other
+            } else {
+                kept
+            });
+        });
     }
 }
 

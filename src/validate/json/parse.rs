@@ -298,11 +298,7 @@ impl<'a> Parser<'a> {
         let below = self.fields.len();
         let read = self.members(below);
         match read {
-            Ok(()) => {
-                let mut fields = Vec::with_capacity(self.fields.len() - below);
-                fields.extend(self.fields.drain(below..));
-                Ok(Json::Object(fields))
-            }
+            Ok(()) => Ok(Json::Object(take_above(&mut self.fields, below))),
             Err(e) => {
                 self.fields.truncate(below);
                 Err(e)
@@ -386,11 +382,7 @@ impl<'a> Parser<'a> {
         self.pos += 1; // '['
         let below = self.items.len();
         match self.items(below) {
-            Ok(()) => {
-                let mut items = Vec::with_capacity(self.items.len() - below);
-                items.extend(self.items.drain(below..));
-                Ok(Json::Array(items))
-            }
+            Ok(()) => Ok(Json::Array(take_above(&mut self.items, below))),
             Err(e) => {
                 self.items.truncate(below);
                 Err(e)
@@ -632,6 +624,19 @@ impl<'a> Parser<'a> {
                 Err(_) => Ok(Json::BigInt(Cow::Borrowed(text))),
             }
         }
+    }
+}
+
+/// The entries of `stack` above `below`, moved out in one copy into a vector of their
+/// exact size (the stack keeps its room).
+#[inline]
+fn take_above<T>(stack: &mut Vec<T>, below: usize) -> Vec<T> {
+    if below == 0 {
+        let mut out = Vec::with_capacity(stack.len());
+        out.append(stack);
+        out
+    } else {
+        stack.split_off(below)
     }
 }
 
