@@ -89,9 +89,9 @@ pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<S
                 if n == 0 {
                     break;
                 }
-                lines.warm(text, &batch[..n]);
-                for &(from, to) in &batch[..n] {
-                    lines.text_line(&text[from..to], &mut room);
+                let keys = lines.warm(text, &batch[..n]);
+                for (&(from, to), &key) in batch[..n].iter().zip(&keys) {
+                    lines.text_line(&text[from..to], key, &mut room);
                     lines.write_if_full(&mut output)?;
                 }
             }
@@ -183,15 +183,17 @@ impl<'o> Lines<'o> {
     /// cache, and reading it line by line waits for memory once for each step. Here each
     /// step is taken for every line of the batch before the next, so their waits overlap.
     /// Nothing is changed: a wrong guess costs only the reads.
-    fn warm(&self, text: &str, spans: &[(usize, usize)]) {
-        if !self.prefixes.any_indexed() {
-            return;
+    /// Each line's prefix key is worked out here, once (`None`: not worked out).
+    fn warm(&self, text: &str, spans: &[(usize, usize)]) -> [Option<Option<u64>>; WARM] {
+        let mut keys = [None; WARM];
+        if !self.prefixes.several_indexed() {
+            return keys;
         }
         let mut sum = 0u64;
         let mut entries = [None; WARM];
-        for (e, &(from, to)) in entries.iter_mut().zip(spans) {
-            let (touched, entry) = self.prefixes.warm(&text[from..to]);
-            sum = sum.wrapping_add(touched);
+        for ((e, k), &(from, to)) in entries.iter_mut().zip(&mut keys).zip(spans) {
+            let (key, entry) = self.prefixes.warm(&text[from..to]);
+            *k = Some(key);
             *e = entry;
         }
         let mut roots = [None; WARM];
@@ -207,13 +209,14 @@ impl<'o> Lines<'o> {
             sum = sum.wrapping_add(v.warm_members(o));
         }
         std::hint::black_box(sum);
+        keys
     }
 
     /// Judge one line (without its `\n`) and append its verdict line. `room` is empty room
     /// for the members of its args (and left so).
     fn byte_line<'a>(&mut self, line: &'a [u8], room: &mut Vec<Field<'a>>) {
         match std::str::from_utf8(line) {
-            Ok(text) => self.text_line(text, room),
+            Ok(text) => self.text_line(text, None, room),
             Err(e) => {
                 self.stats.lines += 1;
                 self.stats.bad += 1;
@@ -224,11 +227,17 @@ impl<'o> Lines<'o> {
         }
     }
 
-    /// Judge one line of text (without its `\n`) and append its verdict line.
-    fn text_line<'a>(&mut self, line: &'a str, room: &mut Vec<Field<'a>>) {
+    /// Judge one line of text (without its `\n`) and append its verdict line; `key`: its
+    /// prefix key, if [`Lines::warm`] worked it out.
+    fn text_line<'a>(
+        &mut self,
+        line: &'a str,
+        key: Option<Option<u64>>,
+        room: &mut Vec<Field<'a>>,
+    ) {
         let text = line.strip_suffix('\r').unwrap_or(line);
         self.stats.lines += 1;
-        match self.case(text, room) {
+        match self.case(text, key, room) {
             Ok(true) => self.stats.ok += 1,
             Ok(false) => self.stats.rejected += 1,
             Err(bad) => {
@@ -241,11 +250,17 @@ impl<'o> Lines<'o> {
 
     /// `Ok(passed)` for a case (its verdict written), `Err(reason)` for a line that is not
     /// a case (nothing written).
-    fn case<'a>(&mut self, text: &'a str, room: &mut Vec<Field<'a>>) -> Result<bool, String> {
+    fn case<'a>(
+        &mut self,
+        text: &'a str,
+        key: Option<Option<u64>>,
+        room: &mut Vec<Field<'a>>,
+    ) -> Result<bool, String> {
         let entries = &self.cache;
         let mut case = RawCase::default();
         let spare = std::mem::take(room);
-        match case::read(text, false, entries, &mut self.prefixes, spare, &mut case) {
+        let kept = (&mut self.prefixes, key);
+        match case::read(text, false, entries, kept, spare, &mut case) {
             Ok(()) => self.judge(&mut case, None, room),
             Err(CaseError::DuplicateInArgs(path)) => {
                 // Read the line again, letting the repeat through, to check the rest of it.
@@ -254,7 +269,7 @@ impl<'o> Lines<'o> {
                     text,
                     true,
                     entries,
-                    &mut self.prefixes,
+                    (&mut self.prefixes, None),
                     Vec::new(),
                     &mut case,
                 )
