@@ -27,3 +27,13 @@ pub(crate) fn prefetch_all(bytes: &[u8]) {
         prefetch(last);
     }
 }
+
+/// [`prefetch`] every cache line of `value`.
+#[inline]
+pub(crate) fn prefetch_value<T>(value: &T) {
+    let start = std::ptr::from_ref(value).cast::<u8>();
+    for at in (0..std::mem::size_of::<T>()).step_by(64) {
+        prefetch(start.wrapping_add(at));
+    }
+    prefetch(start.wrapping_add(std::mem::size_of::<T>().saturating_sub(1)));
+}

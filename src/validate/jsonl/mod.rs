@@ -181,31 +181,44 @@ impl<'o> Lines<'o> {
     /// Read ahead for the lines at `spans` of `text`, before judging them one by one: what
     /// judging a line reads first (its kept prefix, its compiled schema) is mostly in no
     /// cache, and reading it line by line waits for memory once for each step. Here each
-    /// step is taken for every line of the batch before the next, so their waits overlap.
-    /// Nothing is changed: a wrong guess costs only the reads.
-    /// Each line's prefix key is worked out here, once (`None`: not worked out).
+    /// step fetches what the next one reads, for every line of the batch, so their waits
+    /// overlap. Nothing is changed: a wrong guess costs only the reads. Each line's prefix
+    /// key is worked out here, once (`None`: not worked out).
     fn warm(&self, text: &str, spans: &[(usize, usize)]) -> [Option<Option<u64>>; WARM] {
+        use crate::validate::ahead::prefetch;
         let mut keys = [None; WARM];
         if !self.prefixes.several_indexed() {
             return keys;
         }
-        let mut sum = 0u64;
+        for (k, &(from, to)) in keys.iter_mut().zip(spans) {
+            *k = Some(self.prefixes.fetch_slot(&text[from..to]));
+        }
         let mut entries = [None; WARM];
-        for ((e, k), &(from, to)) in entries.iter_mut().zip(&mut keys).zip(spans) {
-            let (key, entry) = self.prefixes.warm(&text[from..to]);
-            *k = Some(key);
-            *e = entry;
+        for (e, k) in entries.iter_mut().zip(&keys) {
+            *e = k.flatten().and_then(|h| self.prefixes.warm(h));
+            if let Some(c) = e.and_then(|at| self.cache.try_get(at)) {
+                crate::validate::ahead::prefetch_value(c);
+            }
         }
         let mut roots = [None; WARM];
         for (r, e) in roots.iter_mut().zip(&entries) {
             if let Some(Ok(v)) = e.and_then(|at| self.cache.try_get(at)) {
-                *r = v.warm_root().map(|o| (v, o));
+                v.fetch_root();
+                *r = Some(v);
             }
         }
-        for (_, o) in roots.iter().flatten() {
+        let mut objects = [None; WARM];
+        for (o, r) in objects.iter_mut().zip(&roots) {
+            *o = r.and_then(|v| Some((v, v.warm_root()?)));
+            if let Some((_, o)) = o {
+                prefetch(*o);
+            }
+        }
+        let mut sum = 0u64;
+        for (_, o) in objects.iter().flatten() {
             sum = sum.wrapping_add(o.warm());
         }
-        for (v, o) in roots.iter().flatten() {
+        for (v, o) in objects.iter().flatten() {
             sum = sum.wrapping_add(v.warm_members(o));
         }
         std::hint::black_box(sum);

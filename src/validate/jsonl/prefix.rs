@@ -51,20 +51,23 @@ struct Prefix {
     /// The compiled schema entry a case from this prefix was judged with, for the reading
     /// (form and formats) it was judged in.
     resolved: Option<(Reading, usize)>,
+    /// Its slot in [`Prefixes::slots`], if it is indexed.
+    slot: Option<u32>,
 }
 
 /// A prefix's id, as [`Prefixes::find`] and [`Prefixes::record`] give it.
 pub(super) type PrefixId = u32;
 
-/// A slot of the index: a prefix's [`key`], where its bytes are and how many, its id
-/// (plus one; zero is an empty slot). A lookup reads one slot, then the bytes and the entry
-/// at once.
+/// A slot of the index: a prefix's [`key`], where its bytes are and how many, its id (plus
+/// one; zero is an empty slot), and the compiled entry it was last judged with (plus one;
+/// zero: none yet). Reading ahead reads only slots.
 #[derive(Clone, Copy, Default)]
 struct Slot {
     hash: u64,
     at: u32,
     len: u32,
     id: u32,
+    judged_with: u32,
 }
 
 /// Every prefix kept, indexed by its [`key`] (open addressing, the slots at most half full).
@@ -125,20 +128,26 @@ impl Prefixes {
         self.indexed > 1
     }
 
-    /// Read ahead for a line about to be judged: the kept prefix `text` may start with,
-    /// found by its [`key`] alone (its bytes not compared), and its bytes fetched. Only
-    /// reads; it gives the line's key (for [`Prefixes::find`]) and a hint: the compiled
-    /// entry that prefix was judged with, if any.
-    pub(super) fn warm(&self, text: &str) -> (Option<u64>, Option<usize>) {
-        let Some(h) = key(text.as_bytes()) else {
-            return (None, None);
-        };
-        let mask = self.slots.len() - 1;
+    /// The first step of reading ahead for a line about to be judged: its [`key`] (for
+    /// [`Prefixes::find`] and [`Prefixes::warm`]), with the slot it leads to fetched.
+    pub(super) fn fetch_slot(&self, text: &str) -> Option<u64> {
+        let h = key(text.as_bytes())?;
+        if let Some(s) = self.slots.get(h as usize & self.slots.len().wrapping_sub(1)) {
+            crate::validate::ahead::prefetch(s);
+        }
+        Some(h)
+    }
+
+    /// The next step: the kept prefix a line of key `h` may start with, found by its key
+    /// alone (its bytes not compared), with its bytes fetched. Only reads; what it gives is
+    /// a hint: the compiled entry that prefix was last judged with, if any.
+    pub(super) fn warm(&self, h: u64) -> Option<usize> {
+        let mask = self.slots.len().checked_sub(1)?;
         let mut i = h as usize & mask;
         let s = loop {
             let s = self.slots[i];
             if s.id == 0 {
-                return (Some(h), None);
+                return None;
             }
             if s.hash == h {
                 break s;
@@ -148,8 +157,10 @@ impl Prefixes {
         if let Some(kept) = self.bytes.get(s.at as usize..(s.at + s.len) as usize) {
             crate::validate::ahead::prefetch_all(kept);
         }
-        let entry = &self.entries[(s.id - 1) as usize];
-        (Some(h), entry.resolved.map(|(_, at)| at))
+        if let Some(entry) = self.entries.get(s.id as usize - 1) {
+            crate::validate::ahead::prefetch_value(entry);
+        }
+        (s.judged_with as usize).checked_sub(1)
     }
 
     /// Keep `text` up to byte `at` (the start of its args value) and the case so far; the
@@ -163,6 +174,7 @@ impl Prefixes {
             len: at,
             start,
             resolved: None,
+            slot: None,
         };
         self.bytes.extend_from_slice(&text.as_bytes()[..at]);
         let id = self.entries.len() as PrefixId;
@@ -176,6 +188,7 @@ impl Prefixes {
                 at: bytes_at as u32,
                 len: len as u32,
                 id: id + 1,
+                judged_with: 0,
             });
         }
         self.last = Some(id);
@@ -198,6 +211,7 @@ impl Prefixes {
             i = (i + 1) & mask;
         }
         self.slots[i] = slot;
+        self.entries[slot.id as usize - 1].slot = Some(i as u32);
         self.indexed += 1;
     }
 
@@ -205,6 +219,9 @@ impl Prefixes {
     pub(super) fn resolve(&mut self, id: PrefixId, form: Reading, at: usize) {
         if let Some(p) = self.entries.get_mut(id as usize) {
             p.resolved = Some((form, at));
+            if let Some(slot) = p.slot.and_then(|i| self.slots.get_mut(i as usize)) {
+                slot.judged_with = at as u32 + 1;
+            }
         }
     }
 
