@@ -132,7 +132,10 @@ impl Prefixes {
     /// [`Prefixes::find`] and [`Prefixes::warm`]), with the slot it leads to fetched.
     pub(super) fn fetch_slot(&self, text: &str) -> Option<u64> {
         let h = key(text.as_bytes())?;
-        if let Some(s) = self.slots.get(h as usize & self.slots.len().wrapping_sub(1)) {
+        if let Some(s) = self
+            .slots
+            .get(h as usize & self.slots.len().wrapping_sub(1))
+        {
             crate::validate::ahead::prefetch(s);
         }
         Some(h)
