@@ -55,11 +55,6 @@ pub struct Stats {
     pub bad: usize,
 }
 
-/// Input read at a time (a longer line grows the buffer, up to the line cap).
-const CHUNK: usize = 1 << 17;
-/// Verdicts are handed to the output once this many bytes wait.
-const FLUSH_AT: usize = 1 << 16;
-
 /// Run every line of `input`, writing one verdict line each to `output`.
 pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<Stats> {
     let (mut input, mut output) = (input, output);
@@ -70,63 +65,32 @@ pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<S
     loop {
         let n = read_some(&mut input, &mut chunk[filled..])?;
         filled += n;
-        let mut start = 0;
-        // Room for the args of this chunk's lines (they all borrow from it).
-        let mut room = recycle(std::mem::take(&mut lines.room));
-        // Complete lines: check UTF-8 once for all of them, then split in place.
         let whole = memchr::memrchr(b'\n', &chunk[..filled]).map_or(0, |i| i + 1);
-        if let Ok(text) = std::str::from_utf8(&chunk[..whole]) {
-            let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
-            loop {
-                // A batch of lines: read ahead for all of them, then judge each.
-                let mut batch = [(0, 0); WARM];
-                let mut n = 0;
-                for (slot, end) in batch.iter_mut().zip(ends.by_ref()) {
-                    *slot = (start, end);
-                    start = end + 1;
-                    n += 1;
-                }
-                if n == 0 {
-                    break;
-                }
-                let keys = lines.warm(text, &batch[..n]);
-                for (&(from, to), &key) in batch[..n].iter().zip(&keys) {
-                    lines.text_line(&text[from..to], key, &mut room);
-                    lines.write_if_full(&mut output)?;
-                }
-            }
-        } else {
-            // Some line is not UTF-8: go line by line so only that line is refused.
-            while let Some(off) = memchr::memchr(b'\n', &chunk[start..filled]) {
-                lines.byte_line(&chunk[start..start + off], &mut room);
-                lines.write_if_full(&mut output)?;
-                start += off + 1;
-            }
-        }
+        lines.whole_lines(&chunk[..whole], &mut output)?;
         if n == 0 {
-            if start < filled {
-                lines.byte_line(&chunk[start..filled], &mut room);
+            if whole < filled {
+                lines.last_line(&chunk[whole..filled]);
             }
             break;
         }
-        lines.room = recycle(room);
-        chunk.copy_within(start..filled, 0);
-        filled -= start;
+        chunk.copy_within(whole..filled, 0);
+        filled -= whole;
         if filled == chunk.len() {
             if chunk.len() >= crate::input::MAX_LINE_BYTES {
                 // No newline in sight: stop rather than hold an endless line in memory.
-                lines.write(&mut output)?;
-                output.flush()?;
-                return Err(crate::input::line_too_long(lines.stats.lines + 1));
+                return lines.too_long(output);
             }
             // A line longer than the buffer: make room.
             chunk.resize(chunk.len() * 2, 0);
         }
     }
-    lines.write(&mut output)?;
-    output.flush()?;
-    Ok(lines.stats)
+    lines.finish(output)
 }
+
+/// Input read at a time (a longer line grows the buffer, up to the line cap).
+const CHUNK: usize = 1 << 17;
+/// Verdicts are handed to the output once this many bytes wait.
+const FLUSH_AT: usize = 1 << 16;
 
 /// Lines read ahead for at once (see [`Lines::warm`]).
 const WARM: usize = 16;
@@ -163,6 +127,65 @@ impl<'o> Lines<'o> {
             stats: Stats::default(),
             out: String::with_capacity(FLUSH_AT + 4096),
         }
+    }
+
+    /// Judge `bytes`, whole lines each ending in `\n`, writing verdicts as they fill up.
+    fn whole_lines(&mut self, bytes: &[u8], output: &mut impl Write) -> io::Result<()> {
+        // Room for the args of these lines (they all borrow from them).
+        let mut room = recycle(std::mem::take(&mut self.room));
+        let mut start = 0;
+        // Check UTF-8 once for all of them, then split in place.
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+            loop {
+                // A batch of lines: read ahead for all of them, then judge each.
+                let mut batch = [(0, 0); WARM];
+                let mut n = 0;
+                for (slot, end) in batch.iter_mut().zip(ends.by_ref()) {
+                    *slot = (start, end);
+                    start = end + 1;
+                    n += 1;
+                }
+                if n == 0 {
+                    break;
+                }
+                let keys = self.warm(text, &batch[..n]);
+                for (&(from, to), &key) in batch[..n].iter().zip(&keys) {
+                    self.text_line(&text[from..to], key, &mut room);
+                    self.write_if_full(output)?;
+                }
+            }
+        } else {
+            // Some line is not UTF-8: go line by line so only that line is refused.
+            while let Some(off) = memchr::memchr(b'\n', &bytes[start..]) {
+                self.byte_line(&bytes[start..start + off], &mut room);
+                self.write_if_full(output)?;
+                start += off + 1;
+            }
+        }
+        self.room = recycle(room);
+        Ok(())
+    }
+
+    /// Judge the last line of the input, which has no `\n`.
+    fn last_line(&mut self, bytes: &[u8]) {
+        let mut room = recycle(std::mem::take(&mut self.room));
+        self.byte_line(bytes, &mut room);
+        self.room = recycle(room);
+    }
+
+    /// Stop at a line longer than the most a line may be, after the verdicts so far.
+    fn too_long(mut self, mut output: impl Write) -> io::Result<Stats> {
+        self.write(&mut output)?;
+        output.flush()?;
+        Err(crate::input::line_too_long(self.stats.lines + 1))
+    }
+
+    /// Write the verdicts still waiting.
+    fn finish(mut self, mut output: impl Write) -> io::Result<Stats> {
+        self.write(&mut output)?;
+        output.flush()?;
+        Ok(self.stats)
     }
 
     fn write(&mut self, output: &mut impl Write) -> io::Result<()> {
