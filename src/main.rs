@@ -1,5 +1,10 @@
-//! Thin entry point: install error reporting, hand over to the CLI.
+//! Thin entry point: install error reporting, hand over to the CLI. Memory comes from
+//! mimalloc: a JSON-lines run keeps thousands of compiled schemas, each many small
+//! allocations, and mimalloc keeps them closer together and frees them faster.
 use std::process::ExitCode;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     if let Err(err) = color_eyre::install() {

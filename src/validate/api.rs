@@ -199,6 +199,14 @@ impl Validator {
         self.program.warm_root()
     }
 
+    /// Fetch the root node, for reading ahead of judging (its object rules are read next).
+    #[inline]
+    pub(crate) fn fetch_root(&self) {
+        if let Some(n) = self.program.nodes.get(self.program.root as usize) {
+            super::ahead::prefetch(n);
+        }
+    }
+
     /// Read ahead the nodes of `o`'s properties (`o`: this validator's
     /// [`Validator::warm_root`]).
     #[inline]

@@ -44,6 +44,7 @@
 //! `decimal.rs` (exact numbers), [`format`] and `ecma_regex.rs`, [`tools`] (the orchestrator's
 //! declarations), [`cases`] (the fixture rows), [`jsonl`] (`validate --jsonl`).
 
+mod ahead;
 pub mod cases;
 mod compile;
 mod decimal;

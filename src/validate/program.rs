@@ -199,10 +199,13 @@ impl ObjRules {
     /// names and required indices), so that a run can read ahead for many lines at once;
     /// the sum only keeps the reads from being left out.
     pub(crate) fn warm(&self) -> u64 {
-        let heads: u64 = self.heads.iter().step_by(2).map(|h| h.head).sum();
-        let names = self.names.as_bytes().first().copied().unwrap_or(0);
-        let required = self.required_at.first().copied().unwrap_or(0);
-        heads ^ u64::from(names) ^ u64::from(required)
+        use crate::validate::ahead::prefetch;
+        for h in self.heads.iter().step_by(2) {
+            prefetch(h);
+        }
+        prefetch(self.names.as_ptr());
+        prefetch(self.required_at.as_ptr());
+        self.heads.len() as u64
     }
 
     /// The declared property called `name`.
@@ -290,11 +293,20 @@ fn index_hash(name: &str) -> u64 {
 #[inline]
 pub(crate) fn name_head(name: &str) -> u64 {
     let b = name.as_bytes();
-    let mut a = [0u8; 8];
-    let n = b.len().min(7);
-    a[..n].copy_from_slice(&b[..n]);
-    a[7] = b.len().min(255) as u8;
-    u64::from_le_bytes(a)
+    let len = (b.len().min(255) as u64) << 56;
+    // The first bytes as one little-endian word, read in at most two overlapping loads (no
+    // copy of a variable length, which would be a call).
+    let n = b.len();
+    let u16_at = |i: usize| u64::from(u16::from_le_bytes([b[i], b[i + 1]]));
+    let u32_at = |i: usize| u64::from(u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]));
+    let bytes = match n {
+        0 => 0,
+        1 => u64::from(b[0]),
+        2..=3 => u16_at(0) | (u16_at(n - 2) << (8 * (n - 2))),
+        4..=7 => u32_at(0) | (u32_at(n - 4) << (8 * (n - 4))),
+        _ => u32_at(0) | (u32_at(3) << 24),
+    };
+    bytes | len
 }
 
 /// Checks on arrays.
@@ -416,12 +428,17 @@ impl Program {
     /// Read the nodes of `o`'s properties that check more than a type (the next step of
     /// reading ahead, after [`ObjRules::warm`]).
     pub(crate) fn warm_members(&self, o: &ObjRules) -> u64 {
-        o.heads
+        let mut n = 0;
+        for node in o
+            .heads
             .iter()
             .filter(|h| h.only == 0)
             .filter_map(|h| self.nodes.get(h.node as usize))
-            .map(|n| u64::from(n.resource) ^ u64::from(n.only_types))
-            .sum()
+        {
+            crate::validate::ahead::prefetch(node);
+            n += 1;
+        }
+        n
     }
 
     /// Once every node is built: each property's [`Head::only`], so a lookup that checks

@@ -70,6 +70,14 @@ pub(crate) enum What<'x> {
     Whole(String),
 }
 
+/// A piece of a message: its own words (plain ASCII: written as they are), or a name or
+/// value from a schema or a call (escaped where it is written as JSON).
+#[derive(Clone, Copy)]
+enum Piece<'s> {
+    Lit(&'static str),
+    Text(&'s str),
+}
+
 /// One failure, found.
 #[derive(Debug, Clone)]
 pub(crate) struct Found<'x> {
@@ -91,45 +99,48 @@ impl Found<'_> {
         }
     }
 
-    /// The message, written into `out` by `push` (which escapes or not).
-    fn pieces(&self, root: &str, push: &mut dyn FnMut(&str)) {
+    /// The message, handed to `push` piece by piece.
+    fn pieces<'s>(&'s self, root: &'s str, push: &mut dyn FnMut(Piece<'s>)) {
+        use Piece::{Lit, Text};
         match &self.what {
             What::Missing => {
-                push("missing required arg: ");
-                push(&self.path);
+                push(Lit("missing required arg: "));
+                push(Text(&self.path));
             }
             What::MissingWith(note) => {
-                push("missing required arg: ");
-                push(&self.path);
-                push(" (");
-                push(note);
-                push(")");
+                push(Lit("missing required arg: "));
+                push(Text(&self.path));
+                push(Lit(" ("));
+                push(Text(note));
+                push(Lit(")"));
             }
             What::Unknown => {
-                push("unknown arg: ");
-                push(&self.path);
+                push(Lit("unknown arg: "));
+                push(Text(&self.path));
             }
             What::Type { expected, got } => {
-                push("type error: ");
-                push(self.subject(root));
-                push(" expected ");
-                push(expected);
-                push(", got ");
-                push(got);
+                push(Lit("type error: "));
+                push(Text(self.subject(root)));
+                push(Lit(" expected "));
+                push(Text(expected));
+                push(Lit(", got "));
+                push(Lit(got));
             }
-            What::Value(text) => {
-                push("value error: ");
-                push(self.subject(root));
-                push(" ");
-                push(text);
+            What::Value(value) => {
+                push(Lit("value error: "));
+                push(Text(self.subject(root)));
+                push(Lit(" "));
+                push(Text(value));
             }
-            What::Whole(text) => push(text),
+            What::Whole(whole) => push(Text(whole)),
         }
     }
 
     pub(crate) fn message(&self, root: &str) -> String {
         let mut s = String::new();
-        self.pieces(root, &mut |p| s.push_str(p));
+        self.pieces(root, &mut |p| match p {
+            Piece::Lit(t) | Piece::Text(t) => s.push_str(t),
+        });
         s
     }
 
@@ -137,7 +148,11 @@ impl Found<'_> {
     /// each escapes alone).
     pub(crate) fn push_message_json(&self, root: &str, out: &mut String) {
         out.push('"');
-        self.pieces(root, &mut |p| push_json_escaped(p, out));
+        self.pieces(root, &mut |p| match p {
+            // The message's own words need no escapes.
+            Piece::Lit(t) => out.push_str(t),
+            Piece::Text(t) => push_json_escaped(t, out),
+        });
         out.push('"');
     }
 }

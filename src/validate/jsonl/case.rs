@@ -98,18 +98,19 @@ fn repeated(key: &str) -> CaseError {
 }
 
 /// Read `text` as a case into `case` (a new one). `spare` is room for the args' members.
-/// With `allow_duplicates` (a second reading, after the args repeated a key) `prefixes` are
+/// `kept`: the prefixes, and the line's prefix key if it was worked out. With
+/// `allow_duplicates` (a second reading, after the args repeated a key) the prefixes are
 /// neither used nor changed.
 pub(super) fn read<'a>(
     text: &'a str,
     allow_duplicates: bool,
     cache: &Cache,
-    prefixes: &mut Prefixes,
+    (prefixes, key): (&mut Prefixes, Option<Option<u64>>),
     spare: Vec<Field<'a>>,
     case: &mut RawCase<'a>,
 ) -> Result<(), CaseError> {
     if !allow_duplicates {
-        if let Some((id, at, start)) = prefixes.find(text) {
+        if let Some((id, at, start)) = prefixes.find(text, key) {
             let key = start.key;
             case.resume(text, id, start);
             let mut p = Parser::inside_object(text, at);

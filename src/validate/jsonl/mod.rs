@@ -55,11 +55,6 @@ pub struct Stats {
     pub bad: usize,
 }
 
-/// Input read at a time (a longer line grows the buffer, up to the line cap).
-const CHUNK: usize = 1 << 17;
-/// Verdicts are handed to the output once this many bytes wait.
-const FLUSH_AT: usize = 1 << 16;
-
 /// Run every line of `input`, writing one verdict line each to `output`.
 pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<Stats> {
     let (mut input, mut output) = (input, output);
@@ -70,63 +65,32 @@ pub fn run(input: impl Read, output: impl Write, opts: &Options) -> io::Result<S
     loop {
         let n = read_some(&mut input, &mut chunk[filled..])?;
         filled += n;
-        let mut start = 0;
-        // Room for the args of this chunk's lines (they all borrow from it).
-        let mut room = recycle(std::mem::take(&mut lines.room));
-        // Complete lines: check UTF-8 once for all of them, then split in place.
         let whole = memchr::memrchr(b'\n', &chunk[..filled]).map_or(0, |i| i + 1);
-        if let Ok(text) = std::str::from_utf8(&chunk[..whole]) {
-            let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
-            loop {
-                // A batch of lines: read ahead for all of them, then judge each.
-                let mut batch = [(0, 0); WARM];
-                let mut n = 0;
-                for (slot, end) in batch.iter_mut().zip(ends.by_ref()) {
-                    *slot = (start, end);
-                    start = end + 1;
-                    n += 1;
-                }
-                if n == 0 {
-                    break;
-                }
-                lines.warm(text, &batch[..n]);
-                for &(from, to) in &batch[..n] {
-                    lines.text_line(&text[from..to], &mut room);
-                    lines.write_if_full(&mut output)?;
-                }
-            }
-        } else {
-            // Some line is not UTF-8: go line by line so only that line is refused.
-            while let Some(off) = memchr::memchr(b'\n', &chunk[start..filled]) {
-                lines.byte_line(&chunk[start..start + off], &mut room);
-                lines.write_if_full(&mut output)?;
-                start += off + 1;
-            }
-        }
+        lines.whole_lines(&chunk[..whole], &mut output)?;
         if n == 0 {
-            if start < filled {
-                lines.byte_line(&chunk[start..filled], &mut room);
+            if whole < filled {
+                lines.last_line(&chunk[whole..filled]);
             }
             break;
         }
-        lines.room = recycle(room);
-        chunk.copy_within(start..filled, 0);
-        filled -= start;
+        chunk.copy_within(whole..filled, 0);
+        filled -= whole;
         if filled == chunk.len() {
             if chunk.len() >= crate::input::MAX_LINE_BYTES {
                 // No newline in sight: stop rather than hold an endless line in memory.
-                lines.write(&mut output)?;
-                output.flush()?;
-                return Err(crate::input::line_too_long(lines.stats.lines + 1));
+                return lines.too_long(output);
             }
             // A line longer than the buffer: make room.
             chunk.resize(chunk.len() * 2, 0);
         }
     }
-    lines.write(&mut output)?;
-    output.flush()?;
-    Ok(lines.stats)
+    lines.finish(output)
 }
+
+/// Input read at a time (a longer line grows the buffer, up to the line cap).
+const CHUNK: usize = 1 << 17;
+/// Verdicts are handed to the output once this many bytes wait.
+const FLUSH_AT: usize = 1 << 16;
 
 /// Lines read ahead for at once (see [`Lines::warm`]).
 const WARM: usize = 16;
@@ -165,6 +129,65 @@ impl<'o> Lines<'o> {
         }
     }
 
+    /// Judge `bytes`, whole lines each ending in `\n`, writing verdicts as they fill up.
+    fn whole_lines(&mut self, bytes: &[u8], output: &mut impl Write) -> io::Result<()> {
+        // Room for the args of these lines (they all borrow from them).
+        let mut room = recycle(std::mem::take(&mut self.room));
+        let mut start = 0;
+        // Check UTF-8 once for all of them, then split in place.
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
+            loop {
+                // A batch of lines: read ahead for all of them, then judge each.
+                let mut batch = [(0, 0); WARM];
+                let mut n = 0;
+                for (slot, end) in batch.iter_mut().zip(ends.by_ref()) {
+                    *slot = (start, end);
+                    start = end + 1;
+                    n += 1;
+                }
+                if n == 0 {
+                    break;
+                }
+                let keys = self.warm(text, &batch[..n]);
+                for (&(from, to), &key) in batch[..n].iter().zip(&keys) {
+                    self.text_line(&text[from..to], key, &mut room);
+                    self.write_if_full(output)?;
+                }
+            }
+        } else {
+            // Some line is not UTF-8: go line by line so only that line is refused.
+            while let Some(off) = memchr::memchr(b'\n', &bytes[start..]) {
+                self.byte_line(&bytes[start..start + off], &mut room);
+                self.write_if_full(output)?;
+                start += off + 1;
+            }
+        }
+        self.room = recycle(room);
+        Ok(())
+    }
+
+    /// Judge the last line of the input, which has no `\n`.
+    fn last_line(&mut self, bytes: &[u8]) {
+        let mut room = recycle(std::mem::take(&mut self.room));
+        self.byte_line(bytes, &mut room);
+        self.room = recycle(room);
+    }
+
+    /// Stop at a line longer than the most a line may be, after the verdicts so far.
+    fn too_long(mut self, mut output: impl Write) -> io::Result<Stats> {
+        self.write(&mut output)?;
+        output.flush()?;
+        Err(crate::input::line_too_long(self.stats.lines + 1))
+    }
+
+    /// Write the verdicts still waiting.
+    fn finish(mut self, mut output: impl Write) -> io::Result<Stats> {
+        self.write(&mut output)?;
+        output.flush()?;
+        Ok(self.stats)
+    }
+
     fn write(&mut self, output: &mut impl Write) -> io::Result<()> {
         output.write_all(self.out.as_bytes())?;
         self.out.clear();
@@ -181,39 +204,55 @@ impl<'o> Lines<'o> {
     /// Read ahead for the lines at `spans` of `text`, before judging them one by one: what
     /// judging a line reads first (its kept prefix, its compiled schema) is mostly in no
     /// cache, and reading it line by line waits for memory once for each step. Here each
-    /// step is taken for every line of the batch before the next, so their waits overlap.
-    /// Nothing is changed: a wrong guess costs only the reads.
-    fn warm(&self, text: &str, spans: &[(usize, usize)]) {
-        if !self.prefixes.any_indexed() {
-            return;
+    /// step fetches what the next one reads, for every line of the batch, so their waits
+    /// overlap. Nothing is changed: a wrong guess costs only the reads. Each line's prefix
+    /// key is worked out here, once (`None`: not worked out).
+    fn warm(&self, text: &str, spans: &[(usize, usize)]) -> [Option<Option<u64>>; WARM] {
+        use crate::validate::ahead::prefetch;
+        let mut keys = [None; WARM];
+        if !self.prefixes.several_indexed() {
+            return keys;
         }
-        let mut sum = 0u64;
+        for (k, &(from, to)) in keys.iter_mut().zip(spans) {
+            *k = Some(self.prefixes.fetch_slot(&text[from..to]));
+        }
         let mut entries = [None; WARM];
-        for (e, &(from, to)) in entries.iter_mut().zip(spans) {
-            let (touched, entry) = self.prefixes.warm(&text[from..to]);
-            sum = sum.wrapping_add(touched);
-            *e = entry;
+        for (e, k) in entries.iter_mut().zip(&keys) {
+            *e = k.flatten().and_then(|h| self.prefixes.warm(h));
+            if let Some(c) = e.and_then(|at| self.cache.try_get(at)) {
+                crate::validate::ahead::prefetch_value(c);
+            }
         }
         let mut roots = [None; WARM];
         for (r, e) in roots.iter_mut().zip(&entries) {
             if let Some(Ok(v)) = e.and_then(|at| self.cache.try_get(at)) {
-                *r = v.warm_root().map(|o| (v, o));
+                v.fetch_root();
+                *r = Some(v);
             }
         }
-        for (_, o) in roots.iter().flatten() {
+        let mut objects = [None; WARM];
+        for (o, r) in objects.iter_mut().zip(&roots) {
+            *o = r.and_then(|v| Some((v, v.warm_root()?)));
+            if let Some((_, o)) = o {
+                prefetch(*o);
+            }
+        }
+        let mut sum = 0u64;
+        for (_, o) in objects.iter().flatten() {
             sum = sum.wrapping_add(o.warm());
         }
-        for (v, o) in roots.iter().flatten() {
+        for (v, o) in objects.iter().flatten() {
             sum = sum.wrapping_add(v.warm_members(o));
         }
         std::hint::black_box(sum);
+        keys
     }
 
     /// Judge one line (without its `\n`) and append its verdict line. `room` is empty room
     /// for the members of its args (and left so).
     fn byte_line<'a>(&mut self, line: &'a [u8], room: &mut Vec<Field<'a>>) {
         match std::str::from_utf8(line) {
-            Ok(text) => self.text_line(text, room),
+            Ok(text) => self.text_line(text, None, room),
             Err(e) => {
                 self.stats.lines += 1;
                 self.stats.bad += 1;
@@ -224,11 +263,17 @@ impl<'o> Lines<'o> {
         }
     }
 
-    /// Judge one line of text (without its `\n`) and append its verdict line.
-    fn text_line<'a>(&mut self, line: &'a str, room: &mut Vec<Field<'a>>) {
+    /// Judge one line of text (without its `\n`) and append its verdict line; `key`: its
+    /// prefix key, if [`Lines::warm`] worked it out.
+    fn text_line<'a>(
+        &mut self,
+        line: &'a str,
+        key: Option<Option<u64>>,
+        room: &mut Vec<Field<'a>>,
+    ) {
         let text = line.strip_suffix('\r').unwrap_or(line);
         self.stats.lines += 1;
-        match self.case(text, room) {
+        match self.case(text, key, room) {
             Ok(true) => self.stats.ok += 1,
             Ok(false) => self.stats.rejected += 1,
             Err(bad) => {
@@ -241,11 +286,17 @@ impl<'o> Lines<'o> {
 
     /// `Ok(passed)` for a case (its verdict written), `Err(reason)` for a line that is not
     /// a case (nothing written).
-    fn case<'a>(&mut self, text: &'a str, room: &mut Vec<Field<'a>>) -> Result<bool, String> {
+    fn case<'a>(
+        &mut self,
+        text: &'a str,
+        key: Option<Option<u64>>,
+        room: &mut Vec<Field<'a>>,
+    ) -> Result<bool, String> {
         let entries = &self.cache;
         let mut case = RawCase::default();
         let spare = std::mem::take(room);
-        match case::read(text, false, entries, &mut self.prefixes, spare, &mut case) {
+        let kept = (&mut self.prefixes, key);
+        match case::read(text, false, entries, kept, spare, &mut case) {
             Ok(()) => self.judge(&mut case, None, room),
             Err(CaseError::DuplicateInArgs(path)) => {
                 // Read the line again, letting the repeat through, to check the rest of it.
@@ -254,7 +305,7 @@ impl<'o> Lines<'o> {
                     text,
                     true,
                     entries,
-                    &mut self.prefixes,
+                    (&mut self.prefixes, None),
                     Vec::new(),
                     &mut case,
                 )

@@ -5,17 +5,17 @@
 //! descriptions before a short `"args"`. Reading is deterministic, so a line that starts
 //! with the exact bytes an earlier line had before its args gives the same case up to there;
 //! it is read from its args on, with what those bytes gave and the compiled schema they were
-//! judged with. Finding the earlier line costs a hash of the line's first [`HEAD`] bytes and
-//! one comparison of the remembered bytes (a cache hit never scans or parses the
-//! declaration). What follows the args (later members, trailing text) is read as always.
+//! judged with. Finding the earlier line costs a search for the first `"args`, a hash of the
+//! bytes around it (see [`key`]) and one comparison of the remembered bytes (a cache hit
+//! never parses the declaration). What follows the args (later members, trailing text) is
+//! read as always.
 
 use std::ops::Range;
 
 use super::cache::Reading;
 use super::{Form, Formats};
 
-/// Bytes of a line hashed to find the prefixes it may start with. A prefix shorter than
-/// this is kept only as the last one seen.
+/// Bytes hashed at each end of what [`key`] hashes (all of it, when it is short).
 const HEAD: usize = 128;
 /// The most prefixes kept, and the most bytes they may hold (past either, they start afresh).
 const MAX_PREFIXES: usize = 16384;
@@ -51,24 +51,26 @@ struct Prefix {
     /// The compiled schema entry a case from this prefix was judged with, for the reading
     /// (form and formats) it was judged in.
     resolved: Option<(Reading, usize)>,
+    /// Its slot in [`Prefixes::slots`], if it is indexed.
+    slot: Option<u32>,
 }
 
 /// A prefix's id, as [`Prefixes::find`] and [`Prefixes::record`] give it.
 pub(super) type PrefixId = u32;
 
-/// A slot of the index: a prefix's head hash, where its bytes are and how many, its id
-/// (plus one; zero is an empty slot). A lookup reads one slot, then the bytes and the entry
-/// at once.
+/// A slot of the index: a prefix's [`key`], where its bytes are and how many, its id (plus
+/// one; zero is an empty slot), and the compiled entry it was last judged with (plus one;
+/// zero: none yet). Reading ahead reads only slots.
 #[derive(Clone, Copy, Default)]
 struct Slot {
     hash: u64,
     at: u32,
     len: u32,
     id: u32,
+    judged_with: u32,
 }
 
-/// Every prefix kept, indexed by a hash of its first [`HEAD`] bytes (open addressing, the
-/// slots at most half full).
+/// Every prefix kept, indexed by its [`key`] (open addressing, the slots at most half full).
 #[derive(Default)]
 pub(super) struct Prefixes {
     entries: Vec<Prefix>,
@@ -78,15 +80,18 @@ pub(super) struct Prefixes {
     /// The prefix the last line started with or recorded (tried first: a stream often calls
     /// one tool many times in a row).
     last: Option<PrefixId>,
-    /// The one short prefix kept (shorter than [`HEAD`], so not indexed).
-    short: Option<PrefixId>,
     /// Slots in use.
     indexed: usize,
 }
 
 impl Prefixes {
     /// The prefix `text` starts with, if one is kept: its id, its length and the case so far.
-    pub(super) fn find(&mut self, text: &str) -> Option<(PrefixId, usize, &Start)> {
+    /// `key` is the line's [`key`], when it was worked out already.
+    pub(super) fn find(
+        &mut self,
+        text: &str,
+        key: Option<Option<u64>>,
+    ) -> Option<(PrefixId, usize, &Start)> {
         let b = text.as_bytes();
         let kept = &self.bytes;
         let starts = |at: usize, len: usize| b.len() > len && b[..len] == kept[at..at + len];
@@ -95,8 +100,8 @@ impl Prefixes {
             .filter(|&id| starts(self.entries[id as usize].at, self.entries[id as usize].len));
         let found = match last {
             Some(id) => id,
-            None if b.len() > HEAD && !self.slots.is_empty() => {
-                let h = head_hash(&b[..HEAD]);
+            None if self.indexed > 0 => {
+                let h = key.unwrap_or_else(|| self::key(b))?;
                 let mask = self.slots.len() - 1;
                 let mut i = h as usize & mask;
                 loop {
@@ -117,28 +122,48 @@ impl Prefixes {
         Some((found, p.len, &p.start))
     }
 
-    /// Is any prefix indexed (so that [`Prefixes::warm`] may find one)?
-    pub(super) fn any_indexed(&self) -> bool {
-        self.indexed > 0
+    /// Are several prefixes indexed (so that reading ahead with [`Prefixes::warm`] may find
+    /// one that is not the last line's)?
+    pub(super) fn several_indexed(&self) -> bool {
+        self.indexed > 1
     }
 
-    /// Read ahead for a line about to be judged: the kept prefix `text` may start with,
-    /// found by its head's hash alone (not compared), with its bytes read a cache line
-    /// apart. Only reads; what it gives is a hint: the compiled entry that prefix was
-    /// judged with, if any.
-    pub(super) fn warm(&self, text: &str) -> (u64, Option<usize>) {
-        let b = text.as_bytes();
-        if b.len() <= HEAD || self.slots.is_empty() {
-            return (0, None);
+    /// The first step of reading ahead for a line about to be judged: its [`key`] (for
+    /// [`Prefixes::find`] and [`Prefixes::warm`]), with the slot it leads to fetched.
+    pub(super) fn fetch_slot(&self, text: &str) -> Option<u64> {
+        let h = key(text.as_bytes())?;
+        if let Some(s) = self
+            .slots
+            .get(h as usize & self.slots.len().wrapping_sub(1))
+        {
+            crate::validate::ahead::prefetch(s);
         }
-        let s = self.slots[head_hash(&b[..HEAD]) as usize & (self.slots.len() - 1)];
-        if s.id == 0 {
-            return (0, None);
+        Some(h)
+    }
+
+    /// The next step: the kept prefix a line of key `h` may start with, found by its key
+    /// alone (its bytes not compared), with its bytes fetched. Only reads; what it gives is
+    /// a hint: the compiled entry that prefix was last judged with, if any.
+    pub(super) fn warm(&self, h: u64) -> Option<usize> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut i = h as usize & mask;
+        let s = loop {
+            let s = self.slots[i];
+            if s.id == 0 {
+                return None;
+            }
+            if s.hash == h {
+                break s;
+            }
+            i = (i + 1) & mask;
+        };
+        if let Some(kept) = self.bytes.get(s.at as usize..(s.at + s.len) as usize) {
+            crate::validate::ahead::prefetch_all(kept);
         }
-        let kept = self.bytes.get(s.at as usize..(s.at + s.len) as usize);
-        let touched = kept.map_or(0, |k| k.iter().step_by(64).map(|&x| u64::from(x)).sum());
-        let entry = &self.entries[(s.id - 1) as usize];
-        (touched + entry.len as u64, entry.resolved.map(|(_, at)| at))
+        if let Some(entry) = self.entries.get(s.id as usize - 1) {
+            crate::validate::ahead::prefetch_value(entry);
+        }
+        (s.judged_with as usize).checked_sub(1)
     }
 
     /// Keep `text` up to byte `at` (the start of its args value) and the case so far; the
@@ -152,33 +177,23 @@ impl Prefixes {
             len: at,
             start,
             resolved: None,
+            slot: None,
         };
         self.bytes.extend_from_slice(&text.as_bytes()[..at]);
-        let id = match self.short.filter(|_| at < HEAD) {
-            // A short prefix takes the place of the last short one (its bytes stay until
-            // the prefixes start afresh).
-            Some(id) => {
-                self.entries[id as usize] = prefix;
-                id
-            }
-            None => {
-                let id = self.entries.len() as PrefixId;
-                let (bytes_at, len) = (prefix.at, prefix.len);
-                self.entries.push(prefix);
-                if at < HEAD {
-                    self.short = Some(id);
-                } else {
-                    let h = head_hash(&text.as_bytes()[..HEAD]);
-                    self.index(Slot {
-                        hash: h,
-                        at: bytes_at as u32,
-                        len: len as u32,
-                        id: id + 1,
-                    });
-                }
-                id
-            }
-        };
+        let id = self.entries.len() as PrefixId;
+        let (bytes_at, len) = (prefix.at, prefix.len);
+        self.entries.push(prefix);
+        // Indexed when the line's key lies within the prefix (so every line that starts
+        // with it has the same key): always, unless the args key was written with escapes.
+        if let Some(h) = key(&text.as_bytes()[..at]) {
+            self.index(Slot {
+                hash: h,
+                at: bytes_at as u32,
+                len: len as u32,
+                id: id + 1,
+                judged_with: 0,
+            });
+        }
         self.last = Some(id);
         id
     }
@@ -199,6 +214,7 @@ impl Prefixes {
             i = (i + 1) & mask;
         }
         self.slots[i] = slot;
+        self.entries[slot.id as usize - 1].slot = Some(i as u32);
         self.indexed += 1;
     }
 
@@ -206,6 +222,9 @@ impl Prefixes {
     pub(super) fn resolve(&mut self, id: PrefixId, form: Reading, at: usize) {
         if let Some(p) = self.entries.get_mut(id as usize) {
             p.resolved = Some((form, at));
+            if let Some(slot) = p.slot.and_then(|i| self.slots.get_mut(i as usize)) {
+                slot.judged_with = at as u32 + 1;
+            }
         }
     }
 
@@ -224,7 +243,6 @@ impl Prefixes {
         self.slots.clear();
         self.indexed = 0;
         self.last = None;
-        self.short = None;
     }
 
     /// The bytes of the last prefix found or kept (empty: none).
@@ -237,15 +255,47 @@ impl Prefixes {
     }
 }
 
-/// A hash of [`HEAD`] bytes, two words at a time in two lanes.
-fn head_hash(b: &[u8]) -> u64 {
+/// Where a line's index key is taken: the bytes before the first `"args` in it. Every line
+/// that starts with a kept prefix has the same bytes there, since the prefix ends with its
+/// own `"args": ` (or `"args_text": `), at or after the first. `None`: no `"args` at all.
+fn key_span(b: &[u8]) -> Option<usize> {
+    static ARGS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
+    ARGS.get_or_init(|| memchr::memmem::Finder::new(b"\"args"))
+        .find(b)
+}
+
+/// A line's index key: a hash of its first and last [`HEAD`] bytes before the first `"args`
+/// and of how many there are. Two declarations of one tool that differ only past their first
+/// bytes (their descriptions, a property more) get different keys; any that collide are
+/// told apart by comparing their bytes.
+fn key(b: &[u8]) -> Option<u64> {
+    let n = key_span(b)?;
+    let span = &b[..n];
+    let h = if n <= 2 * HEAD {
+        hash(span, n as u64)
+    } else {
+        hash(&span[n - HEAD..], hash(&span[..HEAD], n as u64))
+    };
+    Some(h)
+}
+
+/// A hash of `b`, two words at a time in two lanes, from `seed`.
+fn hash(b: &[u8], seed: u64) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let (mut x, mut y) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
-    for pair in b.chunks_exact(16) {
+    let word = |s: &[u8]| u64::from_le_bytes(s.try_into().unwrap_or([0; 8]));
+    let (mut x, mut y) = (0x243f_6a88_85a3_08d3u64 ^ seed, 0x1319_8a2e_0370_7344u64);
+    let mut pairs = b.chunks_exact(16);
+    for pair in &mut pairs {
         let (a, c) = pair.split_at(8);
-        let word = |s: &[u8]| u64::from_le_bytes(s.try_into().unwrap_or([0; 8]));
         x = (x ^ word(a)).wrapping_mul(K).rotate_left(29);
         y = (y ^ word(c)).wrapping_mul(K).rotate_left(31);
     }
+    let rest = pairs.remainder();
+    let mut tail = [0u8; 16];
+    tail[..rest.len()].copy_from_slice(rest);
+    x = (x ^ word(&tail[..8]) ^ rest.len() as u64)
+        .wrapping_mul(K)
+        .rotate_left(29);
+    y = (y ^ word(&tail[8..])).wrapping_mul(K).rotate_left(31);
     (x ^ y.rotate_left(17)).wrapping_mul(K)
 }

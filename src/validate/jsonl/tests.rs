@@ -156,7 +156,7 @@ fn read_one<'a>(text: &'a str, again: bool, kept: &mut Prefixes) -> Option<RawCa
         text,
         again,
         &super::cache::Cache::default(),
-        kept,
+        (kept, None),
         Vec::new(),
         &mut case,
     )
@@ -529,4 +529,61 @@ fn earlier_declarations_resume_from_their_prefix_however_interleaved() {
     let again = read_one(lines[2], false, &mut kept).expect("a case");
     assert!(again.prefix.is_some());
     assert_eq!(kept.last_bytes(), one.as_bytes());
+}
+
+#[test]
+fn prefixes_alike_in_their_first_bytes_are_each_found_again() {
+    // Versions of one tool that differ only past their first few hundred bytes (a longer
+    // description, one property more), a schema with a property called `args` (so the
+    // first `"args` of the line is inside the schema), and an args key written with an
+    // escape (not indexed: found only as the last prefix).
+    let long = "x".repeat(300);
+    let decls = [
+        format!(
+            r#"{{"schema": {{"name": "w", "description": "{long} a.", "inputSchema": {{"type": "object"}}}}, "args": "#
+        ),
+        format!(
+            r#"{{"schema": {{"name": "w", "description": "{long} b.", "inputSchema": {{"type": "object"}}}}, "args": "#
+        ),
+        format!(
+            r#"{{"schema": {{"name": "w", "description": "{long} a.", "inputSchema": {{"type": "object", "required": ["q"]}}}}, "args": "#
+        ),
+        r#"{"schema": {"type": "object", "properties": {"args": {"type": "string"}}}, "args": "#
+            .to_string(),
+        r#"{"schema": {"type": "object", "properties": {"args": {"type": "integer"}}}, "args": "#
+            .to_string(),
+    ];
+    let lines: Vec<String> = decls
+        .iter()
+        .map(|d| format!(r#"{d}{{"args": 1}}}}"#))
+        .collect();
+    let mut kept = Prefixes::default();
+    for line in &lines {
+        assert!(read_one(line, false, &mut kept).is_some(), "{line}");
+    }
+    // Each again, out of order: found, and found as itself.
+    for i in [2, 0, 4, 1, 3, 0, 2] {
+        let again = read_one(&lines[i], false, &mut kept).expect("a case");
+        assert!(again.prefix.is_some(), "line {i}");
+        assert_eq!(kept.last_bytes(), decls[i].as_bytes(), "line {i}");
+    }
+    let escaped = r#"{"schema": {"type": "object"}, "\u0061rgs": {"q": 1}}"#;
+    assert!(read_one(escaped, false, &mut kept).is_some());
+    let other = read_one(&lines[1], false, &mut kept).expect("a case");
+    assert_eq!(kept.last_bytes(), decls[1].as_bytes());
+    assert!(other.prefix.is_some());
+    let again = read_one(escaped, false, &mut kept).expect("a case");
+    assert!(again.args.is_some());
+    // And the verdicts are the ones each line gets alone.
+    let mut all: Vec<&str> = lines.iter().map(String::as_str).collect();
+    all.push(escaped);
+    let input = [&all[..], &all[..]].concat().join("\n");
+    let verdicts = same_as_alone(&input, false);
+    assert_eq!(verdicts.len(), 12);
+    assert!(
+        verdicts[2].contains("missing required arg: q"),
+        "{verdicts:?} {all:?}"
+    );
+    assert!(verdicts[3].contains("type error: args"), "{}", verdicts[3]);
+    assert_eq!(verdicts[4], r#"{"ok": true, "error": ""}"#);
 }
