@@ -162,8 +162,13 @@ impl Drop for Parser<'_> {
 type PResult<T> = Result<T, Fail>;
 
 impl<'a> Parser<'a> {
+    /// A reader of a whole text, starting with the stacks the last one of this thread left.
     pub(crate) fn new(src: &'a str) -> Self {
         let (fields, items) = STACKS.with(|s| s.take());
+        Parser::with_stacks(src, recycle(fields), recycle_items(items))
+    }
+
+    fn with_stacks(src: &'a str, fields: Vec<Field<'a>>, items: Vec<Json<'a>>) -> Self {
         Parser {
             src,
             bytes: src.as_bytes(),
@@ -171,15 +176,18 @@ impl<'a> Parser<'a> {
             depth: 0,
             allow_duplicates: false,
             spare: Vec::new(),
-            fields: recycle(fields),
-            items: recycle_items(items),
+            fields,
+            items,
         }
     }
 
     /// A cursor at byte `pos` of `src`, inside the top-level object (one level deep), as
-    /// [`Parser::open_object`] and the members before `pos` would have left it.
+    /// [`Parser::open_object`] and the members before `pos` would have left it. It reads
+    /// what is left of one JSON line (mostly a call's flat args, with room handed in), so it
+    /// starts with empty stacks rather than take the thread's: a line that needs none then
+    /// costs nothing to begin or end.
     pub(crate) fn inside_object(src: &'a str, pos: usize) -> Self {
-        let mut p = Parser::new(src);
+        let mut p = Parser::with_stacks(src, Vec::new(), Vec::new());
         p.pos = pos;
         p.depth = 1;
         p
