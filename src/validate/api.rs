@@ -207,11 +207,11 @@ impl Validator {
         }
     }
 
-    /// Read ahead the nodes of `o`'s properties (`o`: this validator's
+    /// Fetch the nodes of `o`'s properties (`o`: this validator's
     /// [`Validator::warm_root`]).
     #[inline]
-    pub(crate) fn warm_members(&self, o: &super::program::ObjRules) -> u64 {
-        self.program.warm_members(o)
+    pub(crate) fn warm_members(&self, o: &super::program::ObjRules) {
+        self.program.warm_members(o);
     }
 
     /// How to compile (`Validator::options().form(..).compile_text(..)`).

@@ -195,17 +195,15 @@ impl ObjRules {
             && self.names.as_bytes().get(at..at + name.len()) == Some(name.as_bytes())
     }
 
-    /// Read what judging an object reads first (the heads a cache line apart, the first
-    /// names and required indices), so that a run can read ahead for many lines at once;
-    /// the sum only keeps the reads from being left out.
-    pub(crate) fn warm(&self) -> u64 {
+    /// Fetch what judging an object reads first (its heads, the first names and required
+    /// indices), so that a run can read ahead for many lines at once.
+    pub(crate) fn warm(&self) {
         use crate::validate::ahead::prefetch;
         for h in self.heads.iter().step_by(2) {
             prefetch(h);
         }
         prefetch(self.names.as_ptr());
         prefetch(self.required_at.as_ptr());
-        self.heads.len() as u64
     }
 
     /// The declared property called `name`.
@@ -425,20 +423,13 @@ impl Program {
         self.nodes.get(self.root as usize)?.obj.as_deref()
     }
 
-    /// Read the nodes of `o`'s properties that check more than a type (the next step of
+    /// Fetch the nodes of `o`'s properties that check more than a type (the next step of
     /// reading ahead, after [`ObjRules::warm`]).
-    pub(crate) fn warm_members(&self, o: &ObjRules) -> u64 {
-        let mut n = 0;
-        for node in o
-            .heads
-            .iter()
-            .filter(|h| h.only == 0)
-            .filter_map(|h| self.nodes.get(h.node as usize))
-        {
+    pub(crate) fn warm_members(&self, o: &ObjRules) {
+        let checked = o.heads.iter().filter(|h| h.only == 0);
+        for node in checked.filter_map(|h| self.nodes.get(h.node as usize)) {
             crate::validate::ahead::prefetch(node);
-            n += 1;
         }
-        n
     }
 
     /// Once every node is built: each property's [`Head::only`], so a lookup that checks
