@@ -13,7 +13,8 @@
 //! machine where other work takes turns with the benchmark; where that clock cannot be
 //! read, in wall time (and the run says so).
 
-use std::path::{Path, PathBuf};
+#[path = "../tests/shared/mod.rs"]
+mod shared;
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -21,31 +22,13 @@ use std::hint::black_box;
 use std::time::Instant;
 use tooldojo::validate::{Json, Validator, json};
 
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "json") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// The text of every real declaration, one string each (empty without the shared data).
 fn real_declarations() -> Vec<String> {
-    let shared = std::env::var_os("TOOLDOJO_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let dir = shared.join("realworld/tools");
+    let Some(dir) = shared::shared("realworld/tools") else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
-    for p in files(&dir) {
+    for p in shared::json_files(&dir) {
         let rel = p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&p).unwrap();
         let doc = json::parse(&text).unwrap();
