@@ -454,6 +454,9 @@ const PASTE_END: &[u8] = b"\x1b[201~";
 pub const PASTE_KEEP: usize = 1 << 20;
 /// How long a paste may pause before what came of it is taken as the whole paste.
 const PASTE_QUIET: Duration = Duration::from_millis(500);
+/// After a paste paused, bytes arriving this many at once (more than any key's sequence)
+/// are the rest of it: nobody types that fast.
+const PASTE_TAIL: usize = LONGEST;
 
 /// The terminal's bytes not decoded yet, and a bracketed paste under way. Every byte is
 /// looked at a bounded number of times, so input of any length decodes in linear time.
@@ -466,6 +469,9 @@ pub struct Bytes {
     /// Where in `buf` a lone Esc ended what the terminal wrote at once: that is the Esc
     /// key, whatever comes next (terminals write a sequence in one go).
     lone_esc: Option<usize>,
+    /// A paste was taken when it paused, before its end marker came: what arrives next
+    /// may be the rest of it (a busy machine can stall a long paste).
+    paused: bool,
 }
 
 impl Bytes {
@@ -514,6 +520,10 @@ impl Bytes {
             if self.rest().is_empty() {
                 return None;
             }
+            if std::mem::take(&mut self.paused) && self.paste_goes_on() {
+                self.paste = Some(Vec::new());
+                continue;
+            }
             if self.rest().starts_with(PASTE_START) {
                 self.used += PASTE_START.len();
                 self.paste = Some(Vec::new());
@@ -530,6 +540,18 @@ impl Bytes {
                 return event;
             }
         }
+    }
+
+    /// After a paused paste, whether the bytes that came next are more of it: the end
+    /// marker is among them (before any Ctrl-C), or they came in a run longer than any
+    /// key's sequence. Keys typed after a stray paste start are short, so they stay keys.
+    fn paste_goes_on(&self) -> bool {
+        let rest = self.rest();
+        if rest.starts_with(PASTE_START) {
+            return false;
+        }
+        let upto = memchr::memchr(0x03, rest).unwrap_or(rest.len());
+        upto >= PASTE_TAIL || memchr::memmem::find(&rest[..upto], PASTE_END).is_some()
     }
 
     /// Take what is there of the paste under way; the paste event once its end came. A
@@ -555,6 +577,8 @@ impl Bytes {
             self.used += marker;
         } else if !quiet {
             return None;
+        } else {
+            self.paused = true;
         }
         let text = self.paste.take()?;
         Some(Event::Paste(String::from_utf8_lossy(&text).into_owned()))
@@ -746,6 +770,46 @@ mod tests {
                 (KeyCode::Char('c'), KeyModifiers::CONTROL),
                 (KeyCode::Char('q'), KeyModifiers::NONE)
             ]
+        );
+    }
+
+    #[test]
+    fn a_paste_that_pauses_goes_on_when_its_rest_comes() {
+        let mut bytes = Bytes::default();
+        bytes.push(b"\x1b[200~{\"note\": \"");
+        assert_eq!(pasted(&[bytes.event(true).unwrap()]), vec!["{\"note\": \""]);
+        // The rest: a long run, a tab and a newline in it (never keys), then the marker.
+        let mut tail = vec![b'x'; 4096];
+        tail.extend_from_slice(b"\t\n\"}\x1b[201~q");
+        bytes.push(&tail);
+        match bytes.event(false) {
+            Some(Event::Paste(t)) => assert!(t.ends_with("x\t\n\"}") && t.len() == 4100),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(bytes.event(false), Some(char_key('q', KeyModifiers::NONE)));
+        // A short rest that holds the end marker goes on too.
+        bytes.push(b"\x1b[200~ab");
+        assert_eq!(pasted(&[bytes.event(true).unwrap()]), vec!["ab"]);
+        bytes.push(b"c\x1b[201~");
+        assert_eq!(pasted(&[bytes.event(false).unwrap()]), vec!["c"]);
+    }
+
+    #[test]
+    fn keys_typed_after_a_stray_paste_start_stay_keys() {
+        let mut bytes = Bytes::default();
+        bytes.push(b"\x1b[200~");
+        assert_eq!(pasted(&[bytes.event(true).unwrap()]), vec![""]);
+        bytes.push(b"q");
+        assert_eq!(bytes.event(false), Some(char_key('q', KeyModifiers::NONE)));
+        // A long run with a Ctrl-C early in it is not the rest of a paste either.
+        bytes.push(b"\x1b[200~a");
+        assert_eq!(pasted(&[bytes.event(true).unwrap()]), vec!["a"]);
+        let mut run = b"\x03".to_vec();
+        run.extend_from_slice(&[b'y'; 100]);
+        bytes.push(&run);
+        assert_eq!(
+            bytes.event(false),
+            Some(key(KeyCode::Char('c'), KeyModifiers::CONTROL))
         );
     }
 

@@ -60,7 +60,7 @@ fn a_megabyte_paste_is_cut_said_and_the_app_quits_at_once() {
     let start = Instant::now();
     // -p: as a terminal pastes, wrapped in the bracketed-paste markers the app asked for.
     tmux.run(&["paste-buffer", "-p", "-t", "dojo"]);
-    let shown = tmux.wait_for("cut: holds 16 KiB");
+    let shown = tmux.wait_for("Paste cut: an editor holds 16 KiB.");
     let pasted = start.elapsed();
     assert!(
         shown.contains("Paste cut: an editor holds 16 KiB."),

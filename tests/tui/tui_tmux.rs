@@ -42,18 +42,34 @@ impl Tmux {
     }
 
     /// Wait until the pane shows `needle` (or fail with what it shows).
+    /// The screen once it shows `needle` and has settled: a capture can fall between two
+    /// of the app's writes of one frame (the top new, the bottom old), so the screen is
+    /// taken again until two captures agree, or for at most a second while it animates.
     pub(crate) fn wait_for(&self, needle: &str) -> String {
         let start = Instant::now();
         loop {
             let text = self.capture();
             if text.contains(needle) {
-                return text;
+                return self.settled(text, needle);
             }
             if start.elapsed() > Duration::from_secs(15) {
                 panic!("timed out waiting for {needle:?}; the pane shows:\n{text}");
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    fn settled(&self, mut text: String, needle: &str) -> String {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(1) {
+            std::thread::sleep(Duration::from_millis(20));
+            let again = self.capture();
+            if again == text || !again.contains(needle) {
+                break;
+            }
+            text = again;
+        }
+        text
     }
 
     pub(crate) fn keys(&self, keys: &[&str]) {
