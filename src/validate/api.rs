@@ -5,7 +5,7 @@ use serde_json::Value;
 use super::eval::{explain, shallow};
 use super::form::{self, Opened};
 use super::json::{self, Json};
-use super::program::{Node, Program};
+use super::program::{Node, ObjRules, Program};
 use super::{
     Args, CheckKind, CompileError, Flags, Form, Formats, Found, Options, ParseError, Quick,
     Registry, UnknownFormat, UnknownKeyword, Validator, ValidatorRules, Violation, What, compile,
@@ -367,25 +367,51 @@ impl Validator {
             return false;
         }
         let flags = Flags::of(rules);
-        if let (true, false, Json::Object(fields)) = (self.program.shallow, self.any_value, args) {
-            let o = self.program.nodes[self.program.root as usize]
-                .obj
-                .as_deref();
-            if let Some(o) = o {
-                return match shallow::first(&self.program, o, fields, flags) {
-                    None => true,
-                    Some(f) => {
-                        fail(&f);
-                        false
-                    }
-                };
-            }
+        if let (Some(o), Json::Object(fields)) = (self.shallow_rules(), args) {
+            return match shallow::first(&self.program, o, fields.as_slice(), flags) {
+                None => true,
+                Some(f) => {
+                    fail(&f);
+                    false
+                }
+            };
         }
         if Quick::new(&self.program, flags).valid(self.program.root, args, None) {
             return true;
         }
         fail(&explain::first(&self.program, flags, args, self.root()));
         false
+    }
+
+    /// Judge args known only by their members' keys and kinds (a flat object read with
+    /// `json::flat_object`), as [`Validator::judge`] would judge them parsed. `None` when
+    /// this schema needs more of the args than that (it is not judged by the shallow walk).
+    pub(crate) fn judge_flat<'x>(
+        &'x self,
+        members: &[(&'x str, u8)],
+        rules: &ValidatorRules,
+        fail: impl FnOnce(&Found<'x>),
+    ) -> Option<bool> {
+        let o = self.shallow_rules()?;
+        Some(
+            match shallow::first(&self.program, o, members, Flags::of(rules)) {
+                None => true,
+                Some(f) => {
+                    fail(&f);
+                    false
+                }
+            },
+        )
+    }
+
+    /// The root's object rules, when args (an object) are judged by the shallow walk.
+    fn shallow_rules(&self) -> Option<&ObjRules> {
+        if !self.program.shallow || self.any_value {
+            return None;
+        }
+        self.program.nodes[self.program.root as usize]
+            .obj
+            .as_deref()
     }
 
     /// Every failure of parsed args, the first one first.

@@ -61,8 +61,26 @@ impl Types {
 /// Does `v` have one of the kinds in `mask` (see [`Types::admits`])?
 #[inline(always)]
 pub(crate) fn admits(mask: u8, v: &Json<'_>, bool_guard: bool) -> bool {
-    let k = kind_of(v);
+    admits_kind(mask, kind_of(v), bool_guard)
+}
+
+/// [`admits`] for a value known by its kind bit `k`.
+#[inline(always)]
+pub(crate) fn admits_kind(mask: u8, k: u8, bool_guard: bool) -> bool {
     mask & k != 0 || (!bool_guard && k == kind::BOOL && mask & kind::INT != 0)
+}
+
+/// Python's name for the type of a value of kind bit `k` (as [`Json::py_type`] names it).
+pub(crate) fn py_type_of(k: u8) -> &'static str {
+    match k {
+        kind::NULL => "NoneType",
+        kind::BOOL => "bool",
+        kind::INT => "int",
+        kind::FLOAT => "float",
+        kind::STR => "str",
+        kind::ARRAY => "list",
+        _ => "dict",
+    }
 }
 
 /// A numeric bound: its exact value and its text for messages.
@@ -457,6 +475,23 @@ impl Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kind_names_the_python_type_its_values_have() {
+        let values = [
+            Json::Null,
+            Json::Bool(true),
+            Json::Int(1),
+            Json::BigInt("123456789012345678901".into()),
+            Json::Float(1.0),
+            Json::Str("x".into()),
+            Json::Array(vec![]),
+            Json::Object(vec![]),
+        ];
+        for v in &values {
+            assert_eq!(py_type_of(kind_of(v)), v.py_type());
+        }
+    }
 
     #[test]
     fn a_name_is_found_by_its_head_as_by_comparing_names() {

@@ -10,7 +10,9 @@ use super::Flags;
 use super::found::{Found, What};
 use crate::validate::CheckKind;
 use crate::validate::json::{Json, same_text};
-use crate::validate::program::{ANY_TYPE, ObjRules, Program, UNDECLARED, admits, kind};
+use crate::validate::program::{
+    ANY_TYPE, ObjRules, Program, UNDECLARED, admits_kind, kind, kind_of, py_type_of,
+};
 
 /// The root's object rules, when the program is that simple.
 pub(crate) fn shallow(p: &Program) -> Option<&ObjRules> {
@@ -36,23 +38,63 @@ pub(crate) fn shallow(p: &Program) -> Option<&ObjRules> {
     (root_plain && obj_plain).then_some(o)
 }
 
-/// The first failure of `fields` against `o` (a [`shallow`] program), if any.
+/// The members of an object as the shallow walk reads them: each one's key and the kind of
+/// its value. Parsed args are such members, and so is a flat object read for its kinds only
+/// (`json::flat_object`).
+pub(crate) trait Members<'x>: Copy {
+    fn count(self) -> usize;
+    fn key(self, i: usize) -> &'x str;
+    fn kind(self, i: usize) -> u8;
+}
+
+impl<'x> Members<'x> for &'x [(Cow<'x, str>, Json<'x>)] {
+    #[inline(always)]
+    fn count(self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn key(self, i: usize) -> &'x str {
+        &self[i].0
+    }
+    #[inline(always)]
+    fn kind(self, i: usize) -> u8 {
+        kind_of(&self[i].1)
+    }
+}
+
+impl<'x> Members<'x> for &[(&'x str, u8)] {
+    #[inline(always)]
+    fn count(self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn key(self, i: usize) -> &'x str {
+        self[i].0
+    }
+    #[inline(always)]
+    fn kind(self, i: usize) -> u8 {
+        self[i].1
+    }
+}
+
+/// The first failure of `members` against `o` (a [`shallow`] program), if any.
 pub(crate) fn first<'x>(
     p: &'x Program,
     o: &'x ObjRules,
-    fields: &'x [(Cow<'x, str>, Json<'x>)],
+    members: impl Members<'x>,
     f: Flags,
 ) -> Option<Found<'x>> {
+    let n = members.count();
     // The first members' properties, looked up once for the verdict and the failure.
     let mut known: [Option<usize>; 16] = [None; 16];
-    for (slot, (k, _)) in known.iter_mut().zip(fields) {
-        *slot = o.property_index(k);
+    for (i, slot) in known.iter_mut().take(n).enumerate() {
+        *slot = o.property_index(members.key(i));
     }
-    let index = |i: usize, k: &str| match known.get(i) {
+    let index = |i: usize| match known.get(i) {
         Some(at) => *at,
-        None => o.property_index(k),
+        None => o.property_index(members.key(i)),
     };
-    if passes(o, fields, index, f) {
+    if passes(o, members, index, f) {
         return None;
     }
     let found = |kind, path: &'x str, what| {
@@ -63,46 +105,47 @@ pub(crate) fn first<'x>(
             what,
         })
     };
-    let property = |i: usize, k: &str| index(i, k).map(|at| o.heads[at].node);
+    let property = |i: usize| index(i).map(|at| o.heads[at].node);
     if f.required {
         for r in &o.required {
-            if !fields.iter().any(|(k, _)| same_text(k, r)) {
+            if !(0..n).any(|i| same_text(members.key(i), r)) {
                 return found(CheckKind::Missing, r, What::Missing);
             }
         }
     }
     if f.unknown && o.additional.is_some() {
-        for (i, (k, _)) in fields.iter().enumerate() {
-            if property(i, k).is_none() {
-                return found(CheckKind::Unknown, k, What::Unknown);
+        for i in 0..n {
+            if property(i).is_none() {
+                return found(CheckKind::Unknown, members.key(i), What::Unknown);
             }
         }
     }
     if f.types {
-        for (i, (k, v)) in fields.iter().enumerate() {
-            let Some(t) = property(i, k).and_then(|s| p.node(s).types.as_ref()) else {
+        for i in 0..n {
+            let Some(t) = property(i).and_then(|s| p.node(s).types.as_ref()) else {
                 continue;
             };
-            if !t.admits(v, f.bool_guard) {
+            let k = members.kind(i);
+            if !admits_kind(t.mask, k, f.bool_guard) {
                 let what = What::Type {
                     expected: Cow::Borrowed(&t.name),
-                    got: v.py_type(),
+                    got: py_type_of(k),
                 };
-                return found(CheckKind::Type, k, what);
+                return found(CheckKind::Type, members.key(i), what);
             }
         }
     }
     None
 }
 
-/// Do `fields` pass `o` (a [`shallow`] program)? `index` finds member `i`'s property;
+/// Do `members` pass `o` (a [`shallow`] program)? `index` finds member `i`'s property;
 /// only the properties' heads are read; `false` also when this cannot tell (more than 64 properties, a
 /// required name that is not declared), and [`first`] then looks closer.
 #[inline]
-fn passes(
+fn passes<'x>(
     o: &ObjRules,
-    fields: &[(Cow<'_, str>, Json<'_>)],
-    index: impl Fn(usize, &str) -> Option<usize>,
+    members: impl Members<'x>,
+    index: impl Fn(usize) -> Option<usize>,
     f: Flags,
 ) -> bool {
     if o.heads.len() > 64 || o.required_at.len() != o.required.len() {
@@ -110,14 +153,18 @@ fn passes(
     }
     let closed = f.unknown && o.additional.is_some();
     let mut seen = 0u64;
-    for (i, (k, v)) in fields.iter().enumerate() {
-        match index(i, k) {
-            Some(i) => {
-                let only = o.heads[i].only;
-                if only == 0 || (f.types && only != ANY_TYPE && !admits(only, v, f.bool_guard)) {
+    for i in 0..members.count() {
+        match index(i) {
+            Some(at) => {
+                let only = o.heads[at].only;
+                if only == 0
+                    || (f.types
+                        && only != ANY_TYPE
+                        && !admits_kind(only, members.kind(i), f.bool_guard))
+                {
                     return false;
                 }
-                seen |= 1 << i;
+                seen |= 1 << at;
             }
             None if closed => return false,
             None => {}

@@ -25,6 +25,7 @@ mod owned;
 mod parse;
 
 pub use parse::ParseError;
+pub(crate) use parse::flat::{FLAT_MAX, flat_object, ws as flat_ws};
 pub(crate) use parse::{Field, Parser, recycle};
 pub use parse::{parse, parse_allowing_duplicates};
 

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use super::{Json, MAX_DEPTH};
 
+pub(crate) mod flat;
 mod scan;
 mod step;
 

@@ -98,21 +98,21 @@ fn repeated(key: &str) -> CaseError {
 }
 
 /// Read `text` as a case into `case` (a new one). `spare` is room for the args' members.
-/// `kept`: the prefixes, and the line's prefix key if it was worked out. With
-/// `allow_duplicates` (a second reading, after the args repeated a key) the prefixes are
-/// neither used nor changed.
+/// `kept`: the prefixes, and the kept prefix the line starts with, if one does
+/// ([`Prefixes::find`]). With `allow_duplicates` (a second reading, after the args repeated
+/// a key) the prefixes are neither used nor changed.
 pub(super) fn read<'a>(
     text: &'a str,
     allow_duplicates: bool,
     cache: &Cache,
-    (prefixes, key): (&mut Prefixes, Option<Option<u64>>),
+    (prefixes, found): (&mut Prefixes, Option<(PrefixId, usize, Start)>),
     spare: Vec<Field<'a>>,
     case: &mut RawCase<'a>,
 ) -> Result<(), CaseError> {
     if !allow_duplicates {
-        if let Some((id, at, start)) = prefixes.find(text, key) {
+        if let Some((id, at, start)) = found {
             let key = start.key;
-            case.resume(text, id, start);
+            case.resume(text, id, &start);
             let mut p = Parser::inside_object(text, at);
             p.spare = spare;
             case.read_args_value(key, &mut p)?;

@@ -168,6 +168,43 @@ const WEATHER: &str =
     r#"{"schema": {"city": "str", "days": "int"}, "required": ["city"], "args": "#;
 
 #[test]
+fn flat_args_of_a_known_tool_are_judged_from_their_bytes_as_read_whole() {
+    let schema = r#"{"schema": {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": ["integer", "null"]}}, "required": ["city"], "additionalProperties": false}, "args": "#;
+    let args = [
+        r#"{"city": "Paris", "days": 3}"#,
+        r#"{"city": "Paris", "days": 3.0}"#,
+        r#"{"days": null}"#,
+        r#"{"city": "Paris", "unit": "C"}"#,
+        r#"{"city": true}"#,
+        r#"{"city": "x", "city": "y"}"#,
+        r#"{"city": "a\"b"}"#,
+        r#"{"city": "x", "days": [1]}"#,
+        r#"{"city": "x"} "#,
+    ];
+    let input: String = args.iter().map(|a| format!("{schema}{a}}}\n")).collect();
+    let got = same_as_alone(&input, false);
+    assert_eq!(
+        got,
+        [
+            r#"{"ok": true, "error": ""}"#,
+            r#"{"ok": false, "error": "type error: days expected int or NoneType, got float"}"#,
+            r#"{"ok": false, "error": "missing required arg: city"}"#,
+            r#"{"ok": false, "error": "unknown arg: unit"}"#,
+            r#"{"ok": false, "error": "type error: city expected str, got bool"}"#,
+            r#"{"ok": false, "error": "duplicate arg: city"}"#,
+            r#"{"ok": true, "error": ""}"#,
+            r#"{"ok": false, "error": "type error: days expected int or NoneType, got list"}"#,
+            r#"{"ok": true, "error": ""}"#,
+        ]
+    );
+    // All but the first line (which compiles the schema), the repeat, the escape and the
+    // nested value go the quick way.
+    let mut out = Vec::new();
+    let stats = run(input.as_bytes(), &mut out, &Options::default()).unwrap();
+    assert_eq!(stats.from_bytes, 5);
+}
+
+#[test]
 fn a_line_sharing_the_prefix_is_read_from_its_args() {
     let mut kept = Prefixes::default();
     let first = format!(r#"{WEATHER}{{"city": "Paris"}}}}"#);
@@ -357,7 +394,7 @@ mod property {
     use proptest::sample::select;
 
     use super::{Options, whole_and_alone};
-    use crate::validate::Form;
+    use crate::validate::{Form, Rule, ValidatorRules};
 
     const SCHEMAS: &[&str] = &[
         r#"{"city": "str", "days": "int"}"#,
@@ -365,6 +402,8 @@ mod property {
         r#"{"name": "t", "parameters": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 9007199254740993}}}}"#,
         r#"{"title": "int"}"#,
         r#"{"city": "text"}"#,
+        r#"{"type": "object", "properties": {"days": {"type": ["integer", "null"]}, "n": {"type": "number"}, "city": {}}, "required": ["days", "city"]}"#,
+        r#"{"days": "float", "city": "str", "unit": "bool"}"#,
         r#"{"a": 1, "a": 2}"#,
         r#""nope""#,
         "[]",
@@ -388,6 +427,20 @@ mod property {
         r#"{"days": 1e400}"#,
         "[1]",
         "{}",
+        // Flat args read straight from their bytes, and the near misses that are not.
+        r#"{ "days" : -0 , "city":"x" }"#,
+        r#"{"city": "x", "days": 2E+1}"#,
+        r#"{"city": "x", "days": false, "n": -12345678901234567890}"#,
+        r#"{"unit": "C", "unit": "F"}"#,
+        r#"{"c\u0069ty": "x"}"#,
+        r#"{"city": "x\ty"}"#,
+        r#"{"days": 01}"#,
+        r#"{"days": 1.}"#,
+        r#"{"days": -}"#,
+        r#"{"days": nul}"#,
+        r#"{"city": "x",}"#,
+        r#"{"city": "x" "days": 1}"#,
+        r#"{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9, "j": 10, "k": 11, "l": 12, "m": 13, "o": 14, "p": 15, "q": 16, "city": "x"}"#,
     ];
     const ARGS_TEXT: &[&str] = &[
         r#""{\"city\": \"x\"}""#,
@@ -474,8 +527,13 @@ mod property {
             input in stream(),
             all in any::<bool>(),
             form in prop::option::of(select(vec![Form::Flat, Form::JsonSchema, Form::Tool])),
+            off in prop::collection::vec(
+                select(vec![Rule::Required, Rule::Unknown, Rule::Types, Rule::BoolGuard]),
+                0..2,
+            ),
         ) {
-            let opts = Options { all, form, ..Options::default() };
+            let rules = ValidatorRules::without(off);
+            let opts = Options { all, form, rules, ..Options::default() };
             let (whole, alone) = whole_and_alone(&input, &opts);
             prop_assert_eq!(whole, alone);
         }

@@ -1,0 +1,238 @@
+//! A flat object read for what a shallow schema looks at: each member's key and the kind of
+//! its value, straight from the text, nothing built. Most tool calls are such an object
+//! (`{"city": "Paris", "days": 3}`), and their verdict needs no more of them.
+//!
+//! Only the plainest objects are read this way: keys and strings without escapes, values
+//! that are strings, numbers, `true`, `false` or `null`, at most [`FLAT_MAX`] members, no
+//! key twice. Anything else, and any text that is not JSON, gives `None`, and the caller
+//! reads the object with [`super::Parser`] as always, which also words every error.
+
+use crate::validate::program::kind;
+
+use super::plain_run;
+
+/// The most members an object read this way may have.
+pub(crate) const FLAT_MAX: usize = 16;
+
+/// The members of a flat object: each key and the kind of its value ([`kind`] bits).
+type FlatMembers<'a> = [(&'a str, u8); FLAT_MAX];
+
+/// Read the object that starts at byte `at` of `text` into `out`. Gives how many members it
+/// has and where it ends (just past its `}`), or `None` when it is not a flat object (see
+/// the module's note).
+pub(crate) fn flat_object<'a>(
+    text: &'a str,
+    at: usize,
+    out: &mut FlatMembers<'a>,
+) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    if b.get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut i = ws(b, at + 1);
+    if b.get(i) == Some(&b'}') {
+        return Some((0, i + 1));
+    }
+    let mut n = 0;
+    loop {
+        if n == FLAT_MAX || b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let (key, after) = plain_string(text, i)?;
+        if out[..n]
+            .iter()
+            .any(|(k, _)| super::super::same_text(k, key))
+        {
+            return None;
+        }
+        i = ws(b, after);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i = ws(b, i + 1);
+        let (kind, after) = value_kind(text, i)?;
+        out[n] = (key, kind);
+        n += 1;
+        i = ws(b, after);
+        match b.get(i) {
+            Some(b',') => i = ws(b, i + 1),
+            Some(b'}') => return Some((n, i + 1)),
+            _ => return None,
+        }
+    }
+}
+
+/// Past the whitespace JSON allows from byte `i`.
+#[inline(always)]
+pub(crate) fn ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\n' | b'\t' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// The string whose opening quote is at `i`, when it has no escapes, and where it ends.
+#[inline(always)]
+fn plain_string(text: &str, i: usize) -> Option<(&str, usize)> {
+    let end = plain_run(text.as_bytes(), i + 1);
+    (text.as_bytes().get(end) == Some(&b'"')).then(|| (&text[i + 1..end], end + 1))
+}
+
+/// The kind of the value at `i` and where it ends, for a plain string, a number or a
+/// literal.
+#[inline(always)]
+fn value_kind(text: &str, i: usize) -> Option<(u8, usize)> {
+    let b = text.as_bytes();
+    match *b.get(i)? {
+        b'"' => plain_string(text, i).map(|(_, end)| (kind::STR, end)),
+        b'-' | b'0'..=b'9' => number_kind(b, i),
+        b't' => literal(b, i, b"true", kind::BOOL),
+        b'f' => literal(b, i, b"false", kind::BOOL),
+        b'n' => literal(b, i, b"null", kind::NULL),
+        _ => None,
+    }
+}
+
+fn literal(b: &[u8], i: usize, word: &[u8], k: u8) -> Option<(u8, usize)> {
+    b[i..].starts_with(word).then_some((k, i + word.len()))
+}
+
+/// A number as JSON writes it: an integer literal is [`kind::INT`] whatever its size, one
+/// with a fraction or an exponent [`kind::FLOAT`] (as the reader tells them apart).
+#[inline(always)]
+fn number_kind(b: &[u8], mut i: usize) -> Option<(u8, usize)> {
+    let digits = |b: &[u8], mut i: usize| {
+        while let Some(b'0'..=b'9') = b.get(i) {
+            i += 1;
+        }
+        i
+    };
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    i = match b.get(i)? {
+        b'0' => i + 1,
+        b'1'..=b'9' => digits(b, i + 1),
+        _ => return None,
+    };
+    let mut k = kind::INT;
+    if b.get(i) == Some(&b'.') {
+        k = kind::FLOAT;
+        let end = digits(b, i + 1);
+        if end == i + 1 {
+            return None;
+        }
+        i = end;
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        k = kind::FLOAT;
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        let end = digits(b, i);
+        if end == i {
+            return None;
+        }
+        i = end;
+    }
+    Some((k, i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::json::{Json, parse};
+    use crate::validate::program::kind_of;
+
+    fn read(text: &str) -> Option<Vec<(&str, u8)>> {
+        let mut out = [("", 0); FLAT_MAX];
+        let (n, end) = flat_object(text, 0, &mut out)?;
+        assert_eq!(end, text.len(), "{text}");
+        Some(out[..n].to_vec())
+    }
+
+    #[test]
+    fn plain_objects_give_their_keys_and_kinds() {
+        let got = read(
+            r#"{ "a" : "x", "b":-0, "c": 1.5e3, "d": true, "e": null, "f": 12345678901234567890}"#,
+        );
+        assert_eq!(
+            got,
+            Some(vec![
+                ("a", kind::STR),
+                ("b", kind::INT),
+                ("c", kind::FLOAT),
+                ("d", kind::BOOL),
+                ("e", kind::NULL),
+                ("f", kind::INT),
+            ])
+        );
+        assert_eq!(read("{}"), Some(vec![]));
+        assert_eq!(read("{ \n}"), Some(vec![]));
+    }
+
+    #[test]
+    fn anything_else_is_left_to_the_reader() {
+        for text in [
+            r#"{"a": "x\n"}"#,
+            r#"{"a\"": 1}"#,
+            r#"{"a": [1]}"#,
+            r#"{"a": {}}"#,
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"a": 01}"#,
+            r#"{"a": 1.}"#,
+            r#"{"a": 1e}"#,
+            r#"{"a": -}"#,
+            r#"{"a": tru}"#,
+            r#"{"a": 1,}"#,
+            r#"{"a" 1}"#,
+            r#"{"a": 1"#,
+            r#"{"a": "x	"}"#,
+            "{'a': 1}",
+            "[1]",
+        ] {
+            assert_eq!(read(text), None, "{text}");
+        }
+        let many: Vec<String> = (0..=FLAT_MAX).map(|i| format!("\"k{i}\": {i}")).collect();
+        assert_eq!(read(&format!("{{{}}}", many.join(", "))), None);
+    }
+
+    proptest::proptest! {
+        /// Whatever it reads, the reader reads alike: the same keys in the same order, each
+        /// value of the same kind.
+        #[test]
+        fn it_agrees_with_the_reader(
+            members in proptest::collection::vec(
+                ("[a-c]{1,2}", proptest::prop_oneof![
+                    proptest::strategy::Just("\"s\"".to_owned()),
+                    "-?(0|[1-9][0-9]{0,20})(\\.[0-9]{1,3})?([eE][+-]?[0-9]{1,2})?",
+                    proptest::strategy::Just("true".to_owned()),
+                    proptest::strategy::Just("null".to_owned()),
+                    proptest::strategy::Just("0x1".to_owned()),
+                    proptest::strategy::Just("[]".to_owned()),
+                ]),
+                0..6,
+            ),
+            spaced in proptest::bool::ANY,
+        ) {
+            let sep = if spaced { " , " } else { "," };
+            let body: Vec<String> = members.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+            let text = format!("{{{}}}", body.join(sep));
+            let fast = read(&text);
+            match parse(&text) {
+                Ok(Json::Object(fields)) => {
+                    let nested = fields.iter().any(|(_, v)| matches!(v, Json::Array(_) | Json::Object(_)));
+                    if !nested {
+                        let want: Vec<(&str, u8)> =
+                            fields.iter().map(|(k, v)| (k.as_ref(), kind_of(v))).collect();
+                        proptest::prop_assert_eq!(fast, Some(want));
+                    } else {
+                        proptest::prop_assert_eq!(fast, None);
+                    }
+                }
+                _ => proptest::prop_assert_eq!(fast, None),
+            }
+        }
+    }
+}

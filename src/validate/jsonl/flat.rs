@@ -1,0 +1,50 @@
+//! The quickest way through a line: a call to a tool seen before, whose schema is judged by
+//! the shallow walk (one object of typed arguments), with flat args as the case's last
+//! member. Its verdict comes straight from the bytes of its args, each member's key and the
+//! kind of its value (`json::flat_object`), with nothing parsed into values and nothing to
+//! drop. Any other line, or any doubt (escapes, nesting, a repeated key, text that is not
+//! JSON), is read as always; the verdict is the same either way.
+
+use super::Lines;
+use super::prefix::{ArgsKey, PrefixId, Start};
+use crate::validate::json::{FLAT_MAX, flat_object, flat_ws};
+
+impl Lines<'_> {
+    /// Judge the line `text`, which starts with kept prefix `id` (its args' value at byte
+    /// `at`), straight from its bytes and write its verdict; `None` (nothing written) when
+    /// it is not such a line.
+    pub(super) fn flat_line(
+        &mut self,
+        text: &str,
+        id: PrefixId,
+        at: usize,
+        start: &Start,
+    ) -> Option<bool> {
+        if self.opts.all || start.key != ArgsKey::Args {
+            return None;
+        }
+        let reading = (
+            start.form.or(self.opts.form),
+            start.formats.unwrap_or(self.opts.formats),
+        );
+        let entry = self.prefixes.resolved(id, reading)?;
+        let v = self.cache.get(entry).as_ref().ok()?;
+        let mut members = [("", 0u8); FLAT_MAX];
+        let (n, end) = flat_object(text, at, &mut members)?;
+        // The case closes right after its args, and nothing follows it.
+        let b = text.as_bytes();
+        let close = flat_ws(b, end);
+        if b.get(close) != Some(&b'}') || flat_ws(b, close + 1) != b.len() {
+            return None;
+        }
+        let (root, out) = (v.root_word(), &mut self.out);
+        let passed = v.judge_flat(&members[..n], &self.opts.rules, |found| {
+            super::push_failure(out, root, found)
+        })?;
+        if passed {
+            out.push_str(super::PASSED);
+        }
+        self.stats.from_bytes += 1;
+        Some(passed)
+    }
+}
