@@ -1,5 +1,7 @@
 //! Bytes fed to `validate --jsonl`: one verdict line per input line, each a JSON object
 //! with a boolean `ok`, and the `--all` run agrees with the first-failure run line by line.
+//! The first-failure run judges the flat args of a known tool straight from their bytes,
+//! while `--all` always parses them, so the two ways are checked against each other.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -39,6 +41,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(stats.lines, expected_lines, "one verdict per input line");
     assert_eq!(first.len(), stats.lines);
     assert_eq!(stats.ok + stats.rejected + stats.bad, stats.lines);
+    assert!(stats.from_bytes <= stats.ok + stats.rejected);
     let (_, every) = verdicts(rest, true, bits);
     assert_eq!(first.len(), every.len());
     for (a, b) in first.iter().zip(&every) {
