@@ -498,12 +498,7 @@ impl<'a> Parser<'a> {
         out.push_str(&self.src[start..self.pos]);
         loop {
             let run = self.pos;
-            while let Some(&b) = self.bytes.get(self.pos) {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
-                self.pos += 1;
-            }
+            self.pos = plain_run(self.bytes, run);
             out.push_str(&self.src[run..self.pos]);
             match self.peek() {
                 None => return Err(unterminated(start - 1)),
