@@ -62,10 +62,15 @@ impl Verdict {
 
     /// The message a rejected call gets (`None` when it passed or was not judged).
     pub fn error(&self, tool: &str) -> Option<String> {
+        self.error_text(tool).map(std::borrow::Cow::into_owned)
+    }
+
+    /// [`Verdict::error`], borrowed where the verdict holds it.
+    pub fn error_text(&self, tool: &str) -> Option<std::borrow::Cow<'_, str>> {
         match self {
-            Verdict::Failed(v) => Some(v.message.clone()),
-            Verdict::NotJson(m) => Some(m.clone()),
-            Verdict::UnknownTool => Some(format!("unknown tool: {tool}")),
+            Verdict::Failed(v) => Some(v.message.as_str().into()),
+            Verdict::NotJson(m) => Some(m.as_str().into()),
+            Verdict::UnknownTool => Some(format!("unknown tool: {tool}").into()),
             Verdict::Passed | Verdict::Undeclared | Verdict::Refused(_) => None,
         }
     }

@@ -92,9 +92,33 @@ fn opt_string(s: Option<&str>, out: &mut String) {
     }
 }
 
+/// A count, in decimal (no formatter: a few are written for every record).
+fn number(n: usize, out: &mut String) {
+    const DIGITS: &str = "0123456789";
+    if n >= 10 {
+        number(n / 10, out);
+    }
+    let d = n % 10;
+    out.push_str(&DIGITS[d..=d]);
+}
+
+/// A record's place as a JSON string (`"FILE:LINE"`), as [`string`] writes it.
+fn place(place: &Place, out: &mut String) {
+    if !place.file.is_ascii() {
+        return string(&place.to_string(), out);
+    }
+    // Escaping is character by character, so the name and the line can be written apart.
+    out.push('"');
+    crate::validate::json::push_json_escaped(&place.file, out);
+    out.push(':');
+    number(place.line, out);
+    out.push('"');
+}
+
 /// The call lines and the conversation line of `conv`.
 pub fn lines(conv: &Conversation, out: &mut String) {
-    let record = conv.place.to_string();
+    let mut record = String::with_capacity(conv.place.file.len() + 24);
+    place(&conv.place, &mut record);
     let by_call = by_call(conv);
     let mut at = 0;
     for (i, c) in conv.calls.iter().enumerate() {
@@ -109,17 +133,17 @@ pub fn lines(conv: &Conversation, out: &mut String) {
             .iter()
             .map(|&f| &conv.findings[f])
             .collect();
-        let error = match (c.verdict.ok(), &c.verdict) {
-            (Some(true), _) => String::new(),
-            (Some(false), v) => v.error(&c.tool).unwrap_or_default(),
+        let error: std::borrow::Cow<'_, str> = match (c.verdict.ok(), &c.verdict) {
+            (Some(true), _) => "".into(),
+            (Some(false), v) => v.error_text(&c.tool).unwrap_or_default(),
             (None, super::Verdict::Refused(why)) => {
-                format!("not judged: the declaration cannot be honoured: {why}")
+                format!("not judged: the declaration cannot be honoured: {why}").into()
             }
-            (None, _) => "not judged: no declarations".to_owned(),
+            (None, _) => "not judged: no declarations".into(),
         };
         out.push('{');
         key("record", true, out);
-        string(&record, out);
+        out.push_str(&record);
         key("call_id", false, out);
         opt_string(c.id.as_deref(), out);
         key("tool", false, out);
@@ -135,7 +159,7 @@ pub fn lines(conv: &Conversation, out: &mut String) {
         key("path", false, out);
         string(c.verdict.path(), out);
         key("turn", false, out);
-        out.push_str(&c.turn.to_string());
+        number(c.turn as usize, out);
         key("answered", false, out);
         out.push_str(if c.result.is_some() { "true" } else { "false" });
         key("findings", false, out);
@@ -146,13 +170,13 @@ pub fn lines(conv: &Conversation, out: &mut String) {
     }
     out.push('{');
     key("record", true, out);
-    string(&record, out);
+    out.push_str(&record);
     out.push_str(", \"conversation\": true");
     key("format", false, out);
     string(conv.format.name(), out);
     if conv.part > 0 {
         key("part", false, out);
-        out.push_str(&conv.part.to_string());
+        number(conv.part as usize, out);
         key("cut", false, out);
         string(&super::report::cut_note(conv.part), out);
     }
@@ -168,7 +192,7 @@ pub fn lines(conv: &Conversation, out: &mut String) {
         ("declared", conv.declared),
     ] {
         key(k, false, out);
-        out.push_str(&n.to_string());
+        number(n, out);
     }
     key("findings", false, out);
     list(conv.findings.iter().map(|f| f.kind.name()), out);

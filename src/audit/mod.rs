@@ -229,7 +229,7 @@ impl<'s> Audit<'s> {
     /// One record's text: its declarations put aside when they were compiled before, then
     /// read; read again whole when that cannot be done.
     fn record(&mut self, place: Place, text: &str, session: &mut Option<Builder>) {
-        let spans = skim::declarations(text);
+        let spans = skim::declarations(text, &self.known);
         let known = match spans.as_slice() {
             [(member, range)] => self
                 .known

@@ -20,11 +20,13 @@ pub enum Member {
     Tool,
 }
 
-/// The declaration members of `text`, an object (at the top, and inside `request`).
-pub fn declarations(text: &str) -> Vec<(Member, Range<usize>)> {
+/// The declaration members of `text`, an object (at the top, and inside `request`). A value
+/// that starts with the text of declarations compiled before (`known`) is that value: it is
+/// passed over by its length, not scanned (a log of one agent repeats its declarations).
+pub fn declarations(text: &str, known: &Known) -> Vec<(Member, Range<usize>)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    let Some(top) = members(b, ws(b, 0)) else {
+    let Some(top) = members(b, ws(b, 0), known) else {
         return out;
     };
     for (key, value) in top {
@@ -32,7 +34,7 @@ pub fn declarations(text: &str) -> Vec<(Member, Range<usize>)> {
             b"tools" => out.push((Member::Tools, value)),
             b"tool" if b.get(value.start) == Some(&b'{') => out.push((Member::Tool, value)),
             b"request" => {
-                for (k, v) in members(b, value.start).unwrap_or_default() {
+                for (k, v) in members(b, value.start, known).unwrap_or_default() {
                     if &b[k] == b"tools" {
                         out.push((Member::Tools, v));
                     }
@@ -121,7 +123,7 @@ fn value_end(b: &[u8], i: usize) -> Option<usize> {
 }
 
 /// The members of the object at `i`: each key's range (inside its quotes) and its value's.
-fn members(b: &[u8], i: usize) -> Option<Vec<(Range<usize>, Range<usize>)>> {
+fn members(b: &[u8], i: usize, known: &Known) -> Option<Vec<(Range<usize>, Range<usize>)>> {
     if b.get(i) != Some(&b'{') {
         return None;
     }
@@ -141,7 +143,10 @@ fn members(b: &[u8], i: usize) -> Option<Vec<(Range<usize>, Range<usize>)>> {
             return None;
         }
         j = ws(b, j + 1);
-        let end = value_end(b, j)?;
+        let end = match known.length_at(&b[j..]) {
+            Some(n) => j + n,
+            None => value_end(b, j)?,
+        };
         out.push((key, j..end));
         j = ws(b, end);
         match b.get(j)? {
@@ -172,6 +177,21 @@ impl Known {
             .map(|(_, c, name)| (c, name.as_deref()))
     }
 
+    /// The length of the known text `rest` starts with, if one does. Known texts are
+    /// whole objects or arrays read strictly before, and such a text ends itself: a value
+    /// that starts with one is exactly that one.
+    fn length_at(&self, rest: &[u8]) -> Option<usize> {
+        if !matches!(rest.first(), Some(b'{' | b'[')) {
+            return None;
+        }
+        self.kept
+            .iter()
+            .rev()
+            .map(|(t, ..)| t.as_bytes())
+            .find(|t| t.first() == rest.first() && rest.starts_with(t))
+            .map(<[u8]>::len)
+    }
+
     pub fn keep(&mut self, raw: &str, catalog: Arc<Catalog>, name: Option<String>) {
         if self.find(raw).is_some() {
             return;
@@ -191,7 +211,7 @@ mod tests {
     fn the_ranges_of_the_declarations_at_the_top_and_in_the_request() {
         let text = r#" {"messages": [{"content": "\"tools\": [1]"}], "tools": [{"name": "a"}] ,
             "request": {"x": {"tools": 1}, "tools" : [ ]}, "tool": {"name": "b"}, "n": -1.5e3}"#;
-        let found: Vec<(Member, &str)> = declarations(text)
+        let found: Vec<(Member, &str)> = declarations(text, &Known::default())
             .into_iter()
             .map(|(m, r)| (m, &text[r]))
             .collect();
@@ -206,6 +226,29 @@ mod tests {
     }
 
     #[test]
+    fn a_known_text_is_passed_over_by_its_length_and_a_near_one_is_scanned() {
+        let mut known = Known::default();
+        let decl = r#"[{"name": "a", "x": "]"}]"#;
+        let catalog = Arc::new(Catalog::from_entries(&[]));
+        known.keep(decl, catalog, None);
+        // Known: a value that starts with it is exactly it (what follows is the next member).
+        let text = format!(r#"{{"tools": {decl}, "messages": [{{"tools": 1}}]}}"#);
+        let got = declarations(&text, &known);
+        assert_eq!(got.len(), 1);
+        assert_eq!(&text[got[0].1.clone()], decl);
+        // Alike in its first bytes only, or a text it starts: read as always.
+        for other in [
+            r#"[{"name": "a", "x": "]"}, {"name": "b"}]"#,
+            r#"[{"name": "ab"}]"#,
+        ] {
+            let text = format!(r#"{{"tools": {other}}}"#);
+            let got = declarations(&text, &known);
+            assert_eq!(&text[got[0].1.clone()], other);
+            assert_eq!(got, declarations(&text, &Known::default()));
+        }
+    }
+
+    #[test]
     fn text_that_is_not_an_object_has_none() {
         for text in [
             "[1, 2]",
@@ -214,8 +257,8 @@ mod tests {
             "",
             r#"{"tools": "x\"] {"#,
         ] {
-            assert!(declarations(text).is_empty(), "{text}");
+            assert!(declarations(text, &Known::default()).is_empty(), "{text}");
         }
-        assert!(declarations(r#"[{"tools": []}]"#).is_empty());
+        assert!(declarations(r#"[{"tools": []}]"#, &Known::default()).is_empty());
     }
 }

@@ -87,6 +87,8 @@ pub(crate) struct Parser<'a> {
     /// once per object or array instead of growing a vector for each.
     fields: Vec<Field<'a>>,
     items: Vec<Json<'a>>,
+    /// The stacks came from the thread's last reader and go back to it (see [`STACKS`]).
+    shared: bool,
 }
 
 /// A member of an object: its key and value.
@@ -112,6 +114,9 @@ fn recycle_items<'b>(mut items: Vec<Json<'_>>) -> Vec<Json<'b>> {
         .collect()
 }
 
+/// Texts shorter than this are read with stacks of their own, not the thread's.
+const SHARED_FROM: usize = 2048;
+
 /// The most members (or items) a stack handed back keeps room for: past it, the room of one
 /// huge text is given back to the allocator rather than held for the rest of the thread.
 const KEPT_STACK: usize = 1024;
@@ -126,6 +131,9 @@ thread_local! {
 
 impl Drop for Parser<'_> {
     fn drop(&mut self) {
+        if !self.shared {
+            return;
+        }
         let keep = |n: usize| n > 0 && n <= KEPT_STACK;
         let (f, i) = (self.fields.capacity(), self.items.capacity());
         if !keep(f) && !keep(i) {
@@ -163,10 +171,17 @@ impl Drop for Parser<'_> {
 type PResult<T> = Result<T, Fail>;
 
 impl<'a> Parser<'a> {
-    /// A reader of a whole text, starting with the stacks the last one of this thread left.
+    /// A reader of a whole text, starting with the stacks the last one of this thread left
+    /// when the text is long enough to need much room (a short one grows its own, for less
+    /// than taking them and handing them back costs).
     pub(crate) fn new(src: &'a str) -> Self {
+        if src.len() < SHARED_FROM {
+            return Parser::with_stacks(src, Vec::new(), Vec::new());
+        }
         let (fields, items) = STACKS.with(|s| s.take());
-        Parser::with_stacks(src, recycle(fields), recycle_items(items))
+        let mut p = Parser::with_stacks(src, recycle(fields), recycle_items(items));
+        p.shared = true;
+        p
     }
 
     fn with_stacks(src: &'a str, fields: Vec<Field<'a>>, items: Vec<Json<'a>>) -> Self {
@@ -179,6 +194,7 @@ impl<'a> Parser<'a> {
             spare: Vec::new(),
             fields,
             items,
+            shared: false,
         }
     }
 
