@@ -26,7 +26,7 @@ mod parse;
 
 pub use parse::ParseError;
 pub(crate) use parse::flat::{FLAT_MAX, flat_object, ws as flat_ws};
-pub(crate) use parse::{Field, Parser, recycle};
+pub(crate) use parse::{Field, Parser, plain_run, recycle};
 pub use parse::{parse, parse_allowing_duplicates};
 
 /// Deepest nesting of arrays and objects accepted (the same limit serde_json uses).

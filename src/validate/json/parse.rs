@@ -10,7 +10,7 @@ pub(crate) mod flat;
 mod scan;
 mod step;
 
-use scan::plain_run;
+pub(crate) use scan::plain_run;
 
 /// Why the text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,6 +113,9 @@ fn recycle_items<'b>(mut items: Vec<Json<'_>>) -> Vec<Json<'b>> {
         .map(|_| -> Json<'b> { unreachable!("the vector was just cleared") })
         .collect()
 }
+
+/// Room a string with escapes starts with, at most (it grows past it as it needs).
+const STRING_ROOM: usize = 256;
 
 /// Texts shorter than this are read with stacks of their own, not the thread's.
 const SHARED_FROM: usize = 2048;
@@ -509,8 +512,11 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        // There are escapes.
-        let mut out = String::with_capacity(self.pos - start + 16);
+        // There are escapes: room for what the text has left, up to a few hundred bytes
+        // (what most strings with escapes hold, such as a call's arguments as a string),
+        // so that one allocation is mostly enough.
+        let left = self.bytes.len() - start;
+        let mut out = String::with_capacity(left.min(STRING_ROOM.max(self.pos - start + 16)));
         out.push_str(&self.src[start..self.pos]);
         loop {
             let run = self.pos;

@@ -8,7 +8,7 @@
 /// only ever flags bytes above it). Past them (a description), the quote or backslash is
 /// found by `memchr` and the run before it searched for a control character.
 #[inline(always)]
-pub(super) fn plain_run(b: &[u8], at: usize) -> usize {
+pub(crate) fn plain_run(b: &[u8], at: usize) -> usize {
     const SHORT_WORDS: usize = 2;
     let mut i = at;
     for _ in 0..SHORT_WORDS {
