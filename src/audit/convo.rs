@@ -219,7 +219,7 @@ pub struct Conversation {
     /// How many tools were declared (the most at any point).
     pub declared: usize,
     /// The declared names (the last declarations seen).
-    pub declared_names: Vec<String>,
+    pub declared_names: Arc<[String]>,
     /// The steps in order, kept for the replay.
     pub seen: Vec<Seen>,
     /// Which part of an MCP session cut every [`MAX_CALLS`] calls this is (from 1), or 0
@@ -295,7 +295,7 @@ impl Builder {
                 max_parallel: 0,
                 longest_failing_streak: 0,
                 declared: 0,
-                declared_names: Vec::new(),
+                declared_names: Arc::from([]),
                 seen: Vec::new(),
                 part: 0,
             },
@@ -340,7 +340,7 @@ impl Builder {
     pub fn declare(&mut self, catalog: Option<Arc<Catalog>>) {
         if let Some(c) = &catalog {
             self.conv.declared = self.conv.declared.max(c.len());
-            self.conv.declared_names = c.names().map(str::to_owned).collect();
+            self.conv.declared_names = c.name_list();
         }
         self.catalog = catalog;
     }

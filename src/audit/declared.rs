@@ -27,15 +27,23 @@ pub enum Lookup<'c> {
 #[derive(Debug)]
 pub struct Catalog {
     set: Result<ToolSet, String>,
+    /// The declared names, in order, made once for every conversation that shares them.
+    names: Arc<[String]>,
 }
 
 impl Catalog {
+    fn of(set: Result<ToolSet, String>) -> Catalog {
+        let names = set
+            .iter()
+            .flat_map(|s| s.tools.iter().map(|t| t.name.clone()))
+            .collect();
+        Catalog { set, names }
+    }
+
     /// The declarations among `entries` (each a tool in its provider's shape).
     pub fn from_entries(entries: &[&Json<'_>]) -> Catalog {
         let list = Value::Array(entries.iter().map(|e| e.to_value()).collect());
-        Catalog {
-            set: ToolSet::from_value(&list, None).map_err(|e| e.to_string()),
-        }
+        Catalog::of(ToolSet::from_value(&list, None).map_err(|e| e.to_string()))
     }
 
     /// The declarations of a tools file (`--tools`): any shape the tool loader reads.
@@ -47,7 +55,7 @@ impl Catalog {
                 path.display()
             ));
         }
-        Ok(Catalog { set: Ok(set) })
+        Ok(Catalog::of(Ok(set)))
     }
 
     /// The declarations of several tools files as one list, in the order given (a name
@@ -55,8 +63,7 @@ impl Catalog {
     pub fn read_all(paths: &[&Path], format: Option<ToolsFormat>) -> Result<Catalog, String> {
         let mut all: Option<ToolSet> = None;
         for path in paths {
-            let Catalog { set } = Catalog::read(path, format)?;
-            let set = set?;
+            let set = Catalog::read(path, format)?.set?;
             match &mut all {
                 Some(all) => {
                     all.entries += set.entries;
@@ -65,7 +72,7 @@ impl Catalog {
                 None => all = Some(set),
             }
         }
-        all.map(|set| Catalog { set: Ok(set) })
+        all.map(|set| Catalog::of(Ok(set)))
             .ok_or_else(|| "no --tools file given".to_owned())
     }
 
@@ -91,9 +98,12 @@ impl Catalog {
 
     /// The declared names, in order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.set
-            .iter()
-            .flat_map(|s| s.tools.iter().map(|t| t.name.as_str()))
+        self.names.iter().map(String::as_str)
+    }
+
+    /// The declared names, in order, shared.
+    pub fn name_list(&self) -> Arc<[String]> {
+        self.names.clone()
     }
 
     pub fn len(&self) -> usize {

@@ -261,7 +261,7 @@ impl Sink for Report {
             self.cut.push((conv.place.clone(), conv.part));
         }
         *self.formats.entry(conv.format.title()).or_default() += 1;
-        for n in &conv.declared_names {
+        for n in conv.declared_names.iter() {
             if self.names.len() < MAX_NAMES && !self.names.contains(n) {
                 self.names.insert(n.clone());
             }
