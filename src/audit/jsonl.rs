@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use crate::validate::json::{dumps, push_str_json};
 
+use super::convo::{Call, Finding};
 use super::{Conversation, Kind, Place, Sink, Totals};
 
 /// Writes JSON lines as conversations come.
@@ -55,7 +56,16 @@ impl<W: Write> JsonSink<W> {
 /// A JSON string, every character that could steer a terminal escaped (the validator's
 /// writer escapes controls; the rest of the table is escaped here).
 fn string(s: &str, out: &mut String) {
-    if s.is_ascii() {
+    // Most are short names and ids with nothing to escape: written as they are.
+    if s.len() <= 64
+        && s.bytes()
+            .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.reserve(s.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else if s.is_ascii() {
         push_str_json(s, out);
     } else {
         let mut quoted = String::with_capacity(s.len() + 2);
@@ -129,75 +139,82 @@ pub fn lines(conv: &Conversation, out: &mut String) {
         {
             at += 1;
         }
-        let mine: Vec<_> = by_call[start..at]
+        let mine: Vec<&Finding> = by_call[start..at]
             .iter()
             .map(|&f| &conv.findings[f])
             .collect();
-        let error: std::borrow::Cow<'_, str> = match (c.verdict.ok(), &c.verdict) {
-            (Some(true), _) => "".into(),
-            (Some(false), v) => v.error_text(&c.tool).unwrap_or_default(),
-            (None, super::Verdict::Refused(why)) => {
-                format!("not judged: the declaration cannot be honoured: {why}").into()
-            }
-            (None, _) => "not judged: no declarations".into(),
-        };
-        out.push('{');
-        key("record", true, out);
-        out.push_str(&record);
-        key("call_id", false, out);
-        opt_string(c.id.as_deref(), out);
-        key("tool", false, out);
-        string(&c.tool, out);
-        key("ok", false, out);
-        out.push_str(match c.verdict.ok() {
-            Some(true) => "true",
-            Some(false) => "false",
-            None => "null",
-        });
-        key("error", false, out);
-        string(&error, out);
-        key("path", false, out);
-        string(c.verdict.path(), out);
-        key("turn", false, out);
-        number(c.turn as usize, out);
-        key("answered", false, out);
-        out.push_str(if c.result.is_some() { "true" } else { "false" });
-        key("findings", false, out);
-        list(mine.iter().map(|f| f.kind.name()), out);
-        key("details", false, out);
-        list(mine.iter().map(|f| f.detail.as_str()), out);
-        out.push_str("}\n");
+        call_line(c, &mine, &record, out);
     }
-    out.push('{');
-    key("record", true, out);
-    out.push_str(&record);
-    out.push_str(", \"conversation\": true");
-    key("format", false, out);
+    conversation_line(conv, &record, out);
+}
+
+/// One call's line; `record` is its place, written as JSON already. Each key is written
+/// with the punctuation around it in one piece (a few dozen pieces a record).
+fn call_line(c: &Call, mine: &[&Finding], record: &str, out: &mut String) {
+    let error: std::borrow::Cow<'_, str> = match (c.verdict.ok(), &c.verdict) {
+        (Some(true), _) => "".into(),
+        (Some(false), v) => v.error_text(&c.tool).unwrap_or_default(),
+        (None, super::Verdict::Refused(why)) => {
+            format!("not judged: the declaration cannot be honoured: {why}").into()
+        }
+        (None, _) => "not judged: no declarations".into(),
+    };
+    out.push_str("{\"record\": ");
+    out.push_str(record);
+    out.push_str(", \"call_id\": ");
+    opt_string(c.id.as_deref(), out);
+    out.push_str(", \"tool\": ");
+    string(&c.tool, out);
+    out.push_str(match c.verdict.ok() {
+        Some(true) => ", \"ok\": true, \"error\": ",
+        Some(false) => ", \"ok\": false, \"error\": ",
+        None => ", \"ok\": null, \"error\": ",
+    });
+    string(&error, out);
+    out.push_str(", \"path\": ");
+    string(c.verdict.path(), out);
+    out.push_str(", \"turn\": ");
+    number(c.turn as usize, out);
+    out.push_str(if c.result.is_some() {
+        ", \"answered\": true, \"findings\": "
+    } else {
+        ", \"answered\": false, \"findings\": "
+    });
+    list(mine.iter().map(|f| f.kind.name()), out);
+    out.push_str(", \"details\": ");
+    list(mine.iter().map(|f| f.detail.as_str()), out);
+    out.push_str("}\n");
+}
+
+/// The conversation's line; `record` is its place, written as JSON already.
+fn conversation_line(conv: &Conversation, record: &str, out: &mut String) {
+    out.push_str("{\"record\": ");
+    out.push_str(record);
+    out.push_str(", \"conversation\": true, \"format\": ");
     string(conv.format.name(), out);
     if conv.part > 0 {
-        key("part", false, out);
+        out.push_str(", \"part\": ");
         number(conv.part as usize, out);
-        key("cut", false, out);
+        out.push_str(", \"cut\": ");
         string(&super::report::cut_note(conv.part), out);
     }
     for (k, n) in [
-        ("turns", conv.turns as usize),
-        ("calls", conv.calls.len()),
-        ("repairs", conv.repairs as usize),
-        ("max_parallel", conv.max_parallel as usize),
+        (", \"turns\": ", conv.turns as usize),
+        (", \"calls\": ", conv.calls.len()),
+        (", \"repairs\": ", conv.repairs as usize),
+        (", \"max_parallel\": ", conv.max_parallel as usize),
         (
-            "longest_failing_streak",
+            ", \"longest_failing_streak\": ",
             conv.longest_failing_streak as usize,
         ),
-        ("declared", conv.declared),
+        (", \"declared\": ", conv.declared),
     ] {
-        key(k, false, out);
+        out.push_str(k);
         number(n, out);
     }
-    key("findings", false, out);
+    out.push_str(", \"findings\": ");
     list(conv.findings.iter().map(|f| f.kind.name()), out);
-    key("notes", false, out);
-    out.push('[');
+    out.push_str(", \"notes\": [");
     for (i, f) in conv
         .findings
         .iter()
@@ -207,12 +224,11 @@ pub fn lines(conv: &Conversation, out: &mut String) {
         if i > 0 {
             out.push_str(", ");
         }
-        out.push('{');
-        key("kind", true, out);
+        out.push_str("{\"kind\": ");
         string(f.kind.name(), out);
-        key("id", false, out);
+        out.push_str(", \"id\": ");
         opt_string(f.id.as_deref(), out);
-        key("detail", false, out);
+        out.push_str(", \"detail\": ");
         string(&f.detail, out);
         out.push('}');
     }
