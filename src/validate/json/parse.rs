@@ -326,6 +326,10 @@ impl<'a> Parser<'a> {
         let below = self.fields.len();
         let read = self.members(below);
         match read {
+            // With stacks of its own, the outermost object takes the stack itself: no copy.
+            Ok(()) if below == 0 && !self.shared => {
+                Ok(Json::Object(std::mem::take(&mut self.fields)))
+            }
             Ok(()) => Ok(Json::Object(take_above(&mut self.fields, below))),
             Err(e) => {
                 self.fields.truncate(below);
@@ -410,6 +414,9 @@ impl<'a> Parser<'a> {
         self.pos += 1; // '['
         let below = self.items.len();
         match self.items(below) {
+            Ok(()) if below == 0 && !self.shared => {
+                Ok(Json::Array(std::mem::take(&mut self.items)))
+            }
             Ok(()) => Ok(Json::Array(take_above(&mut self.items, below))),
             Err(e) => {
                 self.items.truncate(below);
