@@ -8,6 +8,7 @@ use super::{Json, MAX_DEPTH};
 
 pub(crate) mod flat;
 mod scan;
+mod stacks;
 mod step;
 
 pub(crate) use scan::plain_run;
@@ -105,88 +106,12 @@ pub(crate) fn recycle<'b>(mut fields: Vec<Field<'_>>) -> Vec<Field<'b>> {
         .collect()
 }
 
-/// [`recycle`] for the items stack.
-fn recycle_items<'b>(mut items: Vec<Json<'_>>) -> Vec<Json<'b>> {
-    items.clear();
-    items
-        .into_iter()
-        .map(|_| -> Json<'b> { unreachable!("the vector was just cleared") })
-        .collect()
-}
-
 /// Room a string with escapes starts with, at most (it grows past it as it needs).
 const STRING_ROOM: usize = 256;
-
-/// Texts shorter than this are read with stacks of their own, not the thread's.
-const SHARED_FROM: usize = 2048;
-
-/// The most members (or items) a stack handed back keeps room for: past it, the room of one
-/// huge text is given back to the allocator rather than held for the rest of the thread.
-const KEPT_STACK: usize = 1024;
-
-thread_local! {
-    /// The members and items stacks of the last reader of this thread, empty, with their
-    /// room: the next reader starts with it instead of growing its own from nothing (a
-    /// schema of a few dozen members would otherwise grow, and copy, its stack five times).
-    static STACKS: std::cell::Cell<(Vec<Field<'static>>, Vec<Json<'static>>)> =
-        const { std::cell::Cell::new((Vec::new(), Vec::new())) };
-}
-
-impl Drop for Parser<'_> {
-    fn drop(&mut self) {
-        if !self.shared {
-            return;
-        }
-        let keep = |n: usize| n > 0 && n <= KEPT_STACK;
-        let (f, i) = (self.fields.capacity(), self.items.capacity());
-        if !keep(f) && !keep(i) {
-            return;
-        }
-        let fields = if keep(f) {
-            recycle(std::mem::take(&mut self.fields))
-        } else {
-            Vec::new()
-        };
-        let items = if keep(i) {
-            recycle_items(std::mem::take(&mut self.items))
-        } else {
-            Vec::new()
-        };
-        // Another reader of this thread may have handed back its own meanwhile: keep the
-        // larger room of each.
-        STACKS.with(|s| {
-            let (f0, i0) = s.take();
-            let f = if f0.capacity() > fields.capacity() {
-                f0
-            } else {
-                fields
-            };
-            let i = if i0.capacity() > items.capacity() {
-                i0
-            } else {
-                items
-            };
-            s.set((f, i));
-        });
-    }
-}
 
 type PResult<T> = Result<T, Fail>;
 
 impl<'a> Parser<'a> {
-    /// A reader of a whole text, starting with the stacks the last one of this thread left
-    /// when the text is long enough to need much room (a short one grows its own, for less
-    /// than taking them and handing them back costs).
-    pub(crate) fn new(src: &'a str) -> Self {
-        if src.len() < SHARED_FROM {
-            return Parser::with_stacks(src, Vec::new(), Vec::new());
-        }
-        let (fields, items) = STACKS.with(|s| s.take());
-        let mut p = Parser::with_stacks(src, recycle(fields), recycle_items(items));
-        p.shared = true;
-        p
-    }
-
     fn with_stacks(src: &'a str, fields: Vec<Field<'a>>, items: Vec<Json<'a>>) -> Self {
         Parser {
             src,
@@ -330,7 +255,7 @@ impl<'a> Parser<'a> {
             Ok(()) if below == 0 && !self.shared => {
                 Ok(Json::Object(std::mem::take(&mut self.fields)))
             }
-            Ok(()) => Ok(Json::Object(take_above(&mut self.fields, below))),
+            Ok(()) => Ok(Json::Object(self.take_fields(below))),
             Err(e) => {
                 self.fields.truncate(below);
                 Err(e)
@@ -417,7 +342,7 @@ impl<'a> Parser<'a> {
             Ok(()) if below == 0 && !self.shared => {
                 Ok(Json::Array(std::mem::take(&mut self.items)))
             }
-            Ok(()) => Ok(Json::Array(take_above(&mut self.items, below))),
+            Ok(()) => Ok(Json::Array(self.take_items(below))),
             Err(e) => {
                 self.items.truncate(below);
                 Err(e)
@@ -657,19 +582,6 @@ impl<'a> Parser<'a> {
                 Err(_) => Ok(Json::BigInt(Cow::Borrowed(text))),
             }
         }
-    }
-}
-
-/// The entries of `stack` above `below`, moved out in one copy into a vector of their
-/// exact size (the stack keeps its room).
-#[inline]
-fn take_above<T>(stack: &mut Vec<T>, below: usize) -> Vec<T> {
-    if below == 0 {
-        let mut out = Vec::with_capacity(stack.len());
-        out.append(stack);
-        out
-    } else {
-        stack.split_off(below)
     }
 }
 
