@@ -74,16 +74,6 @@ fn string(s: &str, out: &mut String) {
     }
 }
 
-/// `, "key": ` (the first member without the comma).
-fn key(k: &str, first: bool, out: &mut String) {
-    if !first {
-        out.push_str(", ");
-    }
-    out.push('"');
-    out.push_str(k);
-    out.push_str("\": ");
-}
-
 fn list<'a>(items: impl Iterator<Item = &'a str>, out: &mut String) {
     out.push('[');
     for (i, s) in items.enumerate() {
@@ -104,12 +94,7 @@ fn opt_string(s: Option<&str>, out: &mut String) {
 
 /// A count, in decimal (no formatter: a few are written for every record).
 fn number(n: usize, out: &mut String) {
-    const DIGITS: &str = "0123456789";
-    if n >= 10 {
-        number(n / 10, out);
-    }
-    let d = n % 10;
-    out.push_str(&DIGITS[d..=d]);
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// A record's place as a JSON string (`"FILE:LINE"`), as [`string`] writes it.
@@ -256,10 +241,9 @@ impl<W: Write> Sink for JsonSink<W> {
     }
 
     fn bad_record(&mut self, place: Place, why: String) -> io::Result<()> {
-        let mut text = String::from("{");
-        key("record", true, &mut text);
-        string(&place.to_string(), &mut text);
-        key("bad_record", false, &mut text);
+        let mut text = String::from("{\"record\": ");
+        self::place(&place, &mut text);
+        text.push_str(", \"bad_record\": ");
         string(&why, &mut text);
         text.push_str("}\n");
         self.out.write_all(text.as_bytes())

@@ -10,7 +10,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::declared::Catalog;
-use crate::validate::json::plain_run;
+use crate::validate::json::{plain_run, skip_ws as ws};
 
 /// Which member a range is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,16 +57,6 @@ const STRUCTURE: [bool; 256] = {
     t[b']' as usize] = true;
     t
 };
-
-fn ws(b: &[u8], mut i: usize) -> usize {
-    while b
-        .get(i)
-        .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
-    {
-        i += 1;
-    }
-    i
-}
 
 /// The end of the string starting with the quote at `i` (just past its closing quote). The
 /// runs between escapes are found eight bytes at a time (`plain_run`, which also stops at a

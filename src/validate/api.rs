@@ -368,13 +368,10 @@ impl Validator {
         }
         let flags = Flags::of(rules);
         if let (Some(o), Json::Object(fields)) = (self.shallow_rules(), args) {
-            return match shallow::first(&self.program, o, fields.as_slice(), flags) {
-                None => true,
-                Some(f) => {
-                    fail(&f);
-                    false
-                }
-            };
+            return passed(
+                shallow::first(&self.program, o, fields.as_slice(), flags),
+                fail,
+            );
         }
         if Quick::new(&self.program, flags).valid(self.program.root, args, None) {
             return true;
@@ -393,15 +390,8 @@ impl Validator {
         fail: impl FnOnce(&Found<'x>),
     ) -> Option<bool> {
         let o = self.shallow_rules()?;
-        Some(
-            match shallow::first(&self.program, o, members, Flags::of(rules)) {
-                None => true,
-                Some(f) => {
-                    fail(&f);
-                    false
-                }
-            },
-        )
+        let first = shallow::first(&self.program, o, members, Flags::of(rules));
+        Some(passed(first, fail))
     }
 
     /// The root's object rules, when args (an object) are judged by the shallow walk.
@@ -433,6 +423,17 @@ impl Validator {
     /// The word messages use for the whole value (`args`, or `value`).
     pub(crate) fn root_word(&self) -> &'static str {
         self.root()
+    }
+}
+
+/// Whether no failure was found; `fail` gets the one that was.
+fn passed<'x>(first: Option<Found<'x>>, fail: impl FnOnce(&Found<'x>)) -> bool {
+    match first {
+        None => true,
+        Some(f) => {
+            fail(&f);
+            false
+        }
     }
 }
 

@@ -25,8 +25,8 @@ mod owned;
 mod parse;
 
 pub use parse::ParseError;
-pub(crate) use parse::flat::{FLAT_MAX, flat_object, ws as flat_ws};
-pub(crate) use parse::{Field, Parser, plain_run, recycle};
+pub(crate) use parse::flat::{FLAT_MAX, flat_object};
+pub(crate) use parse::{Field, Parser, plain_run, recycle, skip_ws};
 pub use parse::{parse, parse_allowing_duplicates};
 
 /// Deepest nesting of arrays and objects accepted (the same limit serde_json uses).

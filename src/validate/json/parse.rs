@@ -11,7 +11,7 @@ mod scan;
 mod stacks;
 mod step;
 
-pub(crate) use scan::plain_run;
+pub(crate) use scan::{plain_run, skip_ws};
 
 /// Why the text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,14 +95,14 @@ pub(crate) struct Parser<'a> {
 /// A member of an object: its key and value.
 pub(crate) type Field<'a> = (Cow<'a, str>, Json<'a>);
 
-/// The same (empty) vector with its room kept, for values of another lifetime: the empty
-/// vector's allocation is reused in place, as the standard library does when collecting a
-/// vector's own iterator into items of the same size.
-pub(crate) fn recycle<'b>(mut fields: Vec<Field<'_>>) -> Vec<Field<'b>> {
-    fields.clear();
-    fields
-        .into_iter()
-        .map(|_| -> Field<'b> { unreachable!("the vector was just cleared") })
+/// The same (empty) vector with its room kept, for values of another lifetime (`T` and `U`
+/// are one type but for it): the empty vector's allocation is reused in place, as the
+/// standard library does when collecting a vector's own iterator into items of the same
+/// size.
+pub(crate) fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter()
+        .map(|_| -> U { unreachable!("the vector was just cleared") })
         .collect()
 }
 
@@ -185,13 +185,7 @@ impl<'a> Parser<'a> {
 
     #[inline]
     fn ws(&mut self) {
-        while let Some(&b) = self.bytes.get(self.pos) {
-            if b == b' ' || b == b'\n' || b == b'\t' || b == b'\r' {
-                self.pos += 1;
-            } else {
-                break;
-            }
-        }
+        self.pos = skip_ws(self.bytes, self.pos);
     }
 
     #[inline]
@@ -251,10 +245,6 @@ impl<'a> Parser<'a> {
         let below = self.fields.len();
         let read = self.members(below);
         match read {
-            // With stacks of its own, the outermost object takes the stack itself: no copy.
-            Ok(()) if below == 0 && !self.shared => {
-                Ok(Json::Object(std::mem::take(&mut self.fields)))
-            }
             Ok(()) => Ok(Json::Object(self.take_fields(below))),
             Err(e) => {
                 self.fields.truncate(below);
@@ -339,9 +329,6 @@ impl<'a> Parser<'a> {
         self.pos += 1; // '['
         let below = self.items.len();
         match self.items(below) {
-            Ok(()) if below == 0 && !self.shared => {
-                Ok(Json::Array(std::mem::take(&mut self.items)))
-            }
             Ok(()) => Ok(Json::Array(self.take_items(below))),
             Err(e) => {
                 self.items.truncate(below);

@@ -105,14 +105,15 @@ pub(super) fn read<'a>(
     text: &'a str,
     allow_duplicates: bool,
     cache: &Cache,
-    (prefixes, found): (&mut Prefixes, Option<(PrefixId, usize, Start)>),
+    (prefixes, found): (&mut Prefixes, Option<(PrefixId, usize)>),
     spare: Vec<Field<'a>>,
     case: &mut RawCase<'a>,
 ) -> Result<(), CaseError> {
     if !allow_duplicates {
-        if let Some((id, at, start)) = found {
+        if let Some((id, at)) = found {
+            let start = prefixes.start(id);
             let key = start.key;
-            case.resume(text, id, &start);
+            case.resume(text, id, start);
             let mut p = Parser::inside_object(text, at);
             p.spare = spare;
             case.read_args_value(key, &mut p)?;

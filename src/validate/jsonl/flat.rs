@@ -6,20 +6,15 @@
 //! JSON), is read as always; the verdict is the same either way.
 
 use super::Lines;
-use super::prefix::{ArgsKey, PrefixId, Start};
-use crate::validate::json::{FLAT_MAX, flat_object, flat_ws};
+use super::prefix::{ArgsKey, PrefixId};
+use crate::validate::json::{FLAT_MAX, flat_object, skip_ws};
 
 impl Lines<'_> {
     /// Judge the line `text`, which starts with kept prefix `id` (its args' value at byte
     /// `at`), straight from its bytes and write its verdict; `None` (nothing written) when
     /// it is not such a line.
-    pub(super) fn flat_line(
-        &mut self,
-        text: &str,
-        id: PrefixId,
-        at: usize,
-        start: &Start,
-    ) -> Option<bool> {
+    pub(super) fn flat_line(&mut self, text: &str, id: PrefixId, at: usize) -> Option<bool> {
+        let start = self.prefixes.start(id);
         if self.opts.all || start.key != ArgsKey::Args {
             return None;
         }
@@ -33,8 +28,8 @@ impl Lines<'_> {
         let (n, end) = flat_object(text, at, &mut members)?;
         // The case closes right after its args, and nothing follows it.
         let b = text.as_bytes();
-        let close = flat_ws(b, end);
-        if b.get(close) != Some(&b'}') || flat_ws(b, close + 1) != b.len() {
+        let close = skip_ws(b, end);
+        if b.get(close) != Some(&b'}') || skip_ws(b, close + 1) != b.len() {
             return None;
         }
         let (root, out) = (v.root_word(), &mut self.out);

@@ -295,12 +295,9 @@ impl<'o> Lines<'o> {
         key: Option<Option<u64>>,
         room: &mut Vec<Field<'a>>,
     ) -> Result<bool, String> {
-        let found = self
-            .prefixes
-            .find(text, key)
-            .map(|(id, at, start)| (id, at, start.clone()));
-        if let Some((id, at, start)) = &found
-            && let Some(passed) = self.flat_line(text, *id, *at, start)
+        let found = self.prefixes.find(text, key);
+        if let Some((id, at)) = found
+            && let Some(passed) = self.flat_line(text, id, at)
         {
             return Ok(passed);
         }

@@ -85,13 +85,14 @@ pub(super) struct Prefixes {
 }
 
 impl Prefixes {
-    /// The prefix `text` starts with, if one is kept: its id, its length and the case so far.
-    /// `key` is the line's [`key`], when it was worked out already.
+    /// The prefix `text` starts with, if one is kept: its id and its length (the case so
+    /// far is [`Prefixes::start`]). `key` is the line's [`key`], when it was worked out
+    /// already.
     pub(super) fn find(
         &mut self,
         text: &str,
         key: Option<Option<u64>>,
-    ) -> Option<(PrefixId, usize, &Start)> {
+    ) -> Option<(PrefixId, usize)> {
         let b = text.as_bytes();
         let kept = &self.bytes;
         let starts = |at: usize, len: usize| b.len() > len && b[..len] == kept[at..at + len];
@@ -118,8 +119,12 @@ impl Prefixes {
             None => return None,
         };
         self.last = Some(found);
-        let p = &self.entries[found as usize];
-        Some((found, p.len, &p.start))
+        Some((found, self.entries[found as usize].len))
+    }
+
+    /// The case as reading the bytes of prefix `id` left it.
+    pub(super) fn start(&self, id: PrefixId) -> &Start {
+        &self.entries[id as usize].start
     }
 
     /// Are several prefixes indexed (so that reading ahead with [`Prefixes::warm`] may find

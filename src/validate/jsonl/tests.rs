@@ -150,13 +150,16 @@ fn same_as_alone(input: &str, all: bool) -> Vec<String> {
 }
 
 /// Read one line as a case (no cache), with the prefixes kept so far.
+/// `text` read as a run reads it: from the kept prefix it starts with, if any (unless read
+/// `again`, after a repeated key).
 fn read_one<'a>(text: &'a str, again: bool, kept: &mut Prefixes) -> Option<RawCase<'a>> {
     let mut case = RawCase::default();
+    let found = if again { None } else { kept.find(text, None) };
     case::read(
         text,
         again,
         &super::cache::Cache::default(),
-        (kept, None),
+        (kept, found),
         Vec::new(),
         &mut case,
     )

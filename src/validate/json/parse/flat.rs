@@ -9,7 +9,7 @@
 
 use crate::validate::program::kind;
 
-use super::plain_run;
+use super::{plain_run, skip_ws as ws};
 
 /// The most members an object read this way may have.
 pub(crate) const FLAT_MAX: usize = 16;
@@ -60,15 +60,6 @@ pub(crate) fn flat_object<'a>(
             _ => return None,
         }
     }
-}
-
-/// Past the whitespace JSON allows from byte `i`.
-#[inline(always)]
-pub(crate) fn ws(b: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\n' | b'\t' | b'\r') = b.get(i) {
-        i += 1;
-    }
-    i
 }
 
 /// The string whose opening quote is at `i`, when it has no escapes, and where it ends.

@@ -1,5 +1,5 @@
-//! Scanning string text: where a run of plain characters (nothing to unescape, nothing to
-//! refuse) ends.
+//! Scanning text: where a run of plain string characters (nothing to unescape, nothing to
+//! refuse) ends, and where whitespace does.
 
 /// Where the run of plain string text from `at` ends: the first `"`, `\\` or control
 /// character, or the end of `b`. Eight bytes at a time for the first words (most strings
@@ -25,6 +25,15 @@ pub(crate) fn plain_run(b: &[u8], at: usize) -> usize {
         i += 8;
     }
     plain_long(b, i)
+}
+
+/// Past the whitespace JSON allows from byte `i`.
+#[inline(always)]
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\n' | b'\t' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
 }
 
 const LO: u64 = 0x0101_0101_0101_0101;

@@ -5,15 +5,6 @@
 use super::super::Json;
 use super::{Field, Parser, recycle};
 
-/// [`recycle`](super::recycle) for the items stack.
-fn recycle_items<'b>(mut items: Vec<Json<'_>>) -> Vec<Json<'b>> {
-    items.clear();
-    items
-        .into_iter()
-        .map(|_| -> Json<'b> { unreachable!("the vector was just cleared") })
-        .collect()
-}
-
 /// Texts shorter than this are read with stacks of their own, not the thread's.
 const SHARED_FROM: usize = 2048;
 
@@ -45,7 +36,7 @@ impl Drop for Parser<'_> {
             Vec::new()
         };
         let items = if keep(i) {
-            recycle_items(std::mem::take(&mut self.items))
+            recycle(std::mem::take(&mut self.items))
         } else {
             Vec::new()
         };
@@ -53,25 +44,20 @@ impl Drop for Parser<'_> {
         // larger room of each.
         STACKS.with(|s| {
             let (f0, i0) = s.take();
-            let f = if f0.capacity() > fields.capacity() {
-                f0
-            } else {
-                fields
-            };
-            let i = if i0.capacity() > items.capacity() {
-                i0
-            } else {
-                items
-            };
-            s.set((f, i));
+            s.set((roomier(f0, fields), roomier(i0, items)));
         });
     }
+}
+
+/// Whichever of two vectors has more room.
+fn roomier<T>(a: Vec<T>, b: Vec<T>) -> Vec<T> {
+    if a.capacity() > b.capacity() { a } else { b }
 }
 
 /// The stacks the thread's last reader of a long text handed back, empty, for the next.
 fn take_shared<'a>() -> (Vec<Field<'a>>, Vec<Json<'a>>) {
     let (fields, items) = STACKS.with(|s| s.take());
-    (recycle(fields), recycle_items(items))
+    (recycle(fields), recycle(items))
 }
 
 /// The entries of `stack` above `below`, moved out in one copy into a vector of their
@@ -101,13 +87,20 @@ impl<'a> Parser<'a> {
         p
     }
 
-    /// The members above `below` on the stack, moved out (see [`take_above`]).
+    /// The members above `below` on the stack, moved out (see [`take_above`]). With stacks
+    /// of its own, the outermost object takes the stack itself: no copy.
     pub(super) fn take_fields(&mut self, below: usize) -> Vec<Field<'a>> {
+        if below == 0 && !self.shared {
+            return std::mem::take(&mut self.fields);
+        }
         take_above(&mut self.fields, below)
     }
 
-    /// The items above `below` on the stack, moved out (see [`take_above`]).
+    /// [`Parser::take_fields`] for the items of an array.
     pub(super) fn take_items(&mut self, below: usize) -> Vec<Json<'a>> {
+        if below == 0 && !self.shared {
+            return std::mem::take(&mut self.items);
+        }
         take_above(&mut self.items, below)
     }
 }
