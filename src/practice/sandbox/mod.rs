@@ -224,6 +224,13 @@ impl Sandboxed {
     pub(crate) fn spawn(spec: &Spawn) -> io::Result<Sandboxed> {
         let dir = workdir(spec)?;
         let (ours, theirs) = UnixStream::pair()?;
+        // The standard streams are put on 0 to 2 before the set-up runs, replacing a channel
+        // numbered among them (possible only when this process runs with one of them closed).
+        let theirs = if theirs.as_raw_fd() < CHANNEL_FD {
+            UnixStream::from(rustix::io::fcntl_dupfd_cloexec(&theirs, CHANNEL_FD)?)
+        } else {
+            theirs
+        };
         let mut cmd = Command::new(&spec.program);
         cmd.args(&spec.args)
             .current_dir(dir.path())
@@ -476,7 +483,7 @@ mod linux {
             processes: Some((own, plan::tasks_of(runs_as) + own)),
         };
         Ok(Prepared {
-            plan: Plan::new(channel, status_write, dir, procs, limits),
+            plan: Plan::new(channel, status_write, dir, procs, limits)?,
             status,
             cgroup,
             limits,

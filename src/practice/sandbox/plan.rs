@@ -3,12 +3,15 @@
 //! Landlock ruleset, the per-process limits.
 
 use std::ffi::CString;
-use std::os::fd::{OwnedFd, RawFd};
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+use super::CHANNEL_FD;
 
 /// The id of `nobody`, which root's children run as.
 pub(super) const NOBODY: u32 = 65534;
@@ -66,27 +69,49 @@ pub(super) struct Plan {
 }
 
 impl Plan {
+    /// The plan's own descriptors are moved above the channel's number first: the child
+    /// puts the channel on [`CHANNEL_FD`] before it writes to them, which would silently
+    /// replace one that had that number (a descriptor another thread closed a moment before
+    /// is the lowest free one, so this happens under load).
     pub(super) fn new(
         channel: RawFd,
         status: OwnedFd,
         workdir: &Path,
         cgroup_procs: Vec<OwnedFd>,
         limits: PerProcess,
-    ) -> Plan {
+    ) -> io::Result<Plan> {
         let uid = rustix::process::getuid().as_raw();
         let gid = rustix::process::getgid().as_raw();
-        Plan {
+        let landlock = landlock_ruleset(workdir).map(above_channel).transpose()?;
+        Ok(Plan {
             channel,
-            status: Some(status),
+            status: Some(above_channel(status)?),
             root: rustix::process::geteuid().is_root(),
             user_map: IdMap::same(uid, gid),
             nobody_map: IdMap::same(NOBODY, NOBODY),
             sockets: sockets(),
-            cgroup_procs,
-            landlock: landlock_ruleset(workdir),
+            cgroup_procs: cgroup_procs
+                .into_iter()
+                .map(above_channel)
+                .collect::<io::Result<_>>()?,
+            landlock,
             limits,
-        }
+        })
     }
+}
+
+/// `fd`, or a close-on-exec copy of it numbered above [`CHANNEL_FD`] when it is not.
+pub(super) fn above_channel(fd: OwnedFd) -> io::Result<OwnedFd> {
+    above(fd, CHANNEL_FD)
+}
+
+/// `fd` when its number is above `floor`, else a close-on-exec copy that is (the original
+/// closes).
+fn above(fd: OwnedFd, floor: RawFd) -> io::Result<OwnedFd> {
+    if fd.as_raw_fd() > floor {
+        return Ok(fd);
+    }
+    Ok(rustix::io::fcntl_dupfd_cloexec(&fd, floor + 1)?)
 }
 
 /// The Landlock ABI of the running kernel (0 when it has none).
@@ -231,4 +256,27 @@ pub(super) fn tasks_of(uid: u32) -> u64 {
         }
     }
     count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn null() -> OwnedFd {
+        std::fs::File::open("/dev/null").unwrap().into()
+    }
+
+    #[test]
+    fn a_descriptor_at_or_below_the_floor_is_moved_above_it_and_one_above_is_kept() {
+        let low = null();
+        let number = low.as_raw_fd();
+        let moved = above(low, number).unwrap();
+        assert!(moved.as_raw_fd() > number);
+        let flags = rustix::io::fcntl_getfd(&moved).unwrap();
+        assert!(flags.contains(rustix::io::FdFlags::CLOEXEC));
+        let high = null();
+        let kept = high.as_raw_fd();
+        assert_eq!(above(high, kept - 1).unwrap().as_raw_fd(), kept);
+        assert!(above_channel(null()).unwrap().as_raw_fd() > CHANNEL_FD);
+    }
 }
