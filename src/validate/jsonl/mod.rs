@@ -32,7 +32,7 @@ use super::json::{Field, Json, ParseError, push_str_json, recycle};
 use super::{Form, Formats, Validator, ValidatorRules, Violation};
 use cache::{Cache, Compiled, Reading};
 use case::{CaseError, RawCase};
-use prefix::Prefixes;
+use prefix::{PrefixId, Prefixes};
 
 /// Options of a JSON-lines run.
 #[derive(Debug, Clone, Default)]
@@ -139,33 +139,23 @@ impl<'o> Lines<'o> {
         // Room for the args of these lines (they all borrow from them).
         let mut room = recycle(std::mem::take(&mut self.room));
         let mut start = 0;
-        // Check UTF-8 once for all of them, then split in place.
-        if let Ok(text) = std::str::from_utf8(bytes) {
-            let mut ends = memchr::memchr_iter(b'\n', text.as_bytes());
-            loop {
-                // A batch of lines: read ahead for all of them, then judge each.
-                let mut batch = [(0, 0); WARM];
-                let mut n = 0;
-                for (slot, end) in batch.iter_mut().zip(ends.by_ref()) {
-                    *slot = (start, end);
-                    start = end + 1;
-                    n += 1;
-                }
-                if n == 0 {
-                    break;
-                }
-                let keys = self.warm(text, &batch[..n]);
-                for (&(from, to), &key) in batch[..n].iter().zip(&keys) {
-                    self.text_line(&text[from..to], key, &mut room);
-                    self.write_if_full(output)?;
-                }
+        let mut ends = memchr::memchr_iter(b'\n', bytes);
+        loop {
+            // A batch of lines: read ahead for all of them, then judge each.
+            let mut batch = [(0, 0); WARM];
+            let mut n = 0;
+            for (slot, end) in batch.iter_mut().zip(ends.by_ref()) {
+                *slot = (start, end);
+                start = end + 1;
+                n += 1;
             }
-        } else {
-            // Some line is not UTF-8: go line by line so only that line is refused.
-            while let Some(off) = memchr::memchr(b'\n', &bytes[start..]) {
-                self.byte_line(&bytes[start..start + off], &mut room);
+            if n == 0 {
+                break;
+            }
+            let keys = self.warm(bytes, &batch[..n]);
+            for (&(from, to), &key) in batch[..n].iter().zip(&keys) {
+                self.byte_line(&bytes[from..to], key, &mut room);
                 self.write_if_full(output)?;
-                start += off + 1;
             }
         }
         self.room = recycle(room);
@@ -175,7 +165,7 @@ impl<'o> Lines<'o> {
     /// Judge the last line of the input, which has no `\n`.
     fn last_line(&mut self, bytes: &[u8]) {
         let mut room = recycle(std::mem::take(&mut self.room));
-        self.byte_line(bytes, &mut room);
+        self.byte_line(bytes, None, &mut room);
         self.room = recycle(room);
     }
 
@@ -212,14 +202,14 @@ impl<'o> Lines<'o> {
     /// step fetches what the next one reads, for every line of the batch, so their waits
     /// overlap. Nothing is changed: a wrong guess costs only the reads. Each line's prefix
     /// key is worked out here, once (`None`: not worked out).
-    fn warm(&self, text: &str, spans: &[(usize, usize)]) -> [Option<Option<u64>>; WARM] {
+    fn warm(&self, bytes: &[u8], spans: &[(usize, usize)]) -> [Option<Option<u64>>; WARM] {
         use crate::validate::ahead::prefetch;
         let mut keys = [None; WARM];
         if !self.prefixes.several_indexed() {
             return keys;
         }
         for (k, &(from, to)) in keys.iter_mut().zip(spans) {
-            *k = Some(self.prefixes.fetch_slot(&text[from..to]));
+            *k = Some(self.prefixes.fetch_slot(&bytes[from..to]));
         }
         let mut entries = [None; WARM];
         for (e, k) in entries.iter_mut().zip(&keys) {
@@ -251,32 +241,50 @@ impl<'o> Lines<'o> {
         keys
     }
 
-    /// Judge one line (without its `\n`) and append its verdict line. `room` is empty room
-    /// for the members of its args (and left so).
-    fn byte_line<'a>(&mut self, line: &'a [u8], room: &mut Vec<Field<'a>>) {
-        match std::str::from_utf8(line) {
-            Ok(text) => self.text_line(text, None, room),
+    /// Judge one line (without its `\n`) and append its verdict line; `key`: its prefix
+    /// key, if [`Lines::warm`] worked it out. `room` is empty room for the members of its
+    /// args (and left so).
+    ///
+    /// Only what follows the kept prefix the line starts with (if any) is checked to be
+    /// UTF-8: the prefix's bytes are those of an earlier line's text, up to a character
+    /// boundary (the start of its args value), so the line is text when its rest is.
+    #[allow(unsafe_code)]
+    fn byte_line<'a>(
+        &mut self,
+        line: &'a [u8],
+        key: Option<Option<u64>>,
+        room: &mut Vec<Field<'a>>,
+    ) {
+        let found = self.prefixes.find(line, key);
+        let known = found.map_or(0, |(_, len)| len);
+        match std::str::from_utf8(&line[known..]) {
+            // SAFETY: `line[..known]` equals a kept prefix, which is UTF-8 and ends on a
+            // character boundary, and `line[known..]` was just checked (see above).
+            Ok(_) => self.text_line(unsafe { std::str::from_utf8_unchecked(line) }, found, room),
             Err(e) => {
                 self.stats.lines += 1;
                 self.stats.bad += 1;
-                let why = format!("the line is not UTF-8 (byte {})", e.valid_up_to() + 1);
+                let byte = known + e.valid_up_to() + 1;
+                let why = format!("the line is not UTF-8 (byte {byte})");
                 write_bad(&mut self.out, &why, self.opts.all);
                 self.out.push('\n');
             }
         }
     }
 
-    /// Judge one line of text (without its `\n`) and append its verdict line; `key`: its
-    /// prefix key, if [`Lines::warm`] worked it out.
+    /// Judge one line of text (without its `\n`) and append its verdict line; `found`: the
+    /// kept prefix it starts with, if any ([`Prefixes::find`]).
     fn text_line<'a>(
         &mut self,
         line: &'a str,
-        key: Option<Option<u64>>,
+        found: Option<(PrefixId, usize)>,
         room: &mut Vec<Field<'a>>,
     ) {
         let text = line.strip_suffix('\r').unwrap_or(line);
+        // A prefix is found in the line as read; the case is the line without its `\r`.
+        let found = found.filter(|&(_, len)| text.len() > len);
         self.stats.lines += 1;
-        match self.case(text, key, room) {
+        match self.case(text, found, room) {
             Ok(true) => self.stats.ok += 1,
             Ok(false) => self.stats.rejected += 1,
             Err(bad) => {
@@ -292,10 +300,9 @@ impl<'o> Lines<'o> {
     fn case<'a>(
         &mut self,
         text: &'a str,
-        key: Option<Option<u64>>,
+        found: Option<(PrefixId, usize)>,
         room: &mut Vec<Field<'a>>,
     ) -> Result<bool, String> {
-        let found = self.prefixes.find(text, key);
         if let Some((id, at)) = found
             && let Some(passed) = self.flat_line(text, id, at)
         {

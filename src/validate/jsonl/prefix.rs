@@ -85,15 +85,10 @@ pub(super) struct Prefixes {
 }
 
 impl Prefixes {
-    /// The prefix `text` starts with, if one is kept: its id and its length (the case so
+    /// The prefix line `b` starts with, if one is kept: its id and its length (the case so
     /// far is [`Prefixes::start`]). `key` is the line's [`key`], when it was worked out
     /// already.
-    pub(super) fn find(
-        &mut self,
-        text: &str,
-        key: Option<Option<u64>>,
-    ) -> Option<(PrefixId, usize)> {
-        let b = text.as_bytes();
+    pub(super) fn find(&mut self, b: &[u8], key: Option<Option<u64>>) -> Option<(PrefixId, usize)> {
         let kept = &self.bytes;
         let starts = |at: usize, len: usize| b.len() > len && b[..len] == kept[at..at + len];
         let last = self
@@ -135,8 +130,8 @@ impl Prefixes {
 
     /// The first step of reading ahead for a line about to be judged: its [`key`] (for
     /// [`Prefixes::find`] and [`Prefixes::warm`]), with the slot it leads to fetched.
-    pub(super) fn fetch_slot(&self, text: &str) -> Option<u64> {
-        let h = key(text.as_bytes())?;
+    pub(super) fn fetch_slot(&self, b: &[u8]) -> Option<u64> {
+        let h = key(b)?;
         if let Some(s) = self
             .slots
             .get(h as usize & self.slots.len().wrapping_sub(1))

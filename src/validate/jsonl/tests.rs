@@ -154,7 +154,11 @@ fn same_as_alone(input: &str, all: bool) -> Vec<String> {
 /// `again`, after a repeated key).
 fn read_one<'a>(text: &'a str, again: bool, kept: &mut Prefixes) -> Option<RawCase<'a>> {
     let mut case = RawCase::default();
-    let found = if again { None } else { kept.find(text, None) };
+    let found = if again {
+        None
+    } else {
+        kept.find(text.as_bytes(), None)
+    };
     case::read(
         text,
         again,
@@ -378,6 +382,24 @@ fn a_line_that_is_not_utf8_between_shared_prefixes() {
             .nth(1)
             .is_some_and(|l| l.contains("not UTF-8"))
     );
+}
+
+#[test]
+fn a_line_that_ends_where_a_kept_prefix_ends_reads_as_alone() {
+    let ok = format!("{WEATHER}{{\"city\": \"Lima\"}}}}\n");
+    for cut in [
+        format!("{WEATHER}\r\n"),
+        format!("{WEATHER}\n"),
+        format!("{WEATHER} \r\n"),
+    ] {
+        let input = format!("{ok}{cut}{ok}");
+        let (whole, alone) = whole_and_alone(input.as_bytes(), &Options::default());
+        assert_eq!(whole, alone, "{cut:?}");
+        assert!(
+            whole.lines().nth(1).is_some_and(|l| l.contains("bad case")),
+            "{whole}"
+        );
+    }
 }
 
 #[test]
