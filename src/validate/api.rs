@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use super::eval::{explain, shallow};
 use super::form::{self, Opened};
-use super::json::{self, Json};
-use super::program::{Node, ObjRules, Program};
+use super::json::{self, FlatMember, Json};
+use super::program::{Node, ObjRules, Program, RootShape};
 use super::{
     Args, CheckKind, CompileError, Flags, Form, Formats, Found, Options, ParseError, Quick,
     Registry, UnknownFormat, UnknownKeyword, Validator, ValidatorRules, Violation, What, compile,
@@ -179,7 +179,7 @@ fn no_arguments() -> Program {
         resources: vec![Default::default()],
         has_in_place: false,
         dynamic: false,
-        shallow: false,
+        shape: RootShape::General,
     }
 }
 
@@ -380,23 +380,43 @@ impl Validator {
         false
     }
 
-    /// Judge args known only by their members' keys and kinds (a flat object read with
-    /// `json::flat_object`), as [`Validator::judge`] would judge them parsed. `None` when
-    /// this schema needs more of the args than that (it is not judged by the shallow walk).
+    /// Judge args known only as a flat object read with `json::flat_object` (each member's
+    /// key, the kind of its value and its text), as [`Validator::judge`] would judge them
+    /// parsed. `None` when that needs them parsed: the schema is not that simple, or (for a
+    /// root of [`RootShape::Scalars`]) they do not pass, and judging them parsed words the
+    /// first failure.
     pub(crate) fn judge_flat<'x>(
         &'x self,
-        members: &[(&'x str, u8)],
+        members: &[FlatMember<'x>],
         rules: &ValidatorRules,
         fail: impl FnOnce(&Found<'x>),
     ) -> Option<bool> {
-        let o = self.shallow_rules()?;
-        let first = shallow::first(&self.program, o, members, Flags::of(rules));
-        Some(passed(first, fail))
+        let o = self.root_object()?;
+        let flags = Flags::of(rules);
+        match self.program.shape {
+            RootShape::Shallow => Some(passed(
+                shallow::first(&self.program, o, members, flags),
+                fail,
+            )),
+            RootShape::Scalars => {
+                let mut q = Quick::new(&self.program, flags);
+                shallow::accepts(&mut q, o, members).then_some(true)
+            }
+            RootShape::General => None,
+        }
     }
 
     /// The root's object rules, when args (an object) are judged by the shallow walk.
     fn shallow_rules(&self) -> Option<&ObjRules> {
-        if !self.program.shallow || self.any_value {
+        if self.program.shape != RootShape::Shallow {
+            return None;
+        }
+        self.root_object()
+    }
+
+    /// The root's object rules, unless this validator takes any value as args.
+    fn root_object(&self) -> Option<&ObjRules> {
+        if self.any_value {
             return None;
         }
         self.program.nodes[self.program.root as usize]

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::error::CompileError;
 use super::json::Json;
-use super::program::{Node, ObjRules, Program, Types, kind};
+use super::program::{Node, ObjRules, Program, RootShape, Types, kind};
 
 /// A Python type name of the flat form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,9 +123,9 @@ pub(crate) fn compile(
         resources: vec![Default::default()],
         has_in_place: false,
         dynamic: false,
-        shallow: false,
+        shape: RootShape::General,
     };
     program.seal();
-    program.shallow = super::eval::shallow::shallow(&program).is_some();
+    program.shape = super::eval::shallow::shape(&program);
     Ok((program, sig))
 }

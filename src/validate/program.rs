@@ -425,8 +425,22 @@ pub(crate) struct Program {
     pub(crate) has_in_place: bool,
     /// Some node has a `$dynamicRef` whose target may change with the dynamic scope.
     pub(crate) dynamic: bool,
-    /// The root is one object of typed arguments and nothing more (see `eval/shallow.rs`).
-    pub(crate) shallow: bool,
+    /// How simple the root is, for the fast paths of `eval/shallow.rs`.
+    pub(crate) shape: RootShape,
+}
+
+/// How simple a program's root is (see `eval/shallow.rs`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum RootShape {
+    /// Anything else.
+    #[default]
+    General,
+    /// One object of typed arguments and nothing more: judged by the shallow walk.
+    Shallow,
+    /// One object whose properties check scalar values only (their type, and also `enum`,
+    /// `const`, bounds, lengths, `pattern` or `format`): flat args that pass are told so
+    /// from their bytes, and any others are judged parsed.
+    Scalars,
 }
 
 impl Program {

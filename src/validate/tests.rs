@@ -1,5 +1,6 @@
 use serde_json::{Value, json};
 
+use super::program::RootShape;
 use super::*;
 
 /// Compile any shape, the form read from it (`required` for the flat form).
@@ -657,7 +658,7 @@ fn the_shallow_path_agrees_with_the_general_one() {
             })
             .compile_value(schema)
             .unwrap();
-        assert!(v.program.shallow, "{schema}");
+        assert_eq!(v.program.shape, RootShape::Shallow, "{schema}");
         let mut seed = 7u64;
         for _ in 0..400 {
             let mut parts = Vec::new();
@@ -698,4 +699,92 @@ fn the_shallow_path_agrees_with_the_general_one() {
             }
         }
     }
+}
+
+/// Flat args against a root whose properties check scalar values: the byte path says
+/// "passed" exactly when the general passes do, under every rule switch, and otherwise
+/// leaves the args to be judged parsed.
+#[test]
+fn the_scalar_path_accepts_exactly_what_the_general_one_accepts() {
+    use crate::switches::Switch;
+    let schemas = [
+        json!({"type": "object", "properties": {
+            "unit": {"type": "string", "enum": ["c", "f"]},
+            "days": {"type": "integer", "minimum": 1, "maximum": 10},
+            "q": {"type": "string", "minLength": 2, "pattern": "^[a-z ]+$"},
+            "when": {"type": "string", "format": "date"},
+            "n": {"type": ["number", "null"], "multipleOf": 0.5},
+            "k": {"const": true},
+            "free": {}},
+            "required": ["unit"], "additionalProperties": false}),
+        json!({"type": "object", "properties": {
+            "q": {"type": "string"}, "days": {"enum": [1, 2.0, "3", null]}}}),
+    ];
+    let values = [
+        "1",
+        "0",
+        "11",
+        "2.0",
+        "2.5",
+        "true",
+        "null",
+        "\"c\"",
+        "\"x\"",
+        "\"ab cd\"",
+        "\"AB\"",
+        "\"2026-02-28\"",
+        "\"2026-02-30\"",
+        "\"3\"",
+        "1e400",
+        "-0",
+        "123456789012345678901234567890",
+        "[1]",
+    ];
+    let keys = ["unit", "days", "q", "when", "n", "k", "free", "zz"];
+    let mut from_bytes = 0;
+    for schema in &schemas {
+        let v = Validator::options().compile_value(schema).unwrap();
+        assert_eq!(v.program.shape, RootShape::Scalars, "{schema}");
+        let mut seed = 11u64;
+        for _ in 0..600 {
+            let mut parts = Vec::new();
+            let mut used = Vec::new();
+            for _ in 0..(seed % 6) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let k = keys[(seed >> 33) as usize % keys.len()];
+                if !used.contains(&k) {
+                    used.push(k);
+                    parts.push(format!(
+                        "\"{k}\": {}",
+                        values[(seed >> 40) as usize % values.len()]
+                    ));
+                }
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let text = format!("{{{}}}", parts.join(", "));
+            let args = json::parse(&text).unwrap();
+            let mut members = [("", 0u8, ""); json::FLAT_MAX];
+            let flat = json::flat_object(&text, 0, &mut members);
+            for off in [
+                None,
+                Some(Rule::Required),
+                Some(Rule::Unknown),
+                Some(Rule::Types),
+            ]
+            .into_iter()
+            .chain([Some(Rule::BoolGuard), Some(Rule::Values)])
+            {
+                let rules = ValidatorRules::without(off);
+                let general = v.judge(&args, &rules, |_| {});
+                let Some((n, _)) = flat else { continue };
+                let fast = v.judge_flat(&members[..n], &rules, |_| {});
+                assert_eq!(fast, general.then_some(true), "{schema} {text} {off:?}");
+                from_bytes += usize::from(fast.is_some());
+                let _ = Rule::ALL;
+            }
+        }
+    }
+    assert!(from_bytes > 500, "only {from_bytes} judged from bytes");
 }

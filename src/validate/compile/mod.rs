@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 use super::error::CompileError;
 use super::json::Json;
-use super::program::{Node, NodeId, Program, Resource};
+use super::program::{Node, NodeId, Program, Resource, RootShape};
 use refs::{Cx, Index, Loc, Meta, Registry};
 
 /// A dialect of JSON Schema.
@@ -158,7 +158,7 @@ pub(crate) fn json_schema<'d>(
         resources: Vec::new(),
         has_in_place: c.in_place,
         dynamic: c.dynamic,
-        shallow: false,
+        shape: RootShape::General,
     };
     // The resources' dynamic anchors are read only by a dynamic reference, so a schema
     // that declares none (nearly all) keeps no list of them.
@@ -171,7 +171,7 @@ pub(crate) fn json_schema<'d>(
     }
     check::bounded(&program)?;
     program.seal();
-    program.shallow = crate::validate::eval::shallow::shallow(&program).is_some();
+    program.shape = crate::validate::eval::shallow::shape(&program);
     Ok(Compiled {
         program,
         unknown: c.unknown,

@@ -7,15 +7,35 @@
 use std::borrow::Cow;
 
 use super::Flags;
+use super::Quick;
 use super::found::{Found, What};
 use crate::validate::CheckKind;
+use crate::validate::json::flat_value;
 use crate::validate::json::{Json, same_text};
 use crate::validate::program::{
-    ANY_TYPE, ObjRules, Program, UNDECLARED, admits_kind, kind, kind_of, py_type_of,
+    ANY_TYPE, Node, ObjRules, Program, RootShape, UNDECLARED, admits_kind, kind, kind_of,
+    py_type_of,
 };
 
-/// The root's object rules, when the program is that simple.
-pub(crate) fn shallow(p: &Program) -> Option<&ObjRules> {
+/// How simple `p`'s root is: [`RootShape::Shallow`] when it is one object of typed
+/// arguments, [`RootShape::Scalars`] when its properties also check values but nothing
+/// nested or applied in place.
+pub(crate) fn shape(p: &Program) -> RootShape {
+    let Some(o) = plain_object(p) else {
+        return RootShape::General;
+    };
+    if o.heads.iter().all(|h| p.node(h.node).only_types) {
+        RootShape::Shallow
+    } else if o.heads.iter().all(|h| scalar(p.node(h.node))) {
+        RootShape::Scalars
+    } else {
+        RootShape::General
+    }
+}
+
+/// The root's object rules, when the root checks nothing but one object's properties,
+/// required names and (at most) a closed set of names.
+fn plain_object(p: &Program) -> Option<&ObjRules> {
     let root = p.node(p.root);
     let o = root.obj.as_deref()?;
     let root_plain = root.always.is_none()
@@ -33,9 +53,14 @@ pub(crate) fn shallow(p: &Program) -> Option<&ObjRules> {
         && o.dependent_required.is_empty()
         && o.dependent_schemas.is_empty()
         && o.unevaluated.is_none()
-        && o.additional.is_none_or(|a| p.node(a).always == Some(false))
-        && o.heads.iter().all(|h| p.node(h.node).only_types);
+        && o.additional.is_none_or(|a| p.node(a).always == Some(false));
     (root_plain && obj_plain).then_some(o)
+}
+
+/// Does node `n` check a scalar value by its own keywords alone (nothing nested, nothing
+/// applied in place, no reference)?
+fn scalar(n: &Node) -> bool {
+    n.obj.is_none() && n.arr.is_none() && n.apply.is_none()
 }
 
 /// The members of an object as the shallow walk reads them: each one's key and the kind of
@@ -62,7 +87,7 @@ impl<'x> Members<'x> for &'x [(Cow<'x, str>, Json<'x>)] {
     }
 }
 
-impl<'x> Members<'x> for &[(&'x str, u8)] {
+impl<'x> Members<'x> for &[(&'x str, u8, &'x str)] {
     #[inline(always)]
     fn count(self) -> usize {
         self.len()
@@ -162,6 +187,42 @@ fn passes<'x>(
                         && only != ANY_TYPE
                         && !admits_kind(only, members.kind(i), f.bool_guard))
                 {
+                    return false;
+                }
+                seen |= 1 << at;
+            }
+            None if closed => return false,
+            None => {}
+        }
+    }
+    !f.required
+        || o.required_at
+            .iter()
+            .all(|&at| at != UNDECLARED && seen & (1 << at) != 0)
+}
+
+/// Do flat `members` (each key, the kind of its value and its text, as
+/// `json::flat_object` reads them) pass `o`, the root of a [`RootShape::Scalars`] program?
+/// Only a sure yes is `true`: `false` also means "look closer", and the caller then judges
+/// the args parsed, which finds and words the first failure. A property that checks more
+/// than its type gets its member's value built from its text and checked as when parsed.
+pub(crate) fn accepts(q: &mut Quick<'_>, o: &ObjRules, members: &[(&str, u8, &str)]) -> bool {
+    if o.heads.len() > 64 || o.required_at.len() != o.required.len() {
+        return false;
+    }
+    let f = q.f;
+    let closed = f.unknown && o.additional.is_some();
+    let mut seen = 0u64;
+    for &(key, k, text) in members {
+        match o.property_index(key) {
+            Some(at) => {
+                let head = &o.heads[at];
+                let fits = match head.only {
+                    0 => flat_value(k, text).is_some_and(|v| q.valid(head.node, &v, None)),
+                    ANY_TYPE => true,
+                    only => !f.types || admits_kind(only, k, f.bool_guard),
+                };
+                if !fits {
                     return false;
                 }
                 seen |= 1 << at;

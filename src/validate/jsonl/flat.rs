@@ -1,9 +1,15 @@
-//! The quickest way through a line: a call to a tool seen before, whose schema is judged by
-//! the shallow walk (one object of typed arguments), with flat args as the case's last
-//! member. Its verdict comes straight from the bytes of its args, each member's key and the
-//! kind of its value (`json::flat_object`), with nothing parsed into values and nothing to
-//! drop. Any other line, or any doubt (escapes, nesting, a repeated key, text that is not
-//! JSON), is read as always; the verdict is the same either way.
+//! The quickest way through a line: a call to a tool seen before, whose schema is one object
+//! of scalar properties, with flat args as the case's last member. Its verdict comes straight
+//! from the bytes of its args, each member's key, the kind of its value and its text
+//! (`json::flat_object`), with nothing parsed into values and nothing to drop:
+//! - a schema of typed arguments only (the shallow walk): every verdict, the first failure
+//!   included;
+//! - one whose properties also check values (`enum`, bounds, `pattern`, `format`): a pass,
+//!   each checked value built from its text alone; args that fail are read as always, which
+//!   words their first failure.
+//!
+//! Any other line, or any doubt (escapes, nesting, a repeated key, text that is not JSON), is
+//! read as always; the verdict is the same either way.
 
 use super::Lines;
 use super::prefix::{ArgsKey, PrefixId};
@@ -24,7 +30,7 @@ impl Lines<'_> {
         );
         let entry = self.prefixes.resolved(id, reading)?;
         let v = self.cache.get(entry).as_ref().ok()?;
-        let mut members = [("", 0u8); FLAT_MAX];
+        let mut members = [("", 0u8, ""); FLAT_MAX];
         let (n, end) = flat_object(text, at, &mut members)?;
         // The case closes right after its args, and nothing follows it.
         let b = text.as_bytes();

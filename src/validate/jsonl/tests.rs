@@ -212,6 +212,41 @@ fn flat_args_of_a_known_tool_are_judged_from_their_bytes_as_read_whole() {
 }
 
 #[test]
+fn flat_args_that_pass_a_schema_checking_values_are_judged_from_their_bytes() {
+    let schema = r#"{"schema": {"type": "object", "properties": {"unit": {"enum": ["c", "f"]}, "days": {"type": "integer", "minimum": 1}, "q": {"type": "string"}}, "required": ["unit"], "additionalProperties": false}, "args": "#;
+    let args = [
+        r#"{"unit": "c"}"#,
+        r#"{"unit": "f", "days": 3, "q": "x"}"#,
+        r#"{"unit": "k"}"#,
+        r#"{"unit": "c", "days": 0}"#,
+        r#"{"days": 2, "unit": "c", "q": 1}"#,
+        r#"{"unit": "c", "x": 1}"#,
+        r#"{"q": "x"}"#,
+        r#"{"unit": "c", "days": 2}"#,
+    ];
+    let input: String = args.iter().map(|a| format!("{schema}{a}}}\n")).collect();
+    let got = same_as_alone(&input, false);
+    assert_eq!(
+        got,
+        [
+            r#"{"ok": true, "error": ""}"#,
+            r#"{"ok": true, "error": ""}"#,
+            r#"{"ok": false, "error": "value error: unit must be one of \"c\", \"f\", got \"k\""}"#,
+            r#"{"ok": false, "error": "value error: days must be >= 1, got 0"}"#,
+            r#"{"ok": false, "error": "type error: q expected str, got int"}"#,
+            r#"{"ok": false, "error": "unknown arg: x"}"#,
+            r#"{"ok": false, "error": "missing required arg: unit"}"#,
+            r#"{"ok": true, "error": ""}"#,
+        ]
+    );
+    // The passing lines after the first (which compiles the schema) go the quick way; the
+    // rest are judged parsed, which words their failure.
+    let mut out = Vec::new();
+    let stats = run(input.as_bytes(), &mut out, &Options::default()).unwrap();
+    assert_eq!(stats.from_bytes, 2);
+}
+
+#[test]
 fn a_line_sharing_the_prefix_is_read_from_its_args() {
     let mut kept = Prefixes::default();
     let first = format!(r#"{WEATHER}{{"city": "Paris"}}}}"#);
@@ -429,6 +464,7 @@ mod property {
         r#"{"city": "text"}"#,
         r#"{"type": "object", "properties": {"days": {"type": ["integer", "null"]}, "n": {"type": "number"}, "city": {}}, "required": ["days", "city"]}"#,
         r#"{"days": "float", "city": "str", "unit": "bool"}"#,
+        r#"{"type": "object", "properties": {"unit": {"enum": ["C", "F"]}, "city": {"type": "string", "pattern": "^[A-Z]", "format": "hostname"}, "days": {"type": "integer", "minimum": 1}}}"#,
         r#"{"a": 1, "a": 2}"#,
         r#""nope""#,
         "[]",

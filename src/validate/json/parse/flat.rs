@@ -1,21 +1,29 @@
-//! A flat object read for what a shallow schema looks at: each member's key and the kind of
-//! its value, straight from the text, nothing built. Most tool calls are such an object
-//! (`{"city": "Paris", "days": 3}`), and their verdict needs no more of them.
+//! A flat object read for what a shallow schema looks at: each member's key, the kind of
+//! its value and the value's text, straight from the text, nothing built. Most tool calls
+//! are such an object (`{"city": "Paris", "days": 3}`), and their verdict needs no more of
+//! them; a value a schema checks more closely is built from its text alone ([`flat_value`]).
 //!
 //! Only the plainest objects are read this way: keys and strings without escapes, values
 //! that are strings, numbers, `true`, `false` or `null`, at most [`FLAT_MAX`] members, no
 //! key twice. Anything else, and any text that is not JSON, gives `None`, and the caller
 //! reads the object with [`super::Parser`] as always, which also words every error.
 
+use std::borrow::Cow;
+
+use crate::validate::json::Json;
 use crate::validate::program::kind;
 
-use super::{plain_run, skip_ws as ws};
+use super::{parse, plain_run, skip_ws as ws};
 
 /// The most members an object read this way may have.
 pub(crate) const FLAT_MAX: usize = 16;
 
-/// The members of a flat object: each key and the kind of its value ([`kind`] bits).
-type FlatMembers<'a> = [(&'a str, u8); FLAT_MAX];
+/// A member of a flat object: its key, the kind of its value ([`kind`] bits), and the
+/// value's text (a string's without its quotes).
+pub(crate) type FlatMember<'a> = (&'a str, u8, &'a str);
+
+/// The members of a flat object.
+type FlatMembers<'a> = [FlatMember<'a>; FLAT_MAX];
 
 /// Read the object that starts at byte `at` of `text` into `out`. Gives how many members it
 /// has and where it ends (just past its `}`), or `None` when it is not a flat object (see
@@ -41,7 +49,7 @@ pub(crate) fn flat_object<'a>(
         let (key, after) = plain_string(text, i)?;
         if out[..n]
             .iter()
-            .any(|(k, _)| super::super::same_text(k, key))
+            .any(|(k, _, _)| super::super::same_text(k, key))
         {
             return None;
         }
@@ -51,7 +59,12 @@ pub(crate) fn flat_object<'a>(
         }
         i = ws(b, i + 1);
         let (kind, after) = value_kind(text, i)?;
-        out[n] = (key, kind);
+        let value = if kind == kind::STR {
+            &text[i + 1..after - 1]
+        } else {
+            &text[i..after]
+        };
+        out[n] = (key, kind, value);
         n += 1;
         i = ws(b, after);
         match b.get(i) {
@@ -59,6 +72,16 @@ pub(crate) fn flat_object<'a>(
             Some(b'}') => return Some((n, i + 1)),
             _ => return None,
         }
+    }
+}
+
+/// The value a flat member's kind and text stand for, as the reader would build it.
+pub(crate) fn flat_value(kind: u8, text: &str) -> Option<Json<'_>> {
+    match kind {
+        kind::STR => Some(Json::Str(Cow::Borrowed(text))),
+        kind::NULL => Some(Json::Null),
+        kind::BOOL => Some(Json::Bool(text == "true")),
+        _ => parse(text).ok(),
     }
 }
 
@@ -137,7 +160,11 @@ mod tests {
     use crate::validate::program::kind_of;
 
     fn read(text: &str) -> Option<Vec<(&str, u8)>> {
-        let mut out = [("", 0); FLAT_MAX];
+        read_values(text).map(|m| m.into_iter().map(|(k, kind, _)| (k, kind)).collect())
+    }
+
+    fn read_values(text: &str) -> Option<Vec<FlatMember<'_>>> {
+        let mut out = [("", 0, ""); FLAT_MAX];
         let (n, end) = flat_object(text, 0, &mut out)?;
         assert_eq!(end, text.len(), "{text}");
         Some(out[..n].to_vec())
@@ -159,6 +186,12 @@ mod tests {
                 ("f", kind::INT),
             ])
         );
+        let texts: Vec<&str> = read_values(r#"{"a": "x y", "b": -1.5e3, "c": false}"#)
+            .unwrap()
+            .into_iter()
+            .map(|(_, _, t)| t)
+            .collect();
+        assert_eq!(texts, ["x y", "-1.5e3", "false"]);
         assert_eq!(read("{}"), Some(vec![]));
         assert_eq!(read("{ \n}"), Some(vec![]));
     }
@@ -210,14 +243,17 @@ mod tests {
             let sep = if spaced { " , " } else { "," };
             let body: Vec<String> = members.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
             let text = format!("{{{}}}", body.join(sep));
-            let fast = read(&text);
+            let fast = read_values(&text);
             match parse(&text) {
                 Ok(Json::Object(fields)) => {
                     let nested = fields.iter().any(|(_, v)| matches!(v, Json::Array(_) | Json::Object(_)));
                     if !nested {
-                        let want: Vec<(&str, u8)> =
-                            fields.iter().map(|(k, v)| (k.as_ref(), kind_of(v))).collect();
-                        proptest::prop_assert_eq!(fast, Some(want));
+                        let want: Vec<(&str, u8, Json<'_>)> =
+                            fields.iter().map(|(k, v)| (k.as_ref(), kind_of(v), v.clone())).collect();
+                        let got = fast.map(|m| {
+                            m.into_iter().map(|(k, kind, t)| (k, kind, flat_value(kind, t).unwrap())).collect::<Vec<_>>()
+                        });
+                        proptest::prop_assert_eq!(got, Some(want));
                     } else {
                         proptest::prop_assert_eq!(fast, None);
                     }
