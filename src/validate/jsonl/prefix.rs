@@ -5,7 +5,7 @@
 //! descriptions before a short `"args"`. Reading is deterministic, so a line that starts
 //! with the exact bytes an earlier line had before its args gives the same case up to there;
 //! it is read from its args on, with what those bytes gave and the compiled schema they were
-//! judged with. Finding the earlier line costs a search for the first `"args`, a hash of the
+//! judged with. Finding the earlier line costs a search for the last `"args`, a hash of the
 //! bytes around it (see [`key`]) and one comparison of the remembered bytes (a cache hit
 //! never parses the declaration). What follows the args (later members, trailing text) is
 //! read as always.
@@ -51,8 +51,10 @@ struct Prefix {
     /// The compiled schema entry a case from this prefix was judged with, for the reading
     /// (form and formats) it was judged in.
     resolved: Option<(Reading, usize)>,
-    /// Its slot in [`Prefixes::slots`], if it is indexed.
+    /// Its slot in [`Prefixes::slots`] under its [`key`], if it is indexed.
     slot: Option<u32>,
+    /// Its [`key`], if it has one.
+    key: Option<u64>,
 }
 
 /// A prefix's id, as [`Prefixes::find`] and [`Prefixes::record`] give it.
@@ -97,24 +99,37 @@ impl Prefixes {
         let found = match last {
             Some(id) => id,
             None if self.indexed > 0 => {
-                let h = key.unwrap_or_else(|| self::key(b))?;
-                let mask = self.slots.len() - 1;
-                let mut i = h as usize & mask;
-                loop {
-                    let s = self.slots[i];
-                    if s.id == 0 {
-                        return None;
-                    }
-                    if s.hash == h && starts(s.at as usize, s.len as usize) {
-                        break s.id - 1;
-                    }
-                    i = (i + 1) & mask;
+                let h = key.unwrap_or_else(|| self::key(b));
+                match h.and_then(|h| self.probe(h, b)) {
+                    Some(id) => id,
+                    // Args that quote `"args` move the line's key: try the other one.
+                    None => match first_key(b) {
+                        Some(f) if Some(f) != h => self.probe(f, b)?,
+                        _ => return None,
+                    },
                 }
             }
             None => return None,
         };
         self.last = Some(found);
         Some((found, self.entries[found as usize].len))
+    }
+
+    /// The kept prefix of key `h` that line `b` starts with, if any.
+    fn probe(&self, h: u64, b: &[u8]) -> Option<PrefixId> {
+        let mask = self.slots.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s.id == 0 {
+                return None;
+            }
+            let (at, len) = (s.at as usize, s.len as usize);
+            if s.hash == h && b.len() > len && b[..len] == self.bytes[at..at + len] {
+                return Some(s.id - 1);
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     /// The case as reading the bytes of prefix `id` left it.
@@ -178,6 +193,7 @@ impl Prefixes {
             start,
             resolved: None,
             slot: None,
+            key: None,
         };
         self.bytes.extend_from_slice(&text.as_bytes()[..at]);
         let id = self.entries.len() as PrefixId;
@@ -185,7 +201,11 @@ impl Prefixes {
         self.entries.push(prefix);
         // Indexed when the line's key lies within the prefix (so every line that starts
         // with it has the same key): always, unless the args key was written with escapes.
-        if let Some(h) = key(&text.as_bytes()[..at]) {
+        // Also by its first key, when that differs, for lines whose args quote `"args`.
+        let kept = &text.as_bytes()[..at];
+        self.entries[id as usize].key = key(kept);
+        let first = first_key(kept).filter(|&f| Some(f) != self.entries[id as usize].key);
+        for h in self.entries[id as usize].key.into_iter().chain(first) {
             self.index(Slot {
                 hash: h,
                 at: bytes_at as u32,
@@ -214,7 +234,10 @@ impl Prefixes {
             i = (i + 1) & mask;
         }
         self.slots[i] = slot;
-        self.entries[slot.id as usize - 1].slot = Some(i as u32);
+        let entry = &mut self.entries[slot.id as usize - 1];
+        if entry.key == Some(slot.hash) {
+            entry.slot = Some(i as u32);
+        }
         self.indexed += 1;
     }
 
@@ -245,6 +268,12 @@ impl Prefixes {
         self.last = None;
     }
 
+    /// How many prefixes are kept.
+    #[cfg(test)]
+    pub(super) fn count(&self) -> usize {
+        self.entries.len()
+    }
+
     /// The bytes of the last prefix found or kept (empty: none).
     #[cfg(test)]
     pub(super) fn last_bytes(&self) -> &[u8] {
@@ -255,28 +284,47 @@ impl Prefixes {
     }
 }
 
-/// Where a line's index key is taken: the bytes before the first `"args` in it. Every line
-/// that starts with a kept prefix has the same bytes there, since the prefix ends with its
-/// own `"args": ` (or `"args_text": `), at or after the first. `None`: no `"args` at all.
+/// Where a line's index key is taken: the bytes before the last `"args` in it. A line that
+/// starts with a kept prefix has the same bytes there, since the prefix ends with its own
+/// `"args": ` (or `"args_text": `), unless what follows has `"args` too (args that quote
+/// the word): [`first_key`] then finds it. Searched from the end, since args are short
+/// beside a declaration. `None`: no `"args` at all.
 fn key_span(b: &[u8]) -> Option<usize> {
+    // By its `g`, a letter far rarer in args than a quote.
+    memchr::memrchr_iter(b'g', b)
+        .filter_map(|i| i.checked_sub(3))
+        .find(|&at| b[at..].starts_with(b"\"args"))
+}
+
+/// Where a line's other key is taken: the bytes before the first `"args` in it, which lies
+/// within any kept prefix the line starts with (each ends with its own `"args": `).
+fn first_key_span(b: &[u8]) -> Option<usize> {
     static ARGS: std::sync::OnceLock<memchr::memmem::Finder<'static>> = std::sync::OnceLock::new();
     ARGS.get_or_init(|| memchr::memmem::Finder::new(b"\"args"))
         .find(b)
 }
 
-/// A line's index key: a hash of its first and last [`HEAD`] bytes before the first `"args`
+/// A line's index key: a hash of its first and last [`HEAD`] bytes before the last `"args`
 /// and of how many there are. Two declarations of one tool that differ only past their first
 /// bytes (their descriptions, a property more) get different keys; any that collide are
 /// told apart by comparing their bytes.
 fn key(b: &[u8]) -> Option<u64> {
-    let n = key_span(b)?;
-    let span = &b[..n];
-    let h = if n <= 2 * HEAD {
+    key_span(b).map(|n| hash_span(&b[..n]))
+}
+
+/// A line's other key: [`key`] over the bytes before its first `"args`.
+fn first_key(b: &[u8]) -> Option<u64> {
+    first_key_span(b).map(|n| hash_span(&b[..n]))
+}
+
+/// The hash of a key's span: its first and last [`HEAD`] bytes and its length.
+fn hash_span(span: &[u8]) -> u64 {
+    let n = span.len();
+    if n <= 2 * HEAD {
         hash(span, n as u64)
     } else {
         hash(&span[n - HEAD..], hash(&span[..HEAD], n as u64))
-    };
-    Some(h)
+    }
 }
 
 /// A hash of `b`, two words at a time in two lanes, from `seed`.

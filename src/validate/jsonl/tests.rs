@@ -672,20 +672,30 @@ fn prefixes_alike_in_their_first_bytes_are_each_found_again() {
         r#"{"schema": {"type": "object", "properties": {"args": {"type": "integer"}}}, "args": "#
             .to_string(),
     ];
+    // Args that quote `"args` (so the line's last one is not its args key) and args that do
+    // not.
     let lines: Vec<String> = decls
         .iter()
         .map(|d| format!(r#"{d}{{"args": 1}}}}"#))
+        .collect();
+    let plain: Vec<String> = decls
+        .iter()
+        .map(|d| format!(r#"{d}{{"q": 1}}}}"#))
         .collect();
     let mut kept = Prefixes::default();
     for line in &lines {
         assert!(read_one(line, false, &mut kept).is_some(), "{line}");
     }
-    // Each again, out of order: found, and found as itself.
+    let count = kept.count();
+    // Each again, out of order: found (nothing kept anew), and found as itself.
     for i in [2, 0, 4, 1, 3, 0, 2] {
-        let again = read_one(&lines[i], false, &mut kept).expect("a case");
-        assert!(again.prefix.is_some(), "line {i}");
-        assert_eq!(kept.last_bytes(), decls[i].as_bytes(), "line {i}");
+        for line in [&lines[i], &plain[i]] {
+            let again = read_one(line, false, &mut kept).expect("a case");
+            assert!(again.prefix.is_some(), "line {i}");
+            assert_eq!(kept.last_bytes(), decls[i].as_bytes(), "line {i}");
+        }
     }
+    assert_eq!(kept.count(), count, "a line was not found");
     let escaped = r#"{"schema": {"type": "object"}, "\u0061rgs": {"q": 1}}"#;
     assert!(read_one(escaped, false, &mut kept).is_some());
     let other = read_one(&lines[1], false, &mut kept).expect("a case");
