@@ -257,10 +257,17 @@ impl<'o> Lines<'o> {
     ) {
         let found = self.prefixes.find(line, key);
         let known = found.map_or(0, |(_, len)| len);
-        match std::str::from_utf8(&line[known..]) {
+        let rest = &line[known..];
+        // Short args are mostly ASCII, which is checked faster than UTF-8 in general.
+        let checked = if rest.is_ascii() {
+            Ok(())
+        } else {
+            std::str::from_utf8(rest).map(|_| ())
+        };
+        match checked {
             // SAFETY: `line[..known]` equals a kept prefix, which is UTF-8 and ends on a
             // character boundary, and `line[known..]` was just checked (see above).
-            Ok(_) => self.text_line(unsafe { std::str::from_utf8_unchecked(line) }, found, room),
+            Ok(()) => self.text_line(unsafe { std::str::from_utf8_unchecked(line) }, found, room),
             Err(e) => {
                 self.stats.lines += 1;
                 self.stats.bad += 1;

@@ -16,7 +16,7 @@ use super::cache::Reading;
 use super::{Form, Formats};
 
 /// Bytes hashed at each end of what [`key`] hashes (all of it, when it is short).
-const HEAD: usize = 128;
+const HEAD: usize = 64;
 /// The most prefixes kept, and the most bytes they may hold (past either, they start afresh).
 const MAX_PREFIXES: usize = 16384;
 const MAX_BYTES: usize = 64 << 20;
