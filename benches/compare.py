@@ -214,11 +214,15 @@ def main():
 
 
 def timed(rows, runs):
-    """Each row's command run `runs` times in turn: load before and after, (wall, cpu) a run."""
+    """Each row's command run `runs` times in turn: load before and after, (wall, cpu) a run.
+    Each round starts one row later, so no row always runs right after the same one (a row
+    that follows a long Python run finds the caches, and on a shared machine the core,
+    colder than one that follows a short run)."""
     load_before = os.getloadavg()[0]
     times = {name: [] for name, _, _ in rows}
-    for _ in range(runs):
-        for name, cmd, _ in rows:
+    for r in range(runs):
+        turn = r % len(rows)
+        for name, cmd, _ in rows[turn:] + rows[:turn]:
             times[name].append(run_once(cmd))
     return times, [round(load_before, 1), round(os.getloadavg()[0], 1)]
 
