@@ -6,14 +6,12 @@
 
 use std::borrow::Cow;
 
-use super::Flags;
-use super::Quick;
 use super::found::{Found, What};
+use super::{Flags, Quick};
 use crate::validate::CheckKind;
-use crate::validate::json::flat_value;
-use crate::validate::json::{Json, same_text};
+use crate::validate::json::{Json, flat_value, same_text};
 use crate::validate::program::{
-    ANY_TYPE, Node, ObjRules, Program, RootShape, UNDECLARED, admits_kind, kind, kind_of,
+    ANY_TYPE, Node, NodeId, ObjRules, Program, RootShape, UNDECLARED, admits_kind, kind, kind_of,
     py_type_of,
 };
 
@@ -102,7 +100,7 @@ impl<'x> Members<'x> for &[(&'x str, u8, &'x str)] {
     }
 }
 
-/// The first failure of `members` against `o` (a [`shallow`] program), if any.
+/// The first failure of `members` against `o` (a [`RootShape::Shallow`] program), if any.
 pub(crate) fn first<'x>(
     p: &'x Program,
     o: &'x ObjRules,
@@ -163,15 +161,44 @@ pub(crate) fn first<'x>(
     None
 }
 
-/// Do `members` pass `o` (a [`shallow`] program)? `index` finds member `i`'s property;
-/// only the properties' heads are read; `false` also when this cannot tell (more than 64 properties, a
-/// required name that is not declared), and [`first`] then looks closer.
+/// Do `members` pass `o` (a [`RootShape::Shallow`] program)? `index` finds member `i`'s
+/// property; only the properties' heads are read; `false` also when this cannot tell (more
+/// than 64 properties, a required name that is not declared), and [`first`] then looks
+/// closer.
 #[inline]
 fn passes<'x>(
     o: &ObjRules,
     members: impl Members<'x>,
     index: impl Fn(usize) -> Option<usize>,
     f: Flags,
+) -> bool {
+    passes_with(o, members, index, f, |_, _| false)
+}
+
+/// Do flat `members` (each key, the kind of its value and its text, as
+/// `json::flat_object` reads them) pass `o`, the root of a [`RootShape::Scalars`] program?
+/// Only a sure yes is `true`: `false` also means "look closer", and the caller then judges
+/// the args parsed, which finds and words the first failure. A property that checks more
+/// than its type gets its member's value built from its text and checked as when parsed.
+pub(crate) fn accepts(q: &mut Quick<'_>, o: &ObjRules, members: &[(&str, u8, &str)]) -> bool {
+    let f = q.f;
+    let index = |i: usize| o.property_index(members[i].0);
+    let value_ok = |i: usize, node| {
+        let (_, kind, text) = members[i];
+        flat_value(kind, text).is_some_and(|v| q.valid(node, &v, None))
+    };
+    passes_with(o, members, index, f, value_ok)
+}
+
+/// [`passes`], where a property that checks more than its type is asked of `value_ok`
+/// (member `i`, the property's node) instead of failing.
+#[inline]
+fn passes_with<'x>(
+    o: &ObjRules,
+    members: impl Members<'x>,
+    index: impl Fn(usize) -> Option<usize>,
+    f: Flags,
+    mut value_ok: impl FnMut(usize, NodeId) -> bool,
 ) -> bool {
     if o.heads.len() > 64 || o.required_at.len() != o.required.len() {
         return false;
@@ -181,46 +208,11 @@ fn passes<'x>(
     for i in 0..members.count() {
         match index(i) {
             Some(at) => {
-                let only = o.heads[at].only;
-                if only == 0
-                    || (f.types
-                        && only != ANY_TYPE
-                        && !admits_kind(only, members.kind(i), f.bool_guard))
-                {
-                    return false;
-                }
-                seen |= 1 << at;
-            }
-            None if closed => return false,
-            None => {}
-        }
-    }
-    !f.required
-        || o.required_at
-            .iter()
-            .all(|&at| at != UNDECLARED && seen & (1 << at) != 0)
-}
-
-/// Do flat `members` (each key, the kind of its value and its text, as
-/// `json::flat_object` reads them) pass `o`, the root of a [`RootShape::Scalars`] program?
-/// Only a sure yes is `true`: `false` also means "look closer", and the caller then judges
-/// the args parsed, which finds and words the first failure. A property that checks more
-/// than its type gets its member's value built from its text and checked as when parsed.
-pub(crate) fn accepts(q: &mut Quick<'_>, o: &ObjRules, members: &[(&str, u8, &str)]) -> bool {
-    if o.heads.len() > 64 || o.required_at.len() != o.required.len() {
-        return false;
-    }
-    let f = q.f;
-    let closed = f.unknown && o.additional.is_some();
-    let mut seen = 0u64;
-    for &(key, k, text) in members {
-        match o.property_index(key) {
-            Some(at) => {
                 let head = &o.heads[at];
                 let fits = match head.only {
-                    0 => flat_value(k, text).is_some_and(|v| q.valid(head.node, &v, None)),
+                    0 => value_ok(i, head.node),
                     ANY_TYPE => true,
-                    only => !f.types || admits_kind(only, k, f.bool_guard),
+                    only => !f.types || admits_kind(only, members.kind(i), f.bool_guard),
                 };
                 if !fits {
                     return false;
