@@ -719,6 +719,8 @@ fn the_scalar_path_accepts_exactly_what_the_general_one_accepts() {
             "required": ["unit"], "additionalProperties": false}),
         json!({"type": "object", "properties": {
             "q": {"type": "string"}, "days": {"enum": [1, 2.0, "3", null]}}}),
+        json!({"type": "object", "properties": {
+            "zz": false, "unit": {"enum": ["c"]}, "q": {"type": "string"}}}),
     ];
     let values = [
         "1",
@@ -767,16 +769,14 @@ fn the_scalar_path_accepts_exactly_what_the_general_one_accepts() {
             let args = json::parse(&text).unwrap();
             let mut members = [("", 0u8, ""); json::FLAT_MAX];
             let flat = json::flat_object(&text, 0, &mut members);
-            for off in [
-                None,
-                Some(Rule::Required),
-                Some(Rule::Unknown),
-                Some(Rule::Types),
-            ]
-            .into_iter()
-            .chain([Some(Rule::BoolGuard), Some(Rule::Values)])
-            {
-                let rules = ValidatorRules::without(off);
+            // Each switch off alone, and with the value checks, and two more pairs.
+            let switches = [Rule::Required, Rule::Unknown, Rule::Types, Rule::BoolGuard];
+            let offs = std::iter::once(vec![])
+                .chain(switches.iter().map(|&r| vec![r]))
+                .chain(switches.iter().map(|&r| vec![r, Rule::Values]))
+                .chain([vec![Rule::Values], vec![Rule::Required, Rule::Unknown]]);
+            for off in offs {
+                let rules = ValidatorRules::without(off.iter().copied());
                 let general = v.judge(&args, &rules, |_| {});
                 let Some((n, _)) = flat else { continue };
                 let fast = v.judge_flat(&members[..n], &rules, |_| {});

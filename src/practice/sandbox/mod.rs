@@ -218,16 +218,40 @@ fn workdir(spec: &Spawn) -> io::Result<tempfile::TempDir> {
     Ok(dir)
 }
 
+/// Take descriptor [`CHANNEL_FD`] for the rest of the process (on `/dev/null`, closed at
+/// exec) once it is free, and any lower one that is free too. The child puts its channel on
+/// that number, replacing whatever the fork copied there: a descriptor opened just before
+/// the fork, by the plan or by `Command` itself (its pipe for reporting a failed exec), must
+/// never have it. One free at the first run is taken at once; one that another part of the
+/// process frees later is taken by the next run.
+fn hold_channel_number() {
+    while let Ok(null) = std::fs::File::open("/dev/null") {
+        let fd = null.as_raw_fd();
+        if fd > CHANNEL_FD {
+            return;
+        }
+        // Held for good: never closed, so no later descriptor gets this number.
+        let _ = std::os::fd::IntoRawFd::into_raw_fd(null);
+        if fd == CHANNEL_FD {
+            return;
+        }
+    }
+}
+
 impl Sandboxed {
     /// Start `spec` in a fresh temporary directory.
     #[allow(unsafe_code)]
     pub(crate) fn spawn(spec: &Spawn) -> io::Result<Sandboxed> {
+        hold_channel_number();
         let dir = workdir(spec)?;
         let (ours, theirs) = UnixStream::pair()?;
         // The standard streams are put on 0 to 2 before the set-up runs, replacing a channel
-        // numbered among them (possible only when this process runs with one of them closed).
+        // numbered among them (possible only when this process runs with one of them closed
+        // and /dev/null cannot be opened to hold it).
         let theirs = if theirs.as_raw_fd() < CHANNEL_FD {
-            UnixStream::from(rustix::io::fcntl_dupfd_cloexec(&theirs, CHANNEL_FD)?)
+            let up = rustix::io::fcntl_dupfd_cloexec(&theirs, CHANNEL_FD)?;
+            drop(theirs);
+            UnixStream::from(up)
         } else {
             theirs
         };

@@ -199,3 +199,12 @@ fn a_harness_that_floods_its_channel_is_stopped_not_the_grader() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn the_channel_number_is_held_so_nothing_opened_before_a_fork_gets_it() {
+    hold_channel_number();
+    for _ in 0..4 {
+        let f = std::fs::File::open("/dev/null").unwrap();
+        assert!(f.as_raw_fd() > CHANNEL_FD, "{}", f.as_raw_fd());
+    }
+}

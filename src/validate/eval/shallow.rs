@@ -179,13 +179,15 @@ fn passes<'x>(
 /// `json::flat_object` reads them) pass `o`, the root of a [`RootShape::Scalars`] program?
 /// Only a sure yes is `true`: `false` also means "look closer", and the caller then judges
 /// the args parsed, which finds and words the first failure. A property that checks more
-/// than its type gets its member's value built from its text and checked as when parsed.
+/// than its type gets its member's value built from its text and checked as when parsed
+/// ([`Quick::member`]).
 pub(crate) fn accepts(q: &mut Quick<'_>, o: &ObjRules, members: &[(&str, u8, &str)]) -> bool {
     let f = q.f;
     let index = |i: usize| o.property_index(members[i].0);
     let value_ok = |i: usize, node| {
         let (_, kind, text) = members[i];
-        flat_value(kind, text).is_some_and(|v| q.valid(node, &v, None))
+        // As the object walk checks a member (a `false` property is an unknown one).
+        flat_value(kind, text).is_some_and(|v| q.member(node, &v))
     };
     passes_with(o, members, index, f, value_ok)
 }
