@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use super::found::{Found, What};
 use super::{Flags, Quick};
 use crate::validate::CheckKind;
-use crate::validate::json::{Json, flat_value, same_text};
+use crate::validate::json::{FlatMember, Json, flat_value, same_text};
 use crate::validate::program::{
     ANY_TYPE, Node, NodeId, ObjRules, Program, RootShape, UNDECLARED, admits_kind, kind, kind_of,
     py_type_of,
@@ -85,7 +85,7 @@ impl<'x> Members<'x> for &'x [(Cow<'x, str>, Json<'x>)] {
     }
 }
 
-impl<'x> Members<'x> for &[(&'x str, u8, &'x str)] {
+impl<'x> Members<'x> for &[FlatMember<'x>] {
     #[inline(always)]
     fn count(self) -> usize {
         self.len()
@@ -181,7 +181,7 @@ fn passes<'x>(
 /// the args parsed, which finds and words the first failure. A property that checks more
 /// than its type gets its member's value built from its text and checked as when parsed
 /// ([`Quick::member`]).
-pub(crate) fn accepts(q: &mut Quick<'_>, o: &ObjRules, members: &[(&str, u8, &str)]) -> bool {
+pub(crate) fn accepts(q: &mut Quick<'_>, o: &ObjRules, members: &[FlatMember<'_>]) -> bool {
     let f = q.f;
     let index = |i: usize| o.property_index(members[i].0);
     let value_ok = |i: usize, node| {

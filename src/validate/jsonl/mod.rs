@@ -255,6 +255,9 @@ impl<'o> Lines<'o> {
         key: Option<Option<u64>>,
         room: &mut Vec<Field<'a>>,
     ) {
+        // The case is the line without a closing `\r` (its key, taken before its last
+        // `"args`, is the same either way).
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
         let found = self.prefixes.find(line, key);
         let known = found.map_or(0, |(_, len)| len);
         let rest = &line[known..];
@@ -279,17 +282,14 @@ impl<'o> Lines<'o> {
         }
     }
 
-    /// Judge one line of text (without its `\n`) and append its verdict line; `found`: the
-    /// kept prefix it starts with, if any ([`Prefixes::find`]).
+    /// Judge one line of text (without its `\n` and a closing `\r`) and append its verdict
+    /// line; `found`: the kept prefix it starts with, if any ([`Prefixes::find`]).
     fn text_line<'a>(
         &mut self,
-        line: &'a str,
+        text: &'a str,
         found: Option<(PrefixId, usize)>,
         room: &mut Vec<Field<'a>>,
     ) {
-        let text = line.strip_suffix('\r').unwrap_or(line);
-        // A prefix is found in the line as read; the case is the line without its `\r`.
-        let found = found.filter(|&(_, len)| text.len() > len);
         self.stats.lines += 1;
         match self.case(text, found, room) {
             Ok(true) => self.stats.ok += 1,

@@ -91,11 +91,10 @@ impl Prefixes {
     /// far is [`Prefixes::start`]). `key` is the line's [`key`], when it was worked out
     /// already.
     pub(super) fn find(&mut self, b: &[u8], key: Option<Option<u64>>) -> Option<(PrefixId, usize)> {
-        let kept = &self.bytes;
-        let starts = |at: usize, len: usize| b.len() > len && b[..len] == kept[at..at + len];
-        let last = self
-            .last
-            .filter(|&id| starts(self.entries[id as usize].at, self.entries[id as usize].len));
+        let last = self.last.filter(|&id| {
+            let p = &self.entries[id as usize];
+            self.starts(b, p.at, p.len)
+        });
         let found = match last {
             Some(id) => id,
             None if self.indexed > 0 => {
@@ -124,12 +123,18 @@ impl Prefixes {
             if s.id == 0 {
                 return None;
             }
-            let (at, len) = (s.at as usize, s.len as usize);
-            if s.hash == h && b.len() > len && b[..len] == self.bytes[at..at + len] {
+            if s.hash == h && self.starts(b, s.at as usize, s.len as usize) {
                 return Some(s.id - 1);
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// Does line `b` start with the kept bytes at `at`, `len` of them, and go on past them
+    /// (to its args)?
+    #[inline]
+    fn starts(&self, b: &[u8], at: usize, len: usize) -> bool {
+        b.len() > len && b[..len] == self.bytes[at..at + len]
     }
 
     /// The case as reading the bytes of prefix `id` left it.
@@ -187,29 +192,27 @@ impl Prefixes {
         if self.entries.len() >= MAX_PREFIXES || self.bytes.len() + at > MAX_BYTES {
             self.clear();
         }
-        let prefix = Prefix {
-            at: self.bytes.len(),
+        let kept = &text.as_bytes()[..at];
+        // Indexed when the line's key lies within the prefix (so every line that starts
+        // with it has the same key): always, unless the args key was written with escapes.
+        // Also by its first key, when that differs, for lines whose args quote `"args`.
+        let primary = key(kept);
+        let first = first_key(kept).filter(|&f| Some(f) != primary);
+        let (bytes_at, id) = (self.bytes.len(), self.entries.len() as PrefixId);
+        self.entries.push(Prefix {
+            at: bytes_at,
             len: at,
             start,
             resolved: None,
             slot: None,
-            key: None,
-        };
-        self.bytes.extend_from_slice(&text.as_bytes()[..at]);
-        let id = self.entries.len() as PrefixId;
-        let (bytes_at, len) = (prefix.at, prefix.len);
-        self.entries.push(prefix);
-        // Indexed when the line's key lies within the prefix (so every line that starts
-        // with it has the same key): always, unless the args key was written with escapes.
-        // Also by its first key, when that differs, for lines whose args quote `"args`.
-        let kept = &text.as_bytes()[..at];
-        self.entries[id as usize].key = key(kept);
-        let first = first_key(kept).filter(|&f| Some(f) != self.entries[id as usize].key);
-        for h in self.entries[id as usize].key.into_iter().chain(first) {
+            key: primary,
+        });
+        self.bytes.extend_from_slice(kept);
+        for h in primary.into_iter().chain(first) {
             self.index(Slot {
                 hash: h,
                 at: bytes_at as u32,
-                len: len as u32,
+                len: at as u32,
                 id: id + 1,
                 judged_with: 0,
             });

@@ -58,12 +58,7 @@ pub(crate) fn flat_object<'a>(
             return None;
         }
         i = ws(b, i + 1);
-        let (kind, after) = value_kind(text, i)?;
-        let value = if kind == kind::STR {
-            &text[i + 1..after - 1]
-        } else {
-            &text[i..after]
-        };
+        let (kind, value, after) = value_kind(text, i)?;
         out[n] = (key, kind, value);
         n += 1;
         i = ws(b, after);
@@ -92,19 +87,22 @@ fn plain_string(text: &str, i: usize) -> Option<(&str, usize)> {
     (text.as_bytes().get(end) == Some(&b'"')).then(|| (&text[i + 1..end], end + 1))
 }
 
-/// The kind of the value at `i` and where it ends, for a plain string, a number or a
-/// literal.
+/// The kind of the value at `i`, its text (a string's without its quotes) and where it
+/// ends, for a plain string, a number or a literal.
 #[inline(always)]
-fn value_kind(text: &str, i: usize) -> Option<(u8, usize)> {
+fn value_kind(text: &str, i: usize) -> Option<(u8, &str, usize)> {
     let b = text.as_bytes();
-    match *b.get(i)? {
-        b'"' => plain_string(text, i).map(|(_, end)| (kind::STR, end)),
+    if b.get(i) == Some(&b'"') {
+        return plain_string(text, i).map(|(s, end)| (kind::STR, s, end));
+    }
+    let (kind, end) = match *b.get(i)? {
         b'-' | b'0'..=b'9' => number_kind(b, i),
         b't' => literal(b, i, b"true", kind::BOOL),
         b'f' => literal(b, i, b"false", kind::BOOL),
         b'n' => literal(b, i, b"null", kind::NULL),
         _ => None,
-    }
+    }?;
+    Some((kind, &text[i..end], end))
 }
 
 fn literal(b: &[u8], i: usize, word: &[u8], k: u8) -> Option<(u8, usize)> {
