@@ -423,29 +423,46 @@ def probe():
 }
 
 /// Six forks of 200 MiB each: under each process's own cap (a fork of 1 GiB is refused
-/// outright), over the run's.
+/// outright), over the run's. Each holds its block until all six have said theirs is
+/// touched, so on a busy machine the first ones cannot be gone before the last allocate.
 #[test]
 fn six_forks_of_a_big_python_share_one_memory_cap() {
     if !has("python3") {
         return;
     }
     let probe = r#"
-import os, time
+import os, select, time
 def probe():
+    ready_r, ready_w = os.pipe()
     kids = []
     for _ in range(6):
         pid = os.fork()
         if pid == 0:
             try:
+                os.close(ready_r)
                 block = bytearray(200 << 20)
                 for i in range(0, len(block), 4096):
                     block[i] = 1
-                time.sleep(3)
+                os.write(ready_w, b"x")
+                time.sleep(60)
                 os._exit(0)
             finally:
                 os._exit(1)
         kids.append(pid)
-    held = sum(1 for pid in kids if os.waitpid(pid, 0)[1] == 0)
+    os.close(ready_w)
+    held, gone, until = 0, [], time.time() + 8
+    # Until all six hold their block, one of them is gone (the cap killed it), or time is up.
+    while held < 6 and not gone and time.time() < until:
+        if select.select([ready_r], [], [], 0.1)[0]:
+            held += len(os.read(ready_r, 6))
+        gone = [pid for pid in kids if os.waitpid(pid, os.WNOHANG)[0] != 0]
+    for pid in kids:
+        if pid not in gone:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+            os.waitpid(pid, 0)
     return "allocated=%d" % held
 "#;
     let text = python_probe(probe).replace(
