@@ -628,6 +628,26 @@ fn form_names_agree_everywhere() {
     assert_eq!(Form::parse("anthropic"), Some(Form::Tool));
 }
 
+/// Random flat args as text, from `seed` (stepped on): fewer than `most` draws of a key
+/// from `keys` (a key drawn again is passed over), each with a value from `values`.
+fn random_args(seed: &mut u64, most: u64, keys: &[&str], values: &[&str]) -> String {
+    let mut parts = Vec::new();
+    let mut used = Vec::new();
+    for _ in 0..(*seed % most) {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let k = keys[(*seed >> 33) as usize % keys.len()];
+        if !used.contains(&k) {
+            used.push(k);
+            let val = values[(*seed >> 40) as usize % values.len()];
+            parts.push(format!("\"{k}\": {val}"));
+        }
+    }
+    *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+    format!("{{{}}}", parts.join(", "))
+}
+
 /// The shallow fast path gives the same first failure as the quick and explaining passes.
 #[test]
 fn the_shallow_path_agrees_with_the_general_one() {
@@ -661,22 +681,7 @@ fn the_shallow_path_agrees_with_the_general_one() {
         assert_eq!(v.program.shape, RootShape::Shallow, "{schema}");
         let mut seed = 7u64;
         for _ in 0..400 {
-            let mut parts = Vec::new();
-            let mut used = Vec::new();
-            for _ in 0..(seed % 5) {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let k = keys[(seed >> 33) as usize % keys.len()];
-                if used.contains(&k) {
-                    continue;
-                }
-                used.push(k);
-                let val = values[(seed >> 40) as usize % values.len()];
-                parts.push(format!("\"{k}\": {val}"));
-            }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-            let text = format!("{{{}}}", parts.join(", "));
+            let text = random_args(&mut seed, 5, &keys, &values);
             let args = json::parse(&text).unwrap();
             for off in [
                 None,
@@ -749,23 +754,7 @@ fn the_scalar_path_accepts_exactly_what_the_general_one_accepts() {
         assert_eq!(v.program.shape, RootShape::Scalars, "{schema}");
         let mut seed = 11u64;
         for _ in 0..600 {
-            let mut parts = Vec::new();
-            let mut used = Vec::new();
-            for _ in 0..(seed % 6) {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let k = keys[(seed >> 33) as usize % keys.len()];
-                if !used.contains(&k) {
-                    used.push(k);
-                    parts.push(format!(
-                        "\"{k}\": {}",
-                        values[(seed >> 40) as usize % values.len()]
-                    ));
-                }
-            }
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-            let text = format!("{{{}}}", parts.join(", "));
+            let text = random_args(&mut seed, 6, &keys, &values);
             let args = json::parse(&text).unwrap();
             let mut members = [("", 0u8, ""); json::FLAT_MAX];
             let flat = json::flat_object(&text, 0, &mut members);

@@ -117,7 +117,8 @@ pub(crate) fn first<'x>(
         Some(at) => *at,
         None => o.property_index(members.key(i)),
     };
-    if passes(o, members, index, f) {
+    // Every property of a shallow root checks its type alone: none is asked of its value.
+    if passes_with(o, members, index, f, |_, _| false) {
         return None;
     }
     let found = |kind, path: &'x str, what| {
@@ -161,20 +162,6 @@ pub(crate) fn first<'x>(
     None
 }
 
-/// Do `members` pass `o` (a [`RootShape::Shallow`] program)? `index` finds member `i`'s
-/// property; only the properties' heads are read; `false` also when this cannot tell (more
-/// than 64 properties, a required name that is not declared), and [`first`] then looks
-/// closer.
-#[inline]
-fn passes<'x>(
-    o: &ObjRules,
-    members: impl Members<'x>,
-    index: impl Fn(usize) -> Option<usize>,
-    f: Flags,
-) -> bool {
-    passes_with(o, members, index, f, |_, _| false)
-}
-
 /// Do flat `members` (each key, the kind of its value and its text, as
 /// `json::flat_object` reads them) pass `o`, the root of a [`RootShape::Scalars`] program?
 /// Only a sure yes is `true`: `false` also means "look closer", and the caller then judges
@@ -192,8 +179,10 @@ pub(crate) fn accepts(q: &mut Quick<'_>, o: &ObjRules, members: &[FlatMember<'_>
     passes_with(o, members, index, f, value_ok)
 }
 
-/// [`passes`], where a property that checks more than its type is asked of `value_ok`
-/// (member `i`, the property's node) instead of failing.
+/// Do `members` pass `o`? `index` finds member `i`'s property; only the properties' heads
+/// are read, and a property that checks more than its type is asked of `value_ok` (member
+/// `i`, the property's node). `false` also when this cannot tell (more than 64 properties,
+/// a required name that is not declared), and the caller then looks closer.
 #[inline]
 fn passes_with<'x>(
     o: &ObjRules,

@@ -171,6 +171,15 @@ fn read_one<'a>(text: &'a str, again: bool, kept: &mut Prefixes) -> Option<RawCa
     .map(|()| case)
 }
 
+/// Each of `args` after the start of a case `case`, a line each: their verdicts (each the
+/// one its line gets alone) and how many of the lines were judged from their bytes.
+fn verdicts_and_from_bytes(case: &str, args: &[&str]) -> (Vec<String>, usize) {
+    let input: String = args.iter().map(|a| format!("{case}{a}}}\n")).collect();
+    let got = same_as_alone(&input, false);
+    let stats = run(input.as_bytes(), &mut Vec::new(), &Options::default()).unwrap();
+    (got, stats.from_bytes)
+}
+
 const WEATHER: &str =
     r#"{"schema": {"city": "str", "days": "int"}, "required": ["city"], "args": "#;
 
@@ -188,8 +197,7 @@ fn flat_args_of_a_known_tool_are_judged_from_their_bytes_as_read_whole() {
         r#"{"city": "x", "days": [1]}"#,
         r#"{"city": "x"} "#,
     ];
-    let input: String = args.iter().map(|a| format!("{schema}{a}}}\n")).collect();
-    let got = same_as_alone(&input, false);
+    let (got, from_bytes) = verdicts_and_from_bytes(schema, &args);
     assert_eq!(
         got,
         [
@@ -206,9 +214,7 @@ fn flat_args_of_a_known_tool_are_judged_from_their_bytes_as_read_whole() {
     );
     // All but the first line (which compiles the schema), the repeat, the escape and the
     // nested value go the quick way.
-    let mut out = Vec::new();
-    let stats = run(input.as_bytes(), &mut out, &Options::default()).unwrap();
-    assert_eq!(stats.from_bytes, 5);
+    assert_eq!(from_bytes, 5);
 }
 
 #[test]
@@ -224,8 +230,7 @@ fn flat_args_that_pass_a_schema_checking_values_are_judged_from_their_bytes() {
         r#"{"q": "x"}"#,
         r#"{"unit": "c", "days": 2}"#,
     ];
-    let input: String = args.iter().map(|a| format!("{schema}{a}}}\n")).collect();
-    let got = same_as_alone(&input, false);
+    let (got, from_bytes) = verdicts_and_from_bytes(schema, &args);
     assert_eq!(
         got,
         [
@@ -241,9 +246,7 @@ fn flat_args_that_pass_a_schema_checking_values_are_judged_from_their_bytes() {
     );
     // The passing lines after the first (which compiles the schema) go the quick way; the
     // rest are judged parsed, which words their failure.
-    let mut out = Vec::new();
-    let stats = run(input.as_bytes(), &mut out, &Options::default()).unwrap();
-    assert_eq!(stats.from_bytes, 2);
+    assert_eq!(from_bytes, 2);
 }
 
 #[test]
