@@ -28,6 +28,7 @@ mod rehearse_tmux;
 mod rehearse_write;
 mod stage_app;
 mod stage_course;
+mod stage_scroll;
 mod stage_snapshots;
 mod stage_tmux;
 mod stage_walk;

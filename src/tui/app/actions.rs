@@ -162,8 +162,14 @@ impl App {
             Action::Up | Action::Down | Action::PageUp | Action::PageDown => {
                 self.move_in_view(action)
             }
-            Action::Top => self.scroll = 0,
-            Action::Bottom => self.scroll = self.max_scroll(),
+            Action::Top => {
+                self.scroll = 0;
+                self.view_moved = true;
+            }
+            Action::Bottom => {
+                self.scroll = self.max_scroll();
+                self.view_moved = true;
+            }
             Action::NextPage => return self.next_page(),
             Action::PrevPage => return self.prev_page(),
             Action::Left => {
@@ -239,6 +245,7 @@ impl App {
     fn move_in_view(&mut self, action: Action) {
         let view_h = usize::from(self.content_area().height.max(1));
         let screen = view_h.saturating_sub(1).max(1);
+        self.view_moved = self.focus != Focus::Sidebar;
         match (action, self.focus) {
             (Action::Up, Focus::Sidebar) => self.sidebar_sel = self.sidebar_sel.saturating_sub(1),
             (Action::Down, Focus::Sidebar) => {

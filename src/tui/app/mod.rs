@@ -152,6 +152,8 @@ pub struct App {
     lesson: usize,
     page: usize,
     scroll: usize,
+    /// The last key scrolled the page itself: the focus line is not pulled back into view.
+    view_moved: bool,
     focus: Focus,
     /// The focused block was entered (keys go to it).
     active: bool,
@@ -209,6 +211,7 @@ impl App {
             lesson: 0,
             page: 0,
             scroll: 0,
+            view_moved: false,
             focus: Focus::Page,
             active: false,
             sidebar_sel: 0,
@@ -517,12 +520,16 @@ impl App {
         let had_sidebar = self.sidebar_visible();
         let focus = self.focus;
         let (slot_h, width) = self.focused_height();
+        self.view_moved = false;
         let out = self.on_key(key);
         if self.sidebar_visible() != had_sidebar {
             // The page changed width: keep the focused block, and its focus line, in view.
             self.reveal_focus();
             self.keep_focus_line(0, 0);
-        } else if focus == self.focus && matches!(out, Update::Save | Update::Redraw) {
+        } else if focus == self.focus
+            && !self.view_moved
+            && matches!(out, Update::Save | Update::Redraw)
+        {
             self.keep_focus_line(slot_h, width);
         }
         out.or(Update::Redraw)

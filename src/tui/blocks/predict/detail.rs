@@ -18,10 +18,16 @@ pub(super) type MenuHit = (usize, usize, usize, usize);
 /// Width of the labels on the left of the pane ("schema", "predict", "why").
 const LABEL_W: usize = 9;
 
+/// A named schema longer than this many lines shows as its name (`v` shows it whole), so
+/// the row's arguments and choices stay on screen with it.
+const SHORT_SCHEMA: usize = 3;
+
 /// Lines of the pane at one width, with the theme they are drawn in.
 struct Pane<'a> {
     theme: &'a Theme,
     width: usize,
+    /// Named schemas are shown whole, however long.
+    schema_whole: bool,
     out: Vec<Line<'static>>,
 }
 
@@ -43,6 +49,21 @@ impl Pane<'_> {
         let text = &for_theme(text, self.theme.ascii);
         let label = self.label(name);
         let lines = wrap_prefixed(label, text, self.width, self.theme.base);
+        self.out.extend(lines);
+    }
+
+    /// A named schema: whole when it is short or asked for, else its name and how long
+    /// it is.
+    fn schema(&mut self, name: &str, text: &str) {
+        let label = self.label("schema");
+        let lines = schema_lines(self.theme, name, text, self.width);
+        if self.schema_whole || lines.len() <= SHORT_SCHEMA {
+            self.out.extend(lines);
+            return;
+        }
+        let short = format!("{name} ({} lines: v shows it whole)", lines.len());
+        let short = for_theme(&short, self.theme.ascii);
+        let lines = wrap_prefixed(label, &short, self.width, self.theme.base);
         self.out.extend(lines);
     }
 
@@ -76,7 +97,30 @@ impl Pane<'_> {
     }
 }
 
+/// A named schema's whole lines, under its label, at `width`.
+fn schema_lines(theme: &Theme, name: &str, text: &str, width: usize) -> Vec<Line<'static>> {
+    let whole = for_theme(&format!("{name}: {text}"), theme.ascii);
+    let label = vec![Span::styled(format!("{:<LABEL_W$}", "schema"), theme.dim)];
+    common::wrap_json(label, &whole, width, theme)
+}
+
 impl PredictWidget {
+    /// Does some row name a schema too long to show whole in the detail pane as last
+    /// drawn (so `v` has something to show)?
+    pub(super) fn has_long_schema(&self) -> bool {
+        let (w, h) = self.drawn.get();
+        let width = usize::from(self.geometry(w, h).detail.width).max(8);
+        let theme = Theme::new(ThemeName::Mono, false);
+        self.rows.iter().any(|r| {
+            r.case.prompt().iter().any(|f| match f {
+                PromptField::Schema(name, text) => {
+                    schema_lines(&theme, name, text, width).len() > SHORT_SCHEMA
+                }
+                _ => false,
+            })
+        })
+    }
+
     pub(super) fn detail_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         self.detail_with_menu(theme, width).0
     }
@@ -90,6 +134,7 @@ impl PredictWidget {
         let mut pane = Pane {
             theme,
             width: width.max(8),
+            schema_whole: self.schema_whole,
             out: Vec::new(),
         };
         let Some(i) = self.current() else {
@@ -106,6 +151,7 @@ impl PredictWidget {
             match field {
                 PromptField::Json(name, text) => pane.json(name, &text),
                 PromptField::Text(name, text) => pane.text(name, &text),
+                PromptField::Schema(name, text) => pane.schema(&name, &text),
             }
         }
         // A row shown without a prediction (presenter mode) has no choice to offer.

@@ -49,6 +49,16 @@ impl PredictWidget {
         Some(BlockOutcome::Consumed)
     }
 
+    /// `v`: show long named schemas whole, or by their name again (only when a row has
+    /// one to fold).
+    pub(super) fn schema_key(&mut self, key: &KeyEvent) -> Option<BlockOutcome> {
+        if !is_char(key, 'v') || !self.has_long_schema() {
+            return None;
+        }
+        self.schema_whole = !self.schema_whole;
+        Some(BlockOutcome::Consumed)
+    }
+
     fn toggle_review(&mut self) -> BlockOutcome {
         if self.review {
             self.leave_review();
@@ -130,8 +140,17 @@ impl PredictWidget {
 
     pub(super) fn hints(&self, active: bool) -> Vec<KeyHint> {
         if !active {
+            // `v` works here too; the detail pane says so, the page keys keep the bar.
             return vec![KeyHint::new("Enter", "predict the table")];
         }
+        let schema = self.has_long_schema().then(|| {
+            let what = if self.schema_whole {
+                "schema by name"
+            } else {
+                "whole schema"
+            };
+            KeyHint::new("v", what)
+        });
         let n = self.current().map_or(0, |i| self.rows[i].options().len());
         const PICK: [&str; 8] = [
             "1-2/Left/Right",
@@ -154,6 +173,7 @@ impl PredictWidget {
             KeyHint::new("u", "unlock"),
             KeyHint::new("a", "reveal locked"),
         ];
+        v.extend(schema);
         if self.review {
             v.push(KeyHint::new("r", "leave review"));
         } else if !self.queue.is_empty() {

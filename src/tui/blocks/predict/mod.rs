@@ -55,6 +55,8 @@ pub struct PredictWidget {
     queue: Vec<String>,
     /// A one-line note after a key that could not act (e.g. Enter with no pick).
     note: Option<String>,
+    /// Long named schemas are shown whole in the detail (`v`), not by their name.
+    schema_whole: bool,
 }
 
 /// Which rows of a fixture a block asks for (`group=`, `rows=`).
@@ -167,6 +169,7 @@ impl PredictWidget {
             review: false,
             queue: Vec::new(),
             note: None,
+            schema_whole: false,
         }
     }
 
@@ -289,6 +292,10 @@ impl BlockWidget for PredictWidget {
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
+        // `v` works on a focused block too: a presenter shows the schema to the room.
+        if let Some(done) = self.schema_key(&key) {
+            return done;
+        }
         if !active {
             return BlockOutcome::Ignored;
         }

@@ -67,6 +67,9 @@ pub(super) enum PromptField {
     Json(&'static str, String),
     /// Plain words.
     Text(&'static str, String),
+    /// A named schema: its name, and its whole text (as JSON), shown whole when short
+    /// or when asked for.
+    Schema(String, String),
 }
 
 /// The fields every fixture row has, whatever its kind.

@@ -79,21 +79,27 @@ impl ValidatorRow {
         (words.len() >= 2).then_some(words)
     }
 
-    /// The schema as the learner reads it: a named one spelled out, required names after.
-    fn schema_text(&self) -> String {
+    /// The schema as the learner reads it: a named one by its name with its whole text,
+    /// an inline one spelled out; required names after.
+    fn schema_field(&self) -> PromptField {
         let with_required = |schema: &Value, required: &[String]| {
             let mut s = common::json_compact(schema);
             if !required.is_empty() {
                 s.push_str(&format!(" required {}", required.join(",")));
             }
-            s
+            clean(&s, false)
         };
         match &self.case.schema {
             Value::String(name) => match self.named.iter().find(|(n, _)| n == name) {
-                Some((_, e)) => format!("{name}: {}", with_required(&e.schema, &e.required)),
-                None => format!("{name} (not in schemas.json)"),
+                Some((_, e)) => {
+                    PromptField::Schema(clean(name, false), with_required(&e.schema, &e.required))
+                }
+                None => PromptField::Json(
+                    "schema",
+                    clean(&format!("{name} (not in schemas.json)"), false),
+                ),
             },
-            other => with_required(other, &self.case.required),
+            other => PromptField::Json("schema", with_required(other, &self.case.required)),
         }
     }
 }
@@ -124,7 +130,7 @@ impl PredictRow for ValidatorRow {
 
     fn prompt(&self) -> Vec<PromptField> {
         vec![
-            PromptField::Json("schema", clean(&self.schema_text(), false)),
+            self.schema_field(),
             PromptField::Json("args", self.args_text()),
         ]
     }
