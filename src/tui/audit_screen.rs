@@ -1,8 +1,11 @@
 //! The audit screen (`tooldojo audit FILE --tui`, or `A` on the home screen when the app was
-//! given a log): the log's conversations listed with their findings, and the chosen one
+//! given a log): the log's conversations listed with their findings, the chosen one's
+//! findings and steps under the list (`detail`), and the chosen one
 //! played in the trace player, `n` and `p` going to the one after or before (the player's
 //! own `[` `]` scrub its time). What it shows
 //! comes from the core (`audit::listing`, `audit::source`); here it is only drawn.
+
+mod detail;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
@@ -13,6 +16,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use crate::audit::Kind;
 use crate::audit::listing::{Listing, Summary};
 use crate::audit::report::{plural, thousands};
+use crate::audit::source::ConversationSource;
 use crate::replay::warn::WarnKind;
 use crate::text::{truncate, wrap};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
@@ -71,6 +75,9 @@ pub struct AuditScreen {
     /// Why the last conversation could not be opened.
     error: Option<String>,
     help: bool,
+    /// The chosen conversation read whole for the detail under the list (by its index
+    /// in the listing), or why it could not be.
+    chosen: Option<(usize, Result<Box<ConversationSource>, String>)>,
 }
 
 impl AuditScreen {
@@ -86,11 +93,26 @@ impl AuditScreen {
             playing: None,
             error: None,
             help: false,
+            chosen: None,
         };
         if s.listing.convs.len() == 1 {
             s.play(0);
+        } else {
+            s.read_chosen();
         }
         s
+    }
+
+    /// Read the chosen row's conversation for the detail, unless it is read already.
+    fn read_chosen(&mut self) {
+        let Some(&i) = self.order.get(self.sel) else {
+            self.chosen = None;
+            return;
+        };
+        if self.chosen.as_ref().is_none_or(|(at, _)| *at != i) {
+            let read = self.listing.open(i).map(Box::new);
+            self.chosen = Some((i, read));
+        }
     }
 
     pub fn listing(&self) -> &Listing {
@@ -182,6 +204,7 @@ impl AuditScreen {
         } else {
             return AuditUpdate::None;
         }
+        self.read_chosen();
         AuditUpdate::Redraw
     }
 
@@ -340,7 +363,14 @@ impl AuditScreen {
             t.dim,
         ));
         let head = lines.len();
-        let rows = usize::from(area.height).saturating_sub(head + 1).max(1);
+        // The list takes the rows it needs, up to half the area when a detail goes below.
+        let detail = self.detail_lines(w, t);
+        let room = if detail.is_empty() {
+            usize::from(area.height)
+        } else {
+            usize::from(area.height / 2).max(head + 3)
+        };
+        let rows = room.saturating_sub(head + 1).max(1);
         let top = self.sel.saturating_sub(rows - 1).min(self.sel);
         let top = top.max(self.top.min(self.sel));
         for (row, &i) in self.order.iter().enumerate().skip(top).take(rows) {
@@ -370,7 +400,69 @@ impl AuditScreen {
         if self.order.is_empty() {
             lines.push(Line::styled("  no conversations in this log", t.dim));
         }
+        let used = u16::try_from(lines.len())
+            .unwrap_or(u16::MAX)
+            .min(area.height);
         Paragraph::new(lines).render(area, buf);
+        let below = Rect {
+            y: area.y + used,
+            height: area.height - used,
+            ..area
+        };
+        self.draw_detail(detail, below, buf, t);
+    }
+
+    /// The chosen conversation's lines, as wide as the list.
+    fn detail_lines(&self, w: usize, t: &Theme) -> Vec<Line<'static>> {
+        let Some((i, read)) = &self.chosen else {
+            return Vec::new();
+        };
+        match read {
+            Ok(source) => detail::lines(source.conversation(), &self.label(*i), w, t),
+            Err(e) => wrap(&format!(" Could not read it: {e}"), w)
+                .into_iter()
+                .map(|l| Line::styled(crate::sanitize::clean(&l, false), t.bad))
+                .collect(),
+        }
+    }
+
+    /// The detail below a rule, with what does not fit counted (Enter plays it whole).
+    fn draw_detail(&self, mut lines: Vec<Line<'static>>, area: Rect, buf: &mut Buffer, t: &Theme) {
+        if area.height < 3 || lines.is_empty() {
+            return;
+        }
+        let rule = t.sym.border.horizontal_top.repeat(usize::from(area.width));
+        buf.set_line(
+            area.x,
+            area.y + 1,
+            &Line::styled(rule, t.border),
+            area.width,
+        );
+        let room = usize::from(area.height - 2);
+        if lines.len() > room {
+            let more = lines.len() - room + 1;
+            lines.truncate(room - 1);
+            lines.push(Line::styled(
+                format!("  ... {more} more lines: Enter plays it, every call in full"),
+                t.dim,
+            ));
+        }
+        let rest = Rect {
+            y: area.y + 2,
+            height: area.height - 2,
+            ..area
+        };
+        Paragraph::new(lines).render(rest, buf);
+    }
+
+    /// How the list's line column names conversation `i`.
+    fn label(&self, i: usize) -> String {
+        let s = &self.listing.convs[i];
+        if self.listing.files.len() > 1 {
+            format!("{}:{}", file_tail(&s.place.file), s.place.line)
+        } else {
+            format!("#{}", s.place.line)
+        }
     }
 
     fn row_line(&self, row: usize, s: &Summary, i: usize, w: usize, t: &Theme) -> Line<'static> {
@@ -391,11 +483,7 @@ impl AuditScreen {
                 .collect();
             parts.join(", ")
         };
-        let line = if self.listing.files.len() > 1 {
-            format!("{}:{}", file_tail(&s.place.file), s.place.line)
-        } else {
-            format!("#{}", s.place.line)
-        };
+        let line = self.label(i);
         let text = format!(
             "{mark} {:>5}  {:<9} {:<18} {:>5} {:>5}  {findings}",
             i + 1,

@@ -220,3 +220,42 @@ fn a_hostile_log_draws_no_raw_control_anywhere() {
         }
     }
 }
+
+#[test]
+fn the_list_shows_the_chosen_conversations_findings_and_calls_below_it() {
+    for (w, h) in [(80, 24), (120, 35), (160, 45)] {
+        let mut a = app("audit", w, h);
+        let _ = key(&mut a, KeyCode::Down);
+        let frame = text(&a);
+        for want in [
+            "#2: 3 turns, 2 calls, 1 repair, longest failing streak 1",
+            "findings: invalid_arguments, repaired",
+            "#2 call toolu_b1 close_ticket invalid_arguments at ticket_id",
+            "type error: ticket_id expected str, got int",
+            "| {\"ticket_id\":205}",
+            "user   Please close ticket 205",
+        ] {
+            assert!(frame.contains(want), "{w}x{h}: {want}:\n{frame}");
+        }
+        // The room under the list holds the detail, not a sea of blank rows.
+        let blank = frame.lines().filter(|l| l.trim().is_empty()).count();
+        let limit = if h > 24 { usize::from(h) / 2 } else { 3 };
+        assert!(blank <= limit, "{w}x{h}: {blank} blank rows:\n{frame}");
+    }
+}
+
+#[test]
+fn in_presenter_mode_a_cut_findings_cell_is_whole_in_the_detail() {
+    let mut config = Config::new(Content::embedded());
+    config.present = true;
+    let (opts, env) = tooldojo::tui::setup(&config).unwrap();
+    let lessons = tooldojo::course::load_lessons(&env.content);
+    let mut a = screens::build("audit", opts, env, lessons, Rect::new(0, 0, 80, 24)).unwrap();
+    let _ = key(&mut a, KeyCode::Down);
+    let frame = text(&a);
+    assert!(frame.contains("repai…"), "the cell is cut:\n{frame}");
+    assert!(
+        frame.contains("findings: invalid_arguments, repaired"),
+        "and whole below:\n{frame}"
+    );
+}

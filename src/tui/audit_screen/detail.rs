@@ -1,0 +1,143 @@
+//! The chosen conversation under the list: its counts, its findings as the text report
+//! lists them (call, tool, finding, path, what exactly, the arguments), then what was
+//! said, called and answered, in order.
+//! Every line wraps to the width, so nothing is cut that cannot be read here.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::audit::convo::Seen;
+use crate::audit::report::plural;
+use crate::audit::steps::Speaker;
+use crate::audit::{Conversation, Kind};
+use crate::sanitize::clean;
+use crate::tui::draw::wrap_prefixed;
+use crate::tui::theme::Theme;
+
+/// What goes under a finding's head line starts this far in.
+const INDENT: &str = "      ";
+
+/// The detail of `conv` (called `label`, as the list's line column says) at `width`.
+pub(super) fn lines(
+    conv: &Conversation,
+    label: &str,
+    width: usize,
+    t: &Theme,
+) -> Vec<Line<'static>> {
+    let mut out = Out {
+        width: width.max(20),
+        lines: Vec::new(),
+    };
+    let mut counts = vec![
+        plural(conv.turns as usize, "turn", "turns"),
+        plural(conv.calls.len(), "call", "calls"),
+    ];
+    if conv.max_parallel > 1 {
+        counts.push(format!("up to {} in one turn", conv.max_parallel));
+    }
+    counts.push(plural(conv.repairs as usize, "repair", "repairs"));
+    counts.push(format!(
+        "longest failing streak {}",
+        conv.longest_failing_streak
+    ));
+    out.put(" ", &format!("{label}: {}", counts.join(", ")), t.heading);
+    let kinds: Vec<String> = Kind::ALL
+        .iter()
+        .map(|&k| (k, conv.count(k)))
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| match n {
+            1 => k.name().to_owned(),
+            n => format!("{} ×{n}", k.name()),
+        })
+        .collect();
+    if kinds.is_empty() {
+        out.put(
+            " ",
+            "no findings: every call was right as the model wrote it",
+            t.ok,
+        );
+    } else {
+        out.put(" findings: ", &kinds.join(", "), t.warn);
+    }
+    for f in &conv.findings {
+        let call = f.call.and_then(|i| conv.calls.get(i));
+        let mut head = label.to_owned();
+        let id = call
+            .map(|c| c.id_or_dash().to_owned())
+            .or_else(|| f.id.clone());
+        if let Some(id) = id {
+            head.push_str(&format!(" call {id}"));
+        }
+        if let Some(c) = call {
+            head.push_str(&format!("  {}", c.tool));
+        }
+        head.push_str(&format!("  {}", f.kind.label()));
+        if !f.path.is_empty() {
+            head.push_str(&format!("  at {}", f.path));
+        }
+        let style = if f.kind.is_good() { t.base } else { t.warn };
+        out.put(" ", &head, style);
+        out.put(INDENT, &f.detail, t.base);
+        if !f.excerpt.is_empty() {
+            out.put(INDENT, &format!("| {}", f.excerpt), t.dim);
+        }
+    }
+    if !conv.seen.is_empty() {
+        out.put(" ", "the conversation, in order", t.dim);
+    }
+    for step in &conv.seen {
+        match step {
+            Seen::Turn { .. } => {}
+            Seen::Say { who, text } => {
+                let who = match who {
+                    Speaker::User => "user",
+                    Speaker::Model => "model",
+                };
+                out.put(&format!("   {who:<7}"), text, t.base);
+            }
+            Seen::Call(i) => {
+                let Some(c) = conv.calls.get(*i) else {
+                    continue;
+                };
+                let verdict = match (c.verdict.ok(), c.verdict.error(&c.tool)) {
+                    (_, Some(e)) => format!("{} {e}", t.sym.bad),
+                    (Some(true), None) => format!("{} passed", t.sym.ok),
+                    _ => "not judged".to_owned(),
+                };
+                let line = format!(
+                    "{} {} {verdict} | {}",
+                    c.id_or_dash(),
+                    c.tool,
+                    c.args_excerpt
+                );
+                let style = if c.verdict.invalid() { t.warn } else { t.base };
+                out.put("   call   ", &line, style);
+            }
+            Seen::Result { call, .. } => {
+                let Some(c) = call.and_then(|i| conv.calls.get(i)) else {
+                    continue;
+                };
+                let Some(a) = &c.result else { continue };
+                let mark = if a.is_error() { t.sym.bad } else { t.sym.ok };
+                let line = format!("{} {mark} {}", c.id_or_dash(), a.excerpt);
+                let style = if a.is_error() { t.warn } else { t.dim };
+                out.put("   result ", &line, style);
+            }
+        }
+    }
+    out.lines
+}
+
+struct Out {
+    width: usize,
+    lines: Vec<Line<'static>>,
+}
+
+impl Out {
+    /// `lead` and then `text`, cleaned and wrapped under itself.
+    fn put(&mut self, lead: &str, text: &str, style: Style) {
+        let lead = vec![Span::styled(lead.to_owned(), style)];
+        let lines = wrap_prefixed(lead, &clean(text, false), self.width, style);
+        self.lines.extend(lines);
+    }
+}
