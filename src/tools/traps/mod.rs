@@ -213,6 +213,7 @@ impl<'a> Run<'a> {
             self.default_of(&baseline, i, &mut out.bad_defaults);
         }
         self.empty_object(Some(&baseline), &mut out.traps);
+        drop_repeats(&mut out.traps);
         out.baseline = Some(baseline);
         out
     }
@@ -375,6 +376,19 @@ impl<'a> Run<'a> {
         }
         Some(args)
     }
+}
+
+/// Keep the first trap of each set of arguments: two kinds can write the same call (a
+/// list's wrong item type is its item's number for a string; a lone required field's
+/// absence is the empty object), and one call is one trap.
+fn drop_repeats(traps: &mut Vec<Trap>) {
+    let mut kept: Vec<Trap> = Vec::with_capacity(traps.len());
+    for t in traps.drain(..) {
+        if !kept.iter().any(|k| k.args == t.args) {
+            kept.push(t);
+        }
+    }
+    *traps = kept;
 }
 
 /// Move into `seg` of `cursor`: put `fill` there when it is missing (always, when

@@ -214,3 +214,33 @@ fn short_args_show_only_the_changed_field() {
     let long = find(&r, TrapKind::OverLong, "query").short_args(40);
     assert!(crate::text::width(&long) <= 40, "{long}");
 }
+
+#[test]
+fn one_set_of_arguments_is_one_trap() {
+    // `labels` is a list of strings: its wrong item type and its item's number for a
+    // string both write `[7]`; a lone required field's absence is the empty object.
+    for decl in [
+        search_issues(),
+        json!({"name": "t", "input_schema": {"type": "object", "required": ["a"],
+            "properties": {"a": {"type": "string"}}}}),
+    ] {
+        let r = tool_report(decl);
+        for (i, t) in r.traps.iter().enumerate() {
+            let again = r.traps[..i].iter().find(|u| u.args == t.args);
+            assert!(
+                again.is_none(),
+                "{} repeats {}: {}",
+                t.title(),
+                again.unwrap().title(),
+                t.args
+            );
+        }
+    }
+    let r = tool_report(search_issues());
+    assert!(!find(&r, TrapKind::WrongItemType, "labels").ok);
+    assert!(
+        !r.traps
+            .iter()
+            .any(|t| t.kind == TrapKind::NumberForString && t.path == "labels[0]")
+    );
+}
