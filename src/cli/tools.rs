@@ -14,6 +14,9 @@ use crate::tools::strict::{Provider, Verdict};
 use crate::tools::{ToolSet, ToolsFormat};
 use crate::validate::json::dumps;
 
+/// How wide the arguments of a trap that got through are printed, at most.
+const ARGS_WIDTH: usize = 100;
+
 /// `--tools-format`'s words.
 pub(crate) fn format_flag() -> impl clap::builder::TypedValueParser<Value = ToolsFormat> {
     use clap::builder::TypedValueParser as _;
@@ -186,8 +189,15 @@ fn human(r: &Report<'_>) -> String {
         let _ = writeln!(s, "    (not run on {u}: its valid example fails in place)");
     }
     for trap in &traps.traps {
-        let args = crate::text::truncate(&dumps(&trap.args), 100, "…");
         if trap.ok {
+            // The whole arguments when they are short; else the member that got through,
+            // with the rest abbreviated.
+            let whole = dumps(&trap.args);
+            let args = if crate::text::width(&whole) <= ARGS_WIDTH {
+                whole
+            } else {
+                trap.short_args(ARGS_WIDTH)
+            };
             let _ = writeln!(s, "    LET THROUGH  {}: {args}", trap.title());
             match (&trap.fix, &trap.why) {
                 (Some(f), _) => {

@@ -210,3 +210,56 @@ fn validate_judges_one_call_against_a_declaration_of_the_file() {
     let out = tooldojo(&["validate", "--tools", EXAMPLE, "--args", "{}"], None);
     assert_eq!(out.status.code(), Some(2), "--tools needs --tool");
 }
+
+#[test]
+fn a_trap_that_gets_through_shows_its_member_however_long_the_rest() {
+    // Long required members come first; the traps are deep in a list of objects.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("book.json");
+    let decl = r#"[{"name": "book", "input_schema": {"type": "object", "additionalProperties": false,
+        "required": ["user_identifier", "origin_airport", "destination_airport", "cabin_class", "flights"],
+        "properties": {
+          "user_identifier": {"type": "string", "maxLength": 40},
+          "origin_airport": {"type": "string", "maxLength": 40},
+          "destination_airport": {"type": "string", "maxLength": 40},
+          "cabin_class": {"type": "string", "maxLength": 40},
+          "flights": {"type": "array", "maxItems": 4, "items": {"type": "object",
+            "required": ["flight_number", "seats"],
+            "properties": {"flight_number": {"type": "string"}, "seats": {"type": "integer", "minimum": 1}}}}}}}]"#;
+    std::fs::write(&f, decl).unwrap();
+    let path = f.to_str().unwrap();
+    let text = String::from_utf8_lossy(&tooldojo(&["tools", path], None).stdout).to_string();
+    let line = |title: &str| -> String {
+        text.lines()
+            .find(|l| l.contains(&format!("LET THROUGH  {title}: ")))
+            .unwrap_or_else(|| panic!("no LET THROUGH line for {title}: {text}"))
+            .to_owned()
+    };
+    assert!(
+        line("nested extra key: flights[0].note")
+            .ends_with(r#"{…, "flights": [{…, "note": "added by the model"}]}"#),
+        "{text}"
+    );
+    assert!(
+        line("flights[0].seats: far past any sensible bound")
+            .ends_with(r#"{…, "flights": [{…, "seats": 1000000000}]}"#),
+        "{text}"
+    );
+    let long = line("flights[0].flight_number: over-long string (1000 chars)");
+    assert!(
+        long.contains(r#"{…, "flights": [{…, "flight_number": "example"#),
+        "{long}"
+    );
+    assert!(long.ends_with("…}]}"), "{long}");
+    // --json keeps the whole arguments.
+    let out = tooldojo(&["tools", path, "--json"], None);
+    let json = lines(&out);
+    let note = json[0]["traps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["path"] == "flights[0].note")
+        .unwrap();
+    assert_eq!(note["args"]["user_identifier"], "example");
+    assert_eq!(note["args"]["flights"][0]["note"], "added by the model");
+}

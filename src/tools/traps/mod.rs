@@ -67,36 +67,63 @@ impl Trap {
         }
     }
 
-    /// The arguments as a table shows them: only the changed field, the rest as `…`
-    /// (`{…, "per_page": 1000000}`), cut to about `max` characters.
+    /// The arguments as a table shows them: the changed field with the rest as `…`
+    /// (`{…, "per_page": 1000000}`, `{…, "flights": [{…, "note": …}]}`), in about `max`
+    /// characters. The path to the field is kept whole where it fits; the value is what is
+    /// cut, down to `…`.
     pub fn short_args(&self, max: usize) -> String {
         let dump = crate::validate::json::dumps;
-        let cut = |s: String| crate::text::truncate(&s, max, "…");
-        let value = self.segs.iter().try_fold(&self.args, |v, s| match s {
-            Seg::Key(k) => v.get(k),
-            Seg::Index(i) => v.get(i),
-        });
-        match (self.kind, value) {
-            (TrapKind::EmptyObject, _) => "{}".into(),
-            (TrapKind::MissingRequired, _) if !self.segs.is_empty() => {
-                cut(format!("{{…}} without {}", self.path))
+        let cut = |s: &str| crate::text::truncate(s, max, "…");
+        match self.kind {
+            TrapKind::EmptyObject => return "{}".into(),
+            TrapKind::MissingRequired if !self.segs.is_empty() => {
+                return cut(&format!("{{…}} without {}", self.path));
             }
-            (_, Some(v)) if !self.segs.is_empty() => {
-                let mut out = dump(v);
-                if crate::text::width(&out) > max / 2 {
-                    out = crate::text::truncate(&out, max / 2, "…");
-                }
-                for seg in self.segs.iter().rev() {
-                    out = match seg {
-                        Seg::Key(k) => format!("{{…, {}: {out}}}", dump(&Value::String(k.clone()))),
-                        Seg::Index(0) => format!("[{out}, …]"),
-                        Seg::Index(_) => format!("[…, {out}, …]"),
-                    };
-                }
-                cut(out)
-            }
-            _ => cut(dump(&self.args)),
+            _ => {}
         }
+        let Some((open, close, value)) = self.around_field() else {
+            return cut(&dump(&self.args));
+        };
+        let frame = crate::text::width(&open) + crate::text::width(&close);
+        let value = dump(value);
+        let room = max.saturating_sub(frame);
+        let shown = if crate::text::width(&value) <= room {
+            value
+        } else if room >= 3 {
+            crate::text::truncate(&value, room, "…")
+        } else {
+            "…".into()
+        };
+        cut(&format!("{open}{shown}{close}"))
+    }
+
+    /// The text around the changed field in its abbreviated arguments, and its value:
+    /// (`{…, "filter": {"note": `, `}}`, the value). `None` for the whole arguments.
+    fn around_field(&self) -> Option<(String, String, &Value)> {
+        if self.segs.is_empty() {
+            return None;
+        }
+        let (mut open, mut closes) = (String::new(), Vec::new());
+        let mut at = &self.args;
+        for seg in &self.segs {
+            match (seg, at) {
+                (Seg::Key(k), Value::Object(m)) => {
+                    open.push_str(if m.len() > 1 { "{…, " } else { "{" });
+                    open.push_str(&crate::validate::json::dumps(&Value::String(k.clone())));
+                    open.push_str(": ");
+                    closes.push("}");
+                    at = m.get(k)?;
+                }
+                (Seg::Index(i), Value::Array(items)) => {
+                    open.push_str(if *i > 0 { "[…, " } else { "[" });
+                    closes.push(if i + 1 < items.len() { ", …]" } else { "]" });
+                    at = items.get(*i)?;
+                }
+                _ => return None,
+            }
+        }
+        closes.reverse();
+        Some((open, closes.concat(), at))
     }
 }
 

@@ -244,3 +244,24 @@ fn one_set_of_arguments_is_one_trap() {
             .any(|t| t.kind == TrapKind::NumberForString && t.path == "labels[0]")
     );
 }
+
+#[test]
+fn short_args_keep_the_path_and_claim_no_items_that_are_not_there() {
+    let r = tool_report(search_issues());
+    // `labels` holds one item: nothing stands after it.
+    assert_eq!(
+        find(&r, TrapKind::WrongItemType, "labels").short_args(60),
+        "{…, \"labels\": [7]}"
+    );
+    let long = find(&r, TrapKind::OverLong, "labels[0]").short_args(40);
+    assert!(long.starts_with("{…, \"labels\": [\"example"), "{long}");
+    assert!(
+        long.ends_with("…]}") && crate::text::width(&long) <= 40,
+        "{long}"
+    );
+    // Too narrow for the value: the path stays, the value is `…`.
+    assert_eq!(
+        find(&r, TrapKind::ExtraKey, "filter.note").short_args(30),
+        "{…, \"filter\": {…, \"note\": …}}"
+    );
+}
