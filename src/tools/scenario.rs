@@ -23,7 +23,8 @@ pub struct PlannedCall {
     pub verdict: Result<(), String>,
     /// The trap the call walks into, when it is one.
     pub trap: Option<String>,
-    /// For a trap the schema let through: the fix, or why there is none.
+    /// For a trap the schema let through: the trap and its fix, or why there is none
+    /// (`extra key: note; fix: ...`). The player marks it as let through itself.
     pub finding: Option<String>,
     /// What the model is told.
     pub result: String,
@@ -82,14 +83,8 @@ pub fn plan(tool: &Tool, report: &TrapReport) -> Option<Plan> {
             trap: trap.map(|t| t.label.clone()),
             finding: trap.filter(|_| verdict.is_ok()).map(|t| {
                 t.fix.as_ref().map_or_else(
-                    || {
-                        format!(
-                            "let through: {} ({})",
-                            t.label,
-                            t.why.clone().unwrap_or_default()
-                        )
-                    },
-                    |f| format!("let through: {}; fix: {}", t.label, f.text()),
+                    || format!("{} ({})", t.label, t.why.clone().unwrap_or_default()),
+                    |f| format!("{}; fix: {}", t.label, f.text()),
                 )
             }),
             result: crate::validate::json::dumps(&result),
@@ -150,12 +145,10 @@ mod tests {
         assert_eq!(calls[1].verdict, Ok(()));
         assert_eq!(calls[1].args, json!({"n": 1}));
         assert_eq!(calls[2].verdict, Ok(()));
-        assert!(
-            calls[2]
-                .finding
-                .as_deref()
-                .unwrap()
-                .contains("fix: add \"additionalProperties\": false")
+        assert_eq!(
+            calls[2].finding.as_deref(),
+            Some("extra key: note; fix: add \"additionalProperties\": false"),
+            "the player marks it as let through: the text does not say so again"
         );
         assert!(matches!(p.turns.last(), Some(PlannedTurn::Final(_))));
     }

@@ -73,6 +73,14 @@ fn t_plays_the_generated_run_over_the_screen() {
     press(&mut a, "t");
     assert_eq!(a.screen().name(), "player");
     assert!(screen(&a).contains("search_issues"));
+    // At the end, the trap that got through is marked once, with its fix.
+    press(&mut a, &"l".repeat(40));
+    let text = screen(&a);
+    assert!(
+        text.contains("let through: extra key: note; fix:"),
+        "{text}"
+    );
+    assert!(!text.contains("let through: let through"), "{text}");
     press(&mut a, "<Esc>");
     assert_eq!(a.screen().name(), "tools");
 }
