@@ -51,7 +51,7 @@ fn verdicts(conv: &Conversation, out: &mut Vec<Finding>) {
             Verdict::NotJson(m) => (Kind::ArgsNotJson, m.clone()),
             Verdict::UnknownTool => {
                 let known = if conv.declared_names.is_empty() {
-                    "none was declared".to_owned()
+                    "no function tool was declared".to_owned()
                 } else {
                     format!("declared: {}", short_list(&conv.declared_names))
                 };
@@ -64,6 +64,7 @@ fn verdicts(conv: &Conversation, out: &mut Vec<Finding>) {
                 Kind::Undeclared,
                 "no declarations: the record has no tools and no --tools file was given".to_owned(),
             ),
+            Verdict::Provided(kind) => (Kind::Undeclared, provided(&c.tool, kind)),
         };
         out.push(on_call(
             kind,
@@ -73,6 +74,15 @@ fn verdicts(conv: &Conversation, out: &mut Vec<Finding>) {
             c.args_excerpt.clone(),
         ));
     }
+}
+
+/// Why a call to a provider-defined tool is not judged.
+fn provided(tool: &str, kind: &str) -> String {
+    format!(
+        "{} is declared as a provider-defined tool ({}) with no input schema: not judged",
+        super::convo::show(tool),
+        super::convo::show(kind)
+    )
 }
 
 /// Names for a message: the first few, then how many more.

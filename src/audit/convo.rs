@@ -48,6 +48,9 @@ pub enum Verdict {
     Undeclared,
     /// Declared, but its schema cannot be honoured (why): not judged.
     Refused(String),
+    /// Declared as a provider-defined tool of this `type`, which has no input schema: not
+    /// judged.
+    Provided(String),
 }
 
 impl Verdict {
@@ -56,7 +59,7 @@ impl Verdict {
         match self {
             Verdict::Passed => Some(true),
             Verdict::Failed(_) | Verdict::NotJson(_) | Verdict::UnknownTool => Some(false),
-            Verdict::Undeclared | Verdict::Refused(_) => None,
+            Verdict::Undeclared | Verdict::Refused(_) | Verdict::Provided(_) => None,
         }
     }
 
@@ -71,7 +74,9 @@ impl Verdict {
             Verdict::Failed(v) => Some(v.message.as_str().into()),
             Verdict::NotJson(m) => Some(m.as_str().into()),
             Verdict::UnknownTool => Some(format!("unknown tool: {tool}").into()),
-            Verdict::Passed | Verdict::Undeclared | Verdict::Refused(_) => None,
+            Verdict::Passed | Verdict::Undeclared | Verdict::Refused(_) | Verdict::Provided(_) => {
+                None
+            }
         }
     }
 
@@ -480,11 +485,14 @@ impl Builder {
             };
             return (Verdict::Failed(v), key, text, kept, None);
         }
+        let any_object = |not_judged: Verdict| match ANY_OBJECT.check(Args::Json(args), &self.rules)
+        {
+            Ok(()) => not_judged,
+            Err(v) => Verdict::Failed(v),
+        };
         let verdict = match self.catalog.as_deref().map(|cat| cat.lookup(&c.tool)) {
-            None => match ANY_OBJECT.check(Args::Json(args), &self.rules) {
-                Ok(()) => Verdict::Undeclared,
-                Err(v) => Verdict::Failed(v),
-            },
+            None => any_object(Verdict::Undeclared),
+            Some(Lookup::Provided(kind)) => any_object(Verdict::Provided(kind)),
             Some(Lookup::Unknown) => Verdict::UnknownTool,
             Some(Lookup::Refused(why)) => Verdict::Refused(why),
             Some(Lookup::Tool(v)) => match v.check(Args::Json(args), &self.rules) {

@@ -18,6 +18,9 @@ pub enum Lookup<'c> {
     /// Declared, but its schema asks for what the validator cannot honour, or the list it
     /// is in could not be read (why): not judged.
     Refused(String),
+    /// Declared as a provider-defined tool of this `type` (`memory_20250818`): the
+    /// provider defines its input, and the declaration has no schema to judge it by.
+    Provided(String),
     /// Not among the declarations.
     Unknown,
 }
@@ -88,7 +91,10 @@ impl Catalog {
                 Some(v) => Lookup::Tool(v),
                 None => Lookup::Refused(t.refusal().unwrap_or_default()),
             },
-            None => Lookup::Unknown,
+            None => match set.skipped.iter().find(|s| s.name.as_deref() == Some(name)) {
+                Some(s) => Lookup::Provided(s.kind.clone()),
+                None => Lookup::Unknown,
+            },
         }
     }
 

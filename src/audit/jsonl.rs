@@ -142,6 +142,10 @@ fn call_line(c: &Call, mine: &[&Finding], record: &str, out: &mut String) {
         (None, super::Verdict::Refused(why)) => {
             format!("not judged: the declaration cannot be honoured: {why}").into()
         }
+        (None, super::Verdict::Provided(kind)) => {
+            format!("not judged: declared as a provider-defined tool ({kind}) with no input schema")
+                .into()
+        }
         (None, _) => "not judged: no declarations".into(),
     };
     out.push_str("{\"record\": ");

@@ -101,7 +101,7 @@ impl Kind {
             Kind::Repaired => "an error went back and the next call was right",
             Kind::ArgsNotJson => "the arguments text did not parse",
             Kind::UnknownTool => "a tool that was never declared",
-            Kind::Undeclared => "no declarations to judge the call by (--tools FILE)",
+            Kind::Undeclared => "no schema to judge the call by (--tools FILE)",
             Kind::Unanswered => "a call with no result, and the conversation went on",
             Kind::OrphanResult => "a result whose id matches no call",
             Kind::DuplicateId => "two calls with one id (while one waits: results mix)",
@@ -135,8 +135,11 @@ impl Kind {
                  run; anything else is answered with unknown_tool, never dispatched."
             }
             Kind::Undeclared => {
-                "The record carries no tool declarations, so nothing can judge the call. Pass \
-                 the declarations the model was given with --tools FILE."
+                "Nothing can judge the call. Either the record carries no tool declarations \
+                 (pass the ones the model was given with --tools FILE), or it declares the \
+                 tool as a provider-defined one, such as Anthropic's memory tool, whose input \
+                 the provider defines and which comes with no schema: check such calls in \
+                 the tool's own handler."
             }
             Kind::Unanswered => {
                 "The call got no result, yet the conversation went on. Every call id needs \

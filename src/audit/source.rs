@@ -284,6 +284,13 @@ impl ConversationSource {
                 false,
             )),
             Verdict::Undeclared => Validation::NotJudged("no declarations".into()),
+            Verdict::Provided(kind) => Validation::NotJudged(clean(
+                &format!(
+                    "a provider-defined tool ({}) with no input schema",
+                    cut(kind, 60)
+                ),
+                false,
+            )),
             Verdict::Refused(why) => Validation::NotJudged(clean(
                 &format!("the declaration cannot be honoured: {why}"),
                 false,

@@ -370,3 +370,37 @@ fn hostile_text_never_reaches_the_terminal_raw() {
         }
     }
 }
+
+#[test]
+fn a_call_to_a_declared_provider_tool_is_not_judged_and_not_unknown() {
+    // Anthropic's memory tool runs on the client but is declared by its type alone.
+    let dir = tempfile::tempdir().unwrap();
+    let record = json!({"request": {"tools": [{"name": "memory", "type": "memory_20250818"}],
+            "messages": [{"role": "user", "content": "Where do I live?"}]},
+        "response": {"type": "message", "role": "assistant", "content": [
+            {"type": "tool_use", "id": "m1", "name": "memory", "input": {"command": "view", "path": "/memories"}},
+            {"type": "tool_use", "id": "m2", "name": "notes", "input": {}}]}});
+    let f = write(&dir, "memory.jsonl", &format!("{record}\n"));
+    let (code, out, err) = run(&["audit", &f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("memory  undeclared")
+            && out.contains(
+                "memory is declared as a provider-defined tool (memory_20250818) with no input schema: not judged"
+            ),
+        "{out}"
+    );
+    assert!(
+        out.contains("notes is not declared (no function tool was declared)"),
+        "{out}"
+    );
+    assert!(!out.contains("none was declared"), "{out}");
+    let (_, out, _) = run(&["audit", "--json", &f]);
+    let lines = json_lines(&out);
+    let memory = lines.iter().find(|l| l["call_id"] == "m1").unwrap();
+    assert_eq!(memory["ok"], Value::Null);
+    assert_eq!(memory["findings"], json!(["undeclared"]));
+    let summary = &lines.last().unwrap()["summary"]["findings"];
+    assert_eq!(summary["undeclared"], 1, "{summary}");
+    assert_eq!(summary["unknown_tool"], 1, "{summary}");
+}
