@@ -345,3 +345,98 @@ fn the_scenarios_note_is_reachable_at_80x24() {
     let legend = text(&p, 80, 24, ThemeName::Default, false);
     assert!(legend.contains(&note_start), "the legend has it:\n{legend}");
 }
+
+/// Every line the legend shows, read page by page with PgDn until it stops moving.
+fn legend_pages(p: &mut tooldojo::tui::player::Player, w: u16, h: u16, ascii: bool) -> String {
+    use crossterm::event::{KeyCode, KeyEvent};
+    use tooldojo::tui::player::PlayerOutcome;
+    let _ = p.handle_key(key('?'));
+    let mut seen = text(p, w, h, ThemeName::Default, ascii);
+    for _ in 0..20 {
+        if p.handle_key(KeyEvent::from(KeyCode::PageDown)) != PlayerOutcome::Changed {
+            return seen;
+        }
+        seen.push_str(&text(p, w, h, ThemeName::Default, ascii));
+    }
+    panic!("the legend never reached its end:\n{seen}");
+}
+
+#[test]
+fn the_whole_legend_is_readable_at_80x24_by_scrolling() {
+    for ascii in [false, true] {
+        let mut p = open("partial-success");
+        let first = {
+            let _ = p.handle_key(key('?'));
+            let f = text(&p, 80, 24, ThemeName::Default, ascii);
+            let _ = p.handle_key(key('?'));
+            f
+        };
+        assert!(first.contains("more lines"), "says there is more:\n{first}");
+        assert!(first.contains("scroll"), "the bar says how:\n{first}");
+        let all = legend_pages(&mut p, 80, 24, ascii);
+        for want in [
+            "where the loop decided to stop",
+            "the cursor (now)",
+            "warning, spent; STOP: the cause",
+            "grouped lanes: runs per column",
+            "differs from the run before",
+            "the start (g);",
+            "PgDn",
+            "scroll the call's detail",
+            "click the axis",
+            "race/cancel + re-run",
+            "knobs",
+            "compare",
+            "export",
+        ] {
+            assert!(all.contains(want), "ascii {ascii}: {want}:\n{all}");
+        }
+        let g = if ascii { "*" } else { "≠" };
+        assert!(all.contains(&format!("{g}     differs")), "{all}");
+        // Back to the top, and closed by Esc.
+        let _ = p.handle_key(crossterm::event::KeyEvent::from(
+            crossterm::event::KeyCode::Home,
+        ));
+        assert_eq!(p.legend_scroll, 0);
+        let _ = p.handle_key(crossterm::event::KeyEvent::from(
+            crossterm::event::KeyCode::Esc,
+        ));
+        assert_eq!(p.panel, tooldojo::tui::player::Panel::None);
+    }
+}
+
+#[test]
+fn a_legend_that_fits_does_not_scroll_and_q_still_quits_from_it() {
+    use tooldojo::tui::player::PlayerOutcome;
+    let mut p = open("partial-success");
+    let _ = p.handle_key(key('?'));
+    let frame = text(&p, 160, 45, ThemeName::Default, false);
+    assert!(!frame.contains("more lines"), "{frame}");
+    assert!(frame.contains("differs from the run before"), "{frame}");
+    let down = crossterm::event::KeyEvent::from(crossterm::event::KeyCode::PageDown);
+    assert_eq!(p.handle_key(down), PlayerOutcome::Same);
+    assert_eq!(
+        p.handle_key(key('q')),
+        PlayerOutcome::Ignored,
+        "the app quits"
+    );
+}
+
+/// The key column is as wide as its longest key: `Left/Right` in ASCII.
+#[test]
+fn legend_keys_never_run_into_their_words() {
+    for ascii in [false, true] {
+        let mut p = open("happy-path");
+        let all = legend_pages(&mut p, 80, 24, ascii);
+        let step = if ascii {
+            "Left/Right step"
+        } else {
+            "←/→   step"
+        };
+        assert!(all.contains(step), "{all}");
+        assert!(!all.contains("Rightstep"), "{all}");
+        let mut p = open("happy-path");
+        let all = legend_pages(&mut p, 160, 45, ascii);
+        assert!(!all.contains("Rightstep"), "{all}");
+    }
+}

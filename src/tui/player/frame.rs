@@ -16,42 +16,11 @@ use crate::tui::draw::{self, draw_lines, wrap_prefixed};
 use crate::tui::theme::Theme;
 
 use super::glyphs::Glyphs;
+use super::legend::{self, keys};
 use super::panes;
 use super::timeline::TimelineView;
 use super::{Panel, Player};
 use crate::replay::knobs::{self, Knob};
-
-/// Keys for the key bar and the legend (arrows spelled out in ASCII): the re-run keys only
-/// for a run that can be run again, the export only for one that can be exported.
-pub fn keys(g: &Glyphs, p: &Player) -> Vec<(&'static str, &'static str)> {
-    let space = if p.pb.at_end(&p.tl) {
-        "replay from the start"
-    } else {
-        "play/pause"
-    };
-    let all = [
-        ("Space", space),
-        (g.left_right, "step"),
-        ("[ ]", "scrub"),
-        ("+/-", "speed"),
-        ("Tab", "call"),
-        (", .", "call's events"),
-        ("m", "race/cancel + re-run"),
-        ("r", "knobs"),
-        ("b", "compare"),
-        ("x", "export"),
-        ("?", "legend"),
-        ("Esc", "back"),
-        ("q", "quit"),
-    ];
-    all.into_iter()
-        .filter(|(k, _)| match *k {
-            "m" | "r" | "b" => p.can_rerun(),
-            "x" => p.can_export(),
-            _ => true,
-        })
-        .collect()
-}
 
 /// Draw the player into `area`.
 pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: bool) {
@@ -63,8 +32,9 @@ pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: boo
     let inner = border(p, area, buf, th);
     let pad = u16::from(present && inner.width >= 100);
     let inner = Rect::new(inner.x + pad, inner.y, inner.width - 2 * pad, inner.height);
+    let mut legend_scrolls = false;
     match p.panel {
-        Panel::Legend => legend(p, inner, buf, th),
+        Panel::Legend => legend_scrolls = legend::render(p, inner, buf, th),
         Panel::Knobs => {
             let w = 44.min(inner.width);
             let (main, side) = if inner.width >= 100 {
@@ -84,6 +54,7 @@ pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: boo
         }
         Panel::None => body(p, inner, buf, th),
     }
+    key_bar(p, area, buf, th, legend_scrolls);
 }
 
 /// The outer border (over the whole area in the base style): title, play state and time on
@@ -120,13 +91,27 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
         .title(Line::from(Span::styled(right, th.focus)).right_aligned());
     let inner = block.inner(area);
     block.render(area, buf);
-    key_bar(p, area, buf, th, g);
     inner
 }
 
 /// The keys, in the app's key bar over the bottom border: the legend, the way back and
-/// quitting always on the right, then as many of the others as fit.
-fn key_bar(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, g: &Glyphs) {
+/// quitting always on the right, then as many of the others as fit. The open legend's
+/// bar has its own keys: how it scrolls (when it does) and how it closes.
+fn key_bar(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, legend_scrolls: bool) {
+    let g = Glyphs::for_theme(th);
+    let row = Rect::new(area.x + 1, area.bottom() - 1, area.width - 2, 1);
+    if p.panel == Panel::Legend {
+        let mut bar = Vec::new();
+        if legend_scrolls {
+            bar.push(BarKey::new(g.up_down, "scroll", Rank::Focus));
+            bar.push(BarKey::new("PgUp/PgDn", "page", Rank::Scroll).brief("PgUp/Dn", "page"));
+            bar.push(BarKey::new("Home/End", "top/end", Rank::Rest));
+        }
+        bar.push(BarKey::new("?/Esc", "close", Rank::Always));
+        bar.push(BarKey::new("q", "quit", Rank::Always));
+        keybar::render_keys(&bar, None, th, row, buf);
+        return;
+    }
     let bar: Vec<BarKey> = keys(g, p)
         .into_iter()
         .map(|(k, what)| {
@@ -146,7 +131,6 @@ fn key_bar(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, g: &Glyphs) {
             BarKey::new(k, what, rank).brief(k, brief)
         })
         .collect();
-    let row = Rect::new(area.x + 1, area.bottom() - 1, area.width - 2, 1);
     keybar::render_keys(&bar, None, th, row, buf);
 }
 
@@ -447,112 +431,4 @@ fn knob_panel(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     }
     let skip = (knobs.cursor + 1).saturating_sub(inner.height as usize);
     draw_lines(inner, buf, &lines, skip);
-}
-
-/// Every mark and colour, in words.
-fn legend(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
-    let g = Glyphs::for_theme(th);
-    // The run itself first: its title and note in full (the border has room for neither
-    // on a narrow screen).
-    let mut about = wrap_prefixed(vec![], &p.tl.title, area.width as usize, th.heading);
-    if !p.tl.note.is_empty() {
-        about.extend(wrap_prefixed(
-            vec![],
-            &p.tl.note,
-            area.width as usize,
-            th.base,
-        ));
-    }
-    about.push(Line::from(""));
-    let about_h = (about.len() as u16).min(area.height / 2);
-    draw_lines(
-        Rect::new(area.x, area.y, area.width, about_h),
-        buf,
-        &about,
-        0,
-    );
-    let area = Rect::new(area.x, area.y + about_h, area.width, area.height - about_h);
-    let rows: Vec<(String, Style, &str)> = vec![
-        (g.run.repeat(3), th.accent, "an attempt, the caller waiting"),
-        (g.wait.repeat(3), th.dim, "accepted, waiting for a slot"),
-        (
-            g.backoff.repeat(3),
-            th.dim,
-            "backoff before the next attempt",
-        ),
-        (g.ghost.repeat(3), th.dim, "race: handler runs on, unwaited"),
-        (g.model.repeat(3), th.heading, "the model thinking (a turn)"),
-        (g.ok.into(), th.ok, "ok"),
-        (g.not_found.into(), th.ok, "not_found: no such ticket"),
-        (g.timeout.into(), th.bad, "timeout, or unknown outcome"),
-        (g.fail.into(), th.bad, "error from upstream"),
-        (
-            g.refused.into(),
-            th.bad,
-            "refused: invalid/forbidden/budget",
-        ),
-        (g.cancelled.into(), th.warn, "cancelled or stopped"),
-        (g.running.into(), th.accent, "still running at the cursor"),
-        (g.deadline.into(), th.warn, "the deadline"),
-        (g.cancel.into(), th.warn, "the user's cancel"),
-        (g.stop.into(), th.dim, "where the loop decided to stop"),
-        (g.cursor.into(), th.focus, "the cursor (now)"),
-        (g.warn.into(), th.warn, "warning, spent; STOP: the cause"),
-        (
-            g.density[4..].concat(),
-            th.accent,
-            "grouped lanes: runs per column",
-        ),
-        (g.differs.into(), th.warn, "differs from the run before"),
-    ];
-    let two = area.width >= 76;
-    let col_w = if two { area.width / 2 - 1 } else { area.width };
-    let mut lines = vec![Line::from(Span::styled(
-        "Legend (? or Esc closes)",
-        th.heading,
-    ))];
-    for (mark, style, words) in rows {
-        lines.extend(wrap_prefixed(
-            vec![Span::styled(format!("{:<6}", mark), style)],
-            words,
-            col_w as usize,
-            th.base,
-        ));
-    }
-    let mut key_lines = vec![Line::from(Span::styled("Keys", th.heading))];
-    for (k, what) in keys(g, p) {
-        key_lines.push(Line::from(vec![
-            Span::styled(format!("{k:<6}"), th.key),
-            Span::styled((*what).to_owned(), th.base),
-        ]));
-    }
-    for (k, what) in [
-        ("h l", "step back / forward"),
-        ("j k", "next / previous call (as Tab)"),
-        ("Home", "the start (g); End: the end (G)"),
-        ("PgDn", "scroll the call's detail (PgUp back)"),
-        ("mouse", "click the axis to seek, a lane to select it"),
-    ] {
-        key_lines.extend(wrap_prefixed(
-            vec![Span::styled(format!("{k:<6}"), th.key)],
-            what,
-            col_w as usize,
-            th.base,
-        ));
-    }
-    if two {
-        let left = Rect::new(area.x, area.y, col_w, area.height);
-        let right = Rect::new(
-            area.x + col_w + 2,
-            area.y,
-            area.width - col_w - 2,
-            area.height,
-        );
-        draw_lines(left, buf, &lines, 0);
-        draw_lines(right, buf, &key_lines, 0);
-        return;
-    }
-    lines.push(Line::from(""));
-    lines.extend(key_lines);
-    draw_lines(area, buf, &lines, 0);
 }

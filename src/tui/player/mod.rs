@@ -11,13 +11,14 @@
 pub mod frame;
 pub mod glyphs;
 pub mod inline;
+pub mod legend;
 pub mod notes;
 pub mod panes;
 pub mod rerun;
 pub mod rows;
 pub mod timeline;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -71,6 +72,10 @@ pub struct Player {
     pub panel: Panel,
     /// Rows the detail pane is scrolled by.
     pub detail_scroll: u16,
+    /// Rows the legend is scrolled by.
+    pub legend_scroll: u16,
+    /// The legend's furthest scroll and its height in rows, as the last frame drew it.
+    pub legend_view: Cell<(u16, u16)>,
     /// A one-line message (where the Chrome trace went, a re-run's result).
     pub status: Option<String>,
     /// Where `x` writes the Chrome trace.
@@ -98,6 +103,8 @@ impl Player {
             knobs,
             panel: Panel::None,
             detail_scroll: 0,
+            legend_scroll: 0,
+            legend_view: Cell::new((0, 0)),
             status: None,
             export_dir: std::env::current_dir().unwrap_or_else(|_| std::env::temp_dir()),
             geometry: RefCell::new(Geometry::default()),
@@ -168,15 +175,7 @@ impl Player {
             return PlayerOutcome::Ignored;
         }
         match self.panel {
-            Panel::Legend => {
-                return match key.code {
-                    KeyCode::Esc | KeyCode::Char('?') => {
-                        self.panel = Panel::None;
-                        PlayerOutcome::Changed
-                    }
-                    _ => PlayerOutcome::Same,
-                };
-            }
+            Panel::Legend => return self.legend_key(key),
             Panel::Knobs => {
                 if let Some(o) = self.knob_key(key) {
                     return o;
@@ -185,6 +184,33 @@ impl Player {
             Panel::None => {}
         }
         self.play_key(key)
+    }
+
+    /// Keys of the open legend: it scrolls, and `?` or Esc closes it.
+    fn legend_key(&mut self, key: KeyEvent) -> PlayerOutcome {
+        let (max, page) = self.legend_view.get();
+        let page = page.saturating_sub(1).max(1);
+        let at = self.legend_scroll.min(max);
+        let to = match key.code {
+            KeyCode::Esc | KeyCode::Char('?') => {
+                self.panel = Panel::None;
+                return PlayerOutcome::Changed;
+            }
+            KeyCode::Down | KeyCode::Char('j') => at.saturating_add(1),
+            KeyCode::Up | KeyCode::Char('k') => at.saturating_sub(1),
+            KeyCode::PageDown | KeyCode::Char(' ') => at.saturating_add(page),
+            KeyCode::PageUp => at.saturating_sub(page),
+            KeyCode::Home | KeyCode::Char('g') => 0,
+            KeyCode::End | KeyCode::Char('G') => max,
+            // `q` still quits.
+            _ => return PlayerOutcome::Ignored,
+        }
+        .min(max);
+        if to == self.legend_scroll {
+            return PlayerOutcome::Same;
+        }
+        self.legend_scroll = to;
+        PlayerOutcome::Changed
     }
 
     /// Keys of the open knobs panel; `None` lets playback keys through.
@@ -248,6 +274,7 @@ impl Player {
             }
             KeyCode::Char('?') => {
                 self.panel = Panel::Legend;
+                self.legend_scroll = 0;
                 PlayerOutcome::Changed
             }
             KeyCode::Char('r') if self.knobs.is_some() => {
