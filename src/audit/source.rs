@@ -193,7 +193,7 @@ impl RunSource for ConversationSource {
                 Seen::Say {
                     who: Speaker::Model,
                     text,
-                } => Some(clean(text, false)),
+                } => Some(clean(&text.replace("\r\n", "\n"), true)),
                 _ => None,
             });
             let ids: Vec<String> = calls

@@ -14,7 +14,8 @@ use super::run::{
 };
 use super::warn::{WarnKind, Warning};
 
-/// One model turn: when it began and ended, the calls it proposed, its final answer.
+/// One model turn: when it began and ended, the calls it proposed, its final answer (the
+/// text it ended with when it proposed no call; a turn after it makes that a reply).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TurnSpec {
     pub start_ms: u64,
@@ -82,10 +83,21 @@ impl RunBuilder {
 
     /// The next model turn; returns its lane among the turns.
     pub fn turn(&mut self, spec: TurnSpec) -> usize {
+        // Only the run's last turn gives its final answer: an answer the conversation went
+        // on after was a reply to the user.
+        if let Some(prev) = self.turns.last_mut()
+            && let Some(said) = prev.final_answer.take()
+        {
+            let line = format!("turn {}  model replies: {}", prev.turn, one_line(&said));
+            if let Some(e) = self.events.get_mut(prev.event as usize) {
+                e.2 = line;
+            }
+            prev.reply = Some(said);
+        }
         let i = self.turns.len();
         let turn = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let line = match &spec.final_answer {
-            Some(a) => format!("turn {turn}  model answers: {a}"),
+            Some(a) => format!("turn {turn}  model answers: {}", one_line(a)),
             None => format!("turn {turn}  model proposes: {}", spec.calls.join(", ")),
         };
         self.events.push((spec.end_ms, None, line));
@@ -95,6 +107,7 @@ impl RunBuilder {
             end: spec.end_ms.max(spec.start_ms),
             calls: spec.calls,
             final_answer: spec.final_answer,
+            reply: None,
             event: u32::try_from(self.events.len() - 1).unwrap_or(u32::MAX),
         });
         self.lanes.push(Lane::Turn(i));
@@ -226,6 +239,11 @@ impl RunBuilder {
         let findings = self.findings;
         Run::new(parts, |_| findings)
     }
+}
+
+/// Text on one line: its line breaks shown as a mark (an event is one line).
+fn one_line(text: &str) -> String {
+    crate::sanitize::clean(text, false)
 }
 
 /// How the one attempt of a recorded call ended, from its result's category.

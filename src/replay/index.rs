@@ -32,6 +32,9 @@ pub(crate) struct LaneIndex {
     /// Per state: when each stretch of a lane in that state begins and ends, sorted.
     begins: [Vec<u64>; STATES],
     ends: [Vec<u64>; STATES],
+    /// The same for the turns' lanes alone.
+    turn_begins: [Vec<u64>; STATES],
+    turn_ends: [Vec<u64>; STATES],
     /// From each time on, the first lane (in lane order) that is busy; `u32::MAX` for none.
     busy: Vec<(u64, u32)>,
     /// Per lane: the state it keeps once nothing on it changes any more.
@@ -118,6 +121,10 @@ impl LaneIndex {
             for (from, until, s) in pieces(tl, lane, &at) {
                 ix.begins[s as usize].push(from);
                 ix.ends[s as usize].extend(until);
+                if let Lane::Turn(_) = lane {
+                    ix.turn_begins[s as usize].push(from);
+                    ix.turn_ends[s as usize].extend(until);
+                }
                 if busy(s) {
                     busy_edges.push((from, true, p));
                     busy_edges.extend(until.map(|u| (u, false, p)));
@@ -142,7 +149,8 @@ impl LaneIndex {
                 ix.call_lane[i] = p;
             }
         }
-        for v in ix.begins.iter_mut().chain(ix.ends.iter_mut()) {
+        let turns = ix.turn_begins.iter_mut().chain(ix.turn_ends.iter_mut());
+        for v in ix.begins.iter_mut().chain(ix.ends.iter_mut()).chain(turns) {
             v.sort_unstable();
         }
         for v in ix.span_starts.iter_mut().chain(ix.span_ends.iter_mut()) {
@@ -179,6 +187,13 @@ impl LaneIndex {
     pub(crate) fn count(&self, s: LaneState, t: u64) -> usize {
         let k = s as usize;
         self.begins[k].partition_point(|&b| b <= t) - self.ends[k].partition_point(|&e| e <= t)
+    }
+
+    /// How many of the lanes in state `s` at `t` are turns' (the rest are calls').
+    pub(crate) fn count_turns(&self, s: LaneState, t: u64) -> usize {
+        let k = s as usize;
+        self.turn_begins[k].partition_point(|&b| b <= t)
+            - self.turn_ends[k].partition_point(|&e| e <= t)
     }
 
     /// The first lane (its position in lane order) waiting, running or in backoff at `t`.

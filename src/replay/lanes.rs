@@ -90,7 +90,11 @@ pub struct TurnLane {
     pub start: u64,
     pub end: u64,
     pub calls: Vec<String>,
+    /// What the model said in the run's last turn, when that turn proposed no call.
     pub final_answer: Option<String>,
+    /// What the model said to the user in a turn that proposed no call and was not the
+    /// last (the conversation went on).
+    pub reply: Option<String>,
     pub event: u32,
 }
 

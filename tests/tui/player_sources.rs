@@ -282,3 +282,105 @@ fn print_recorded_frames() {
         println!("{}", text(&p, 120, 35, ThemeName::Default, false));
     }
 }
+
+/// An OpenAI Chat conversation that replies to the user twice before its last answer, with
+/// line breaks in what the model says, and `n` ok lookups each in a turn of its own.
+fn chat_log(n: usize) -> String {
+    let tools = json!([{"type": "function", "function": {"name": "get_ticket",
+        "parameters": {"type": "object", "properties": {"ticket_id": {"type": "string"}},
+        "required": ["ticket_id"]}}}]);
+    let mut messages = vec![
+        json!({"role": "user", "content": "Hi"}),
+        json!({"role": "assistant", "content": "Hello!\nWhich ticket?"}),
+        json!({"role": "user", "content": "TKT-1, and the others"}),
+    ];
+    for k in 0..n {
+        let id = format!("call_{k}");
+        messages.push(
+            json!({"role": "assistant", "content": null, "tool_calls": [{"id": id,
+            "type": "function", "function": {"name": "get_ticket",
+            "arguments": format!("{{\"ticket_id\": \"TKT-{k}\"}}")}}]}),
+        );
+        messages.push(json!({"role": "tool", "tool_call_id": id, "content": "{\"ok\": true}"}));
+    }
+    messages.push(json!({"role": "assistant", "content": "Found them. Anything else?"}));
+    messages.push(json!({"role": "user", "content": "Sum them up"}));
+    messages.push(json!({"role": "assistant",
+        "content": "All open:\n\n1. TKT-1\n2. TKT-2\nBye."}));
+    json!({"tools": tools, "messages": messages}).to_string() + "\n"
+}
+
+fn play_log(n: usize) -> Player {
+    use std::sync::Arc;
+    use tooldojo::audit::Limits;
+    use tooldojo::audit::listing::Listing;
+    let listing = Listing::from_text("chat.jsonl", Arc::from(chat_log(n)), Limits::default());
+    let source = listing.open(0).expect("the conversation opens");
+    Player::open(&source).expect("it plays")
+}
+
+#[test]
+fn only_the_last_turn_of_a_conversation_is_its_final_answer() {
+    let mut p = play_log(1);
+    let turns = &p.tl.turns;
+    assert_eq!(turns.len(), 4);
+    assert!(turns[0].final_answer.is_none(), "{:?}", turns[0]);
+    assert_eq!(turns[0].reply.as_deref(), Some("Hello!\nWhich ticket?"));
+    assert!(turns[2].final_answer.is_none() && turns[2].reply.is_some());
+    assert!(turns[3].reply.is_none());
+    assert_eq!(
+        p.tl.final_answer.as_deref(),
+        Some("All open:\n\n1. TKT-1\n2. TKT-2\nBye.")
+    );
+    p.seek(u64::MAX);
+    let frame = text(&p, 120, 35, ThemeName::Default, false);
+    assert_eq!(frame.matches("final answer").count(), 1, "{frame}");
+    assert!(frame.contains("replies “Hello!␊Which"), "{frame}");
+    // The model's text breaks into lines, and a blank line stays one.
+    assert!(frame.contains("model: “All open:"), "{frame}");
+    let lines: Vec<&str> = frame.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("model: “All open:"))
+        .unwrap();
+    assert!(lines[at + 1].trim_matches(['│', ' ']).is_empty(), "{frame}");
+    assert!(lines[at + 2].contains("       1. TKT-1"), "{frame}");
+    assert!(lines[at + 4].contains("       Bye.”"), "{frame}");
+    assert!(
+        !lines[at..at + 5].iter().any(|l| l.contains('␊')),
+        "{frame}"
+    );
+    // The end says once that the record ended.
+    let small = text(&p, 80, 24, ThemeName::Default, false);
+    assert!(!small.contains("ENDED  END"), "{small}");
+}
+
+#[test]
+fn a_recorded_attempt_says_its_unit_once_for_both_ends() {
+    let mut p = play_log(1);
+    p.seek(u64::MAX);
+    p.pb.selected = Some(0);
+    let frame = text(&p, 120, 35, ThemeName::Default, false);
+    assert!(frame.contains("attempt 1     step 2 → 3 ✓ ok"), "{frame}");
+}
+
+#[test]
+fn grouped_lanes_count_calls_apart_from_turns() {
+    let mut p = play_log(30);
+    p.seek(u64::MAX);
+    let frame = text(&p, 160, 45, ThemeName::Default, false);
+    assert!(frame.contains("30 calls: 30 ✓ ok"), "{frame}");
+    let group = frame
+        .lines()
+        .find(|l| l.contains("ok +"))
+        .unwrap_or_else(|| panic!("a group of ok calls and done turns:\n{frame}"));
+    let grouped: usize = group
+        .split_once('+')
+        .and_then(|(_, r)| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let own = frame.matches(" get_ticket").count();
+    assert_eq!(grouped + own, 30, "{frame}");
+    let caption = format!("{} calls, 18 turns", grouped);
+    assert!(group.contains(&caption), "the caption too: {group}");
+}

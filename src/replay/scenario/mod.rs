@@ -148,7 +148,8 @@ impl Builder {
                     start: *start_ms,
                     end: t,
                     calls: calls.iter().map(|c| clean(c, false)).collect(),
-                    final_answer: final_answer.as_ref().map(|f| clean(f, false)),
+                    final_answer: final_answer.as_ref().map(|f| clean(f, true)),
+                    reply: None,
                     event: idx,
                 });
                 None

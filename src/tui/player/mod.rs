@@ -10,6 +10,7 @@
 
 pub mod frame;
 pub mod glyphs;
+pub mod group;
 pub mod inline;
 pub mod legend;
 pub mod notes;

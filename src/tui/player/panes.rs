@@ -266,6 +266,19 @@ pub fn detail(
     out
 }
 
+/// From `start` to `end` (`None`: not over yet), the unit said once for both ends:
+/// `100 → 340 ms`, `step 4 → 5`.
+fn span(clock: Clock, start: u64, end: Option<u64>, gl: &Glyphs) -> String {
+    let to = end.map_or_else(|| gl.ellipsis.to_owned(), |e| clock.show(e));
+    let from = clock.show(start);
+    match clock {
+        Clock::Order => format!("{} {from} {} {to}", clock.unit(), gl.arrow),
+        Clock::Virtual | Clock::Recorded => {
+            format!("{from} {} {to} {}", gl.arrow, clock.unit())
+        }
+    }
+}
+
 /// Each wait, attempt, backoff and raced handler that began by `t`.
 fn attempts(
     out: &mut Vec<Line<'static>>,
@@ -281,17 +294,7 @@ fn attempts(
     segs.sort_by_key(|s| (s.start, s.kind != SegKind::Wait));
     for s in segs {
         let done = s.end <= t;
-        let span = if done {
-            format!("{} {} {}", clock.show(s.start), gl.arrow, clock.at(s.end))
-        } else {
-            format!(
-                "{} {} {} {}",
-                clock.show(s.start),
-                gl.arrow,
-                gl.ellipsis,
-                clock.unit()
-            )
-        };
+        let span = span(clock, s.start, done.then_some(s.end), gl);
         let (label, text, style) = match s.kind {
             SegKind::Wait => (
                 "slot wait".to_owned(),
@@ -563,13 +566,12 @@ pub fn stop_title(tl: &Run) -> String {
 /// The stop reason on one line, when it cannot be drawn large.
 pub fn stop_line(tl: &Run, th: &Theme, gl: &Glyphs) -> Line<'static> {
     let style = stop_style(tl.stop, th);
-    let head = if tl.stop.is_some() {
-        "STOPPED"
-    } else {
-        "ENDED"
-    };
+    if tl.stop.is_none() {
+        // A run that just ends: the word once.
+        return Line::from(Span::styled(format!("{} ENDED", gl.cancelled), style));
+    }
     Line::from(vec![
-        Span::styled(format!("{} {head}  ", gl.cancelled), style),
+        Span::styled(format!("{} STOPPED  ", gl.cancelled), style),
         Span::styled(stop_title(tl), style),
     ])
 }
@@ -599,6 +601,9 @@ pub fn end_lines(tl: &Run, width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'s
     ));
     let answer = match &tl.final_answer {
         Some(a) => format!("{}{a}{}", gl.lquote, gl.rquote),
+        None if tl.stop.is_none() => {
+            "no final answer: the record ends before the model gave one".to_owned()
+        }
         None => "no final answer: the run stopped before the model answered".to_owned(),
     };
     out.extend(wrap_prefixed(

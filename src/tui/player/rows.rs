@@ -23,6 +23,8 @@ pub struct Grouped {
     pub shown: Range<usize>,
     /// How many lanes that is.
     pub lanes: usize,
+    /// How many of them are turns' lanes (the rest are calls').
+    pub turns: usize,
 }
 
 /// The rows the lanes want when every lane gets its own (raced handlers, the run before and
@@ -150,6 +152,7 @@ pub fn choose_rows(
     // Grouping: the states present decide how many group rows to keep back.
     let ix = &tl.index;
     let counts = ALL_STATES.map(|s| ix.count(s, t));
+    let turns = ALL_STATES.map(|s| ix.count_turns(s, t));
     let kinds = counts.iter().filter(|&&n| n > 0).count();
     let group_rows = kinds.min(rows.saturating_sub(1)).max(1);
     let own = (rows - group_rows) / if compare { 2 } else { 1 };
@@ -164,18 +167,29 @@ pub fn choose_rows(
     let shown = first..(first + own).min(lanes.len());
     let mut out: Vec<Row> = Vec::new();
     let mut left = counts;
+    let mut left_turns = turns;
     for &l in &lanes[shown.clone()] {
         out.extend(with_before(l));
-        left[tl.lane_state(l, t) as usize] -= 1;
+        let s = tl.lane_state(l, t) as usize;
+        left[s] -= 1;
+        if let Lane::Turn(_) = l {
+            left_turns[s] -= 1;
+        }
     }
     out.truncate(rows - group_rows);
-    out.extend(group_rows_for(&left, group_rows, &shown));
+    out.extend(group_rows_for(&left, &left_turns, group_rows, &shown));
     out
 }
 
 /// The group rows for `left[state]` lanes in each state (those without a row of their own),
-/// in state order; more kinds than rows: the last row takes the rest, and says so.
-fn group_rows_for(left: &[usize], group_rows: usize, shown: &Range<usize>) -> Vec<Row> {
+/// `turns[state]` of them turns', in state order; more kinds than rows: the last row takes
+/// the rest, and says so.
+fn group_rows_for(
+    left: &[usize],
+    turns: &[usize],
+    group_rows: usize,
+    shown: &Range<usize>,
+) -> Vec<Row> {
     let groups: Vec<(LaneState, usize)> = ALL_STATES
         .iter()
         .map(|&s| (s, left[s as usize]))
@@ -186,6 +200,7 @@ fn group_rows_for(left: &[usize], group_rows: usize, shown: &Range<usize>) -> Ve
             states: vec![s],
             shown: shown.clone(),
             lanes: n,
+            turns: turns[s as usize],
         };
         Row::Group(s.word().to_owned(), g)
     };
@@ -199,6 +214,7 @@ fn group_rows_for(left: &[usize], group_rows: usize, shown: &Range<usize>) -> Ve
                     *label = "other".to_owned();
                     g.states.push(s);
                     g.lanes += count;
+                    g.turns += turns[s as usize];
                 }
                 _ => rows_out.push(one(s, count)),
             }

@@ -14,9 +14,10 @@ use crate::tui::theme::Theme;
 use super::glyphs::{self, Glyphs};
 use crate::orchestrator::Outcome;
 
+use super::group::{GroupWords, turn_word};
 use super::notes::{call_note, ghost_note};
 pub use super::rows::rows_wanted;
-use super::rows::{Part, Row, choose_rows, same_call};
+use super::rows::{Grouped, Part, Row, choose_rows, same_call};
 use crate::replay::run::{Clock, Lane, Mark, Run, SegKind};
 
 /// Where the axis and the lanes were drawn (for mouse clicks).
@@ -223,7 +224,7 @@ impl TimelineView<'_> {
                                 }
                                 acc
                             });
-                    self.draw_group(label, grouped.lanes, &counts, y, cx, buf)
+                    self.draw_group(label, grouped, &counts, y, cx, buf)
                 }
             }
         }
@@ -400,6 +401,10 @@ impl TimelineView<'_> {
                     (format!("{} model thinking", g.running), th.accent)
                 } else if turn.final_answer.is_some() {
                     (format!("{} final answer", g.ok), th.ok)
+                } else if let Some(said) = &turn.reply {
+                    // The mark stands for the line breaks: a note is one line.
+                    let said = crate::sanitize::clean(said, false);
+                    (format!("replies {}{said}{}", g.lquote, g.rquote), th.base)
                 } else if turn.calls.is_empty() {
                     ("proposes no call".to_owned(), th.dim)
                 } else {
@@ -410,11 +415,12 @@ impl TimelineView<'_> {
         }
     }
 
-    /// A group row: how many lanes, and per column how many of their attempts ran there.
+    /// A group row: how many calls and turns, and per column how many of their attempts
+    /// ran there.
     fn draw_group(
         &self,
         word: &str,
-        lanes: usize,
+        grouped: &Grouped,
         counts: &[usize],
         y: u16,
         cx: &LaneCtx,
@@ -427,7 +433,13 @@ impl TimelineView<'_> {
             g,
         } = *cx;
         let th = self.theme;
-        let label = format!("+{lanes} {word}");
+        let words = GroupWords {
+            calls: grouped.lanes.saturating_sub(grouped.turns),
+            turns: grouped.turns,
+            word,
+            turn_word: turn_word(&grouped.states),
+        };
+        let label = words.label(label_w as usize);
         buf.set_string(
             self_x(plot, label_w),
             y,
@@ -441,7 +453,7 @@ impl TimelineView<'_> {
             }
         }
         if note_w > 0 {
-            let text = group_caption(lanes, word, max, note_w as usize);
+            let text = words.caption(max, note_w as usize);
             buf.set_string(
                 plot.x + plot.w + 1,
                 y,
@@ -604,49 +616,4 @@ struct LaneCtx<'a> {
     label_w: u16,
     note_w: u16,
     g: &'a Glyphs,
-}
-
-/// What a group row stands for, in words: `195 calls waiting for a slot; at most 22 of them
-/// ran at once`, in the longest wording that fits `width`.
-fn group_caption(lanes: usize, word: &str, max: usize, width: usize) -> String {
-    if lanes == 1 {
-        return format!("1 call {word}");
-    }
-    let calls = "calls";
-    let ran = if max == 0 {
-        "none ran".to_owned()
-    } else {
-        format!("at most {max} of them ran at once")
-    };
-    [
-        format!("{lanes} {calls} {word}; {ran}"),
-        format!("{lanes} {calls}; {ran}"),
-        format!("{lanes} {calls}, {max} at most at once"),
-        format!("{lanes} {calls}"),
-    ]
-    .into_iter()
-    .find(|t| crate::text::width(t) <= width)
-    .unwrap_or_else(|| format!("{lanes} {calls}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::group_caption;
-
-    #[test]
-    fn a_group_says_in_words_what_it_holds() {
-        assert_eq!(
-            group_caption(195, "waiting for a slot", 22, 80),
-            "195 calls waiting for a slot; at most 22 of them ran at once"
-        );
-        assert_eq!(group_caption(1, "ok", 1, 80), "1 call ok");
-        assert_eq!(
-            group_caption(195, "waiting for a slot", 22, 30),
-            "195 calls, 22 at most at once"
-        );
-        assert_eq!(
-            group_caption(7, "running", 0, 80),
-            "7 calls running; none ran"
-        );
-    }
 }
