@@ -4,8 +4,9 @@
 
 use crate::text::{fit, width};
 
-/// `text` as drawn in a theme: with ASCII-only drawing, every other character is written
-/// as a JSON escape (`TKT-\u0661\u0660\u0664`), which also shows what the row is about.
+/// `text` as drawn in a theme: with ASCII-only drawing, an ellipsis (a cell's mark for
+/// what was left out) is written `...` and every other character as a JSON escape
+/// (`TKT-\u0661\u0660\u0664`), which also shows what the row is about.
 pub(super) fn for_theme(text: &str, ascii: bool) -> String {
     if !ascii || text.is_ascii() {
         return text.to_owned();
@@ -14,6 +15,8 @@ pub(super) fn for_theme(text: &str, ascii: bool) -> String {
     for c in text.chars() {
         if c.is_ascii() {
             out.push(c);
+        } else if c == '…' {
+            out.push_str("...");
         } else {
             let mut units = [0u16; 2];
             for u in c.encode_utf16(&mut units) {
@@ -180,6 +183,7 @@ mod tests {
     fn ascii_drawing_escapes_other_characters() {
         assert_eq!(for_theme("TKT-١٠٤", true), "TKT-\\u0661\\u0660\\u0664");
         assert_eq!(for_theme("TKT-١٠٤", false), "TKT-١٠٤");
+        assert_eq!(for_theme("{…, \"n\": 7}", true), "{..., \"n\": 7}");
     }
 
     #[test]
