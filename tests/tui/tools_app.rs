@@ -84,3 +84,224 @@ fn t_plays_the_generated_run_over_the_screen() {
     press(&mut a, "<Esc>");
     assert_eq!(a.screen().name(), "tools");
 }
+
+/// The app on `file` at `w`x`h`.
+fn app_on(file: ToolsFile, w: u16, h: u16, ascii: bool) -> App {
+    let mut a = crate::tui_common::new_app(w, h, ThemeName::Default, ascii);
+    a.start_tools(file);
+    a
+}
+
+/// Names that share a long start.
+const NAMES: [&str; 7] = [
+    "update_reservation_baggages",
+    "update_reservation_flights",
+    "update_reservation_passengers",
+    "list_directory",
+    "list_directory_with_sizes",
+    "search_direct_flight",
+    "search_onestop_flight",
+];
+
+/// A tools file of `NAMES`.
+fn alike() -> ToolsFile {
+    let tool = |name: &str| {
+        format!(
+            r#"{{"type": "function", "function": {{"name": "{name}", "parameters": {{"type": "object", "properties": {{"reservation_id": {{"type": "string"}}}}, "required": ["reservation_id"]}}}}}}"#
+        )
+    };
+    let text = format!(
+        "[{}]",
+        NAMES.iter().map(|n| tool(n)).collect::<Vec<_>>().join(", ")
+    );
+    ToolsFile {
+        name: "alike.json".into(),
+        set: Arc::new(ToolSet::from_text(&text, None).unwrap()),
+    }
+}
+
+/// The list pane's rows: the text between the first pair of borders of each line.
+fn list_rows(text: &str, border: char) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let mut parts = l.split(border);
+            parts.next()?;
+            let row = parts.next()?.trim().trim_start_matches(['▶', '>']).trim();
+            Some(row.to_owned())
+        })
+        .filter(|r| {
+            ["update", "list", "search"]
+                .iter()
+                .any(|p| r.starts_with(p))
+        })
+        .collect()
+}
+
+#[test]
+fn names_that_share_a_start_stay_apart_in_the_list() {
+    for (w, h, ascii) in [
+        (80, 24, false),
+        (120, 35, false),
+        (160, 45, false),
+        (80, 24, true),
+    ] {
+        let a = app_on(alike(), w, h, ascii);
+        let text = screen(&a);
+        let rows = list_rows(&text, if ascii { '|' } else { '│' });
+        assert_eq!(rows.len(), NAMES.len(), "{w}x{h}:\n{text}");
+        let names: Vec<&str> = rows
+            .iter()
+            .map(|r| r.split_whitespace().next().unwrap())
+            .collect();
+        let ellipsis = if ascii { "..." } else { "…" };
+        for (i, n) in names.iter().enumerate() {
+            assert!(!names[i + 1..].contains(n), "{n} twice at {w}x{h}:\n{text}");
+            // A name too long for the list keeps its start and its end: it reads as
+            // one name only.
+            let fits = match n.split_once(ellipsis) {
+                Some((start, end)) => NAMES
+                    .iter()
+                    .filter(|r| r.starts_with(start) && r.ends_with(end))
+                    .count(),
+                None => NAMES.iter().filter(|r| *r == n).count(),
+            };
+            assert_eq!(fits, 1, "{n} at {w}x{h}:\n{text}");
+        }
+        if w >= 160 {
+            assert!(text.contains("update_reservation_passengers"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn ascii_keeps_names_and_verdicts_readable() {
+    for (w, h) in [(80, 24), (160, 45)] {
+        let mut a = app_on(example(), w, h, true);
+        let text = screen(&a);
+        assert!(text.is_ascii(), "{text}");
+        assert!(text.contains("> search_issues"), "{text}");
+        assert!(text.contains("  get_issue"), "{text}");
+        press(&mut a, "<Tab><PgDn>");
+        let text = screen(&a);
+        assert!(text.contains("let through"), "{text}");
+        assert!(!text.contains("let th..."), "{text}");
+        // The predict table: an ellipsis is three dots, never an escape.
+        press(&mut a, "<Enter>");
+        let text = screen(&a);
+        assert!(text.contains("{..."), "{text}");
+        assert!(!text.contains("\\u2026"), "{text}");
+    }
+}
+
+#[test]
+fn long_trap_names_read_whole_at_80x24() {
+    let mut a = app_on(example(), 80, 24, false);
+    press(&mut a, "<Tab><PgDn><PgDn>");
+    let text = screen(&a);
+    // `repo: over-long string (1000 chars)` wraps in its column rather than being cut.
+    assert!(text.contains("repo: over-long string (1000"), "{text}");
+    assert!(text.contains("chars)"), "{text}");
+    assert!(!text.contains("string (1000 …"), "{text}");
+    // The strict-readiness lines wrap whole too, closing parenthesis and all.
+    press(&mut a, "<PgDn><PgDn><PgDn><PgDn><PgDn><PgDn>");
+    let text = screen(&a);
+    assert!(text.contains("more (tooldojo tools FILE lists"), "{text}");
+    assert!(text.contains("them)"), "{text}");
+}
+
+#[test]
+fn the_help_lists_the_keys_of_the_view_on_screen() {
+    let mut a = app_on(example(), 80, 24, false);
+    press(&mut a, "?");
+    let text = screen(&a);
+    for shown in [
+        "g/G",
+        "first mark",
+        "strict-ready",
+        "lets through",
+        "back to the home",
+    ] {
+        assert!(text.contains(shown), "{shown}:\n{text}");
+    }
+    // The predict table's help: its keys, not the list's.
+    press(&mut a, "x<Enter>?");
+    let text = screen(&a);
+    for shown in [
+        "lock, then reveal",
+        "unlock",
+        "reveal locked",
+        "back to the list",
+    ] {
+        assert!(text.contains(shown), "{shown}:\n{text}");
+    }
+    assert!(!text.contains("the playground on it"), "{text}");
+    assert!(!text.contains("back to page"), "{text}");
+    // The playground's and the fix list's.
+    press(&mut a, "x<Esc>p?");
+    let text = screen(&a);
+    assert!(text.contains("args / rules"), "{text}");
+    assert!(!text.contains("predict its traps"), "{text}");
+    press(&mut a, "x<Esc>f?");
+    let text = screen(&a);
+    assert!(text.contains("NAME.fixed.json"), "{text}");
+    assert!(!text.contains("predict its traps"), "{text}");
+}
+
+#[test]
+fn no_footer_offers_a_page_that_is_not_there() {
+    for w in [80, 160] {
+        let mut a = app_on(example(), w, 24, false);
+        for keys in ["<Enter>", "<Esc>p", "<Esc>f"] {
+            press(&mut a, keys);
+            let text = screen(&a);
+            assert!(!text.contains("back to page"), "{w}:\n{text}");
+            assert_eq!(text.matches("Esc ").count(), 1, "{w}:\n{text}");
+        }
+    }
+}
+
+#[test]
+fn w_over_a_fixed_copy_names_it_and_says_what_to_do() {
+    if !crate::tui_tmux::have_tmux() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let cmd = format!(
+        "cd '{}' && TOOLDOJO_STATE_DIR='{}' '{}' --tools '{}/fixtures/tools/issue-tracker.json'; echo EXITED=$?; sleep 60",
+        dir.path().display(),
+        state.path().display(),
+        env!("CARGO_BIN_EXE_tooldojo"),
+        env!("CARGO_MANIFEST_DIR"),
+    );
+    let tmux = crate::tui_tmux::launch("toolsw", &cmd, 80, 24);
+    tmux.wait_for("? help");
+    tmux.keys(&["f"]);
+    tmux.wait_for("fixes");
+    tmux.keys(&["w"]);
+    tmux.wait_for("Wrote the fixed declaration to search_issues.fixed.json");
+    let file = dir.path().join("search_issues.fixed.json");
+    std::fs::write(&file, "mine\n").unwrap();
+    tmux.keys(&["w"]);
+    let shown = tmux.wait_for("Not replaced");
+    let words = shown.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(
+            "Not replaced: search_issues.fixed.json exists. Delete or rename it, then press w again."
+        ),
+        "{shown}"
+    );
+    assert!(!shown.contains("--force"), "{shown}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
+    // Once it is out of the way, w writes again.
+    std::fs::remove_file(&file).unwrap();
+    tmux.keys(&["w"]);
+    tmux.wait_for("Wrote the fixed declaration");
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("search_issues")
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXITED=0");
+}

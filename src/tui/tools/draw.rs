@@ -5,10 +5,9 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Analysis, Mode, Pane, ToolsScreen};
+use super::{Analysis, Mode, Pane, ToolsScreen, dot};
 use crate::sanitize::clean;
 use crate::text::{fit, truncate, width, wrap};
 use crate::tools::strict::{Provider, Verdict};
@@ -16,21 +15,6 @@ use crate::tui::blocks::{BlockWidget, RenderCtx};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, draw_lines, highlight_json_text, text_popup, wrap_prefixed};
 use crate::tui::theme::Theme;
-
-/// The browse view's keys, for the help.
-const KEYS: [(&str, &str); 11] = [
-    ("Up/Down j/k", "choose a declaration (or scroll the detail)"),
-    ("Tab", "list / detail"),
-    ("PgUp/PgDn", "scroll the detail"),
-    ("Enter", "predict its traps"),
-    ("p", "the playground on it"),
-    ("f", "its fixes, and a fixed copy"),
-    ("t", "a model's calls to it, in the trace player"),
-    ("?", "this help"),
-    ("Esc", "back"),
-    ("q", "quit"),
-    ("Ctrl-C", "quit now"),
-];
 
 const BROWSE_BAR: [BarKey; 9] = [
     BarKey::new("j/k", "tool", Rank::Focus),
@@ -47,7 +31,7 @@ const BROWSE_BAR: [BarKey; 9] = [
 const FIX_BAR: [BarKey; 5] = [
     BarKey::new("w", "write a fixed copy", Rank::Focus).brief("w", "write"),
     BarKey::new("j/k", "scroll", Rank::Scroll),
-    BarKey::new("Esc", "back", Rank::Always),
+    BarKey::new("Esc", super::help::BACK, Rank::Always).brief("Esc", "list"),
     BarKey::new("q", "quit", Rank::Always),
     BarKey::new("?", "help", Rank::Always),
 ];
@@ -81,7 +65,9 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
         &Line::styled(truncate(&title, w, t.sym.ellipsis), t.heading),
         head.width,
     );
-    let sub = s.note.clone().unwrap_or_else(|| subtitle(s, t));
+    // The fix list says what `w` did above the fixes, whole.
+    let note = s.note.clone().filter(|_| !matches!(s.mode, Mode::Fixes));
+    let sub = note.unwrap_or_else(|| subtitle(s, t));
     buf.set_line(
         head.x,
         head.y + 1,
@@ -101,13 +87,9 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
         Mode::Play(p) => hosted(p.as_ref(), body, bar, buf, t),
     }
     if s.help {
-        let mut text: Vec<String> = KEYS.iter().map(|(k, w)| format!("{k:<12} {w}")).collect();
-        text.push(String::new());
-        text.extend(wrap(
-            "Every verdict is the real validator's, on your own declaration. Any key closes this.",
-            52,
-        ));
-        text_popup(area, buf, t, " Keys ", &text);
+        let w = usize::from(area.width.saturating_sub(4)).min(64);
+        let h = usize::from(area.height.saturating_sub(2));
+        text_popup(area, buf, t, " Keys ", &super::help::lines(s, t, w, h));
     }
 }
 
@@ -127,11 +109,6 @@ fn subtitle(s: &ToolsScreen, t: &Theme) -> String {
     parts.join(&format!(" {} ", dot(t)))
 }
 
-/// The separator of a title's parts.
-fn dot(t: &Theme) -> &'static str {
-    if t.ascii { "-" } else { "·" }
-}
-
 /// The predict table or the playground, filling the body, with its own keys in the bar.
 fn hosted(widget: &dyn BlockWidget, body: Rect, bar: Rect, buf: &mut Buffer, t: &Theme) {
     let ctx = RenderCtx {
@@ -141,19 +118,12 @@ fn hosted(widget: &dyn BlockWidget, body: Rect, bar: Rect, buf: &mut Buffer, t: 
         demo: false,
     };
     widget.render(body, buf, &ctx);
-    let mut keys: Vec<BarKey> = widget
-        .key_hints(true)
-        .iter()
-        .enumerate()
-        .map(|(i, h)| BarKey::new(h.keys, h.what, if i < 2 { Rank::Focus } else { Rank::Rest }))
-        .collect();
-    keys.push(BarKey::new("Ctrl-C", "quit", Rank::Always));
-    keys.push(BarKey::new("Esc", "back", Rank::Always));
+    let keys = super::help::hosted_bar(widget);
     render_keys(&keys, None, t, bar, buf);
 }
 
 fn browse(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
-    let list_w = (body.width * 2 / 7).clamp(20, 36).min(body.width);
+    let list_w = super::list::width_for(s, body.width);
     let list = Rect {
         width: list_w,
         ..body
@@ -166,7 +136,7 @@ fn browse(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
     let block = draw::bordered(t, s.pane == Pane::List).title(" Tools ");
     let inner = block.inner(list);
     ratatui::widgets::Widget::render(block, list, buf);
-    draw_list(s, inner, buf, t);
+    super::list::draw(s, inner, buf, t);
     let block = draw::bordered(t, s.pane == Pane::Detail);
     let inner = block.inner(detail);
     ratatui::widgets::Widget::render(block, detail, buf);
@@ -174,86 +144,6 @@ fn browse(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
         let lines = detail_lines(s, &a, t, usize::from(inner.width));
         let max = lines.len().saturating_sub(usize::from(inner.height));
         draw_lines(inner, buf, &lines, usize::from(s.scroll).min(max));
-    }
-}
-
-/// The strict mark of a declaration: both providers, one, none.
-fn strict_mark(a: &Analysis, t: &Theme) -> (&'static str, Style) {
-    match (a.strict.openai.ok, a.strict.anthropic.ok) {
-        (true, true) => (t.sym.ok, t.ok),
-        (false, false) => (t.sym.bad, t.bad),
-        _ => (t.sym.in_progress, t.warn),
-    }
-}
-
-fn draw_list(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme) {
-    let legend = 2usize;
-    let rows = usize::from(area.height)
-        .saturating_sub(if area.height > 6 { legend + 1 } else { 0 })
-        .max(1);
-    let tools = &s.file.set.tools;
-    let mut top = s.list_top.get();
-    if s.sel < top {
-        top = s.sel;
-    } else if s.sel >= top + rows {
-        top = s.sel + 1 - rows;
-    }
-    s.list_top.set(top);
-    let w = usize::from(area.width);
-    let pad = width(t.sym.ok).max(width(t.sym.bad));
-    let marks_w = 2 * pad + 2 + if w >= 28 { 11 } else { 3 };
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    for (i, tool) in tools.iter().enumerate().skip(top).take(rows) {
-        let Some(a) = s.analysis(i) else { continue };
-        let chosen = i == s.sel;
-        let pointer = if chosen { t.sym.pointer } else { " " };
-        let name_w = w.saturating_sub(marks_w + 2).max(4);
-        let name = fit(&clean(&tool.name, false), name_w, t.sym.ellipsis);
-        let (h, hs) = if tool.honoured() {
-            (t.sym.ok, t.ok)
-        } else {
-            (t.sym.bad, t.bad)
-        };
-        let (sm, ss) = strict_mark(&a, t);
-        let (h, sm) = (fit(h, pad, ""), fit(sm, pad, ""));
-        let through = a.traps.through();
-        let ts = if through > 0 { t.bad } else { t.ok };
-        let count = if w >= 28 {
-            format!(" {through:>2} through")
-        } else {
-            format!(" {through:>2}")
-        };
-        let name_style = if chosen { t.selected } else { t.base };
-        lines.push(Line::from(vec![
-            Span::styled(format!("{pointer} "), t.focus),
-            Span::styled(name, name_style),
-            Span::raw(" "),
-            Span::styled(h, hs),
-            Span::raw(" "),
-            Span::styled(sm, ss),
-            Span::styled(count, ts),
-        ]));
-    }
-    draw_lines(area, buf, &lines, 0);
-    if area.height > 6 {
-        let y = area.y + area.height - 2;
-        let l1 = format!("{} honoured {} refused", t.sym.ok, t.sym.bad);
-        let l2 = format!(
-            "strict {} both {} one {} none",
-            t.sym.ok, t.sym.in_progress, t.sym.bad
-        );
-        buf.set_line(
-            area.x,
-            y,
-            &Line::styled(truncate(&l1, w, t.sym.ellipsis), t.dim),
-            area.width,
-        );
-        buf.set_line(
-            area.x,
-            y + 1,
-            &Line::styled(truncate(&l2, w, t.sym.ellipsis), t.dim),
-            area.width,
-        );
     }
 }
 
@@ -289,7 +179,7 @@ fn detail_lines(s: &ToolsScreen, a: &Analysis, t: &Theme, w: usize) -> Vec<Line<
     }
     outline(a, t, w, &mut out);
     out.push(Line::default());
-    trap_table(a, t, w, &mut out);
+    super::table::lines(a, t, w, &mut out);
     out.push(Line::default());
     out.push(Line::styled("Strict readiness", t.heading));
     strict_lines(Provider::Openai, &a.strict.openai, t, w, &mut out);
@@ -374,101 +264,6 @@ fn outline(a: &Analysis, t: &Theme, w: usize, out: &mut Vec<Line<'static>>) {
     }
 }
 
-fn trap_table(a: &Analysis, t: &Theme, w: usize, out: &mut Vec<Line<'static>>) {
-    let traps = &a.traps;
-    let head = format!(
-        "Traps {} {} tried, {} let through",
-        dot(t),
-        traps.traps.len(),
-        traps.through()
-    );
-    let head = if width(&head) + 24 <= w {
-        format!("{head} (predict first: Enter)")
-    } else {
-        head
-    };
-    out.push(Line::styled(head, t.heading));
-    if let Some(note) = &traps.note {
-        for l in wrap(&clean(note, false), w) {
-            out.push(Line::styled(l, t.warn));
-        }
-    }
-    let verdict_w = 14;
-    // Narrow: no fix column; a fix goes on its own line under its row.
-    let narrow = w < 70;
-    let label_w = if narrow {
-        w.saturating_sub(4 + 1 + verdict_w).max(8)
-    } else {
-        (w * 2 / 5).clamp(12, 44)
-    };
-    let args_w = if w >= 110 { (w / 5).min(32) } else { 0 };
-    let fix_w = if narrow {
-        0
-    } else {
-        w.saturating_sub(4 + label_w + 1 + args_w + usize::from(args_w > 0) + verdict_w + 1)
-    };
-    let mut header = format!("{:>3} {}", "#", fit("trap", label_w, t.sym.ellipsis));
-    if args_w > 0 {
-        header.push(' ');
-        header.push_str(&fit("arguments (the rest valid)", args_w, t.sym.ellipsis));
-    }
-    header.push(' ');
-    header.push_str(&fit("your schema", verdict_w, t.sym.ellipsis));
-    if fix_w >= 8 {
-        header.push_str(" fix");
-    }
-    out.push(Line::styled(truncate(&header, w, t.sym.ellipsis), t.dim));
-    for (i, trap) in traps.traps.iter().enumerate() {
-        let mut spans = vec![
-            Span::styled(format!("{:>3} ", i + 1), t.dim),
-            Span::styled(
-                fit(&clean(&trap.title(), false), label_w, t.sym.ellipsis),
-                t.base,
-            ),
-        ];
-        if args_w > 0 {
-            spans.push(Span::raw(" "));
-            spans.push(Span::styled(
-                fit(
-                    &clean(&trap.short_args(args_w), false),
-                    args_w,
-                    t.sym.ellipsis,
-                ),
-                t.dim,
-            ));
-        }
-        let (word, style) = if trap.ok {
-            (format!("{} let through", t.sym.bad), t.bad)
-        } else {
-            (format!("{} rejected", t.sym.ok), t.ok)
-        };
-        spans.push(Span::raw(" "));
-        spans.push(Span::styled(fit(&word, verdict_w, t.sym.ellipsis), style));
-        if fix_w >= 8 {
-            let fix = match (&trap.fix, &trap.why) {
-                (Some(f), _) => f.snippet(),
-                (None, Some(why)) if trap.ok => why.clone(),
-                _ => String::new(),
-            };
-            spans.push(Span::raw(" "));
-            spans.push(Span::styled(
-                truncate(&clean(&fix, false), fix_w, t.sym.ellipsis),
-                t.warn,
-            ));
-        }
-        out.push(Line::from(spans));
-        if narrow && trap.ok {
-            let fix = match (&trap.fix, &trap.why) {
-                (Some(f), _) => format!("fix: {}", f.snippet()),
-                (None, Some(why)) => why.clone(),
-                _ => String::new(),
-            };
-            let line = format!("      {}", clean(&fix, false));
-            out.push(Line::styled(truncate(&line, w, t.sym.ellipsis), t.warn));
-        }
-    }
-}
-
 fn strict_lines(p: Provider, v: &Verdict, t: &Theme, w: usize, out: &mut Vec<Line<'static>>) {
     let label = format!("{:<10} ", p.label());
     if v.ok {
@@ -497,15 +292,14 @@ fn strict_lines(p: Provider, v: &Verdict, t: &Theme, w: usize, out: &mut Vec<Lin
         }
     }
     if v.reasons.len() > 3 {
-        out.push(Line::styled(
-            format!(
-                "{}{} {} more (tooldojo tools FILE lists them)",
-                " ".repeat(indent),
-                t.sym.ellipsis,
-                v.reasons.len() - 3
-            ),
-            t.dim,
-        ));
+        let more = format!(
+            "{} {} more (tooldojo tools FILE lists them)",
+            t.sym.ellipsis,
+            v.reasons.len() - 3
+        );
+        for l in wrap(&more, w.saturating_sub(indent)) {
+            out.push(Line::styled(format!("{}{l}", " ".repeat(indent)), t.dim));
+        }
     }
 }
 
@@ -513,6 +307,12 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
     let Some(a) = s.analysis(s.sel) else { return };
     let w = usize::from(body.width);
     let mut lines: Vec<Line<'static>> = Vec::new();
+    if let Some(note) = &s.note {
+        for l in wrap(note, w) {
+            lines.push(Line::styled(l, t.warn));
+        }
+        lines.push(Line::default());
+    }
     let fixes = a.fixes();
     if fixes.is_empty() {
         lines.push(Line::styled(

@@ -7,12 +7,18 @@
 //! when it first comes into view.
 //!
 //! - `draw.rs`: the browse view and the fix list;
+//! - `list.rs`: the list of declarations and its legend;
+//! - `table.rs`: the trap table of the detail;
+//! - `help.rs`: the keys of each view, for the key bar and the help;
 //! - `engine.rs`: the playground's engine on one declaration;
 //! - `run.rs`: the generated scenario as a run the player plays.
 
 mod draw;
 pub mod engine;
+mod help;
+mod list;
 pub mod run;
+mod table;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -112,6 +118,8 @@ pub struct ToolsScreen {
     cache: RefCell<HashMap<usize, Rc<Analysis>>>,
     /// The first list row drawn at the last frame.
     list_top: std::cell::Cell<usize>,
+    /// For each declaration, what its name shares with the most alike other name.
+    alike: std::cell::OnceCell<Vec<list::Shared>>,
     progress: ToolsProgress,
 }
 
@@ -130,6 +138,7 @@ impl ToolsScreen {
             note: None,
             cache: RefCell::new(HashMap::new()),
             list_top: std::cell::Cell::new(0),
+            alike: std::cell::OnceCell::new(),
             progress,
         }
     }
@@ -418,8 +427,8 @@ impl ToolsScreen {
         ))
     }
 
-    /// Write the selected declaration, fixed, beside the working directory as
-    /// `NAME.fixed.json` (never over an existing file).
+    /// Write the selected declaration, fixed, into the working directory as
+    /// `NAME.fixed.json` (never over a file that is there).
     fn write_fixed(&self) -> String {
         let (Some(tool), Some(fixed)) = (self.tool(), self.fixed_declaration()) else {
             return "Nothing to write.".into();
@@ -437,15 +446,27 @@ impl ToolsScreen {
             .collect();
         let path = std::path::PathBuf::from(format!("{safe}.fixed.json"));
         let text = serde_json::to_string_pretty(&fixed).unwrap_or_default() + "\n";
+        let name = crate::sanitize::clean(&path.display().to_string(), false);
         match crate::safe_file::write(&path, text.as_bytes(), false) {
-            Ok(()) => format!("Wrote the fixed declaration to {}.", path.display()),
-            Err(e) => format!("Not written: {e}"),
+            Ok(()) => format!("Wrote the fixed declaration to {name}."),
+            Err(crate::safe_file::WriteError::Exists { .. }) => {
+                format!("Not replaced: {name} exists. Delete or rename it, then press w again.")
+            }
+            Err(crate::safe_file::WriteError::Directory) => {
+                format!("Not written: {name} is a directory. Rename it, then press w again.")
+            }
+            Err(e) => format!("Not written to {name}: {e}"),
         }
     }
 
     pub fn render(&self, area: Rect, buf: &mut Buffer, t: &Theme, present: bool) {
         draw::render(self, area, buf, t, present);
     }
+}
+
+/// The separator of a title's parts.
+fn dot(t: &Theme) -> &'static str {
+    if t.ascii { "-" } else { "·" }
 }
 
 #[cfg(test)]

@@ -1,0 +1,124 @@
+//! The keys of each view of the Your tools screen, for its key bar and its help (`?`):
+//! the list, the fix list, and the predict table or the playground hosted in the body
+//! (their own keys, with Esc going back to the list). The list's help also says what its
+//! marks and numbers mean.
+
+use crate::text::{width, wrap};
+use crate::tui::blocks::BlockWidget;
+use crate::tui::draw::keybar::{BarKey, Rank};
+use crate::tui::theme::Theme;
+
+use super::{Mode, ToolsScreen};
+
+/// The list's keys.
+const BROWSE: [(&str, &str); 12] = [
+    ("Up/Down j/k", "choose a declaration (or scroll the detail)"),
+    ("g/G Home/End", "the first / the last declaration"),
+    ("Tab", "list / detail"),
+    ("PgUp/PgDn", "scroll the detail"),
+    ("Enter", "predict its traps"),
+    ("p", "the playground on it"),
+    ("f", "its fixes, and a fixed copy"),
+    ("t", "a model's calls to it, in the trace player"),
+    ("?", "this help"),
+    ("Esc", "back to the home screen"),
+    ("q", "quit"),
+    ("Ctrl-C", "quit now"),
+];
+
+/// The fix list's keys.
+const FIXES: [(&str, &str); 7] = [
+    ("w", "write the fixed declaration as NAME.fixed.json"),
+    ("Up/Down j/k", "scroll"),
+    ("PgUp/PgDn", "scroll"),
+    ("Esc or f", "back to the list"),
+    ("?", "this help"),
+    ("q", "quit"),
+    ("Ctrl-C", "quit now"),
+];
+
+/// What Esc does on a view hosted in the body.
+pub(super) const BACK: &str = "back to the list";
+
+/// The keys of a hosted predict table or playground: its own, with its way back to a
+/// lesson page said as what Esc does here.
+pub(super) fn hosted(widget: &dyn BlockWidget) -> Vec<(&'static str, &'static str)> {
+    widget
+        .key_hints(true)
+        .iter()
+        .map(|h| {
+            if h.keys == "Esc" && h.what.contains("page") {
+                (h.keys, BACK)
+            } else {
+                (h.keys, h.what)
+            }
+        })
+        .collect()
+}
+
+/// The key bar of a hosted view: its first two keys first, then the rest; Esc and the
+/// help kept on the right (unless it takes text, when Esc is its own).
+pub(super) fn hosted_bar(widget: &dyn BlockWidget) -> Vec<BarKey> {
+    let keys = hosted(widget);
+    let mut bar: Vec<BarKey> = keys
+        .iter()
+        .filter(|(k, w)| !(*k == "Esc" && *w == BACK))
+        .enumerate()
+        .map(|(i, (k, w))| BarKey::new(k, w, if i < 2 { Rank::Focus } else { Rank::Rest }))
+        .collect();
+    if keys.iter().any(|(k, w)| *k == "Esc" && *w == BACK) {
+        bar.push(BarKey::new("Esc", BACK, Rank::Always).brief("Esc", "list"));
+    }
+    if !widget.captures_text() {
+        bar.push(BarKey::new("?", "help", Rank::Always));
+    }
+    bar.push(BarKey::new("Ctrl-C", "quit", Rank::Always));
+    bar
+}
+
+/// `pairs` as a table of two columns in `w` cells, the second one wrapped.
+fn two_columns(pairs: &[(&str, &str)], w: usize) -> Vec<String> {
+    let key_w = pairs.iter().map(|(k, _)| width(k)).max().unwrap_or(0);
+    let mut out = Vec::new();
+    for (k, what) in pairs {
+        for (i, l) in wrap(what, w.saturating_sub(key_w + 1))
+            .into_iter()
+            .enumerate()
+        {
+            let k = if i == 0 { k } else { "" };
+            out.push(format!("{k:<key_w$} {l}"));
+        }
+    }
+    out
+}
+
+/// The help of the view on screen, in lines at most `w` cells wide and, when it can be,
+/// at most `h` lines.
+pub(super) fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
+    let mut keys: Vec<(&str, &str)> = match &s.mode {
+        Mode::Browse => BROWSE.to_vec(),
+        Mode::Fixes => FIXES.to_vec(),
+        Mode::Predict(widget) => hosted(widget.as_ref()),
+        Mode::Play(p) => hosted(p.as_ref()),
+    };
+    if !matches!(s.mode, Mode::Browse | Mode::Fixes) {
+        keys.extend([("?", "this help"), ("Ctrl-C", "quit now")]);
+    }
+    let mut out = two_columns(&keys, w);
+    if matches!(s.mode, Mode::Browse) {
+        out.push(String::new());
+        out.push("In the list, beside each name:".to_owned());
+        let legend = super::list::legend(t);
+        let pairs: Vec<(&str, &str)> = legend.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        out.extend(two_columns(&pairs, w));
+    }
+    let note = wrap(
+        "Every verdict is the real validator's, on your own declaration. Any key closes this.",
+        w,
+    );
+    if out.len() + 1 + note.len() <= h {
+        out.push(String::new());
+        out.extend(note);
+    }
+    out
+}

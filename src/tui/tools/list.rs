@@ -1,0 +1,336 @@
+//! The list of declarations on the Your tools screen: its width (it widens with the
+//! window up to a third of it), each row's name (cut in the middle when too long, so that
+//! names sharing a start still differ), its marks and count, and the legend under it.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::{Analysis, ToolsScreen};
+use crate::sanitize::clean;
+use crate::text::{truncate, width};
+use crate::tui::draw::draw_lines;
+use crate::tui::theme::Theme;
+
+/// The list's marks: yes, no, and one of the two providers.
+pub(super) struct Marks {
+    pub yes: &'static str,
+    pub no: &'static str,
+    pub one: &'static str,
+}
+
+/// One-cell marks, so that the names keep the room (`OK`/`FAIL` would take eight cells).
+pub(super) fn marks(t: &Theme) -> Marks {
+    if t.ascii {
+        Marks {
+            yes: "+",
+            no: "-",
+            one: "~",
+        }
+    } else {
+        Marks {
+            yes: t.sym.ok,
+            no: t.sym.bad,
+            one: t.sym.in_progress,
+        }
+    }
+}
+
+/// What the list's marks and count mean, for the help: (what, meaning).
+pub(super) fn legend(t: &Theme) -> [(&'static str, String); 3] {
+    let m = marks(t);
+    [
+        (
+            "first mark",
+            format!("{} the validator honours it, {} refuses it", m.yes, m.no),
+        ),
+        (
+            "second mark",
+            format!(
+                "strict-ready: {} for both providers, {} for one, {} for none",
+                m.yes, m.one, m.no
+            ),
+        ),
+        (
+            "number",
+            "its traps that your schema lets through".to_owned(),
+        ),
+    ]
+}
+
+/// The legend as drawn in `w` cells: short, a mark never parted from its word.
+fn legend_lines(t: &Theme, w: usize) -> Vec<String> {
+    let m = marks(t);
+    let entries = [
+        vec![format!("{} honoured", m.yes), format!("{} refused", m.no)],
+        vec![
+            "strict".to_owned(),
+            format!("{} both", m.yes),
+            format!("{} one", m.one),
+            format!("{} none", m.no),
+        ],
+        vec!["n = let through".to_owned()],
+    ];
+    let mut out: Vec<String> = Vec::new();
+    for entry in entries {
+        let mut line = String::new();
+        for item in entry {
+            if !line.is_empty() && width(&line) + 1 + width(&item) > w {
+                out.push(std::mem::take(&mut line));
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&item);
+        }
+        out.push(line);
+    }
+    out.into_iter()
+        .map(|l| truncate(&l, w, t.sym.ellipsis))
+        .collect()
+}
+
+/// Cells a row spends besides the name: pointer, marks and the count.
+fn row_extra(digits: usize, through: bool) -> usize {
+    2 + 1 + 1 + 1 + 1 + 1 + digits + if through { 8 } else { 0 }
+}
+
+/// Digits of the widest count.
+fn digits(s: &ToolsScreen) -> usize {
+    (0..s.file.set.tools.len())
+        .filter_map(|i| s.analysis(i))
+        .map(|a| a.traps.through().to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(2)
+}
+
+/// The list's width in a body `body_w` wide, borders included: enough for the longest
+/// name and the word `through` when a third of the window allows, else less.
+pub(super) fn width_for(s: &ToolsScreen, body_w: u16) -> u16 {
+    let longest = s
+        .file
+        .set
+        .tools
+        .iter()
+        .map(|t| width(&clean(&t.name, false)))
+        .max()
+        .unwrap_or(0);
+    let most = usize::from(body_w / 3).max(20);
+    let mut want = longest + row_extra(digits(s), true) + 2;
+    if want > most {
+        want = longest + row_extra(digits(s), false) + 2;
+    }
+    u16::try_from(want.clamp(20, most))
+        .unwrap_or(u16::MAX)
+        .min(body_w)
+}
+
+/// What a name shares with the most alike other name: characters at its start, and at
+/// its end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Shared {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// For each of `names`, the characters it shares at the start with the most alike of the
+/// others (an equal name is not another). Sorted, the most alike name is a neighbour.
+fn shared_starts(names: &[Vec<char>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by(|&a, &b| names[a].cmp(&names[b]));
+    let common = |a: &[char], b: &[char]| a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let mut out = vec![0; names.len()];
+    for (k, &i) in order.iter().enumerate() {
+        let near = [k.checked_sub(1), Some(k + 1)];
+        out[i] = near
+            .into_iter()
+            .flatten()
+            .filter_map(|j| order.get(j))
+            .filter(|&&j| names[j] != names[i])
+            .map(|&j| common(&names[i], &names[j]))
+            .max()
+            .unwrap_or(0);
+    }
+    out
+}
+
+/// What each of `names` shares with the most alike other, at its start and at its end.
+pub(super) fn shared(names: &[String]) -> Vec<Shared> {
+    let fwd: Vec<Vec<char>> = names.iter().map(|n| n.chars().collect()).collect();
+    let back: Vec<Vec<char>> = fwd
+        .iter()
+        .map(|n| n.iter().rev().copied().collect())
+        .collect();
+    shared_starts(&fwd)
+        .into_iter()
+        .zip(shared_starts(&back))
+        .map(|(start, end)| Shared { start, end })
+        .collect()
+}
+
+/// `s` in at most `w` cells; when too long, its start and end with an ellipsis between
+/// (`update_res…baggages`), cut so that the part where it differs from the most alike
+/// other name (`alike`) stays in view when it can.
+pub(super) fn cut_middle(s: &str, w: usize, ellipsis: &str, alike: Shared) -> String {
+    let ew = width(ellipsis);
+    if width(s) <= w {
+        return s.to_owned();
+    }
+    if w < ew + 2 {
+        return truncate(s, w, ellipsis);
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let room = w - ew;
+    // The start a little longer than the end, unless the difference needs otherwise.
+    let even = room / 2 + 1;
+    let head_n = if alike.start < even {
+        even
+    } else if alike.start + 2 <= room {
+        alike.start + 1
+    } else if alike.end + 2 <= room {
+        room - (alike.end + 1).max(room - even)
+    } else {
+        even
+    }
+    .min(room - 1);
+    let head = truncate(s, head_n, "");
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in chars.iter().rev() {
+        let cw = width(c.encode_utf8(&mut [0; 4]));
+        if used + cw > room - width(&head) {
+            break;
+        }
+        used += cw;
+        tail.push(*c);
+    }
+    let tail: String = tail.into_iter().rev().collect();
+    format!("{head}{ellipsis}{tail}")
+}
+
+/// The strict mark of a declaration: both providers, one, none.
+fn strict_mark(a: &Analysis, t: &Theme) -> (&'static str, Style) {
+    let m = marks(t);
+    match (a.strict.openai.ok, a.strict.anthropic.ok) {
+        (true, true) => (m.yes, t.ok),
+        (false, false) => (m.no, t.bad),
+        _ => (m.one, t.warn),
+    }
+}
+
+pub(super) fn draw(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme) {
+    let w = usize::from(area.width);
+    let legend = legend_lines(t, w);
+    let show_legend = usize::from(area.height) > legend.len() + 4;
+    let rows = usize::from(area.height)
+        .saturating_sub(if show_legend { legend.len() + 1 } else { 0 })
+        .max(1);
+    let tools = &s.file.set.tools;
+    let mut top = s.list_top.get();
+    if s.sel < top {
+        top = s.sel;
+    } else if s.sel >= top + rows {
+        top = s.sel + 1 - rows;
+    }
+    s.list_top.set(top);
+    let digits = digits(s);
+    let longest = tools
+        .iter()
+        .map(|t| width(&clean(&t.name, false)))
+        .max()
+        .unwrap_or(0);
+    // The word `through` only when every name fits whole beside it.
+    let through_word = longest + row_extra(digits, true) <= w;
+    let name_w = w.saturating_sub(row_extra(digits, through_word)).max(4);
+    let m = marks(t);
+    let alike = s.alike.get_or_init(|| {
+        let names: Vec<String> = tools.iter().map(|t| clean(&t.name, false)).collect();
+        shared(&names)
+    });
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for (i, tool) in tools.iter().enumerate().skip(top).take(rows) {
+        let Some(a) = s.analysis(i) else { continue };
+        let chosen = i == s.sel;
+        let pointer = if chosen { t.sym.pointer } else { " " };
+        let shared = alike.get(i).copied().unwrap_or_default();
+        let name = cut_middle(&clean(&tool.name, false), name_w, t.sym.ellipsis, shared);
+        let name = format!("{name}{}", " ".repeat(name_w.saturating_sub(width(&name))));
+        let (h, hs) = if tool.honoured() {
+            (m.yes, t.ok)
+        } else {
+            (m.no, t.bad)
+        };
+        let (sm, ss) = strict_mark(&a, t);
+        let through = a.traps.through();
+        let ts = if through > 0 { t.bad } else { t.ok };
+        let word = if through_word { " through" } else { "" };
+        let count = format!(" {through:>digits$}{word}");
+        let name_style = if chosen { t.selected } else { t.base };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{pointer} "), t.focus),
+            Span::styled(name, name_style),
+            Span::raw(" "),
+            Span::styled(h, hs),
+            Span::raw(" "),
+            Span::styled(sm, ss),
+            Span::styled(count, ts),
+        ]));
+    }
+    draw_lines(area, buf, &lines, 0);
+    if show_legend {
+        let first = area.y + area.height - u16::try_from(legend.len()).unwrap_or(0);
+        for (k, l) in legend.iter().enumerate() {
+            let y = first + u16::try_from(k).unwrap_or(0);
+            buf.set_line(area.x, y, &Line::styled(l.clone(), t.dim), area.width);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cut_middle, shared};
+
+    /// Every name of `names` cut to `w` cells.
+    fn cut_all(names: &[&str], w: usize, ellipsis: &str) -> Vec<String> {
+        let owned: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+        let alike = shared(&owned);
+        names
+            .iter()
+            .zip(alike)
+            .map(|(n, a)| cut_middle(n, w, ellipsis, a))
+            .collect()
+    }
+
+    fn all_differ(cut: &[String]) -> bool {
+        cut.iter()
+            .enumerate()
+            .all(|(i, c)| !cut[i + 1..].contains(c))
+    }
+
+    #[test]
+    fn a_middle_cut_keeps_both_ends_apart() {
+        let names = [
+            "update_reservation_baggages",
+            "update_reservation_flights",
+            "update_reservation_passengers",
+            "list_directory",
+            "list_directory_with_sizes",
+            "search_direct_flight",
+            "search_onestop_flight",
+        ];
+        for (w, ellipsis) in [10, 14, 19, 24]
+            .into_iter()
+            .flat_map(|w| [(w, "…"), (w + 2, "...")])
+        {
+            let cut = cut_all(&names, w, ellipsis);
+            assert!(all_differ(&cut), "{cut:?}");
+            assert!(cut.iter().all(|c| crate::text::width(c) <= w), "{cut:?}");
+        }
+        let cut = cut_all(&names, 19, "…");
+        assert_eq!(cut[0], "update_res…baggages");
+        assert_eq!(cut[3], "list_directory");
+        assert_eq!(cut_all(&names, 14, "…")[5], "search_d…light");
+    }
+}
