@@ -96,10 +96,10 @@ fn row_extra(digits: usize, through: bool) -> usize {
     2 + 1 + 1 + 1 + 1 + 1 + digits + if through { 8 } else { 0 }
 }
 
-/// Digits of the widest count.
-fn digits(s: &ToolsScreen) -> usize {
-    (0..s.file.set.tools.len())
-        .filter_map(|i| s.analysis(i))
+/// Digits of the widest count among the rows `rows` (at least two). Only rows in view:
+/// a declaration is analysed when it first comes into view, not before.
+fn digits(s: &ToolsScreen, rows: std::ops::Range<usize>) -> usize {
+    rows.filter_map(|i| s.analysis(i))
         .map(|a| a.traps.through().to_string().len())
         .max()
         .unwrap_or(1)
@@ -118,9 +118,9 @@ pub(super) fn width_for(s: &ToolsScreen, body_w: u16) -> u16 {
         .max()
         .unwrap_or(0);
     let most = usize::from(body_w / 3).max(20);
-    let mut want = longest + row_extra(digits(s), true) + 2;
+    let mut want = longest + row_extra(2, true) + 2;
     if want > most {
-        want = longest + row_extra(digits(s), false) + 2;
+        want = longest + row_extra(2, false) + 2;
     }
     u16::try_from(want.clamp(20, most))
         .unwrap_or(u16::MAX)
@@ -235,7 +235,7 @@ pub(super) fn draw(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme) {
         top = s.sel + 1 - rows;
     }
     s.list_top.set(top);
-    let digits = digits(s);
+    let digits = digits(s, top..(top + rows).min(tools.len()));
     let longest = tools
         .iter()
         .map(|t| width(&clean(&t.name, false)))
