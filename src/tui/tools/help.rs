@@ -56,8 +56,8 @@ pub(super) fn hosted(widget: &dyn BlockWidget) -> Vec<(&'static str, &'static st
         .collect()
 }
 
-/// The key bar of a hosted view: its first two keys first, then the rest; Esc and the
-/// help kept on the right (unless it takes text, when Esc is its own).
+/// The key bar of a hosted view: its first two keys first, then the rest; quit, Esc and
+/// the help kept on the right (unless it takes text, when Esc is its own).
 pub(super) fn hosted_bar(widget: &dyn BlockWidget) -> Vec<BarKey> {
     let keys = hosted(widget);
     let mut bar: Vec<BarKey> = keys
@@ -66,13 +66,14 @@ pub(super) fn hosted_bar(widget: &dyn BlockWidget) -> Vec<BarKey> {
         .enumerate()
         .map(|(i, (k, w))| BarKey::new(k, w, if i < 2 { Rank::Focus } else { Rank::Rest }))
         .collect();
+    // Quit before the way back and the help, as on every other screen.
+    bar.push(BarKey::new("Ctrl-C", "quit", Rank::Always));
     if keys.iter().any(|(k, w)| *k == "Esc" && *w == BACK) {
         bar.push(BarKey::new("Esc", BACK, Rank::Always).brief("Esc", "list"));
     }
     if !widget.captures_text() {
         bar.push(BarKey::new("?", "help", Rank::Always));
     }
-    bar.push(BarKey::new("Ctrl-C", "quit", Rank::Always));
     bar
 }
 
