@@ -127,3 +127,20 @@ fn the_presenter_shows_a_long_schema_whole_with_v() {
         "the whole schema:\n{text}"
     );
 }
+
+#[test]
+fn a_block_without_focus_says_how_to_reach_v() {
+    let mut app = course_at("14-real-declarations", false, 120, 35);
+    let _ = press(&mut app, "nG");
+    let text = screen(&app);
+    assert!(
+        text.contains("find_tickets (") && text.contains("lines: Tab, then v)"),
+        "without focus, the way to `v` starts with Tab:\n{text}"
+    );
+    let _ = press(&mut app, "<Tab>");
+    let text = screen(&app);
+    assert!(
+        text.contains("lines: v shows it whole)"),
+        "with focus, `v` itself:\n{text}"
+    );
+}

@@ -28,6 +28,8 @@ struct Pane<'a> {
     width: usize,
     /// Named schemas are shown whole, however long.
     schema_whole: bool,
+    /// Keys reach the block (so `v` works), or only the page's do.
+    focused: bool,
     out: Vec<Line<'static>>,
 }
 
@@ -61,7 +63,13 @@ impl Pane<'_> {
             self.out.extend(lines);
             return;
         }
-        let short = format!("{name} ({} lines: v shows it whole)", lines.len());
+        // `v` reaches a block with focus only; the way there is `Tab`, the page's key.
+        let how = if self.focused {
+            "v shows it whole"
+        } else {
+            "Tab, then v"
+        };
+        let short = format!("{name} ({} lines: {how})", lines.len());
         let short = for_theme(&short, self.theme.ascii);
         let lines = wrap_prefixed(label, &short, self.width, self.theme.base);
         self.out.extend(lines);
@@ -110,7 +118,7 @@ impl PredictWidget {
     pub(super) fn has_long_schema(&self) -> bool {
         let (w, h) = self.drawn.get();
         let width = usize::from(self.geometry(w, h).detail.width).max(8);
-        let theme = Theme::new(ThemeName::Mono, false);
+        let theme = Theme::new(ThemeName::Mono, self.drawn_ascii.get());
         self.rows.iter().any(|r| {
             r.case.prompt().iter().any(|f| match f {
                 PromptField::Schema(name, text) => {
@@ -121,8 +129,15 @@ impl PredictWidget {
         })
     }
 
-    pub(super) fn detail_lines(&self, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-        self.detail_with_menu(theme, width).0
+    /// The detail lines at `width`; `focused`: keys reach the block. Laying out asks for
+    /// the focused lines, the longer ones.
+    pub(super) fn detail_lines(
+        &self,
+        theme: &Theme,
+        width: usize,
+        focused: bool,
+    ) -> Vec<Line<'static>> {
+        self.detail_with_menu(theme, width, focused).0
     }
 
     /// The detail lines and where each outcome sits in the menu, for mouse clicks.
@@ -130,11 +145,13 @@ impl PredictWidget {
         &self,
         theme: &Theme,
         width: usize,
+        focused: bool,
     ) -> (Vec<Line<'static>>, Vec<MenuHit>) {
         let mut pane = Pane {
             theme,
             width: width.max(8),
             schema_whole: self.schema_whole,
+            focused,
             out: Vec::new(),
         };
         let Some(i) = self.current() else {
@@ -228,6 +245,6 @@ impl PredictWidget {
 
     pub(super) fn detail_height(&self, width: usize) -> usize {
         let theme = Theme::new(ThemeName::Mono, false);
-        self.detail_lines(&theme, width).len().max(7)
+        self.detail_lines(&theme, width, true).len().max(7)
     }
 }

@@ -218,7 +218,7 @@ impl PredictWidget {
     /// key would.
     fn click_menu(&mut self, ly: usize, lx: usize, width: usize) -> BlockOutcome {
         let theme = Theme::new(ThemeName::Mono, false);
-        let (_, hits) = self.detail_with_menu(&theme, width);
+        let (_, hits) = self.detail_with_menu(&theme, width, true);
         let Some(&(_, _, _, opt)) = hits
             .iter()
             .find(|(l, x0, x1, _)| *l == ly && lx >= *x0 && lx < *x1)

@@ -44,6 +44,8 @@ use wire_row::WireRow;
 pub struct PredictWidget {
     /// Inner size of the last draw, to map mouse clicks.
     drawn: std::cell::Cell<(u16, u16)>,
+    /// Was it last drawn in ASCII (where escapes make a schema longer)?
+    drawn_ascii: std::cell::Cell<bool>,
     fixture: &'static Fixture,
     rows: Vec<Row>,
     /// What the table's columns need, measured once.
@@ -162,6 +164,7 @@ impl PredictWidget {
         let rows: Vec<Row> = rows.into_iter().map(Row::new).collect();
         PredictWidget {
             drawn: std::cell::Cell::new((0, 0)),
+            drawn_ascii: std::cell::Cell::new(false),
             fixture,
             measure: table::Measure::new(&rows),
             rows,
@@ -283,6 +286,7 @@ impl BlockWidget for PredictWidget {
             return;
         }
         self.drawn.set((inner.width, inner.height));
+        self.drawn_ascii.set(ctx.theme.ascii);
         let look = table::Look {
             theme: ctx.theme,
             show_cursor: ctx.focused || ctx.active,
