@@ -305,3 +305,35 @@ fn w_over_a_fixed_copy_names_it_and_says_what_to_do() {
     tmux.keys(&["q"]);
     tmux.wait_for("EXITED=0");
 }
+
+/// The key bar: the last line of the screen.
+fn bar(a: &App) -> String {
+    screen(a).lines().last().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn hosted_views_keep_their_own_keys_in_the_bar() {
+    // The way back is one word in the bar, so the predict table's main key shows from
+    // 93 columns and all five of its keys at 120; the help says the way back whole.
+    for (w, shown) in [
+        (93, "Enter lock, then reveal"),
+        (120, "a reveal locked"),
+        (160, "a reveal locked"),
+    ] {
+        let mut a = app_on(example(), w, 24, false);
+        press(&mut a, "<Enter>");
+        let bar = bar(&a);
+        assert!(bar.contains(shown), "{w}: {bar}");
+        assert!(bar.contains(" Esc list "), "{w}: {bar}");
+        assert!(
+            bar.contains(" Ctrl-C quit ") && bar.contains(" ? help"),
+            "{w}: {bar}"
+        );
+    }
+    // The playground names a key of its own even at 60 columns.
+    let mut a = app_on(example(), 60, 24, false);
+    press(&mut a, "p");
+    let bar = bar(&a);
+    assert!(bar.contains("Tab args / rules"), "{bar}");
+    assert!(bar.contains(" Esc list "), "{bar}");
+}

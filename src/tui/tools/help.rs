@@ -57,7 +57,9 @@ pub(super) fn hosted(widget: &dyn BlockWidget) -> Vec<(&'static str, &'static st
 }
 
 /// The key bar of a hosted view: its first two keys first, then the rest; quit, Esc and
-/// the help kept on the right (unless it takes text, when Esc is its own).
+/// the help kept on the right (unless it takes text, when Esc is its own). Esc is said in
+/// one word there (`Esc list`, as the list's own bar says `Esc home`), so the view's own
+/// keys keep the room; the help says it whole.
 pub(super) fn hosted_bar(widget: &dyn BlockWidget) -> Vec<BarKey> {
     let keys = hosted(widget);
     let mut bar: Vec<BarKey> = keys
@@ -69,7 +71,7 @@ pub(super) fn hosted_bar(widget: &dyn BlockWidget) -> Vec<BarKey> {
     // Quit before the way back and the help, as on every other screen.
     bar.push(BarKey::new("Ctrl-C", "quit", Rank::Always));
     if keys.iter().any(|(k, w)| *k == "Esc" && *w == BACK) {
-        bar.push(BarKey::new("Esc", BACK, Rank::Always).brief("Esc", "list"));
+        bar.push(BarKey::new("Esc", "list", Rank::Always));
     }
     if !widget.captures_text() {
         bar.push(BarKey::new("?", "help", Rank::Always));
