@@ -337,3 +337,38 @@ fn hosted_views_keep_their_own_keys_in_the_bar() {
     assert!(bar.contains("Tab args / rules"), "{bar}");
     assert!(bar.contains(" Esc list "), "{bar}");
 }
+
+#[test]
+fn equal_names_are_cut_alike() {
+    let tool = |name: &str| {
+        format!(
+            r#"{{"type": "function", "function": {{"name": "{name}", "parameters": {{"type": "object", "properties": {{}}}}}}}}"#
+        )
+    };
+    let names = [
+        "update_reservation_baggages",
+        "update_reservation_flights",
+        "update_reservation_baggages",
+    ];
+    let text = format!(
+        "[{}]",
+        names.iter().map(|n| tool(n)).collect::<Vec<_>>().join(", ")
+    );
+    let file = ToolsFile {
+        name: "twice.json".into(),
+        set: Arc::new(ToolSet::from_text(&text, None).unwrap()),
+    };
+    // Where the list is too narrow for the whole names: the two copies, cut alike.
+    for (w, h, ascii) in [(104, 30, false), (110, 35, false), (112, 30, true)] {
+        let a = app_on(file.clone(), w, h, ascii);
+        let text = screen(&a);
+        let rows = list_rows(&text, if ascii { '|' } else { '│' });
+        let cut: Vec<&str> = rows
+            .iter()
+            .map(|r| r.split_whitespace().next().unwrap())
+            .collect();
+        assert_eq!(cut.len(), 3, "{w}x{h}:\n{text}");
+        assert_eq!(cut[0], cut[2], "{w}x{h}:\n{text}");
+        assert_ne!(cut[0], cut[1], "{w}x{h}:\n{text}");
+    }
+}

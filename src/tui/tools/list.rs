@@ -136,22 +136,29 @@ pub(super) struct Shared {
 }
 
 /// For each of `names`, the characters it shares at the start with the most alike of the
-/// others (an equal name is not another). Sorted, the most alike name is a neighbour.
+/// others (an equal name is not another, so equal names get the same answer). Sorted, the
+/// most alike other name is next to the run of names equal to it.
 fn shared_starts(names: &[Vec<char>]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..names.len()).collect();
     order.sort_by(|&a, &b| names[a].cmp(&names[b]));
     let common = |a: &[char], b: &[char]| a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let mut out = vec![0; names.len()];
-    for (k, &i) in order.iter().enumerate() {
-        let near = [k.checked_sub(1), Some(k + 1)];
-        out[i] = near
+    let mut first = 0;
+    while first < order.len() {
+        let name = &names[order[first]];
+        let end = first + order[first..].partition_point(|&j| names[j] == *name);
+        let near = [first.checked_sub(1), Some(end)];
+        let most = near
             .into_iter()
             .flatten()
             .filter_map(|j| order.get(j))
-            .filter(|&&j| names[j] != names[i])
-            .map(|&j| common(&names[i], &names[j]))
+            .map(|&j| common(name, &names[j]))
             .max()
             .unwrap_or(0);
+        for &i in &order[first..end] {
+            out[i] = most;
+        }
+        first = end;
     }
     out
 }

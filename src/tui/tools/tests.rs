@@ -68,3 +68,23 @@ fn the_fixed_copy_closes_what_got_through() {
         &crate::validate::ValidatorRules::ALL_ON
     ));
 }
+
+#[test]
+fn equal_names_share_as_much_as_each_other() {
+    let names: Vec<String> = [
+        "update_reservation_baggages",
+        "update_reservation_flights",
+        "update_reservation_baggages",
+        "update_reservation_baggages",
+        "list_directory",
+    ]
+    .map(String::from)
+    .to_vec();
+    let shared = list::shared(&names);
+    assert_eq!(shared[0], shared[2]);
+    assert_eq!(shared[0], shared[3]);
+    // With "update_reservation_flights", not with its own copies.
+    assert_eq!(shared[0].start, "update_reservation_".len());
+    assert_eq!(shared[1].start, "update_reservation_".len());
+    assert_eq!(shared[4], list::Shared::default());
+}
