@@ -372,3 +372,44 @@ fn equal_names_are_cut_alike() {
         assert_ne!(cut[0], cut[1], "{w}x{h}:\n{text}");
     }
 }
+
+#[test]
+fn a_long_help_scrolls_and_says_how_much_more() {
+    let mut a = app_on(example(), 40, 12, false);
+    press(&mut a, "?");
+    let text = screen(&a);
+    assert!(text.contains("more lines: j or PgDn"), "{text}");
+    assert!(!text.contains("quit now"), "{text}");
+    // One line at a time, then a page at a time, then to the end.
+    let second = text.lines().nth(2).unwrap().to_owned();
+    press(&mut a, "j");
+    let text = screen(&a);
+    assert_eq!(text.lines().nth(1).unwrap(), second, "{text}");
+    press(&mut a, "<PgDn>");
+    let text = screen(&a);
+    for shown in ["a model's calls", "quit now"] {
+        assert!(text.contains(shown), "{shown}:\n{text}");
+    }
+    press(&mut a, "G");
+    let text = screen(&a);
+    for shown in ["for none", "any other key closes"] {
+        assert!(text.contains(shown), "{shown}:\n{text}");
+    }
+    assert!(!text.contains("more lines"), "{text}");
+    press(&mut a, "<PgUp><PgUp><PgUp><PgUp>");
+    assert!(screen(&a).contains("Up/Down j/k"), "{}", screen(&a));
+    // Any other key closes it.
+    press(&mut a, "x");
+    assert!(!screen(&a).contains(" Keys "), "{}", screen(&a));
+    // Keys pressed before the help is first drawn scroll it too, never past its end.
+    press(&mut a, "?GjG");
+    assert!(screen(&a).contains("for none"), "{}", screen(&a));
+    // A help that fits closes on any key, j too.
+    let mut a = app_on(example(), 120, 35, false);
+    press(&mut a, "?");
+    let text = screen(&a);
+    assert!(text.contains("Any key closes this."), "{text}");
+    assert!(!text.contains("more lines"), "{text}");
+    press(&mut a, "j");
+    assert!(!screen(&a).contains(" Keys "), "{}", screen(&a));
+}

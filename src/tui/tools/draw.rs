@@ -89,7 +89,7 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
     if s.help {
         let w = usize::from(area.width.saturating_sub(4)).min(64);
         let h = usize::from(area.height.saturating_sub(2));
-        text_popup(area, buf, t, " Keys ", &super::help::lines(s, t, w, h));
+        text_popup(area, buf, t, " Keys ", &super::help::shown(s, t, w, h));
     }
 }
 

@@ -3,7 +3,7 @@
 //! (their own keys, with Esc going back to the list). The list's help also says what its
 //! marks and numbers mean.
 
-use crate::text::{width, wrap};
+use crate::text::{truncate, width, wrap};
 use crate::tui::blocks::BlockWidget;
 use crate::tui::draw::keybar::{BarKey, Rank};
 use crate::tui::theme::Theme;
@@ -95,9 +95,9 @@ fn two_columns(pairs: &[(&str, &str)], w: usize) -> Vec<String> {
     out
 }
 
-/// The help of the view on screen, in lines at most `w` cells wide and, when it can be,
-/// at most `h` lines.
-pub(super) fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
+/// The help of the view on screen, in lines at most `w` cells wide; the closing note says
+/// how to scroll it when it is taller than `h` lines.
+fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
     let mut keys: Vec<(&str, &str)> = match &s.mode {
         Mode::Browse => BROWSE.to_vec(),
         Mode::Fixes => FIXES.to_vec(),
@@ -115,13 +115,34 @@ pub(super) fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<Strin
         let pairs: Vec<(&str, &str)> = legend.iter().map(|(k, v)| (*k, v.as_str())).collect();
         out.extend(two_columns(&pairs, w));
     }
-    let note = wrap(
-        "Every verdict is the real validator's, on your own declaration. Any key closes this.",
-        w,
-    );
-    if out.len() + 1 + note.len() <= h {
-        out.push(String::new());
-        out.extend(note);
+    const VERDICT: &str = "Every verdict is the real validator's, on your own declaration.";
+    let note = wrap(&format!("{VERDICT} Any key closes this."), w);
+    let note = if out.len() + 1 + note.len() <= h {
+        note
+    } else {
+        wrap(
+            &format!("{VERDICT} j/k and PgUp/PgDn scroll this; any other key closes it."),
+            w,
+        )
+    };
+    out.push(String::new());
+    out.extend(note);
+    out
+}
+
+/// The lines of the help that show in `h` lines from where it is scrolled to, the last
+/// one saying how many more there are below; keeps how far it scrolls for the keys.
+pub(super) fn shown(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
+    let all = lines(s, t, w, h);
+    let max = all.len().saturating_sub(h);
+    s.help_view.set((max, h));
+    let skip = s.help_scroll.min(max);
+    let below = all.len().saturating_sub(skip + h);
+    if below == 0 || h < 2 {
+        return all.into_iter().skip(skip).take(h).collect();
     }
+    let mut out: Vec<String> = all.into_iter().skip(skip).take(h - 1).collect();
+    let more = format!("{} {} more lines: j or PgDn", t.sym.ellipsis, below + 1);
+    out.push(truncate(&more, w, t.sym.ellipsis));
     out
 }

@@ -113,6 +113,10 @@ pub struct ToolsScreen {
     scroll: u16,
     mode: Mode,
     help: bool,
+    /// Lines of the help scrolled away.
+    help_scroll: usize,
+    /// The help's last frame: how far it scrolls, and how many lines it showed.
+    help_view: std::cell::Cell<(usize, usize)>,
     /// A line saying what the last action did (a copy written, nothing to predict).
     note: Option<String>,
     cache: RefCell<HashMap<usize, Rc<Analysis>>>,
@@ -135,6 +139,8 @@ impl ToolsScreen {
             scroll: 0,
             mode: Mode::Browse,
             help: false,
+            help_scroll: 0,
+            help_view: std::cell::Cell::new((0, 0)),
             note: None,
             cache: RefCell::new(HashMap::new()),
             list_top: std::cell::Cell::new(0),
@@ -223,8 +229,7 @@ impl ToolsScreen {
             _ => {}
         }
         if self.help {
-            self.help = false;
-            return ToolsUpdate::Redraw;
+            return self.help_key(&key);
         }
         match &mut self.mode {
             Mode::Predict(w) => {
@@ -253,7 +258,7 @@ impl ToolsScreen {
             BlockOutcome::Ignored if plain(key, KeyCode::Esc) => self.back_to_browse(),
             BlockOutcome::Ignored if is_char(key, 'q') => ToolsUpdate::Quit,
             BlockOutcome::Ignored if is_char(key, '?') => {
-                self.help = true;
+                self.open_help();
                 ToolsUpdate::Redraw
             }
             BlockOutcome::Ignored => ToolsUpdate::None,
@@ -290,7 +295,7 @@ impl ToolsScreen {
             return ToolsUpdate::Leave;
         }
         if is_char(key, '?') {
-            self.help = true;
+            self.open_help();
         } else if plain(key, KeyCode::Tab) || plain(key, KeyCode::BackTab) {
             self.pane = match self.pane {
                 Pane::List => Pane::Detail,
@@ -394,7 +399,7 @@ impl ToolsScreen {
             return ToolsUpdate::Quit;
         }
         if is_char(key, '?') {
-            self.help = true;
+            self.open_help();
             return ToolsUpdate::Redraw;
         }
         if plain(key, KeyCode::Esc) || is_char(key, 'f') {
@@ -414,6 +419,43 @@ impl ToolsScreen {
             return ToolsUpdate::Redraw;
         }
         ToolsUpdate::None
+    }
+
+    fn open_help(&mut self) {
+        self.help = true;
+        self.help_scroll = 0;
+        // Until it is drawn, the scroll keys scroll (the frame then clamps them).
+        self.help_view.set((usize::MAX, 0));
+    }
+
+    /// A key while the help is open: when it is taller than its window, the scroll keys
+    /// scroll it; any other key closes it.
+    fn help_key(&mut self, key: &KeyEvent) -> ToolsUpdate {
+        let (max, shown) = self.help_view.get();
+        let page = shown.saturating_sub(1).max(1);
+        let at = self.help_scroll.min(max);
+        let to = if max == 0 {
+            None
+        } else if is_down(key) {
+            Some(at.saturating_add(1))
+        } else if is_up(key) {
+            Some(at.saturating_sub(1))
+        } else if plain(key, KeyCode::PageDown) {
+            Some(at.saturating_add(page))
+        } else if plain(key, KeyCode::PageUp) {
+            Some(at.saturating_sub(page))
+        } else if plain(key, KeyCode::Home) || is_char(key, 'g') {
+            Some(0)
+        } else if plain(key, KeyCode::End) || is_char(key, 'G') {
+            Some(max)
+        } else {
+            None
+        };
+        match to {
+            Some(to) => self.help_scroll = to.min(max),
+            None => self.help = false,
+        }
+        ToolsUpdate::Redraw
     }
 
     /// The selected declaration with every fix applied.
