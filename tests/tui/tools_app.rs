@@ -413,3 +413,23 @@ fn a_long_help_scrolls_and_says_how_much_more() {
     press(&mut a, "j");
     assert!(!screen(&a).contains(" Keys "), "{}", screen(&a));
 }
+
+#[test]
+fn pgdn_in_the_fix_list_turns_a_page() {
+    let mut a = app_on(example(), 80, 24, false);
+    press(&mut a, "f");
+    let before = screen(&a);
+    let lines: Vec<&str> = before.lines().collect();
+    // The body: the lines between the two-line head and the key bar.
+    let last = lines[lines.len() - 2].to_owned();
+    press(&mut a, "<PgDn>");
+    let after = screen(&a);
+    assert_eq!(after.lines().nth(2).unwrap(), last, "{before}\n{after}");
+    press(&mut a, "<PgUp>");
+    assert_eq!(screen(&a), before);
+    // Past the end, one PgUp still turns back a page.
+    press(&mut a, &"<PgDn>".repeat(20));
+    let end = screen(&a);
+    press(&mut a, "<PgUp>");
+    assert_ne!(screen(&a), end);
+}

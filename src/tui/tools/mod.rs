@@ -117,6 +117,8 @@ pub struct ToolsScreen {
     help_scroll: usize,
     /// The help's last frame: how far it scrolls, and how many lines it showed.
     help_view: std::cell::Cell<(usize, usize)>,
+    /// The fix list's last frame: how far it scrolls, and how many lines it showed.
+    fix_view: std::cell::Cell<(u16, u16)>,
     /// A line saying what the last action did (a copy written, nothing to predict).
     note: Option<String>,
     cache: RefCell<HashMap<usize, Rc<Analysis>>>,
@@ -141,6 +143,7 @@ impl ToolsScreen {
             help: false,
             help_scroll: 0,
             help_view: std::cell::Cell::new((0, 0)),
+            fix_view: std::cell::Cell::new((0, 0)),
             note: None,
             cache: RefCell::new(HashMap::new()),
             list_top: std::cell::Cell::new(0),
@@ -322,6 +325,7 @@ impl ToolsScreen {
         } else if is_char(key, 'f') {
             if self.tool().is_some() {
                 self.mode = Mode::Fixes;
+                self.fix_view.set((u16::MAX, 0));
             }
         } else if is_char(key, 't') {
             return self.open_trace();
@@ -410,15 +414,23 @@ impl ToolsScreen {
             self.note = Some(self.write_fixed());
             return ToolsUpdate::Redraw;
         }
-        if is_down(key) || plain(key, KeyCode::PageDown) {
-            self.scroll = self.scroll.saturating_add(1);
-            return ToolsUpdate::Redraw;
-        }
-        if is_up(key) || plain(key, KeyCode::PageUp) {
-            self.scroll = self.scroll.saturating_sub(1);
-            return ToolsUpdate::Redraw;
-        }
-        ToolsUpdate::None
+        // The pages overlap by a line, so the reader keeps their place.
+        let (max, shown) = self.fix_view.get();
+        let page = shown.saturating_sub(1).max(1);
+        let at = self.scroll.min(max);
+        let to = if is_down(key) {
+            at.saturating_add(1)
+        } else if is_up(key) {
+            at.saturating_sub(1)
+        } else if plain(key, KeyCode::PageDown) {
+            at.saturating_add(page)
+        } else if plain(key, KeyCode::PageUp) {
+            at.saturating_sub(page)
+        } else {
+            return ToolsUpdate::None;
+        };
+        self.scroll = to.min(max);
+        ToolsUpdate::Redraw
     }
 
     fn open_help(&mut self) {
