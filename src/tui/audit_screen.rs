@@ -137,15 +137,17 @@ impl AuditScreen {
         let Some(&i) = self.order.get(row) else {
             return false;
         };
-        match self
-            .listing
-            .open(i)
-            .and_then(|s| Player::open(&s).map_err(|e| e.to_string()))
-        {
-            Ok(mut p) => {
+        let opened = self.listing.open(i).and_then(|s| {
+            let p = Player::open(&s).map_err(|e| e.to_string())?;
+            Ok((s, p))
+        });
+        match opened {
+            Ok((source, mut p)) => {
                 self.sel = row;
                 p.status = Some(self.where_note(row));
                 self.playing = Some((Box::new(p), row));
+                // The detail under the list is of the row played, for when the list is back.
+                self.chosen = Some((i, Ok(Box::new(source))));
                 self.error = None;
                 true
             }

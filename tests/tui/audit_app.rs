@@ -259,3 +259,17 @@ fn in_presenter_mode_a_cut_findings_cell_is_whole_in_the_detail() {
         "and whole below:\n{frame}"
     );
 }
+
+#[test]
+fn back_from_the_player_the_detail_is_of_the_row_played_last() {
+    let mut a = app("audit", 100, 30);
+    let _ = key(&mut a, KeyCode::Enter);
+    let _ = key(&mut a, KeyCode::Char('n'));
+    let _ = key(&mut a, KeyCode::Char('n'));
+    assert!(text(&a).contains("conversation 3 of 4"));
+    let _ = key(&mut a, KeyCode::Esc);
+    assert!(a.audit_screen().unwrap().player().is_none());
+    let frame = text(&a);
+    assert!(frame.contains("#3: "), "the detail follows the row:\n{frame}");
+    assert!(!frame.contains("#1: "), "{frame}");
+}
