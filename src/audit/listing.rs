@@ -221,8 +221,8 @@ impl Listing {
             .convs
             .get(i)
             .ok_or_else(|| format!("there is no conversation {}", i + 1))?;
-        let reader: Box<dyn std::io::Read> = match &self.text {
-            Some(text) => Box::new(std::io::Cursor::new(text.as_bytes().to_vec())),
+        let reader: Box<dyn std::io::Read + '_> = match &self.text {
+            Some(text) => Box::new(text.as_bytes()),
             None => Box::new(open(Path::new(s.place.file.as_ref()))?),
         };
         let mut chosen = Chosen {

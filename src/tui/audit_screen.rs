@@ -7,6 +7,8 @@
 
 mod detail;
 
+use std::cell::RefCell;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -78,6 +80,8 @@ pub struct AuditScreen {
     /// The chosen conversation read whole for the detail under the list (by its index
     /// in the listing), or why it could not be.
     chosen: Option<(usize, Result<Box<ConversationSource>, String>)>,
+    /// The chosen conversation's lines as last drawn.
+    detail: RefCell<detail::Cache>,
 }
 
 impl AuditScreen {
@@ -94,6 +98,7 @@ impl AuditScreen {
             error: None,
             help: false,
             chosen: None,
+            detail: RefCell::default(),
         };
         if s.listing.convs.len() == 1 {
             s.play(0);
@@ -366,7 +371,9 @@ impl AuditScreen {
         ));
         let head = lines.len();
         // The list takes the rows it needs, up to half the area when a detail goes below.
-        let detail = self.detail_lines(w, t);
+        let mut cache = self.detail.borrow_mut();
+        let chosen = self.chosen.as_ref().map(|(i, _)| *i);
+        let detail = cache.get(chosen, w, t, || self.detail_lines(w, t));
         let room = if detail.is_empty() {
             usize::from(area.height)
         } else {
@@ -429,7 +436,7 @@ impl AuditScreen {
     }
 
     /// The detail below a rule, with what does not fit counted (Enter plays it whole).
-    fn draw_detail(&self, mut lines: Vec<Line<'static>>, area: Rect, buf: &mut Buffer, t: &Theme) {
+    fn draw_detail(&self, lines: &[Line<'static>], area: Rect, buf: &mut Buffer, t: &Theme) {
         if area.height < 3 || lines.is_empty() {
             return;
         }
@@ -441,10 +448,11 @@ impl AuditScreen {
             area.width,
         );
         let room = usize::from(area.height - 2);
+        let mut shown: Vec<Line<'static>> = lines.iter().take(room).cloned().collect();
         if lines.len() > room {
             let more = lines.len() - room + 1;
-            lines.truncate(room - 1);
-            lines.push(Line::styled(
+            shown.truncate(room - 1);
+            shown.push(Line::styled(
                 format!("  ... {more} more lines: Enter plays it, every call in full"),
                 t.dim,
             ));
@@ -454,7 +462,7 @@ impl AuditScreen {
             height: area.height - 2,
             ..area
         };
-        Paragraph::new(lines).render(rest, buf);
+        Paragraph::new(shown).render(rest, buf);
     }
 
     /// How the list's line column names conversation `i`.
@@ -529,4 +537,40 @@ fn pack(pieces: &[String], sep: &str, width: usize) -> Vec<String> {
         }
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::audit::Limits;
+    use crate::tui::theme::ThemeName;
+
+    fn draw(s: &AuditScreen, width: u16, t: &Theme) {
+        let area = Rect::new(0, 0, width, 30);
+        let mut buf = Buffer::empty(area);
+        s.render(area, &mut buf, t, false);
+    }
+
+    #[test]
+    fn the_detail_is_built_again_only_when_the_row_the_width_or_the_theme_changes() {
+        let log = include_str!("../../fixtures/audit/support-desk.jsonl");
+        let listing = Listing::from_text("support-desk.jsonl", Arc::from(log), Limits::default());
+        let mut s = AuditScreen::new(listing);
+        let builds = |s: &AuditScreen| s.detail.borrow().builds;
+        let t = Theme::new(ThemeName::Default, false);
+        for _ in 0..3 {
+            draw(&s, 100, &t);
+        }
+        assert_eq!(builds(&s), 1, "frames alike build it once");
+        let _ = s.on_key(KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
+        draw(&s, 100, &t);
+        draw(&s, 100, &t);
+        assert_eq!(builds(&s), 2, "another row");
+        draw(&s, 120, &t);
+        assert_eq!(builds(&s), 3, "another width");
+        draw(&s, 120, &Theme::new(ThemeName::Default, true));
+        assert_eq!(builds(&s), 4, "another theme");
+    }
 }

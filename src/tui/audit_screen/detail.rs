@@ -128,6 +128,39 @@ pub(super) fn lines(
     out.lines
 }
 
+/// The detail's lines, kept while the conversation, the width and the theme stay the same:
+/// a frame draws from them rather than building and wrapping the whole conversation again.
+#[derive(Debug, Default)]
+pub(super) struct Cache {
+    /// The conversation (its index in the listing, if any is chosen), the width, the theme.
+    key: Option<(Option<usize>, usize, Theme)>,
+    lines: Vec<Line<'static>>,
+    /// How many times the lines were built.
+    pub(super) builds: usize,
+}
+
+impl Cache {
+    /// The lines for `conv` at `width` in `theme`, built by `build` only when one changed.
+    pub(super) fn get(
+        &mut self,
+        conv: Option<usize>,
+        width: usize,
+        theme: &Theme,
+        build: impl FnOnce() -> Vec<Line<'static>>,
+    ) -> &[Line<'static>] {
+        let same = self
+            .key
+            .as_ref()
+            .is_some_and(|(c, w, t)| *c == conv && *w == width && t == theme);
+        if !same {
+            self.lines = build();
+            self.builds += 1;
+            self.key = Some((conv, width, theme.clone()));
+        }
+        &self.lines
+    }
+}
+
 struct Out {
     width: usize,
     lines: Vec<Line<'static>>,
