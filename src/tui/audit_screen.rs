@@ -483,13 +483,7 @@ impl AuditScreen {
             let parts: Vec<String> = s
                 .kinds
                 .iter()
-                .map(|(k, n)| {
-                    if *n == 1 {
-                        k.name().to_owned()
-                    } else {
-                        format!("{} ×{n}", k.name())
-                    }
-                })
+                .map(|&(k, n)| detail::counted(k, n, t))
                 .collect();
             parts.join(", ")
         };

@@ -273,3 +273,42 @@ fn back_from_the_player_the_detail_is_of_the_row_played_last() {
     assert!(frame.contains("#3: "), "the detail follows the row:\n{frame}");
     assert!(!frame.contains("#1: "), "{frame}");
 }
+
+/// A record whose model passes a number for a string twice: `invalid_arguments` two times.
+fn twice_wrong(id: &str) -> String {
+    let rec = json!({
+        "tools": [{"name": "get_ticket", "input_schema": {"type": "object",
+            "properties": {"ticket_id": {"type": "string"}}, "required": ["ticket_id"]}}],
+        "messages": [
+            {"role": "user", "content": "look up 7 and 8"},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": format!("{id}a"), "name": "get_ticket",
+                 "input": {"ticket_id": 7}},
+                {"type": "tool_use", "id": format!("{id}b"), "name": "get_ticket",
+                 "input": {"ticket_id": 8}}]}
+        ]
+    });
+    format!("{rec}\n")
+}
+
+#[test]
+fn with_ascii_a_repeated_finding_is_counted_in_ascii() {
+    let log = format!("{}{}", twice_wrong("x"), twice_wrong("y"));
+    let listing = Listing::from_text("twice.jsonl", Arc::from(log), Limits::default());
+    for ascii in [false, true] {
+        let mut config = Config::new(Content::embedded());
+        config.ascii = ascii;
+        let (opts, env) = tooldojo::tui::setup(&config).unwrap();
+        let lessons = tooldojo::course::load_lessons(&env.content);
+        let mut a = screens::build("home", opts, env, lessons, Rect::new(0, 0, 100, 30)).unwrap();
+        a.set_audit_log(listing.clone());
+        let _ = a.open_audit_now();
+        let frame = text(&a);
+        let times = if ascii { "x" } else { "\u{d7}" };
+        let count = format!("invalid_arguments {times}2");
+        assert_eq!(frame.matches(&count).count(), 3, "{count}: list and detail:\n{frame}");
+        if ascii {
+            assert!(frame.is_ascii(), "{frame}");
+        }
+    }
+}

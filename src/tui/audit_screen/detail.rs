@@ -45,10 +45,7 @@ pub(super) fn lines(
         .iter()
         .map(|&k| (k, conv.count(k)))
         .filter(|(_, n)| *n > 0)
-        .map(|(k, n)| match n {
-            1 => k.name().to_owned(),
-            n => format!("{} ×{n}", k.name()),
-        })
+        .map(|(k, n)| counted(k, n, t))
         .collect();
     if kinds.is_empty() {
         out.put(
@@ -126,6 +123,15 @@ pub(super) fn lines(
         }
     }
     out.lines
+}
+
+/// A finding's name, with how many times it was found when more than once (`x` in ASCII).
+pub(super) fn counted(kind: Kind, n: usize, t: &Theme) -> String {
+    let times = if t.ascii { "x" } else { "×" };
+    match n {
+        1 => kind.name().to_owned(),
+        n => format!("{} {times}{n}", kind.name()),
+    }
 }
 
 /// The detail's lines, kept while the conversation, the width and the theme stay the same:
