@@ -384,3 +384,19 @@ fn grouped_lanes_count_calls_apart_from_turns() {
     let caption = format!("{} calls, 18 turns", grouped);
     assert!(group.contains(&caption), "the caption too: {group}");
 }
+
+#[test]
+fn with_ascii_a_reply_breaks_its_lines_with_an_ascii_mark() {
+    let mut p = play_log(1);
+    let mut seen = false;
+    let times: Vec<u64> = (0..p.tl.events.len()).map(|i| p.tl.events.time(i)).collect();
+    for t in times {
+        p.seek(t);
+        for (w, h) in [(80, 24), (120, 35)] {
+            let frame = text(&p, w, h, ThemeName::Mono, true);
+            assert!(frame.is_ascii(), "{w}x{h} at {t}:\n{frame}");
+            seen |= frame.contains("model replies: Hello! / Which ticket?");
+        }
+    }
+    assert!(seen, "the reply is in the events");
+}

@@ -2,6 +2,8 @@
 //! mark also has a word (the legend, the lane notes, the detail pane say it), so nothing is
 //! told by colour alone.
 
+use std::borrow::Cow;
+
 use ratatui::style::{Modifier, Style};
 
 use crate::orchestrator::{Category, Outcome};
@@ -46,6 +48,8 @@ pub struct Glyphs {
     pub rquote: &'static str,
     pub left_right: &'static str,
     pub up_down: &'static str,
+    /// Where a line break was, in text drawn on one line.
+    pub newline: &'static str,
 }
 
 const UNICODE: Glyphs = Glyphs {
@@ -82,6 +86,7 @@ const UNICODE: Glyphs = Glyphs {
     rquote: "\u{201d}",
     left_right: "←/→",
     up_down: "↑↓",
+    newline: "␊",
 };
 
 const ASCII: Glyphs = Glyphs {
@@ -118,6 +123,7 @@ const ASCII: Glyphs = Glyphs {
     rquote: "\"",
     left_right: "Left/Right",
     up_down: "Up/Down",
+    newline: " / ",
 };
 
 impl Glyphs {
@@ -160,6 +166,22 @@ impl Glyphs {
             Category::Cancelled => self.cancelled,
             Category::Error => self.fail,
         }
+    }
+
+    /// Cleaned one-line text with its line breaks (which cleaning draws as `␊`) in this
+    /// set's mark, a run of them as one.
+    pub fn one_line<'a>(&self, cleaned: &'a str) -> Cow<'a, str> {
+        if self.newline == UNICODE.newline || !cleaned.contains(UNICODE.newline) {
+            return Cow::Borrowed(cleaned);
+        }
+        let mut out = String::with_capacity(cleaned.len());
+        for (i, piece) in cleaned.split(UNICODE.newline).enumerate() {
+            if i > 0 && !out.ends_with(self.newline) {
+                out.push_str(self.newline);
+            }
+            out.push_str(piece);
+        }
+        Cow::Owned(out)
     }
 
     /// A density glyph for `n` of `max`.
@@ -237,5 +259,12 @@ mod tests {
             }
             assert!(!g.density.contains(&"+"));
         }
+    }
+
+    #[test]
+    fn in_ascii_a_line_break_is_drawn_in_ascii() {
+        let cleaned = crate::sanitize::clean("booking?\n\n1. Trip", false);
+        assert_eq!(UNICODE.one_line(&cleaned), "booking?␊␊1. Trip");
+        assert_eq!(ASCII.one_line(&cleaned), "booking? / 1. Trip");
     }
 }

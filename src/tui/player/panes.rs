@@ -375,7 +375,7 @@ pub fn events(
             } else {
                 String::new()
             };
-            format!("{} {more}{}: {}", gl.warn, w.kind.word(), w.text)
+            format!("{} {more}{}: {}", gl.warn, w.kind.word(), gl.one_line(&w.text))
         })
         .collect();
     // Whole when they all fit in a third of the pane, else a line each.
@@ -407,7 +407,7 @@ pub fn events(
     let unit = tl.clock.unit();
     let head = |i: usize| format!("{:>7} {unit}  ", tl.clock.show(tl.events.time(i)));
     // The newest event wraps in full; its lane column keeps its width.
-    let text = tl.event_text(newest);
+    let text = gl.one_line(&tl.event_text(newest)).into_owned();
     let (lane, rest) = text.split_once(' ').unwrap_or(("", &text));
     let last = wrap_prefixed(
         vec![
@@ -424,7 +424,7 @@ pub fn events(
     let room = height.saturating_sub(out.len() + last.len());
     let from = newest.saturating_sub(room);
     for i in from..newest {
-        let text = format!("{}{}", head(i), tl.event_text(i));
+        let text = format!("{}{}", head(i), gl.one_line(&tl.event_text(i)));
         out.push(Line::from(Span::styled(
             truncate(&text, width, th.sym.ellipsis),
             th.dim,

@@ -404,6 +404,7 @@ impl TimelineView<'_> {
                 } else if let Some(said) = &turn.reply {
                     // The mark stands for the line breaks: a note is one line.
                     let said = crate::sanitize::clean(said, false);
+                    let said = g.one_line(&said);
                     (format!("replies {}{said}{}", g.lquote, g.rquote), th.base)
                 } else if turn.calls.is_empty() {
                     ("proposes no call".to_owned(), th.dim)
