@@ -209,9 +209,8 @@ impl RunSource for ConversationSource {
                 start_ms: start,
                 end_ms: proposed,
                 calls: ids.clone(),
-                final_answer: calls
-                    .is_empty()
-                    .then(|| said.unwrap_or_else(|| "(nothing said)".to_owned())),
+                // A turn that said nothing has an empty answer, never words of ours.
+                final_answer: calls.is_empty().then(|| said.unwrap_or_default()),
             });
             for (&c, id) in calls.iter().zip(ids) {
                 lanes[c] = Some(b.call(self.call_spec(c, id, proposed, result_at[c])));

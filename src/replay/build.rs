@@ -15,7 +15,8 @@ use super::run::{
 use super::warn::{WarnKind, Warning};
 
 /// One model turn: when it began and ended, the calls it proposed, its final answer (the
-/// text it ended with when it proposed no call; a turn after it makes that a reply).
+/// text it ended with when it proposed no call, empty when it said nothing; a turn after it
+/// makes that a reply).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TurnSpec {
     pub start_ms: u64,
@@ -88,15 +89,21 @@ impl RunBuilder {
         if let Some(prev) = self.turns.last_mut()
             && let Some(said) = prev.final_answer.take()
         {
-            let line = format!("turn {}  model replies: {}", prev.turn, one_line(&said));
+            let line = if said.trim().is_empty() {
+                format!("turn {}  model replies with no text", prev.turn)
+            } else {
+                format!("turn {}  model replies: {}", prev.turn, one_line(&said))
+            };
             if let Some(e) = self.events.get_mut(prev.event as usize) {
                 e.2 = line;
             }
-            prev.reply = Some(said);
+            // A reply with no text has nothing to quote.
+            prev.reply = Some(said).filter(|s| !s.trim().is_empty());
         }
         let i = self.turns.len();
         let turn = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let line = match &spec.final_answer {
+            Some(a) if a.trim().is_empty() => format!("turn {turn}  model ends with no text"),
             Some(a) => format!("turn {turn}  model answers: {}", one_line(a)),
             None => format!("turn {turn}  model proposes: {}", spec.calls.join(", ")),
         };

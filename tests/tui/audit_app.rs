@@ -270,7 +270,10 @@ fn back_from_the_player_the_detail_is_of_the_row_played_last() {
     let _ = key(&mut a, KeyCode::Esc);
     assert!(a.audit_screen().unwrap().player().is_none());
     let frame = text(&a);
-    assert!(frame.contains("#3: "), "the detail follows the row:\n{frame}");
+    assert!(
+        frame.contains("#3: "),
+        "the detail follows the row:\n{frame}"
+    );
     assert!(!frame.contains("#1: "), "{frame}");
 }
 
@@ -306,7 +309,11 @@ fn with_ascii_a_repeated_finding_is_counted_in_ascii() {
         let frame = text(&a);
         let times = if ascii { "x" } else { "\u{d7}" };
         let count = format!("invalid_arguments {times}2");
-        assert_eq!(frame.matches(&count).count(), 3, "{count}: list and detail:\n{frame}");
+        assert_eq!(
+            frame.matches(&count).count(),
+            3,
+            "{count}: list and detail:\n{frame}"
+        );
         if ascii {
             assert!(frame.is_ascii(), "{frame}");
         }

@@ -389,7 +389,9 @@ fn grouped_lanes_count_calls_apart_from_turns() {
 fn with_ascii_a_reply_breaks_its_lines_with_an_ascii_mark() {
     let mut p = play_log(1);
     let mut seen = false;
-    let times: Vec<u64> = (0..p.tl.events.len()).map(|i| p.tl.events.time(i)).collect();
+    let times: Vec<u64> = (0..p.tl.events.len())
+        .map(|i| p.tl.events.time(i))
+        .collect();
     for t in times {
         p.seek(t);
         for (w, h) in [(80, 24), (120, 35)] {
@@ -399,4 +401,36 @@ fn with_ascii_a_reply_breaks_its_lines_with_an_ascii_mark() {
         }
     }
     assert!(seen, "the reply is in the events");
+}
+
+#[test]
+fn a_turn_that_says_nothing_is_not_quoted_as_the_models_words() {
+    use std::sync::Arc;
+    use tooldojo::audit::Limits;
+    use tooldojo::audit::listing::Listing;
+    let messages = json!([
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": ""},
+        {"role": "user", "content": "Hello?"},
+        {"role": "assistant", "content": null}
+    ]);
+    let log = json!({"messages": messages}).to_string() + "\n";
+    let listing = Listing::from_text("quiet.jsonl", Arc::from(log), Limits::default());
+    let mut p = Player::open(&listing.open(0).unwrap()).unwrap();
+    assert_eq!(p.tl.turns.len(), 2);
+    assert!(p.tl.turns[0].reply.is_none(), "{:?}", p.tl.turns[0]);
+    let times: Vec<u64> = (0..p.tl.events.len())
+        .map(|i| p.tl.events.time(i))
+        .collect();
+    let mut said = Vec::new();
+    for t in times {
+        p.seek(t);
+        let frame = text(&p, 120, 35, ThemeName::Default, false);
+        assert!(!frame.contains("nothing said"), "at {t}:\n{frame}");
+        said.push(frame);
+    }
+    let all = said.join("\n");
+    assert!(all.contains("model replies with no text"), "{all}");
+    assert!(all.contains("model ends with no text"), "{all}");
+    assert!(all.contains("model: no text"), "{all}");
 }

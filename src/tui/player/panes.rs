@@ -375,7 +375,12 @@ pub fn events(
             } else {
                 String::new()
             };
-            format!("{} {more}{}: {}", gl.warn, w.kind.word(), gl.one_line(&w.text))
+            format!(
+                "{} {more}{}: {}",
+                gl.warn,
+                w.kind.word(),
+                gl.one_line(&w.text)
+            )
         })
         .collect();
     // Whole when they all fit in a third of the pane, else a line each.
@@ -599,18 +604,26 @@ pub fn end_lines(tl: &Run, width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'s
         width,
         th.base,
     ));
-    let answer = match &tl.final_answer {
-        Some(a) => format!("{}{a}{}", gl.lquote, gl.rquote),
-        None if tl.stop.is_none() => {
-            "no final answer: the record ends before the model gave one".to_owned()
+    // The model's words are quoted; a note of ours is dim.
+    let (answer, style) = match &tl.final_answer {
+        Some(a) if a.trim().is_empty() => {
+            ("no text: the model ended saying nothing".to_owned(), th.dim)
         }
-        None => "no final answer: the run stopped before the model answered".to_owned(),
+        Some(a) => (format!("{}{a}{}", gl.lquote, gl.rquote), th.heading),
+        None if tl.stop.is_none() => (
+            "no final answer: the record ends before the model gave one".to_owned(),
+            th.dim,
+        ),
+        None => (
+            "no final answer: the run stopped before the model answered".to_owned(),
+            th.dim,
+        ),
     };
     out.extend(wrap_prefixed(
         vec![Span::styled("model: ", th.dim)],
         &answer,
         width,
-        th.heading,
+        style,
     ));
     out
 }
