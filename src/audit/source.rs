@@ -75,7 +75,8 @@ pub fn explained(f: &Finding) -> String {
 }
 
 /// The id a lane shows: the record's, shortened in the middle when long, numbered when the
-/// record used it before, `#N` when it had none.
+/// record used it before, `#N` when it had none. The cut is marked `..`: the id is made
+/// before the player knows its glyphs, and `--ascii` draws ASCII only.
 fn lane_id(id: Option<&str>, index: usize, used: &mut Vec<String>) -> String {
     let base = match id {
         None => format!("#{}", index + 1),
@@ -83,7 +84,7 @@ fn lane_id(id: Option<&str>, index: usize, used: &mut Vec<String>) -> String {
             let chars: Vec<char> = id.chars().collect();
             let head: String = chars[..6].iter().collect();
             let tail: String = chars[chars.len() - 6..].iter().collect();
-            format!("{head}…{tail}")
+            format!("{head}..{tail}")
         }
         Some(id) => id.to_owned(),
     };
@@ -337,4 +338,21 @@ fn cleaned(v: &Value) -> Value {
 /// The last part of a path.
 fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
+}
+
+#[cfg(test)]
+mod lane_tests {
+    use super::lane_id;
+
+    #[test]
+    fn a_long_id_is_cut_in_the_middle_in_ascii_and_a_repeat_is_numbered() {
+        let mut used = Vec::new();
+        let long = "call_YbQ2x7Lr0pZc4kVq9cX69SC";
+        let first = lane_id(Some(long), 0, &mut used);
+        assert_eq!(first, "call_Y..cX69SC");
+        assert!(first.is_ascii());
+        assert_eq!(lane_id(Some(long), 1, &mut used), "call_Y..cX69SC (2)");
+        assert_eq!(lane_id(Some("short"), 2, &mut used), "short");
+        assert_eq!(lane_id(None, 3, &mut used), "#4");
+    }
 }
