@@ -330,7 +330,64 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
     }
     put(buf, inner.y + 7, &Line::from(heading));
     draw_entries(app, area, buf, map_w);
+    if let Some(&(last, _)) = rows.last() {
+        draw_chosen_pages(app, area, buf, map_w, last);
+    }
     put(buf, inner.bottom().saturating_sub(1), &key_hint(t, w));
+}
+
+/// In a window taller than the list but short of a line of pages under every lesson, the
+/// room under the list names the pages of the chosen lesson (the one Start or Continue
+/// opens, when that is chosen), one a line.
+fn draw_chosen_pages(app: &App, area: Rect, buf: &mut Buffer, map_w: u16, last: u16) {
+    let t = app.theme();
+    let inner = inner_area(area);
+    // A blank row under the list and above the keys.
+    let top = last + 2;
+    let bottom = inner.bottom().saturating_sub(2);
+    if lesson_row_height(app, area) != 1 || bottom < top + 3 {
+        return;
+    }
+    let i = match app.home_entries().get(app.home_sel()) {
+        Some(HomeEntry::Continue(i) | HomeEntry::Lesson(i)) => *i,
+        None => return,
+    };
+    let Ok(lesson) = &app.lessons()[i].parsed else {
+        return;
+    };
+    let w = usize::from(map_w);
+    let heading = format!("Pages of {} {}", number(app, i), lesson.title);
+    let mut lines = vec![Line::styled(
+        cut(&crate::sanitize::clean(&heading, false), w, t),
+        t.heading,
+    )];
+    let room = usize::from(bottom - top);
+    let titles: Vec<String> = (lesson.pages.iter().enumerate())
+        .map(|(k, p)| format!("{} {}", k + 1, crate::sanitize::clean(&p.title, false)))
+        .collect();
+    if titles.len() < room {
+        // One a line.
+        for title in &titles {
+            lines.push(Line::styled(cut(&format!("  {title}"), w, t), t.dim));
+        }
+    } else {
+        // Else one after another, as many lines as there is room for.
+        let text = titles.join(&format!(" {} ", t.sym.bullet));
+        let mut wrapped = crate::text::wrap(&text, w.saturating_sub(2).max(8));
+        if wrapped.len() >= room {
+            wrapped.truncate(room - 1);
+            if let Some(l) = wrapped.last_mut() {
+                l.push_str(&format!(" {}", t.sym.ellipsis));
+            }
+        }
+        for l in wrapped {
+            lines.push(Line::styled(cut(&format!("  {l}"), w, t), t.dim));
+        }
+    }
+    for (dy, line) in lines.iter().enumerate() {
+        let y = top + u16::try_from(dy).unwrap_or(u16::MAX);
+        buf.set_line(inner.x, y, line, map_w);
+    }
 }
 
 /// The keys that matter, in as many whole words as `w` columns hold: the longest

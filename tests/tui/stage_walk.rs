@@ -284,3 +284,28 @@ fn a_block_alone_on_a_page_grows_into_the_room() {
         }
     }
 }
+
+#[test]
+fn home_names_the_chosen_lessons_pages_in_the_room_under_the_list() {
+    use tooldojo::course::progress::Progress;
+    // At 160x45 the list leaves rows free: the chosen lesson's pages, one a line.
+    let mut app = home_app(Progress::default(), 160, 45);
+    let text = screen(&app);
+    assert!(text.contains("Pages of 01 Untrusted input"), "{text}");
+    assert!(
+        text.lines().any(|l| l.contains("  2 What a tool call is")),
+        "one page a line:\n{text}"
+    );
+    // Another lesson chosen: its pages.
+    let _ = press(&mut app, "<Tab><Tab>");
+    let text = screen(&app);
+    assert!(text.contains("Pages of 02 validate_tool_args"), "{text}");
+    // With less room, the pages one after another, cut at the end.
+    let app = home_app(Progress::default(), 120, 35);
+    let text = screen(&app);
+    assert!(text.contains("Pages of 01 Untrusted input"), "{text}");
+    assert!(
+        text.contains("1 Untrusted input • 2 What a tool call is"),
+        "{text}"
+    );
+}
