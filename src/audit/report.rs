@@ -232,18 +232,12 @@ impl Report {
     }
 
     fn finding_lines(&self, l: &Listed) -> Vec<String> {
-        let mut head = format!("  {}", self.label(&l.place));
-        if let Some(id) = &l.call_id {
-            head.push_str(&format!(" call {}", cut(id, 40)));
-        }
-        if let Some(tool) = &l.tool {
-            head.push_str(&format!("  {}", cut(tool, 40)));
-        }
-        head.push_str(&format!("  {}", l.kind.label()));
-        if !l.path.is_empty() {
-            head.push_str(&format!("  at {}", cut(&l.path, 60)));
-        }
-        let mut out = vec![head, format!("       {}", cut(&l.detail, 200))];
+        let call = (l.call_id.as_deref(), l.tool.as_deref());
+        let head = finding_head(&self.label(&l.place), call, l.kind, &l.path);
+        let mut out = vec![
+            format!("  {head}"),
+            format!("       {}", cut(&l.detail, 200)),
+        ];
         if !l.excerpt.is_empty() {
             out.push(format!("       | {}", l.excerpt));
         }
@@ -313,9 +307,31 @@ impl Sink for Report {
     }
 }
 
+/// A finding's first line after its record's label: the call's id and tool (if it has a
+/// call), the finding's kind and where in the arguments.
+pub(crate) fn finding_head(
+    label: &str,
+    (id, tool): (Option<&str>, Option<&str>),
+    kind: Kind,
+    path: &str,
+) -> String {
+    let mut head = label.to_owned();
+    if let Some(id) = id {
+        head.push_str(&format!(" call {}", cut(id, 40)));
+    }
+    if let Some(tool) = tool {
+        head.push_str(&format!("  {}", cut(tool, 40)));
+    }
+    head.push_str(&format!("  {}", kind.label()));
+    if !path.is_empty() {
+        head.push_str(&format!("  at {}", cut(path, 60)));
+    }
+    head
+}
+
 /// A conversation's counts on one line: turns, calls, the most in one turn, repairs, the
 /// longest failing streak.
-fn counts(conv: &Conversation) -> String {
+pub(crate) fn counts(conv: &Conversation) -> String {
     let mut parts = vec![
         plural(conv.turns as usize, "turn", "turns"),
         plural(conv.calls.len(), "call", "calls"),

@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::audit::convo::Seen;
-use crate::audit::report::plural;
+use crate::audit::report::{counts, finding_head};
 use crate::audit::steps::Speaker;
 use crate::audit::{Conversation, Kind};
 use crate::sanitize::clean;
@@ -28,19 +28,7 @@ pub(super) fn lines(
         width: width.max(20),
         lines: Vec::new(),
     };
-    let mut counts = vec![
-        plural(conv.turns as usize, "turn", "turns"),
-        plural(conv.calls.len(), "call", "calls"),
-    ];
-    if conv.max_parallel > 1 {
-        counts.push(format!("up to {} in one turn", conv.max_parallel));
-    }
-    counts.push(plural(conv.repairs as usize, "repair", "repairs"));
-    counts.push(format!(
-        "longest failing streak {}",
-        conv.longest_failing_streak
-    ));
-    out.put(" ", &format!("{label}: {}", counts.join(", ")), t.heading);
+    out.put(" ", &format!("{label}: {}", counts(conv)), t.heading);
     let kinds: Vec<String> = Kind::ALL
         .iter()
         .map(|&k| (k, conv.count(k)))
@@ -58,20 +46,9 @@ pub(super) fn lines(
     }
     for f in &conv.findings {
         let call = f.call.and_then(|i| conv.calls.get(i));
-        let mut head = label.to_owned();
-        let id = call
-            .map(|c| c.id_or_dash().to_owned())
-            .or_else(|| f.id.clone());
-        if let Some(id) = id {
-            head.push_str(&format!(" call {id}"));
-        }
-        if let Some(c) = call {
-            head.push_str(&format!("  {}", c.tool));
-        }
-        head.push_str(&format!("  {}", f.kind.label()));
-        if !f.path.is_empty() {
-            head.push_str(&format!("  at {}", f.path));
-        }
+        let id = call.map(|c| c.id_or_dash()).or(f.id.as_deref());
+        let tool = call.map(|c| c.tool.as_str());
+        let head = finding_head(label, (id, tool), f.kind, &f.path);
         let style = if f.kind.is_good() { t.base } else { t.warn };
         out.put(" ", &head, style);
         out.put(INDENT, &f.detail, t.base);
