@@ -235,6 +235,28 @@ pub fn draw_lines(area: Rect, buf: &mut Buffer, lines: &[Line<'_>], skip: usize)
     }
 }
 
+/// [`draw_lines`] from `skip` on, the last row saying how many more lie below (and
+/// `down`, the key that shows them) when they do not all fit.
+pub fn draw_scrolled(
+    area: Rect,
+    buf: &mut Buffer,
+    lines: &[Line<'_>],
+    skip: usize,
+    (theme, down): (&Theme, &str),
+) {
+    let skip = skip.min(lines.len().saturating_sub(1));
+    let h = area.height as usize;
+    let more = lines.len().saturating_sub(skip + h);
+    if more > 0 && h > 1 {
+        let shown = Rect::new(area.x, area.y, area.width, area.height - 1);
+        draw_lines(shown, buf, lines, skip);
+        let note = format!("{} {} more lines: {down}", theme.sym.arrow, more + 1);
+        buf.set_string(area.x, area.y + area.height - 1, note, theme.dim);
+    } else {
+        draw_lines(area, buf, lines, skip);
+    }
+}
+
 /// Scroll offset that keeps line `focus` visible in a window of `height` lines.
 pub fn scroll_to(focus: usize, height: usize, total: usize) -> usize {
     if height == 0 || total <= height {

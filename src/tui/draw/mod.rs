@@ -11,5 +11,6 @@ mod lines;
 pub use frame::{ScreenAreas, bordered, centered, popup, screen, text_popup};
 pub use json::{highlight_json_line, highlight_json_text, wrap_json};
 pub use lines::{
-    dot, draw_lines, scroll_to, verdict_line, verdict_lines, wrap_prefixed, wrap_rich,
+    dot, draw_lines, draw_scrolled, scroll_to, verdict_line, verdict_lines, wrap_prefixed,
+    wrap_rich,
 };

@@ -232,7 +232,7 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
             rest = Rect::new(rest.x, rest.y + 1, rest.width, rest.height - 1);
         }
         let lines = panes::detail(&p.tl, i, t, rest.width as usize, th, g);
-        draw_scrolled(rest, buf, &lines, p.detail_scroll, th);
+        draw::draw_scrolled(rest, buf, &lines, p.detail_scroll.into(), (th, "PgDn"));
     } else if ended {
         end_view(p, rest, &end_lines, buf, th, g);
     } else {
@@ -309,7 +309,7 @@ fn wide_middle(
     let rb = pane_block(&title, th);
     let ri = rb.inner(right);
     rb.render(right, buf);
-    draw_scrolled(ri, buf, side, p.detail_scroll, th);
+    draw::draw_scrolled(ri, buf, side, p.detail_scroll.into(), (th, "PgDn"));
 }
 
 fn pane_block(title: &str, th: &Theme) -> Block<'static> {
@@ -318,21 +318,6 @@ fn pane_block(title: &str, th: &Theme) -> Block<'static> {
         .border_set(th.sym.border)
         .border_style(th.border)
         .title(Span::styled(format!(" {title} "), th.heading))
-}
-
-/// Lines from `skip` on, with a note when more lie below.
-fn draw_scrolled(area: Rect, buf: &mut Buffer, lines: &[Line<'static>], skip: u16, th: &Theme) {
-    let skip = (skip as usize).min(lines.len().saturating_sub(1));
-    let h = area.height as usize;
-    let more = lines.len().saturating_sub(skip + h);
-    if more > 0 && h > 1 {
-        let shown = Rect::new(area.x, area.y, area.width, area.height - 1);
-        draw_lines(shown, buf, lines, skip);
-        let note = format!("{} {} more lines: PgDn", th.sym.arrow, more + 1);
-        buf.set_string(area.x, area.y + area.height - 1, note, th.dim);
-    } else {
-        draw_lines(area, buf, lines, skip);
-    }
 }
 
 /// The stop reason (large where it fits: never in ASCII, whose letters are plain), the

@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::text::width as width_of;
-use crate::tui::draw::{draw_lines, wrap_prefixed};
+use crate::tui::draw::{draw_scrolled, wrap_prefixed};
 use crate::tui::theme::Theme;
 
 use super::Player;
@@ -63,21 +63,8 @@ pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> bool {
     let max = lines.len().saturating_sub(h);
     p.legend_view.set((clamp_u16(max), clamp_u16(h)));
     let skip = (p.legend_scroll as usize).min(max);
-    let below = lines.len().saturating_sub(skip + h);
-    if below > 0 && h > 1 {
-        let shown = Rect::new(area.x, area.y, area.width, area.height - 1);
-        draw_lines(shown, buf, &lines, skip);
-        let g = Glyphs::for_theme(th);
-        let note = format!(
-            "{} {} more lines: {} or PgDn",
-            th.sym.arrow,
-            below + 1,
-            down_key(g)
-        );
-        buf.set_string(area.x, area.bottom() - 1, note, th.dim);
-    } else {
-        draw_lines(area, buf, &lines, skip);
-    }
+    let down = format!("{} or PgDn", down_key(Glyphs::for_theme(th)));
+    draw_scrolled(area, buf, &lines, skip, (th, &down));
     max > 0
 }
 
