@@ -8,7 +8,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     if let Err(err) = color_eyre::install() {
-        eprintln!("tooldojo: could not install error reporting: {err}");
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "tooldojo: could not install error reporting: {err}"
+        );
     }
     tooldojo::cli::main()
 }

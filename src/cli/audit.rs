@@ -111,10 +111,10 @@ impl<S: Sink> Sink for Noting<'_, S> {
     }
 
     fn bad_record(&mut self, place: Place, why: String) -> io::Result<()> {
-        eprintln!(
+        super::print_err(&format!(
             "tooldojo: {}",
             crate::sanitize::clean(&format!("{place}: {why}"), false)
-        );
+        ));
         self.0.bad_record(place, why)
     }
 }

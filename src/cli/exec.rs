@@ -95,7 +95,7 @@ pub(crate) fn run(args: ExecArgs, content: &ContentArgs) -> super::CliResult {
         can_write_tickets: false,
     };
     let out = execute_text(tool, &text, &ctx, &store, &rules);
-    println!("{}", out.envelope.to_json());
+    super::print_out(&format!("{}\n", out.envelope.to_json()))?;
     Ok(ExitCode::SUCCESS)
 }
 

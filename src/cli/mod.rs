@@ -195,11 +195,14 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(Failure::User(user)) => {
-            eprintln!("tooldojo: {}", crate::sanitize::clean(&user.message, false));
+            print_err(&format!(
+                "tooldojo: {}",
+                crate::sanitize::clean(&user.message, false)
+            ));
             ExitCode::from(2)
         }
         Err(Failure::Internal(err)) => {
-            eprintln!("tooldojo: {err:?}");
+            print_err(&format!("tooldojo: {err:?}"));
             ExitCode::from(2)
         }
     }
@@ -293,6 +296,16 @@ pub(crate) fn print_out(text: &str) -> Result<(), Failure> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(()),
     }
+}
+
+/// Write `text` and a newline to stderr. A stderr that is closed or full (`2>&1 | true`) has
+/// no one left to tell, so it is never a reason to fail or crash: the exit code says the rest.
+pub(crate) fn print_err(text: &str) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = err
+        .write_all(text.as_bytes())
+        .and_then(|()| err.write_all(b"\n"));
 }
 
 /// Read `@path` as a file or take the text inline.

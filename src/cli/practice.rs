@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::{ContentArgs, LangArg};
+use super::{ContentArgs, LangArg, print_err, print_out};
 use crate::error::UserError;
 use crate::practice::{self, GradeError, GradeEvent, Job, Lang, Limits, RowResult, starter};
 use crate::sanitize::clean;
@@ -94,34 +94,38 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
     }
     let mut on_event = |ev: &GradeEvent| match ev {
         GradeEvent::Started { total, .. } => {
-            eprintln!(
+            print_err(&format!(
                 "grading {} ({}): {total} rows",
                 job.file.display(),
                 lang.name()
-            );
+            ));
         }
         GradeEvent::Row { result, .. } if !args.json => {
-            println!("{}", row_line(result, lang.is_js()))
+            // A reader gone away (`| head`) stops nothing: the grade is still recorded.
+            let _ = print_out(&format!("{}\n", row_line(result, lang.is_js())));
         }
         GradeEvent::Row { .. } => {}
     };
     let report = match practice::grade(&job, &|| stop.load(Ordering::SeqCst), &mut on_event) {
         Ok(report) => report,
         Err(GradeError::Cancelled) => {
-            eprintln!("tooldojo: stopped: the grading was interrupted");
+            print_err("tooldojo: stopped: the grading was interrupted");
             return Ok(ExitCode::from(2));
         }
         Err(e) => {
-            eprintln!("tooldojo: {e}");
+            print_err(&format!("tooldojo: {e}"));
             return Ok(ExitCode::from(2));
         }
     };
     if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(std::io::Error::other)?;
-        println!("{}", crate::sanitize::escape_json_controls(text));
+        print_out(&format!(
+            "{}\n",
+            crate::sanitize::escape_json_controls(text)
+        ))?;
         let lessons = crate::course::load_lessons(&content).unwrap_or_default();
         if let Some(recorded) = crate::course::graded::record_pass(&lessons, &report) {
-            eprintln!("{}", recorded.line());
+            print_err(&recorded.line());
         }
         return Ok(if report.failed() == 0 {
             ExitCode::SUCCESS
@@ -130,22 +134,22 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
         });
     }
     for f in report.not_defined() {
-        eprintln!(
+        print_err(&format!(
             "note: {} is not defined, so its rows were not graded",
             f.name(lang.is_js())
-        );
+        ));
     }
     for notice in report.notices() {
-        eprintln!("{notice}");
+        print_err(&notice.to_string());
     }
     if let Some(first) = report.first_failure() {
-        eprintln!();
-        eprint!("{}", practice::watch::failure_block(first, &title));
+        let block = practice::watch::failure_block(first, &title);
+        print_err(&format!("\n{}", block.strip_suffix('\n').unwrap_or(&block)));
     }
-    println!("{}", report.summary());
+    print_out(&format!("{}\n", report.summary()))?;
     let lessons = crate::course::load_lessons(&content).unwrap_or_default();
     if let Some(recorded) = crate::course::graded::record_pass(&lessons, &report) {
-        eprintln!("{}", recorded.line());
+        print_err(&recorded.line());
     }
     Ok(if report.failed() == 0 {
         ExitCode::SUCCESS
@@ -160,7 +164,7 @@ fn write_starter(args: &PracticeArgs) -> Result<PathBuf, UserError> {
     if !dir.exists() {
         std::fs::create_dir_all(&dir)
             .map_err(|e| UserError::new(format!("{}: cannot create it: {e}", dir.display())))?;
-        println!("Created the directory {}", dir.display());
+        let _ = print_out(&format!("Created the directory {}\n", dir.display()));
     } else if !dir.is_dir() {
         return Err(UserError::new(format!(
             "{}: not a directory; --dir names the directory to write the starter in",
@@ -169,11 +173,12 @@ fn write_starter(args: &PracticeArgs) -> Result<PathBuf, UserError> {
     }
     let path = starter::write(&dir, lang).map_err(UserError::new)?;
     let shown = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-    println!("Wrote a {} starter: {}", lang.name(), shown.display());
-    println!(
-        "Fill it in, then grade it with: tooldojo practice {} (add --watch to re-grade on every save)",
+    let _ = print_out(&format!(
+        "Wrote a {} starter: {}\nFill it in, then grade it with: tooldojo practice {} (add --watch to re-grade on every save)\n",
+        lang.name(),
+        shown.display(),
         shown.display()
-    );
+    ));
     Ok(path)
 }
 

@@ -227,6 +227,9 @@ pub(crate) fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult
             .into_iter()
             .collect()
     };
-    println!("{}", verdict_line(&violations, args.all, &validator));
+    super::print_out(&format!(
+        "{}\n",
+        verdict_line(&violations, args.all, &validator)
+    ))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -267,7 +267,9 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
         let result = event_loop(&mut terminal, &mut app, (tx, rx), &opened.store).await;
         if let Err(e) = opened.store.save(&app.progress_snapshot()) {
             restore_terminal();
-            eprintln!("tooldojo: could not save progress: {e}");
+            // Nothing is left to tell when stderr is closed too: the exit code says it.
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "tooldojo: could not save progress: {e}");
         }
         result
     });

@@ -136,3 +136,46 @@ fn a_bad_lesson_id_names_the_known_ids_in_one_line() {
         "{stderr}"
     );
 }
+
+/// Run `tooldojo ARGS` with its stdout and stderr pipes already closed by their reader (as
+/// in `2>&1 | true`): its exit code.
+fn with_readers_gone(args: &[&str]) -> Option<i32> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .args(args)
+        .env(
+            "TOOLDOJO_STATE_DIR",
+            std::env::temp_dir().join("tooldojo-user-errors"),
+        )
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tooldojo");
+    // Close the reading ends before the child can write a byte.
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    child.wait().expect("wait for tooldojo").code()
+}
+
+#[test]
+fn an_error_with_no_one_reading_stderr_still_exits_2_without_a_crash() {
+    for args in [
+        &["audit", "no-such-log.jsonl"][..],
+        &["validate", "--schema", "no-such-schema", "--args", "{}"],
+        &["practice", "no-such-file.py"],
+    ] {
+        assert_eq!(with_readers_gone(args), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn a_verdict_with_no_one_reading_stdout_is_not_a_crash() {
+    let args = [
+        "validate",
+        "--schema",
+        "weather",
+        "--args",
+        r#"{"city": "Oslo"}"#,
+    ];
+    assert_eq!(with_readers_gone(&args), Some(0), "{args:?}");
+}
