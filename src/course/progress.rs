@@ -44,6 +44,10 @@ pub struct Progress {
     /// Your own tools files, by the SHA-256 of their text.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tools: BTreeMap<String, crate::course::tools_progress::ToolsProgress>,
+    /// Members this version does not know (a later tooldojo wrote them), kept as they were so
+    /// that a save here loses none of them.
+    #[serde(flatten)]
+    pub unknown: serde_json::Map<String, Value>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -195,17 +199,7 @@ pub(crate) fn state_dir() -> Option<PathBuf> {
 /// A progress file that cannot be used: move it aside under a name not taken yet and
 /// start fresh (or, when it cannot be moved, keep it untouched and save nothing).
 fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let mut aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}"));
-    let mut n = 1;
-    while aside.exists() {
-        aside = dir.join(format!("{FILE_NAME}.damaged-{stamp}-{n}"));
-        n += 1;
-    }
-    let show = |p: &Path| crate::sanitize::clean(&p.display().to_string(), false);
+    let aside = aside_path(dir, "damaged");
     match std::fs::rename(path, &aside) {
         Ok(()) => Opened {
             store,
@@ -234,6 +228,50 @@ fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
             )),
         },
     }
+}
+
+/// `--reset-progress` with a progress file: it is moved aside (never deleted, a mistyped
+/// flag must not cost a learner their evenings) and a fresh one starts.
+fn reset_aside(store: Store, dir: &Path, path: &Path) -> Opened {
+    let aside = aside_path(dir, "reset");
+    let notice = match std::fs::rename(path, &aside) {
+        Ok(()) => format!(
+            "Progress reset: starting over. Your old progress was moved to {} (rename it back to {FILE_NAME} to restore it).",
+            show(&aside)
+        ),
+        // The save at the end replaces it as a reset always did; say so.
+        Err(e) => format!(
+            "Progress reset: starting over. Moving the old file aside failed ({e}): it will be replaced when you leave."
+        ),
+    };
+    Opened {
+        store,
+        progress: Progress {
+            version: VERSION,
+            ..Progress::default()
+        },
+        notice: Some(notice),
+    }
+}
+
+/// A name not taken yet for the progress file moved aside: `progress.json.WHY-TIME`.
+fn aside_path(dir: &Path, why: &str) -> PathBuf {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let mut aside = dir.join(format!("{FILE_NAME}.{why}-{stamp}"));
+    let mut n = 1;
+    while aside.exists() {
+        aside = dir.join(format!("{FILE_NAME}.{why}-{stamp}-{n}"));
+        n += 1;
+    }
+    aside
+}
+
+/// A path as a notice shows it.
+fn show(p: &Path) -> String {
+    crate::sanitize::clean(&p.display().to_string(), false)
 }
 
 /// A new temporary file beside the progress file (removed again when dropped unsaved).
@@ -311,6 +349,9 @@ impl Store {
                 crate::sanitize::clean(&dir.display().to_string(), false)
             ));
         }
+        if reset && path.exists() && unwritable.is_none() {
+            return reset_aside(store, &dir, &path);
+        }
         if reset || !path.exists() {
             return Opened {
                 store,
@@ -323,6 +364,19 @@ impl Store {
         }
         let problem = match std::fs::read_to_string(&path) {
             Ok(text) => match serde_json::from_str::<Progress>(&text) {
+                Ok(progress) if progress.version > VERSION => {
+                    store.writable = false;
+                    let notice = format!(
+                        "Your progress file {} was written by a later tooldojo (its version {} is newer than this one's {VERSION}). It is left untouched and this session's progress will not be saved.",
+                        show(&path),
+                        progress.version
+                    );
+                    return Opened {
+                        store,
+                        progress,
+                        notice: Some(notice),
+                    };
+                }
                 Ok(progress) => {
                     return Opened {
                         store,
@@ -418,6 +472,60 @@ mod tests {
         opened.store.save(&opened.progress).unwrap();
         let again = Store::open(Some(dir.path().to_path_buf()), false);
         assert!(again.notice.is_none());
+    }
+
+    /// The files in `dir` whose name holds `part`.
+    fn files_named(dir: &Path, part: &str) -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().contains(part))
+            .map(|e| e.path())
+            .collect()
+    }
+
+    #[test]
+    fn a_reset_moves_the_old_progress_aside_instead_of_losing_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = r#"{"version": 1, "lessons": {"01-x": {"done": true}}}"#;
+        std::fs::write(dir.path().join(FILE_NAME), old).unwrap();
+        let opened = Store::open(Some(dir.path().to_path_buf()), true);
+        assert!(opened.progress.lessons.is_empty());
+        let notice = opened.notice.expect("the learner is told");
+        let aside = files_named(dir.path(), ".reset-");
+        assert_eq!(aside.len(), 1, "{aside:?}");
+        assert_eq!(std::fs::read_to_string(&aside[0]).unwrap(), old);
+        assert!(notice.contains(&show(&aside[0])), "{notice}");
+        opened.store.save(&opened.progress).unwrap();
+        assert_eq!(std::fs::read_to_string(&aside[0]).unwrap(), old);
+    }
+
+    #[test]
+    fn a_file_from_a_later_version_is_read_but_never_written_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(FILE_NAME);
+        let later = r#"{"version": 2, "lessons": {"01-x": {"done": true}}, "decks": [1]}"#;
+        std::fs::write(&file, later).unwrap();
+        let opened = Store::open(Some(dir.path().to_path_buf()), false);
+        assert!(opened.progress.lessons["01-x"].done);
+        let notice = opened.notice.expect("the learner is told");
+        assert!(notice.contains("later tooldojo"), "{notice}");
+        assert!(!opened.store.writable);
+        opened.store.save(&Progress::default()).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), later);
+    }
+
+    #[test]
+    fn members_this_version_does_not_know_survive_a_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(FILE_NAME);
+        let text = r#"{"version": 1, "lessons": {}, "streak": {"days": 3}}"#;
+        std::fs::write(&file, text).unwrap();
+        let opened = Store::open(Some(dir.path().to_path_buf()), false);
+        assert!(opened.notice.is_none());
+        opened.store.save(&opened.progress).unwrap();
+        let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        assert_eq!(saved["streak"]["days"], 3, "{saved}");
     }
 
     #[test]
