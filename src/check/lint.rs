@@ -9,7 +9,7 @@ use super::CheckRow;
 use crate::content::Content;
 use crate::content::lessons::{Block, BlockKind, BlockSpec, Lesson, load_all};
 use crate::course::lab::wire::wire_cases;
-use crate::error::UserResult;
+use crate::error::{UserError, UserResult};
 use crate::executor::cases as exec_cases;
 use crate::orchestrator::{EventKind, scenario_names};
 
@@ -332,6 +332,15 @@ fn used_row<'a>(
 /// `commands` are the subcommand names lessons may write as `tooldojo NAME`.
 pub fn lint(content: &Content, commands: &[String]) -> UserResult<Vec<CheckRow>> {
     let lessons = load_all(content)?;
+    if lessons.is_empty()
+        && let Some(dir) = content.lessons.disk_root()
+    {
+        // A directory with no lesson is a wrong path, not a course whose checks all fail.
+        return Err(UserError::new(format!(
+            "{}: no lessons in it (a lesson is a .md file)",
+            crate::sanitize::clean(&dir.display().to_string(), false)
+        )));
+    }
     let tables = LintTables::load(content, commands)?;
     Ok(lint_lessons(&lessons, &tables))
 }

@@ -153,6 +153,13 @@ pub fn build(
         let Some(idx) = list.iter().position(|l| l.id == id) else {
             return Err(unknown());
         };
+        let pages = list[idx].page_count();
+        if page >= pages {
+            return Err(UserError::new(format!(
+                "{name:?}: {id} has {pages} page{}, numbered from 1",
+                if pages == 1 { "" } else { "s" }
+            )));
+        }
         let mut opts = opts;
         opts.lesson = Some(list[idx].id.clone());
         let mut app = App::new(opts, env, lessons, Progress::default(), size);

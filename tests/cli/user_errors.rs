@@ -51,6 +51,8 @@ fn no_user_error_of_any_subcommand_carries_a_location_or_backtrace() {
     let bad_json = path("bad.json");
     let none_py = path("none.py");
     let notes = path("notes.txt");
+    let no_lessons = path("no-lessons");
+    std::fs::create_dir(&no_lessons).unwrap();
     // Our own refusals: one line each, starting with the program's name.
     let ours: Vec<Vec<&str>> = vec![
         vec!["--lesson", "no-such-lesson"],
@@ -76,6 +78,7 @@ fn no_user_error_of_any_subcommand_carries_a_location_or_backtrace() {
         ],
         vec!["check", "--fixtures", &missing],
         vec!["check", "--lessons", &missing],
+        vec!["check", "--lessons", &no_lessons],
         vec!["trace", "no-such-scenario"],
         vec!["trace", &bad_json],
         vec!["trace", "happy-path", "--chrome", &chrome],
@@ -84,6 +87,7 @@ fn no_user_error_of_any_subcommand_carries_a_location_or_backtrace() {
         vec!["render", "home", "--size", "big"],
         vec!["render", "home", "--size", "99999x99999"],
         vec!["render", "lesson:no-such-lesson"],
+        vec!["render", "lesson:01-untrusted-input#99"],
         vec!["play", "no-such-scenario"],
         vec!["play", &bad_json],
         vec!["play", "happy-path", "--speed", "99"],
