@@ -80,13 +80,15 @@ const PYTHON: Runtime = Runtime {
     program: "python3",
     script_name: "tooldojo_harness.py",
     script: PYTHON_HARNESS,
-    // -I: ignore PYTHON* variables and the user's site-packages. -B: write no bytecode
-    // (-I also ignores PYTHONDONTWRITEBYTECODE).
-    flags: &["-I", "-B", "-X", "utf8"],
+    // -I: ignore PYTHON* variables and the user's site-packages. -B: write no bytecode and
+    // -u: unbuffered stdout and stderr (-I also ignores PYTHONDONTWRITEBYTECODE and
+    // PYTHONUNBUFFERED, so both must be flags): a print reaches the grader as it is made,
+    // on the row that made it, even when the row then hangs or crashes.
+    flags: &["-I", "-B", "-u", "-X", "utf8"],
     address_space: Some(256 << 20),
     data: None,
     threads: 1,
-    env: &[("PYTHONUNBUFFERED", "1"), ("PYTHONIOENCODING", "utf-8")],
+    env: &[("PYTHONIOENCODING", "utf-8")],
 };
 
 const NODE: Runtime = Runtime {

@@ -699,3 +699,79 @@ fn a_failing_row_says_which_trap_it_fell_into() {
         assert!(!line.contains("the contract says"), "{line}");
     }
 }
+
+#[test]
+fn python_prints_are_kept_on_the_row_that_printed_them_even_when_it_hangs_or_crashes() {
+    if !has("python3") {
+        return;
+    }
+    let printing = python(
+        "    if name != \"get_ticket\":",
+        "    print(\"debug\", name, repr(args.get(\"ticket_id\")) if isinstance(args, dict) else None)\n    if args == {\"ticket_id\": \"TKT-107\"}:\n        while True:\n            pass\n    if args == {\"ticket_id\": \"TKT-105\"}:\n        import os\n        os._exit(3)\n    if name != \"get_ticket\":",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.py");
+    std::fs::write(&file, &printing).unwrap();
+    let path = file.to_str().unwrap();
+    let limits = ["--time-limit-ms", "3000", "--run-limit-ms", "120000"];
+    let mut args = vec!["practice", path, "--json"];
+    args.extend_from_slice(&limits);
+    let o = tooldojo(&args, dir.path());
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    let mut checked = 0;
+    for row in rows.iter().filter(|r| r["function"] == "execute") {
+        let output = row["output"].as_str().unwrap();
+        let call = row["call"].as_str().unwrap();
+        // One print per row, on its own row: the id it printed is the one it was called with.
+        assert_eq!(output.matches("debug").count(), 1, "{row}");
+        let id = output.split_whitespace().nth(2).unwrap();
+        if let Some(id) = id.strip_prefix("'TKT-").and_then(|i| i.strip_suffix('\'')) {
+            assert!(call.contains(&format!("\"TKT-{id}\"")), "{row}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{rows:?}");
+    let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap();
+    assert_eq!(row("edge-injection-title")["status"], "timed_out");
+    assert!(
+        row("edge-injection-title")["output"]
+            .as_str()
+            .unwrap()
+            .contains("TKT-107")
+    );
+    assert!(
+        row("held-description-stays")["output"]
+            .as_str()
+            .unwrap()
+            .contains("TKT-105")
+    );
+    // The text report shows what the first failing row printed.
+    let mut args = vec!["practice", path];
+    args.extend_from_slice(&limits);
+    let text = tooldojo(&args, dir.path());
+    let stderr = String::from_utf8_lossy(&text.stderr);
+    assert!(
+        stderr.contains("| debug get_ticket 'TKT-107'"),
+        "the print is shown:\n{stderr}"
+    );
+}
+
+#[test]
+fn lang_python_grades_a_file_whatever_its_name() {
+    if !has("python3") {
+        return;
+    }
+    for name in ["sol.txt", "solution"] {
+        let g = grade(name, PYTHON_GOOD, &["--lang", "python"]);
+        assert_eq!(g.code, Some(0), "{name}:\n{}\n{}", g.stdout, g.stderr);
+        assert_eq!(g.summary(), "65 passed, 0 failed", "{name}");
+    }
+    if has("node") {
+        let js = format!("{JS_BODY}\nmodule.exports = {{ executeTool }};\n");
+        for name in ["sol.txt", "solution"] {
+            let g = grade(name, &js, &["--lang", "js"]);
+            assert_eq!(g.code, Some(0), "{name}:\n{}\n{}", g.stdout, g.stderr);
+        }
+    }
+}
