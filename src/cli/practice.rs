@@ -42,7 +42,22 @@ pub(crate) struct PracticeArgs {
     pub(crate) run_limit_ms: u64,
 }
 
+/// The shortest time limits that mean anything: starting a call takes the harness a few
+/// milliseconds, so a smaller limit would fail every row as an endless loop.
+const MIN_TIME_LIMIT_MS: u64 = 100;
+
 pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult {
+    for (flag, ms) in [
+        ("--time-limit-ms", args.time_limit_ms),
+        ("--run-limit-ms", args.run_limit_ms),
+    ] {
+        if ms < MIN_TIME_LIMIT_MS {
+            return Err(UserError::new(format!(
+                "{flag} {ms}: too short to answer in; give at least {MIN_TIME_LIMIT_MS} (milliseconds)"
+            ))
+            .into());
+        }
+    }
     let file = match args.file.clone() {
         Some(file) => file,
         None => {
@@ -53,6 +68,13 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
             path
         }
     };
+    if file.is_dir() {
+        return Err(UserError::new(format!(
+            "{}: is a directory; give the solution file to grade (.py or .js)",
+            file.display()
+        ))
+        .into());
+    }
     let lang = args
         .lang
         .map(Lang::from)
@@ -64,10 +86,10 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
             ))
         })?;
     let content = content.content();
-    let row = Duration::from_millis(args.time_limit_ms.max(1));
+    let row = Duration::from_millis(args.time_limit_ms);
     let limits = Limits {
         row,
-        run: Duration::from_millis(args.run_limit_ms.max(1)),
+        run: Duration::from_millis(args.run_limit_ms),
         // Starting an interpreter is not the learner's doing: never less than the default.
         load: Limits::default().load.max(row),
         ..Limits::default()

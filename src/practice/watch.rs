@@ -169,6 +169,21 @@ pub(crate) fn screen(report: &Report, title: &dyn Fn(&str) -> Option<String>) ->
     s
 }
 
+/// At most this many characters of one printed line are shown in a text report.
+const PRINTED_LINE_CHARS: usize = 200;
+
+/// One line the code printed, cleaned, cut at [`PRINTED_LINE_CHARS`] with how much was cut.
+fn printed_line(line: &str) -> String {
+    let line = clean(line, false);
+    match line.char_indices().nth(PRINTED_LINE_CHARS) {
+        None => line,
+        Some((at, _)) => {
+            let more = line[at..].chars().count();
+            format!("{}... ({more} more characters on this line)", &line[..at])
+        }
+    }
+}
+
 /// One failing row in full: call, expected, actual, why, lesson, output.
 pub(crate) fn failure_block(row: &RowResult, title: &dyn Fn(&str) -> Option<String>) -> String {
     let origin = match row.origin {
@@ -195,7 +210,7 @@ pub(crate) fn failure_block(row: &RowResult, title: &dyn Fn(&str) -> Option<Stri
     if !lines.is_empty() {
         s.push_str("  printed\n");
         for line in lines.iter().take(8) {
-            s.push_str(&format!("    | {}\n", clean(line, false)));
+            s.push_str(&format!("    | {}\n", printed_line(line)));
         }
         if lines.len() > 8 {
             s.push_str(&format!("    | ... {} more lines\n", lines.len() - 8));

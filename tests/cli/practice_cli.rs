@@ -775,3 +775,42 @@ fn lang_python_grades_a_file_whatever_its_name() {
         }
     }
 }
+
+#[test]
+fn a_directory_or_a_time_limit_too_short_is_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("dd")).unwrap();
+    let o = tooldojo(&["practice", "dd"], dir.path());
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("dd: is a directory"), "{err}");
+    let file = dir.path().join("s.py");
+    std::fs::write(&file, PYTHON_GOOD).unwrap();
+    for flag in ["--time-limit-ms", "--run-limit-ms"] {
+        let o = tooldojo(&["practice", file.to_str().unwrap(), flag, "0"], dir.path());
+        assert_eq!(o.status.code(), Some(2), "{flag}");
+        assert!(o.stdout.is_empty(), "{flag}: nothing graded");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(flag) && err.contains("at least 100"), "{err}");
+    }
+}
+
+#[test]
+fn a_flood_shows_a_capped_part_of_what_it_printed_and_says_how_much_was_cut() {
+    if !has("python3") {
+        return;
+    }
+    let flood = python(
+        "    if stored is None:",
+        "    if ticket_id == \"TKT-107\":\n        while True:\n            print(\"spam\" * 50, end=\"\")\n    if stored is None:",
+    );
+    let g = grade("s.py", &flood, &[]);
+    assert!(g.line("edge-injection-title").contains("[flood]"));
+    let shown = g
+        .stderr
+        .lines()
+        .find(|l| l.trim_start().starts_with("| spam"))
+        .unwrap_or_else(|| panic!("{}", g.stderr));
+    assert!(shown.len() < 400, "{} bytes on one line", shown.len());
+    assert!(shown.contains("more characters on this line"), "{shown}");
+}
