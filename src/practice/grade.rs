@@ -241,7 +241,7 @@ fn blank(row: &Row, js: bool, status: Status, note: String) -> RowResult {
             _ => "no answer".to_owned(),
         },
         note: Some(note),
-        trap: super::trap::of(row).map(|t| t.name),
+        trap: None,
         lesson: row.lesson.to_owned(),
         output: String::new(),
         elapsed_ms: 0,
@@ -298,6 +298,7 @@ fn run_row(
             };
             result.actual = judged.actual;
             result.note = judged.note;
+            result.trap = judged.trap.map(|t| t.name);
         }
         Err(trouble) => {
             *session = None;

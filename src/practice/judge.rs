@@ -14,7 +14,9 @@ pub(crate) struct Judged {
     pub(crate) actual: String,
     /// Why it is wrong, when the actual text alone does not say it.
     pub(crate) note: Option<String>,
-    /// The answer had the right shape and a wrong value: the row's trap explains it.
+    /// The trap the answer fell into, when the row tests one and the answer shows it.
+    pub(crate) trap: Option<super::trap::Trap>,
+    /// The answer had the right shape and a wrong value: the row's trap may explain it.
     wrong_value: bool,
 }
 
@@ -25,6 +27,7 @@ impl Judged {
             pass: false,
             actual,
             note: Some(note.into()),
+            trap: None,
             wrong_value: false,
         }
     }
@@ -54,6 +57,11 @@ pub(crate) fn judge(row: &Row, answer: &Value, js: bool) -> Judged {
     let Some(result) = answer.get("result") else {
         return Judged::fail("no answer".into(), "the harness got no result back");
     };
+    let store = Store {
+        sent: row.store_value(),
+        after: answer.get("store_after"),
+        after_edit: answer.get("store_after_edit"),
+    };
     let mut judged = match (&row.expected, &row.call) {
         (Expected::Verdict { ok, messages }, _) => judge_verdict(*ok, messages, result),
         (
@@ -62,23 +70,21 @@ pub(crate) fn judge(row: &Row, answer: &Value, js: bool) -> Judged {
                 store_unchanged_after_edit,
             },
             Call::Execute { .. },
-        ) => {
-            let store = Store {
-                sent: row.store_value(),
-                after: answer.get("store_after"),
-                after_edit: answer.get("store_after_edit"),
-            };
-            judge_envelope(envelope, *store_unchanged_after_edit, result, &store, js)
-        }
+        ) => judge_envelope(envelope, *store_unchanged_after_edit, result, &store, js),
         (Expected::Envelope { .. }, Call::Validate { .. }) => {
             return Judged::fail("no answer".into(), "this row does not fit the function");
         }
     };
-    // A wrong answer says which trap it fell into, where the row tests a named one.
+    // A wrong answer says which trap it fell into, where the row tests a named one and the
+    // answer shows it (a refusal with the wrong code did not return the stored object).
     if judged.wrong_value
-        && let (Some(note), Some(trap)) = (&judged.note, super::trap::of(row))
+        && let Some(value) = result.get("value")
     {
-        judged.note = Some(format!("{note}; {}", trap.why));
+        let edited = store.changed_by_caller() == Some(true);
+        judged.trap = super::trap::fallen_into(row, value, edited);
+        if let (Some(note), Some(trap)) = (&judged.note, judged.trap) {
+            judged.note = Some(format!("{note}; {}", trap.why));
+        }
     }
     judged
 }
@@ -137,6 +143,7 @@ fn judge_verdict(ok: bool, messages: &[String], result: &Value) -> Judged {
         pass,
         actual,
         note,
+        trap: None,
         wrong_value: !pass,
     }
 }
@@ -246,6 +253,7 @@ fn judge_envelope(
         pass: true,
         actual,
         note: None,
+        trap: None,
         wrong_value: false,
     }
 }
@@ -325,6 +333,48 @@ mod tests {
         assert!(
             !judge(&r, &missing, false).pass,
             "an edit row needs the store after the edit"
+        );
+    }
+
+    #[test]
+    fn a_trap_is_named_only_when_the_answer_shows_it() {
+        let why = |id: &str, value: serde_json::Value| {
+            let r = row(id);
+            let mut a =
+                json!({"result": {"type": "dict", "value": value}, "store_after": r.store_value()});
+            if let Some(store) = r.store_value().filter(|_| id.contains("edit")) {
+                a["store_after_edit"] = store;
+            }
+            let j = judge(&r, &a, false);
+            assert!(!j.pass, "{id}");
+            (j.note.unwrap_or_default(), j.trap.map(|t| t.name))
+        };
+        let not_found = json!({"ok": false, "code": "not_found"});
+        // A refusal sent nothing out whole and returned no stored object.
+        let (note, trap) = why("held-description-stays", not_found.clone());
+        assert_eq!(trap, None);
+        assert!(!note.contains("description"), "{note}");
+        assert!(note.contains("should succeed"), "{note}");
+        let (note, trap) = why("held-caller-edits-copy", not_found.clone());
+        assert_eq!(trap, None);
+        assert!(!note.contains("stored object"), "{note}");
+        // An id the pattern let through, to a lookup that found nothing: that is the trap.
+        let (note, trap) = why("held-devanagari-digits", not_found);
+        assert_eq!(trap, Some("\\d matches Unicode digits"), "{note}");
+        // Refused before the id was looked at: not the id's trap.
+        let (note, trap) = why(
+            "held-devanagari-digits",
+            json!({"ok": false, "code": "unknown_tool"}),
+        );
+        assert_eq!(trap, None, "{note}");
+        // Right verdict, wrong message: not the bool trap.
+        let r = row("held-bool-count");
+        let a = json!({"result": {"type": "tuple", "value": [false, "unknown arg: x"]}});
+        assert_eq!(judge(&r, &a, false).trap, None);
+        let a = json!({"result": {"type": "tuple", "value": [true, ""]}});
+        assert_eq!(
+            judge(&r, &a, false).trap.map(|t| t.name),
+            Some("bool is a subclass of int")
         );
     }
 

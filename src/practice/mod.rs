@@ -147,7 +147,8 @@ pub struct RowResult {
     pub(crate) actual: String,
     /// Why the row failed, in a sentence.
     pub(crate) note: Option<String>,
-    /// The trap the row tests, in a few words (`not anchored`), when one is named.
+    /// The trap the wrong answer fell into, in a few words (`not anchored`): set when the row
+    /// tests a named one and the answer shows it, as the note's last sentence says.
     pub(crate) trap: Option<&'static str>,
     /// The lesson to revisit when the row fails.
     pub(crate) lesson: String,

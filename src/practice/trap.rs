@@ -1,10 +1,12 @@
 //! The trap a grading row tests, read off the row itself: a short name for lists (the
-//! drill's scorecard) and the sentence a failing row's "why" ends with.
+//! drill's scorecard) and the sentence a failing row's "why" ends with. A wrong answer is
+//! told the trap only when it shows it ([`fallen_into`]): a row's trap is one way to get it
+//! wrong, not the only one.
 
 use serde_json::Value;
 
 use super::cases::{Call, Expected, Row};
-use crate::executor::{Envelope, Registry};
+use crate::executor::{Envelope, ErrorCode, Registry};
 
 /// What a row is there to catch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,10 +15,75 @@ pub(crate) struct Trap {
     pub(crate) name: &'static str,
     /// The sentence that explains it.
     pub(crate) why: &'static str,
+    /// What a wrong answer shows when it fell into this trap.
+    shows: Shows,
+}
+
+/// The sign, in a wrong answer, of having fallen into a trap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shows {
+    /// The call got past the check the row is about: a success, a verdict of ok, or a
+    /// refusal by a check that comes later in the order.
+    Accepted,
+    /// The right verdict, another message (validator) or another refusal code (executor).
+    OtherFailure,
+    /// A ticket with fields beyond id, title and status.
+    ExtraFields,
+    /// The caller's edit of the returned ticket reached the store.
+    StoreEdited,
 }
 
 const fn trap(name: &'static str, why: &'static str) -> Option<Trap> {
-    Some(Trap { name, why })
+    Some(Trap {
+        name,
+        why,
+        shows: Shows::Accepted,
+    })
+}
+
+const fn trap_shown(shows: Shows, name: &'static str, why: &'static str) -> Option<Trap> {
+    Some(Trap { name, why, shows })
+}
+
+/// The trap of `row` that a wrong answer fell into, when it shows it: `value` is the
+/// result's JSON value (`[ok, message]` for a validator's tuple, the envelope for the
+/// executor), `store_edited` whether the caller's edit of the returned ticket reached the
+/// store.
+pub(crate) fn fallen_into(row: &Row, value: &Value, store_edited: bool) -> Option<Trap> {
+    let trap = of(row)?;
+    let got_ok = match value {
+        Value::Array(pair) => pair.first().and_then(Value::as_bool),
+        Value::Object(envelope) => envelope.get("ok").and_then(Value::as_bool),
+        _ => None,
+    };
+    let got_code = value
+        .get("code")
+        .and_then(|c| serde_json::from_value::<ErrorCode>(c.clone()).ok());
+    // The codes are declared in the order the executor checks them.
+    let (want_ok, want_code) = match &row.expected {
+        Expected::Verdict { ok, .. } => (*ok, None),
+        Expected::Envelope { envelope, .. } => match envelope {
+            Envelope::Ok { .. } => (true, None),
+            Envelope::Err { code, .. } => (false, Some(*code)),
+        },
+    };
+    let fits = match trap.shows {
+        Shows::Accepted => match (got_ok, got_code, want_code) {
+            (Some(true), _, _) => !want_ok,
+            (Some(false), Some(got), Some(want)) => got as u8 > want as u8,
+            _ => false,
+        },
+        Shows::OtherFailure => got_ok == Some(false) && !want_ok,
+        Shows::ExtraFields => value
+            .get("ticket")
+            .and_then(Value::as_object)
+            .is_some_and(|t| {
+                t.keys()
+                    .any(|k| !["id", "title", "status"].contains(&k.as_str()))
+            }),
+        Shows::StoreEdited => store_edited,
+    };
+    fits.then_some(trap)
 }
 
 /// The trap `row` tests, when it tests one a name fits.
@@ -43,11 +110,13 @@ pub(crate) fn of(row: &Row) -> Option<Trap> {
     }
 }
 
-const ORDER_VALIDATE: Option<Trap> = trap(
+const ORDER_VALIDATE: Option<Trap> = trap_shown(
+    Shows::OtherFailure,
     "check order",
     "the checks run in order (missing, unknown, type, value) and the first failure is the answer",
 );
-const ORDER_EXEC: Option<Trap> = trap(
+const ORDER_EXEC: Option<Trap> = trap_shown(
+    Shows::OtherFailure,
     "check order",
     "the checks run in order (tool, shape, id, permission, lookup) and the first failure decides the code",
 );
@@ -113,7 +182,7 @@ fn exec_trap(
     if map.contains_key("tenant") {
         return trap(
             "tenant read from the arguments",
-            "a tenant was read from the arguments: the tenant comes from the session's context only, and an extra key makes the call invalid",
+            "the arguments carried a tenant and the call went on: the tenant comes from the session's context only, and an extra key makes the call invalid",
         );
     }
     if map.keys().any(|k| k != "ticket_id") {
@@ -123,7 +192,8 @@ fn exec_trap(
         );
     }
     if mutate {
-        return trap(
+        return trap_shown(
+            Shows::StoreEdited,
             "the stored object was returned",
             "the stored object was returned: return a copy",
         );
@@ -201,6 +271,7 @@ fn description_trap(row: &Row) -> Option<Trap> {
         .then_some(Trap {
             name: "only id, title and status",
             why: "the stored object went out whole, description and all: return only id, title and status",
+            shows: Shows::ExtraFields,
         })
 }
 

@@ -814,3 +814,30 @@ fn a_flood_shows_a_capped_part_of_what_it_printed_and_says_how_much_was_cut() {
     assert!(shown.len() < 400, "{} bytes on one line", shown.len());
     assert!(shown.contains("more characters on this line"), "{shown}");
 }
+
+#[test]
+fn a_wrong_code_is_not_explained_by_a_trap_it_did_not_fall_into() {
+    if !has("python3") {
+        return;
+    }
+    let refuses = "def execute_tool(name, args, context, records):\n    return {\"ok\": False, \"code\": \"not_found\"}\n";
+    let g = grade("s.py", refuses, &[]);
+    for row in ["held-description-stays", "held-caller-edits-copy"] {
+        let line = g.line(row);
+        assert!(!line.contains("description and all"), "{line}");
+        assert!(!line.contains("the stored object was returned"), "{line}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.py");
+    std::fs::write(&file, refuses).unwrap();
+    let o = tooldojo(&["practice", file.to_str().unwrap(), "--json"], dir.path());
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    let row = |id: &str| rows.iter().find(|r| r["id"] == id).unwrap();
+    assert!(row("held-description-stays")["trap"].is_null());
+    assert_eq!(
+        row("held-devanagari-digits")["trap"],
+        "\\d matches Unicode digits",
+        "an id let through to the lookup fell into the digits trap"
+    );
+}
