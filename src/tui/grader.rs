@@ -236,7 +236,8 @@ pub fn row_line(r: &RowResult) -> String {
     crate::sanitize::clean(&line, false)
 }
 
-/// The grader's state in lines: progress, the summary, and the first failing row in full.
+/// The grader's state in lines: progress, the summary, the first failing row in full, and
+/// every row, wrapped (the screens that show them scroll).
 pub fn status_lines(g: &LiveGrader, t: &Theme, w: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     match g.state() {
@@ -287,12 +288,16 @@ pub fn status_lines(g: &LiveGrader, t: &Theme, w: usize) -> Vec<Line<'static>> {
                 }
             }
             out.push(Line::default());
+            // Every row whole: a failing row's own result is often past the 80th column.
             for row in &r.rows {
                 let style = if row.passed() { t.ok } else { t.bad };
-                out.push(Line::styled(
-                    crate::text::truncate(&row_line(row), w, t.sym.ellipsis),
-                    style,
-                ));
+                for (i, part) in wrap(&row_line(row), w.saturating_sub(2).max(1))
+                    .into_iter()
+                    .enumerate()
+                {
+                    let indent = if i == 0 { "" } else { "  " };
+                    out.push(Line::styled(format!("{indent}{part}"), style));
+                }
             }
         }
     }
@@ -317,4 +322,63 @@ fn watch(file: &Path, notify: Notify) -> notify::Result<notify::RecommendedWatch
         }
     });
     Ok(watcher)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::practice::{Isolation, Origin, Status};
+    use crate::tui::theme::ThemeName;
+
+    fn failing_row(id: &str, actual: &str) -> RowResult {
+        RowResult {
+            id: id.to_owned(),
+            function: Function::Validate,
+            origin: Origin::Fixture,
+            status: Status::Fail,
+            call: "validate_tool_args(...)".to_owned(),
+            expected: "(False, \"type error: days expected int, got bool\")".to_owned(),
+            actual: actual.to_owned(),
+            note: Some("these args break the contract".to_owned()),
+            trap: None,
+            lesson: "03-json-traps".to_owned(),
+            output: String::new(),
+            elapsed_ms: 1,
+            memory_peak: None,
+        }
+    }
+
+    #[test]
+    fn every_failing_row_is_shown_whole_at_80_columns() {
+        let mut g = LiveGrader::new(PathBuf::from("s.py"), Lang::Python, Vec::new(), None);
+        let rows = vec![
+            failing_row("trap-false-as-int", "(True, \"\") the end of the first"),
+            failing_row("trap-true-as-int", "(True, \"\") the end of the second"),
+        ];
+        g.state = GraderState::Done(Report {
+            file: PathBuf::from("s.py"),
+            lang: Lang::Python,
+            graded: vec![Function::Validate],
+            rows,
+            isolation: Isolation::none(),
+            load_error: None,
+        });
+        let t = Theme::new(ThemeName::Default, false);
+        let lines: Vec<String> = status_lines(&g, &t, 80)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        assert!(
+            lines.iter().all(|l| crate::text::width(l) <= 80),
+            "{lines:#?}"
+        );
+        let text = lines
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        for end in ["the end of the first", "the end of the second"] {
+            assert!(text.contains(end), "{end} is shown:\n{lines:#?}");
+        }
+    }
 }
