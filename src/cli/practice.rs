@@ -47,17 +47,7 @@ pub(crate) struct PracticeArgs {
 const MIN_TIME_LIMIT_MS: u64 = 100;
 
 pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult {
-    for (flag, ms) in [
-        ("--time-limit-ms", args.time_limit_ms),
-        ("--run-limit-ms", args.run_limit_ms),
-    ] {
-        if ms < MIN_TIME_LIMIT_MS {
-            return Err(UserError::new(format!(
-                "{flag} {ms}: too short to answer in; give at least {MIN_TIME_LIMIT_MS} (milliseconds)"
-            ))
-            .into());
-        }
-    }
+    refuse_short_limits(&args)?;
     let file = match args.file.clone() {
         Some(file) => file,
         None => {
@@ -68,23 +58,7 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
             path
         }
     };
-    if file.is_dir() {
-        return Err(UserError::new(format!(
-            "{}: is a directory; give the solution file to grade (.py or .js)",
-            file.display()
-        ))
-        .into());
-    }
-    let lang = args
-        .lang
-        .map(Lang::from)
-        .or_else(|| Lang::of_path(&file))
-        .ok_or_else(|| {
-            UserError::new(format!(
-                "{}: cannot tell the language from the file name; add --lang python or --lang js",
-                file.display()
-            ))
-        })?;
+    let lang = lang_of(&args, &file)?;
     let content = content.content();
     let row = Duration::from_millis(args.time_limit_ms);
     let limits = Limits {
@@ -178,6 +152,40 @@ pub(crate) fn run(args: PracticeArgs, content: &ContentArgs) -> super::CliResult
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Time limits too short to mean anything are refused, not stretched.
+fn refuse_short_limits(args: &PracticeArgs) -> Result<(), UserError> {
+    for (flag, ms) in [
+        ("--time-limit-ms", args.time_limit_ms),
+        ("--run-limit-ms", args.run_limit_ms),
+    ] {
+        if ms < MIN_TIME_LIMIT_MS {
+            return Err(UserError::new(format!(
+                "{flag} {ms}: too short to answer in; give at least {MIN_TIME_LIMIT_MS} (milliseconds)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The language to grade `file` in: `--lang`, else its extension.
+fn lang_of(args: &PracticeArgs, file: &std::path::Path) -> Result<Lang, UserError> {
+    if file.is_dir() {
+        return Err(UserError::new(format!(
+            "{}: is a directory; give the solution file to grade (.py or .js)",
+            file.display()
+        )));
+    }
+    args.lang
+        .map(Lang::from)
+        .or_else(|| Lang::of_path(file))
+        .ok_or_else(|| {
+            UserError::new(format!(
+                "{}: cannot tell the language from the file name; add --lang python or --lang js",
+                file.display()
+            ))
+        })
 }
 
 fn write_starter(args: &PracticeArgs) -> Result<PathBuf, UserError> {
