@@ -68,6 +68,7 @@ pub(crate) fn run(args: RehearseArgs, content: &ContentArgs) -> super::CliResult
     drill.interviewer = args.interviewer;
     drill.reveal_at_end = args.reveal_at_end;
     drill.lang = args.lang.into();
+    drill.quits_app = true;
     let mut config = args.tui.config(content.content());
     config.drill = Some(drill);
     Ok(crate::tui::run(config)?)

@@ -128,3 +128,17 @@ fn the_home_screen_shows_what_is_due_and_the_trend_and_r_starts_a_drill() {
     press(&mut app, "R");
     assert!(app.drill().is_some());
 }
+
+#[test]
+fn leaving_a_running_drill_opened_with_r_goes_back_to_the_lesson() {
+    let mut app = real_app(Progress::default());
+    let before = screen(&app);
+    for keys in ["R<Esc>y", "Rqq"] {
+        press(&mut app, "R");
+        assert!(app.drill().is_some());
+        let ups = press(&mut app, &keys[1..]);
+        assert!(!ups.contains(&Update::Quit), "{keys}: {ups:?}");
+        assert!(app.drill().is_none(), "{keys}: {}", screen(&app));
+        assert_eq!(screen(&app), before, "{keys}: back on the lesson page");
+    }
+}

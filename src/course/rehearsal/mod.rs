@@ -43,6 +43,9 @@ pub struct DrillConfig {
     pub mix: Mix,
     /// The language of the write-it round (`--lang`; Python unless told otherwise).
     pub lang: Lang,
+    /// The drill is the whole app (`tooldojo rehearse`): leaving it quits. A drill opened
+    /// inside the app (`R`) goes back to the screen it was opened from instead.
+    pub quits_app: bool,
     /// The day the drill is taken (for the review schedule).
     pub day: Day,
     /// Draw at this many milliseconds into the drill instead of reading the clock
@@ -63,17 +66,19 @@ impl DrillConfig {
             reveal_at_end: false,
             mix: Mix::default(),
             lang: Lang::Python,
+            quits_app: false,
             day: review::today(),
             fixed_clock: None,
         }
     }
 
-    /// The drill `tooldojo render` draws: a fixed seed, day and clock, so the screen is the
-    /// same on every run.
+    /// The drill `tooldojo render` draws (as `tooldojo rehearse` shows it): a fixed seed,
+    /// day and clock, so the screen is the same on every run.
     pub fn fixed() -> DrillConfig {
         DrillConfig {
             day: 20_000,
             fixed_clock: Some(95_000),
+            quits_app: true,
             ..DrillConfig::new(1, 10)
         }
     }
@@ -129,10 +134,12 @@ pub trait Sitting {
 }
 
 /// Put a drill's answers into the review cards and its score into the trend (the write-it
-/// round has no card: it is asked every drill).
+/// round has no card: it is asked every drill). A skip, or the question open when the clock
+/// ran out, is a miss; a question the clock ran out before was never seen and changes no
+/// card.
 pub fn record(s: &dyn Sitting, rehearsal: &mut review::Rehearsal) {
     let cfg = s.config();
-    for a in s.answers() {
+    for a in s.answers().iter().filter(|a| a.shown()) {
         let Some(q) = s.questions().get(a.index) else {
             continue;
         };

@@ -17,8 +17,9 @@ pub enum Given {
     },
     /// Passed over with `s`.
     Skipped,
-    /// The clock ran out while the question was open.
-    OutOfTime,
+    /// The clock ran out while the question was open: what was written by then (empty
+    /// when nothing was), kept for the transcript though it earns no points.
+    OutOfTime { text: String },
     /// The clock ran out before the question was shown.
     NotReached,
 }
@@ -60,7 +61,7 @@ impl Answer {
     pub fn right(&self) -> bool {
         match &self.given {
             Given::Written { passed, total, .. } => *total > 0 && passed == total,
-            Given::Skipped | Given::OutOfTime | Given::NotReached => false,
+            Given::Skipped | Given::OutOfTime { .. } | Given::NotReached => false,
             Given::Pick(_) | Given::Words { .. } => self.points >= 50,
         }
     }
@@ -70,7 +71,7 @@ impl Answer {
     pub fn status(&self) -> &'static str {
         match (&self.given, self.right()) {
             (Given::Skipped, _) => "skipped",
-            (Given::OutOfTime, _) => "time's up",
+            (Given::OutOfTime { .. }, _) => "time's up",
             (Given::NotReached, _) => "not reached",
             (Given::Written { .. }, true) => "passed",
             (Given::Written { .. }, false) => "not passed",
@@ -83,8 +84,19 @@ impl Answer {
     pub fn answered(&self) -> bool {
         !matches!(
             self.given,
-            Given::Skipped | Given::OutOfTime | Given::NotReached
+            Given::Skipped | Given::OutOfTime { .. } | Given::NotReached
         )
+    }
+
+    /// Was it shown at all (the clock did not run out before it)?
+    pub fn shown(&self) -> bool {
+        self.given != Given::NotReached
+    }
+
+    /// A miss: shown and not right. A skip, or the question open when the clock ran out,
+    /// is one (it was seen and not answered); a question never shown is not.
+    pub fn missed(&self) -> bool {
+        self.shown() && !self.right()
     }
 }
 
@@ -114,8 +126,10 @@ pub struct Scorecard {
     pub mean_ms: u64,
     /// Indices of answers, slowest first (at most three, answered ones only).
     pub slowest: Vec<usize>,
-    /// Indices of answers that were not right, in drill order.
+    /// Indices of the misses (see `Answer::missed`), in drill order.
     pub missed: Vec<usize>,
+    /// Indices of the questions the clock ran out before (not misses), in drill order.
+    pub not_reached: Vec<usize>,
 }
 
 impl Scorecard {
@@ -136,7 +150,12 @@ impl Scorecard {
             slowest: by_time.iter().take(3).map(|a| a.index).collect(),
             missed: answers
                 .iter()
-                .filter(|a| !a.right())
+                .filter(|a| a.missed())
+                .map(|a| a.index)
+                .collect(),
+            not_reached: answers
+                .iter()
+                .filter(|a| !a.shown())
                 .map(|a| a.index)
                 .collect(),
         }
@@ -147,6 +166,15 @@ impl Scorecard {
         match u32::try_from(self.asked) {
             Ok(0) | Err(_) => 0,
             Ok(n) => self.points / n,
+        }
+    }
+
+    /// The mean time per answered question, or that none was answered.
+    pub fn mean_words(&self) -> String {
+        if self.slowest.is_empty() {
+            "none answered".to_owned()
+        } else {
+            seconds(self.mean_ms)
         }
     }
 
@@ -216,19 +244,29 @@ mod tests {
                 60_000,
             ),
             answer(4, Given::Skipped, 0, 1_000),
-            answer(5, Given::OutOfTime, 0, 0),
+            answer(
+                5,
+                Given::OutOfTime {
+                    text: String::new(),
+                },
+                0,
+                0,
+            ),
+            answer(6, Given::NotReached, 0, 0),
         ];
         let card = Scorecard::of(&answers);
-        assert_eq!(card.asked, 6);
+        assert_eq!(card.asked, 7);
         // A right pick and half the rubric count as right; a third of the rows does not.
         assert_eq!(card.right, 2);
         assert_eq!(card.points, 100 + 50 + 33);
-        assert_eq!(card.percent(), 183 / 6);
+        assert_eq!(card.percent(), 183 / 7);
         // Skips and run-outs are left out of the mean.
         assert_eq!(card.mean_ms, (4_000 + 9_000 + 30_000 + 60_000) / 4);
         assert_eq!(card.slowest, vec![3, 2, 1]);
+        // A skip and a run-out were seen: misses. A question never shown is not one.
         assert_eq!(card.missed, vec![1, 3, 4, 5]);
-        assert_eq!(card.headline(), "2 of 6 right, 30% of points");
+        assert_eq!(card.not_reached, vec![6]);
+        assert_eq!(card.headline(), "2 of 7 right, 26% of points");
     }
 
     #[test]
@@ -256,7 +294,12 @@ mod tests {
         assert!(!none.right(), "nothing graded is not a pass");
         for (g, word) in [
             (Given::Skipped, "skipped"),
-            (Given::OutOfTime, "time's up"),
+            (
+                Given::OutOfTime {
+                    text: "half".into(),
+                },
+                "time's up",
+            ),
             (Given::NotReached, "not reached"),
         ] {
             assert_eq!(answer(0, g, 0, 0).status(), word);

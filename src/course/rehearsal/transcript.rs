@@ -16,8 +16,8 @@ pub fn markdown(d: &dyn Sitting) -> String {
     let _ = writeln!(out, "# tooldojo rehearsal, seed {}\n", cfg.seed);
     let _ = writeln!(
         out,
-        "- Clock: {} minutes, {} used\n- Mode: {}\n- Repeat it: `tooldojo rehearse --seed {} --minutes {}{}`\n",
-        cfg.minutes,
+        "- Clock: {}, {} used\n- Mode: {}\n- Repeat it: `tooldojo rehearse --seed {} --minutes {}{}`\n",
+        minutes(cfg.minutes),
         clock(d.elapsed_ms()),
         if cfg.interviewer {
             "interviewer (answers hidden until revealed; the interviewer scored)"
@@ -33,11 +33,7 @@ pub fn markdown(d: &dyn Sitting) -> String {
     if d.time_up() {
         let _ = writeln!(out, "- Time's up: the {}-minute clock ran out", cfg.minutes);
     }
-    let _ = writeln!(
-        out,
-        "- Time per answered question: {}",
-        seconds(card.mean_ms)
-    );
+    let _ = writeln!(out, "- Time per answered question: {}", card.mean_words());
     for (title, list) in [("Slowest", &card.slowest), ("Missed", &card.missed)] {
         let _ = writeln!(out, "- {title}:");
         if list.is_empty() {
@@ -47,11 +43,32 @@ pub fn markdown(d: &dyn Sitting) -> String {
             let _ = writeln!(out, "  - {}", link_line(d, i));
         }
     }
+    if !card.not_reached.is_empty() {
+        let list: Vec<String> = card
+            .not_reached
+            .iter()
+            .map(|i| format!("Q{}", i + 1))
+            .collect();
+        let _ = writeln!(
+            out,
+            "- Not reached (never shown, so not missed): {}",
+            list.join(", ")
+        );
+    }
     out.push('\n');
     for (i, q) in d.questions().iter().enumerate() {
         question(&mut out, d, i, q);
     }
     out
+}
+
+/// `1 minute`, `10 minutes`.
+fn minutes(n: u32) -> String {
+    if n == 1 {
+        "1 minute".to_owned()
+    } else {
+        format!("{n} minutes")
+    }
 }
 
 /// `Q3 (predict, 12.4 s): lesson 03-json-traps "JSON traps"`.
@@ -182,11 +199,15 @@ fn given(out: &mut String, q: &Question, g: &Given) {
         Given::Skipped => {
             let _ = writeln!(out, "Skipped.");
         }
-        Given::OutOfTime => {
+        Given::OutOfTime { text } => {
             let _ = writeln!(
                 out,
                 "Time's up: the clock ran out while this question was open."
             );
+            if !text.trim().is_empty() {
+                let _ = writeln!(out, "\nWritten by then (it earns no points):\n");
+                fence(out, text);
+            }
         }
         Given::NotReached => {
             let _ = writeln!(out, "Not reached: the clock ran out before it.");

@@ -9,8 +9,8 @@ use ratatui::text::Line;
 
 use super::{Drill, Saved};
 use crate::course::rehearsal::score::{clock, seconds};
-use crate::course::rehearsal::{Answer, Given, Question, Sitting};
-use crate::text::{width as width_of, wrap};
+use crate::course::rehearsal::{Answer, Explain, Given, Question, Sitting};
+use crate::text::{truncate, width as width_of, wrap};
 use crate::tui::theme::Theme;
 
 /// `text` wrapped to `w` under a first line starting with `head` (its later lines indented
@@ -29,6 +29,11 @@ fn hanging(head: &str, text: &str, w: usize, style: Style) -> Vec<Line<'static>>
             Line::styled(format!("{lead}{part}"), style)
         })
         .collect()
+}
+
+/// Text on one line: runs of whitespace (line breaks too) as one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 impl Drill {
@@ -54,7 +59,7 @@ impl Drill {
             .collect();
         let mut time = format!(
             "Time per answered question: {}; time used {}",
-            seconds(card.mean_ms),
+            card.mean_words(),
             clock(self.elapsed_ms())
         );
         if !slow.is_empty() {
@@ -101,12 +106,47 @@ impl Drill {
         if let Some(more) = a.and_then(|a| self.missed_words(q, a)) {
             out.extend(hanging(&detail, &more, w, t.base));
         }
+        if let (Question::Explain(e), Some(a)) = (q, a) {
+            out.extend(self.rubric_missed(e, a, &detail, t, w));
+        }
         if let Some(Given::Written { failing, .. }) = a.map(|a| &a.given)
             && !failing.is_empty()
         {
             let rows: Vec<String> = failing.iter().map(|f| f.line()).collect();
             let text = format!("failing rows: {}", rows.join(", "));
             out.extend(hanging(&detail, &text, w, t.code));
+        }
+        out
+    }
+
+    /// An explanation's rubric points that were not covered, one a line (an explanation
+    /// skipped or cut off by the clock covered none), and the words the clock cut off.
+    fn rubric_missed(
+        &self,
+        e: &Explain,
+        a: &Answer,
+        indent: &str,
+        t: &Theme,
+        w: usize,
+    ) -> Vec<Line<'static>> {
+        let ticked: &[bool] = match &a.given {
+            Given::Words { ticked, .. } => ticked,
+            Given::Skipped | Given::OutOfTime { .. } => &[],
+            _ => return Vec::new(),
+        };
+        let mut out = Vec::new();
+        if let Given::OutOfTime { text } = &a.given
+            && !text.trim().is_empty()
+        {
+            let cut = truncate(&one_line(text), 160, t.sym.ellipsis);
+            let words = format!("written when the clock ran out (no points): {cut}");
+            out.extend(hanging(indent, &words, w, t.code));
+        }
+        let head = format!("{indent}{} not covered: ", t.sym.bad);
+        for (i, point) in e.points.iter().enumerate() {
+            if !ticked.get(i).copied().unwrap_or(false) {
+                out.extend(hanging(&head, point, w, t.dim));
+            }
         }
         out
     }
@@ -140,33 +180,52 @@ impl Drill {
             (Question::Write { .. }, Given::Written { passed, total, .. }) => Some(format!(
                 "{passed} of {total} rows pass: a pass needs every row"
             )),
+            // The write-it round has no review card: it is asked every drill.
+            (Question::Write { .. }, _) => None,
+            (_, Given::Skipped | Given::OutOfTime { .. }) => {
+                Some("counted as missed: it comes back in a later drill".to_owned())
+            }
             _ => None,
         }
     }
 
     /// The lessons behind what was missed, each with its questions.
     fn revisit_lines(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
+        let card = self.scorecard();
         let mut lessons: Vec<(String, Vec<String>)> = Vec::new();
-        for a in self.answers.iter().filter(|a| !a.right()) {
-            let Some(q) = self.questions.get(a.index) else {
+        for &i in &card.missed {
+            let Some(q) = self.questions.get(i) else {
                 continue;
             };
             let title = self.title_of(q.lesson()).to_owned();
-            let n = format!("Q{}", a.index + 1);
+            let n = format!("Q{}", i + 1);
             match lessons.iter_mut().find(|(l, _)| *l == title) {
                 Some((_, qs)) => qs.push(n),
                 None => lessons.push((title, vec![n])),
             }
         }
-        if lessons.is_empty() {
-            return vec![Line::styled("Nothing missed.", t.ok), Line::default()];
+        let mut out = if lessons.is_empty() {
+            vec![Line::styled("Nothing missed.", t.ok)]
+        } else {
+            let list: Vec<String> = lessons
+                .iter()
+                .map(|(l, qs)| format!("{l} ({})", qs.join(", ")))
+                .collect();
+            let d = t.sym.bullet;
+            hanging("Revisit: ", &list.join(&format!(" {d} ")), w, t.heading)
+        };
+        if !card.not_reached.is_empty() {
+            let qs: Vec<String> = card
+                .not_reached
+                .iter()
+                .map(|i| format!("Q{}", i + 1))
+                .collect();
+            let text = format!(
+                "{}: never shown, so not missed and not due for review.",
+                qs.join(", ")
+            );
+            out.extend(hanging("Not reached: ", &text, w, t.dim));
         }
-        let list: Vec<String> = lessons
-            .iter()
-            .map(|(l, qs)| format!("{l} ({})", qs.join(", ")))
-            .collect();
-        let d = t.sym.bullet;
-        let mut out = hanging("Revisit: ", &list.join(&format!(" {d} ")), w, t.heading);
         out.push(Line::default());
         out
     }

@@ -4,7 +4,6 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Drill, Phase};
 use crate::course::rehearsal::score::clock;
@@ -12,6 +11,40 @@ use crate::course::rehearsal::{Explain, Given, Predict, Question, Sitting};
 use crate::text::{truncate, width as width_of, wrap};
 use crate::tui::draw::keybar::{Rank, render_keys};
 use crate::tui::draw::{self, text_popup};
+
+/// The narrowest body that keeps a side column beside the question, and that column's width.
+const SIDE_FROM: u16 = 110;
+const SIDE_W: u16 = 40;
+
+/// A prompt's JSON (after a leading name, as in `find_tickets {...}`) laid out one member a
+/// line, when it is an object or an array; the name stays on the first line.
+fn laid_out(text: &str) -> Option<String> {
+    let at = text.find(['{', '['])?;
+    let (name, json) = text.split_at(at);
+    let value: serde_json::Value = serde_json::from_str(json).ok()?;
+    if !(value.is_object() || value.is_array()) {
+        return None;
+    }
+    let pretty = serde_json::to_string_pretty(&value).ok()?;
+    Some(format!("{name}{pretty}"))
+}
+
+/// The body, and a column on its right for the drill's progress and keys when it is wide.
+fn split_side(body: Rect) -> (Rect, Option<Rect>) {
+    if body.width < SIDE_FROM {
+        return (body, None);
+    }
+    let main = Rect {
+        width: body.width - SIDE_W - 3,
+        ..body
+    };
+    let side = Rect {
+        x: body.x + body.width - SIDE_W,
+        width: SIDE_W,
+        ..body
+    };
+    (main, Some(side))
+}
 use crate::tui::theme::Theme;
 
 /// Below this many seconds the countdown turns to a warning.
@@ -24,30 +57,15 @@ impl Drill {
     pub fn render(&self, area: Rect, buf: &mut Buffer, t: &Theme, present: bool) {
         let draw::ScreenAreas { head, body, bar } = draw::screen(area, buf, t, present);
         self.render_head(head, buf, t);
-        let lines = if self.phase == Phase::Done {
-            self.scorecard_lines(t, usize::from(body.width))
-        } else {
-            self.question_lines(t, usize::from(body.width))
+        // A wide window keeps the drill's progress and its keys beside the question.
+        let (body, side) = match self.phase {
+            Phase::Done => (body, None),
+            _ => split_side(body),
         };
-        let (lines, focus) = lines;
-        let h = usize::from(body.height);
-        let most = lines.len().saturating_sub(h);
-        let base = (focus + 1).saturating_sub(h);
-        let top = if self.phase == Phase::Done {
-            usize::from(self.scroll).min(most)
-        } else {
-            // The focus line in view, moved by PgUp/PgDn.
-            let top = (i64::try_from(base).unwrap_or(0) + i64::from(self.shift))
-                .clamp(0, i64::try_from(most).unwrap_or(0));
-            usize::try_from(top).unwrap_or(0)
-        };
-        // What PgUp/PgDn may move: a page, within what there is to show.
-        let to_i32 = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
-        self.view.set((
-            body.height,
-            (-to_i32(base), to_i32(most).saturating_sub(to_i32(base))),
-        ));
-        Paragraph::new(lines.into_iter().skip(top).take(h).collect::<Vec<_>>()).render(body, buf);
+        if let Some(side) = side {
+            draw::draw_lines(side, buf, &self.side_lines(t, usize::from(side.width)), 0);
+        }
+        let most = self.render_body(body, buf, t);
         if self.editing
             && let Some(Question::Explain(_)) = self.questions.get(self.cur)
         {
@@ -60,8 +78,18 @@ impl Drill {
         keys.retain(|k| k.rank != Rank::Scroll || most > 0);
         render_keys(&keys, None, t, bar, buf);
         if self.confirm_quit {
-            let msg = "Quit the drill? Your answers so far are not saved. q or y quits; any other key goes on.";
-            text_popup(area, buf, t, " Quit? ", &wrap(msg, 46));
+            let (title, msg) = if self.cfg.quits_app {
+                (
+                    " Quit? ",
+                    "Quit the drill? Your answers so far are not saved. q or y quits tooldojo; any other key goes on.",
+                )
+            } else {
+                (
+                    " Leave? ",
+                    "Leave the drill? Your answers so far are not saved. q or y goes back to where you opened it; any other key goes on. Ctrl-C quits tooldojo.",
+                )
+            };
+            text_popup(area, buf, t, title, &wrap(msg, 46));
         } else if self.help {
             let mut text: Vec<String> = self
                 .hints()
@@ -77,6 +105,65 @@ impl Drill {
         }
     }
 
+    /// The question (opened at its top; once answered, the outcome or the rubric point in
+    /// view, moved by PgUp/PgDn) or the scrolled scorecard, with a mark on the first row
+    /// when lines are above and on the last when more are below. Returns how far the view
+    /// can scroll.
+    fn render_body(&self, body: Rect, buf: &mut Buffer, t: &Theme) -> usize {
+        let (lines, focus) = if self.phase == Phase::Done {
+            self.scorecard_lines(t, usize::from(body.width))
+        } else {
+            self.question_lines(t, usize::from(body.width), usize::from(body.height))
+        };
+        let h = usize::from(body.height);
+        let total = lines.len();
+        let most = total.saturating_sub(h);
+        // The focus line stays clear of the last row, which may carry the "more" mark.
+        let base = match self.phase {
+            Phase::Ask | Phase::Done => 0,
+            _ => (focus + 2).saturating_sub(h).min(most),
+        };
+        let top = if self.phase == Phase::Done {
+            usize::from(self.scroll).min(most)
+        } else {
+            let top = (i64::try_from(base).unwrap_or(0) + i64::from(self.shift))
+                .clamp(0, i64::try_from(most).unwrap_or(0));
+            usize::try_from(top).unwrap_or(0)
+        };
+        // What PgUp/PgDn may move: a page (less the two mark rows), within what there is.
+        let to_i32 = |n: usize| i32::try_from(n).unwrap_or(i32::MAX);
+        self.view.set((
+            body.height.saturating_sub(1),
+            (-to_i32(base), to_i32(most).saturating_sub(to_i32(base))),
+        ));
+        draw::draw_lines(body, buf, &lines, top);
+        let (up, down) = if self.phase == Phase::Done {
+            ("k/PgUp", "j/PgDn")
+        } else {
+            ("PgUp", "PgDn")
+        };
+        if h > 2 {
+            let mut mark = |row: u16, text: String| {
+                let line = Line::styled(format!("{text:<w$}", w = usize::from(body.width)), t.dim);
+                buf.set_line(body.x, body.y + row, &line, body.width);
+            };
+            if top > 0 {
+                mark(
+                    0,
+                    format!("{} {} lines above: {up}", t.sym.ellipsis, top + 1),
+                );
+            }
+            if top < most {
+                let below = total - (top + h) + 1;
+                mark(
+                    body.height - 1,
+                    format!("{} {below} more lines below: {down}", t.sym.arrow),
+                );
+            }
+        }
+        most
+    }
+
     /// The editor sits below the question while the learner types.
     fn editor_area(&self, body: Rect) -> Rect {
         let used = match self.questions.get(self.cur) {
@@ -89,6 +176,41 @@ impl Drill {
             height: (body.y + body.height).saturating_sub(y).min(EDITOR_MAX),
             ..body
         }
+    }
+
+    /// The side column: every question with where it stands, then the keys that act now.
+    fn side_lines(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
+        let mut out = vec![Line::styled("This drill", t.heading)];
+        for (i, q) in self.questions.iter().enumerate() {
+            let done = self.answers.iter().find(|a| a.index == i);
+            let (mark, word, style) = match done {
+                Some(a) if a.answered() => (t.sym.done, "answered", t.dim),
+                Some(_) => (t.sym.done, "skipped", t.dim),
+                None if i == self.cur => (t.sym.pointer, "now", t.selected),
+                None => (t.sym.todo, "", t.base),
+            };
+            let text = format!("{mark} Q{} {} {word}", i + 1, q.kind());
+            out.push(Line::styled(truncate(&text, w, t.sym.ellipsis), style));
+        }
+        out.push(Line::default());
+        out.push(Line::styled("Keys", t.heading));
+        let hints = self.hints();
+        let kw = hints.iter().map(|h| width_of(h.keys)).max().unwrap_or(0);
+        for h in hints {
+            let head = format!("{:<kw$}  ", h.keys);
+            for (i, part) in wrap(h.what, w.saturating_sub(kw + 2).max(8))
+                .into_iter()
+                .enumerate()
+            {
+                let lead = if i == 0 {
+                    head.clone()
+                } else {
+                    " ".repeat(kw + 2)
+                };
+                out.push(Line::styled(format!("{lead}{part}"), t.dim));
+            }
+        }
+        out
     }
 
     fn render_head(&self, area: Rect, buf: &mut Buffer, t: &Theme) {
@@ -151,10 +273,19 @@ impl Drill {
     }
 
     /// The open question's lines and the line to keep in view.
-    fn question_lines(&self, t: &Theme, w: usize) -> (Vec<Line<'static>>, usize) {
+    /// The open question's lines for a body `w` wide and `room` tall, and the line to keep
+    /// in view.
+    fn question_lines(&self, t: &Theme, w: usize, room: usize) -> (Vec<Line<'static>>, usize) {
         match self.questions.get(self.cur) {
             Some(Question::Predict(p)) => {
-                let lines = self.predict_lines(p, t, w);
+                // A tall window shows the JSON laid out whole, when all of it fits.
+                let mut lines = self.predict_lines(p, t, w, false);
+                if lines.len() < room {
+                    let tall = self.predict_lines(p, t, w, true);
+                    if tall.len() <= room {
+                        lines = tall;
+                    }
+                }
                 // Every choice while choosing (a blank line follows them), the outcome once
                 // answered.
                 let focus = match self.phase {
@@ -169,12 +300,23 @@ impl Drill {
         }
     }
 
-    fn predict_lines(&self, p: &Predict, t: &Theme, w: usize) -> Vec<Line<'static>> {
+    fn predict_lines(&self, p: &Predict, t: &Theme, w: usize, tall: bool) -> Vec<Line<'static>> {
         let mut out = vec![Line::styled(
             format!("What does {} say? ({})", p.who, p.source.word()),
             t.heading,
         )];
         for (label, text) in &p.prompt {
+            if tall && let Some(laid) = laid_out(text) {
+                out.push(Line::styled(format!("{label}:"), t.dim));
+                for l in laid.lines() {
+                    let mut line = draw::highlight_json_line(&format!("  {l}"), t);
+                    if width_of(&line.to_string()) > w {
+                        line = Line::styled(truncate(&format!("  {l}"), w, t.sym.ellipsis), t.code);
+                    }
+                    out.push(line);
+                }
+                continue;
+            }
             let indent = width_of(label) + 2;
             for (i, part) in wrap(text, w.saturating_sub(indent)).into_iter().enumerate() {
                 let head = if i == 0 {
@@ -252,6 +394,10 @@ impl Drill {
         out.push(Line::default());
         let mut focus = 0;
         match self.phase {
+            Phase::Ask if self.nothing_written() => out.push(Line::styled(
+                "Enter: see the model answer; with nothing written it counts as a skip.",
+                t.dim,
+            )),
             Phase::Ask => out.push(Line::styled(
                 "Enter: compare with the model answer (you cannot change it after).",
                 t.dim,
@@ -268,6 +414,10 @@ impl Drill {
                         .map(|l| Line::styled(l, t.base)),
                 );
                 out.push(Line::default());
+                if self.nothing_written() {
+                    out.extend(self.untickable_lines(e, t, w));
+                    return (out, focus);
+                }
                 let who = if self.cfg.interviewer {
                     "Interviewer, tick"
                 } else {
@@ -292,6 +442,23 @@ impl Drill {
             }
         }
         (out, focus)
+    }
+
+    /// The rubric of an explanation left empty: nothing to tick, Enter goes on as a skip.
+    fn untickable_lines(&self, e: &Explain, t: &Theme, w: usize) -> Vec<Line<'static>> {
+        let mut out: Vec<Line> = wrap(
+            "Nothing was written, so there is nothing to tick. Enter goes on; it counts as a skip (no points, and it comes back in a later drill).",
+            w,
+        )
+        .into_iter()
+        .map(|l| Line::styled(l, t.warn))
+        .collect();
+        out.push(Line::styled("The rubric:", t.heading));
+        for p in &e.points {
+            let text = truncate(&format!("  {} {p}", t.sym.bullet), w, t.sym.ellipsis);
+            out.push(Line::styled(text, t.base));
+        }
+        out
     }
 
     fn write_lines(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {

@@ -1,5 +1,7 @@
 //! Keys of the drill. While the answer editor has the keys every key types (`q` too) and
-//! `Esc` leaves it; otherwise the keys below act. `Ctrl-C` always quits.
+//! `Esc` leaves it; otherwise the keys below act. `q` and `Esc` leave the drill (asking
+//! once while it runs): back to where it was opened, or out of the app when the drill is
+//! the whole app. `Ctrl-C` always quits.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -43,7 +45,7 @@ impl Drill {
         if self.confirm_quit {
             self.confirm_quit = false;
             return if is_char(&key, 'q') || is_char(&key, 'y') {
-                DrillUpdate::Quit
+                self.leave()
             } else {
                 DrillUpdate::Redraw
             };
@@ -113,7 +115,7 @@ impl Drill {
         // A second `w` replaces the file the first one found; any other key keeps it.
         let confirming = self.confirm_overwrite.take();
         if is_char(&key, 'q') {
-            return DrillUpdate::Quit;
+            return self.leave();
         }
         if plain(&key, KeyCode::Esc) || plain(&key, KeyCode::Enter) {
             return if confirming.is_some() {
@@ -122,8 +124,10 @@ impl Drill {
                 DrillUpdate::Leave
             };
         }
-        let (page, _) = self.view.get();
+        // The last draw says how far the scorecard can scroll: it stops at the end.
+        let (page, (_, most)) = self.view.get();
         let page = page.saturating_sub(1).max(1);
+        let end = u16::try_from(most.max(0)).unwrap_or(u16::MAX);
         if is_char(&key, 'w') {
             let path = self
                 .cfg
@@ -137,13 +141,17 @@ impl Drill {
                 self.save_transcript_as(path, replace || self.cfg.force);
             }
         } else if is_down(&key) {
-            self.scroll = self.scroll.saturating_add(1);
+            self.scroll = self.scroll.saturating_add(1).min(end);
         } else if plain(&key, KeyCode::PageDown) {
-            self.scroll = self.scroll.saturating_add(page);
+            self.scroll = self.scroll.saturating_add(page).min(end);
         } else if is_up(&key) {
-            self.scroll = self.scroll.saturating_sub(1);
+            self.scroll = self.scroll.saturating_sub(1).min(end);
         } else if plain(&key, KeyCode::PageUp) {
-            self.scroll = self.scroll.saturating_sub(page);
+            self.scroll = self.scroll.saturating_sub(page).min(end);
+        } else if is_char(&key, 'g') || plain(&key, KeyCode::Home) {
+            self.scroll = 0;
+        } else if is_char(&key, 'G') || plain(&key, KeyCode::End) {
+            self.scroll = end;
         } else {
             return DrillUpdate::Redraw;
         }
@@ -216,6 +224,13 @@ impl Drill {
                 self.point = (self.point + 1).min(self.ticked.len().saturating_sub(1));
             }
             Phase::Reveal if is_up(&key) => self.point = self.point.saturating_sub(1),
+            // With nothing written there is nothing to compare: no point can be ticked, and
+            // Enter counts it as a skip.
+            Phase::Reveal if self.nothing_written() && plain(&key, KeyCode::Enter) => {
+                self.answer(Given::Skipped, 0);
+                self.next();
+            }
+            Phase::Reveal if self.nothing_written() => return DrillUpdate::None,
             Phase::Reveal if is_char(&key, ' ') || is_char(&key, 'x') => {
                 if let Some(t) = self.ticked.get_mut(self.point) {
                     *t = !*t;
@@ -234,6 +249,12 @@ impl Drill {
             _ => return DrillUpdate::None,
         }
         DrillUpdate::Redraw
+    }
+
+    /// Solo, an explanation left empty: there is nothing to hold against the rubric. (An
+    /// interviewer ticks what was said, so an empty editor can still score there.)
+    pub(super) fn nothing_written(&self) -> bool {
+        !self.cfg.interviewer && self.editor.text().trim().is_empty()
     }
 
     fn write_key(&mut self, key: KeyEvent) -> DrillUpdate {
@@ -302,6 +323,8 @@ impl Drill {
             (Phase::Done, _) => vec![
                 key("w", "save transcript", Focus).brief("w", "save"),
                 key("j/k", "scroll", Scroll),
+                key("PgUp/PgDn", "page", Scroll),
+                key("g/G", "top/end", Scroll),
                 key("Enter", "back to lessons", Focus).brief("Enter", "back"),
             ],
             (Phase::Locked, _) => vec![key("r", "interviewer: reveal", Focus).brief("r", "reveal")],
@@ -317,6 +340,9 @@ impl Drill {
             (Phase::Ask, Some(Question::Write { .. })) => {
                 vec![key("Enter", "hand it in", Focus).brief("Enter", "hand in")]
             }
+            (Phase::Reveal, Some(Question::Explain(_))) if self.nothing_written() => {
+                vec![key("Enter", "next (a skip)", Focus).brief("Enter", "next")]
+            }
             (Phase::Reveal, Some(Question::Explain(_))) => vec![
                 key("j/k", "point", Focus),
                 key("Space", "covered", Focus),
@@ -325,7 +351,12 @@ impl Drill {
             (Phase::Reveal, _) => vec![key("Enter", "next", Focus)],
             _ => Vec::new(),
         };
-        out.push(key("q", "quit", Always));
+        if self.cfg.quits_app {
+            out.push(key("q", "quit", Always));
+        } else {
+            out.push(key("q", "leave the drill", Always).brief("q", "leave"));
+            out.push(key("Ctrl-C", "quit", Always));
+        }
         out.push(key("?", "help", Always));
         if self.phase == Phase::Ask {
             out.push(key("s", "skip", Rest));

@@ -43,7 +43,7 @@ pub enum DrillUpdate {
     Redraw,
     /// The drill just ended: record it in the progress (then redraw).
     Finished,
-    /// Back to the lessons.
+    /// Back to the screen the drill was opened from.
     Leave,
     Quit,
     Suspend,
@@ -80,7 +80,8 @@ pub struct Drill {
     editing: bool,
     ticked: Vec<bool>,
     point: usize,
-    /// `q` was pressed once: the next `q` (or `y`) quits, anything else carries on.
+    /// `q` or `Esc` was pressed once: the next `q` (or `y`) leaves the drill (quits, when
+    /// the drill is the whole app), anything else carries on.
     confirm_quit: bool,
     help: bool,
     scroll: u16,
@@ -149,6 +150,20 @@ impl Drill {
     /// The open question's index.
     pub fn current(&self) -> usize {
         self.cur
+    }
+
+    /// Leaving the drill quits the app (`tooldojo rehearse`) rather than going back.
+    pub fn quits_app(&self) -> bool {
+        self.cfg.quits_app
+    }
+
+    /// What leaving the drill does: quit the app, or go back to where it was opened.
+    fn leave(&self) -> DrillUpdate {
+        if self.cfg.quits_app {
+            DrillUpdate::Quit
+        } else {
+            DrillUpdate::Leave
+        }
     }
 
     /// Is the drill still running (the clock ticks, `q` asks first)?
@@ -251,7 +266,13 @@ impl Drill {
                         let points = written_points(&given);
                         (given, points)
                     }
-                    _ if open => (Given::OutOfTime, 0),
+                    // The words being typed are kept for the transcript, for no points.
+                    _ if open => (
+                        Given::OutOfTime {
+                            text: self.editor.text(),
+                        },
+                        0,
+                    ),
                     _ => (Given::NotReached, 0),
                 };
                 self.answers.push(Answer {

@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::*;
 use crate::content::Content;
 use crate::course::BlockEnv;
-use crate::course::rehearsal::{score, transcript};
+use crate::course::rehearsal::{Explain, score, transcript};
 use crate::course::{load_lessons, review};
 
 fn pool() -> Pool {
@@ -98,7 +98,9 @@ fn a_drill_runs_to_its_scorecard_and_the_transcript_says_everything() {
 #[test]
 fn q_asks_once_before_quitting_a_running_drill() {
     let p = pool();
-    let mut d = Drill::new(cfg(2), &p, &[], BTreeMap::new(), None);
+    let mut c = cfg(2);
+    c.quits_app = true;
+    let mut d = Drill::new(c, &p, &[], BTreeMap::new(), None);
     assert_eq!(d.on_key(key('q')), DrillUpdate::Redraw);
     assert!(d.confirming_quit());
     assert_eq!(
@@ -347,4 +349,222 @@ fn the_scorecard_labels_every_ending_and_never_cuts_an_id() {
         assert!(joined.contains(q.id()), "{} whole in:\n{text}", q.id());
     }
     assert!(!text.contains('…'), "nothing cut: {text}");
+}
+
+fn theme() -> crate::tui::theme::Theme {
+    crate::tui::theme::Theme::new(crate::tui::theme::ThemeName::Mono, false)
+}
+
+fn draw_at(d: &Drill, w: u16, h: u16, present: bool) -> String {
+    let area = ratatui::layout::Rect::new(0, 0, w, h);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    d.render(area, &mut buf, &theme(), present);
+    crate::text::screen_text(&buf)
+}
+
+fn card_text(d: &Drill, w: usize) -> String {
+    let (lines, _) = d.scorecard_lines(&theme(), w);
+    lines
+        .iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+/// Skip up to the drill's first explain question.
+fn to_explain(d: &mut Drill) -> Explain {
+    loop {
+        if let Question::Explain(e) = d.questions()[d.current()].clone() {
+            return e;
+        }
+        let _ = d.on_key(key('s'));
+    }
+}
+
+#[test]
+fn leaving_a_drill_opened_in_the_app_goes_back_and_the_whole_app_drill_quits() {
+    let p = pool();
+    let mut d = Drill::new(cfg(2), &p, &[], BTreeMap::new(), None);
+    let _ = d.on_key(esc());
+    assert!(d.confirming_quit());
+    let text = draw_at(&d, 80, 24, false);
+    assert!(text.contains("Leave the drill?"), "{text}");
+    assert!(text.contains("goes back"), "{text}");
+    assert_eq!(d.on_key(key('y')), DrillUpdate::Leave);
+    let mut c = cfg(2);
+    c.quits_app = true;
+    let mut d = Drill::new(c, &p, &[], BTreeMap::new(), None);
+    let _ = d.on_key(key('q'));
+    assert!(draw_at(&d, 80, 24, false).contains("q or y quits tooldojo"));
+    assert_eq!(d.on_key(key('y')), DrillUpdate::Quit);
+    // Ctrl-C quits either way.
+    let mut d = Drill::new(cfg(2), &p, &[], BTreeMap::new(), None);
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(d.on_key(ctrl_c), DrillUpdate::Quit);
+}
+
+#[test]
+fn an_explanation_left_empty_cannot_be_ticked_and_counts_as_a_skip() {
+    let p = pool();
+    let mut d = Drill::new(cfg(7), &p, &[], BTreeMap::new(), None);
+    let e = to_explain(&mut d);
+    let at = d.current();
+    let _ = d.on_key(esc());
+    let _ = d.on_key(enter());
+    assert_eq!(d.phase(), Phase::Reveal, "the model answer is shown");
+    let text = draw_at(&d, 100, 40, false);
+    assert!(text.contains("nothing to tick"), "{text}");
+    for _ in 0..e.points.len() {
+        let _ = d.on_key(key(' '));
+        let _ = d.on_key(key('j'));
+    }
+    let _ = d.on_key(enter());
+    let a = d.answers().iter().find(|a| a.index == at).unwrap();
+    assert_eq!((a.given.clone(), a.points), (score::Given::Skipped, 0));
+}
+
+#[test]
+fn words_typed_when_the_clock_runs_out_are_kept_for_no_points() {
+    let p = pool();
+    let mut d = Drill::new(cfg(7), &p, &[], BTreeMap::new(), None);
+    let _ = to_explain(&mut d);
+    for c in "budgets first".chars() {
+        let _ = d.on_key(key(c));
+    }
+    d.cfg.fixed_clock = Some(2 * 60_000);
+    assert_eq!(d.tick(), DrillUpdate::Finished);
+    let a = d
+        .answers()
+        .iter()
+        .find(|a| a.status() == "time's up")
+        .unwrap();
+    assert_eq!(a.points, 0);
+    assert!(transcript::markdown(&d).contains("budgets first"));
+    let text = card_text(&d, 80);
+    assert!(
+        text.contains("written when the clock ran out (no points): budgets first"),
+        "{text}"
+    );
+}
+
+#[test]
+fn questions_never_shown_are_not_missed_nor_due_for_review() {
+    let p = pool();
+    let mut d = Drill::new(cfg(12), &p, &[], BTreeMap::new(), None);
+    let _ = d.on_key(key('s'));
+    d.cfg.fixed_clock = Some(2 * 60_000);
+    let _ = d.tick();
+    let mut r = review::Rehearsal::default();
+    crate::course::rehearsal::record(&d, &mut r);
+    // The skip (seen, not answered) is a miss; the open one ran out; the rest were unseen.
+    assert_eq!(r.cards.len(), 2, "{:?}", r.cards);
+    let card = d.scorecard();
+    assert_eq!(card.missed, vec![0, 1]);
+    assert_eq!(card.not_reached, vec![2, 3, 4]);
+    let md = transcript::markdown(&d);
+    let missed = md.split("- Missed:").nth(1).unwrap();
+    let missed = missed.split("- Not reached").next().unwrap();
+    assert!(!missed.contains("Q3 "), "{md}");
+    assert!(
+        md.contains("- Not reached (never shown, so not missed): Q3, Q4, Q5"),
+        "{md}"
+    );
+    let text = card_text(&d, 80);
+    assert!(
+        text.contains("Not reached: Q3, Q4, Q5: never shown"),
+        "{text}"
+    );
+    assert!(text.contains("counted as missed: it comes back"), "{text}");
+    let revisit = text
+        .split("Revisit:")
+        .nth(1)
+        .unwrap()
+        .split("Not reached")
+        .next()
+        .unwrap();
+    assert!(!revisit.contains("Q3"), "{text}");
+    // Nothing answered: the time per answer says so.
+    assert!(
+        text.contains("Time per answered question: none answered"),
+        "{text}"
+    );
+    assert!(md.contains("- Clock: 2 minutes,"), "{md}");
+}
+
+#[test]
+fn the_scorecard_names_the_rubric_points_an_explanation_missed() {
+    let p = pool();
+    let mut d = Drill::new(cfg(11), &p, &[], BTreeMap::new(), None);
+    run_through(&mut d);
+    let e = d
+        .questions()
+        .iter()
+        .find_map(|q| match q {
+            Question::Explain(e) => Some(e.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let text = card_text(&d, 200);
+    // The first point was ticked; every other is named.
+    assert!(
+        !text.contains(&format!("not covered: {}", e.points[0])),
+        "{text}"
+    );
+    for point in &e.points[1..] {
+        assert!(
+            text.contains(&format!("not covered: {point}")),
+            "{point} in:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn the_scorecard_scrolls_to_its_end_and_no_further() {
+    let p = pool();
+    let mut d = Drill::new(cfg(6), &p, &[], BTreeMap::new(), None);
+    d.play_through();
+    let first = draw_at(&d, 80, 24, false);
+    assert!(first.contains("more lines below: j/PgDn"), "{first}");
+    for _ in 0..40 {
+        let _ = d.on_key(key('j'));
+        let _ = draw_at(&d, 80, 24, false);
+    }
+    let end = draw_at(&d, 80, 24, false);
+    let _ = d.on_key(key('k'));
+    assert_ne!(
+        draw_at(&d, 80, 24, false),
+        end,
+        "one k from the end moves at once"
+    );
+    let _ = d.on_key(key('g'));
+    assert_eq!(draw_at(&d, 80, 24, false), first);
+    let _ = d.on_key(key('G'));
+    assert_eq!(draw_at(&d, 80, 24, false), end);
+    assert!(end.contains("lines above: k/PgUp"), "{end}");
+}
+
+#[test]
+fn a_question_opens_at_its_top_and_a_wide_window_shows_the_drill_beside_it() {
+    let p = pool();
+    for seed in 0..20 {
+        let d = Drill::new(cfg(seed), &p, &[], BTreeMap::new(), None);
+        let text = draw_at(&d, 80, 24, true);
+        let body = text.lines().nth(2).unwrap_or_default();
+        assert!(
+            body.contains("What does") || body.contains("Write it"),
+            "seed {seed}:\n{text}"
+        );
+    }
+    let d = Drill::new(cfg(4), &p, &[], BTreeMap::new(), None);
+    let wide = draw_at(&d, 160, 45, false);
+    assert!(
+        wide.contains("This drill") && wide.contains("Q1 predict now"),
+        "{wide}"
+    );
+    assert!(wide.contains("skip"), "the keys are named: {wide}");
 }
