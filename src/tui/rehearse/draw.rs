@@ -306,7 +306,11 @@ impl Drill {
             t.heading,
         )];
         for (label, text) in &p.prompt {
-            if tall && let Some(laid) = laid_out(text) {
+            // Laid out only when it would wrap: a short object reads best on one line.
+            if tall
+                && width_of(label) + 2 + width_of(text) > w
+                && let Some(laid) = laid_out(text)
+            {
                 out.push(Line::styled(format!("{label}:"), t.dim));
                 for l in laid.lines() {
                     let mut line = draw::highlight_json_line(&format!("  {l}"), t);
