@@ -1,13 +1,13 @@
 //! The practice screen (`P`): the learner's own solution graded live. The learner edits
 //! the file in their own editor; every save grades it again and the results show here.
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Widget};
 
 use crate::practice::{Lang, Row, starter};
 use crate::text::wrap;
@@ -29,10 +29,11 @@ pub enum PracticeUpdate {
 }
 
 /// The practice screen's keys, for its help.
-const KEYS: [(&str, &str); 6] = [
+const KEYS: [(&str, &str); 7] = [
     ("g", "grade the file now"),
-    ("j/k", "scroll the rows"),
-    ("PgUp/PgDn", "scroll the rows"),
+    ("j/k", "scroll the rows a line"),
+    ("PgUp/PgDn", "scroll the rows a page"),
+    ("Home/End", "the first or the last rows"),
     ("Esc", "back to the lessons"),
     ("q", "quit"),
     ("Ctrl-C", "quit now"),
@@ -51,7 +52,11 @@ pub struct PracticeScreen {
     pub grader: LiveGrader,
     /// What was done about the file (a starter written, an existing file found).
     note: String,
-    scroll: u16,
+    /// The first line shown, at most [`PracticeScreen::max_scroll`].
+    scroll: usize,
+    /// The lines of the last frame and the rows they were drawn in: how far scrolling goes
+    /// and how far a page turns.
+    drawn: Cell<(usize, usize)>,
     /// The keys are shown over the screen (`?`).
     help: bool,
 }
@@ -85,8 +90,21 @@ impl PracticeScreen {
             grader: LiveGrader::new(file, lang, rows, notify),
             note,
             scroll: 0,
+            drawn: Cell::new((0, 0)),
             help: false,
         }
+    }
+
+    /// The furthest the rows scroll: the last line at the bottom of the last frame.
+    fn max_scroll(&self) -> usize {
+        let (total, h) = self.drawn.get();
+        total.saturating_sub(h)
+    }
+
+    /// Scroll to `to`, kept within the rows.
+    fn scroll_to(&mut self, to: usize) -> PracticeUpdate {
+        self.scroll = to.min(self.max_scroll());
+        PracticeUpdate::Redraw
     }
 
     pub fn on_key(&mut self, key: KeyEvent) -> PracticeUpdate {
@@ -111,12 +129,20 @@ impl PracticeScreen {
         } else if is_char(&key, 'g') {
             self.grader.grade();
             PracticeUpdate::Redraw
-        } else if is_down(&key) || plain(&key, KeyCode::PageDown) {
-            self.scroll = self.scroll.saturating_add(1);
-            PracticeUpdate::Redraw
-        } else if is_up(&key) || plain(&key, KeyCode::PageUp) {
-            self.scroll = self.scroll.saturating_sub(1);
-            PracticeUpdate::Redraw
+        } else if is_down(&key) {
+            self.scroll_to(self.scroll + 1)
+        } else if is_up(&key) {
+            self.scroll_to(self.scroll.saturating_sub(1))
+        } else if plain(&key, KeyCode::PageDown) {
+            let page = self.drawn.get().1.saturating_sub(1).max(1);
+            self.scroll_to(self.scroll + page)
+        } else if plain(&key, KeyCode::PageUp) {
+            let page = self.drawn.get().1.saturating_sub(1).max(1);
+            self.scroll_to(self.scroll.saturating_sub(page))
+        } else if plain(&key, KeyCode::Home) {
+            self.scroll_to(0)
+        } else if plain(&key, KeyCode::End) {
+            self.scroll_to(usize::MAX)
         } else {
             PracticeUpdate::None
         }
@@ -141,8 +167,9 @@ impl PracticeScreen {
         lines.extend(status_lines(&self.grader, t, w));
         let h = usize::from(body.height);
         let total = lines.len();
-        let top = usize::from(self.scroll).min(total.saturating_sub(h));
-        Paragraph::new(lines.into_iter().skip(top).take(h).collect::<Vec<_>>()).render(body, buf);
+        self.drawn.set((total, h));
+        let top = self.scroll.min(self.max_scroll());
+        draw::draw_scrolled(body, buf, &lines, top, (t, "PgDn"));
         let mut keys = BAR.to_vec();
         keys.retain(|k| k.rank != Rank::Scroll || total > h);
         render_keys(&keys, None, t, bar, buf);
@@ -185,6 +212,31 @@ mod tests {
             std::fs::read_to_string(&path).unwrap().contains("pass"),
             "left as it is"
         );
+    }
+
+    #[test]
+    fn the_rows_scroll_a_page_at_a_time_and_stop_at_their_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = PracticeScreen::open(dir.path(), Vec::new(), None);
+        // As if the last frame drew 50 lines in 10 rows.
+        s.drawn.set((50, 10));
+        let _ = s.on_key(key(KeyCode::PageDown));
+        assert_eq!(s.scroll, 9, "a page, less the line kept for context");
+        for _ in 0..40 {
+            let _ = s.on_key(key(KeyCode::Char('j')));
+        }
+        assert_eq!(s.scroll, 40, "no further than the last line at the bottom");
+        let _ = s.on_key(key(KeyCode::Char('k')));
+        assert_eq!(
+            s.scroll, 39,
+            "up at once, with no overshoot to use up first"
+        );
+        let _ = s.on_key(key(KeyCode::PageUp));
+        assert_eq!(s.scroll, 30);
+        let _ = s.on_key(key(KeyCode::Home));
+        assert_eq!(s.scroll, 0);
+        let _ = s.on_key(key(KeyCode::End));
+        assert_eq!(s.scroll, 40);
     }
 
     #[test]
