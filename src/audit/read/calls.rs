@@ -13,21 +13,72 @@ use super::{Ctx, at_ms, blocks_text, cow_at};
 /// Where a call's arguments may be, in the order looked for.
 const ARGS_KEYS: [&str; 4] = ["arguments", "args", "input", "parameters"];
 
+/// The members a call record is read from, each the first of its key (as `Json::get` finds
+/// it), found in one pass over the record's members.
+#[derive(Default)]
+struct Members<'j> {
+    tools: Option<&'j Json<'j>>,
+    tool: Option<&'j Json<'j>>,
+    name: Option<&'j Json<'j>>,
+    /// By [`ARGS_KEYS`].
+    args: [Option<&'j Json<'j>>; 4],
+    id: Option<&'j Json<'j>>,
+    call_id: Option<&'j Json<'j>>,
+    result: Option<&'j Json<'j>>,
+    output: Option<&'j Json<'j>>,
+    is_error: Option<&'j Json<'j>>,
+    is_error_camel: Option<&'j Json<'j>>,
+}
+
+impl<'j> Members<'j> {
+    fn of(fields: &'j [(Cow<'j, str>, Json<'j>)]) -> Members<'j> {
+        let mut m = Members::default();
+        for (k, v) in fields {
+            let slot = match k.as_ref() {
+                "tools" => &mut m.tools,
+                "tool" => &mut m.tool,
+                "name" => &mut m.name,
+                "id" => &mut m.id,
+                "call_id" => &mut m.call_id,
+                "result" => &mut m.result,
+                "output" => &mut m.output,
+                "is_error" => &mut m.is_error,
+                "isError" => &mut m.is_error_camel,
+                k => match ARGS_KEYS.iter().position(|a| *a == k) {
+                    Some(i) => &mut m.args[i],
+                    None => continue,
+                },
+            };
+            slot.get_or_insert(v);
+        }
+        m
+    }
+}
+
+/// A string member, borrowed.
+fn cow<'j>(v: Option<&'j Json<'j>>) -> Option<Cow<'j, str>> {
+    match v {
+        Some(Json::Str(s)) => Some(Cow::Borrowed(s.as_ref())),
+        _ => None,
+    }
+}
+
 pub(super) fn read<'j>(
     root: &'j Json<'j>,
     rec: &mut Record<'j>,
     ctx: Ctx<'_>,
 ) -> Result<(), String> {
-    if !matches!(root, Json::Object(_)) {
+    let Json::Object(fields) = root else {
         return Err(format!(
             "a call record is an object, not a {}",
             root.py_type()
         ));
-    }
-    if let Some(Json::Array(tools)) = root.get("tools") {
+    };
+    let m = Members::of(fields);
+    if let Some(Json::Array(tools)) = m.tools {
         rec.declare(tools.iter());
     }
-    let tool = match root.get("tool") {
+    let tool = match m.tool {
         Some(Json::Str(s)) => Cow::Borrowed(s.as_ref()),
         Some(decl @ Json::Object(_)) => {
             rec.declare(std::iter::once(decl));
@@ -39,19 +90,19 @@ pub(super) fn read<'j>(
                 other.py_type()
             ));
         }
-        None => cow_at(root, "name").ok_or_else(|| "no \"tool\" or \"name\"".to_owned())?,
+        None => cow(m.name).ok_or_else(|| "no \"tool\" or \"name\"".to_owned())?,
     };
-    let key = ARGS_KEYS.iter().find(|k| root.get(k).is_some());
-    let args = match key.and_then(|k| root.get(k)) {
+    let at_key = m.args.iter().position(Option::is_some);
+    let args = match at_key.and_then(|i| m.args[i]) {
         Some(Json::Str(s)) => ArgsIn::Text(Cow::Borrowed(s)),
         None | Some(Json::Null) => ArgsIn::Missing,
         Some(v) => ArgsIn::Json(v),
     };
-    let duplicate = match (&args, key) {
-        (ArgsIn::Json(Json::Object(_)), Some(k)) => ctx.duplicate_in(|| (*k).to_owned()),
+    let duplicate = match (&args, at_key) {
+        (ArgsIn::Json(Json::Object(_)), Some(i)) => ctx.duplicate_in(|| ARGS_KEYS[i].to_owned()),
         _ => None,
     };
-    let id = cow_at(root, "id").or_else(|| cow_at(root, "call_id"));
+    let id = cow(m.id).or_else(|| cow(m.call_id));
     let at = at_ms(root);
     rec.steps.push(Step::Turn { at_ms: at });
     rec.steps.push(Step::Call(CallStep {
@@ -61,8 +112,8 @@ pub(super) fn read<'j>(
         duplicate,
         at_ms: at,
     }));
-    if let Some(result) = root.get("result").or_else(|| root.get("output")) {
-        let flag = root.get("is_error").or_else(|| root.get("isError"));
+    if let Some(result) = m.result.or(m.output) {
+        let flag = m.is_error.or(m.is_error_camel);
         rec.steps.push(Step::Result(ResultStep {
             id,
             by_name: false,
