@@ -27,7 +27,7 @@ pub mod steps;
 use std::io::{self, Read};
 use std::sync::Arc;
 
-use crate::validate::json::{self, ParseError, push_str_json};
+use crate::validate::json::{self, ParseError};
 
 pub use convo::{Call, Conversation, Finding, Place, Verdict};
 pub use declared::{Catalog, Catalogs};
@@ -38,10 +38,46 @@ use convo::Builder;
 use read::Ctx;
 use steps::Step;
 
+/// `text` with the value at `range` (declarations compiled before) put aside: in its place
+/// the tool's name (`name`, as JSON) for one declaration, else `null`.
+fn swap_in(
+    text: &str,
+    range: &std::ops::Range<usize>,
+    member: skim::Member,
+    name: Option<&str>,
+    out: &mut String,
+) {
+    out.clear();
+    out.reserve(text.len());
+    out.push_str(&text[..range.start]);
+    match (member, name) {
+        (skim::Member::Tool, Some(name)) => out.push_str(name),
+        _ => out.push_str("null"),
+    }
+    out.push_str(&text[range.end..]);
+}
+
+/// Whether a record read holds one member at the top that may declare (the one put aside):
+/// so the record's declarations are those put aside, as a skim of every member would find.
+fn declares_once(root: &json::Json<'_>) -> bool {
+    match root {
+        json::Json::Object(fields) => {
+            fields
+                .iter()
+                .filter(|(k, _)| skim::DECLARING_KEYS.contains(&k.as_ref()))
+                .count()
+                == 1
+        }
+        _ => false,
+    }
+}
+
 /// Where a record's declarations are, as it is read.
 enum Declared {
-    /// Put aside: compiled before from the same text.
-    Known(Arc<Catalog>),
+    /// Put aside: compiled before from the same text. `whole`: every member of the record
+    /// was skimmed, and this was its only declaration member; else the record once read must
+    /// hold no other member that may declare ([`skim::first_known`]).
+    Known { catalog: Arc<Catalog>, whole: bool },
     /// In the record, in this member (remembered once compiled).
     Raw(skim::Member, std::ops::Range<usize>),
     /// In the record, wherever its format keeps them.
@@ -146,6 +182,8 @@ pub struct Audit<'s> {
     /// Where the MCP session to come starts: its first message (an `initialize`, a
     /// `tools/list` request), though its conversation opens with its first step.
     mcp_start: Option<Place>,
+    /// Room for a record's text with its declarations put aside, kept between records.
+    swapped: String,
 }
 
 impl<'s> Audit<'s> {
@@ -161,6 +199,7 @@ impl<'s> Audit<'s> {
             done_only: false,
             mcp_session: None,
             mcp_start: None,
+            swapped: String::new(),
         }
     }
 
@@ -229,25 +268,49 @@ impl<'s> Audit<'s> {
     /// One record's text: its declarations put aside when they were compiled before, then
     /// read; read again whole when that cannot be done.
     fn record(&mut self, place: Place, text: &str, session: &mut Option<Builder>) {
+        // Most records of a log repeat the declarations of one before: the first declaration
+        // member is looked for alone, and the rest of the record is skimmed only when that
+        // cannot be done.
+        if let Some(found) = skim::first_known(text, &self.known) {
+            let catalog = found.catalog.clone();
+            let mut swapped = std::mem::take(&mut self.swapped);
+            swap_in(text, &found.range, found.member, found.name, &mut swapped);
+            let done = self.read_record(
+                &place,
+                &swapped,
+                session,
+                Declared::Known {
+                    catalog,
+                    whole: false,
+                },
+            );
+            self.swapped = swapped;
+            if done {
+                return;
+            }
+        }
         let spans = skim::declarations(text, &self.known);
         let known = match spans.as_slice() {
             [(member, range)] => self
                 .known
                 .find(&text[range.clone()])
                 .map(|(catalog, name)| {
-                    let mut swapped = String::with_capacity(text.len());
-                    swapped.push_str(&text[..range.start]);
-                    match (member, name) {
-                        (skim::Member::Tool, Some(name)) => push_str_json(name, &mut swapped),
-                        _ => swapped.push_str("null"),
-                    }
-                    swapped.push_str(&text[range.end..]);
+                    let mut swapped = String::new();
+                    swap_in(text, range, *member, name, &mut swapped);
                     (swapped, catalog.clone())
                 }),
             _ => None,
         };
         if let Some((swapped, catalog)) = known
-            && self.read_record(&place, &swapped, session, Declared::Known(catalog))
+            && self.read_record(
+                &place,
+                &swapped,
+                session,
+                Declared::Known {
+                    catalog,
+                    whole: true,
+                },
+            )
         {
             return;
         }
@@ -268,9 +331,10 @@ impl<'s> Audit<'s> {
         session: &mut Option<Builder>,
         declared: Declared,
     ) -> bool {
+        let known = matches!(declared, Declared::Known { .. });
         let (parsed, duplicate) = match json::parse(text) {
             Ok(v) => (Ok(v), None),
-            Err(_) if matches!(declared, Declared::Known(_)) => return false,
+            Err(_) if known => return false,
             Err(ParseError::Duplicate { path }) => {
                 (json::parse_allowing_duplicates(text), Some(path))
             }
@@ -283,8 +347,11 @@ impl<'s> Audit<'s> {
                 return true;
             }
         };
+        if matches!(declared, Declared::Known { whole: false, .. }) && !declares_once(&root) {
+            return false;
+        }
         if let Some(items) = read::array_of_records(&root, self.opts.format) {
-            if matches!(declared, Declared::Known(_)) {
+            if known {
                 return false;
             }
             for (i, item) in items.iter().enumerate() {
@@ -310,15 +377,15 @@ impl<'s> Audit<'s> {
         };
         let rec = match read::read(&root, self.opts.format, ctx) {
             Ok(r) => r,
-            Err(_) if matches!(declared, Declared::Known(_)) => return false,
+            Err(_) if known => return false,
             Err(why) => {
                 self.bad(place.clone(), why);
                 return true;
             }
         };
         let catalog = match (declared, &rec.tools) {
-            (Declared::Known(_), Some(_)) => return false,
-            (Declared::Known(c), None) => Some(c),
+            (Declared::Known { .. }, Some(_)) => return false,
+            (Declared::Known { catalog, .. }, None) => Some(catalog),
             (Declared::Raw(member, range), Some(entries)) => {
                 let c = self.catalogs.get(entries);
                 self.remember(rec.format, member, &text[range], &c);
@@ -428,6 +495,64 @@ impl<'s> Audit<'s> {
                 Step::Declare(entries) => open.declare(Some(self.catalogs.get(&entries))),
                 other => open.step(other),
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON lines of a run on `log`, by the line of their record, without the place.
+    fn lines_by_record(log: &str) -> Vec<(usize, serde_json::Value)> {
+        let mut sink = jsonl::JsonSink::new(Vec::new());
+        let mut run = Audit::new(Options::default(), None, &mut sink);
+        run.read("log.jsonl", log.as_bytes()).unwrap();
+        let totals = run.totals;
+        let out = String::from_utf8(sink.finish(&totals).unwrap()).unwrap();
+        let mut found = Vec::new();
+        for line in out.lines() {
+            let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+            if let Some(record) = v.as_object_mut().and_then(|o| o.remove("record")) {
+                let at = record.as_str().unwrap().rsplit(':').next().unwrap();
+                found.push((at.parse().unwrap(), v));
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn declarations_put_aside_judge_a_record_as_reading_it_whole_does() {
+        let decl = r#"{"name": "get", "parameters": {"type": "object",
+            "properties": {"n": {"type": "integer"}}, "required": ["n"]}}"#
+            .replace('\n', "");
+        let other = r#"{"name": "put", "parameters": {"type": "object"}}"#;
+        // After the first record, each repeats its declaration: put aside without the rest
+        // of the record skimmed, then read whole when the record holds more that may declare.
+        let records = [
+            format!(r#"{{"tool": {decl}, "arguments": "{{\"n\": 1}}"}}"#),
+            format!(r#"{{"tool": {decl}, "arguments": "{{\"n\": \"x\"}}"}}"#),
+            format!(r#"{{"tool": {decl}, "arguments": "{{}}", "tools": [{other}]}}"#),
+            format!(r#"{{"arguments": "{{\"n\": 2}}", "tool": {decl}, "id": "c1"}}"#),
+            format!(r#"{{"tool": {decl}, "arguments": "{{\"n\": 1}}", "tool": 1}}"#),
+            format!(r#"{{"tool": {decl}, "arguments": "{{\"n\": 1}}", "request": {{}}}}"#),
+            format!(r#"{{"tool": {decl}, "arguments": "{{\"n\": 1}}""#),
+            format!(r#"{{"tool": {decl}, "input": {{"n": 3, "n": 4}}}}"#),
+        ];
+        let together = lines_by_record(&records.join("\n"));
+        for (i, record) in records.iter().enumerate().skip(1) {
+            // Alone in its log, nothing is known: the record is read whole.
+            let alone: Vec<_> = lines_by_record(record)
+                .into_iter()
+                .map(|(_, v)| v)
+                .collect();
+            let put_aside: Vec<_> = together
+                .iter()
+                .filter(|(at, _)| *at == i + 1)
+                .map(|(_, v)| v.clone())
+                .collect();
+            assert!(!alone.is_empty());
+            assert_eq!(put_aside, alone, "{record}");
         }
     }
 }

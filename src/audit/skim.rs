@@ -10,7 +10,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::declared::Catalog;
-use crate::validate::json::{plain_run, skip_ws as ws};
+use crate::validate::json::{plain_run, push_str_json, skip_ws as ws};
 
 /// Which member a range is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,15 +117,47 @@ fn value_end(b: &[u8], i: usize) -> Option<usize> {
 
 /// The members of the object at `i`: each key's range (inside its quotes) and its value's.
 fn members(b: &[u8], i: usize, known: &Known) -> Option<Vec<(Range<usize>, Range<usize>)>> {
-    if b.get(i) != Some(&b'{') {
-        return None;
-    }
+    let mut walk = Walk::open(b, i, known)?;
     let mut out = Vec::new();
-    let mut j = ws(b, i + 1);
-    if b.get(j) == Some(&b'}') {
-        return Some(out);
+    while let Some(member) = walk.step()? {
+        out.push(member);
     }
-    loop {
+    Some(out)
+}
+
+/// The members of one object, skimmed one at a time.
+struct Walk<'a> {
+    b: &'a [u8],
+    known: &'a Known,
+    /// Where the next member's key starts (`None` past the last).
+    at: Option<usize>,
+    /// The known text the last value is (its index in `known`), if it is one.
+    known_at: Option<usize>,
+}
+
+impl<'a> Walk<'a> {
+    /// The object at `i`, if there is one.
+    fn open(b: &'a [u8], i: usize, known: &'a Known) -> Option<Walk<'a>> {
+        if b.get(i) != Some(&b'{') {
+            return None;
+        }
+        let j = ws(b, i + 1);
+        let at = (b.get(j) != Some(&b'}')).then_some(j);
+        Some(Walk {
+            b,
+            known,
+            at,
+            known_at: None,
+        })
+    }
+
+    /// The next member, its key's range (inside its quotes) and its value's: `Some(None)`
+    /// past the last, `None` when the text is not an object the skim can follow.
+    fn step(&mut self) -> Option<Option<(Range<usize>, Range<usize>)>> {
+        let Some(mut j) = self.at else {
+            return Some(None);
+        };
+        let b = self.b;
         if b.get(j) != Some(&b'"') {
             return None;
         }
@@ -136,24 +168,65 @@ fn members(b: &[u8], i: usize, known: &Known) -> Option<Vec<(Range<usize>, Range
             return None;
         }
         j = ws(b, j + 1);
-        let end = match known.length_at(&b[j..]) {
-            Some(n) => j + n,
+        self.known_at = self.known.at(&b[j..]);
+        let end = match self.known_at {
+            Some(k) => j + self.known.kept[k].0.len(),
             None => value_end(b, j)?,
         };
-        out.push((key, j..end));
-        j = ws(b, end);
-        match b.get(j)? {
-            b',' => j = ws(b, j + 1),
-            b'}' => return Some(out),
+        let after = ws(b, end);
+        self.at = match b.get(after)? {
+            b',' => Some(ws(b, after + 1)),
+            b'}' => None,
             _ => return None,
-        }
+        };
+        Some(Some((key, j..end)))
     }
 }
+
+/// A declaration member whose value is the text of declarations compiled before.
+#[derive(Debug)]
+pub struct Found<'k> {
+    pub member: Member,
+    /// Where its value is.
+    pub range: Range<usize>,
+    pub catalog: &'k Arc<Catalog>,
+    /// The name of a single declaration, as a JSON string.
+    pub name: Option<&'k str>,
+}
+
+/// The first declaration member at the top of `text`, when its value is the text of
+/// declarations compiled before. The members after it are left unskimmed, so whether it is
+/// the record's only declaration member is for the caller to tell from the record once
+/// read. `None` when the first is not known, or is in `request`.
+pub fn first_known<'k>(text: &str, known: &'k Known) -> Option<Found<'k>> {
+    let b = text.as_bytes();
+    let mut walk = Walk::open(b, ws(b, 0), known)?;
+    loop {
+        let (key, value) = walk.step()??;
+        let member = match &b[key] {
+            b"tools" => Member::Tools,
+            b"tool" if b.get(value.start) == Some(&b'{') => Member::Tool,
+            b"request" => return None,
+            _ => continue,
+        };
+        let (_, catalog, name) = &known.kept[walk.known_at?];
+        return Some(Found {
+            member,
+            range: value,
+            catalog,
+            name: name.as_deref(),
+        });
+    }
+}
+
+/// The keys at the top of a record that may hold declarations (`request` may hold `tools`).
+pub const DECLARING_KEYS: [&str; 3] = ["tools", "tool", "request"];
 
 /// Declarations compiled before, by their exact text.
 #[derive(Debug, Default)]
 pub struct Known {
-    /// Newest last: the text, its declarations, and (for one declaration) its tool's name.
+    /// Newest last: the text, its declarations, and (for one declaration) its tool's name
+    /// as a JSON string.
     kept: Vec<(String, Arc<Catalog>, Option<String>)>,
 }
 
@@ -161,7 +234,8 @@ pub struct Known {
 const KEPT: usize = 8;
 
 impl Known {
-    /// The declarations compiled from exactly `raw`, and the name of a single one.
+    /// The declarations compiled from exactly `raw`, and the name of a single one as a JSON
+    /// string.
     pub fn find(&self, raw: &str) -> Option<(&Arc<Catalog>, Option<&str>)> {
         self.kept
             .iter()
@@ -170,19 +244,22 @@ impl Known {
             .map(|(_, c, name)| (c, name.as_deref()))
     }
 
-    /// The length of the known text `rest` starts with, if one does. Known texts are
-    /// whole objects or arrays read strictly before, and such a text ends itself: a value
-    /// that starts with one is exactly that one.
-    fn length_at(&self, rest: &[u8]) -> Option<usize> {
+    /// The known text `rest` starts with, if one does (its index). Known texts are whole
+    /// objects or arrays read strictly before, and such a text ends itself: a value that
+    /// starts with one is exactly that one. A word from the middle of each is compared
+    /// first: the declarations of one agent often share their first bytes.
+    fn at(&self, rest: &[u8]) -> Option<usize> {
         if !matches!(rest.first(), Some(b'{' | b'[')) {
             return None;
         }
-        self.kept
-            .iter()
-            .rev()
-            .map(|(t, ..)| t.as_bytes())
-            .find(|t| t.first() == rest.first() && rest.starts_with(t))
-            .map(<[u8]>::len)
+        self.kept.iter().rposition(|(t, ..)| {
+            let t = t.as_bytes();
+            let mid = t.len() / 2;
+            t.first() == rest.first()
+                && t.get(mid..mid + 8)
+                    .is_none_or(|w| rest.get(mid..mid + 8) == Some(w))
+                && rest.starts_with(t)
+        })
     }
 
     pub fn keep(&mut self, raw: &str, catalog: Arc<Catalog>, name: Option<String>) {
@@ -192,6 +269,11 @@ impl Known {
         if self.kept.len() == KEPT {
             self.kept.remove(0);
         }
+        let name = name.map(|n| {
+            let mut json = String::with_capacity(n.len() + 2);
+            push_str_json(&n, &mut json);
+            json
+        });
         self.kept.push((raw.to_owned(), catalog, name));
     }
 }
@@ -239,6 +321,40 @@ mod tests {
             assert_eq!(&text[got[0].1.clone()], other);
             assert_eq!(got, declarations(&text, &Known::default()));
         }
+    }
+
+    #[test]
+    fn the_first_declaration_member_is_found_alone_when_it_is_known() {
+        let mut known = Known::default();
+        let decl = r#"{"name": "get", "parameters": {"type": "object"}}"#;
+        known.keep(
+            decl,
+            Arc::new(Catalog::from_entries(&[])),
+            Some("g\"et".into()),
+        );
+        let name = Some(r#""g\"et""#);
+        // Found at the first declaration member, after others, whatever follows it.
+        for text in [
+            format!(r#"{{"tool": {decl}, "arguments": "{{\"a\": 1}}"}}"#),
+            format!(r#" {{"id": "x", "tool" : {decl} , "tools": [1], "oops"#),
+        ] {
+            let found = first_known(&text, &known).unwrap();
+            assert_eq!(found.member, Member::Tool);
+            assert_eq!((&text[found.range], found.name), (decl, name));
+        }
+        // Not when the first is unknown, is a name, or is in `request`.
+        for text in [
+            r#"{"tools": [], "tool": DECL}"#,
+            r#"{"tool": "get", "x": DECL}"#,
+            r#"{"request": {"tools": DECL}, "tool": DECL}"#,
+            r#"{"a" 1, "tool": DECL}"#,
+        ] {
+            let text = text.replace("DECL", decl);
+            assert!(first_known(&text, &known).is_none(), "{text}");
+        }
+        // A known text at a `tools` member: no name goes in its place.
+        let text = format!(r#"{{"tools": {decl}}}"#);
+        assert_eq!(first_known(&text, &known).unwrap().member, Member::Tools);
     }
 
     #[test]
