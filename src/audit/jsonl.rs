@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -18,6 +19,7 @@ pub struct JsonSink<W: Write> {
     out: W,
     counts: BTreeMap<Kind, usize>,
     buf: String,
+    records: Records,
 }
 
 impl<W: Write> JsonSink<W> {
@@ -26,6 +28,7 @@ impl<W: Write> JsonSink<W> {
             out,
             counts: BTreeMap::new(),
             buf: String::new(),
+            records: Records::default(),
         }
     }
 
@@ -53,14 +56,22 @@ impl<W: Write> JsonSink<W> {
     }
 }
 
+/// The bytes a JSON string holds as they are: printable ASCII but `"` and `\\`.
+const PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7f {
+        t[b] = b != b'"' as usize && b != b'\\' as usize;
+        b += 1;
+    }
+    t
+};
+
 /// A JSON string, every character that could steer a terminal escaped (the validator's
 /// writer escapes controls; the rest of the table is escaped here).
 fn string(s: &str, out: &mut String) {
     // Most are short names and ids with nothing to escape: written as they are.
-    if s.len() <= 64
-        && s.bytes()
-            .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
-    {
+    if s.bytes().all(|b| PLAIN[usize::from(b)]) {
         out.reserve(s.len() + 2);
         out.push('"');
         out.push_str(s);
@@ -97,23 +108,37 @@ fn number(n: usize, out: &mut String) {
     out.push_str(itoa::Buffer::new().format(n));
 }
 
-/// A record's place as a JSON string (`"FILE:LINE"`), as [`string`] writes it.
-fn place(place: &Place, out: &mut String) {
-    if !place.file.is_ascii() {
-        return string(&place.to_string(), out);
-    }
-    // Escaping is character by character, so the name and the line can be written apart.
-    out.push('"');
-    crate::validate::json::push_json_escaped(&place.file, out);
-    out.push(':');
-    number(place.line, out);
-    out.push('"');
+/// How each line starts, `{"record": "FILE:LINE"`: the place as [`string`] writes it.
+/// Escaping is character by character, so the file's part is written once for all the
+/// records of the file and the line put after it.
+#[derive(Default)]
+struct Records {
+    /// The file last written, and `{"record": "FILE:` for it.
+    file: Option<(Arc<str>, String)>,
+    line: String,
 }
 
-/// The call lines and the conversation line of `conv`.
-pub fn lines(conv: &Conversation, out: &mut String) {
-    let mut record = String::with_capacity(conv.place.file.len() + 24);
-    place(&conv.place, &mut record);
+impl Records {
+    fn start(&mut self, place: &Place) -> &str {
+        let same = matches!(&self.file, Some((f, _)) if Arc::ptr_eq(f, &place.file));
+        if !same {
+            let mut head = String::from("{\"record\": ");
+            string(&format!("{}:", place.file), &mut head);
+            head.pop();
+            self.file = Some((place.file.clone(), head));
+        }
+        let head = self.file.as_ref().map_or("", |(_, h)| h.as_str());
+        self.line.clear();
+        self.line.push_str(head);
+        number(place.line, &mut self.line);
+        self.line.push('"');
+        &self.line
+    }
+}
+
+/// The call lines and the conversation line of `conv`; `record` starts each
+/// ([`Records::start`]).
+fn lines(conv: &Conversation, record: &str, out: &mut String) {
     let by_call = by_call(conv);
     let mut at = 0;
     for (i, c) in conv.calls.iter().enumerate() {
@@ -128,40 +153,43 @@ pub fn lines(conv: &Conversation, out: &mut String) {
             .iter()
             .map(|&f| &conv.findings[f])
             .collect();
-        call_line(c, &mine, &record, out);
+        call_line(c, &mine, record, out);
     }
-    conversation_line(conv, &record, out);
+    conversation_line(conv, record, out);
 }
 
-/// One call's line; `record` is its place, written as JSON already. Each key is written
+/// One call's line; `record` is its start, written as JSON already. Each key is written
 /// with the punctuation around it in one piece (a few dozen pieces a record).
 fn call_line(c: &Call, mine: &[&Finding], record: &str, out: &mut String) {
-    let error: std::borrow::Cow<'_, str> = match (c.verdict.ok(), &c.verdict) {
-        (Some(true), _) => "".into(),
-        (Some(false), v) => v.error_text(&c.tool).unwrap_or_default(),
-        (None, super::Verdict::Refused(why)) => {
-            format!("not judged: the declaration cannot be honoured: {why}").into()
-        }
-        (None, super::Verdict::Provided(kind)) => {
-            format!("not judged: declared as a provider-defined tool ({kind}) with no input schema")
-                .into()
-        }
-        (None, _) => "not judged: no declarations".into(),
-    };
-    out.push_str("{\"record\": ");
     out.push_str(record);
     out.push_str(", \"call_id\": ");
     opt_string(c.id.as_deref(), out);
     out.push_str(", \"tool\": ");
     string(&c.tool, out);
-    out.push_str(match c.verdict.ok() {
-        Some(true) => ", \"ok\": true, \"error\": ",
-        Some(false) => ", \"ok\": false, \"error\": ",
-        None => ", \"ok\": null, \"error\": ",
-    });
-    string(&error, out);
-    out.push_str(", \"path\": ");
-    string(c.verdict.path(), out);
+    match (c.verdict.ok(), &c.verdict) {
+        // Passed: no error, no path.
+        (Some(true), _) => out.push_str(", \"ok\": true, \"error\": \"\", \"path\": \"\""),
+        (ok, v) => {
+            let error: std::borrow::Cow<'_, str> = match (ok, v) {
+                (Some(_), v) => v.error_text(&c.tool).unwrap_or_default(),
+                (None, super::Verdict::Refused(why)) => {
+                    format!("not judged: the declaration cannot be honoured: {why}").into()
+                }
+                (None, super::Verdict::Provided(kind)) => format!(
+                    "not judged: declared as a provider-defined tool ({kind}) with no input schema"
+                )
+                .into(),
+                (None, _) => "not judged: no declarations".into(),
+            };
+            out.push_str(match ok {
+                Some(_) => ", \"ok\": false, \"error\": ",
+                None => ", \"ok\": null, \"error\": ",
+            });
+            string(&error, out);
+            out.push_str(", \"path\": ");
+            string(v.path(), out);
+        }
+    }
     out.push_str(", \"turn\": ");
     number(c.turn as usize, out);
     out.push_str(if c.result.is_some() {
@@ -169,15 +197,18 @@ fn call_line(c: &Call, mine: &[&Finding], record: &str, out: &mut String) {
     } else {
         ", \"answered\": false, \"findings\": "
     });
+    if mine.is_empty() {
+        out.push_str("[], \"details\": []}\n");
+        return;
+    }
     list(mine.iter().map(|f| f.kind.name()), out);
     out.push_str(", \"details\": ");
     list(mine.iter().map(|f| f.detail.as_str()), out);
     out.push_str("}\n");
 }
 
-/// The conversation's line; `record` is its place, written as JSON already.
+/// The conversation's line; `record` is its start, written as JSON already.
 fn conversation_line(conv: &Conversation, record: &str, out: &mut String) {
-    out.push_str("{\"record\": ");
     out.push_str(record);
     out.push_str(", \"conversation\": true, \"format\": ");
     string(conv.format.name(), out);
@@ -200,6 +231,10 @@ fn conversation_line(conv: &Conversation, record: &str, out: &mut String) {
     ] {
         out.push_str(k);
         number(n, out);
+    }
+    if conv.findings.is_empty() {
+        out.push_str(", \"findings\": [], \"notes\": []}\n");
+        return;
     }
     out.push_str(", \"findings\": ");
     list(conv.findings.iter().map(|f| f.kind.name()), out);
@@ -240,13 +275,13 @@ impl<W: Write> Sink for JsonSink<W> {
             *self.counts.entry(f.kind).or_default() += 1;
         }
         self.buf.clear();
-        lines(&conv, &mut self.buf);
+        let record = self.records.start(&conv.place);
+        lines(&conv, record, &mut self.buf);
         self.out.write_all(self.buf.as_bytes())
     }
 
     fn bad_record(&mut self, place: Place, why: String) -> io::Result<()> {
-        let mut text = String::from("{\"record\": ");
-        self::place(&place, &mut text);
+        let mut text = self.records.start(&place).to_owned();
         text.push_str(", \"bad_record\": ");
         string(&why, &mut text);
         text.push_str("}\n");
