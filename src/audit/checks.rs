@@ -5,7 +5,8 @@
 
 type HashMap<K, V> = foldhash::HashMap<K, V>;
 
-use super::convo::{Conversation, Finding, Verdict};
+use super::Verdict;
+use super::convo::{Conversation, Finding};
 use super::heuristics;
 use super::steps::Format;
 use super::{Kind, Limits};

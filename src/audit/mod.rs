@@ -23,16 +23,18 @@ pub mod report;
 mod skim;
 pub mod source;
 pub mod steps;
+mod verdict;
 
 use std::io::{self, Read};
 use std::sync::Arc;
 
 use crate::validate::json::{self, ParseError};
 
-pub use convo::{Call, Conversation, Finding, Place, Verdict};
+pub use convo::{Call, Conversation, Finding, Place};
 pub use declared::{Catalog, Catalogs};
 pub use kind::{Kind, Lesson};
 pub use steps::Format;
+pub use verdict::Verdict;
 
 use convo::Builder;
 use read::Ctx;

@@ -14,7 +14,8 @@ use crate::replay::{
 use crate::sanitize::clean;
 use crate::validate::json::cut;
 
-use super::convo::{Conversation, Seen, Verdict};
+use super::Verdict;
+use super::convo::{Conversation, Seen};
 use super::report::plural;
 use super::steps::Speaker;
 use super::{Finding, Kind};
