@@ -195,6 +195,9 @@ static ANY_OBJECT: LazyLock<Validator> = LazyLock::new(|| {
         .expect("the empty schema compiles")
 });
 
+/// The names of no declarations, shared by every conversation that has none.
+static NO_NAMES: LazyLock<Arc<[String]>> = LazyLock::new(|| Arc::from([]));
+
 /// A conversation being read.
 pub struct Builder {
     conv: Conversation,
@@ -237,7 +240,7 @@ impl Builder {
                 max_parallel: 0,
                 longest_failing_streak: 0,
                 declared: 0,
-                declared_names: Arc::from([]),
+                declared_names: NO_NAMES.clone(),
                 seen: Vec::new(),
                 part: 0,
             },
@@ -254,6 +257,67 @@ impl Builder {
         };
         b.declare(catalog);
         b
+    }
+
+    /// Begin another conversation in this builder's room, as [`Builder::new`] would: its
+    /// lists and maps are emptied and filled again, so a long log is read without asking for
+    /// new room for each of its conversations.
+    pub fn restart(
+        &mut self,
+        place: Place,
+        format: Format,
+        catalog: Option<Arc<Catalog>>,
+        keep: Keep,
+    ) {
+        // Every field named: one added must be set here too.
+        let Builder {
+            conv,
+            catalog: declared_by,
+            pending,
+            ids,
+            pending_by_name,
+            in_turn,
+            auto_turns,
+            last_was_call,
+            steps,
+            keep: kept,
+            rules,
+        } = self;
+        let Conversation {
+            place: at,
+            format: read_as,
+            turns,
+            calls,
+            findings,
+            repairs,
+            max_parallel,
+            longest_failing_streak,
+            declared,
+            declared_names,
+            seen,
+            part,
+        } = conv;
+        (*at, *read_as) = (place, format);
+        (
+            *turns,
+            *repairs,
+            *max_parallel,
+            *longest_failing_streak,
+            *part,
+        ) = (0, 0, 0, 0, 0);
+        *declared = 0;
+        *declared_names = NO_NAMES.clone();
+        calls.clear();
+        findings.clear();
+        seen.clear();
+        *declared_by = None;
+        pending.clear();
+        ids.clear();
+        pending_by_name.clear();
+        (*in_turn, *steps) = (0, 0);
+        (*auto_turns, *last_was_call) = (format == Format::Mcp, false);
+        (*kept, *rules) = (keep, ValidatorRules::ALL_ON);
+        self.declare(catalog);
     }
 
     pub fn calls(&self) -> usize {
@@ -578,10 +642,11 @@ impl Builder {
         }
     }
 
-    /// The conversation read, its checks still to run (`checks::run`).
-    pub fn finish(mut self) -> Conversation {
+    /// The conversation read, its checks still to run (`checks::run`); the builder keeps it
+    /// until it is restarted.
+    pub fn finish(&mut self) -> &mut Conversation {
         self.conv.max_parallel = self.conv.max_parallel.max(self.in_turn);
-        self.conv
+        &mut self.conv
     }
 }
 

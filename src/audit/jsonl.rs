@@ -270,13 +270,13 @@ fn by_call(conv: &Conversation) -> Vec<usize> {
 }
 
 impl<W: Write> Sink for JsonSink<W> {
-    fn conversation(&mut self, conv: Conversation) -> io::Result<()> {
+    fn conversation(&mut self, conv: &Conversation) -> io::Result<()> {
         for f in &conv.findings {
             *self.counts.entry(f.kind).or_default() += 1;
         }
         self.buf.clear();
         let record = self.records.start(&conv.place);
-        lines(&conv, record, &mut self.buf);
+        lines(conv, record, &mut self.buf);
         self.out.write_all(self.buf.as_bytes())
     }
 

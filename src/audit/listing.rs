@@ -71,9 +71,9 @@ struct Listed {
 }
 
 impl Sink for Listed {
-    fn conversation(&mut self, conv: Conversation) -> std::io::Result<()> {
+    fn conversation(&mut self, conv: &Conversation) -> std::io::Result<()> {
         if self.convs.len() < MAX_LISTED {
-            let mut summary = Summary::of(&conv);
+            let mut summary = Summary::of(conv);
             if let Some(last) = self.convs.last().filter(|l| l.place == summary.place) {
                 summary.nth = last.nth + 1;
             }
@@ -100,10 +100,10 @@ struct Chosen {
 }
 
 impl Sink for Chosen {
-    fn conversation(&mut self, conv: Conversation) -> std::io::Result<()> {
+    fn conversation(&mut self, conv: &Conversation) -> std::io::Result<()> {
         if self.found.is_none() && conv.place == self.place {
             match self.skip {
-                0 => self.found = Some(conv),
+                0 => self.found = Some(conv.clone()),
                 _ => self.skip -= 1,
             }
         }

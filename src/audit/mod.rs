@@ -149,8 +149,9 @@ pub struct Options {
 
 /// Where an audit's conversations go.
 pub trait Sink {
-    /// A conversation, read and checked.
-    fn conversation(&mut self, conv: Conversation) -> io::Result<()>;
+    /// A conversation, read and checked (its room is used again for the next one: a sink
+    /// that keeps it keeps a copy).
+    fn conversation(&mut self, conv: &Conversation) -> io::Result<()>;
     /// A record that could not be read (where, and why); the run goes on.
     fn bad_record(&mut self, place: Place, why: String) -> io::Result<()>;
 }
@@ -186,6 +187,9 @@ pub struct Audit<'s> {
     mcp_start: Option<Place>,
     /// Room for a record's text with its declarations put aside, kept between records.
     swapped: String,
+    /// The builder of the last conversation of a record of its own, done with: the next
+    /// one is read in its room.
+    room: Option<Box<Builder>>,
 }
 
 impl<'s> Audit<'s> {
@@ -202,6 +206,7 @@ impl<'s> Audit<'s> {
             mcp_session: None,
             mcp_start: None,
             swapped: String::new(),
+            room: None,
         }
     }
 
@@ -238,8 +243,8 @@ impl<'s> Audit<'s> {
             }
             self.failed.is_none() && !self.done_only
         });
-        if let Some(s) = session.take() {
-            self.done(s);
+        if let Some(mut s) = session.take() {
+            self.done(&mut s);
         }
         if let Some(e) = self.failed.take() {
             return Err(e);
@@ -254,9 +259,9 @@ impl<'s> Audit<'s> {
         }
     }
 
-    fn done(&mut self, b: Builder) {
-        let mut conv = b.finish();
-        checks::run(&mut conv, &self.opts.limits);
+    fn done(&mut self, b: &mut Builder) {
+        let conv = b.finish();
+        checks::run(conv, &self.opts.limits);
         if self.only == Some(conv.place.line) {
             self.done_only = true;
         }
@@ -417,11 +422,23 @@ impl<'s> Audit<'s> {
             }
             return;
         }
-        let mut b = Builder::new(place.clone(), rec.format, catalog, self.keep());
+        let mut b = match self.room.take() {
+            Some(mut b) => {
+                b.restart(place.clone(), rec.format, catalog, self.keep());
+                b
+            }
+            None => Box::new(Builder::new(
+                place.clone(),
+                rec.format,
+                catalog,
+                self.keep(),
+            )),
+        };
         for step in rec.steps {
             b.step(step);
         }
-        self.done(b);
+        self.done(&mut b);
+        self.room = Some(b);
     }
 
     /// Remember the text of a record's declarations with what it compiled to, when the
@@ -449,8 +466,8 @@ impl<'s> Audit<'s> {
         for step in steps {
             if let Step::Session(name) = &step {
                 if self.mcp_session.as_ref() != Some(name) {
-                    if let Some(s) = session.take() {
-                        self.done(s);
+                    if let Some(mut s) = session.take() {
+                        self.done(&mut s);
                     }
                     self.mcp_session = Some(name.clone());
                     self.mcp_start = Some(place.clone());
@@ -458,8 +475,8 @@ impl<'s> Audit<'s> {
                 continue;
             }
             if matches!(step, Step::Restart) {
-                if let Some(s) = session.take() {
-                    self.done(s);
+                if let Some(mut s) = session.take() {
+                    self.done(&mut s);
                 }
                 self.mcp_start = Some(place.clone());
                 continue;
@@ -474,7 +491,7 @@ impl<'s> Audit<'s> {
                             let part = s.part().max(1);
                             s.set_part(part);
                             let c = s.catalog();
-                            self.done(s);
+                            self.done(&mut s);
                             (c, part + 1)
                         }
                         None => (self.catalogs.fallback(), 0),

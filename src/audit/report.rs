@@ -246,10 +246,10 @@ impl Report {
 }
 
 impl Sink for Report {
-    fn conversation(&mut self, conv: Conversation) -> io::Result<()> {
+    fn conversation(&mut self, conv: &Conversation) -> io::Result<()> {
         self.seen += 1;
         if self.counted.len() < MAX_COUNTED {
-            self.counted.push((conv.place.clone(), counts(&conv)));
+            self.counted.push((conv.place.clone(), counts(conv)));
         }
         if conv.part > 0 {
             self.cut.push((conv.place.clone(), conv.part));

@@ -106,7 +106,7 @@ fn tools(paths: &[String], format: Option<ToolsFormat>) -> Result<Option<Catalog
 struct Noting<'a, S: Sink>(&'a mut S);
 
 impl<S: Sink> Sink for Noting<'_, S> {
-    fn conversation(&mut self, conv: Conversation) -> io::Result<()> {
+    fn conversation(&mut self, conv: &Conversation) -> io::Result<()> {
         self.0.conversation(conv)
     }
 

@@ -16,8 +16,8 @@ struct Collect {
 }
 
 impl Sink for Collect {
-    fn conversation(&mut self, conv: Conversation) -> std::io::Result<()> {
-        self.convs.push(conv);
+    fn conversation(&mut self, conv: &Conversation) -> std::io::Result<()> {
+        self.convs.push(conv.clone());
         Ok(())
     }
     fn bad_record(&mut self, place: Place, why: String) -> std::io::Result<()> {

@@ -36,9 +36,9 @@ fn options(byte: u8, keep: bool) -> Options {
 struct Kept(Vec<Conversation>);
 
 impl Sink for Kept {
-    fn conversation(&mut self, conv: Conversation) -> std::io::Result<()> {
+    fn conversation(&mut self, conv: &Conversation) -> std::io::Result<()> {
         if self.0.len() < 4 {
-            self.0.push(conv);
+            self.0.push(conv.clone());
         }
         Ok(())
     }
