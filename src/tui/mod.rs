@@ -111,6 +111,7 @@ impl Play {
             None => 1.0,
         };
         p.pb.set_speed(speed);
+        p.demo = present;
         Ok(p)
     }
 }

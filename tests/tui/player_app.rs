@@ -198,3 +198,78 @@ fn f_in_presenter_mode_opens_the_player_at_a_speed_a_room_can_follow() {
     assert_eq!(player.pb.speed_label(), "0.25x");
     assert!(screen(&app).contains("0.25x"), "{}", screen(&app));
 }
+
+/// `x` in the player, in presenter mode and out of it, with the export going to `dir`.
+fn x_in_the_player(demo: bool, dir: &std::path::Path) -> (tooldojo::tui::app::App, String) {
+    let mut opts = options(ThemeName::Default, false);
+    opts.demo = demo;
+    let mut app = screens::build(
+        "trace-block:happy-path",
+        opts,
+        env(),
+        Ok(lessons()),
+        Rect::new(0, 0, 160, 45),
+    )
+    .expect("the block screen builds");
+    // The block as the room sees it, then full screen at its end.
+    let _ = screen(&app);
+    press(&mut app, "f");
+    let p = app.player_mut().expect("f opens the player");
+    p.export_dir = dir.to_path_buf();
+    press(&mut app, "G");
+    assert!(app.player().unwrap().t_ms() > 0);
+    let bar = screen(&app);
+    press(&mut app, "x");
+    (app, bar)
+}
+
+#[test]
+fn x_in_the_player_resets_the_run_in_presenter_mode_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (app, bar) = x_in_the_player(true, dir.path());
+    let p = app.player().expect("x does not leave the player");
+    assert_eq!(p.t_ms(), 0, "back at the start");
+    assert!(!p.playing());
+    assert!(!p.can_export());
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    let after = screen(&app);
+    assert!(!after.contains("Chrome trace"), "{after}");
+    assert!(!bar.contains("export"), "the export is not offered:\n{bar}");
+    assert!(bar.contains("x reset"), "{bar}");
+    // Nor in the legend.
+    let mut app = app;
+    press(&mut app, "?");
+    let legend = screen(&app);
+    assert!(!legend.contains("export"), "{legend}");
+    assert!(legend.contains("reset to the start"), "{legend}");
+}
+
+#[test]
+fn x_in_the_player_still_exports_outside_presenter_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let (app, bar) = x_in_the_player(false, dir.path());
+    assert!(bar.contains("x export"), "{bar}");
+    let p = app.player().unwrap();
+    assert!(p.t_ms() > 0, "the cursor stays where it was");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    assert!(screen(&app).contains("Chrome trace written to"));
+}
+
+#[test]
+fn play_in_presenter_mode_opens_the_player_for_a_room() {
+    let scenario = tooldojo::orchestrator::load_scenario(
+        &tooldojo::content::Content::embedded(),
+        "happy-path",
+    )
+    .unwrap();
+    let play = tooldojo::tui::Play {
+        source: std::sync::Arc::new(tooldojo::replay::ScenarioSource::new(scenario, 0)),
+        speed: None,
+    };
+    assert!(!play.player(true).unwrap().can_export());
+    assert!(play.player(false).unwrap().can_export());
+}

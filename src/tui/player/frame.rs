@@ -126,6 +126,7 @@ fn key_bar(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, legend_scrolls:
                 ", ." => "events",
                 "m" => "race/cancel",
                 "r" => "knobs",
+                "x" if p.demo => "reset",
                 _ => what,
             };
             BarKey::new(k, what, rank).brief(k, brief)

@@ -15,7 +15,8 @@ use super::Player;
 use super::glyphs::Glyphs;
 
 /// Keys for the key bar and the legend (arrows spelled out in ASCII): the re-run keys only
-/// for a run that can be run again, the export only for one that can be exported.
+/// for a run that can be run again, the export only for one that can be exported, and in
+/// presenter mode (which writes nothing) `x` as the reset it is there.
 pub fn keys(g: &Glyphs, p: &Player) -> Vec<(&'static str, &'static str)> {
     let space = if p.pb.at_end(&p.tl) {
         "replay from the start"
@@ -33,14 +34,16 @@ pub fn keys(g: &Glyphs, p: &Player) -> Vec<(&'static str, &'static str)> {
         ("r", "knobs"),
         ("b", "compare"),
         ("x", "export"),
+        ("x", "reset to the start"),
         ("?", "legend"),
         ("Esc", "back"),
         ("q", "quit"),
     ];
     all.into_iter()
-        .filter(|(k, _)| match *k {
+        .filter(|(k, what)| match *k {
             "m" | "r" | "b" => p.can_rerun(),
-            "x" => p.can_export(),
+            "x" if *what == "export" => p.can_export(),
+            "x" => p.demo,
             _ => true,
         })
         .collect()

@@ -81,6 +81,9 @@ pub struct Player {
     pub status: Option<String>,
     /// Where `x` writes the Chrome trace.
     pub export_dir: PathBuf,
+    /// Shown to a room (presenter mode), which writes nothing: `x` puts the run back at its
+    /// start instead of exporting it.
+    pub demo: bool,
     /// Where the last frame put the axis and lanes (for clicks).
     pub geometry: RefCell<Geometry>,
     /// Re-runs go to whoever calls `take_job` instead of running on the spot (the
@@ -108,6 +111,7 @@ impl Player {
             legend_view: Cell::new((0, 0)),
             status: None,
             export_dir: std::env::current_dir().unwrap_or_else(|_| std::env::temp_dir()),
+            demo: false,
             geometry: RefCell::new(Geometry::default()),
             background: false,
             pending: Pending::default(),
@@ -124,9 +128,19 @@ impl Player {
         self.knobs.is_some()
     }
 
-    /// The run on screen can be written as a Chrome trace.
+    /// The run on screen can be written as a Chrome trace (never in presenter mode).
     pub fn can_export(&self) -> bool {
-        self.tl.origin.scenario().is_some()
+        !self.demo && self.tl.origin.scenario().is_some()
+    }
+
+    /// Back to the start of the run, paused, no call selected (presenter mode's `x`).
+    pub fn restart(&mut self) {
+        self.pb.playing = false;
+        let _ = self.pb.seek(&self.tl, 0);
+        self.pb.selected = None;
+        self.detail_scroll = 0;
+        self.status = None;
+        self.follow_selection();
     }
 
     pub fn t_ms(&self) -> u64 {
@@ -153,7 +167,7 @@ impl Player {
 
     /// Write the run on screen as a Chrome trace and say where.
     pub fn export(&mut self) {
-        let Some(origin) = self.tl.origin.scenario() else {
+        let Some(origin) = self.tl.origin.scenario().filter(|_| !self.demo) else {
             return;
         };
         let name = format!("tooldojo-{}-seed{}.trace.json", self.tl.name, origin.seed);
@@ -293,6 +307,10 @@ impl Player {
             }
             KeyCode::Char('b') if self.before.is_some() => {
                 self.show_before = !self.show_before;
+                PlayerOutcome::Changed
+            }
+            KeyCode::Char('x') if self.demo => {
+                self.restart();
                 PlayerOutcome::Changed
             }
             KeyCode::Char('x') if self.can_export() => {
