@@ -10,6 +10,7 @@ mod audit_app;
 mod blocks_fixtures;
 mod blocks_measure;
 mod blocks_polish;
+mod blocks_present;
 mod blocks_real;
 mod blocks_stage;
 mod blocks_text;

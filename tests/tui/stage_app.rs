@@ -9,7 +9,7 @@ use tooldojo::tui::theme::{Theme, ThemeName};
 
 use crate::tui_common::{press, screen};
 
-fn app_with(progress: Progress, lesson: Option<&str>, home: bool, demo: bool) -> App {
+pub(crate) fn app_with(progress: Progress, lesson: Option<&str>, home: bool, demo: bool) -> App {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lessons");
     let content = Content::new(Some(&dir), None);
     let lessons = tooldojo::course::load_lessons(&content);

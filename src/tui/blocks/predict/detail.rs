@@ -30,6 +30,8 @@ struct Pane<'a> {
     schema_whole: bool,
     /// Keys reach the block (so `v` works), or only the page's do.
     focused: bool,
+    /// Shown to a room (presenter mode): no outcome is asked for.
+    demo: bool,
     out: Vec<Line<'static>>,
 }
 
@@ -129,15 +131,15 @@ impl PredictWidget {
         })
     }
 
-    /// The detail lines at `width`; `focused`: keys reach the block. Laying out asks for
-    /// the focused lines, the longer ones.
+    /// The detail lines at `width`; `focused`: keys reach the block; `demo`: shown to a
+    /// room. Laying out asks for the focused lines out of presenter mode, the longer ones.
     pub(super) fn detail_lines(
         &self,
         theme: &Theme,
         width: usize,
-        focused: bool,
+        (focused, demo): (bool, bool),
     ) -> Vec<Line<'static>> {
-        self.detail_with_menu(theme, width, focused).0
+        self.detail_with_menu(theme, width, (focused, demo)).0
     }
 
     /// The detail lines and where each outcome sits in the menu, for mouse clicks.
@@ -145,13 +147,14 @@ impl PredictWidget {
         &self,
         theme: &Theme,
         width: usize,
-        focused: bool,
+        (focused, demo): (bool, bool),
     ) -> (Vec<Line<'static>>, Vec<MenuHit>) {
         let mut pane = Pane {
             theme,
             width: width.max(8),
             schema_whole: self.schema_whole,
             focused,
+            demo,
             out: Vec::new(),
         };
         let Some(i) = self.current() else {
@@ -171,8 +174,8 @@ impl PredictWidget {
                 PromptField::Schema(name, text) => pane.schema(&name, &text),
             }
         }
-        // A row shown without a prediction (presenter mode) has no choice to offer.
-        let shown_only = row.revealed && row.pick.is_none();
+        // Presenter mode, or a row shown without a prediction, has no choice to offer.
+        let shown_only = demo || (row.revealed && row.pick.is_none());
         let hits = if shown_only {
             Vec::new()
         } else {
@@ -181,7 +184,11 @@ impl PredictWidget {
         if row.revealed && row.actual.is_some() {
             self.reveal_lines(&mut pane, row);
         } else {
-            let hint = self.hint(row);
+            let hint = if pane.demo {
+                "Not shown yet: Space shows the next row's real verdict.".to_owned()
+            } else {
+                self.hint(row)
+            };
             pane.out
                 .extend(wrap_prefixed(Vec::new(), &hint, pane.width, theme.dim));
         }
@@ -245,6 +252,6 @@ impl PredictWidget {
 
     pub(super) fn detail_height(&self, width: usize) -> usize {
         let theme = Theme::new(ThemeName::Mono, false);
-        self.detail_lines(&theme, width, true).len().max(7)
+        self.detail_lines(&theme, width, (true, false)).len().max(7)
     }
 }

@@ -3,7 +3,7 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::tui::blocks::common::{self, is_char, is_down, is_left, is_right, is_up, plain};
-use crate::tui::blocks::{BlockOutcome, KeyHint};
+use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint};
 use crate::tui::theme::{Theme, ThemeName};
 
 use super::PredictWidget;
@@ -16,6 +16,9 @@ impl PredictWidget {
         }
         if let Some(done) = self.move_key(&key) {
             return done;
+        }
+        if self.drawn_demo.get() {
+            return self.room_key(&key);
         }
         if is_char(&key, 'r') {
             return self.toggle_review();
@@ -47,6 +50,24 @@ impl PredictWidget {
             return None;
         }
         Some(BlockOutcome::Consumed)
+    }
+
+    /// Presenter mode: nothing is predicted. Space or Enter shows the next row's real
+    /// verdict, as the presenter's Space does on the page; the keys that pick, lock or
+    /// review do nothing.
+    fn room_key(&mut self, key: &KeyEvent) -> BlockOutcome {
+        if plain(key, KeyCode::Enter) || is_char(key, ' ') {
+            return if self.present_step() {
+                BlockOutcome::Changed
+            } else {
+                BlockOutcome::Consumed
+            };
+        }
+        let picks = common::digit(key).is_some() || is_left(key) || is_right(key);
+        if picks || ['u', 'a', 'r'].iter().any(|c| is_char(key, *c)) {
+            return BlockOutcome::Consumed;
+        }
+        BlockOutcome::Ignored
     }
 
     /// `v`: show long named schemas whole, or by their name again (only when a row has
@@ -139,9 +160,15 @@ impl PredictWidget {
     }
 
     pub(super) fn hints(&self, active: bool) -> Vec<KeyHint> {
+        let demo = self.drawn_demo.get();
         if !active {
             // `v` works here too; the detail pane says so, the page keys keep the bar.
-            return vec![KeyHint::new("Enter", "predict the table")];
+            let what = if demo {
+                "look at a row"
+            } else {
+                "predict the table"
+            };
+            return vec![KeyHint::new("Enter", what)];
         }
         let schema = self.has_long_schema().then(|| {
             let what = if self.schema_whole {
@@ -151,6 +178,15 @@ impl PredictWidget {
             };
             KeyHint::new("v", what)
         });
+        if demo {
+            let mut v = vec![
+                KeyHint::new("Up/Down", "row"),
+                KeyHint::new("Space", "next verdict"),
+            ];
+            v.extend(schema);
+            v.push(KeyHint::new("Esc", "back to page"));
+            return v;
+        }
         let n = self.current().map_or(0, |i| self.rows[i].options().len());
         const PICK: [&str; 8] = [
             "1-2/Left/Right",
@@ -218,7 +254,7 @@ impl PredictWidget {
     /// key would.
     fn click_menu(&mut self, ly: usize, lx: usize, width: usize) -> BlockOutcome {
         let theme = Theme::new(ThemeName::Mono, false);
-        let (_, hits) = self.detail_with_menu(&theme, width, true);
+        let (_, hits) = self.detail_with_menu(&theme, width, (true, self.drawn_demo.get()));
         let Some(&(_, _, _, opt)) = hits
             .iter()
             .find(|(l, x0, x1, _)| *l == ly && lx >= *x0 && lx < *x1)

@@ -282,7 +282,7 @@ impl PredictWidget {
             };
         }
         let theme = Theme::new(ThemeName::Mono, false);
-        let detail = self.detail_lines(&theme, inner_w as usize, true);
+        let detail = self.detail_lines(&theme, inner_w as usize, (true, false));
         // The detail pane first (the selected row whole), the table takes the rest.
         let detail_h = (detail.len() as u16).min(inner_h.saturating_sub(2));
         let table_h = (table_len as u16)
@@ -372,7 +372,11 @@ impl PredictWidget {
             .intersection(inner)
         };
         let detail_a = at(g.detail);
-        let detail = self.detail_lines(theme, detail_a.width as usize, look.show_cursor);
+        let detail = self.detail_lines(
+            theme,
+            detail_a.width as usize,
+            (look.show_cursor, look.demo),
+        );
         if g.wide {
             let left = Rect {
                 width: g.left_w,
@@ -414,7 +418,7 @@ impl PredictWidget {
         if revealed {
             // The end of the reveal (the row's reason) is what the learner reads next.
             let n = self
-                .detail_lines(&theme, g.detail.width as usize, true)
+                .detail_lines(&theme, g.detail.width as usize, (true, false))
                 .len() as u16;
             return 1 + g.detail.y + n.saturating_sub(1).min(g.detail.height.saturating_sub(1));
         }
