@@ -176,9 +176,10 @@ impl ExplainWidget {
         (out, focus)
     }
 
-    /// The hint under the editor, wrapped to `width`.
     /// The line under the answer: what the keys do now. Until the block is entered its keys
-    /// do nothing, so the line says to enter it first.
+    /// do nothing, so the line says to enter it first. Once the model answer is out
+    /// (compared, or shown by the presenter) it says what is left: ticking key points,
+    /// hiding or showing the answer.
     fn status_lines(&self, theme: &Theme, width: usize, active: bool) -> Vec<Line<'static>> {
         if self.editing {
             return wrap_prefixed(
@@ -188,25 +189,28 @@ impl ExplainWidget {
                 theme.dim,
             );
         }
-        if self.compared {
+        let enter = if active { "" } else { "Enter, then " };
+        if self.compared || self.showing {
             let n = self.ticked.iter().filter(|t| **t).count();
-            let more = if self.showing {
-                "c hides the model answer"
-            } else {
-                "c shows the model answer again"
+            let more = match (self.showing, self.key_points.is_empty()) {
+                (true, false) => "Space ticks a key point; c hides the model answer",
+                (true, true) => "c hides the model answer",
+                (false, _) => "c shows the model answer again",
             };
-            return wrap_prefixed(
+            let ticked = if self.key_points.is_empty() {
+                String::new()
+            } else {
+                format!("{n} of {} key points ticked; ", self.key_points.len())
+            };
+            let mark = if self.compared {
                 vec![Span::styled(
                     format!("{} compared  ", theme.sym.ok),
                     theme.ok,
-                )],
-                &format!(
-                    "{n} of {} key points ticked; {more}.",
-                    self.key_points.len()
-                ),
-                width,
-                theme.dim,
-            );
+                )]
+            } else {
+                Vec::new()
+            };
+            return wrap_prefixed(mark, &format!("{ticked}{enter}{more}."), width, theme.dim);
         }
         let text = match (self.answer().trim().is_empty(), active) {
             (true, true) => "Enter or e: write your answer; c: compare with the model answer.",
@@ -509,5 +513,65 @@ impl BlockWidget for ExplainWidget {
         // The editor's cursor line (its box has a top border; it scrolls past its height).
         let row = (self.editor.wrapped(w.saturating_sub(2)).1 as u16).min(eh.saturating_sub(3));
         Some(1 + q + 1 + row)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn widget(key_points: &[&str]) -> ExplainWidget {
+        ExplainWidget::new(&Explain {
+            question: "Why validate a proposed call at runtime?".into(),
+            model_answer: "The schema guides the model; it does not bind it.".into(),
+            key_points: key_points.iter().map(|k| (*k).to_owned()).collect(),
+        })
+        .unwrap()
+    }
+
+    fn status(w: &ExplainWidget, active: bool) -> String {
+        let theme = Theme::new(ThemeName::Mono, false);
+        w.status_lines(&theme, 200, active)
+            .iter()
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn once_the_model_answer_is_shown_the_line_says_what_is_left() {
+        // Presenter mode shows the model answer without a comparison.
+        let mut w = widget(&["the schema does not bind the model"]);
+        assert!(status(&w, false).contains("c: compare with the model answer"));
+        assert!(w.present_step());
+        for active in [false, true] {
+            let line = status(&w, active);
+            assert!(!line.contains("write your answer"), "{line}");
+            assert!(!line.contains("compare with"), "{line}");
+            assert!(line.contains("c hides the model answer"), "{line}");
+            assert!(line.contains("Space ticks a key point"), "{line}");
+            assert!(!line.contains("compared"), "nothing was compared: {line}");
+        }
+        assert!(status(&w, false).contains("Enter, then Space ticks"));
+        // With no key points there is nothing to tick.
+        let mut bare = widget(&[]);
+        assert!(bare.present_step());
+        assert_eq!(status(&bare, true), "c hides the model answer.");
+        // Out of presenter mode: `c` compares; hidden again, `c` shows it again.
+        let mut w = widget(&["the schema does not bind the model"]);
+        let c = KeyEvent::from(KeyCode::Char('c'));
+        let _ = w.handle_key(c, true);
+        let line = status(&w, true);
+        assert!(
+            line.contains("compared") && line.contains("c hides"),
+            "{line}"
+        );
+        let _ = w.handle_key(c, true);
+        assert!(status(&w, false).contains("Enter, then c shows the model answer again."));
     }
 }
