@@ -273,3 +273,22 @@ fn play_in_presenter_mode_opens_the_player_for_a_room() {
     assert!(!play.player(true).unwrap().can_export());
     assert!(play.player(false).unwrap().can_export());
 }
+
+#[test]
+fn a_player_opened_in_presenter_mode_before_any_frame_still_resets_on_x() {
+    let mut opts = options(ThemeName::Default, false);
+    opts.demo = true;
+    let mut app = screens::build(
+        "trace-block:happy-path",
+        opts,
+        env(),
+        Ok(lessons()),
+        Rect::new(0, 0, 80, 24),
+    )
+    .expect("the block screen builds");
+    // No frame drawn yet: the block cannot have learnt it is drawn for a room.
+    press(&mut app, "f");
+    let p = app.player().expect("f opens the player");
+    assert!(p.demo, "the app's presenter mode reaches the player");
+    assert!(!p.can_export());
+}

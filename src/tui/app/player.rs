@@ -12,6 +12,9 @@ impl App {
     /// Open `player` over the screen on top; Esc comes back there.
     pub fn open_player(&mut self, mut player: Player) {
         player.background = self.background_jobs;
+        // In presenter mode `x` resets rather than writes a file, however the player opened
+        // (a trace block's `f`, the Your tools screen, before any frame was drawn).
+        player.demo |= self.demo;
         self.open_screen(Screen::Player(Box::new(player)));
     }
 
