@@ -226,6 +226,9 @@ impl Harness {
                     self.sandbox.kill();
                     return Err(Trouble::Forged);
                 }
+                if let Some(total) = value["printed"].as_u64() {
+                    self.sandbox.await_output(total, Duration::from_millis(200));
+                }
                 Ok(value)
             }
             other => Err(trouble_of(other)),

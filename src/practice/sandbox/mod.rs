@@ -22,6 +22,7 @@ mod isolation;
 #[cfg(target_os = "linux")]
 mod plan;
 
+use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::net::UnixStream;
@@ -134,6 +135,10 @@ pub(crate) struct Sandboxed {
     output: Vec<u8>,
     /// Bytes printed since the last `take_output` (counted even past the cap).
     printed: usize,
+    /// Bytes printed since the program started.
+    received: u64,
+    /// Events taken off the queue while waiting for output, to be handed out first.
+    held: VecDeque<Event>,
     /// How much output is kept (the cap of the latest wait).
     cap: usize,
     /// What held on this machine.
@@ -313,6 +318,8 @@ impl Sandboxed {
             events,
             output: Vec::new(),
             printed: 0,
+            received: 0,
+            held: VecDeque::new(),
             cap: usize::MAX,
             isolation,
             #[cfg(target_os = "linux")]
@@ -349,10 +356,7 @@ impl Sandboxed {
                 self.kill();
                 return Wait::TimedOut;
             }
-            match self
-                .events
-                .recv_timeout(left.min(Duration::from_millis(50)))
-            {
+            match self.next_event(left.min(Duration::from_millis(50))) {
                 Ok(Event::Line(line)) => return Wait::Line(line),
                 Ok(Event::Overlong(n)) => {
                     self.kill();
@@ -375,21 +379,45 @@ impl Sandboxed {
         }
     }
 
+    /// The next event: one held back first, else the next from the readers.
+    fn next_event(&mut self, timeout: Duration) -> Result<Event, RecvTimeoutError> {
+        match self.held.pop_front() {
+            Some(ev) => Ok(ev),
+            None => self.events.recv_timeout(timeout),
+        }
+    }
+
     /// Collect output already sent (after the program ended), up to the cap.
     fn drain_output(&mut self) {
         let until = Instant::now() + Duration::from_millis(100);
-        while let Ok(ev) = self
-            .events
-            .recv_timeout(until.saturating_duration_since(Instant::now()))
-        {
+        while let Ok(ev) = self.next_event(until.saturating_duration_since(Instant::now())) {
             if let Event::Output(bytes) = ev {
                 self.keep(&bytes);
             }
         }
     }
 
+    /// Wait, `wait` at most, until `total` bytes of output have come in since the program
+    /// started (what the harness says it printed by its answer): an answer can reach us
+    /// before the last bytes printed ahead of it, which a reader has taken off the pipe but
+    /// not handed on yet. Other events that come meanwhile are held for later, in order.
+    pub(crate) fn await_output(&mut self, total: u64, wait: Duration) {
+        let until = Instant::now() + wait;
+        while self.received < total {
+            match self
+                .events
+                .recv_timeout(until.saturating_duration_since(Instant::now()))
+            {
+                Ok(Event::Output(bytes)) => self.keep(&bytes),
+                Ok(other) => self.held.push_back(other),
+                Err(_) => return,
+            }
+        }
+    }
+
     /// Count printed bytes; keep them while under the cap.
     fn keep(&mut self, bytes: &[u8]) {
+        self.received += bytes.len() as u64;
         self.printed += bytes.len();
         let room = self.cap.saturating_sub(self.output.len());
         self.output
@@ -399,8 +427,9 @@ impl Sandboxed {
     /// The output printed since the last call, and how many bytes that was in all.
     pub(crate) fn take_output(&mut self) -> (String, usize) {
         while let Ok(ev) = self.events.try_recv() {
-            if let Event::Output(bytes) = ev {
-                self.keep(&bytes);
+            match ev {
+                Event::Output(bytes) => self.keep(&bytes),
+                other => self.held.push_back(other),
             }
         }
         let text = String::from_utf8_lossy(&self.output).into_owned();
