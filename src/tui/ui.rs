@@ -290,39 +290,45 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
             if focused { t.focus } else { t.heading },
         ))
         .title(Line::styled(page_label, t.dim).right_aligned());
+    let steps = app.step_counter().map(|(shown, total)| {
+        let clock = crate::tui::home::clock(app.elapsed());
+        format!(" step {shown}/{total} {} {clock} ", t.sym.bullet)
+    });
     let vh = usize::from(content.height);
     if view.height > vh {
-        let last = (app.scroll() + vh).min(view.height);
-        let more = if last < view.height {
-            format!(" {} more below ", t.sym.arrow)
-        } else {
-            " end of page ".to_owned()
-        };
+        let room = usize::from(main.width)
+            .saturating_sub(2 + steps.as_deref().map_or(0, width_of))
+            .saturating_sub(1);
         block = block.title_bottom(
-            Line::styled(
-                format!(
-                    " lines {}-{last} of {} {more}",
-                    app.scroll() + 1,
-                    view.height
-                ),
-                t.dim,
-            )
-            .right_aligned(),
+            Line::styled(lines_shown(app, view.height, vh, room), t.dim).right_aligned(),
         );
     }
-    if let Some((shown, total)) = app.step_counter() {
-        let clock = crate::tui::home::clock(app.elapsed());
-        let d = t.sym.bullet;
-        block = block.title_bottom(Line::styled(
-            format!(" step {shown}/{total} {d} {clock} "),
-            t.accent,
-        ));
+    if let Some(steps) = steps {
+        block = block.title_bottom(Line::styled(steps, t.accent));
     }
     block.render(main, buf);
     if content.width == 0 || content.height == 0 {
         return;
     }
     crate::tui::page::draw_page(app, &view, content, buf);
+}
+
+/// The page's rows in view, for the main pane's bottom border, with what is cut above and
+/// below (`more above` left out when `room` is too narrow for it).
+fn lines_shown(app: &App, height: usize, vh: usize, room: usize) -> String {
+    let first = app.scroll() + 1;
+    let last = (app.scroll() + vh).min(height);
+    let below = if last < height {
+        format!("{} more below", app.theme().sym.arrow)
+    } else {
+        "end of page".to_owned()
+    };
+    let long = format!(" lines {first}-{last} of {height}  more above, {below} ");
+    if first > 1 && width_of(&long) <= room {
+        long
+    } else {
+        format!(" lines {first}-{last} of {height}  {below} ")
+    }
 }
 
 /// The lines of the help overlay: every key of the screen underneath.
@@ -353,16 +359,34 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
     for h in &hints {
         out.push((h.keys.to_owned(), h.what.to_owned(), Some("This block")));
     }
+    let mut taken = Vec::new();
     if app.demo() && matches!(under, Context::Reader | Context::BlockFocused) {
         for c in keys::present_commands() {
             out.push((c.label.to_owned(), c.what.to_owned(), Some("Presenter")));
+            taken.extend_from_slice(c.keys);
         }
     }
-    for c in keys::commands(under) {
-        // A key the block names itself is listed once, with the block's word.
-        if hints.iter().any(|h| same_key(h.keys, c.label)) {
+    let mut cmds: Vec<_> = keys::commands(under)
+        .into_iter()
+        .map(|c| (c, section))
+        .collect();
+    if under == Context::BlockFocused {
+        // A key the focused block leaves alone goes on to the page (scrolling, say).
+        cmds.extend(
+            keys::commands(Context::Reader)
+                .into_iter()
+                .map(|c| (c, "Reading")),
+        );
+    }
+    for (c, section) in cmds {
+        // A key the block names itself is listed once, with the block's word; a command
+        // whose every key an earlier one takes (the presenter's h/Left) never runs.
+        if hints.iter().any(|h| same_key(h.keys, c.label))
+            || c.keys.iter().all(|k| taken.contains(k))
+        {
             continue;
         }
+        taken.extend_from_slice(c.keys);
         out.push((c.label.to_owned(), c.what.to_owned(), Some(section)));
     }
     out

@@ -24,6 +24,7 @@ mod player_props;
 mod player_snapshots;
 mod player_sources;
 mod player_tmux;
+mod present_app;
 mod rehearse_app;
 mod rehearse_tmux;
 mod rehearse_write;

@@ -307,6 +307,8 @@ impl App {
             Focus::Block(i) => {
                 if self.blocks.widget(i).is_some() {
                     self.active = true;
+                    self.show_focus_top();
+                    self.keep_focus_line(0, 0);
                 } else {
                     self.status =
                         Some("This block could not be built; see the message in it.".into());

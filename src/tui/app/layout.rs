@@ -116,6 +116,20 @@ impl PageView {
         first(true).or_else(|| first(false))
     }
 
+    /// The first row at or below `y` that is not a blank line of text.
+    pub(super) fn first_filled_row(&self, y: usize) -> usize {
+        for s in self.segments.iter().filter(|s| s.y + s.height > y) {
+            let SegKind::Lines(lines) = &s.kind else {
+                return y.max(s.y);
+            };
+            let from = y.saturating_sub(s.y);
+            if let Some(k) = lines[from..].iter().position(|l| l.width() > 0) {
+                return s.y + from + k;
+            }
+        }
+        y
+    }
+
     /// Drop a trailing blank line.
     fn trim_end(&mut self) {
         if let Some(last) = self.segments.last()

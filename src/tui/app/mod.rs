@@ -168,6 +168,9 @@ pub struct App {
     /// Page and scroll the learner had when a reload cut the lesson short (say, while the
     /// file did not parse); restored when the lesson is whole again.
     held_place: Option<(String, usize, usize)>,
+    /// Presenter mode: the page last left, as it was (`h` at a page's first step goes back
+    /// to it).
+    left_page: Option<present::LeftPage>,
     /// The page layout for the current lesson, page, view size and blocks' version.
     view: RefCell<Option<layout::CachedView>>,
     /// The Markdown the last page layout wrapped, for the next layout to reuse.
@@ -221,6 +224,7 @@ impl App {
             progress,
             size,
             held_place: None,
+            left_page: None,
             view: RefCell::new(None),
             texts: RefCell::new(layout::TextCache::default()),
             background_jobs: false,
@@ -514,12 +518,14 @@ impl App {
         }
     }
 
-    /// A key: handle it, then keep the focused block (and its focus line) in view.
+    /// A key: handle it, then keep the focused block (and its focus line) in view when the
+    /// key reached the blocks (a key that left them alone, `?` say, leaves the view alone).
     fn on_key_input(&mut self, key: KeyEvent) -> Update {
         self.status = None;
         let had_sidebar = self.sidebar_visible();
         let focus = self.focus;
         let (slot_h, width) = self.focused_height();
+        let version = self.blocks.version();
         self.view_moved = false;
         let out = self.on_key(key);
         if self.sidebar_visible() != had_sidebar {
@@ -528,6 +534,7 @@ impl App {
             self.keep_focus_line(0, 0);
         } else if focus == self.focus
             && !self.view_moved
+            && self.blocks.version() != version
             && matches!(out, Update::Save | Update::Redraw)
         {
             self.keep_focus_line(slot_h, width);

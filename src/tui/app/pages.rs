@@ -74,8 +74,8 @@ impl App {
         }
     }
 
-    /// Build the current page's blocks and restore their saved states.
-    pub(super) fn build_slots(&mut self) {
+    /// Build the current page's blocks, with their saved states when `restore` says so.
+    pub(super) fn build_slots(&mut self, restore: bool) {
         let blocks: Vec<Block> = self
             .page_items()
             .iter()
@@ -86,6 +86,7 @@ impl App {
             .collect();
         let saved = self
             .current()
+            .filter(|_| restore)
             .and_then(|e| self.progress.lessons.get(&e.id))
             .cloned()
             .unwrap_or_default();
@@ -146,9 +147,14 @@ impl App {
     }
 
     /// Put lesson `lesson` at `page` (clamped) on the page, top of the page, without
-    /// recording anything about it.
+    /// recording anything about it. In presenter mode every page opens as new (the page
+    /// left is kept aside as it was, for `h` to go back to).
     fn show(&mut self, lesson: usize, page: usize) {
-        self.stash_slots();
+        if self.demo {
+            self.remember_page();
+        } else {
+            self.stash_slots();
+        }
         self.held_place = None;
         if self.lessons.is_empty() {
             self.blocks.clear();
@@ -162,7 +168,7 @@ impl App {
         if matches!(self.focus, Focus::Block(_)) {
             self.focus = Focus::Page;
         }
-        self.build_slots();
+        self.build_slots(!self.demo);
         self.reset_steps();
     }
 
@@ -185,16 +191,29 @@ impl App {
         if self.current().is_none() {
             return Update::None;
         }
-        if self.page > 0 {
-            self.open(self.lesson, self.page - 1);
-        } else if self.lesson > 0 {
-            let last = self.lessons[self.lesson - 1].page_count() - 1;
-            self.open(self.lesson - 1, last);
-        } else {
-            self.status = Some("This is the first page.".into());
-            return Update::Redraw;
+        match self.prev_place() {
+            Some((lesson, page)) => self.open(lesson, page),
+            None => {
+                self.status = Some("This is the first page.".into());
+                return Update::Redraw;
+            }
         }
         Update::Save
+    }
+
+    /// The lesson and page before the current one (the previous lesson's last page at a
+    /// lesson's first), if any.
+    pub(super) fn prev_place(&self) -> Option<(usize, usize)> {
+        if self.page > 0 {
+            Some((self.lesson, self.page - 1))
+        } else if self.lesson > 0 {
+            Some((
+                self.lesson - 1,
+                self.lessons[self.lesson - 1].page_count() - 1,
+            ))
+        } else {
+            None
+        }
     }
 
     /// The page to open lesson `i` at from the lesson list: where the learner left it,

@@ -5,8 +5,12 @@
 
 use std::time::Duration;
 
-use super::{App, Focus, Update};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::{App, Focus, Slot, Update};
 use crate::content::lessons::{Block, Item};
+use crate::tui::blocks::RenderCtx;
 
 /// One step of a page in presenter mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +19,64 @@ pub(crate) enum Step {
     Text { item: usize, part: usize },
     /// Block `slot` appears.
     Block(usize),
+}
+
+/// A page left in presenter mode, kept as it was: its blocks, steps, scroll and focus.
+pub(crate) struct LeftPage {
+    lesson: usize,
+    page: usize,
+    slots: Vec<Slot>,
+    steps: Option<usize>,
+    scroll: usize,
+    focus: Focus,
+}
+
+/// The last step shown when `shown` steps are.
+fn last_step(steps: &[Step], shown: usize) -> Option<Step> {
+    shown.checked_sub(1).and_then(|n| steps.get(n)).copied()
+}
+
+/// Which rows of a block a step changed, as drawn after it.
+#[derive(Debug, PartialEq, Eq)]
+struct Changed {
+    /// The first changed row (0: the top border).
+    first: usize,
+    /// The first changed row under the top border.
+    inner: usize,
+    /// One past the last changed row.
+    end: usize,
+}
+
+/// Compare a block drawn before and after a step: rows are matched from the top down to
+/// the first difference and from the bottom up to the last, so rows that only moved down
+/// because the block grew above them are not counted as changed.
+fn changed_rows(before: &Buffer, after: &Buffer) -> Option<Changed> {
+    let (hb, ha) = (
+        usize::from(before.area.height),
+        usize::from(after.area.height),
+    );
+    if before.area.width != after.area.width {
+        return Some(Changed {
+            first: 0,
+            inner: 1,
+            end: ha,
+        });
+    }
+    let w = usize::from(after.area.width);
+    let row = |b: &Buffer, r: usize| b.content[r * w..(r + 1) * w].to_vec();
+    let same = |rb: usize, ra: usize| row(before, rb) == row(after, ra);
+    let common = hb.min(ha);
+    let first = (0..common).find(|&r| !same(r, r)).unwrap_or(common);
+    let inner = (1..common).find(|&r| !same(r, r)).unwrap_or(common);
+    let tail = (0..common - first)
+        .take_while(|&k| same(hb - 1 - k, ha - 1 - k))
+        .count();
+    let end = ha - tail;
+    (first < end).then_some(Changed {
+        first,
+        inner: inner.max(first),
+        end,
+    })
 }
 
 /// Split markdown into paragraphs at blank lines outside code fences (a fence, a list or a
@@ -108,7 +170,8 @@ impl App {
     }
 
     /// The next step: the shown block's next row, else the next paragraph or block,
-    /// else the next page.
+    /// else the next page. What the step shows is brought into view: all of it when it
+    /// fits, else from its first line.
     pub(super) fn step(&mut self) -> Update {
         let steps = steps_of(self.page_items());
         let shown = self
@@ -116,49 +179,168 @@ impl App {
             .steps_shown()
             .unwrap_or(steps.len())
             .min(steps.len());
-        if let Some(Step::Block(slot)) = shown.checked_sub(1).and_then(|n| steps.get(n)).copied()
-            && self.widget_mut(slot).is_some_and(|w| w.present_step())
-        {
-            self.focus = Focus::Block(slot);
-            self.active = false;
-            self.keep_focus_line(0, 0);
-            return Update::Save;
+        if let Some(Step::Block(slot)) = last_step(&steps, shown) {
+            let before = self.draw_block(slot);
+            if self.widget_mut(slot).is_some_and(|w| w.present_step()) {
+                self.focus = Focus::Block(slot);
+                self.active = false;
+                self.show_block_change(slot, before);
+                return Update::Save;
+            }
         }
         if shown >= steps.len() {
             return self.next_page();
         }
+        let width = self.content_area().width;
+        let old_end = self.page_view(width).height;
         self.blocks.set_steps(Some(shown + 1));
         if let Step::Block(slot) = steps[shown] {
             self.focus = Focus::Block(slot);
             self.active = false;
-            self.reveal_focus();
-        } else {
-            self.show_page_bottom();
         }
+        let view = self.page_view(width);
+        let top = view.first_filled_row(old_end);
+        self.show_rows(top, view.height.saturating_sub(top));
+        self.view_moved = true;
         Update::Redraw
     }
 
-    /// Hide the last paragraph or block shown (rows a block revealed stay revealed).
+    /// Bring into view the rows of block `slot` that a step changed (`before`: the block
+    /// as drawn before it). A changed top border (a table's count of rows shown) comes
+    /// along when the first changed row still shows under it, and the bottom border right
+    /// under the change when it fits.
+    fn show_block_change(&mut self, slot: usize, before: Option<Buffer>) {
+        let after = self.draw_block(slot);
+        let c = self.content_area();
+        let vh = usize::from(c.height);
+        let Some((y, h)) = self.page_view(c.width).slot_span(slot) else {
+            return;
+        };
+        let change = before.zip(after).and_then(|(b, a)| changed_rows(&b, &a));
+        if let Some(ch) = change {
+            let inner = ch.inner.min(ch.end);
+            let top = if ch.first == 0 && (inner < vh || inner == ch.end) {
+                0
+            } else {
+                inner
+            };
+            let end = if ch.end + 1 == h && h - top <= vh {
+                h
+            } else {
+                ch.end
+            };
+            self.show_rows(y + top, end - top);
+            self.view_moved = true;
+        }
+    }
+
+    /// Block `slot` drawn off screen as the page lays it out now (focused, not entered).
+    fn draw_block(&self, slot: usize) -> Option<Buffer> {
+        let width = self.content_area().width;
+        let (_, h) = self.page_view(width).slot_span(slot)?;
+        let area = Rect::new(0, 0, width, u16::try_from(h).ok()?);
+        let mut buf = Buffer::empty(area);
+        let ctx = RenderCtx {
+            theme: &self.theme,
+            focused: true,
+            active: false,
+            demo: self.demo,
+        };
+        self.blocks.widget(slot)?.render(area, &mut buf, &ctx);
+        Some(buf)
+    }
+
+    /// Undo the last step: the last row a block revealed (a trace played goes back to its
+    /// start), else the last paragraph or block shown, else (at a page's first step) go
+    /// back to the page before, as it was left.
     pub(super) fn step_back(&mut self) {
         let Some(shown) = self.blocks.steps_shown() else {
             return;
         };
         let steps = steps_of(self.page_items());
-        let now = shown.min(steps.len()).saturating_sub(1).max(1);
+        let shown = shown.min(steps.len());
+        self.view_moved = true;
+        if let Some(Step::Block(slot)) = last_step(&steps, shown)
+            && self.unstep_block(slot)
+        {
+            self.focus = Focus::Block(slot);
+            self.active = false;
+            self.clamp_scroll();
+            return;
+        }
+        if shown <= 1 {
+            self.back_to_page_left();
+            return;
+        }
+        let now = shown - 1;
         self.blocks.set_steps(Some(now));
         if let Focus::Block(b) = self.focus
-            && !steps[..now.min(steps.len())].contains(&Step::Block(b))
+            && !steps[..now].contains(&Step::Block(b))
         {
             self.focus = Focus::Page;
         }
         self.clamp_scroll();
     }
 
-    /// Scroll so the page's last row is in view (a step was just added there).
-    fn show_page_bottom(&mut self) {
-        let c = self.content_area();
-        let h = self.page_view(c.width).height;
-        self.scroll = self.scroll.max(h.saturating_sub(usize::from(c.height)));
+    /// Take back the last step inside block `slot`: the block is built anew and stepped
+    /// once less than it was. False when it had taken no step.
+    fn unstep_block(&mut self, slot: usize) -> bool {
+        let done = self
+            .blocks
+            .widget(slot)
+            .map_or(0, |w| w.present_progress().0);
+        if done == 0 {
+            return false;
+        }
+        self.rebuild_block(slot);
+        if let Some(w) = self.widget_mut(slot) {
+            for _ in 1..done {
+                let _ = w.present_step();
+            }
+        }
+        true
+    }
+
+    /// Presenter mode, a page about to be left: keep it aside as it is.
+    pub(super) fn remember_page(&mut self) {
+        let built = self.current().is_some() && self.blocks.steps_shown().is_some();
+        self.left_page = built.then(|| LeftPage {
+            lesson: self.lesson,
+            page: self.page,
+            steps: self.blocks.steps_shown(),
+            scroll: self.scroll,
+            focus: self.focus,
+            slots: self.blocks.take(),
+        });
+    }
+
+    /// `h` at a page's first step: the page before, as it was left (a page not left in
+    /// this session opens with every paragraph and block shown, at its end).
+    fn back_to_page_left(&mut self) {
+        let Some((lesson, page)) = self.prev_place() else {
+            self.status = Some("This is the first page.".into());
+            return;
+        };
+        let left = self
+            .left_page
+            .take()
+            .filter(|l| l.lesson == lesson && l.page == page);
+        self.open(lesson, page);
+        match left {
+            Some(l) if l.slots.len() == self.blocks.len() => {
+                self.blocks.set(l.slots);
+                self.blocks.set_steps(l.steps);
+                self.scroll = l.scroll;
+                if matches!(l.focus, Focus::Block(_)) {
+                    self.focus = l.focus;
+                }
+            }
+            _ => {
+                let all = steps_of(self.page_items()).len();
+                self.blocks.set_steps(Some(all.max(1)));
+                self.scroll = self.max_scroll();
+            }
+        }
         self.clamp_scroll();
     }
 
@@ -222,6 +404,23 @@ mod tests {
         assert_eq!(p[0], "One\nstill one\n");
         assert!(p[2].contains("{\n\n}"), "the fence keeps its blank line");
         assert_eq!(p[3], "- a\n- b\n");
+    }
+
+    fn drawn(rows: &[&str]) -> Buffer {
+        Buffer::with_lines(rows.iter().copied())
+    }
+
+    #[test]
+    fn changed_rows_are_the_rows_between_the_first_and_last_difference() {
+        let before = drawn(&["+-1-+", "| a |", "| b |", "+---+"]);
+        // A row grew in the middle: what moved down under it is not a change.
+        let after = drawn(&["+-2-+", "| a |", "| B |", "| x |", "| b |", "+---+"]);
+        let ch = changed_rows(&before, &after).unwrap();
+        assert_eq!((ch.first, ch.inner, ch.end), (0, 2, 4));
+        assert_eq!(changed_rows(&before, &before), None);
+        let only_border = drawn(&["+-3-+", "| a |", "| b |", "+---+"]);
+        let ch = changed_rows(&before, &only_border).unwrap();
+        assert_eq!((ch.first, ch.end), (0, 1));
     }
 
     #[test]

@@ -63,7 +63,7 @@ impl App {
             self.held_place = Some((id, want_page, want_scroll));
         }
         self.sidebar_sel = self.sidebar_sel.min(self.lessons.len() - 1);
-        self.build_slots();
+        self.build_slots(true);
         if self.lessons[i].parsed.is_ok() {
             self.note_progress();
         }

@@ -27,13 +27,40 @@ impl App {
         let c = self.content_area();
         let view = self.page_view(c.width);
         if let Some((y, h)) = view.slot_span(i) {
-            let vh = usize::from(c.height.max(1));
-            if y < self.scroll || h > vh {
-                self.scroll = y;
-            } else if y + h > self.scroll + vh {
-                self.scroll = y + h - vh;
-            }
+            self.show_rows(y, h);
         }
+        self.clamp_scroll();
+    }
+
+    /// Scroll so page rows `y..y + h` are in view, moving as little as possible; rows
+    /// taller than the view show from their first.
+    pub(super) fn show_rows(&mut self, y: usize, h: usize) {
+        let vh = usize::from(self.content_area().height.max(1));
+        if y < self.scroll || h > vh {
+            self.scroll = y;
+        } else if y + h > self.scroll + vh {
+            self.scroll = y + h - vh;
+        }
+        self.clamp_scroll();
+    }
+
+    /// Enter on a block whose top is scrolled away: bring its top into view, as far as
+    /// the row it points at (its focus line) stays in view.
+    pub(super) fn show_focus_top(&mut self) {
+        let Focus::Block(i) = self.focus else {
+            return;
+        };
+        let c = self.content_area();
+        let Some((y, h)) = self.page_view(c.width).slot_span(i) else {
+            return;
+        };
+        if y >= self.scroll {
+            return;
+        }
+        let vh = usize::from(c.height.max(1));
+        let line = self.blocks.widget(i).and_then(|w| w.focus_line(c.width));
+        let line = line.map_or(0, |l| usize::from(l).min(h.saturating_sub(1)));
+        self.scroll = if line < vh { y } else { y + line + 1 - vh };
         self.clamp_scroll();
     }
 

@@ -62,6 +62,12 @@ impl PageBlocks {
         self.slots = slots;
     }
 
+    /// The page's blocks taken out (the page is left with none).
+    pub(crate) fn take(&mut self) -> Vec<Slot> {
+        self.version += 1;
+        std::mem::take(&mut self.slots)
+    }
+
     pub(crate) fn clear(&mut self) {
         self.set(Vec::new());
     }

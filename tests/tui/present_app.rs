@@ -1,0 +1,201 @@
+//! Presenter mode over the shipped lessons at 80x24, as a room sees it: every step's reveal
+//! comes into view from its first line, `h` undoes exactly one step (at a page's first step
+//! it goes back to the page before, as it was left), pages come back as new, the help
+//! lists every key that works, and Enter on a block shows its top.
+
+use ratatui::layout::Rect;
+use tooldojo::content::Content;
+use tooldojo::course::progress::Progress;
+use tooldojo::tui::app::{App, Input};
+use tooldojo::tui::theme::ThemeName;
+
+use crate::tui_common::{env, options, press, screen};
+
+/// `--present --lesson ID` in a `w`x`h` window.
+fn presenter(lesson: &str, w: u16, h: u16) -> App {
+    let lessons = tooldojo::course::load_lessons(&Content::embedded()).expect("shipped lessons");
+    let mut opts = options(ThemeName::Projector, false);
+    opts.demo = true;
+    opts.lesson = Some(lesson.to_owned());
+    App::new(
+        opts,
+        env(),
+        Ok(lessons),
+        Progress::default(),
+        Rect::new(0, 0, w, h),
+    )
+}
+
+fn step_shows(app: &App, counter: &str) -> String {
+    let text = screen(app);
+    assert!(text.contains(counter), "{counter}:\n{text}");
+    text
+}
+
+/// Let an animation (a trace playing) run to its end.
+fn run_out(app: &mut App) {
+    let mut ticks = 0;
+    while app.animating() {
+        let _ = app.update(Input::Tick);
+        ticks += 1;
+        assert!(ticks < 20_000, "the run ends");
+    }
+}
+
+#[test]
+fn a_code_step_taller_than_the_view_opens_at_its_first_line() {
+    let mut app = presenter("02-validate-tool-args", 80, 24);
+    let _ = press(&mut app, "nnnn ");
+    let text = step_shows(&app, "step 2/6");
+    assert!(text.contains("def validate_tool_args("), "{text}");
+    assert!(text.contains("# 1. required"), "{text}");
+    assert!(text.contains("more below"), "what is cut is marked: {text}");
+
+    let mut app = presenter("06-get-ticket-contract", 80, 24);
+    let _ = press(&mut app, "nn     ");
+    let text = step_shows(&app, "step 6/7");
+    assert!(text.contains("type Ticket = {"), "{text}");
+}
+
+#[test]
+fn the_model_answer_step_shows_its_heading_and_the_next_paragraph_shows_too() {
+    let mut app = presenter("07-tenant-scope-and-copies", 80, 24);
+    let _ = press(&mut app, "nn   ");
+    let text = step_shows(&app, "step 4/10");
+    assert!(text.contains("│Model answer"), "{text}");
+    assert!(
+        text.contains("The tenant is not part of the tool's contract"),
+        "{text}"
+    );
+    assert!(
+        text.contains("more above"),
+        "what is cut above is marked: {text}"
+    );
+    // Every step's reveal is seen: the paragraph after the block comes into view.
+    let _ = press(&mut app, " ");
+    let text = step_shows(&app, "step 5/10");
+    assert!(
+        text.contains("Now predict the rows where the tenant matters"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_wire_row_reveal_shows_the_table_its_verdict_and_the_count() {
+    let mut app = presenter("15-the-wire", 80, 24);
+    let _ = press(&mut app, "nnn    ");
+    let text = step_shows(&app, "step 5/11");
+    assert!(text.contains("2 of 8 rows shown"), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.contains("▶ 2 "))
+        .unwrap_or_default();
+    assert!(
+        row.contains("→ toolu_01"),
+        "the row with its verdict: {text}"
+    );
+    assert!(text.contains("Row 2: anthropic-id-not-text"), "{text}");
+    // Opening the help and closing it leaves the view where the step put it.
+    let _ = press(&mut app, "?<Esc>");
+    assert_eq!(screen(&app), text);
+}
+
+#[test]
+fn h_hides_the_last_row_of_a_table_and_the_counter_goes_down_by_one() {
+    let mut app = presenter("02-validate-tool-args", 80, 24);
+    let _ = press(&mut app, "nn");
+    while !screen(&app).contains("2 of 4 rows shown") {
+        let _ = press(&mut app, " ");
+        assert!(app.page() == 2, "the table is on page 3");
+    }
+    let before = screen(&app);
+    assert!(before.contains("step 9/11"), "{before}");
+    let _ = press(&mut app, "h");
+    let text = step_shows(&app, "step 8/11");
+    assert!(
+        text.contains("1 of 4 rows shown"),
+        "one row hidden again: {text}"
+    );
+    let _ = press(&mut app, " ");
+    let text = step_shows(&app, "step 9/11");
+    assert!(text.contains("2 of 4 rows shown"), "{text}");
+}
+
+#[test]
+fn h_steps_a_played_trace_back_and_a_page_comes_back_as_new() {
+    let mut app = presenter("09-bounded-loop", 80, 24);
+    let _ = press(&mut app, "n     ");
+    run_out(&mut app);
+    assert!(step_shows(&app, "step 6/6").contains("● end"));
+    let _ = press(&mut app, "h");
+    let text = step_shows(&app, "step 5/6");
+    assert!(
+        text.contains("paused · t=0 ms"),
+        "back to its start: {text}"
+    );
+    // Played again, then left, then opened again with p: as new, like every block.
+    let _ = press(&mut app, " ");
+    run_out(&mut app);
+    let _ = press(&mut app, " ");
+    assert_eq!(app.page(), 2);
+    let _ = press(&mut app, "p");
+    assert_eq!(app.page(), 1);
+    step_shows(&app, "step 1/6");
+    let _ = press(&mut app, "    ");
+    let text = step_shows(&app, "step 5/6");
+    assert!(text.contains("paused · t=0 ms"), "{text}");
+}
+
+#[test]
+fn h_at_a_pages_first_step_goes_back_to_the_page_as_it_was_left() {
+    let mut app = presenter("09-bounded-loop", 80, 24);
+    let _ = press(&mut app, "n     ");
+    run_out(&mut app);
+    let left = step_shows(&app, "step 6/6");
+    let _ = press(&mut app, " ");
+    assert_eq!(app.page(), 2, "one Space too many");
+    step_shows(&app, "step 1/");
+    let _ = press(&mut app, "<Left>");
+    assert_eq!(app.page(), 1);
+    assert_eq!(
+        screen(&app),
+        left,
+        "the page as it was left, its last step shown"
+    );
+    // At the first page of the first lesson there is nothing before.
+    let mut app = presenter("01-untrusted-input", 80, 24);
+    let _ = press(&mut app, "h");
+    assert_eq!((app.lesson(), app.page()), (0, 0));
+}
+
+#[test]
+fn the_presenter_help_lists_every_key_that_works_on_a_focused_block() {
+    let mut app = presenter("15-the-wire", 80, 24);
+    let _ = press(&mut app, "nnn   ?");
+    let rows = tooldojo::tui::ui::help_lines(&app);
+    let keys: Vec<&str> = rows.iter().map(|(k, _, _)| k.as_str()).collect();
+    for key in [
+        "Space", "h/Left", "x", "X", "j/Down", "k/Up", "g/Home", "G/End", "PgDn",
+    ] {
+        assert!(keys.contains(&key), "{key} in {keys:?}");
+    }
+    let lesson_list = rows.iter().any(|(_, what, _)| what == "lesson list");
+    assert!(!lesson_list, "h/Left steps back here: {rows:?}");
+    let _ = press(&mut app, "<Esc>j");
+    assert!(screen(&app).contains("step 4/11"), "j scrolls");
+}
+
+#[test]
+fn enter_on_a_block_whose_top_is_scrolled_away_shows_its_top() {
+    let mut app = presenter("04-value-constraints", 80, 24);
+    let _ = press(&mut app, "nnn      ");
+    let text = step_shows(&app, "step 7/8");
+    assert!(
+        !text.contains("╭ arguments"),
+        "the block's top is above: {text}"
+    );
+    let _ = press(&mut app, "<Enter>");
+    let text = screen(&app);
+    assert!(text.contains("Enter edit arguments"), "entered: {text}");
+    assert!(text.contains("╭ arguments"), "its top in view: {text}");
+}
