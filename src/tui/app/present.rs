@@ -1,6 +1,8 @@
 //! Presenter mode (`--present`): a page is shown a step at a time (a paragraph, a block,
-//! then a block's rows one by one through `present_step`), blocks can be put back as they
-//! were before the class, and a clock counts the session's time. Nothing is read from or
+//! then a block's rows one by one through `present_step`), each step brought into view from
+//! its first line; `h` undoes one step, and at a page's first step goes back to the page
+//! left, kept aside as it was. Blocks can be put back as they were before the class, and a
+//! clock counts the session's time. Nothing is read from or
 //! written to the learner's progress in this mode (the caller keeps progress in memory).
 
 use std::time::Duration;
