@@ -17,16 +17,63 @@ const SIDE_FROM: u16 = 110;
 const SIDE_W: u16 = 40;
 
 /// A prompt's JSON (after a leading name, as in `find_tickets {...}`) laid out one member a
-/// line, when it is an object or an array; the name stays on the first line.
-fn laid_out(text: &str) -> Option<String> {
+/// line, when it is an object or an array; the name stays on the first line. Only the
+/// whitespace between tokens changes: every token stays as written (a number as long as it
+/// is, a repeated key repeated, an escape escaped), since the question may be about exactly
+/// that. `None` when the text is not one JSON value, or when a line would still not fit in
+/// `width` (then the text is wrapped as it is).
+fn laid_out(text: &str, width: usize) -> Option<Vec<String>> {
     let at = text.find(['{', '['])?;
     let (name, json) = text.split_at(at);
-    let value: serde_json::Value = serde_json::from_str(json).ok()?;
-    if !(value.is_object() || value.is_array()) {
-        return None;
+    // Any JSON value at all: no map is built, so a repeated key is not a refusal.
+    serde_json::from_str::<serde::de::IgnoredAny>(json).ok()?;
+    let mut lines = vec![name.to_owned()];
+    let mut depth = 0usize;
+    let (mut in_string, mut escaped) = (false, false);
+    let mut chars = json.chars().peekable();
+    let new_line = |lines: &mut Vec<String>, depth: usize| lines.push("  ".repeat(depth));
+    while let Some(c) = chars.next() {
+        let line = lines.last_mut()?;
+        if in_string {
+            line.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                line.push(c);
+            }
+            '{' | '[' => {
+                line.push(c);
+                while chars.next_if(|c| c.is_whitespace()).is_some() {}
+                if let Some(close) = chars.next_if(|&n| matches!(n, '}' | ']')) {
+                    line.push(close);
+                } else {
+                    depth += 1;
+                    new_line(&mut lines, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                new_line(&mut lines, depth);
+                lines.last_mut()?.push(c);
+            }
+            ',' => {
+                line.push(c);
+                new_line(&mut lines, depth);
+            }
+            ':' => line.push_str(": "),
+            c if c.is_whitespace() => {}
+            c => line.push(c),
+        }
     }
-    let pretty = serde_json::to_string_pretty(&value).ok()?;
-    Some(format!("{name}{pretty}"))
+    lines.iter().all(|l| width_of(l) <= width).then_some(lines)
 }
 
 /// The body, and a column on its right for the drill's progress and keys when it is wide.
@@ -309,15 +356,11 @@ impl Drill {
             // Laid out only when it would wrap: a short object reads best on one line.
             if tall
                 && width_of(label) + 2 + width_of(text) > w
-                && let Some(laid) = laid_out(text)
+                && let Some(laid) = laid_out(text, w.saturating_sub(2))
             {
                 out.push(Line::styled(format!("{label}:"), t.dim));
-                for l in laid.lines() {
-                    let mut line = draw::highlight_json_line(&format!("  {l}"), t);
-                    if width_of(&line.to_string()) > w {
-                        line = Line::styled(truncate(&format!("  {l}"), w, t.sym.ellipsis), t.code);
-                    }
-                    out.push(line);
+                for l in laid {
+                    out.push(draw::highlight_json_line(&format!("  {l}"), t));
                 }
                 continue;
             }
@@ -531,5 +574,54 @@ impl Drill {
         ));
         out.push(Line::styled("Enter: the next question.", t.dim));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::laid_out;
+
+    #[test]
+    fn a_laid_out_prompt_keeps_every_token_as_written() {
+        let text = r#"{"city": "Paris", "days": 123456789012345678901234567890, "n": 1e2, "s": "a\u202eb, {\"x\": [1]}", "e": {}, "l": []}"#;
+        let laid = laid_out(text, 80).expect("one JSON object");
+        assert_eq!(
+            laid,
+            [
+                "{",
+                r#"  "city": "Paris","#,
+                r#"  "days": 123456789012345678901234567890,"#,
+                r#"  "n": 1e2,"#,
+                r#"  "s": "a\u202eb, {\"x\": [1]}","#,
+                r#"  "e": {},"#,
+                r#"  "l": []"#,
+                "}",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_repeated_key_stays_repeated_and_a_name_stays_in_front() {
+        let laid = laid_out(
+            r#"get_ticket {"ticket_id": "TKT-999", "ticket_id": "TKT-104"}"#,
+            80,
+        )
+        .expect("laid out");
+        assert_eq!(
+            laid,
+            [
+                "get_ticket {",
+                r#"  "ticket_id": "TKT-999","#,
+                r#"  "ticket_id": "TKT-104""#,
+                "}"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_too_wide_or_a_text_that_is_not_json_is_left_to_wrap() {
+        let long = format!(r#"{{"note": "{}"}}"#, "x".repeat(100));
+        assert_eq!(laid_out(&long, 80), None);
+        assert_eq!(laid_out(r#"{"a": 1"#, 80), None);
     }
 }

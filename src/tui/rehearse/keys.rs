@@ -65,7 +65,9 @@ impl Drill {
             self.confirm_quit = true;
             return DrillUpdate::Redraw;
         }
-        if is_char(&key, 'i') {
+        // The mode is chosen while a question is open: once an answer is locked or shown,
+        // how it is scored must not change under it.
+        if self.phase == Phase::Ask && is_char(&key, 'i') {
             self.cfg.interviewer = !self.cfg.interviewer;
             return DrillUpdate::Redraw;
         }
@@ -370,7 +372,9 @@ impl Drill {
                 };
                 out.push(key("v", what, Rest).brief("v", "outcomes"));
             }
-            out.push(key("i", "interviewer mode", Rest).brief("i", "interviewer"));
+            if self.phase == Phase::Ask {
+                out.push(key("i", "interviewer mode", Rest).brief("i", "interviewer"));
+            }
             out.push(key("PgUp/PgDn", "scroll the question", Scroll).brief("PgUp/PgDn", "scroll"));
         }
         out

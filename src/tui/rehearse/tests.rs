@@ -429,6 +429,26 @@ fn an_explanation_left_empty_cannot_be_ticked_and_counts_as_a_skip() {
 }
 
 #[test]
+fn the_mode_cannot_change_once_an_empty_explanation_is_shown() {
+    let p = pool();
+    let mut d = Drill::new(cfg(7), &p, &[], BTreeMap::new(), None);
+    let e = to_explain(&mut d);
+    let at = d.current();
+    let _ = d.on_key(esc());
+    let _ = d.on_key(enter());
+    assert_eq!(d.phase(), Phase::Reveal);
+    // Interviewer mode would let the rubric be ticked; it cannot be switched on now.
+    let _ = d.on_key(key('i'));
+    for _ in 0..e.points.len() {
+        let _ = d.on_key(key(' '));
+        let _ = d.on_key(key('j'));
+    }
+    let _ = d.on_key(enter());
+    let a = d.answers().iter().find(|a| a.index == at).unwrap();
+    assert_eq!((a.given.clone(), a.points), (score::Given::Skipped, 0));
+}
+
+#[test]
 fn words_typed_when_the_clock_runs_out_are_kept_for_no_points() {
     let p = pool();
     let mut d = Drill::new(cfg(7), &p, &[], BTreeMap::new(), None);
