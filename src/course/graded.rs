@@ -121,6 +121,11 @@ pub fn record_pass(lessons: &[LessonEntry], report: &Report) -> Option<Recorded>
         serde_json::from_str::<Progress>(&text).ok()?;
     }
     let opened = Store::open(Some(dir), false);
+    if !opened.store.writable {
+        // Nothing would be saved (a file from a later version, a directory not writable):
+        // claim no tick.
+        return None;
+    }
     let mut progress = opened.progress;
     let ids: Vec<String> = lessons.iter().map(|l| l.id.clone()).collect();
     progress.follow_renames(&ids);

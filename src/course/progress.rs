@@ -232,17 +232,20 @@ fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
 
 /// `--reset-progress` with a progress file: it is moved aside (never deleted, a mistyped
 /// flag must not cost a learner their evenings) and a fresh one starts.
-fn reset_aside(store: Store, dir: &Path, path: &Path) -> Opened {
+fn reset_aside(mut store: Store, dir: &Path, path: &Path) -> Opened {
     let aside = aside_path(dir, "reset");
     let notice = match std::fs::rename(path, &aside) {
         Ok(()) => format!(
             "Progress reset: starting over. Your old progress was moved to {} (rename it back to {FILE_NAME} to restore it).",
             show(&aside)
         ),
-        // The save at the end replaces it as a reset always did; say so.
-        Err(e) => format!(
-            "Progress reset: starting over. Moving the old file aside failed ({e}): it will be replaced when you leave."
-        ),
+        // Never replaced unseen: this session is then not saved.
+        Err(e) => {
+            store.writable = false;
+            format!(
+                "Progress reset: starting over, but moving the old file aside failed ({e}): it is left untouched and this session's progress will not be saved."
+            )
+        }
     };
     Opened {
         store,
@@ -250,6 +253,40 @@ fn reset_aside(store: Store, dir: &Path, path: &Path) -> Opened {
             version: VERSION,
             ..Progress::default()
         },
+        notice: Some(notice),
+    }
+}
+
+/// The version of a progress file written by a later tooldojo than this one, if it is one
+/// (read on its own: a later version may have changed what the other members hold).
+fn later_version(text: &str) -> Option<u32> {
+    #[derive(Deserialize)]
+    struct Versioned {
+        #[serde(default)]
+        version: u32,
+    }
+    serde_json::from_str::<Versioned>(text)
+        .ok()
+        .map(|v| v.version)
+        .filter(|&v| v > VERSION)
+}
+
+/// A progress file from a later version: read what this version can (nothing, when its
+/// members changed shape), and never move or write over it.
+fn read_only_later(mut store: Store, path: &Path, text: &str) -> Opened {
+    store.writable = false;
+    let version = later_version(text).unwrap_or_default();
+    let progress = serde_json::from_str::<Progress>(text).unwrap_or_else(|_| Progress {
+        version: VERSION,
+        ..Progress::default()
+    });
+    let notice = format!(
+        "Your progress file {} was written by a later tooldojo (its version {version} is newer than this one's {VERSION}). It is left untouched and this session's progress will not be saved.",
+        show(path)
+    );
+    Opened {
+        store,
+        progress,
         notice: Some(notice),
     }
 }
@@ -363,20 +400,10 @@ impl Store {
             };
         }
         let problem = match std::fs::read_to_string(&path) {
+            Ok(text) if later_version(&text).is_some() => {
+                return read_only_later(store, &path, &text);
+            }
             Ok(text) => match serde_json::from_str::<Progress>(&text) {
-                Ok(progress) if progress.version > VERSION => {
-                    store.writable = false;
-                    let notice = format!(
-                        "Your progress file {} was written by a later tooldojo (its version {} is newer than this one's {VERSION}). It is left untouched and this session's progress will not be saved.",
-                        show(&path),
-                        progress.version
-                    );
-                    return Opened {
-                        store,
-                        progress,
-                        notice: Some(notice),
-                    };
-                }
                 Ok(progress) => {
                     return Opened {
                         store,
@@ -513,6 +540,20 @@ mod tests {
         assert!(!opened.store.writable);
         opened.store.save(&Progress::default()).unwrap();
         assert_eq!(std::fs::read_to_string(&file).unwrap(), later);
+    }
+
+    #[test]
+    fn a_later_file_whose_members_changed_shape_is_not_set_aside_or_written_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(FILE_NAME);
+        let later = r#"{"version": 3, "lessons": [1, 2], "rehearsal": {"cards": []}}"#;
+        std::fs::write(&file, later).unwrap();
+        let opened = Store::open(Some(dir.path().to_path_buf()), false);
+        assert!(opened.notice.expect("told").contains("later tooldojo"));
+        assert!(!opened.store.writable);
+        opened.store.save(&opened.progress).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), later);
+        assert!(files_named(dir.path(), "damaged").is_empty());
     }
 
     #[test]

@@ -24,6 +24,9 @@ fn tooldojo(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tooldojo"))
         .args(args)
         .current_dir(cwd)
+        // A passing grade ticks the course checklist: in the test's own folder, never in
+        // the progress of whoever runs the tests.
+        .env("TOOLDOJO_STATE_DIR", cwd.join("state"))
         .env("TOOLDOJO_TEST_SECRET", "do-not-leak")
         .output()
         .expect("run tooldojo")
@@ -124,6 +127,43 @@ fn a_correct_python_solution_passes_every_row() {
         assert!(passed.contains(id), "{id} missing from\n{}", g.stdout);
     }
     assert_eq!(g.summary(), format!("{} passed, 0 failed", passed.len()));
+}
+
+#[test]
+fn a_pass_claims_a_checklist_tick_only_where_progress_is_saved() {
+    if !has("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("solution.py");
+    std::fs::write(&file, PYTHON_GOOD).unwrap();
+    let state = dir.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let later = r#"{"version": 9, "lessons": {}}"#;
+    std::fs::write(state.join("progress.json"), later).unwrap();
+    let args = [
+        "practice",
+        file.to_str().unwrap(),
+        "--time-limit-ms",
+        "10000",
+    ];
+    let o = tooldojo(&args, dir.path());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("ticked"), "nothing was saved:\n{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(state.join("progress.json")).unwrap(),
+        later
+    );
+    // A progress file this version writes: the tick is saved and said.
+    std::fs::remove_file(state.join("progress.json")).unwrap();
+    let o = tooldojo(&args, dir.path());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("ticked on the course checklist"),
+        "{stderr}"
+    );
+    assert!(state.join("progress.json").is_file());
 }
 
 #[test]
