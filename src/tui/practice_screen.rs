@@ -101,6 +101,12 @@ impl PracticeScreen {
         total.saturating_sub(h)
     }
 
+    /// The first line shown now (the rows may have shrunk since the last key, after a new
+    /// grade or a taller window).
+    fn top(&self) -> usize {
+        self.scroll.min(self.max_scroll())
+    }
+
     /// Scroll to `to`, kept within the rows.
     fn scroll_to(&mut self, to: usize) -> PracticeUpdate {
         self.scroll = to.min(self.max_scroll());
@@ -130,15 +136,15 @@ impl PracticeScreen {
             self.grader.grade();
             PracticeUpdate::Redraw
         } else if is_down(&key) {
-            self.scroll_to(self.scroll + 1)
+            self.scroll_to(self.top() + 1)
         } else if is_up(&key) {
-            self.scroll_to(self.scroll.saturating_sub(1))
+            self.scroll_to(self.top().saturating_sub(1))
         } else if plain(&key, KeyCode::PageDown) {
             let page = self.drawn.get().1.saturating_sub(1).max(1);
-            self.scroll_to(self.scroll + page)
+            self.scroll_to(self.top() + page)
         } else if plain(&key, KeyCode::PageUp) {
             let page = self.drawn.get().1.saturating_sub(1).max(1);
-            self.scroll_to(self.scroll.saturating_sub(page))
+            self.scroll_to(self.top().saturating_sub(page))
         } else if plain(&key, KeyCode::Home) {
             self.scroll_to(0)
         } else if plain(&key, KeyCode::End) {
@@ -237,6 +243,10 @@ mod tests {
         assert_eq!(s.scroll, 0);
         let _ = s.on_key(key(KeyCode::End));
         assert_eq!(s.scroll, 40);
+        // Fewer rows after a new grade: the first key up moves from what is shown.
+        s.drawn.set((20, 10));
+        let _ = s.on_key(key(KeyCode::Char('k')));
+        assert_eq!(s.scroll, 9);
     }
 
     #[test]
