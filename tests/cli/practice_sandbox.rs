@@ -32,6 +32,17 @@ fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_tooldojo")
 }
 
+/// `tooldojo` with its progress kept in a folder of the tests' own: a row that passes
+/// ticks the course checklist, never in the progress of whoever runs the tests.
+fn tooldojo() -> Command {
+    let mut cmd = Command::new(bin());
+    cmd.env(
+        "TOOLDOJO_STATE_DIR",
+        std::env::temp_dir().join("tooldojo-practice-sandbox-state"),
+    );
+    cmd
+}
+
 struct Run {
     code: Option<i32>,
     json: Value,
@@ -77,7 +88,7 @@ fn practice(dir: &Path, name: &str, text: &str, extra: &[&str], env: &[(&str, &s
     std::fs::write(&file, text).unwrap();
     // A pass ticks the checklist in the progress file: never the real one.
     let home = tempfile::tempdir().unwrap();
-    let mut cmd = Command::new(bin());
+    let mut cmd = tooldojo();
     cmd.env("HOME", home.path()).env_remove("XDG_DATA_HOME");
     cmd.args(["practice", "--json", file.to_str().unwrap()])
         .args(["--time-limit-ms", "10000", "--run-limit-ms", "120000"])
@@ -155,6 +166,7 @@ def probe():
     let o = Command::new("script")
         .args(["-qec", &inner, "/dev/null"])
         .env("HOME", home.path())
+        .env("TOOLDOJO_STATE_DIR", home.path().join("state"))
         .current_dir(dir.path())
         .stdin(Stdio::null())
         .output()
@@ -205,7 +217,7 @@ fn megabytes_on_the_channel_without_a_newline_fail_the_row_and_the_grader_stays_
     let probe = "import os\ndef probe():\n    while True:\n        os.write(3, b'x' * (1 << 20))\n";
     let file = dir.path().join("s.py");
     std::fs::write(&file, python_probe(probe)).unwrap();
-    let mut child = Command::new(bin())
+    let mut child = tooldojo()
         .args(["practice", "--json", file.to_str().unwrap()])
         .args(["--time-limit-ms", "3000", "--run-limit-ms", "120000"])
         .current_dir(dir.path())
@@ -576,7 +588,7 @@ fn a_file_that_defines_neither_function_reports_without_raw_escapes() {
     for (name, text) in cases {
         let file = dir.path().join(name);
         std::fs::write(&file, &text).unwrap();
-        let o = Command::new(bin())
+        let o = tooldojo()
             .args(["practice", file.to_str().unwrap()])
             .current_dir(dir.path())
             .stdin(Stdio::null())
@@ -587,7 +599,7 @@ fn a_file_that_defines_neither_function_reports_without_raw_escapes() {
         assert!(err.contains("defines none"), "{err}");
         assert!(raw_controls(&err).is_empty(), "{name}: {err:?}");
         // The same with --watch, on stdout, until the first screen is drawn.
-        let mut watch = Command::new(bin())
+        let mut watch = tooldojo()
             .args(["practice", file.to_str().unwrap(), "--watch"])
             .current_dir(dir.path())
             .stdout(Stdio::piped())
