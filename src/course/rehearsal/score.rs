@@ -133,6 +133,16 @@ pub struct Scorecard {
 }
 
 impl Scorecard {
+    /// The questions not reached, as the drill numbers them: `Q2, Q3`.
+    pub fn not_reached_list(&self) -> String {
+        let names: Vec<String> = self
+            .not_reached
+            .iter()
+            .map(|i| format!("Q{}", i + 1))
+            .collect();
+        names.join(", ")
+    }
+
     pub fn of(answers: &[Answer]) -> Scorecard {
         let answered: Vec<&Answer> = answers.iter().filter(|a| a.answered()).collect();
         let total_ms: u64 = answered.iter().map(|a| a.ms).sum();

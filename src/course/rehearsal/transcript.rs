@@ -44,15 +44,10 @@ pub fn markdown(d: &dyn Sitting) -> String {
         }
     }
     if !card.not_reached.is_empty() {
-        let list: Vec<String> = card
-            .not_reached
-            .iter()
-            .map(|i| format!("Q{}", i + 1))
-            .collect();
         let _ = writeln!(
             out,
             "- Not reached (never shown, so not missed): {}",
-            list.join(", ")
+            card.not_reached_list()
         );
     }
     out.push('\n');

@@ -215,14 +215,9 @@ impl Drill {
             hanging("Revisit: ", &list.join(&format!(" {d} ")), w, t.heading)
         };
         if !card.not_reached.is_empty() {
-            let qs: Vec<String> = card
-                .not_reached
-                .iter()
-                .map(|i| format!("Q{}", i + 1))
-                .collect();
             let text = format!(
                 "{}: never shown, so not missed and not due for review.",
-                qs.join(", ")
+                card.not_reached_list()
             );
             out.extend(hanging("Not reached: ", &text, w, t.dim));
         }

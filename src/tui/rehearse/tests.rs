@@ -408,8 +408,9 @@ fn leaving_a_drill_opened_in_the_app_goes_back_and_the_whole_app_drill_quits() {
     assert_eq!(d.on_key(ctrl_c), DrillUpdate::Quit);
 }
 
-#[test]
-fn an_explanation_left_empty_cannot_be_ticked_and_counts_as_a_skip() {
+/// An explain question left empty and shown, `keys` pressed, then every rubric point
+/// ticked and Enter: what it scored.
+fn empty_explanation_ticked_after(keys: &[char]) -> (score::Given, u32) {
     let p = pool();
     let mut d = Drill::new(cfg(7), &p, &[], BTreeMap::new(), None);
     let e = to_explain(&mut d);
@@ -419,33 +420,33 @@ fn an_explanation_left_empty_cannot_be_ticked_and_counts_as_a_skip() {
     assert_eq!(d.phase(), Phase::Reveal, "the model answer is shown");
     let text = draw_at(&d, 100, 40, false);
     assert!(text.contains("nothing to tick"), "{text}");
+    for &c in keys {
+        let _ = d.on_key(key(c));
+    }
     for _ in 0..e.points.len() {
         let _ = d.on_key(key(' '));
         let _ = d.on_key(key('j'));
     }
     let _ = d.on_key(enter());
     let a = d.answers().iter().find(|a| a.index == at).unwrap();
-    assert_eq!((a.given.clone(), a.points), (score::Given::Skipped, 0));
+    (a.given.clone(), a.points)
+}
+
+#[test]
+fn an_explanation_left_empty_cannot_be_ticked_and_counts_as_a_skip() {
+    assert_eq!(
+        empty_explanation_ticked_after(&[]),
+        (score::Given::Skipped, 0)
+    );
 }
 
 #[test]
 fn the_mode_cannot_change_once_an_empty_explanation_is_shown() {
-    let p = pool();
-    let mut d = Drill::new(cfg(7), &p, &[], BTreeMap::new(), None);
-    let e = to_explain(&mut d);
-    let at = d.current();
-    let _ = d.on_key(esc());
-    let _ = d.on_key(enter());
-    assert_eq!(d.phase(), Phase::Reveal);
     // Interviewer mode would let the rubric be ticked; it cannot be switched on now.
-    let _ = d.on_key(key('i'));
-    for _ in 0..e.points.len() {
-        let _ = d.on_key(key(' '));
-        let _ = d.on_key(key('j'));
-    }
-    let _ = d.on_key(enter());
-    let a = d.answers().iter().find(|a| a.index == at).unwrap();
-    assert_eq!((a.given.clone(), a.points), (score::Given::Skipped, 0));
+    assert_eq!(
+        empty_explanation_ticked_after(&['i']),
+        (score::Given::Skipped, 0)
+    );
 }
 
 #[test]
