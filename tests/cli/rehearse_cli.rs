@@ -6,6 +6,12 @@ fn rehearse(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_tooldojo"))
         .arg("rehearse")
         .args(args)
+        // A drill whose flags pass opens the progress store (then finds no terminal): in a
+        // folder of the tests' own, never the user's.
+        .env(
+            "TOOLDOJO_STATE_DIR",
+            std::env::temp_dir().join("tooldojo-rehearse-cli-state"),
+        )
         .output()
         .unwrap()
 }
