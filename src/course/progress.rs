@@ -115,6 +115,14 @@ impl LessonProgress {
 }
 
 impl Progress {
+    /// Progress of a learner starting out, in this version's format.
+    fn fresh() -> Progress {
+        Progress {
+            version: VERSION,
+            ..Progress::default()
+        }
+    }
+
     /// A lesson that changed its number keeps its progress: an entry saved under an id that
     /// is not among `ids` moves to the one lesson of `ids` with the same name after the
     /// number (`14-checklist-and-interview` to `17-checklist-and-interview`), and so do the
@@ -203,10 +211,7 @@ fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
     match std::fs::rename(path, &aside) {
         Ok(()) => Opened {
             store,
-            progress: Progress {
-                version: VERSION,
-                ..Progress::default()
-            },
+            progress: Progress::fresh(),
             notice: Some(format!(
                 "Your progress file {} could not be used: {problem}. It was moved to {} and a fresh one started.",
                 show(path),
@@ -218,10 +223,7 @@ fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
                 path: Some(path.to_path_buf()),
                 writable: false,
             },
-            progress: Progress {
-                version: VERSION,
-                ..Progress::default()
-            },
+            progress: Progress::fresh(),
             notice: Some(format!(
                 "Your progress file {} could not be used: {problem}; moving it aside failed too ({e}). It is left untouched and this session's progress will not be saved.",
                 show(path)
@@ -249,10 +251,7 @@ fn reset_aside(mut store: Store, dir: &Path, path: &Path) -> Opened {
     };
     Opened {
         store,
-        progress: Progress {
-            version: VERSION,
-            ..Progress::default()
-        },
+        progress: Progress::fresh(),
         notice: Some(notice),
     }
 }
@@ -276,10 +275,7 @@ fn later_version(text: &str) -> Option<u32> {
 fn read_only_later(mut store: Store, path: &Path, text: &str) -> Opened {
     store.writable = false;
     let version = later_version(text).unwrap_or_default();
-    let progress = serde_json::from_str::<Progress>(text).unwrap_or_else(|_| Progress {
-        version: VERSION,
-        ..Progress::default()
-    });
+    let progress = serde_json::from_str::<Progress>(text).unwrap_or_else(|_| Progress::fresh());
     let notice = format!(
         "Your progress file {} was written by a later tooldojo (its version {version} is newer than this one's {VERSION}). It is left untouched and this session's progress will not be saved.",
         show(path)
@@ -392,10 +388,7 @@ impl Store {
         if reset || !path.exists() {
             return Opened {
                 store,
-                progress: Progress {
-                    version: VERSION,
-                    ..Progress::default()
-                },
+                progress: Progress::fresh(),
                 notice: unwritable.or(reset.then(|| "Progress reset: starting over.".to_owned())),
             };
         }
@@ -527,32 +520,32 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&aside[0]).unwrap(), old);
     }
 
-    #[test]
-    fn a_file_from_a_later_version_is_read_but_never_written_over() {
+    /// A progress file of `text` from a later version, opened: the learner is told, and a
+    /// save leaves the file as it was.
+    fn open_later(text: &str) -> (tempfile::TempDir, Opened) {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join(FILE_NAME);
-        let later = r#"{"version": 2, "lessons": {"01-x": {"done": true}}, "decks": [1]}"#;
-        std::fs::write(&file, later).unwrap();
+        std::fs::write(&file, text).unwrap();
         let opened = Store::open(Some(dir.path().to_path_buf()), false);
-        assert!(opened.progress.lessons["01-x"].done);
-        let notice = opened.notice.expect("the learner is told");
+        let notice = opened.notice.as_deref().expect("the learner is told");
         assert!(notice.contains("later tooldojo"), "{notice}");
         assert!(!opened.store.writable);
         opened.store.save(&Progress::default()).unwrap();
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), later);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+        (dir, opened)
+    }
+
+    #[test]
+    fn a_file_from_a_later_version_is_read_but_never_written_over() {
+        let later = r#"{"version": 2, "lessons": {"01-x": {"done": true}}, "decks": [1]}"#;
+        let (_dir, opened) = open_later(later);
+        assert!(opened.progress.lessons["01-x"].done);
     }
 
     #[test]
     fn a_later_file_whose_members_changed_shape_is_not_set_aside_or_written_over() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join(FILE_NAME);
         let later = r#"{"version": 3, "lessons": [1, 2], "rehearsal": {"cards": []}}"#;
-        std::fs::write(&file, later).unwrap();
-        let opened = Store::open(Some(dir.path().to_path_buf()), false);
-        assert!(opened.notice.expect("told").contains("later tooldojo"));
-        assert!(!opened.store.writable);
-        opened.store.save(&opened.progress).unwrap();
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), later);
+        let (dir, _) = open_later(later);
         assert!(files_named(dir.path(), "damaged").is_empty());
     }
 

@@ -4,10 +4,11 @@
 
 use std::process::{Command, Stdio};
 
-/// Run `tooldojo ARGS` with every backtrace switch on and no terminal anywhere.
-fn refused(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tooldojo"))
-        .args(args)
+/// `tooldojo ARGS` with every backtrace switch on, no terminal anywhere, its progress in a
+/// folder of the tests' own, and its output piped.
+fn tooldojo(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tooldojo"));
+    cmd.args(args)
         .env("RUST_BACKTRACE", "1")
         .env("RUST_LIB_BACKTRACE", "1")
         .env(
@@ -16,9 +17,13 @@ fn refused(args: &[&str]) -> (Option<i32>, String, String) {
         )
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .expect("run tooldojo");
+        .stderr(Stdio::piped());
+    cmd
+}
+
+/// Run `tooldojo ARGS` (see [`tooldojo`]): its exit code, stdout and stderr.
+fn refused(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = tooldojo(args).output().expect("run tooldojo");
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -144,17 +149,7 @@ fn a_bad_lesson_id_names_the_known_ids_in_one_line() {
 /// Run `tooldojo ARGS` with its stdout and stderr pipes already closed by their reader (as
 /// in `2>&1 | true`): its exit code.
 fn with_readers_gone(args: &[&str]) -> Option<i32> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tooldojo"))
-        .args(args)
-        .env(
-            "TOOLDOJO_STATE_DIR",
-            std::env::temp_dir().join("tooldojo-user-errors"),
-        )
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run tooldojo");
+    let mut child = tooldojo(args).spawn().expect("run tooldojo");
     // Close the reading ends before the child can write a byte.
     drop(child.stdout.take());
     drop(child.stderr.take());

@@ -533,12 +533,7 @@ mod tests {
         let theme = Theme::new(ThemeName::Mono, false);
         w.status_lines(&theme, 200, active)
             .iter()
-            .map(|l| {
-                l.spans
-                    .iter()
-                    .map(|s| s.content.as_ref())
-                    .collect::<String>()
-            })
+            .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" ")
     }

@@ -316,18 +316,7 @@ fn the_scorecard_labels_every_ending_and_never_cuts_an_id() {
     assert_eq!(d.current(), 2);
     d.cfg.fixed_clock = Some(2 * 60_000);
     let _ = d.tick();
-    let theme = crate::tui::theme::Theme::new(crate::tui::theme::ThemeName::Mono, false);
-    let (lines, _) = d.scorecard_lines(&theme, 76);
-    let text: String = lines
-        .iter()
-        .map(|l| {
-            l.spans
-                .iter()
-                .map(|s| s.content.as_ref())
-                .collect::<String>()
-                + "\n"
-        })
-        .collect();
+    let text = card_text(&d, 76);
     let card = d.scorecard();
     assert!(
         text.starts_with(&format!("{} of 5 right, ", card.right)),
@@ -364,16 +353,7 @@ fn draw_at(d: &Drill, w: u16, h: u16, present: bool) -> String {
 
 fn card_text(d: &Drill, w: usize) -> String {
     let (lines, _) = d.scorecard_lines(&theme(), w);
-    lines
-        .iter()
-        .map(|l| {
-            l.spans
-                .iter()
-                .map(|s| s.content.as_ref())
-                .collect::<String>()
-                + "\n"
-        })
-        .collect()
+    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 /// Skip up to the drill's first explain question.
