@@ -9,9 +9,16 @@ use tooldojo::tui::screens;
 use tooldojo::tui::theme::ThemeName;
 
 fn block_screen(name: &str, w: u16, h: u16) -> tooldojo::tui::app::App {
+    block_screen_in(name, false, w, h)
+}
+
+/// [`block_screen`], in presenter mode when `demo`.
+fn block_screen_in(name: &str, demo: bool, w: u16, h: u16) -> tooldojo::tui::app::App {
+    let mut opts = options(ThemeName::Default, false);
+    opts.demo = demo;
     screens::build(
         &format!("trace-block:{name}"),
-        options(ThemeName::Default, false),
+        opts,
         env(),
         Ok(lessons()),
         Rect::new(0, 0, w, h),
@@ -181,16 +188,7 @@ fn in_the_app_a_rerun_is_left_to_the_loop_and_comes_back_as_a_message() {
 
 #[test]
 fn f_in_presenter_mode_opens_the_player_at_a_speed_a_room_can_follow() {
-    let mut opts = options(ThemeName::Default, false);
-    opts.demo = true;
-    let mut app = screens::build(
-        "trace-block:partial-success",
-        opts,
-        env(),
-        Ok(lessons()),
-        Rect::new(0, 0, 80, 24),
-    )
-    .expect("the block screen builds");
+    let mut app = block_screen_in("partial-success", true, 80, 24);
     let _ = app.update(Input::Key(crossterm::event::KeyEvent::from(
         crossterm::event::KeyCode::Char('f'),
     )));
@@ -201,16 +199,7 @@ fn f_in_presenter_mode_opens_the_player_at_a_speed_a_room_can_follow() {
 
 /// `x` in the player, in presenter mode and out of it, with the export going to `dir`.
 fn x_in_the_player(demo: bool, dir: &std::path::Path) -> (tooldojo::tui::app::App, String) {
-    let mut opts = options(ThemeName::Default, false);
-    opts.demo = demo;
-    let mut app = screens::build(
-        "trace-block:happy-path",
-        opts,
-        env(),
-        Ok(lessons()),
-        Rect::new(0, 0, 160, 45),
-    )
-    .expect("the block screen builds");
+    let mut app = block_screen_in("happy-path", demo, 160, 45);
     // The block as the room sees it, then full screen at its end.
     let _ = screen(&app);
     press(&mut app, "f");
@@ -276,16 +265,7 @@ fn play_in_presenter_mode_opens_the_player_for_a_room() {
 
 #[test]
 fn a_player_opened_in_presenter_mode_before_any_frame_still_resets_on_x() {
-    let mut opts = options(ThemeName::Default, false);
-    opts.demo = true;
-    let mut app = screens::build(
-        "trace-block:happy-path",
-        opts,
-        env(),
-        Ok(lessons()),
-        Rect::new(0, 0, 80, 24),
-    )
-    .expect("the block screen builds");
+    let mut app = block_screen_in("happy-path", true, 80, 24);
     // No frame drawn yet: the block cannot have learnt it is drawn for a room.
     press(&mut app, "f");
     let p = app.player().expect("f opens the player");
