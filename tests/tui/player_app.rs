@@ -266,7 +266,7 @@ fn play_in_presenter_mode_opens_the_player_for_a_room() {
 #[test]
 fn a_player_opened_in_presenter_mode_before_any_frame_still_resets_on_x() {
     let mut app = block_screen_in("happy-path", true, 80, 24);
-    // No frame drawn yet: the block cannot have learnt it is drawn for a room.
+    // No frame drawn yet: the mode comes from the app, not from a draw.
     press(&mut app, "f");
     let p = app.player().expect("f opens the player");
     assert!(p.demo, "the app's presenter mode reaches the player");

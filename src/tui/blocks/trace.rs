@@ -188,8 +188,6 @@ pub struct TraceWidget {
     step_ms: u64,
     /// The learner reached the end once.
     finished: bool,
-    /// Last drawn for a room (presenter mode): the full-screen player opens in that mode.
-    drawn_demo: std::cell::Cell<bool>,
 }
 
 impl TraceWidget {
@@ -226,7 +224,6 @@ impl TraceWidget {
             clock_ms: 0,
             playing: false,
             finished: false,
-            drawn_demo: std::cell::Cell::new(false),
         }
     }
 
@@ -321,7 +318,6 @@ impl BlockWidget for TraceWidget {
             self.shown,
             self.data.steps.len()
         );
-        self.drawn_demo.set(ctx.demo);
         let inner = frame(area, buf, ctx, &self.title(), &status);
         if inner.is_empty() {
             return;
@@ -332,7 +328,6 @@ impl BlockWidget for TraceWidget {
     fn full_screen(&self) -> Option<Player> {
         let mut p = self.player.clone();
         p.seek(self.clock_ms);
-        p.demo = self.drawn_demo.get();
         Some(p)
     }
 
