@@ -94,7 +94,7 @@ impl App {
             .into_iter()
             .enumerate()
             .map(|(n, block)| {
-                let widget = crate::tui::blocks::build(&block, &self.env).map(|mut w| {
+                let widget = self.build_block(&block).map(|mut w| {
                     if let Some(state) = saved.blocks.get(&progress::block_key(self.page, n)) {
                         w.restore(state);
                     }

@@ -362,8 +362,20 @@ impl App {
         let Some(block) = self.page_blocks().into_iter().nth(i) else {
             return;
         };
-        let widget = crate::tui::blocks::build(&block, &self.env);
+        let widget = self.build_block(&block);
         self.blocks.rebuild(i, widget);
+    }
+
+    /// The widget of a lesson block, told it is shown to a room in presenter mode.
+    pub(super) fn build_block(
+        &self,
+        block: &crate::content::lessons::Block,
+    ) -> Result<Box<dyn crate::tui::blocks::BlockWidget>, String> {
+        let mut widget = crate::tui::blocks::build(block, &self.env)?;
+        if self.demo {
+            widget.show_to_room();
+        }
+        Ok(widget)
     }
 
     /// `x`: reset the focused block.

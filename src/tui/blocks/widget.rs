@@ -99,6 +99,9 @@ pub trait BlockWidget {
     fn remaining(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Presenter mode: from now on the block is shown to a room (its keys and hints as
+    /// presenter mode has them). Told once, when the app builds it.
+    fn show_to_room(&mut self) {}
     /// Presenter mode: show the next step without asking the learner anything (the next
     /// row's real verdict, with no prediction and no score). Returns false when there is
     /// nothing more to show, so the presenter's key moves on past the block.

@@ -17,7 +17,7 @@ impl PredictWidget {
         if let Some(done) = self.move_key(&key) {
             return done;
         }
-        if self.drawn_demo.get() {
+        if self.room {
             return self.room_key(&key);
         }
         if is_char(&key, 'r') {
@@ -160,7 +160,7 @@ impl PredictWidget {
     }
 
     pub(super) fn hints(&self, active: bool) -> Vec<KeyHint> {
-        let demo = self.drawn_demo.get();
+        let demo = self.room;
         if !active {
             // `v` works here too; the detail pane says so, the page keys keep the bar.
             let what = if demo {
@@ -254,7 +254,7 @@ impl PredictWidget {
     /// key would.
     fn click_menu(&mut self, ly: usize, lx: usize, width: usize) -> BlockOutcome {
         let theme = Theme::new(ThemeName::Mono, false);
-        let (_, hits) = self.detail_with_menu(&theme, width, (true, self.drawn_demo.get()));
+        let (_, hits) = self.detail_with_menu(&theme, width, (true, self.room));
         let Some(&(_, _, _, opt)) = hits
             .iter()
             .find(|(l, x0, x1, _)| *l == ly && lx >= *x0 && lx < *x1)

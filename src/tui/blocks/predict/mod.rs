@@ -46,8 +46,8 @@ pub struct PredictWidget {
     drawn: std::cell::Cell<(u16, u16)>,
     /// Was it last drawn in ASCII (where escapes make a schema longer)?
     drawn_ascii: std::cell::Cell<bool>,
-    /// Was it last drawn for a room (presenter mode: nothing predicted, rows only shown)?
-    drawn_demo: std::cell::Cell<bool>,
+    /// Shown to a room (presenter mode: nothing predicted, rows only shown).
+    room: bool,
     fixture: &'static Fixture,
     rows: Vec<Row>,
     /// What the table's columns need, measured once.
@@ -167,7 +167,7 @@ impl PredictWidget {
         PredictWidget {
             drawn: std::cell::Cell::new((0, 0)),
             drawn_ascii: std::cell::Cell::new(false),
-            drawn_demo: std::cell::Cell::new(false),
+            room: false,
             fixture,
             measure: table::Measure::new(&rows),
             rows,
@@ -282,8 +282,11 @@ impl BlockWidget for PredictWidget {
         self.wanted_height(width)
     }
 
+    fn show_to_room(&mut self) {
+        self.room = true;
+    }
+
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
-        self.drawn_demo.set(ctx.demo);
         let status = self.status(ctx.theme, area.width, ctx.active, ctx.demo);
         let inner = frame(area, buf, ctx, &self.title(), &status);
         if inner.is_empty() {
