@@ -14,32 +14,7 @@ use super::number;
 /// A node's index in [`Program::nodes`].
 pub(crate) type NodeId = u32;
 
-/// Bits of [`Types::mask`], one per kind of JSON value as the reader tells them apart.
-pub(crate) mod kind {
-    pub(crate) const NULL: u8 = 1;
-    pub(crate) const BOOL: u8 = 2;
-    /// An integer literal (any size).
-    pub(crate) const INT: u8 = 4;
-    /// A literal with a fraction or an exponent.
-    pub(crate) const FLOAT: u8 = 8;
-    pub(crate) const STR: u8 = 16;
-    pub(crate) const ARRAY: u8 = 32;
-    pub(crate) const OBJECT: u8 = 64;
-}
-
-/// The kind bit of a value.
-#[inline]
-pub(crate) fn kind_of(v: &Json<'_>) -> u8 {
-    match v {
-        Json::Null => kind::NULL,
-        Json::Bool(_) => kind::BOOL,
-        Json::Int(_) | Json::BigInt(_) => kind::INT,
-        Json::Float(_) => kind::FLOAT,
-        Json::Str(_) => kind::STR,
-        Json::Array(_) => kind::ARRAY,
-        Json::Object(_) => kind::OBJECT,
-    }
-}
+pub(crate) use super::json::{kind, kind_of, py_type_of};
 
 /// A `type` keyword (or a flat form's Python type): the kinds it accepts and how a message
 /// names them (`int`, `str or NoneType`, `int or float`).
@@ -68,19 +43,6 @@ pub(crate) fn admits(mask: u8, v: &Json<'_>, bool_guard: bool) -> bool {
 #[inline(always)]
 pub(crate) fn admits_kind(mask: u8, k: u8, bool_guard: bool) -> bool {
     mask & k != 0 || (!bool_guard && k == kind::BOOL && mask & kind::INT != 0)
-}
-
-/// Python's name for the type of a value of kind bit `k` (as [`Json::py_type`] names it).
-pub(crate) fn py_type_of(k: u8) -> &'static str {
-    match k {
-        kind::NULL => "NoneType",
-        kind::BOOL => "bool",
-        kind::INT => "int",
-        kind::FLOAT => "float",
-        kind::STR => "str",
-        kind::ARRAY => "list",
-        _ => "dict",
-    }
 }
 
 /// A numeric bound: its exact value and its text for messages.
@@ -502,8 +464,11 @@ mod tests {
             Json::Array(vec![]),
             Json::Object(vec![]),
         ];
-        for v in &values {
-            assert_eq!(py_type_of(kind_of(v)), v.py_type());
+        let names = [
+            "NoneType", "bool", "int", "int", "float", "str", "list", "dict",
+        ];
+        for (v, name) in values.iter().zip(names) {
+            assert_eq!(v.py_type(), name, "{v:?}");
         }
     }
 

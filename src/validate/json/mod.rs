@@ -49,18 +49,50 @@ pub enum Json<'a> {
     Object(Vec<(Cow<'a, str>, Json<'a>)>),
 }
 
+/// Bits of a `type` keyword's mask, one per kind of JSON value as the reader tells them apart.
+pub(crate) mod kind {
+    pub(crate) const NULL: u8 = 1;
+    pub(crate) const BOOL: u8 = 2;
+    /// An integer literal (any size).
+    pub(crate) const INT: u8 = 4;
+    /// A literal with a fraction or an exponent.
+    pub(crate) const FLOAT: u8 = 8;
+    pub(crate) const STR: u8 = 16;
+    pub(crate) const ARRAY: u8 = 32;
+    pub(crate) const OBJECT: u8 = 64;
+}
+
+/// The kind bit of a value.
+#[inline]
+pub(crate) fn kind_of(v: &Json<'_>) -> u8 {
+    match v {
+        Json::Null => kind::NULL,
+        Json::Bool(_) => kind::BOOL,
+        Json::Int(_) | Json::BigInt(_) => kind::INT,
+        Json::Float(_) => kind::FLOAT,
+        Json::Str(_) => kind::STR,
+        Json::Array(_) => kind::ARRAY,
+        Json::Object(_) => kind::OBJECT,
+    }
+}
+
+/// Python's name for the type of a value of kind bit `k` (as [`Json::py_type`] names a value).
+pub(crate) fn py_type_of(k: u8) -> &'static str {
+    match k {
+        kind::NULL => "NoneType",
+        kind::BOOL => "bool",
+        kind::INT => "int",
+        kind::FLOAT => "float",
+        kind::STR => "str",
+        kind::ARRAY => "list",
+        _ => "dict",
+    }
+}
+
 impl<'a> Json<'a> {
     /// Python's name for the type `json.loads` gives this value.
     pub(crate) fn py_type(&self) -> &'static str {
-        match self {
-            Json::Null => "NoneType",
-            Json::Bool(_) => "bool",
-            Json::Int(_) | Json::BigInt(_) => "int",
-            Json::Float(_) => "float",
-            Json::Str(_) => "str",
-            Json::Array(_) => "list",
-            Json::Object(_) => "dict",
-        }
+        py_type_of(kind_of(self))
     }
 
     /// Look a key up in an object (linear: argument objects are small).

@@ -1,4 +1,5 @@
-//! Exact comparison of JSON numbers, the way Python compares what `json.loads` gives.
+//! JSON numbers: the grammar of a literal (one for every reader), and exact comparison the
+//! way Python compares what `json.loads` gives.
 //!
 //! An integer literal is an integer of any size (its text is kept when it does not fit
 //! `i64`); a literal with a fraction or an exponent is the nearest double, as Python's
@@ -9,6 +10,51 @@
 use std::cmp::Ordering;
 
 use super::Json;
+use super::kind;
+
+/// Where the number literal that starts at `b[i]` ends, and its kind: [`kind::INT`] for an
+/// integer literal of any size, [`kind::FLOAT`] for one with a fraction or an exponent. Else
+/// where it goes wrong (the byte that should have been a digit) and what was expected there.
+#[inline(always)]
+pub(crate) fn literal(b: &[u8], mut i: usize) -> Result<(u8, usize), (usize, &'static str)> {
+    let digits = |mut i: usize| {
+        while let Some(b'0'..=b'9') = b.get(i) {
+            i += 1;
+        }
+        i
+    };
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    i = match b.get(i) {
+        Some(b'0') => i + 1,
+        Some(b'1'..=b'9') => digits(i + 1),
+        Some(b'I') => return Err((i, "NaN and Infinity are not JSON")),
+        _ => return Err((i, "expected a digit")),
+    };
+    let mut k = kind::INT;
+    if b.get(i) == Some(&b'.') {
+        k = kind::FLOAT;
+        let end = digits(i + 1);
+        if end == i + 1 {
+            return Err((end, "expected a digit after the decimal point"));
+        }
+        i = end;
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        k = kind::FLOAT;
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        let end = digits(i);
+        if end == i {
+            return Err((end, "expected a digit in the exponent"));
+        }
+        i = end;
+    }
+    Ok((k, i))
+}
 
 /// 2^63: every integral double in [-2^63, 2^63) converts to `i64` exactly.
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;

@@ -516,53 +516,30 @@ impl<'a> Parser<'a> {
     #[inline]
     fn number(&mut self) -> PResult<Json<'a>> {
         let start = self.pos;
-        if self.peek() == Some(b'-') {
-            self.pos += 1;
-        }
-        // The digits' value, while it surely fits (at most 18 digits).
-        let mut value: i64 = 0;
-        let digits = self.pos;
-        match self.peek() {
-            Some(b'0') => self.pos += 1,
-            Some(b'1'..=b'9') => {
-                while let Some(d @ b'0'..=b'9') = self.peek() {
-                    value = value.wrapping_mul(10).wrapping_add(i64::from(d - b'0'));
-                    self.pos += 1;
-                }
+        let (k, end) = match super::number::literal(self.bytes, start) {
+            Ok(found) => found,
+            Err((at, what)) => {
+                self.pos = at;
+                return Err(self.fail(what));
             }
-            Some(b'I') => return Err(self.fail("NaN and Infinity are not JSON")),
-            _ => return Err(self.fail("expected a digit")),
-        }
-        let mut float = false;
-        if self.peek() == Some(b'.') {
-            float = true;
-            self.pos += 1;
-            if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return Err(self.fail("expected a digit after the decimal point"));
-            }
-            while matches!(self.peek(), Some(b'0'..=b'9')) {
-                self.pos += 1;
-            }
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            float = true;
-            self.pos += 1;
-            if matches!(self.peek(), Some(b'+' | b'-')) {
-                self.pos += 1;
-            }
-            if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return Err(self.fail("expected a digit in the exponent"));
-            }
-            while matches!(self.peek(), Some(b'0'..=b'9')) {
-                self.pos += 1;
-            }
-        }
-        let text = &self.src[start..self.pos];
-        if float {
+        };
+        self.pos = end;
+        let text = &self.src[start..end];
+        if k == super::kind::FLOAT {
             // Overflow gives infinity, as Python's float() does.
-            Ok(Json::Float(text.parse::<f64>().unwrap_or(f64::INFINITY)))
-        } else if self.pos - digits <= 18 {
-            Ok(Json::Int(if digits > start { -value } else { value }))
+            return Ok(Json::Float(text.parse::<f64>().unwrap_or(f64::INFINITY)));
+        }
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if digits.len() <= 18 {
+            // Surely fits: the value digit by digit.
+            let value = digits
+                .bytes()
+                .fold(0i64, |v, d| v * 10 + i64::from(d - b'0'));
+            Ok(Json::Int(if digits.len() < text.len() {
+                -value
+            } else {
+                value
+            }))
         } else {
             match text.parse::<i64>() {
                 Ok(i) => Ok(Json::Int(i)),

@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 use crate::validate::json::Json;
-use crate::validate::program::kind;
+use crate::validate::json::kind;
 
 use super::{parse, plain_run, skip_ws as ws};
 
@@ -96,7 +96,7 @@ fn value_kind(text: &str, i: usize) -> Option<(u8, &str, usize)> {
         return plain_string(text, i).map(|(s, end)| (kind::STR, s, end));
     }
     let (kind, end) = match *b.get(i)? {
-        b'-' | b'0'..=b'9' => number_kind(b, i),
+        b'-' | b'0'..=b'9' => crate::validate::json::number::literal(b, i).ok(),
         b't' => literal(b, i, b"true", kind::BOOL),
         b'f' => literal(b, i, b"false", kind::BOOL),
         b'n' => literal(b, i, b"null", kind::NULL),
@@ -109,53 +109,11 @@ fn literal(b: &[u8], i: usize, word: &[u8], k: u8) -> Option<(u8, usize)> {
     b[i..].starts_with(word).then_some((k, i + word.len()))
 }
 
-/// A number as JSON writes it: an integer literal is [`kind::INT`] whatever its size, one
-/// with a fraction or an exponent [`kind::FLOAT`] (as the reader tells them apart).
-#[inline(always)]
-fn number_kind(b: &[u8], mut i: usize) -> Option<(u8, usize)> {
-    let digits = |b: &[u8], mut i: usize| {
-        while let Some(b'0'..=b'9') = b.get(i) {
-            i += 1;
-        }
-        i
-    };
-    if b.get(i) == Some(&b'-') {
-        i += 1;
-    }
-    i = match b.get(i)? {
-        b'0' => i + 1,
-        b'1'..=b'9' => digits(b, i + 1),
-        _ => return None,
-    };
-    let mut k = kind::INT;
-    if b.get(i) == Some(&b'.') {
-        k = kind::FLOAT;
-        let end = digits(b, i + 1);
-        if end == i + 1 {
-            return None;
-        }
-        i = end;
-    }
-    if let Some(b'e' | b'E') = b.get(i) {
-        k = kind::FLOAT;
-        i += 1;
-        if let Some(b'+' | b'-') = b.get(i) {
-            i += 1;
-        }
-        let end = digits(b, i);
-        if end == i {
-            return None;
-        }
-        i = end;
-    }
-    Some((k, i))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::json::kind_of;
     use crate::validate::json::{Json, parse};
-    use crate::validate::program::kind_of;
 
     fn read(text: &str) -> Option<Vec<(&str, u8)>> {
         read_values(text).map(|m| m.into_iter().map(|(k, kind, _)| (k, kind)).collect())
