@@ -15,8 +15,10 @@ pub enum Given {
         report: Vec<String>,
         failing: Vec<Failing>,
     },
-    /// Passed over with `s`.
-    Skipped,
+    /// Passed over with `s` (or an explanation left empty and gone on from): what was
+    /// written by then (empty when nothing was), kept for the transcript though it earns
+    /// no points.
+    Skipped { text: String },
     /// The clock ran out while the question was open: what was written by then (empty
     /// when nothing was), kept for the transcript though it earns no points.
     OutOfTime { text: String },
@@ -61,7 +63,7 @@ impl Answer {
     pub fn right(&self) -> bool {
         match &self.given {
             Given::Written { passed, total, .. } => *total > 0 && passed == total,
-            Given::Skipped | Given::OutOfTime { .. } | Given::NotReached => false,
+            Given::Skipped { .. } | Given::OutOfTime { .. } | Given::NotReached => false,
             Given::Pick(_) | Given::Words { .. } => self.points >= 50,
         }
     }
@@ -70,7 +72,7 @@ impl Answer {
     /// skipped, time's up, not reached.
     pub fn status(&self) -> &'static str {
         match (&self.given, self.right()) {
-            (Given::Skipped, _) => "skipped",
+            (Given::Skipped { .. }, _) => "skipped",
             (Given::OutOfTime { .. }, _) => "time's up",
             (Given::NotReached, _) => "not reached",
             (Given::Written { .. }, true) => "passed",
@@ -84,7 +86,7 @@ impl Answer {
     pub fn answered(&self) -> bool {
         !matches!(
             self.given,
-            Given::Skipped | Given::OutOfTime { .. } | Given::NotReached
+            Given::Skipped { .. } | Given::OutOfTime { .. } | Given::NotReached
         )
     }
 
@@ -253,7 +255,14 @@ mod tests {
                 share_points(1, 3),
                 60_000,
             ),
-            answer(4, Given::Skipped, 0, 1_000),
+            answer(
+                4,
+                Given::Skipped {
+                    text: "half".into(),
+                },
+                0,
+                1_000,
+            ),
             answer(
                 5,
                 Given::OutOfTime {
@@ -303,7 +312,12 @@ mod tests {
         let none = answer(0, nothing, 0, 1);
         assert!(!none.right(), "nothing graded is not a pass");
         for (g, word) in [
-            (Given::Skipped, "skipped"),
+            (
+                Given::Skipped {
+                    text: String::new(),
+                },
+                "skipped",
+            ),
             (
                 Given::OutOfTime {
                     text: "half".into(),

@@ -191,8 +191,12 @@ fn given(out: &mut String, q: &Question, g: &Given) {
             }
             fence(out, &report.join("\n"));
         }
-        Given::Skipped => {
+        Given::Skipped { text } => {
             let _ = writeln!(out, "Skipped.");
+            if !text.trim().is_empty() {
+                let _ = writeln!(out, "\nWritten, then skipped (it earns no points):\n");
+                fence(out, text);
+            }
         }
         Given::OutOfTime { text } => {
             let _ = writeln!(

@@ -120,7 +120,8 @@ impl Drill {
     }
 
     /// An explanation's rubric points that were not covered, one a line (an explanation
-    /// skipped or cut off by the clock covered none), and the words the clock cut off.
+    /// skipped or cut off by the clock covered none), after the words written before the
+    /// skip or the end of the clock.
     fn rubric_missed(
         &self,
         e: &Explain,
@@ -131,15 +132,20 @@ impl Drill {
     ) -> Vec<Line<'static>> {
         let ticked: &[bool] = match &a.given {
             Given::Words { ticked, .. } => ticked,
-            Given::Skipped | Given::OutOfTime { .. } => &[],
+            Given::Skipped { .. } | Given::OutOfTime { .. } => &[],
             _ => return Vec::new(),
         };
         let mut out = Vec::new();
-        if let Given::OutOfTime { text } = &a.given
+        let kept = match &a.given {
+            Given::Skipped { text } => Some(("written, then skipped", text)),
+            Given::OutOfTime { text } => Some(("written when the clock ran out", text)),
+            _ => None,
+        };
+        if let Some((how, text)) = kept
             && !text.trim().is_empty()
         {
             let cut = truncate(&one_line(text), 160, t.sym.ellipsis);
-            let words = format!("written when the clock ran out (no points): {cut}");
+            let words = format!("{how} (no points): {cut}");
             out.extend(hanging(indent, &words, w, t.code));
         }
         let head = format!("{indent}{} not covered: ", t.sym.bad);
@@ -182,7 +188,7 @@ impl Drill {
             )),
             // The write-it round has no review card: it is asked every drill.
             (Question::Write { .. }, _) => None,
-            (_, Given::Skipped | Given::OutOfTime { .. }) => {
+            (_, Given::Skipped { .. } | Given::OutOfTime { .. }) => {
                 Some("counted as missed: it comes back in a later drill".to_owned())
             }
             _ => None,

@@ -88,7 +88,9 @@ impl Drill {
             return DrillUpdate::Redraw;
         }
         if self.phase == Phase::Ask && is_char(&key, 's') {
-            self.answer(Given::Skipped, 0);
+            // Words already written are kept with the skip, for no points.
+            let text = self.editor.text();
+            self.answer(Given::Skipped { text }, 0);
             self.next();
             return self.after_step();
         }
@@ -229,7 +231,8 @@ impl Drill {
             // With nothing written there is nothing to compare: no point can be ticked, and
             // Enter counts it as a skip.
             Phase::Reveal if self.nothing_written() && plain(&key, KeyCode::Enter) => {
-                self.answer(Given::Skipped, 0);
+                let text = self.editor.text();
+                self.answer(Given::Skipped { text }, 0);
                 self.next();
             }
             Phase::Reveal if self.nothing_written() => return DrillUpdate::None,

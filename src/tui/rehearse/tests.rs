@@ -416,7 +416,12 @@ fn empty_explanation_ticked_after(keys: &[char]) -> (score::Given, u32) {
 fn an_explanation_left_empty_cannot_be_ticked_and_counts_as_a_skip() {
     assert_eq!(
         empty_explanation_ticked_after(&[]),
-        (score::Given::Skipped, 0)
+        (
+            score::Given::Skipped {
+                text: String::new()
+            },
+            0
+        )
     );
 }
 
@@ -425,7 +430,12 @@ fn the_mode_cannot_change_once_an_empty_explanation_is_shown() {
     // Interviewer mode would let the rubric be ticked; it cannot be switched on now.
     assert_eq!(
         empty_explanation_ticked_after(&['i']),
-        (score::Given::Skipped, 0)
+        (
+            score::Given::Skipped {
+                text: String::new()
+            },
+            0
+        )
     );
 }
 
@@ -451,6 +461,51 @@ fn words_typed_when_the_clock_runs_out_are_kept_for_no_points() {
         text.contains("written when the clock ran out (no points): budgets first"),
         "{text}"
     );
+}
+
+/// The drill at seed 7 up to its explain question, `typed` written there, then `Esc` and
+/// `s`, then the rest answered up to the scorecard: the drill and the question's index.
+fn explanation_skipped_after_typing(typed: &str) -> (Drill, usize) {
+    let p = pool();
+    let mut d = Drill::new(cfg(7), &p, &[], BTreeMap::new(), None);
+    let _ = to_explain(&mut d);
+    let at = d.current();
+    for c in typed.chars() {
+        let _ = d.on_key(key(c));
+    }
+    let _ = d.on_key(esc());
+    let _ = d.on_key(key('s'));
+    assert_eq!(d.current(), at + 1, "s skips the question");
+    d.play_through();
+    (d, at)
+}
+
+#[test]
+fn words_typed_then_skipped_are_kept_for_no_points() {
+    let (d, at) = explanation_skipped_after_typing("budgets first");
+    let a = d.answers().iter().find(|a| a.index == at).unwrap();
+    assert_eq!((a.status(), a.points), ("skipped", 0));
+    assert!(d.scorecard().missed.contains(&at), "still a miss");
+    let md = transcript::markdown(&d);
+    assert!(
+        md.contains(
+            "Skipped.\n\nWritten, then skipped (it earns no points):\n\n```text\nbudgets first\n```"
+        ),
+        "{md}"
+    );
+    let text = card_text(&d, 80);
+    assert!(
+        text.contains("written, then skipped (no points): budgets first"),
+        "{text}"
+    );
+    // A skip with nothing written says nothing of words.
+    let (d, _) = explanation_skipped_after_typing("  ");
+    let md = transcript::markdown(&d);
+    assert!(
+        md.contains("Skipped.") && !md.contains("Written, then"),
+        "{md}"
+    );
+    assert!(!card_text(&d, 80).contains("written, then"));
 }
 
 #[test]
