@@ -128,10 +128,13 @@ impl Drill {
                 DrillUpdate::Leave
             };
         }
-        // The last draw says how far the scorecard can scroll: it stops at the end.
+        // The last draw says how far the scorecard can scroll: it stops at the end. The card
+        // may have grown shorter since the last key (a taller or wider window, a shorter
+        // status line): a key moves from the line shown, not from a scroll past the end.
         let (page, (_, most)) = self.view.get();
         let page = page.saturating_sub(1).max(1);
         let end = u16::try_from(most.max(0)).unwrap_or(u16::MAX);
+        let top = self.scroll.min(end);
         if is_char(&key, 'w') {
             let path = self
                 .cfg
@@ -145,13 +148,13 @@ impl Drill {
                 self.save_transcript_as(path, replace || self.cfg.force);
             }
         } else if is_down(&key) {
-            self.scroll = self.scroll.saturating_add(1).min(end);
+            self.scroll = top.saturating_add(1).min(end);
         } else if plain(&key, KeyCode::PageDown) {
-            self.scroll = self.scroll.saturating_add(page).min(end);
+            self.scroll = top.saturating_add(page).min(end);
         } else if is_up(&key) {
-            self.scroll = self.scroll.saturating_sub(1).min(end);
+            self.scroll = top.saturating_sub(1);
         } else if plain(&key, KeyCode::PageUp) {
-            self.scroll = self.scroll.saturating_sub(page).min(end);
+            self.scroll = top.saturating_sub(page);
         } else if is_char(&key, 'g') || plain(&key, KeyCode::Home) {
             self.scroll = 0;
         } else if is_char(&key, 'G') || plain(&key, KeyCode::End) {

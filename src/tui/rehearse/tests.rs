@@ -605,6 +605,28 @@ fn the_scorecard_scrolls_to_its_end_and_no_further() {
 }
 
 #[test]
+fn after_a_taller_window_one_k_moves_the_scorecard_at_once() {
+    let p = pool();
+    let mut d = Drill::new(cfg(6), &p, &[], BTreeMap::new(), None);
+    d.play_through();
+    let _ = draw_at(&d, 80, 12, false);
+    let _ = d.on_key(key('G'));
+    // Taller: the end of the card comes up, and the view starts higher than it did.
+    let tall = draw_at(&d, 80, 24, false);
+    assert!(tall.contains("lines above: k/PgUp"), "{tall}");
+    let _ = d.on_key(key('k'));
+    let up = draw_at(&d, 80, 24, false);
+    assert_ne!(up, tall, "one k moves the view");
+    // PgUp turns a page from what is shown, not from where the short window left it.
+    let _ = draw_at(&d, 80, 12, false);
+    let _ = d.on_key(key('G'));
+    let _ = draw_at(&d, 80, 24, false);
+    let _ = d.on_key(KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE));
+    let paged = draw_at(&d, 80, 24, false);
+    assert_ne!(paged, tall, "one PgUp moves the view");
+}
+
+#[test]
 fn a_question_opens_at_its_top_and_a_wide_window_shows_the_drill_beside_it() {
     let p = pool();
     for seed in 0..20 {
