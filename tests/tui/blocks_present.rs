@@ -60,3 +60,66 @@ fn out_of_presenter_mode_the_table_still_asks_for_a_prediction() {
     let _ = press(&mut app, "1");
     assert!(screen(&app).contains("Enter locks your prediction."));
 }
+
+/// The shipped lesson 01 in presenter mode at 80x24, its quiz shown and focused.
+fn presenter_quiz() -> tooldojo::tui::app::App {
+    use ratatui::layout::Rect;
+    use tooldojo::content::Content;
+    use tooldojo::tui::theme::ThemeName;
+    let mut opts = crate::tui_common::options(ThemeName::Projector, false);
+    opts.demo = true;
+    opts.lesson = Some("01-untrusted-input".to_owned());
+    let lessons = tooldojo::course::load_lessons(&Content::embedded());
+    let mut app = tooldojo::tui::app::App::new(
+        opts,
+        crate::tui_common::env(),
+        lessons,
+        Progress::default(),
+        Rect::new(0, 0, 80, 24),
+    );
+    let _ = press(&mut app, "nn        ");
+    assert!(matches!(app.focus(), Focus::Block(_)), "{}", screen(&app));
+    app
+}
+
+#[test]
+fn a_presenter_quiz_shows_its_options_and_asks_the_room_to_pick_none() {
+    let mut app = presenter_quiz();
+    let text = screen(&app);
+    assert!(
+        text.contains("1. It raises a TypeError") && text.contains("4. The model notices"),
+        "the question's options: {text}"
+    );
+    for asked in ["( )", "Pick an answer", "pick", "answer the quiz"] {
+        assert!(!text.contains(asked), "{asked:?}:\n{text}");
+    }
+    assert!(text.contains("Space shows the right answer"), "{text}");
+    // A number picks nothing, focused or entered.
+    let _ = press(&mut app, "1");
+    assert_eq!(screen(&app), text);
+    let _ = press(&mut app, "<Enter>1<Esc>");
+    assert!(!screen(&app).contains('✗'), "{}", screen(&app));
+    // Space: the right option and its explanation, and no other option's.
+    let _ = press(&mut app, " ");
+    let text = screen(&app);
+    let right = text
+        .lines()
+        .find(|l| l.contains("2. It runs and quietly"))
+        .unwrap_or_default();
+    assert!(right.contains('✓'), "the right option is marked: {text}");
+    assert!(
+        text.contains("\"3\" * 2 is \"33\""),
+        "its explanation: {text}"
+    );
+    for other in [
+        "A crash is loud",
+        "Providers do not promise",
+        "Only if something",
+    ] {
+        assert!(!text.contains(other), "{other:?}:\n{text}");
+    }
+    assert!(
+        !text.contains("Correct") && !text.contains("first try") && !text.contains("(●)"),
+        "nobody answered: {text}"
+    );
+}

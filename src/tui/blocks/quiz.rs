@@ -1,6 +1,8 @@
 //! `quiz`: one question, choices with radio marks, an explanation per choice.
 //! Pick with arrows + Enter or a number key; a wrong pick shows why and allows a retry;
-//! once the right choice is picked every explanation is shown.
+//! once the right choice is picked every explanation is shown. Shown to a room
+//! (presenter mode) it asks nothing: the options, then on the presenter's step the right
+//! one and its explanation.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -30,6 +32,8 @@ pub struct QuizWidget {
     picked: Option<usize>,
     /// Every choice tried so far, in order (for "first try" and the explanations).
     tried: Vec<usize>,
+    /// Shown to a room (presenter mode): no choice is asked for, the answer is only shown.
+    room: bool,
 }
 
 /// A choice's explanation without a leading "Right." or "Wrong." (the mark beside it
@@ -71,6 +75,7 @@ impl QuizWidget {
             cursor: 0,
             picked: None,
             tried: Vec::new(),
+            room: false,
         })
     }
 
@@ -106,6 +111,9 @@ impl QuizWidget {
 
     /// The lines, the line to keep in view, and which choice each line belongs to.
     fn lines(&self, theme: &Theme, width: usize, show_cursor: bool) -> ListLines {
+        if self.room {
+            return self.room_lines(theme, width);
+        }
         let mut out = common::wrap_rich(Vec::new(), &self.question, width, theme.heading, theme);
         out.push(Line::default());
         let mut owners = vec![None; out.len()];
@@ -180,6 +188,67 @@ impl QuizWidget {
         owners.resize(out.len(), None);
         (out, focus, owners)
     }
+
+    /// The lines shown to a room: the question and its numbered options, with no radio
+    /// marks and no cursor; once shown, the right option is marked and its explanation
+    /// (only its) is under it.
+    fn room_lines(&self, theme: &Theme, width: usize) -> ListLines {
+        let mut out = common::wrap_rich(Vec::new(), &self.question, width, theme.heading, theme);
+        out.push(Line::default());
+        let mut owners = vec![None; out.len()];
+        let mut focus = 0;
+        let shown = self.answered_correctly();
+        for (i, c) in self.choices.iter().enumerate() {
+            let right = shown && c.correct;
+            let mark = if right {
+                Span::styled(format!("{} ", theme.sym.ok), theme.ok)
+            } else {
+                Span::raw("  ")
+            };
+            let prefix = vec![mark, Span::styled(format!("{}. ", i + 1), theme.key)];
+            let style = if right { theme.selected } else { theme.base };
+            let first = out.len();
+            out.extend(common::wrap_rich(prefix, &c.text, width, style, theme));
+            if right && !c.why.is_empty() {
+                let why = without_verdict_word(&c.why);
+                let indent = vec![Span::raw("     ")];
+                out.extend(common::wrap_rich(indent, why, width, theme.dim, theme));
+                focus = out.len() - 1;
+            }
+            owners.resize(first, None);
+            owners.resize(out.len(), Some(i));
+        }
+        if !shown {
+            out.push(Line::default());
+            out.extend(wrap_prefixed(
+                Vec::new(),
+                "Space shows the right answer.",
+                width,
+                theme.dim,
+            ));
+        }
+        owners.resize(out.len(), None);
+        (out, focus, owners)
+    }
+
+    /// Presenter mode: nothing is picked. Entered, Space or Enter shows the right answer;
+    /// Esc gives the focus back; other keys go on to the page.
+    fn room_key(&mut self, key: &KeyEvent, active: bool) -> BlockOutcome {
+        if !active {
+            return BlockOutcome::Ignored;
+        }
+        if plain(key, KeyCode::Esc) {
+            return BlockOutcome::Release;
+        }
+        if plain(key, KeyCode::Enter) || is_char(key, ' ') {
+            return if self.present_step() {
+                BlockOutcome::Changed
+            } else {
+                BlockOutcome::Consumed
+            };
+        }
+        BlockOutcome::Ignored
+    }
 }
 
 impl BlockWidget for QuizWidget {
@@ -193,8 +262,13 @@ impl BlockWidget for QuizWidget {
         (lines.len() + 2).min(u16::MAX as usize) as u16
     }
 
+    fn show_to_room(&mut self) {
+        self.room = true;
+    }
+
     fn render(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
         let status = match self.picked {
+            Some(_) if self.room => "answer shown".to_owned(),
             Some(i) if self.choices[i].correct => format!("{} answered", ctx.theme.sym.ok),
             Some(_) => format!("{} try again", ctx.theme.sym.bad),
             None => String::new(),
@@ -207,6 +281,9 @@ impl BlockWidget for QuizWidget {
     }
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
+        if self.room {
+            return self.room_key(&key, active);
+        }
         // A number picks that choice even before the quiz is entered.
         if !active && let Some(i) = common::digit(&key) {
             return if i < self.choices.len() {
@@ -236,6 +313,17 @@ impl BlockWidget for QuizWidget {
     }
 
     fn key_hints(&self, active: bool) -> Vec<KeyHint> {
+        if self.room {
+            // The presenter's Space shows the answer; entered, Space does too.
+            let mut v = Vec::new();
+            if active && !self.answered_correctly() {
+                v.push(KeyHint::new("Space", "show the answer"));
+            }
+            if active {
+                v.push(KeyHint::new("Esc", "back to page"));
+            }
+            return v;
+        }
         if !active {
             return vec![
                 KeyHint::new("1-9", "pick"),
@@ -278,7 +366,7 @@ impl BlockWidget for QuizWidget {
         self.answered_correctly()
     }
 
-    /// Presenter mode: show the right answer and every explanation (once).
+    /// Presenter mode: show the right answer and its explanation (once).
     fn present_step(&mut self) -> bool {
         if self.answered_correctly() {
             return false;
@@ -314,6 +402,9 @@ impl BlockWidget for QuizWidget {
     }
 
     fn handle_click(&mut self, row: u16, _col: u16) -> BlockOutcome {
+        if self.room {
+            return BlockOutcome::Ignored;
+        }
         match self.view.clicked(row, |t, w, c| self.lines(t, w, c)) {
             Some(i) => self.pick(i),
             None => BlockOutcome::Ignored,
