@@ -61,14 +61,14 @@ fn out_of_presenter_mode_the_table_still_asks_for_a_prediction() {
     assert!(screen(&app).contains("Enter locks your prediction."));
 }
 
-/// The shipped lesson 01 in presenter mode at 80x24, its quiz shown and focused.
-fn presenter_quiz() -> tooldojo::tui::app::App {
+/// A shipped lesson in presenter mode at 80x24, after `keys`.
+fn presenter_at(lesson: &str, keys: &str) -> tooldojo::tui::app::App {
     use ratatui::layout::Rect;
     use tooldojo::content::Content;
     use tooldojo::tui::theme::ThemeName;
     let mut opts = crate::tui_common::options(ThemeName::Projector, false);
     opts.demo = true;
-    opts.lesson = Some("01-untrusted-input".to_owned());
+    opts.lesson = Some(lesson.to_owned());
     let lessons = tooldojo::course::load_lessons(&Content::embedded());
     let mut app = tooldojo::tui::app::App::new(
         opts,
@@ -77,7 +77,13 @@ fn presenter_quiz() -> tooldojo::tui::app::App {
         Progress::default(),
         Rect::new(0, 0, 80, 24),
     );
-    let _ = press(&mut app, "nn        ");
+    let _ = press(&mut app, keys);
+    app
+}
+
+/// The shipped lesson 01 in presenter mode at 80x24, its quiz shown and focused.
+fn presenter_quiz() -> tooldojo::tui::app::App {
+    let app = presenter_at("01-untrusted-input", "nn        ");
     assert!(matches!(app.focus(), Focus::Block(_)), "{}", screen(&app));
     app
 }
@@ -122,4 +128,56 @@ fn a_presenter_quiz_shows_its_options_and_asks_the_room_to_pick_none() {
         !text.contains("Correct") && !text.contains("first try") && !text.contains("(●)"),
         "nobody answered: {text}"
     );
+}
+
+/// The shipped lesson 01 in presenter mode at 80x24, its explain block shown and focused.
+fn presenter_explain() -> tooldojo::tui::app::App {
+    let app = presenter_at("01-untrusted-input", "nnnn     ");
+    assert!(
+        screen(&app).contains("Explain in your own words"),
+        "{}",
+        screen(&app)
+    );
+    app
+}
+
+/// The key bar: the screen's last two rows.
+fn bar(app: &tooldojo::tui::app::App) -> String {
+    let text = screen(app);
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len() - 2..].join("\n")
+}
+
+#[test]
+fn a_presenter_explain_block_asks_nobody_to_write_and_the_bar_says_what_is_left() {
+    let mut app = presenter_explain();
+    for asked in ["answer in your words", "write your answer", "edit"] {
+        assert!(
+            !screen(&app).contains(asked),
+            "{asked:?}:\n{}",
+            screen(&app)
+        );
+    }
+    assert!(
+        screen(&app).contains("Space shows the model answer"),
+        "{}",
+        screen(&app)
+    );
+    // The presenter's Space shows the model answer: what is left is ticking key points.
+    let _ = press(&mut app, " ");
+    let text = screen(&app);
+    assert!(text.contains("Model answer"), "{text}");
+    let bar = bar(&app);
+    assert!(!bar.contains("answer in your words"), "{bar}");
+    assert!(bar.contains("Enter tick key points"), "{bar}");
+    // Entered: ticking and hiding the answer, nothing to write; `e` writes nothing.
+    let _ = press(&mut app, "<Enter>");
+    let bar_in = self::bar(&app);
+    assert!(
+        bar_in.contains("Space tick") && bar_in.contains("c hide answer"),
+        "{bar_in}"
+    );
+    assert!(!bar_in.contains("edit"), "{bar_in}");
+    let _ = press(&mut app, "e");
+    assert!(!app.takes_text(), "e starts no writing:\n{}", screen(&app));
 }

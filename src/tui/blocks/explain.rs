@@ -1,6 +1,8 @@
 //! `explain`: the learner answers in their own words (a `ratatui-textarea` editor), then
 //! compares with the model answer, ticks the key points they covered, and sees an honest
-//! word-overlap hint (labelled as such: shared words are not understanding).
+//! word-overlap hint (labelled as such: shared words are not understanding). Shown to a
+//! room (presenter mode) nothing is written: the presenter shows the model answer and may
+//! tick its key points.
 
 use std::collections::BTreeSet;
 
@@ -32,6 +34,8 @@ pub struct ExplainWidget {
     showing: bool,
     ticked: Vec<bool>,
     kp_cursor: usize,
+    /// Shown to a room (presenter mode): no answer is written or compared.
+    room: bool,
 }
 
 const STOPWORDS: &[&str] = &[
@@ -67,6 +71,7 @@ impl ExplainWidget {
             showing: false,
             ticked: vec![false; spec.key_points.len()],
             kp_cursor: 0,
+            room: false,
         })
     }
 
@@ -190,6 +195,14 @@ impl ExplainWidget {
             );
         }
         let enter = if active { "" } else { "Enter, then " };
+        if self.room && !self.showing {
+            let text = if active {
+                "Space or c shows the model answer."
+            } else {
+                "Space shows the model answer."
+            };
+            return wrap_prefixed(Vec::new(), text, width, theme.dim);
+        }
         if self.compared || self.showing {
             let n = self.ticked.iter().filter(|t| **t).count();
             let more = match (self.showing, self.key_points.is_empty()) {
@@ -219,6 +232,75 @@ impl ExplainWidget {
             (false, false) => "Enter, then c: compare with the model answer; e: keep editing.",
         };
         wrap_prefixed(Vec::new(), text, width, theme.dim)
+    }
+
+    /// Keys on the key points while the model answer shows: move, tick (Space, Enter, x),
+    /// or tick one by its number.
+    fn key_point_key(&mut self, key: &KeyEvent) -> BlockOutcome {
+        if !self.showing || self.key_points.is_empty() {
+            return BlockOutcome::Ignored;
+        }
+        if is_up(key) {
+            self.kp_cursor = self.kp_cursor.saturating_sub(1);
+            return BlockOutcome::Consumed;
+        }
+        if is_down(key) {
+            if self.kp_cursor + 1 < self.key_points.len() {
+                self.kp_cursor += 1;
+            }
+            return BlockOutcome::Consumed;
+        }
+        if is_char(key, ' ') || plain(key, KeyCode::Enter) || is_char(key, 'x') {
+            self.ticked[self.kp_cursor] = !self.ticked[self.kp_cursor];
+            return BlockOutcome::Changed;
+        }
+        if let Some(i) = common::digit(key)
+            && i < self.key_points.len()
+        {
+            self.kp_cursor = i;
+            self.ticked[i] = !self.ticked[i];
+            return BlockOutcome::Changed;
+        }
+        BlockOutcome::Ignored
+    }
+
+    /// Presenter mode, the block entered: nothing is written or compared. Space, Enter or
+    /// `c` show the model answer, `c` hides it again; the key points tick as they do out of
+    /// presenter mode.
+    fn room_key(&mut self, key: &KeyEvent) -> BlockOutcome {
+        if is_char(key, 'c') {
+            self.showing = !self.showing;
+            return BlockOutcome::Changed;
+        }
+        if !self.showing && (is_char(key, ' ') || plain(key, KeyCode::Enter)) {
+            self.showing = true;
+            return BlockOutcome::Changed;
+        }
+        self.key_point_key(key)
+    }
+
+    /// Presenter mode: only what is left to do with the model answer (nothing to write).
+    fn room_hints(&self, active: bool) -> Vec<KeyHint> {
+        let points = !self.key_points.is_empty();
+        if !active {
+            return if self.showing && points {
+                vec![KeyHint::new("Enter", "tick key points")]
+            } else {
+                Vec::new()
+            };
+        }
+        let mut v = Vec::new();
+        if !self.showing {
+            v.push(KeyHint::new("Space/c", "show answer"));
+        } else {
+            if points {
+                v.push(KeyHint::new("Up/Down", "key point"));
+                v.push(KeyHint::new("Space", "tick"));
+            }
+            v.push(KeyHint::new("c", "hide answer"));
+        }
+        v.push(KeyHint::new("Esc", "back to page"));
+        v
     }
 }
 
@@ -336,6 +418,9 @@ impl BlockWidget for ExplainWidget {
         if plain(&key, KeyCode::Esc) {
             return BlockOutcome::Release;
         }
+        if self.room {
+            return self.room_key(&key);
+        }
         if is_char(&key, 'e') || (plain(&key, KeyCode::Enter) && !self.showing) {
             self.editing = true;
             return BlockOutcome::Changed;
@@ -359,33 +444,13 @@ impl BlockWidget for ExplainWidget {
             self.showing = !self.showing;
             return BlockOutcome::Changed;
         }
-        if self.showing && !self.key_points.is_empty() {
-            if is_up(&key) {
-                self.kp_cursor = self.kp_cursor.saturating_sub(1);
-                return BlockOutcome::Consumed;
-            }
-            if is_down(&key) {
-                if self.kp_cursor + 1 < self.key_points.len() {
-                    self.kp_cursor += 1;
-                }
-                return BlockOutcome::Consumed;
-            }
-            if is_char(&key, ' ') || plain(&key, KeyCode::Enter) || is_char(&key, 'x') {
-                self.ticked[self.kp_cursor] = !self.ticked[self.kp_cursor];
-                return BlockOutcome::Changed;
-            }
-            if let Some(i) = common::digit(&key)
-                && i < self.key_points.len()
-            {
-                self.kp_cursor = i;
-                self.ticked[i] = !self.ticked[i];
-                return BlockOutcome::Changed;
-            }
-        }
-        BlockOutcome::Ignored
+        self.key_point_key(&key)
     }
 
     fn key_hints(&self, active: bool) -> Vec<KeyHint> {
+        if self.room {
+            return self.room_hints(active);
+        }
         if !active {
             return vec![KeyHint::new("Enter", "answer in your words")];
         }
@@ -415,6 +480,10 @@ impl BlockWidget for ExplainWidget {
 
     fn captures_text(&self) -> bool {
         self.editing
+    }
+
+    fn show_to_room(&mut self) {
+        self.room = true;
     }
 
     fn handle_paste(&mut self, text: &str) -> Pasted {
