@@ -1,6 +1,7 @@
 //! Drawing. Everything here reads `&App` and writes into a `Buffer`; nothing mutates state.
 //! The same code draws the terminal and `tooldojo render`'s text frames.
 
+use crossterm::event::KeyCode;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -363,6 +364,9 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
     if app.demo() && matches!(under, Context::Reader | Context::BlockFocused) {
         for c in keys::present_commands() {
             out.push((c.label.to_owned(), c.what.to_owned(), Some("Presenter")));
+            if let Some(more) = unnamed_keys(&c) {
+                out.push((more, c.what.to_owned(), Some("Presenter")));
+            }
             taken.extend_from_slice(c.keys);
         }
     }
@@ -390,6 +394,26 @@ pub fn help_lines(app: &App) -> Vec<(String, String, Option<&'static str>)> {
         out.push((c.label.to_owned(), c.what.to_owned(), Some(section)));
     }
     out
+}
+
+/// The keys a command takes that its label does not name (the presenter's `Space` is
+/// also `Right` and `l`), so the help can name each key that works.
+fn unnamed_keys(c: &keys::Command) -> Option<String> {
+    let named: Vec<&str> = c.label.split('/').collect();
+    let mut more: Vec<String> = Vec::new();
+    for k in c.keys {
+        let name = match k.code {
+            KeyCode::Char(' ') => "Space".to_owned(),
+            KeyCode::Char(ch) => ch.to_string(),
+            KeyCode::Backspace => "Backspace".to_owned(),
+            other => other.to_string(),
+        };
+        let name = if k.ctrl { format!("Ctrl-{name}") } else { name };
+        if !named.contains(&name.as_str()) && !more.contains(&name) {
+            more.push(name);
+        }
+    }
+    (!more.is_empty()).then(|| more.join("/"))
 }
 
 /// The help over the home screen: its keys, then where Esc leads from a lesson.

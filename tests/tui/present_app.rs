@@ -3,10 +3,11 @@
 //! it goes back to the page before, as it was left), pages come back as new, the help
 //! lists every key that works, and Enter on a block shows its top.
 
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use tooldojo::content::Content;
 use tooldojo::course::progress::Progress;
-use tooldojo::tui::app::{App, Input};
+use tooldojo::tui::app::{App, Input, Update};
 use tooldojo::tui::theme::ThemeName;
 
 use crate::tui_common::{env, options, press, screen};
@@ -175,7 +176,17 @@ fn the_presenter_help_lists_every_key_that_works_on_a_focused_block() {
     let rows = tooldojo::tui::ui::help_lines(&app);
     let keys: Vec<&str> = rows.iter().map(|(k, _, _)| k.as_str()).collect();
     for key in [
-        "Space", "h/Left", "x", "X", "j/Down", "k/Up", "g/Home", "G/End", "PgDn",
+        "Space",
+        "Right/l",
+        "h/Left",
+        "Backspace",
+        "x",
+        "X",
+        "j/Down",
+        "k/Up",
+        "g/Home",
+        "G/End",
+        "PgDn",
     ] {
         assert!(keys.contains(&key), "{key} in {keys:?}");
     }
@@ -198,4 +209,141 @@ fn enter_on_a_block_whose_top_is_scrolled_away_shows_its_top() {
     let text = screen(&app);
     assert!(text.contains("Enter edit arguments"), "entered: {text}");
     assert!(text.contains("╭ arguments"), "its top in view: {text}");
+}
+
+/// The keys a help label names ("h/Left", "1-9", "Enter/1-9", "PgDn"); keys with Ctrl are
+/// left out (the comparison below presses none).
+fn keys_named(label: &str) -> Vec<KeyCode> {
+    let mut out = Vec::new();
+    for name in label.split('/') {
+        match name {
+            "Space" => out.push(KeyCode::Char(' ')),
+            "Enter" => out.push(KeyCode::Enter),
+            "Esc" => out.push(KeyCode::Esc),
+            "Tab" => out.push(KeyCode::Tab),
+            "S-Tab" => out.push(KeyCode::BackTab),
+            "Up" => out.push(KeyCode::Up),
+            "Down" => out.push(KeyCode::Down),
+            "Left" => out.push(KeyCode::Left),
+            "Right" => out.push(KeyCode::Right),
+            "Home" => out.push(KeyCode::Home),
+            "End" => out.push(KeyCode::End),
+            "PgUp" => out.push(KeyCode::PageUp),
+            "PgDn" => out.push(KeyCode::PageDown),
+            "Backspace" => out.push(KeyCode::Backspace),
+            "1-9" => out.extend(('1'..='9').map(KeyCode::Char)),
+            ctrl if ctrl.starts_with("Ctrl") => {}
+            one if one.chars().count() == 1 => out.extend(one.chars().map(KeyCode::Char)),
+            other => panic!("a help label this test cannot read: {other:?} in {label:?}"),
+        }
+    }
+    out
+}
+
+/// Every key without Ctrl or Alt a presenter might press.
+fn every_plain_key() -> Vec<KeyCode> {
+    let mut out: Vec<KeyCode> = ('a'..='z')
+        .chain('A'..='Z')
+        .chain('0'..='9')
+        .chain(" ?/[]+-,.<>=!".chars())
+        .map(KeyCode::Char)
+        .collect();
+    out.extend([
+        KeyCode::Enter,
+        KeyCode::Esc,
+        KeyCode::Tab,
+        KeyCode::BackTab,
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::Home,
+        KeyCode::End,
+        KeyCode::PageUp,
+        KeyCode::PageDown,
+        KeyCode::Backspace,
+        KeyCode::Delete,
+    ]);
+    out
+}
+
+/// The screen without the presenter's clock (it may tick between two draws).
+fn without_clock(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        match line.find(" • ") {
+            Some(at) if line.starts_with('╰') => {
+                let rest = &line[at + " • ".len()..];
+                let clock_end = rest.find(' ').unwrap_or(rest.len());
+                out.push_str(&line[..at]);
+                out.push_str(&rest[clock_end..]);
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Does `key` do anything to the app `open` builds: change what is on screen, or quit?
+fn key_works(open: &dyn Fn() -> App, key: KeyCode) -> bool {
+    let mut app = open();
+    let before = without_clock(&screen(&app));
+    let update = app.update(Input::Key(KeyEvent::new(key, KeyModifiers::NONE)));
+    matches!(update, Update::Quit | Update::Suspend) || without_clock(&screen(&app)) != before
+}
+
+/// In presenter mode, on the page and on each kind of block with focus, every key that does
+/// something is in the help, and every key the help gives for the block does something.
+#[test]
+fn the_presenter_help_names_every_key_that_works_and_no_other() {
+    // (lesson, keys to the state, what is then on screen)
+    let states: [(&str, &str, &str); 5] = [
+        ("01-untrusted-input", "nn       ", "None of these is exotic"),
+        ("01-untrusted-input", "nn        ", "Quiz"),
+        ("01-untrusted-input", "nnnn      ", "Model answer"),
+        (
+            "16-your-tools-and-logs",
+            "nn      ",
+            "schema   search_issues (",
+        ),
+        ("09-bounded-loop", "n    ", "Trace: happy-path"),
+    ];
+    let mut problems = Vec::new();
+    for (lesson, script, shows) in states {
+        let open = || {
+            let mut app = presenter(lesson, 80, 24);
+            let _ = press(&mut app, script);
+            app
+        };
+        let app = open();
+        assert!(
+            screen(&app).contains(shows),
+            "{lesson} {script:?}:\n{}",
+            screen(&app)
+        );
+        let help = tooldojo::tui::ui::help_lines(&app);
+        let listed: Vec<KeyCode> = help.iter().flat_map(|(k, _, _)| keys_named(k)).collect();
+        let unlisted: Vec<KeyCode> = every_plain_key()
+            .into_iter()
+            .filter(|k| !listed.contains(k) && key_works(&open, *k))
+            .collect();
+        if !unlisted.is_empty() {
+            problems.push(format!(
+                "{lesson} {script:?}: {unlisted:?} work but the help does not name them: {help:?}"
+            ));
+        }
+        let idle: Vec<KeyCode> = help
+            .iter()
+            .filter(|(_, _, section)| *section == Some("This block"))
+            .flat_map(|(k, _, _)| keys_named(k))
+            .filter(|k| !key_works(&open, *k))
+            .collect();
+        if !idle.is_empty() {
+            problems.push(format!(
+                "{lesson} {script:?}: the help gives {idle:?} for the block, which do nothing"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -161,15 +161,6 @@ impl PredictWidget {
 
     pub(super) fn hints(&self, active: bool) -> Vec<KeyHint> {
         let demo = self.room;
-        if !active {
-            // `v` works here too; the detail pane says so, the page keys keep the bar.
-            let what = if demo {
-                "look at a row"
-            } else {
-                "predict the table"
-            };
-            return vec![KeyHint::new("Enter", what)];
-        }
         let schema = self.has_long_schema().then(|| {
             let what = if self.schema_whole {
                 "schema by name"
@@ -178,6 +169,16 @@ impl PredictWidget {
             };
             KeyHint::new("v", what)
         });
+        if !active {
+            // `v` works here too. Out of presenter mode the detail pane says so and the page
+            // keys keep the bar; a presenter is shown it with the keys (and in the help).
+            if demo {
+                let mut v = vec![KeyHint::new("Enter", "look at a row")];
+                v.extend(schema);
+                return v;
+            }
+            return vec![KeyHint::new("Enter", "predict the table")];
+        }
         if demo {
             let mut v = vec![
                 KeyHint::new("Up/Down", "row"),
