@@ -347,3 +347,86 @@ fn the_presenter_help_names_every_key_that_works_and_no_other() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Press Space until `shows` is on screen (at most `max` times).
+fn step_until(app: &mut App, shows: &str, max: usize) {
+    for _ in 0..max {
+        if screen(app).contains(shows) {
+            return;
+        }
+        let _ = press(app, " ");
+    }
+    assert!(screen(app).contains(shows), "{shows}:\n{}", screen(app));
+}
+
+#[test]
+fn h_hides_one_row_and_leaves_the_rest_of_the_table_as_it_was() {
+    let mut app = presenter("16-your-tools-and-logs", 80, 24);
+    let _ = press(&mut app, "nn       ");
+    step_shows(&app, "2 of 8 rows shown");
+    // The whole schema shown with `v`, a third row shown from inside the table.
+    let _ = press(&mut app, "v<Enter><Enter><Esc>");
+    let text = step_shows(&app, "step 9/14");
+    assert!(text.contains("v schema by name"), "{text}");
+    assert!(
+        text.contains("the real validator said value"),
+        "row 3: {text}"
+    );
+    let _ = press(&mut app, "h");
+    let text = step_shows(&app, "step 8/14");
+    assert!(
+        text.contains("v schema by name"),
+        "the schema still shown whole: {text}"
+    );
+    let _ = press(
+        &mut app,
+        "<Up><Up><Up><Up><Up><Up><Up><Up><Up><Up><Up><Up><Up><Up><Up>",
+    );
+    let text = step_shows(&app, "2 of 8 rows shown");
+    assert!(text.contains("▶ 2 "), "on the row it was on: {text}");
+    assert!(
+        text.contains("schema   search_issues: {\"name\""),
+        "the schema whole: {text}"
+    );
+}
+
+#[test]
+fn h_hides_the_model_answer_and_keeps_the_key_points_ticked() {
+    let mut app = presenter("01-untrusted-input", 80, 24);
+    let _ = press(&mut app, "nnnn      ");
+    // A key point ticked; `G` shows the line under the block that counts them.
+    let _ = press(&mut app, "<Enter> <Esc>G");
+    step_shows(&app, "1 of 5 key points ticked");
+    let _ = press(&mut app, "h");
+    let text = step_shows(&app, "step 6/7");
+    assert!(!text.contains("Model answer"), "{text}");
+    let _ = press(&mut app, " G");
+    step_shows(&app, "1 of 5 key points ticked");
+}
+
+#[test]
+fn h_unticks_the_last_checklist_item_and_keeps_one_ticked_by_hand() {
+    let mut app = presenter("16-your-tools-and-logs", 80, 24);
+    let _ = press(&mut app, "nnnnnnnn");
+    step_until(&mut app, "Checklist", 12);
+    let ticked = |app: &App| -> Vec<bool> {
+        let text = screen(app);
+        [
+            "I ran tooldojo tools",
+            "I fixed one trap",
+            "I ran tooldojo audit",
+        ]
+        .iter()
+        .map(|item| {
+            let line = text.lines().find(|l| l.contains(item));
+            line.unwrap_or_else(|| panic!("{item}:\n{text}"))
+                .contains('✓')
+        })
+        .collect()
+    };
+    // The third item ticked by hand, then the presenter's step ticks the first.
+    let _ = press(&mut app, "<Enter>3<Esc> ");
+    assert_eq!(ticked(&app), [true, false, true], "{}", screen(&app));
+    let _ = press(&mut app, "h");
+    assert_eq!(ticked(&app), [false, false, true], "{}", screen(&app));
+}

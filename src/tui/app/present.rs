@@ -284,23 +284,10 @@ impl App {
         self.clamp_scroll();
     }
 
-    /// Take back the last step inside block `slot`: the block is built anew and stepped
-    /// once less than it was. False when it had taken no step.
+    /// Take back the last step inside block `slot`, leaving the rest of the block as it
+    /// is. False when it had taken no step.
     fn unstep_block(&mut self, slot: usize) -> bool {
-        let done = self
-            .blocks
-            .widget(slot)
-            .map_or(0, |w| w.present_progress().0);
-        if done == 0 {
-            return false;
-        }
-        self.rebuild_block(slot);
-        if let Some(w) = self.widget_mut(slot) {
-            for _ in 1..done {
-                let _ = w.present_step();
-            }
-        }
-        true
+        self.widget_mut(slot).is_some_and(|w| w.present_unstep())
     }
 
     /// Presenter mode, a page about to be left: keep it aside as it is.

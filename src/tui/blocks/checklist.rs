@@ -18,6 +18,9 @@ pub struct ChecklistWidget {
     cursor: usize,
     /// Where the list was last drawn, to map a mouse click to an item.
     view: ListView,
+    /// The ticked items in the order they were ticked (by hand or by a presenter's step),
+    /// so presenter mode's `h` takes back the last tick and no other.
+    order: Vec<usize>,
 }
 
 impl ChecklistWidget {
@@ -30,7 +33,17 @@ impl ChecklistWidget {
             ticked: vec![false; spec.items.len()],
             cursor: 0,
             view: ListView::default(),
+            order: Vec::new(),
         })
+    }
+
+    /// Tick item `i`, or untick it.
+    fn toggle(&mut self, i: usize) {
+        self.ticked[i] = !self.ticked[i];
+        self.order.retain(|&t| t != i);
+        if self.ticked[i] {
+            self.order.push(i);
+        }
     }
 
     pub fn ticked(&self) -> &[bool] {
@@ -108,11 +121,11 @@ impl BlockWidget for ChecklistWidget {
             && i < self.items.len()
         {
             self.cursor = i;
-            self.ticked[i] = !self.ticked[i];
+            self.toggle(i);
             return BlockOutcome::Changed;
         }
         if is_char(&key, ' ') || plain(&key, KeyCode::Enter) || is_char(&key, 'x') {
-            self.ticked[self.cursor] = !self.ticked[self.cursor];
+            self.toggle(self.cursor);
             return BlockOutcome::Changed;
         }
         BlockOutcome::Ignored
@@ -139,6 +152,7 @@ impl BlockWidget for ChecklistWidget {
                 self.ticked[i] = v.as_bool().unwrap_or(false);
             }
         }
+        self.order = (0..self.ticked.len()).filter(|&i| self.ticked[i]).collect();
         if let Some(c) = state.get("cursor").and_then(Value::as_u64) {
             let last = self.ticked.len().saturating_sub(1);
             self.cursor = usize::try_from(c).unwrap_or(0).min(last);
@@ -154,8 +168,17 @@ impl BlockWidget for ChecklistWidget {
         let Some(i) = self.ticked.iter().position(|t| !t) else {
             return false;
         };
-        self.ticked[i] = true;
+        self.toggle(i);
         self.cursor = i;
+        true
+    }
+
+    /// Presenter mode: untick the item ticked last.
+    fn present_unstep(&mut self) -> bool {
+        let Some(i) = self.order.last().copied() else {
+            return false;
+        };
+        self.toggle(i);
         true
     }
 
@@ -166,6 +189,7 @@ impl BlockWidget for ChecklistWidget {
 
     fn reset(&mut self) {
         self.ticked.iter_mut().for_each(|t| *t = false);
+        self.order.clear();
         self.cursor = 0;
     }
 
@@ -185,7 +209,7 @@ impl BlockWidget for ChecklistWidget {
         match self.view.clicked(row, |t, w, c| self.lines(t, w, c)) {
             Some(i) => {
                 self.cursor = i;
-                self.ticked[i] = !self.ticked[i];
+                self.toggle(i);
                 BlockOutcome::Changed
             }
             None => BlockOutcome::Ignored,

@@ -538,6 +538,13 @@ impl BlockWidget for ExplainWidget {
         true
     }
 
+    /// Presenter mode: hide the model answer again (key points stay as ticked).
+    fn present_unstep(&mut self) -> bool {
+        let was = self.showing;
+        self.showing = false;
+        was
+    }
+
     fn present_progress(&self) -> (usize, usize) {
         (usize::from(self.showing), 1)
     }

@@ -379,6 +379,14 @@ impl BlockWidget for QuizWidget {
         true
     }
 
+    fn present_unstep(&mut self) -> bool {
+        if !self.answered_correctly() {
+            return false;
+        }
+        self.picked = None;
+        true
+    }
+
     fn present_progress(&self) -> (usize, usize) {
         (usize::from(self.answered_correctly()), 1)
     }

@@ -432,6 +432,17 @@ impl BlockWidget for TraceWidget {
         true
     }
 
+    /// Presenter mode: the run back at its start, as before it was played.
+    fn present_unstep(&mut self) -> bool {
+        if !self.at_end() {
+            return false;
+        }
+        self.playing = false;
+        self.set_shown(0);
+        self.finished = false;
+        true
+    }
+
     fn present_progress(&self) -> (usize, usize) {
         (usize::from(self.at_end()), 1)
     }

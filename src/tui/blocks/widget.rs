@@ -108,6 +108,12 @@ pub trait BlockWidget {
     fn present_step(&mut self) -> bool {
         false
     }
+    /// Presenter mode: take back the last step `present_step` took (hide the row it showed,
+    /// put a played trace back at its start), leaving everything else as it is (rows
+    /// looked at, a schema shown whole, items ticked by hand). False when there is none.
+    fn present_unstep(&mut self) -> bool {
+        false
+    }
     /// Presenter mode: the steps `present_step` has taken and the steps it has in all
     /// (table rows, checklist items, a trace played to its end), for the step counter.
     fn present_progress(&self) -> (usize, usize) {

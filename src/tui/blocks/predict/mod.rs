@@ -61,6 +61,9 @@ pub struct PredictWidget {
     note: Option<String>,
     /// Long named schemas are shown whole in the detail (`v`), not by their name.
     schema_whole: bool,
+    /// Presenter mode: each row a step showed, in order, with the row the cursor was on
+    /// before it (so a step is taken back exactly).
+    steps: Vec<(usize, usize)>,
 }
 
 /// Which rows of a fixture a block asks for (`group=`, `rows=`).
@@ -176,6 +179,7 @@ impl PredictWidget {
             queue: Vec::new(),
             note: None,
             schema_whole: false,
+            steps: Vec::new(),
         }
     }
 
@@ -375,6 +379,7 @@ impl BlockWidget for PredictWidget {
         self.review = false;
         self.cursor = 0;
         self.note = None;
+        self.steps.clear();
     }
 
     fn height_for(&self, width: u16, available: u16) -> u16 {
@@ -412,7 +417,20 @@ impl BlockWidget for PredictWidget {
         row.locked = true;
         row.revealed = true;
         row.actual = Some(actual);
+        self.steps.push((i, self.cursor));
         self.cursor = i;
+        true
+    }
+
+    /// Hide the row the last step showed and put the cursor back where it was.
+    fn present_unstep(&mut self) -> bool {
+        let Some((i, cursor)) = self.steps.pop() else {
+            return false;
+        };
+        let row = &mut self.rows[i];
+        row.reset_current();
+        row.actual = None;
+        self.cursor = cursor.min(self.visible().len().saturating_sub(1));
         true
     }
 
