@@ -430,3 +430,28 @@ fn h_unticks_the_last_checklist_item_and_keeps_one_ticked_by_hand() {
     let _ = press(&mut app, "h");
     assert_eq!(ticked(&app), [false, false, true], "{}", screen(&app));
 }
+
+#[test]
+fn a_trace_paused_mid_run_counts_its_step_and_h_takes_back_only_that() {
+    let mut app = presenter("09-bounded-loop", 80, 24);
+    let _ = press(&mut app, "n    ");
+    step_shows(&app, "step 5/6");
+    // Played, then paused before its end.
+    let _ = press(&mut app, " ");
+    for _ in 0..10 {
+        let _ = app.update(Input::Tick);
+    }
+    let _ = press(&mut app, " ");
+    assert!(!app.animating());
+    let text = step_shows(&app, "step 6/6");
+    assert!(text.contains("paused") && !text.contains("● end"), "{text}");
+    assert!(!text.contains("t=0 ms"), "mid-run: {text}");
+    // One step back: the run at its start, the block still shown.
+    let _ = press(&mut app, "h");
+    let text = step_shows(&app, "step 5/6");
+    assert!(text.contains("paused · t=0 ms"), "{text}");
+    // Playing counts as well.
+    let _ = press(&mut app, " ");
+    assert!(app.animating());
+    step_shows(&app, "step 6/6");
+}

@@ -142,7 +142,7 @@ impl App {
     }
 
     /// Steps shown and steps on the page, in presenter mode: every paragraph and block,
-    /// and every step inside a block (a table's rows, a trace played to its end).
+    /// and every step inside a block (a table's rows, a trace played, paused part way or not).
     pub(crate) fn step_counter(&self) -> Option<(usize, usize)> {
         let steps = steps_of(self.page_items());
         let shown = self.blocks.steps_shown()?.min(steps.len());

@@ -247,6 +247,11 @@ impl TraceWidget {
         self.shown >= self.data.steps.len()
     }
 
+    /// The run has left its start: playing, paused part way, stepped or at its end.
+    fn started(&self) -> bool {
+        self.playing || self.shown > 0 || self.clock_ms > 0
+    }
+
     fn set_shown(&mut self, n: usize) {
         self.shown = n.min(self.data.steps.len());
         self.clock_ms = if self.shown == 0 {
@@ -434,7 +439,7 @@ impl BlockWidget for TraceWidget {
 
     /// Presenter mode: the run back at its start, as before it was played.
     fn present_unstep(&mut self) -> bool {
-        if !self.at_end() {
+        if !self.started() {
             return false;
         }
         self.playing = false;
@@ -443,8 +448,10 @@ impl BlockWidget for TraceWidget {
         true
     }
 
+    /// One step: playing the run. It counts from the first Space on, paused part way
+    /// or played to its end (pausing and playing on are the same step).
     fn present_progress(&self) -> (usize, usize) {
-        (usize::from(self.at_end()), 1)
+        (usize::from(self.started()), 1)
     }
 
     /// More room shows more of the latest events.

@@ -115,7 +115,7 @@ pub trait BlockWidget {
         false
     }
     /// Presenter mode: the steps `present_step` has taken and the steps it has in all
-    /// (table rows, checklist items, a trace played to its end), for the step counter.
+    /// (table rows, checklist items, a trace played, paused or not), for the step counter.
     fn present_progress(&self) -> (usize, usize) {
         (0, 0)
     }
