@@ -303,3 +303,57 @@ pub(crate) fn functions_in_source(text: &str, lang: Lang) -> Vec<Function> {
         .filter(|f| defines(f.name(lang.is_js())))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Content;
+    use crate::practice::cases;
+
+    /// Each call writes 18 bytes: `héllo ✓` and its newline (11 in UTF-8), three raw
+    /// bytes, `e` and a newline on stderr, two bytes named in hex.
+    const PER_ROW: u64 = 18;
+
+    /// Ask three rows of a file that writes [`PER_ROW`] bytes on every call: each answer
+    /// says how many bytes the file has written in all, and the row's output is all of its
+    /// own bytes and none of the next row's.
+    fn answers_count_what_the_file_wrote(lang: Lang, name: &str, source: &str) {
+        if find_program(if lang.is_js() { "node" } else { "python3" }).is_none() {
+            eprintln!("skipped: no interpreter for {}", lang.name());
+            return;
+        }
+        let spec = spawn_spec(lang, Path::new(name), source).unwrap();
+        let limit = Duration::from_secs(20);
+        let (mut h, _) = Harness::start(&spec, lang.is_js(), limit, 1 << 16, &|| false)
+            .unwrap_or_else(|f| panic!("{f:?}"));
+        let rows: Vec<Row> = cases::load(&Content::embedded())
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.function == Function::Execute)
+            .take(3)
+            .collect();
+        for (i, row) in rows.iter().enumerate() {
+            let answer = h.ask(row, limit, 1 << 16, &|| false).unwrap();
+            assert_eq!(
+                answer["printed"].as_u64(),
+                Some(PER_ROW * (i as u64 + 1)),
+                "{answer}"
+            );
+            let (output, bytes) = h.take_output();
+            assert_eq!(bytes as u64, PER_ROW, "row {i}: {output:?}");
+            assert_eq!(output.matches("héllo ✓").count(), 1, "row {i}: {output:?}");
+        }
+    }
+
+    #[test]
+    fn a_javascript_answer_counts_the_bytes_the_file_wrote_in_utf8() {
+        let source = "function executeTool() {\n  console.log('héllo ✓');\n  process.stdout.write(Buffer.from([1, 2, 3]));\n  console.error('e');\n  process.stderr.write('6869', 'hex');\n  return { ok: false, code: 'unknown_tool' };\n}\nmodule.exports = { executeTool };\n";
+        answers_count_what_the_file_wrote(Lang::Js, "s.js", source);
+    }
+
+    #[test]
+    fn a_python_answer_counts_the_bytes_the_file_wrote_in_utf8() {
+        let source = "import sys\ndef execute_tool(name, args, context, records):\n    print('héllo ✓')\n    sys.stdout.buffer.write(bytes([1, 2, 3]))\n    print('e', file=sys.stderr)\n    sys.stderr.write(bytes.fromhex('6869').decode())\n    return {'ok': False, 'code': 'unknown_tool'}\n";
+        answers_count_what_the_file_wrote(Lang::Python, "s.py", source);
+    }
+}

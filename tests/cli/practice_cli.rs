@@ -749,9 +749,34 @@ fn python_prints_are_kept_on_the_row_that_printed_them_even_when_it_hangs_or_cra
         "    if name != \"get_ticket\":",
         "    print(\"debug\", name, repr(args.get(\"ticket_id\")) if isinstance(args, dict) else None)\n    if args == {\"ticket_id\": \"TKT-107\"}:\n        while True:\n            pass\n    if args == {\"ticket_id\": \"TKT-105\"}:\n        import os\n        os._exit(3)\n    if name != \"get_ticket\":",
     );
+    assert_prints_stay_on_their_rows("s.py", &printing);
+}
+
+#[test]
+fn javascript_logs_are_kept_on_the_row_that_logged_them_even_when_it_hangs_or_crashes() {
+    if !has("node") {
+        return;
+    }
+    let edit = "  if (name !== 'get_ticket')";
+    assert!(JS_BODY.contains(edit));
+    // A long log on every row, one on stderr too: enough bytes that a reader of the output
+    // is still busy with them when the answer comes.
+    let logging = JS_BODY.replacen(
+        edit,
+        "  const shown = args && typeof args === 'object' && typeof args.ticket_id === 'string' ? `'${args.ticket_id}'` : null;\n  console.log('debug', name, shown, 'é'.repeat(28000));\n  console.error('e'.repeat(2000));\n  if (shown === \"'TKT-107'\") for (;;) {}\n  if (shown === \"'TKT-105'\") process.exit(3);\n  if (name !== 'get_ticket')",
+        1,
+    );
+    let cjs = format!("'use strict';\n{logging}\nmodule.exports = {{ executeTool }};\n");
+    assert_prints_stay_on_their_rows("s.js", &cjs);
+}
+
+/// Grade `text`, which prints `debug NAME 'ID'` on every call, hangs on TKT-107 and exits
+/// on TKT-105: each row's output holds its own print and no other, and the text report
+/// shows the first failing row's.
+fn assert_prints_stay_on_their_rows(name: &str, text: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("s.py");
-    std::fs::write(&file, &printing).unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).unwrap();
     let path = file.to_str().unwrap();
     let limits = ["--time-limit-ms", "3000", "--run-limit-ms", "120000"];
     let mut args = vec!["practice", path, "--json"];

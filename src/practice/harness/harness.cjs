@@ -1,7 +1,10 @@
 // tooldojo practice harness (Node). Reads the grader's start line, takes its own copies of
 // everything it uses, loads the learner's file (CommonJS or ES module), then answers one
 // JSON line per request on file descriptor 3. The learner's own console output goes to
-// stdout/stderr, which the grader reads separately.
+// stdout/stderr, which the grader reads separately, so it can never be mistaken for an
+// answer; each answer says how many bytes the learner's code has written there in all, so
+// the grader takes a row's output only once it has them all (a console.log is counted on
+// the row that made it, not on the next one).
 //
 // An answer carries data, never a verdict: the result as JSON, and the store as JSON after
 // the call and after the caller's edit; the grader compares them with what it sent. Every
@@ -35,6 +38,7 @@ const { slice, replace } = String.prototype;
 const bufferFrom = Buffer.from;
 const bufferAlloc = Buffer.alloc;
 const bufferConcat = Buffer.concat;
+const byteLength = Buffer.byteLength;
 const bytesToText = Buffer.prototype.toString;
 const { subarray, indexOf } = Uint8Array.prototype;
 const RegExpCtor = RegExp;
@@ -44,6 +48,27 @@ const exit = process.exit;
 const CHAN = 3;
 const LEARNER = path.resolve(process.argv[2]);
 const STOP = {};
+
+// Bytes written to stdout and stderr since the harness started, counted in UTF-8 (or in the
+// encoding a write names). console.log and the rest write through process.stdout.write and
+// process.stderr.write, which write to a pipe at once (synchronously, on Linux), so by the
+// time an answer is sent every byte it counts is in the pipe.
+let printed = 0;
+
+function countWrites(stream) {
+  const inner = stream.write;
+  stream.write = function write(chunk, encoding) {
+    const done = apply(inner, this, arguments);
+    try {
+      printed += typeof chunk === 'string'
+        ? byteLength(chunk, typeof encoding === 'string' ? encoding : 'utf8')
+        : byteLength(chunk);
+    } catch (err) {
+      // a chunk the stream took but that has no length of its own: counted as nothing
+    }
+    return done;
+  };
+}
 
 class Raw {
   #text;
@@ -276,6 +301,8 @@ async function runExecute(fn, request, nonce) {
 }
 
 async function main() {
+  countWrites(process.stdout);
+  countWrites(process.stderr);
   const start = readLine();
   let nonce = '';
   try {
@@ -300,6 +327,7 @@ async function main() {
     } catch (err) {
       answer = { nonce, ...describeError(err) };
     }
+    answer.printed = printed;
     send(answer);
   }
 }
