@@ -68,7 +68,36 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
     out
 }
 
-/// The line being filled by [`wrap`], with its width so far.
+/// Wrap into lines of at most `max` cells without losing a character: a line breaks after
+/// a run of spaces, which stays at the end of the line with the word before it (and goes on
+/// to the next line when even alone they do not fit), a word longer than a line is split, and
+/// explicit newlines start a new line. Joined with the newlines, the lines are the text again:
+/// unlike [`wrap`], which collapses runs of spaces, this is for text whose every space counts.
+pub fn wrap_exact(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let mut line = Line::default();
+        let mut rest = para;
+        while !rest.is_empty() {
+            let word_end = rest.find(' ').unwrap_or(rest.len());
+            let end = rest[word_end..]
+                .find(|c: char| c != ' ')
+                .map_or(rest.len(), |i| word_end + i);
+            let (word, spaces) = rest[..end].split_at(word_end);
+            if line.width + width(word) + spaces.len() > max && !line.text.is_empty() {
+                line.close(&mut out);
+            }
+            line.append(word, false, max, &mut out);
+            line.append(spaces, true, max, &mut out);
+            rest = &rest[end..];
+        }
+        out.push(line.text);
+    }
+    out
+}
+
+/// The line being filled by [`wrap`] or [`wrap_exact`], with its width so far.
 #[derive(Default)]
 struct Line {
     text: String,
@@ -112,6 +141,43 @@ impl Line {
                 return;
             }
         }
+    }
+
+    /// Add `piece` (a run of spaces, or a word) right after what is there, closing lines into
+    /// `out` as they fill up: a word that does not fit starts the next line (and is split
+    /// when it is longer than a line), spaces fill the line and run on to the next.
+    fn append(&mut self, piece: &str, spaces: bool, max: usize, out: &mut Vec<String>) {
+        let mut rest = piece;
+        while !rest.is_empty() {
+            let room = max.saturating_sub(self.width);
+            let w = width(rest);
+            if w <= room {
+                self.text.push_str(rest);
+                self.width += w;
+                return;
+            }
+            if !spaces && !self.text.is_empty() {
+                self.close(out);
+                continue;
+            }
+            let mut head = prefix_within(rest, room);
+            if head.is_empty() {
+                if !self.text.is_empty() {
+                    self.close(out);
+                    continue;
+                }
+                // A single character wider than the line: a line of its own.
+                head = rest.chars().next().map_or(rest, |c| &rest[..c.len_utf8()]);
+            }
+            self.text.push_str(head);
+            self.width += width(head);
+            rest = &rest[head.len()..];
+        }
+    }
+
+    fn close(&mut self, out: &mut Vec<String>) {
+        out.push(std::mem::take(&mut self.text));
+        self.width = 0;
     }
 }
 
@@ -211,6 +277,34 @@ mod tests {
         assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
         assert_eq!(wrap("", 5), vec![""]);
         assert_eq!(wrap("ab 日本語", 4), vec!["ab", "日本", "語"]);
+    }
+
+    #[test]
+    fn wrap_exact_keeps_every_space_and_tab_where_wrap_collapses_them() {
+        assert_eq!(wrap("a  b", 10), vec!["a b"]);
+        assert_eq!(wrap_exact("a  b", 10), vec!["a  b"]);
+        assert_eq!(
+            wrap_exact("one two three", 7),
+            vec!["one ", "two ", "three"]
+        );
+        assert_eq!(wrap_exact("ab   cd", 3), vec!["ab ", "  ", "cd"]);
+        assert_eq!(wrap_exact("  lead", 4), vec!["  ", "lead"]);
+        assert_eq!(wrap_exact("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        assert_eq!(wrap_exact("ab 日本語", 4), vec!["ab ", "日本", "語"]);
+        assert_eq!(wrap_exact("日", 1), vec!["日"]);
+        assert_eq!(wrap_exact("", 5), vec![""]);
+        let texts = [
+            "(False, \"missing required arg:  city\")",
+            "  x \t y  \n\n trailing   ",
+            "aaaa bbbb  cccc   dddd    eeee     ffff",
+        ];
+        for text in texts {
+            for max in 1..12 {
+                let lines = wrap_exact(text, max);
+                assert_eq!(lines.join(""), text.replace('\n', ""), "{text:?} at {max}");
+                assert!(lines.iter().all(|l| width(l) <= max), "{lines:?}");
+            }
+        }
     }
 
     #[test]

@@ -172,8 +172,11 @@ pub(crate) fn screen(report: &Report, title: &dyn Fn(&str) -> Option<String>) ->
 /// At most this many characters of one printed line are shown in a text report.
 const PRINTED_LINE_CHARS: usize = 200;
 
+/// At most this many lines of what a failing row printed are shown.
+pub(crate) const PRINTED_LINES: usize = 8;
+
 /// One line the code printed, cleaned, cut at [`PRINTED_LINE_CHARS`] with how much was cut.
-fn printed_line(line: &str) -> String {
+pub(crate) fn printed_line(line: &str) -> String {
     let line = clean(line, false);
     match line.char_indices().nth(PRINTED_LINE_CHARS) {
         None => line,
@@ -209,11 +212,14 @@ pub(crate) fn failure_block(row: &RowResult, title: &dyn Fn(&str) -> Option<Stri
     let lines: Vec<&str> = row.output.lines().collect();
     if !lines.is_empty() {
         s.push_str("  printed\n");
-        for line in lines.iter().take(8) {
+        for line in lines.iter().take(PRINTED_LINES) {
             s.push_str(&format!("    | {}\n", printed_line(line)));
         }
-        if lines.len() > 8 {
-            s.push_str(&format!("    | ... {} more lines\n", lines.len() - 8));
+        if lines.len() > PRINTED_LINES {
+            s.push_str(&format!(
+                "    | ... {} more lines\n",
+                lines.len() - PRINTED_LINES
+            ));
         }
     }
     s

@@ -5,6 +5,7 @@
 //! A save starts a fresh run (the run before it is stopped, its processes killed); every
 //! message carries the run's number, so a late message from a stopped run is ignored.
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use ratatui::text::Line;
@@ -14,7 +15,8 @@ use std::time::Duration;
 use crate::practice::{
     self, Background, Function, GradeError, GradeEvent, Job, Lang, Limits, Report, Row, RowResult,
 };
-use crate::text::wrap;
+use crate::sanitize::clean;
+use crate::text::{wrap, wrap_exact};
 use crate::tui::theme::Theme;
 
 /// What background work sends back.
@@ -220,87 +222,224 @@ impl LiveGrader {
 
 /// `PASS held-bool-id: expected ..., got ...`: one row of a report in one line.
 pub fn row_line(r: &RowResult) -> String {
+    row_text(r, &str::to_owned)
+}
+
+/// [`row_line`], with the expected and actual results passed through `show` first.
+fn row_text(r: &RowResult, show: &dyn Fn(&str) -> String) -> String {
     let tag = r
         .status
         .tag()
         .map(|t| format!(" [{t}]"))
         .unwrap_or_default();
     let line = if r.passed() {
-        format!("PASS {}: {}", r.id, r.expected)
+        format!("PASS {}: {}", r.id, show(&r.expected))
     } else {
         format!(
             "FAIL{tag} {}: expected {}, got {}",
-            r.id, r.expected, r.actual
+            r.id,
+            show(&r.expected),
+            show(&r.actual)
         )
     };
-    crate::sanitize::clean(&line, false)
+    clean(&line, false)
+}
+
+/// Which blanks of a text a reader must be able to count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Blanks {
+    /// A result compared with another (expected, actual, the call): a space in a run of
+    /// two or more, at either end, or just inside a string's quotes.
+    Compared,
+    /// A line the code printed: spaces at its end.
+    Printed,
+}
+
+/// The mark for a space and for a tab (readable in ASCII too).
+fn marks(ascii: bool) -> (char, &'static str) {
+    if ascii {
+        ('~', "\\t")
+    } else {
+        ('\u{b7}', "\u{2409}")
+    }
+}
+
+/// `text` with the blanks that would not show marked: every tab, and the spaces [`Blanks`]
+/// names, so two results that differ only in their whitespace look different on screen.
+fn show_blanks(text: &str, which: Blanks, ascii: bool) -> String {
+    let (space, tab) = marks(ascii);
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    // Where the string being read opened, while inside one (after an unescaped `"`).
+    let mut open: Option<usize> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let ch = chars[i];
+        if ch != ' ' {
+            match ch {
+                '\t' => out.push_str(tab),
+                '\\' if open.is_some() && i + 1 < chars.len() => {
+                    out.push(ch);
+                    i += 1;
+                    out.push(chars[i]);
+                }
+                '"' => {
+                    open = if open.is_some() { None } else { Some(i) };
+                    out.push(ch);
+                }
+                '\n' => {
+                    open = None;
+                    out.push(ch);
+                }
+                _ => out.push(ch),
+            }
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && chars[i] == ' ' {
+            i += 1;
+        }
+        let edge = |at: Option<&char>| matches!(at, None | Some('\t' | '\n'));
+        let at_end = edge(chars.get(i));
+        let marked = match which {
+            Blanks::Printed => at_end,
+            Blanks::Compared => {
+                let in_quotes = open.is_some_and(|o| o + 1 == start)
+                    || (open.is_some() && chars.get(i) == Some(&'"'));
+                at_end
+                    || i - start > 1
+                    || edge(start.checked_sub(1).and_then(|p| chars.get(p)))
+                    || in_quotes
+            }
+        };
+        let fill = if marked { space } else { ' ' };
+        out.extend(std::iter::repeat_n(fill, i - start));
+    }
+    out
+}
+
+/// The line under the summary that says what the marks stand for.
+fn marks_legend(ascii: bool) -> String {
+    let (space, tab) = marks(ascii);
+    format!("{space} marks a space, {tab} a tab, that would not show otherwise")
+}
+
+/// The first failing row in full: its call, expected and actual results and what it
+/// printed with every blank kept (passed through `show`), the rest wrapped.
+fn failure_lines(
+    f: &RowResult,
+    t: &Theme,
+    w: usize,
+    show: &dyn Fn(&str, Blanks) -> String,
+) -> Vec<Line<'static>> {
+    use crate::practice::watch::{PRINTED_LINES, printed_line};
+    let mut out = vec![Line::styled("First failing row:", t.heading)];
+    let compared = |s: &str| show(s, Blanks::Compared);
+    for (label, text, exact) in [
+        ("row", f.id.clone(), false),
+        ("call", compared(&f.call), true),
+        ("expected", compared(&f.expected), true),
+        ("actual", compared(&f.actual), true),
+        ("why", f.note.clone().unwrap_or_default(), false),
+        ("lesson", f.lesson.clone(), false),
+    ] {
+        if text.is_empty() {
+            continue;
+        }
+        let text = clean(&format!("{label}: {text}"), false);
+        let lines = if exact {
+            wrap_exact(&text, w)
+        } else {
+            wrap(&text, w)
+        };
+        out.extend(lines.into_iter().map(|l| Line::styled(l, t.code)));
+    }
+    let printed: Vec<&str> = f.output.lines().collect();
+    if !printed.is_empty() {
+        out.push(Line::styled("printed:", t.code));
+    }
+    for line in printed.iter().take(PRINTED_LINES) {
+        let shown = printed_line(&show(line, Blanks::Printed));
+        for (i, part) in wrap_exact(&shown, w.saturating_sub(2).max(1))
+            .into_iter()
+            .enumerate()
+        {
+            let bar = if i == 0 { "| " } else { "  " };
+            out.push(Line::styled(format!("{bar}{part}"), t.dim));
+        }
+    }
+    if printed.len() > PRINTED_LINES {
+        let more = printed.len() - PRINTED_LINES;
+        out.push(Line::styled(format!("| ... {more} more lines"), t.dim));
+    }
+    out
 }
 
 /// The grader's state in lines: progress, the summary, the first failing row in full, and
-/// every row, wrapped (the screens that show them scroll).
+/// every row, wrapped (the screens that show them scroll). Results keep every blank, and
+/// the blanks that would not show are marked.
 pub fn status_lines(g: &LiveGrader, t: &Theme, w: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    match g.state() {
-        GraderState::Waiting => out.push(Line::styled("Not graded yet.", t.dim)),
-        GraderState::Running { done, total } => out.push(Line::styled(
-            format!("Grading... {} of {total} rows", done.len()),
-            t.accent,
-        )),
-        GraderState::Failed(e) => {
-            out.extend(
-                wrap(&format!("Cannot grade it: {e}"), w)
-                    .into_iter()
-                    .map(|l| Line::styled(l, t.bad)),
-            );
+    let r = match g.state() {
+        GraderState::Done(r) => r,
+        GraderState::Waiting => return vec![Line::styled("Not graded yet.", t.dim)],
+        GraderState::Running { done, total } => {
+            return vec![Line::styled(
+                format!("Grading... {} of {total} rows", done.len()),
+                t.accent,
+            )];
         }
-        GraderState::Done(r) => {
-            let (mark, style) = if r.failed() == 0 {
-                (t.sym.ok, t.ok)
-            } else {
-                (t.sym.bad, t.bad)
-            };
-            out.push(Line::styled(
-                format!("{mark} {} (run {})", r.summary(), g.runs()),
-                style,
-            ));
-            if let Some(e) = &r.load_error {
-                out.extend(
-                    wrap(&format!("It did not load: {e}"), w)
-                        .into_iter()
-                        .map(|l| Line::styled(l, t.bad)),
-                );
-            }
-            if let Some(f) = r.first_failure() {
-                out.push(Line::styled("First failing row:", t.heading));
-                for (label, text) in [
-                    ("row", f.id.as_str()),
-                    ("call", f.call.as_str()),
-                    ("expected", f.expected.as_str()),
-                    ("actual", f.actual.as_str()),
-                    ("why", f.note.as_deref().unwrap_or("")),
-                    ("lesson", f.lesson.as_str()),
-                ] {
-                    if text.is_empty() {
-                        continue;
-                    }
-                    let text = crate::sanitize::clean(&format!("{label}: {text}"), false);
-                    out.extend(wrap(&text, w).into_iter().map(|l| Line::styled(l, t.code)));
-                }
-            }
-            out.push(Line::default());
-            // Every row whole: a failing row's own result is often past the 80th column.
-            for row in &r.rows {
-                let style = if row.passed() { t.ok } else { t.bad };
-                for (i, part) in wrap(&row_line(row), w.saturating_sub(2).max(1))
-                    .into_iter()
-                    .enumerate()
-                {
-                    let indent = if i == 0 { "" } else { "  " };
-                    out.push(Line::styled(format!("{indent}{part}"), style));
-                }
-            }
+        GraderState::Failed(e) => {
+            return wrap(&format!("Cannot grade it: {e}"), w)
+                .into_iter()
+                .map(|l| Line::styled(l, t.bad))
+                .collect();
+        }
+    };
+    let (mark, style) = if r.failed() == 0 {
+        (t.sym.ok, t.ok)
+    } else {
+        (t.sym.bad, t.bad)
+    };
+    out.push(Line::styled(
+        format!("{mark} {} (run {})", r.summary(), g.runs()),
+        style,
+    ));
+    if let Some(e) = &r.load_error {
+        out.extend(
+            wrap(&format!("It did not load: {e}"), w)
+                .into_iter()
+                .map(|l| Line::styled(l, t.bad)),
+        );
+    }
+    let marked = Cell::new(false);
+    let show = |text: &str, which: Blanks| {
+        let shown = show_blanks(text, which, t.ascii);
+        marked.set(marked.get() || shown != text);
+        shown
+    };
+    let first = r.first_failure().map(|f| failure_lines(f, t, w, &show));
+    // Every row whole: a failing row's own result is often past the 80th column.
+    let mut rows = Vec::new();
+    for row in &r.rows {
+        let style = if row.passed() { t.ok } else { t.bad };
+        let text = row_text(row, &|s: &str| show(s, Blanks::Compared));
+        for (i, part) in wrap_exact(&text, w.saturating_sub(2).max(1))
+            .into_iter()
+            .enumerate()
+        {
+            let indent = if i == 0 { "" } else { "  " };
+            rows.push(Line::styled(format!("{indent}{part}"), style));
         }
     }
+    if marked.get() {
+        let legend = wrap(&marks_legend(t.ascii), w);
+        out.extend(legend.into_iter().map(|l| Line::styled(l, t.dim)));
+    }
+    out.extend(first.into_iter().flatten());
+    out.push(Line::default());
+    out.extend(rows);
     out
 }
 
@@ -348,13 +487,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_failing_row_is_shown_whole_at_80_columns() {
+    /// A grader whose last run reported `rows`.
+    fn graded(rows: Vec<RowResult>) -> LiveGrader {
         let mut g = LiveGrader::new(PathBuf::from("s.py"), Lang::Python, Vec::new(), None);
-        let rows = vec![
-            failing_row("trap-false-as-int", "(True, \"\") the end of the first"),
-            failing_row("trap-true-as-int", "(True, \"\") the end of the second"),
-        ];
         g.state = GraderState::Done(Report {
             file: PathBuf::from("s.py"),
             lang: Lang::Python,
@@ -363,11 +498,24 @@ mod tests {
             isolation: Isolation::none(),
             load_error: None,
         });
-        let t = Theme::new(ThemeName::Default, false);
-        let lines: Vec<String> = status_lines(&g, &t, 80)
+        g
+    }
+
+    fn shown(g: &LiveGrader, ascii: bool, w: usize) -> Vec<String> {
+        let t = Theme::new(ThemeName::Default, ascii);
+        status_lines(g, &t, w)
             .iter()
             .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn every_failing_row_is_shown_whole_at_80_columns() {
+        let rows = vec![
+            failing_row("trap-false-as-int", "(True, \"\") the end of the first"),
+            failing_row("trap-true-as-int", "(True, \"\") the end of the second"),
+        ];
+        let lines = shown(&graded(rows), false, 80);
         assert!(
             lines.iter().all(|l| crate::text::width(l) <= 80),
             "{lines:#?}"
@@ -380,5 +528,110 @@ mod tests {
         for end in ["the end of the first", "the end of the second"] {
             assert!(text.contains(end), "{end} is shown:\n{lines:#?}");
         }
+    }
+
+    /// The lines from the one starting with `from` to the next field (or a blank line),
+    /// joined back into one without the `indent` of each continuation.
+    fn field(lines: &[String], from: &str, indent: &str) -> String {
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(from))
+            .unwrap_or_else(|| panic!("no {from} in {lines:#?}"));
+        let fields = [
+            "row: ",
+            "call: ",
+            "expected: ",
+            "actual: ",
+            "why: ",
+            "lesson: ",
+            "printed:",
+            "| ",
+            "FAIL ",
+            "PASS ",
+        ];
+        let mut text = lines[at].clone();
+        for l in &lines[at + 1..] {
+            if l.is_empty() || fields.iter().any(|f| l.starts_with(f)) {
+                break;
+            }
+            text.push_str(l.strip_prefix(indent).unwrap_or(l));
+        }
+        text
+    }
+
+    /// Marks read back as the blanks they stand for.
+    fn unmarked(text: &str, ascii: bool) -> String {
+        let (space, tab) = marks(ascii);
+        text.replace(space, " ").replace(tab, "\t")
+    }
+
+    #[test]
+    fn a_row_that_fails_by_its_blanks_alone_shows_them_at_any_width() {
+        let expected = "(False, \"missing required arg: city\")";
+        let cases = [
+            ("double", "(False, \"missing required arg:  city\")", "  "),
+            (
+                "trailing",
+                "(False, \"missing required arg: city \")",
+                " \"",
+            ),
+            ("leading", "(False, \" missing required arg: city\")", "\" "),
+            ("tab", "(False, missing required arg:\tcity)", "\t"),
+        ];
+        for (name, actual, blank) in cases {
+            let mut row = failing_row(name, actual);
+            row.expected = expected.to_owned();
+            let g = graded(vec![row]);
+            for ascii in [false, true] {
+                let (space, tab) = marks(ascii);
+                let mark = blank.replace(' ', &space.to_string()).replace('\t', tab);
+                for w in 32..=90 {
+                    let lines = shown(&g, ascii, w);
+                    let why = format!("{name}, ascii {ascii}, {w} columns:\n{lines:#?}");
+                    assert!(lines.iter().all(|l| crate::text::width(l) <= w), "{why}");
+                    if ascii {
+                        assert!(lines.iter().all(|l| l.is_ascii()), "{why}");
+                    }
+                    // Every blank is on screen, and the one that differs is marked.
+                    let got = field(&lines, "actual: ", "");
+                    assert_eq!(unmarked(&got, ascii), format!("actual: {actual}"), "{why}");
+                    assert!(got.contains(&mark), "{why}");
+                    assert_eq!(
+                        field(&lines, "expected: ", ""),
+                        format!("expected: {expected}")
+                    );
+                    let listed = field(&lines, &format!("FAIL {name}: "), "  ");
+                    let whole = format!("FAIL {name}: expected {expected}, got {actual}");
+                    assert_eq!(unmarked(&listed, ascii), whole, "{why}");
+                    assert!(listed.contains(&mark), "{why}");
+                    let legend = wrap(&marks_legend(ascii), w).join(" ");
+                    assert!(lines[1..].join(" ").starts_with(&legend), "{why}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn what_the_first_failing_row_printed_keeps_its_blanks() {
+        let mut row = failing_row("row-1", "(True, \"\")");
+        row.output = "debug  two\tspaces   \n    indented\n".to_owned();
+        let g = graded(vec![row]);
+        for ascii in [false, true] {
+            let lines = shown(&g, ascii, 80);
+            let (space, tab) = marks(ascii);
+            let first = format!("| debug  two{tab}spaces{0}{0}{0}", space);
+            assert!(lines.contains(&first), "{lines:#?}");
+            assert!(lines.contains(&"|     indented".to_owned()), "{lines:#?}");
+        }
+    }
+
+    #[test]
+    fn ordinary_spaces_are_left_as_they_are() {
+        let text = "(False, \"type error: days expected int, got bool\") or \"x\"";
+        assert_eq!(show_blanks(text, Blanks::Compared, false), text);
+        let g = graded(vec![failing_row("row-1", "(True, \"\")")]);
+        let lines = shown(&g, false, 80);
+        assert!(lines.iter().all(|l| !l.contains('\u{b7}')), "{lines:#?}");
+        assert!(!lines.contains(&marks_legend(false)), "{lines:#?}");
     }
 }
