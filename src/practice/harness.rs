@@ -171,6 +171,8 @@ impl Harness {
             sandbox.kill();
             return Err(fail(&mut sandbox, Trouble::Forged));
         }
+        // What loading printed is loading's, not the first row's.
+        await_printed(&mut sandbox, &msg);
         if let Some(err) = msg.get("load_error") {
             return Err(fail(&mut sandbox, Trouble::Load(error_text(err))));
         }
@@ -226,9 +228,7 @@ impl Harness {
                     self.sandbox.kill();
                     return Err(Trouble::Forged);
                 }
-                if let Some(total) = value["printed"].as_u64() {
-                    self.sandbox.await_output(total, Duration::from_millis(200));
-                }
+                await_printed(&mut self.sandbox, &value);
                 Ok(value)
             }
             other => Err(trouble_of(other)),
@@ -252,6 +252,14 @@ impl Harness {
     /// Processes killed for memory and forks refused since the last call (cgroup only).
     pub(crate) fn overrun(&mut self) -> (u64, u64) {
         self.sandbox.overrun()
+    }
+}
+
+/// Wait (200 ms at most) for every byte the harness says the file has printed by the time
+/// it sent `msg`: output can reach the grader after the line it came before.
+fn await_printed(sandbox: &mut Sandboxed, msg: &Value) {
+    if let Some(total) = msg["printed"].as_u64() {
+        sandbox.await_output(total, Duration::from_millis(200));
     }
 }
 
@@ -355,5 +363,55 @@ mod tests {
     fn a_python_answer_counts_the_bytes_the_file_wrote_in_utf8() {
         let source = "import sys\ndef execute_tool(name, args, context, records):\n    print('héllo ✓')\n    sys.stdout.buffer.write(bytes([1, 2, 3]))\n    print('e', file=sys.stderr)\n    sys.stderr.write(bytes.fromhex('6869').decode())\n    return {'ok': False, 'code': 'unknown_tool'}\n";
         answers_count_what_the_file_wrote(Lang::Python, "s.py", source);
+    }
+
+    /// Start a file that prints `héllo ✓` (11 bytes) while it loads, and then loads (`ok`)
+    /// or raises (`bad`). The first line the harness sends (its hello or its load error) says
+    /// how many bytes that was, so the grader can wait for them before the first row.
+    fn first_line_counts_what_loading_printed(lang: Lang, name: &str, ok: &str, bad: &str) {
+        if find_program(if lang.is_js() { "node" } else { "python3" }).is_none() {
+            eprintln!("skipped: no interpreter for {}", lang.name());
+            return;
+        }
+        for source in [ok, bad] {
+            let spec = spawn_spec(lang, Path::new(name), source).unwrap();
+            let mut sandbox = Sandboxed::spawn(&spec).unwrap();
+            sandbox.send(r#"{"start": "n"}"#).unwrap();
+            let line = match sandbox.wait_line(Duration::from_secs(20), 1 << 16, &|| false) {
+                Wait::Line(line) => line,
+                other => panic!("{other:?}"),
+            };
+            let first: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(first["printed"].as_u64(), Some(11), "{source}: {line}");
+            sandbox.await_output(11, Duration::from_secs(5));
+            assert_eq!(sandbox.take_output().0, "héllo ✓\n", "{source}");
+        }
+        // Started for grading, the file's first row prints nothing of its loading.
+        let spec = spawn_spec(lang, Path::new(name), ok).unwrap();
+        let limit = Duration::from_secs(20);
+        let (mut h, _) = Harness::start(&spec, lang.is_js(), limit, 1 << 16, &|| false)
+            .unwrap_or_else(|f| panic!("{f:?}"));
+        let rows = cases::load(&Content::embedded()).unwrap();
+        let row = rows
+            .iter()
+            .find(|r| r.function == Function::Execute)
+            .unwrap();
+        h.ask(row, limit, 1 << 16, &|| false).unwrap();
+        assert_eq!(h.take_output(), (String::new(), 0));
+    }
+
+    #[test]
+    fn a_javascript_hello_counts_what_loading_printed() {
+        let ok = "console.log('héllo ✓');\nmodule.exports = { executeTool() { return {}; } };\n";
+        let bad = "console.log('héllo ✓');\nthrow new Error('no');\n";
+        first_line_counts_what_loading_printed(Lang::Js, "s.js", ok, bad);
+    }
+
+    #[test]
+    fn a_python_hello_counts_what_loading_printed() {
+        let ok =
+            "print('héllo ✓')\ndef execute_tool(name, args, context, records):\n    return {}\n";
+        let bad = "print('héllo ✓')\nraise ValueError('no')\n";
+        first_line_counts_what_loading_printed(Lang::Python, "s.py", ok, bad);
     }
 }

@@ -2,9 +2,9 @@
 // everything it uses, loads the learner's file (CommonJS or ES module), then answers one
 // JSON line per request on file descriptor 3. The learner's own console output goes to
 // stdout/stderr, which the grader reads separately, so it can never be mistaken for an
-// answer; each answer says how many bytes the learner's code has written there in all, so
-// the grader takes a row's output only once it has them all (a console.log is counted on
-// the row that made it, not on the next one).
+// answer; every line the harness sends says how many bytes the learner's code has written
+// there in all, so the grader takes a row's output only once it has them all (a console.log
+// is counted on the row that made it, not on the next one).
 //
 // An answer carries data, never a verdict: the result as JSON, and the store as JSON after
 // the call and after the caller's edit; the grader compares them with what it sent. Every
@@ -314,11 +314,11 @@ async function main() {
   try {
     mod = await load();
   } catch (err) {
-    send({ nonce, load_error: describeError(err) });
+    send({ nonce, load_error: describeError(err), printed });
     return;
   }
   const fn = pick(mod);
-  send({ nonce, hello: { functions: fn ? ['executeTool'] : [], defined: exportsOf(mod) } });
+  send({ nonce, hello: { functions: fn ? ['executeTool'] : [], defined: exportsOf(mod) }, printed });
   for (let line = readLine(); line !== null; line = readLine()) {
     const request = parse(line);
     let answer;

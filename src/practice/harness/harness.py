@@ -155,7 +155,7 @@ def _harness():
             done += os_write(3, data[done:])
 
     def settle():
-        """Hand everything this row printed to the pipes, and say how much that is in all."""
+        """Hand everything printed so far to the pipes, and say how much that is in all."""
         for flush in flushes:
             try:
                 flush()
@@ -235,12 +235,13 @@ def _harness():
         sys.modules["solution"] = module
         spec.loader.exec_module(module)
     except BaseException as exc:  # a syntax error, an import error, an exit at import time
-        send({"nonce": nonce, "load_error": describe_error(exc)})
+        send({"nonce": nonce, "load_error": describe_error(exc), "printed": settle()})
         return
     found = {name: getattr_(module, name, None) for name in functions}
     found = {name: fn for name, fn in items(found) if _callable(fn)}
     defined = _sorted(_str(n)[:100] for n in vars_(module) if not _str(n).startswith("_"))
-    send({"nonce": nonce, "hello": {"functions": _sorted(found), "defined": defined[:20]}})
+    hello = {"functions": _sorted(found), "defined": defined[:20]}
+    send({"nonce": nonce, "hello": hello, "printed": settle()})
     for request in chan:
         name = "validate_tool_args" if request["fn"] == "validate" else "execute_tool"
         try:
