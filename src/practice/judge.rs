@@ -135,6 +135,10 @@ fn judge_verdict(ok: bool, messages: &[String], result: &Value) -> Judged {
     let note = match (pass, parts.0 == ok) {
         (true, _) => None,
         (false, true) if ok => Some("a passing call returns an empty message".to_owned()),
+        (false, true) if messages.iter().any(|m| same_but_blanks(m, parts.1)) => Some(
+            "the right verdict and message but for its blanks: a space doubled, missing, at an end, or a tab"
+                .to_owned(),
+        ),
         (false, true) => Some("the right verdict, but not the first failure in check order (or not the exact message)".to_owned()),
         (false, false) if ok => Some("these args are valid, but your function rejected them".to_owned()),
         (false, false) => Some("these args break the contract, but your function let them through".to_owned()),
@@ -146,6 +150,12 @@ fn judge_verdict(ok: bool, messages: &[String], result: &Value) -> Judged {
         trap: None,
         wrong_value: !pass,
     }
+}
+
+/// Do two messages differ only in their blanks (spaces, tabs, newlines)?
+fn same_but_blanks(a: &str, b: &str) -> bool {
+    let letters = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    a != b && letters(a) == letters(b)
 }
 
 /// The store as the grader sent it and as the harness read it back (its JSON after the
@@ -283,6 +293,32 @@ mod tests {
         let list =
             json!({"result": {"type": "list", "value": [false, "missing required arg: city"]}});
         assert!(!judge(&r, &list, false).pass);
+    }
+
+    #[test]
+    fn a_message_wrong_only_in_its_blanks_is_told_so() {
+        let r = row("seed-missing");
+        for msg in [
+            "missing required arg:  city",
+            "missing required arg:city",
+            "missing required arg: city ",
+            "missing\trequired arg: city",
+        ] {
+            let a = json!({"result": {"type": "tuple", "value": [false, msg]}});
+            let j = judge(&r, &a, false);
+            assert!(!j.pass, "{msg:?}");
+            assert!(
+                j.note
+                    .as_deref()
+                    .unwrap_or("")
+                    .contains("but for its blanks"),
+                "{msg:?}: {:?}",
+                j.note
+            );
+        }
+        let other = json!({"result": {"type": "tuple", "value": [false, "unknown arg: city"]}});
+        let note = judge(&r, &other, false).note.unwrap_or_default();
+        assert!(note.contains("check order"), "{note}");
     }
 
     #[test]
