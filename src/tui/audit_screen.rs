@@ -20,7 +20,7 @@ use crate::audit::listing::{Listing, Summary};
 use crate::audit::report::{plural, thousands};
 use crate::audit::source::ConversationSource;
 use crate::replay::warn::WarnKind;
-use crate::text::{truncate, wrap};
+use crate::text::{self, fit, truncate, wrap};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, text_popup};
 use crate::tui::keys::{is_char, is_down, is_up, plain};
@@ -82,12 +82,15 @@ pub struct AuditScreen {
     chosen: Option<(usize, Result<Box<ConversationSource>, String>)>,
     /// The chosen conversation's lines as last drawn.
     detail: RefCell<detail::Cache>,
+    /// The widest label of the line column, and the widest line number in it (`:12`, `#12`).
+    widest: (usize, usize),
 }
 
 impl AuditScreen {
     /// The list, or straight the player when the log holds one conversation.
     pub fn new(listing: Listing) -> AuditScreen {
         let order = (0..listing.convs.len()).collect();
+        let widest = widest_labels(&listing);
         let mut s = AuditScreen {
             listing,
             order,
@@ -99,6 +102,7 @@ impl AuditScreen {
             help: false,
             chosen: None,
             detail: RefCell::default(),
+            widest,
         };
         if s.listing.convs.len() == 1 {
             s.play(0);
@@ -358,11 +362,16 @@ impl AuditScreen {
         } else {
             "in file order"
         };
+        let column = self.line_column(w);
         lines.push(Line::styled(
             truncate(
                 &format!(
-                    "  {:>5}  {:<9} {:<18} {:>5} {:>5}  findings ({order})",
-                    "#", "line", "format", "turns", "calls"
+                    "  {:>5}  {} {:<18} {:>5} {:>5}  findings ({order})",
+                    "#",
+                    fit("line", column, ""),
+                    "format",
+                    "turns",
+                    "calls"
                 ),
                 w,
                 t.sym.ellipsis,
@@ -383,7 +392,7 @@ impl AuditScreen {
         let top = self.sel.saturating_sub(rows - 1).min(self.sel);
         let top = top.max(self.top.min(self.sel));
         for (row, &i) in self.order.iter().enumerate().skip(top).take(rows) {
-            lines.push(self.row_line(row, &self.listing.convs[i], i, w, t));
+            lines.push(self.row_line(row, i, (w, column), t));
         }
         let l = &self.listing;
         if l.more > 0 {
@@ -467,15 +476,36 @@ impl AuditScreen {
 
     /// How the list's line column names conversation `i`.
     fn label(&self, i: usize) -> String {
-        let s = &self.listing.convs[i];
-        if self.listing.files.len() > 1 {
-            format!("{}:{}", file_tail(&s.place.file), s.place.line)
-        } else {
-            format!("#{}", s.place.line)
-        }
+        let (file, line) = label_parts(&self.listing, i);
+        format!("{file}{line}")
     }
 
-    fn row_line(&self, row: usize, s: &Summary, i: usize, w: usize, t: &Theme) -> Line<'static> {
+    /// The line column's width in a list `w` cells wide: every label whole when the window
+    /// has room (one more cell for every two past 80), never under 9 cells, and always the
+    /// line number whole with a little of the file's name.
+    fn line_column(&self, w: usize) -> usize {
+        let (label, number) = self.widest;
+        let room = 9 + w.saturating_sub(80) / 2;
+        label.min(room).max(9).max(number + 3)
+    }
+
+    /// Conversation `i`'s label in `column` cells: the file's name cut in the middle when it
+    /// does not fit, the line number kept whole.
+    fn label_in(&self, i: usize, column: usize, t: &Theme) -> String {
+        let (file, line) = label_parts(&self.listing, i);
+        let room = column.saturating_sub(text::width(&line));
+        let cut = cut_middle(&file, room, t.sym.ellipsis);
+        fit(&format!("{cut}{line}"), column, t.sym.ellipsis)
+    }
+
+    fn row_line(
+        &self,
+        row: usize,
+        i: usize,
+        (w, column): (usize, usize),
+        t: &Theme,
+    ) -> Line<'static> {
+        let s: &Summary = &self.listing.convs[i];
         let mark = if row == self.sel { t.sym.pointer } else { " " };
         let findings = if s.kinds.is_empty() {
             "none".to_owned()
@@ -487,11 +517,10 @@ impl AuditScreen {
                 .collect();
             parts.join(", ")
         };
-        let line = self.label(i);
         let text = format!(
-            "{mark} {:>5}  {:<9} {:<18} {:>5} {:>5}  {findings}",
+            "{mark} {:>5}  {} {:<18} {:>5} {:>5}  {findings}",
             i + 1,
-            truncate(&line, 9, t.sym.ellipsis),
+            self.label_in(i, column, t),
             s.format.title(),
             s.turns,
             s.calls
@@ -511,6 +540,51 @@ impl AuditScreen {
 /// The last part of a path, for a narrow column.
 fn file_tail(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Conversation `i`'s label in two parts: the file's name (cleaned; none for a log of one
+/// file) and where in it (`:12`, or `#12` for a log of one file).
+fn label_parts(listing: &Listing, i: usize) -> (String, String) {
+    let place = &listing.convs[i].place;
+    if listing.files.len() > 1 {
+        let file = crate::sanitize::clean(file_tail(&place.file), false);
+        (file, format!(":{}", place.line))
+    } else {
+        (String::new(), format!("#{}", place.line))
+    }
+}
+
+/// The widest label of the listing, and its widest line number.
+fn widest_labels(listing: &Listing) -> (usize, usize) {
+    (0..listing.convs.len()).fold((0, 0), |(label, number), i| {
+        let (file, line) = label_parts(listing, i);
+        let n = text::width(&line);
+        (label.max(text::width(&file) + n), number.max(n))
+    })
+}
+
+/// `s` in at most `w` cells: when too long, its start and end with `ellipsis` between, the
+/// start about two thirds (where names of one log differ most; the end keeps the extension).
+fn cut_middle(s: &str, w: usize, ellipsis: &str) -> String {
+    if text::width(s) <= w {
+        return s.to_owned();
+    }
+    let Some(room) = w.checked_sub(text::width(ellipsis)).filter(|r| *r >= 2) else {
+        return truncate(s, w, "");
+    };
+    let head = truncate(s, (room * 2).div_ceil(3), "");
+    let mut tail_room = room - text::width(&head);
+    let mut tail: Vec<char> = Vec::new();
+    for c in s.chars().rev() {
+        let cw = text::width(c.encode_utf8(&mut [0; 4]));
+        if cw > tail_room {
+            break;
+        }
+        tail_room -= cw;
+        tail.push(c);
+    }
+    let tail: String = tail.into_iter().rev().collect();
+    format!("{head}{ellipsis}{tail}")
 }
 
 /// Pieces joined by `sep` into lines of at most `width` cells, a piece never split.

@@ -319,3 +319,43 @@ fn with_ascii_a_repeated_finding_is_counted_in_ascii() {
         }
     }
 }
+
+/// A log of two files: the shipped example and two records of `twice_wrong` in a file
+/// named `ticket-export.jsonl`.
+fn two_files() -> Listing {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("audit-two-files");
+    std::fs::create_dir_all(&dir).unwrap();
+    let second = dir.join("ticket-export.jsonl");
+    std::fs::write(&second, format!("{}{}", twice_wrong("x"), twice_wrong("y"))).unwrap();
+    let first = std::path::PathBuf::from("fixtures/audit/support-desk.jsonl");
+    Listing::read(&[first, second], None, Limits::default(), None).unwrap()
+}
+
+#[test]
+fn with_several_files_every_row_shows_its_line_and_a_wide_window_the_whole_name() {
+    let listing = two_files();
+    for (w, h) in [(80, 24), (160, 45)] {
+        let mut a = app("home", w, h);
+        a.set_audit_log(listing.clone());
+        let _ = a.open_audit_now();
+        let frame = text(&a);
+        let rows: Vec<&str> = frame
+            .lines()
+            .filter(|l| l.contains("Anthropic Messages"))
+            .collect();
+        assert_eq!(rows.len(), 6, "{w}x{h}:\n{frame}");
+        for (row, want) in rows.iter().zip([1, 2, 3, 4, 1, 2]) {
+            let label = row.split("Anthropic").next().unwrap().trim_end();
+            let label = label.rsplit(' ').next().unwrap();
+            assert!(label.ends_with(&format!(":{want}")), "{w}x{h}: {row}");
+            assert!(label.chars().count() > 4, "a little of the name: {row}");
+        }
+        if w >= 160 {
+            for want in ["support-desk.jsonl:4 ", "ticket-export.jsonl:2 "] {
+                assert!(frame.contains(want), "{w}x{h}: {want}:\n{frame}");
+            }
+        } else {
+            assert!(frame.contains("supp…nl:1 "), "cut in the middle:\n{frame}");
+        }
+    }
+}
