@@ -111,12 +111,17 @@ impl<S: Sink> Sink for Noting<'_, S> {
     }
 
     fn bad_record(&mut self, place: Place, why: String) -> io::Result<()> {
-        super::print_err(&format!(
-            "tooldojo: {}",
-            crate::sanitize::clean(&format!("{place}: {why}"), false)
-        ));
+        say_bad(&place, &why);
         self.0.bad_record(place, why)
     }
+}
+
+/// On stderr, a record that could not be read and why.
+fn say_bad(place: &Place, why: &str) {
+    super::print_err(&format!(
+        "tooldojo: {}",
+        crate::sanitize::clean(&format!("{place}: {why}"), false)
+    ));
 }
 
 /// The log of `files` listed for the app, read before the terminal is touched.
@@ -137,6 +142,17 @@ fn log_with(
     }
     let listing = Listing::read(files, format, limits, tools).map_err(UserError::new)?;
     if listing.totals.records == 0 && listing.totals.bad_records > 0 {
+        // Why, as `tooldojo audit` says it, for the records the listing kept.
+        for (place, why) in &listing.bad {
+            say_bad(place, why);
+        }
+        let unsaid = listing.totals.bad_records.saturating_sub(listing.bad.len());
+        if unsaid > 0 {
+            super::print_err(&format!(
+                "tooldojo: ... and {} more records that could not be read",
+                crate::audit::report::thousands(unsaid)
+            ));
+        }
         return Err(UserError::new(format!(
             "no record could be read ({} bad)",
             listing.totals.bad_records

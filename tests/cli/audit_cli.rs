@@ -404,3 +404,36 @@ fn a_call_to_a_declared_provider_tool_is_not_judged_and_not_unknown() {
     assert_eq!(summary["undeclared"], 1, "{summary}");
     assert_eq!(summary["unknown_tool"], 1, "{summary}");
 }
+
+#[test]
+fn a_log_for_the_app_that_holds_no_record_says_why_for_each_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = write(&dir, "wrong.jsonl", "{\"foo\": 1}\n[1,2,3]\n\"str\"\n");
+    for args in [vec!["--audit", &wrong], vec!["audit", &wrong, "--tui"]] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        for want in [
+            "wrong.jsonl:1: not a record this audit reads (an object with foo)",
+            "wrong.jsonl:2: not a record this audit reads (an array of 3)",
+            "wrong.jsonl:3: not a record this audit reads (a str)",
+            "tooldojo: no record could be read (3 bad)",
+        ] {
+            assert!(err.contains(want), "{args:?}: {want}:\n{err}");
+        }
+    }
+}
+
+#[test]
+fn a_log_for_the_app_of_many_bad_records_says_the_first_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = write(&dir, "wrong.jsonl", &"[1]\n".repeat(25));
+    let (code, _, err) = run(&["--audit", &wrong]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("wrong.jsonl:20: not a record"), "{err}");
+    assert!(!err.contains("wrong.jsonl:21:"), "{err}");
+    assert!(
+        err.contains("tooldojo: ... and 5 more records that could not be read"),
+        "{err}"
+    );
+}
