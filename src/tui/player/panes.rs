@@ -14,6 +14,7 @@ use crate::tui::theme::Theme;
 
 use super::glyphs::{self, Glyphs};
 use crate::replay::run::{Clock, Gauge, GaugeKind, Run, SegKind, Validation};
+use crate::replay::warn::WarnKind;
 
 /// The gauge's numbers in words (`3 of 6 reserved, 1 done`).
 fn gauge_numbers(g: &Gauge, short: bool) -> String {
@@ -534,19 +535,39 @@ pub fn partial_summary(tl: &Run, gl: &Glyphs) -> String {
                 .is_some_and(|r| r.category == Category::Ok)
         })
         .count();
-    let word = if ok == tl.calls.len() {
-        "all finished"
+    let not_ok = tl.calls.len() - ok;
+    let word = if not_ok == 0 {
+        "all finished".to_owned()
     } else if ok == 0 {
-        "none finished ok"
+        "none finished ok".to_owned()
+    } else if all_repaired(tl, not_ok) {
+        format!("{not_ok} refused, then repaired")
     } else {
-        "partial"
+        "partial".to_owned()
     };
     format!("{word}: {}", parts.join(gl.sep))
 }
 
-/// The stop reason in words, for a learner.
-pub fn stop_words(r: Option<StopReason>) -> &'static str {
-    match r {
+/// Every call that did not finish ok was refused for its arguments, and as many repairs
+/// followed: the run got where it was going, after the validator's errors.
+fn all_repaired(tl: &Run, not_ok: usize) -> bool {
+    let refused = tl
+        .calls
+        .iter()
+        .filter(|c| {
+            c.result
+                .as_ref()
+                .is_some_and(|r| r.category == Category::InvalidArguments)
+        })
+        .count();
+    let repairs = tl.warnings.iter().filter(|w| w.kind == WarnKind::Repaired);
+    refused == not_ok && repairs.count() >= refused
+}
+
+/// The stop reason in words, for a learner; a run that just ends says whether it is a
+/// record's (its clock the record's times or order) or a run of ours.
+pub fn stop_words(tl: &Run) -> &'static str {
+    match tl.stop {
         Some(StopReason::FinalAnswer) => "the model gave its final answer",
         Some(StopReason::MaxModelTurns) => "the model-turn budget ran out",
         Some(StopReason::MaxToolCalls) => "the tool-call budget ran out",
@@ -556,6 +577,7 @@ pub fn stop_words(r: Option<StopReason>) -> &'static str {
         Some(StopReason::AuthorizationDenied) => {
             "a call was forbidden; no further call was dispatched"
         }
+        None if tl.clock == Clock::Virtual => "the run ends here",
         None => "the record ends here",
     }
 }
@@ -594,7 +616,7 @@ pub fn end_lines(tl: &Run, width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'s
     let mut out = Vec::new();
     out.extend(wrap_prefixed(
         vec![],
-        &format!("{} at {}.", stop_words(tl.stop), tl.clock.at(tl.decided_ms)),
+        &format!("{} at {}.", stop_words(tl), tl.clock.at(tl.decided_ms)),
         width,
         th.base,
     ));
@@ -611,7 +633,10 @@ pub fn end_lines(tl: &Run, width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'s
         }
         Some(a) => (format!("{}{a}{}", gl.lquote, gl.rquote), th.heading),
         None if tl.stop.is_none() => (
-            "no final answer: the record ends before the model gave one".to_owned(),
+            format!(
+                "no final answer: {} before the model gave one",
+                stop_words(tl).trim_end_matches(" here")
+            ),
             th.dim,
         ),
         None => (
@@ -659,6 +684,79 @@ mod tests {
         assert!(
             auth_words("not_checked", Some(Category::InvalidArguments), false).contains("refused")
         );
+    }
+
+    /// A run of two calls to one tool, the first refused for its arguments (and a repair
+    /// marked on the second when `repaired`), ending with an answer, on `clock`.
+    fn refused_then(clock: Clock, repaired: bool) -> Run {
+        use crate::replay::{CallSpec, ResultSpec, RunBuilder, TurnSpec};
+        let mut b = RunBuilder::new("r", "r", clock);
+        for (i, (id, category)) in [("c1", Category::InvalidArguments), ("c2", Category::Ok)]
+            .into_iter()
+            .enumerate()
+        {
+            let at = i as u64 * 100;
+            b.turn(TurnSpec {
+                start_ms: at,
+                end_ms: at + 10,
+                calls: vec![id.to_owned()],
+                final_answer: None,
+            });
+            let lane = b.call(CallSpec {
+                id: id.to_owned(),
+                tool: "close_ticket".to_owned(),
+                at_ms: at + 10,
+                args: serde_json::json!({}),
+                validation: Validation::Passed,
+                result: Some(ResultSpec {
+                    at_ms: at + 20,
+                    category,
+                    text: String::new(),
+                }),
+            });
+            if repaired && category == Category::Ok {
+                b.finding(Some(lane), WarnKind::Repaired, "repaired");
+            }
+        }
+        b.turn(TurnSpec {
+            start_ms: 300,
+            end_ms: 310,
+            calls: Vec::new(),
+            final_answer: Some("closed".to_owned()),
+        });
+        b.build()
+    }
+
+    #[test]
+    fn a_run_whose_refused_call_was_repaired_says_so_not_partial() {
+        let gl = Glyphs::for_theme(&Theme::new(ThemeName::Default, true));
+        let repaired = partial_summary(&refused_then(Clock::Recorded, true), gl);
+        assert!(
+            repaired.starts_with("1 refused, then repaired: c1"),
+            "{repaired}"
+        );
+        let left = partial_summary(&refused_then(Clock::Recorded, false), gl);
+        assert!(left.starts_with("partial: c1"), "no repair marked: {left}");
+    }
+
+    #[test]
+    fn a_run_that_just_ends_names_a_record_only_when_it_plays_one() {
+        for (clock, want) in [
+            (Clock::Recorded, "the record ends here"),
+            (Clock::Order, "the record ends here"),
+            (Clock::Virtual, "the run ends here"),
+        ] {
+            let mut run = refused_then(clock, true);
+            assert_eq!(stop_words(&run), want, "{clock:?}");
+            run.final_answer = None;
+            let th = Theme::new(ThemeName::Default, false);
+            let text: Vec<String> = end_lines(&run, 200, &th, Glyphs::for_theme(&th))
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            let record = text.iter().any(|l| l.contains("record"));
+            assert_eq!(record, clock != Clock::Virtual, "{clock:?}: {text:?}");
+        }
     }
 
     #[test]
