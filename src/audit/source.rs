@@ -238,7 +238,8 @@ impl ConversationSource {
             "{which}: {}, {}, {}",
             plural(c.turns as usize, "turn", "turns"),
             plural(c.calls.len(), "call", "calls"),
-            plural(c.problems(), "finding", "findings")
+            // Every finding the list names, a repair among them.
+            plural(c.findings.len(), "finding", "findings")
         )
     }
 
@@ -250,7 +251,9 @@ impl ConversationSource {
             .filter(|(_, n)| *n > 0)
             .collect();
         kinds.sort_by_key(|(k, _)| Kind::ALL.iter().position(|x| x == k));
-        let found = if kinds.is_empty() {
+        let found = if c.calls.is_empty() && kinds.is_empty() {
+            "no tool call to check".to_owned()
+        } else if kinds.is_empty() {
             "nothing found".to_owned()
         } else {
             let parts: Vec<String> = kinds

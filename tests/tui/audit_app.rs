@@ -359,3 +359,43 @@ fn with_several_files_every_row_shows_its_line_and_a_wide_window_the_whole_name(
         }
     }
 }
+
+#[test]
+fn a_conversation_with_no_call_says_there_was_none_to_check() {
+    let talk = json!({"messages": [
+        {"role": "user", "content": "hello"},
+        {"role": "assistant", "content": "Hello! How can I help?"}
+    ]});
+    let log = format!("{talk}\n{}", twice_wrong("x"));
+    let listing = Listing::from_text("talk.jsonl", Arc::from(log), Limits::default());
+    assert_eq!(listing.convs[0].calls, 0);
+    let mut a = app("home", 100, 30);
+    a.set_audit_log(listing);
+    let _ = a.open_audit_now();
+    let frame = text(&a);
+    assert!(frame.contains("no tool calls to check"), "{frame}");
+    assert!(!frame.contains("every call was right"), "{frame}");
+    let _ = key(&mut a, KeyCode::Enter);
+    let frame = text(&a);
+    assert!(frame.contains("no tool call to check"), "{frame}");
+    assert!(!frame.contains("nothing found"), "{frame}");
+}
+
+#[test]
+fn a_repaired_conversation_counts_what_the_list_names_and_ends_repaired() {
+    let mut a = app("audit:2", 160, 45);
+    let frame = text(&a);
+    assert!(
+        frame.contains("conversation 2 of 4: 3 turns, 2 calls, 2 findings "),
+        "the list names invalid_arguments and repaired:\n{frame}"
+    );
+    assert!(
+        frame.contains("1 refused, then repaired: toolu_b1"),
+        "{frame}"
+    );
+    assert!(!frame.contains("partial:"), "{frame}");
+    // A conversation of problems only counts them as the list does.
+    let _ = key(&mut a, KeyCode::Char('n'));
+    let frame = text(&a);
+    assert!(frame.contains("4 turns, 3 calls, 1 finding "), "{frame}");
+}

@@ -35,7 +35,13 @@ pub(super) fn lines(
         .filter(|(_, n)| *n > 0)
         .map(|(k, n)| counted(k, n, t))
         .collect();
-    if kinds.is_empty() {
+    if kinds.is_empty() && conv.calls.is_empty() {
+        out.put(
+            " ",
+            "no tool calls to check: the model called no tool",
+            t.dim,
+        );
+    } else if kinds.is_empty() {
         out.put(
             " ",
             "no findings: every call was right as the model wrote it",
