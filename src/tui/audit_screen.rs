@@ -55,6 +55,13 @@ const KEYS: [(&str, &str); 8] = [
     ("Ctrl-C", "quit now"),
 ];
 
+/// The keys this screen answers while a conversation plays, for the player's legend (`n`
+/// and `p` only when the list holds another).
+const PLAYING_KEYS: [(&str, &str); 2] = [
+    ("n / p", "the next / previous conversation"),
+    ("L", "the lesson of the selected call's finding"),
+];
+
 const BAR: [BarKey; 6] = [
     BarKey::new("j/k", "choose", Rank::Focus),
     BarKey::new("Enter", "play", Rank::Focus),
@@ -154,6 +161,8 @@ impl AuditScreen {
             Ok((source, mut p)) => {
                 self.sel = row;
                 p.status = Some(self.where_note(row));
+                let skip = usize::from(self.order.len() < 2);
+                p.host_keys = PLAYING_KEYS[skip..].to_vec();
                 self.playing = Some((Box::new(p), row));
                 // The detail under the list is of the row played, for when the list is back.
                 self.chosen = Some((i, Ok(Box::new(source))));

@@ -399,3 +399,28 @@ fn a_repaired_conversation_counts_what_the_list_names_and_ends_repaired() {
     let frame = text(&a);
     assert!(frame.contains("4 turns, 3 calls, 1 finding "), "{frame}");
 }
+
+#[test]
+fn the_players_legend_lists_the_audit_keys() {
+    for (w, h) in [(80, 24), (160, 45)] {
+        let mut a = app("audit", w, h);
+        let _ = key(&mut a, KeyCode::Enter);
+        let _ = key(&mut a, KeyCode::Char('?'));
+        // The legend learns its height from a frame, as on screen.
+        let _ = text(&a);
+        let _ = key(&mut a, KeyCode::End);
+        let frame = text(&a);
+        for want in ["n / p the next / previous", "L     the lesson of the"] {
+            assert!(frame.contains(want), "{w}x{h}: {want}:\n{frame}");
+        }
+    }
+    // A log of one conversation has no other to go to.
+    let listing = Listing::from_text("one.jsonl", Arc::from(twice_wrong("x")), Limits::default());
+    let mut a = app("home", 160, 45);
+    a.set_audit_log(listing);
+    let _ = a.open_audit_now();
+    let _ = key(&mut a, KeyCode::Char('?'));
+    let frame = text(&a);
+    assert!(frame.contains("L     the lesson of the"), "{frame}");
+    assert!(!frame.contains("n / p"), "{frame}");
+}

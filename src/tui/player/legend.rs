@@ -164,7 +164,11 @@ fn mark_lines(g: &Glyphs, width: usize, th: &Theme) -> Vec<Line<'static>> {
 
 /// Every key, in a column as wide as the longest key name it holds (plus a space).
 fn key_lines(g: &Glyphs, p: &Player, width: usize, th: &Theme) -> Vec<Line<'static>> {
-    let all: Vec<(&str, &str)> = keys(g, p).into_iter().chain(MORE_KEYS).collect();
+    let all: Vec<(&str, &str)> = keys(g, p)
+        .into_iter()
+        .chain(p.host_keys.iter().copied())
+        .chain(MORE_KEYS)
+        .collect();
     let col = key_column(&all);
     let mut lines = vec![Line::from(Span::styled("Keys", th.heading))];
     for (k, what) in all {

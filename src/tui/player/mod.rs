@@ -79,6 +79,9 @@ pub struct Player {
     pub legend_view: Cell<(u16, u16)>,
     /// A one-line message (where the Chrome trace went, a re-run's result).
     pub status: Option<String>,
+    /// Keys the screen holding the player answers (the audit's next conversation, a
+    /// finding's lesson), listed in the legend with the player's own.
+    pub host_keys: Vec<(&'static str, &'static str)>,
     /// Where `x` writes the Chrome trace.
     pub export_dir: PathBuf,
     /// Shown to a room (presenter mode), which writes nothing: `x` puts the run back at its
@@ -110,6 +113,7 @@ impl Player {
             legend_scroll: 0,
             legend_view: Cell::new((0, 0)),
             status: None,
+            host_keys: Vec::new(),
             export_dir: std::env::current_dir().unwrap_or_else(|_| std::env::temp_dir()),
             demo: false,
             geometry: RefCell::new(Geometry::default()),
