@@ -168,3 +168,21 @@ fn content_flags_go_before_or_after_the_subcommand_and_app_flags_are_refused_bes
         "{err}"
     );
 }
+
+#[test]
+fn the_readme_render_section_names_every_listed_screen() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("\n### render\n").expect("a render section");
+    let section = &readme[start + 1..];
+    let section = &section[..section[4..].find("\n### ").map_or(section.len(), |e| e + 4)];
+    let out = render(&["--list"]);
+    for name in stdout(&out).lines() {
+        // A family of screens is named once, by its placeholder (`lesson:ID`, `trace:NAME`).
+        let want = match name.split_once(':') {
+            Some((family @ ("lesson" | "trace" | "trace-block"), _)) => format!("`{family}:"),
+            _ => format!("`{name}`"),
+        };
+        assert!(section.contains(&want), "{name}: {want} in:\n{section}");
+    }
+}
