@@ -262,9 +262,13 @@ impl ConversationSource {
                 .collect();
             parts.join(", ")
         };
+        let tab = if c.calls.is_empty() {
+            ""
+        } else {
+            " Tab to a call for its arguments, verdict, result and findings."
+        };
         format!(
-            "Recorded ({}), line {} of {}: {found}. Tab to a call for its arguments, verdict, \
-             result and findings.",
+            "Recorded ({}), line {} of {}: {found}.{tab}",
             c.format.title(),
             c.place.line,
             file_name(&self.file)

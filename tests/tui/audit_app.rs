@@ -377,8 +377,12 @@ fn a_conversation_with_no_call_says_there_was_none_to_check() {
     assert!(!frame.contains("every call was right"), "{frame}");
     let _ = key(&mut a, KeyCode::Enter);
     let frame = text(&a);
-    assert!(frame.contains("no tool call to check"), "{frame}");
+    assert!(frame.contains("no tool call to check."), "{frame}");
     assert!(!frame.contains("nothing found"), "{frame}");
+    assert!(
+        !frame.contains("Tab to a call"),
+        "no call to Tab to:\n{frame}"
+    );
 }
 
 #[test]
