@@ -428,3 +428,28 @@ fn the_players_legend_lists_the_audit_keys() {
     assert!(frame.contains("L     the lesson of the"), "{frame}");
     assert!(!frame.contains("n / p"), "{frame}");
 }
+
+#[test]
+fn a_conversation_whose_only_tool_ran_at_the_provider_does_not_say_no_tool_was_called() {
+    let rec = json!({
+        "request": {"input": [{"role": "user", "content": "sum the value column"}],
+                    "tools": [{"type": "code_interpreter", "container": {"type": "auto"}}]},
+        "response": {"output": [
+            {"type": "code_interpreter_call", "id": "ci_1", "code": "print(100)",
+             "status": "completed"},
+            {"type": "message", "role": "assistant",
+             "content": [{"type": "output_text", "text": "The sum is 100."}]}]}
+    });
+    let log = format!("{rec}\n{}", twice_wrong("x"));
+    let listing = Listing::from_text("provider.jsonl", Arc::from(log), Limits::default());
+    assert_eq!(
+        listing.convs[0].calls, 0,
+        "a provider-side call is not counted"
+    );
+    let mut a = app("home", 100, 30);
+    a.set_audit_log(listing);
+    let _ = a.open_audit_now();
+    let frame = text(&a);
+    assert!(frame.contains("no tool calls to check"), "{frame}");
+    assert!(!frame.contains("called no tool"), "{frame}");
+}

@@ -36,11 +36,7 @@ pub(super) fn lines(
         .map(|(k, n)| counted(k, n, t))
         .collect();
     if kinds.is_empty() && conv.calls.is_empty() {
-        out.put(
-            " ",
-            "no tool calls to check: the model called no tool",
-            t.dim,
-        );
+        out.put(" ", "no tool calls to check", t.dim);
     } else if kinds.is_empty() {
         out.put(
             " ",
