@@ -8,7 +8,7 @@ use tooldojo::content::lessons::{BlockKind, BlockSpec};
 use tooldojo::executor::Safeguard;
 use tooldojo::switches::Switch;
 use tooldojo::tui::blocks::playground::{ExecutorPlayground, ValidatorPlayground};
-use tooldojo::tui::blocks::predict::PredictWidget;
+use tooldojo::tui::blocks::predict::{FixtureKind, PredictWidget};
 use tooldojo::tui::blocks::{BlockWidget, build};
 use tooldojo::validate::Rule;
 
@@ -235,4 +235,66 @@ fn every_block_in_the_shipped_lessons_builds() {
         }
     }
     assert!(kinds.len() >= 6, "{kinds:?}");
+}
+
+/// The block drawn whole at 76 columns, to a learner (`demo` false) or to a room.
+fn drawn(p: &PredictWidget, demo: bool) -> String {
+    let theme = tooldojo::tui::theme::Theme::new(tooldojo::tui::theme::ThemeName::Mono, false);
+    let area = ratatui::layout::Rect::new(0, 0, 76, p.height(76).min(80));
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    p.render(
+        area,
+        &mut buf,
+        &tooldojo::tui::blocks::RenderCtx {
+            theme: &theme,
+            focused: true,
+            active: !demo,
+            demo,
+        },
+    );
+    tooldojo::text::cell_text(&buf)
+}
+
+#[test]
+fn no_row_of_a_shipped_table_names_its_id_before_it_is_revealed() {
+    let env = env();
+    let lessons = tooldojo::content::lessons::load_all(&env.content).expect("lessons parse");
+    let mut checked = std::collections::BTreeSet::new();
+    for lesson in &lessons {
+        for page in &lesson.pages {
+            for item in &page.items {
+                let tooldojo::content::lessons::Item::Block(b) = item else {
+                    continue;
+                };
+                if b.kind != BlockKind::Predict {
+                    continue;
+                }
+                let Ok(mut p) = PredictWidget::from_block(b, &env) else {
+                    continue;
+                };
+                let kind = p.kind();
+                for (n, id) in p.row_ids().into_iter().enumerate() {
+                    for demo in [false, true] {
+                        let text = drawn(&p, demo);
+                        assert!(
+                            !text.contains(&id),
+                            "{} line {}: row {} names {id} before its reveal (demo {demo}):\n{text}",
+                            lesson.file,
+                            b.line,
+                            n + 1
+                        );
+                    }
+                    press(&mut p, &[ch('1'), key(KeyCode::Enter), key(KeyCode::Enter)]);
+                    let text = drawn(&p, false);
+                    // Fixture rows with ids to look up name them once revealed.
+                    if matches!(kind, FixtureKind::Validator | FixtureKind::Wire) {
+                        assert!(text.contains(&id), "{id} once revealed:\n{text}");
+                    }
+                    press(&mut p, &[key(KeyCode::Down)]);
+                    checked.insert(format!("{kind:?}"));
+                }
+            }
+        }
+    }
+    assert!(checked.len() >= 3, "{checked:?}");
 }

@@ -161,10 +161,17 @@ impl PredictWidget {
             return (pane.out, Vec::new());
         };
         let row = &self.rows[i];
-        let title = for_theme(
-            &format!("Row {}: {}", i + 1, row.case.heading()),
-            theme.ascii,
-        );
+        // Before the reveal only what never hints at the verdict (not a fixture id).
+        let about = if row.revealed {
+            Some(row.case.heading())
+        } else {
+            row.case.topic()
+        };
+        let title = match about {
+            Some(about) => format!("Row {}: {about}", i + 1),
+            None => format!("Row {}", i + 1),
+        };
+        let title = for_theme(&title, theme.ascii);
         pane.out
             .extend(wrap_prefixed(Vec::new(), &title, pane.width, theme.heading));
         for field in row.case.prompt() {

@@ -67,6 +67,11 @@ impl PredictRow for ExecRow {
         [clean(label, false), executor_run::context_short(&c.context)]
     }
 
+    /// The call in words: its tool and arguments, as the table's first cell says.
+    fn topic(&self) -> Option<String> {
+        Some(self.heading())
+    }
+
     fn heading(&self) -> String {
         clean(&self.case.label, false)
     }

@@ -96,7 +96,12 @@ pub(super) trait PredictRow {
     fn choices(&self) -> Vec<String>;
     /// The two table cells that say what the row is about (already cleaned).
     fn cells(&self) -> [String; 2];
-    /// The label after "Row N: " in the detail pane (already cleaned).
+    /// What the row is about, after "Row N: " in the detail pane before the reveal, in
+    /// words that never hint at the verdict (a fixture row's id often names it); `None`
+    /// when the prompt says it all (already cleaned).
+    fn topic(&self) -> Option<String>;
+    /// The label after "Row N: " once the row is revealed: what finds it in its fixture
+    /// (already cleaned).
     fn heading(&self) -> String;
     /// The lines that pose the question, in order.
     fn prompt(&self) -> Vec<PromptField>;

@@ -88,6 +88,11 @@ impl PredictRow for TrapRow {
         [self.label.clone(), self.short.clone()]
     }
 
+    /// The trap, as the table's first cell says (whether it is caught is the question).
+    fn topic(&self) -> Option<String> {
+        Some(self.heading())
+    }
+
     fn heading(&self) -> String {
         self.label.clone()
     }

@@ -123,6 +123,10 @@ impl PredictRow for ValidatorRow {
         [self.args_text(), schema]
     }
 
+    fn topic(&self) -> Option<String> {
+        None
+    }
+
     fn heading(&self) -> String {
         let c = &self.case;
         format!("{} ({})", clean(&c.id, false), clean(&c.group, false))

@@ -67,6 +67,10 @@ impl PredictRow for WireRow {
         ]
     }
 
+    fn topic(&self) -> Option<String> {
+        Some(self.case.protocol.title().to_owned())
+    }
+
     fn heading(&self) -> String {
         let c = &self.case;
         format!(
