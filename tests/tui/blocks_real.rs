@@ -251,13 +251,60 @@ fn predict_review_queue_replays_missed_rows() {
     assert_eq!(p.prediction("r1"), None, "replay starts fresh");
     predict_row(&mut p, '1'); // r1 right now
     assert_eq!(p.queue(), ["r3"]);
-    assert_eq!(p.current_id().as_deref(), Some("r3"));
+    // The right answer is shown as a wrong one would be, until the learner moves on.
+    assert_eq!(p.current_id().as_deref(), Some("r1"));
     let screen = render(&p, 80, 24);
     assert!(screen.contains("(review)"), "{screen}");
+    assert!(screen.contains("✓ Right"), "{screen}");
+    assert!(screen.contains("reason of r1"), "{screen}");
+    assert!(screen.contains("Enter: the next missed row"), "{screen}");
+    press(&mut p, &[key(KeyCode::Enter)]);
+    assert_eq!(p.current_id().as_deref(), Some("r3"));
+    assert!(render(&p, 80, 24).contains("Pick an outcome"));
     predict_row(&mut p, '5');
     assert!(p.queue().is_empty());
+    assert_eq!(p.current_id().as_deref(), Some("r3"));
+    let screen = render(&p, 80, 24);
+    assert!(screen.contains("✓ Right"), "{screen}");
+    assert!(screen.contains("reason of r3"), "{screen}");
+    assert!(screen.contains("Review done"), "{screen}");
     // The first-try score does not change on replay.
     assert_eq!(p.score(), (1, 3, 8));
+    press(&mut p, &[ch('r')]);
+    assert!(!p.in_review());
+}
+
+/// The keys the bar offers, as "key what" words.
+fn offered(p: &PredictWidget) -> Vec<String> {
+    p.key_hints(true)
+        .iter()
+        .map(|h| format!("{} {}", h.keys, h.what))
+        .collect()
+}
+
+#[test]
+fn a_review_with_every_row_answered_offers_only_the_keys_that_still_work() {
+    let mut p = PredictWidget::for_exec_cases(eight_rows(), records());
+    predict_row(&mut p, '2'); // r1 wrong
+    press(&mut p, &[ch('r')]);
+    assert!(
+        offered(&p).iter().any(|k| k.contains("pick")),
+        "{:?}",
+        offered(&p)
+    );
+    predict_row(&mut p, '1'); // r1 right: the review is done
+    assert!(p.queue().is_empty());
+    let keys = offered(&p);
+    for gone in ["pick", "lock", "unlock", "reveal locked"] {
+        assert!(!keys.iter().any(|k| k.ends_with(gone)), "{gone}: {keys:?}");
+    }
+    assert!(keys.contains(&"r leave review".to_owned()), "{keys:?}");
+    assert!(keys.contains(&"Esc back to page".to_owned()), "{keys:?}");
+    // Keys that do nothing are not offered: one row, so no Up/Down either.
+    assert!(!keys.iter().any(|k| k.starts_with("Up/Down")), "{keys:?}");
+    let screen = render(&p, 80, 24);
+    assert!(screen.contains("✓ Right"), "{screen}");
+    assert!(screen.contains("Review done"), "{screen}");
     press(&mut p, &[ch('r')]);
     assert!(!p.in_review());
 }

@@ -190,6 +190,10 @@ impl PredictWidget {
         };
         if row.revealed && row.actual.is_some() {
             self.reveal_lines(&mut pane, row);
+            if let Some(next) = self.review_next_step() {
+                pane.out
+                    .extend(wrap_prefixed(Vec::new(), &next, pane.width, theme.dim));
+            }
         } else {
             let hint = if pane.demo {
                 "Not shown yet: Space shows the next row's real verdict.".to_owned()
@@ -241,6 +245,25 @@ impl PredictWidget {
                 .extend(wrap_prefixed(mark, &bug, pane.width, theme.warn));
         }
         pane.text("why", &clean(row.case.facts().reason, false));
+    }
+
+    /// In review, under a row answered again: how to go on, or that the review is done.
+    fn review_next_step(&self) -> Option<String> {
+        if !self.review {
+            return None;
+        }
+        if self.next_in_review().is_some() {
+            return Some("Enter: the next missed row.".to_owned());
+        }
+        Some(if self.queue.is_empty() {
+            "Review done: every missed row is now right (r: back to the table).".to_owned()
+        } else {
+            let n = self.queue.len();
+            let rows = if n == 1 { "row" } else { "rows" };
+            format!(
+                "Review done, {n} {rows} still missed (r: back to the table, r again asks them)."
+            )
+        })
     }
 
     /// What to do next on an unrevealed row (or the note a key left).

@@ -143,7 +143,14 @@ impl PredictWidget {
         }
         if plain(key, KeyCode::Enter) || is_char(key, ' ') {
             if row.revealed {
-                return BlockOutcome::Consumed;
+                // In review, on to the next row to predict again.
+                return match self.next_in_review() {
+                    Some(pos) => {
+                        self.cursor = pos;
+                        BlockOutcome::Changed
+                    }
+                    None => BlockOutcome::Consumed,
+                };
             }
             if row.pick.is_none() {
                 self.note = Some(format!("Pick an outcome first: 1-{opts} or left/right."));
@@ -188,6 +195,9 @@ impl PredictWidget {
             v.push(KeyHint::new("Esc", "back to page"));
             return v;
         }
+        if self.review && self.current().is_none_or(|i| self.rows[i].revealed) {
+            return self.answered_review_hints(schema);
+        }
         let n = self.current().map_or(0, |i| self.rows[i].options().len());
         const PICK: [&str; 8] = [
             "1-2/Left/Right",
@@ -216,6 +226,29 @@ impl PredictWidget {
         } else if !self.queue.is_empty() {
             v.push(KeyHint::new("r", "review missed"));
         }
+        v.push(KeyHint::new("Esc", "back to page"));
+        v
+    }
+
+    /// In review on a row already answered: no pick, lock or unlock (they do nothing
+    /// there), only what moves on or leaves.
+    fn answered_review_hints(&self, schema: Option<KeyHint>) -> Vec<KeyHint> {
+        let visible = self.visible();
+        let mut v = Vec::new();
+        if visible.len() > 1 {
+            v.push(KeyHint::new("Up/Down", "row"));
+        }
+        if self.next_in_review().is_some() {
+            v.push(KeyHint::new("Enter", "next missed row"));
+        }
+        let locked = visible
+            .iter()
+            .any(|&i| self.rows[i].locked && !self.rows[i].revealed);
+        if locked {
+            v.push(KeyHint::new("a", "reveal locked"));
+        }
+        v.extend(schema);
+        v.push(KeyHint::new("r", "leave review"));
         v.push(KeyHint::new("Esc", "back to page"));
         v
     }

@@ -57,6 +57,9 @@ pub struct PredictWidget {
     review: bool,
     /// Ids of rows missed, in the order they were missed.
     queue: Vec<String>,
+    /// The rows the review under way asks again: the queue as it was when it began. A row
+    /// answered right leaves the queue, not this, so its verdict stays in view.
+    pass: Vec<String>,
     /// A one-line note after a key that could not act (e.g. Enter with no pick).
     note: Option<String>,
     /// Long named schemas are shown whole in the detail (`v`), not by their name.
@@ -176,6 +179,7 @@ impl PredictWidget {
             rows,
             cursor: 0,
             review: false,
+            pass: Vec::new(),
             queue: Vec::new(),
             note: None,
             schema_whole: false,
@@ -359,6 +363,11 @@ impl BlockWidget for PredictWidget {
             .unwrap_or_default();
         self.review =
             state.get("review").and_then(Value::as_bool) == Some(true) && !self.queue.is_empty();
+        self.pass = if self.review {
+            self.queue.clone()
+        } else {
+            Vec::new()
+        };
         // Back on the row the learner was on.
         let cursor = state.get("cursor").and_then(Value::as_u64).unwrap_or(0);
         let last = self.visible().len().saturating_sub(1);
@@ -376,6 +385,7 @@ impl BlockWidget for PredictWidget {
             row.actual = None;
         }
         self.queue.clear();
+        self.pass.clear();
         self.review = false;
         self.cursor = 0;
         self.note = None;

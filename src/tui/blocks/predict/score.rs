@@ -27,10 +27,10 @@ impl PredictWidget {
         self.review
     }
 
-    /// The rows the table shows, in order: all of them, or the review queue.
+    /// The rows the table shows, in order: all of them, or the rows the review asks again.
     pub(super) fn visible(&self) -> Vec<usize> {
         if self.review {
-            self.queue
+            self.pass
                 .iter()
                 .filter_map(|id| self.rows.iter().position(|r| r.id() == id))
                 .collect()
@@ -45,7 +45,7 @@ impl PredictWidget {
     }
 
     /// Run the real code on row `i` and judge the pick; a miss joins the review queue,
-    /// a right answer in review leaves it.
+    /// a right answer in review leaves it (and stays in view with its verdict).
     pub(super) fn reveal(&mut self, i: usize) {
         let actual = self.rows[i].case.run();
         let row = &mut self.rows[i];
@@ -77,6 +77,7 @@ impl PredictWidget {
     pub(super) fn enter_review(&mut self) {
         self.review = true;
         self.cursor = 0;
+        self.pass = self.queue.clone();
         for id in self.queue.clone() {
             if let Some(r) = self.rows.iter_mut().find(|r| r.id() == id) {
                 r.reset_current();
@@ -87,6 +88,7 @@ impl PredictWidget {
     pub(super) fn leave_review(&mut self) {
         self.review = false;
         self.cursor = 0;
+        self.pass.clear();
         // Rows not replayed show their first reveal again.
         for row in &mut self.rows {
             if !row.revealed
@@ -100,6 +102,19 @@ impl PredictWidget {
                 }
             }
         }
+    }
+
+    /// In review, the next row of the review still to predict after the cursor (around to
+    /// the first), as an index into `visible()`.
+    pub(super) fn next_in_review(&self) -> Option<usize> {
+        if !self.review {
+            return None;
+        }
+        let visible = self.visible();
+        let n = visible.len();
+        (1..=n)
+            .map(|k| (self.cursor + k) % n)
+            .find(|&pos| !self.rows[visible[pos]].revealed)
     }
 
     /// The score for the top border: the longest wording that fits beside the title at

@@ -141,8 +141,7 @@ impl PredictWidget {
         cols
     }
 
-    /// Lines of the table: the header, then a line per row in view (or a word when the
-    /// review has none).
+    /// Lines of the table: the header, then a line per row in view (at least one line).
     pub(super) fn table_len(&self) -> usize {
         1 + self.visible().len().max(1)
     }
@@ -175,10 +174,6 @@ impl PredictWidget {
                     let here = show_cursor && pos == self.cursor;
                     out.push(self.row_line(theme, &cols, (i, here, demo), shared[i]));
                 }
-                None if pos == 0 => out.push(Line::from(Span::styled(
-                    "    Review done: every missed row is now right (r: back to the table).",
-                    theme.ok,
-                ))),
                 None => break,
             }
         }
