@@ -298,3 +298,50 @@ fn no_row_of_a_shipped_table_names_its_id_before_it_is_revealed() {
     }
     assert!(checked.len() >= 3, "{checked:?}");
 }
+
+#[test]
+fn a_wide_playground_with_a_rule_off_keeps_the_arguments_beside_the_verdict() {
+    // Lesson 16's playground: a long schema, and with the value constraints off a long
+    // list of rows that flip, which makes the block taller than the page.
+    let b = block(
+        BlockKind::Playground,
+        &[("mode", "validator"), ("schema", "search_issues_fixed")],
+        "{\"repo\": \"acme/web\", \"query\": \"x\",\n \"per_page\": 100}",
+        BlockSpec::None,
+    );
+    let mut pg = ValidatorPlayground::from_block(&b, &env()).unwrap();
+    let (width, page) = (120, 41);
+    press(&mut pg, &[key(KeyCode::Tab)]);
+    let values = Rule::ALL.iter().position(|r| *r == Rule::Values).unwrap();
+    for _ in 0..values {
+        press(&mut pg, &[ch('j')]);
+    }
+    press(&mut pg, &[ch(' ')]);
+    assert_eq!(pg.off(), Some(Rule::Values));
+    assert!(pg.flips().len() > 10, "{}", pg.flips().len());
+    // Back to the arguments, and type into them.
+    press(&mut pg, &[key(KeyCode::BackTab), key(KeyCode::Enter)]);
+    press(&mut pg, &[key(KeyCode::End), ch(' ')]);
+    let h = pg.height_for(width, page);
+    assert!(h > page, "the flips make it taller than the page: {h}");
+    let text = render(&pg, width, h);
+    let lines: Vec<&str> = text.lines().collect();
+    let verdict = lines.iter().position(|l| l.contains("accepted")).unwrap();
+    let args = lines
+        .iter()
+        .position(|l| l.contains("arguments"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let typed = lines
+        .iter()
+        .position(|l| l.contains("\"per_page\": 100"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        typed > args && typed < verdict + usize::from(page) - 1,
+        "what is typed (line {typed}) and the verdict (line {verdict}) on one page of {page}:\n{text}"
+    );
+    let focus = usize::from(pg.focus_line(width).unwrap());
+    assert!(
+        focus < usize::from(page),
+        "the page keeps line {focus} in view, with the verdict"
+    );
+}

@@ -329,6 +329,33 @@ impl ValidatorEngine {
         (s, a)
     }
 
+    /// The right column's height when wide (`col` wide): results, a gap, the rules and
+    /// the rows that flip.
+    fn right_height(&self, shell: &Shell<Rule>, col: u16) -> u16 {
+        self.result_height(col, shell.off()) + 1 + shell.rules_panel_height(col.saturating_sub(1))
+    }
+
+    /// The editors' sizes at first, before the page gives them more: each up to a modest
+    /// size, so a short window still shows the verdict.
+    fn modest_editors(&self, box_w: u16) -> u16 {
+        let full = |e: &Editor| e.full_height(box_w).clamp(EDITOR_H, EDITOR_H + 4);
+        full(&self.schema_view(box_w)) + full(&self.args_editor)
+    }
+
+    /// Rows of the schema and argument boxes in the wide layout, `col` wide, when `room`
+    /// rows are left under the picker. When the right column is what makes the block that
+    /// tall (a long list of rows that flip), the boxes keep their modest size: grown to
+    /// the column, the schema would push the arguments a page away from the verdict.
+    fn wide_editor_rows(&self, shell: &Shell<Rule>, col: u16, room: u16) -> (u16, u16) {
+        let ph = self.picker_height(col);
+        let room = if self.right_height(shell, col) >= ph + room {
+            room.min(self.modest_editors(col))
+        } else {
+            room
+        };
+        self.editor_rows(col, room)
+    }
+
     /// Two columns: picker and editors on the left, results and rules on the right.
     fn render_wide(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
         let Canvas { shell, theme, show } = *c;
@@ -339,11 +366,11 @@ impl ValidatorEngine {
         let picker =
             self.picker_lines(theme, shell.shows(Panel::Schema, show), left.width as usize);
         let ph = picker.len() as u16;
-        let (sh, _) = self.editor_rows(left.width, left.height.saturating_sub(ph));
+        let (sh, ah) = self.wide_editor_rows(shell, left.width, left.height.saturating_sub(ph));
         let [pick, sch, args] = left.layout(&Layout::vertical([
             Constraint::Length(ph),
             Constraint::Length(sh),
-            Constraint::Fill(1),
+            Constraint::Length(ah),
         ]));
         common::draw_lines(pick, buf, &picker, 0);
         self.draw_editors(c, sch, args, buf);
@@ -411,17 +438,14 @@ impl ValidatorEngine {
         let (s, a) = (full(&self.schema_view(box_w)), full(&self.args_editor));
         // What the page sees at first: editors up to a modest size, so a short window
         // still shows the verdict; more room lets them show everything.
-        let modest = |h: u16| h.min(EDITOR_H + 4);
         let (grown, base) = if wide {
-            (s + a, modest(s) + modest(a))
+            (s + a, self.modest_editors(box_w))
         } else {
-            (s.max(a), modest(s.max(a)))
+            (s.max(a), s.max(a).min(EDITOR_H + 4))
         };
         let other = if wide {
-            let r = self.result_height(col, shell.off())
-                + 1
-                + shell.rules_panel_height(col.saturating_sub(1));
-            r.saturating_sub(self.picker_height(col))
+            self.right_height(shell, col)
+                .saturating_sub(self.picker_height(col))
         } else {
             self.result_height(inner, shell.off()) + shell.rules_panel_height(inner)
         };
@@ -606,7 +630,11 @@ impl Engine for ValidatorEngine {
             return if wide { 1 } else { 1 + ph + eds };
         }
         let box_w = if wide { col } else { col / 2 };
-        let (schema_h, _) = self.editor_rows(col, eds);
+        let (schema_h, _) = if wide {
+            self.wide_editor_rows(shell, col, eds)
+        } else {
+            self.editor_rows(col, eds)
+        };
         let (top, ed, h) = match shell.focus() {
             Panel::Schema => (0, &self.schema_editor, if wide { schema_h } else { eds }),
             _ if wide => (schema_h, &self.args_editor, eds.saturating_sub(schema_h)),
