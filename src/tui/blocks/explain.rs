@@ -53,6 +53,50 @@ pub fn content_words(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// A lower-case word's light stem, so that simple inflections of one word compare equal:
+/// plurals (-s, -es, -ies), -ed, -ing, -ation and a final -e (`claims` and `claim`,
+/// `checked` and `checking`, `validation` and `validate`). Only a key for comparing: it
+/// is never shown.
+fn stem(word: &str) -> String {
+    let has_vowel = |s: &str| s.chars().any(|c| "aeiouy".contains(c));
+    let mut s = word.to_owned();
+    if let Some(b) = s.strip_suffix("ies").or_else(|| s.strip_suffix("ied"))
+        && b.chars().count() >= 2
+    {
+        s = format!("{b}y");
+    } else if let Some(b) = s.strip_suffix("es")
+        && ["s", "x", "z", "ch", "sh"].iter().any(|e| b.ends_with(e))
+    {
+        s = b.to_owned();
+    } else if s.ends_with('s') && !["ss", "us", "is"].iter().any(|e| s.ends_with(e)) {
+        s.pop();
+    }
+    for suffix in ["ation", "ing", "ed"] {
+        let Some(b) = s.strip_suffix(suffix) else {
+            continue;
+        };
+        if suffix == "ation" && b.chars().count() >= 3 {
+            // `validation` as `validate`.
+            s = format!("{b}at");
+        } else if b.chars().count() >= 3 && has_vowel(b) {
+            let mut b: Vec<char> = b.chars().collect();
+            // A doubled last consonant comes from the suffix (`running`, `stopped`).
+            if let [.., x, y] = b[..]
+                && x == y
+                && !"aeioulsz".contains(x)
+            {
+                b.pop();
+            }
+            s = b.into_iter().collect();
+        }
+        break;
+    }
+    if s.chars().count() > 3 && s.ends_with('e') {
+        s.pop();
+    }
+    s
+}
+
 impl ExplainWidget {
     pub fn new(spec: &Explain) -> Result<ExplainWidget, String> {
         if spec.question.trim().is_empty() {
@@ -92,12 +136,25 @@ impl ExplainWidget {
         &self.ticked
     }
 
-    /// For each key point, the content words it shares with the learner's answer.
+    /// For each key point, its content words whose stem the learner's answer shares (in
+    /// the key point's own form: `claim` for an answer that says `claims`).
     pub fn overlap(&self) -> Vec<Vec<String>> {
-        let mine = content_words(&self.answer());
+        let mine: BTreeSet<String> = content_words(&self.answer())
+            .iter()
+            .map(|w| stem(w))
+            .collect();
         self.key_points
             .iter()
-            .map(|k| content_words(k).intersection(&mine).cloned().collect())
+            .map(|k| {
+                let mut seen = BTreeSet::new();
+                content_words(k)
+                    .into_iter()
+                    .filter(|w| {
+                        let s = stem(w);
+                        mine.contains(&s) && seen.insert(s)
+                    })
+                    .collect()
+            })
             .collect()
     }
 
@@ -644,5 +701,57 @@ mod tests {
         );
         let _ = w.handle_key(c, true);
         assert!(status(&w, false).contains("Enter, then c shows the model answer again."));
+    }
+
+    /// The comparison panel's text, as drawn at `width`.
+    fn compared_text(w: &ExplainWidget, width: usize) -> String {
+        let theme = Theme::new(ThemeName::Mono, false);
+        w.compare_lines(&theme, width, false)
+            .0
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn a_key_point_said_in_other_inflections_shares_its_words() {
+        let mut w = widget(&["A cast is a claim, not a validation"]);
+        w.editor = Editor::new("Casts are claims, not checks. JSON arrives at runtime untyped.");
+        assert_eq!(w.overlap(), [["cast", "claim"]]);
+        let text = compared_text(&w, 80);
+        assert!(text.contains("shares: cast, claim"), "{text}");
+        assert!(!text.contains("no shared words"), "{text}");
+    }
+
+    #[test]
+    fn simple_inflections_share_a_stem_and_other_words_do_not() {
+        for (a, b) in [
+            ("casts", "cast"),
+            ("claims", "claim"),
+            ("boxes", "box"),
+            ("matches", "match"),
+            ("passes", "pass"),
+            ("queries", "query"),
+            ("tried", "tries"),
+            ("checked", "checking"),
+            ("running", "runs"),
+            ("validated", "validates"),
+            ("validation", "validate"),
+            ("calls", "called"),
+            ("cases", "case"),
+            ("statuses", "status"),
+        ] {
+            assert_eq!(stem(a), stem(b), "{a} and {b}");
+        }
+        for (a, b) in [
+            ("string", "strings"),
+            ("status", "stat"),
+            ("cast", "case"),
+            ("check", "cheek"),
+        ] {
+            let same = stem(a) == stem(b);
+            assert_eq!(same, a == "string", "{a} and {b}");
+        }
     }
 }
