@@ -110,6 +110,22 @@ fn seek_moves_the_cursor_to_a_virtual_time() {
 }
 
 #[test]
+fn seeking_past_the_end_stops_the_clock_at_the_end() {
+    let mut t = stepper("deadline");
+    let end = t.data().steps.iter().map(|s| s.t_ms).max().unwrap_or(0);
+    let end = end.max(t.data().end_ms);
+    t.seek_ms(end + 200);
+    assert_eq!(t.clock_ms(), end);
+    assert!(t.is_done());
+    let screen = render(&t, 80, 40);
+    assert!(!screen.contains(&format!("t={}", end + 200)), "{screen}");
+    assert!(screen.contains(&format!("t={end} ms")), "{screen}");
+    // Before the end, the clock is where the seek put it.
+    t.seek_ms(end / 2);
+    assert_eq!(t.clock_ms(), end / 2);
+}
+
+#[test]
 fn same_scenario_same_events_and_save_restore() {
     let a = stepper("parallel-out-of-order");
     let b = stepper("parallel-out-of-order");

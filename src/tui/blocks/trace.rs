@@ -175,6 +175,13 @@ fn tool_of(kind: &EventKind) -> Option<&str> {
     }
 }
 
+/// When the run ends: its last event, or its end time if that is later.
+fn end_ms(data: &TraceData) -> u64 {
+    data.steps
+        .last()
+        .map_or(data.end_ms, |s| s.t_ms.max(data.end_ms))
+}
+
 pub struct TraceWidget {
     data: TraceData,
     /// The same run as the trace player sees it (drawn small here, full screen on `f`).
@@ -212,10 +219,7 @@ impl TraceWidget {
     }
 
     pub fn new(data: TraceData, player: Player) -> TraceWidget {
-        let end = data
-            .steps
-            .last()
-            .map_or(data.end_ms, |s| s.t_ms.max(data.end_ms));
+        let end = end_ms(&data);
         TraceWidget {
             step_ms: (end / 120).max(5),
             player,
@@ -478,12 +482,7 @@ impl BlockWidget for TraceWidget {
         if self.at_end() {
             self.finished = true;
             self.playing = false;
-            self.clock_ms = self.clock_ms.min(
-                self.data
-                    .steps
-                    .last()
-                    .map_or(self.clock_ms, |s| s.t_ms.max(self.data.end_ms)),
-            );
+            self.clock_ms = self.clock_ms.min(end_ms(&self.data));
         }
         self.playing
     }
@@ -496,7 +495,8 @@ impl BlockWidget for TraceWidget {
             .iter()
             .take_while(|s| s.t_ms <= t_ms)
             .count();
-        self.clock_ms = t_ms;
+        // Past the end the clock stops at the end, as playing to it does.
+        self.clock_ms = t_ms.min(end_ms(&self.data));
         if self.at_end() {
             self.finished = true;
         }
