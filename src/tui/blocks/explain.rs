@@ -4,8 +4,6 @@
 //! room (presenter mode) nothing is written: the presenter shows the model answer and may
 //! tick its key points.
 
-use std::collections::BTreeSet;
-
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -15,6 +13,7 @@ use serde_json::{Value, json};
 use crate::content::lessons::Explain;
 use crate::tui::blocks::common::{self, frame, is_char, is_down, is_up, plain, wrap_prefixed};
 use crate::tui::blocks::editor::Editor;
+use crate::tui::blocks::overlap;
 use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, Pasted, RenderCtx};
 use crate::tui::theme::{Theme, ThemeName};
 
@@ -36,65 +35,6 @@ pub struct ExplainWidget {
     kp_cursor: usize,
     /// Shown to a room (presenter mode): no answer is written or compared.
     room: bool,
-}
-
-const STOPWORDS: &[&str] = &[
-    "that", "this", "with", "from", "they", "them", "then", "than", "have", "what", "when",
-    "which", "would", "could", "should", "their", "there", "about", "into", "only", "even", "does",
-    "because", "were", "will", "your", "just", "also", "more", "most", "some", "such", "each",
-    "every", "been", "being", "here", "while", "where", "after", "before", "other",
-];
-
-/// Lower-case content words (4+ letters, no common filler words).
-pub fn content_words(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .map(str::to_lowercase)
-        .filter(|w| w.chars().count() >= 4 && !STOPWORDS.contains(&w.as_str()))
-        .collect()
-}
-
-/// A lower-case word's light stem, so that simple inflections of one word compare equal:
-/// plurals (-s, -es, -ies), -ed, -ing, -ation and a final -e (`claims` and `claim`,
-/// `checked` and `checking`, `validation` and `validate`). Only a key for comparing: it
-/// is never shown.
-fn stem(word: &str) -> String {
-    let has_vowel = |s: &str| s.chars().any(|c| "aeiouy".contains(c));
-    let mut s = word.to_owned();
-    if let Some(b) = s.strip_suffix("ies").or_else(|| s.strip_suffix("ied"))
-        && b.chars().count() >= 2
-    {
-        s = format!("{b}y");
-    } else if let Some(b) = s.strip_suffix("es")
-        && ["s", "x", "z", "ch", "sh"].iter().any(|e| b.ends_with(e))
-    {
-        s = b.to_owned();
-    } else if s.ends_with('s') && !["ss", "us", "is"].iter().any(|e| s.ends_with(e)) {
-        s.pop();
-    }
-    for suffix in ["ation", "ing", "ed"] {
-        let Some(b) = s.strip_suffix(suffix) else {
-            continue;
-        };
-        if suffix == "ation" && b.chars().count() >= 3 {
-            // `validation` as `validate`.
-            s = format!("{b}at");
-        } else if b.chars().count() >= 3 && has_vowel(b) {
-            let mut b: Vec<char> = b.chars().collect();
-            // A doubled last consonant comes from the suffix (`running`, `stopped`).
-            if let [.., x, y] = b[..]
-                && x == y
-                && !"aeioulsz".contains(x)
-            {
-                b.pop();
-            }
-            s = b.into_iter().collect();
-        }
-        break;
-    }
-    if s.chars().count() > 3 && s.ends_with('e') {
-        s.pop();
-    }
-    s
 }
 
 impl ExplainWidget {
@@ -139,22 +79,10 @@ impl ExplainWidget {
     /// For each key point, its content words whose stem the learner's answer shares (in
     /// the key point's own form: `claim` for an answer that says `claims`).
     pub fn overlap(&self) -> Vec<Vec<String>> {
-        let mine: BTreeSet<String> = content_words(&self.answer())
-            .iter()
-            .map(|w| stem(w))
-            .collect();
+        let mine = overlap::stems(&self.answer());
         self.key_points
             .iter()
-            .map(|k| {
-                let mut seen = BTreeSet::new();
-                content_words(k)
-                    .into_iter()
-                    .filter(|w| {
-                        let s = stem(w);
-                        mine.contains(&s) && seen.insert(s)
-                    })
-                    .collect()
-            })
+            .map(|k| overlap::shared(k, &mine))
             .collect()
     }
 
@@ -722,36 +650,5 @@ mod tests {
         let text = compared_text(&w, 80);
         assert!(text.contains("shares: cast, claim"), "{text}");
         assert!(!text.contains("no shared words"), "{text}");
-    }
-
-    #[test]
-    fn simple_inflections_share_a_stem_and_other_words_do_not() {
-        for (a, b) in [
-            ("casts", "cast"),
-            ("claims", "claim"),
-            ("boxes", "box"),
-            ("matches", "match"),
-            ("passes", "pass"),
-            ("queries", "query"),
-            ("tried", "tries"),
-            ("checked", "checking"),
-            ("running", "runs"),
-            ("validated", "validates"),
-            ("validation", "validate"),
-            ("calls", "called"),
-            ("cases", "case"),
-            ("statuses", "status"),
-        ] {
-            assert_eq!(stem(a), stem(b), "{a} and {b}");
-        }
-        for (a, b) in [
-            ("string", "strings"),
-            ("status", "stat"),
-            ("cast", "case"),
-            ("check", "cheek"),
-        ] {
-            let same = stem(a) == stem(b);
-            assert_eq!(same, a == "string", "{a} and {b}");
-        }
     }
 }

@@ -7,6 +7,7 @@ pub mod common;
 pub mod editor;
 pub mod explain;
 pub mod list;
+mod overlap;
 pub mod panels;
 pub mod playground;
 pub mod predict;
