@@ -181,3 +181,28 @@ fn a_presenter_explain_block_asks_nobody_to_write_and_the_bar_says_what_is_left(
     let _ = press(&mut app, "e");
     assert!(!app.takes_text(), "e starts no writing:\n{}", screen(&app));
 }
+
+#[test]
+fn a_presenter_explain_block_shows_no_answer_box_and_no_learner_hints() {
+    let mut app = presenter_explain();
+    let learner_only = [
+        "Your answer",
+        "(empty)",
+        "no answer written",
+        "no shared words",
+        "tick the ones your answer covered",
+        "Hint, not a grade",
+    ];
+    for step in ["question", "model answer"] {
+        let text = screen(&app);
+        for part in learner_only {
+            assert!(!text.contains(part), "{step}: {part:?}:\n{text}");
+        }
+        let _ = press(&mut app, " ");
+    }
+    // The model answer and its key points are shown (the room sees them, ticked or not).
+    let _ = press(&mut app, "h");
+    let text = screen(&app);
+    assert!(text.contains("Model answer"), "{text}");
+    assert!(text.contains("Key points"), "{text}");
+}

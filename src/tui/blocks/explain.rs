@@ -89,6 +89,10 @@ impl ExplainWidget {
     /// Rows of the answer box at inner width `inner`: the wrapped answer, at least
     /// [`EDITOR_MIN`]; at most 10 unless `grow` (the page has room for all of it).
     fn editor_height(&self, inner: u16, grow: bool) -> u16 {
+        if self.room {
+            // Shown to a room nothing is written: no answer box.
+            return 0;
+        }
         let bw = if self.showing && inner >= WIDE {
             inner / 2
         } else {
@@ -119,10 +123,13 @@ impl ExplainWidget {
             return (out, focus);
         }
         out.push(Line::default());
-        out.push(Line::from(Span::styled(
-            "Key points: tick the ones your answer covered",
-            theme.heading,
-        )));
+        // A room wrote no answer: its key points come without the hints about one.
+        let heading = if self.room {
+            "Key points"
+        } else {
+            "Key points: tick the ones your answer covered"
+        };
+        out.push(Line::from(Span::styled(heading, theme.heading)));
         let overlap = self.overlap();
         let answer_empty = self.answer().trim().is_empty();
         for (i, point) in self.key_points.iter().enumerate() {
@@ -142,6 +149,9 @@ impl ExplainWidget {
             ];
             let style = if here { theme.selected } else { theme.base };
             out.extend(common::wrap_rich(prefix, point, width, style, theme));
+            if self.room {
+                continue;
+            }
             let hint = if answer_empty {
                 "no answer written".to_owned()
             } else if overlap[i].is_empty() {
@@ -157,6 +167,9 @@ impl ExplainWidget {
             ));
         }
         out.push(Line::default());
+        if self.room {
+            return (out, focus);
+        }
         out.extend(wrap_prefixed(
             Vec::new(),
             "Hint, not a grade: shared words only show where to look; judge the ticks yourself.",
@@ -289,6 +302,29 @@ impl ExplainWidget {
     }
 }
 
+impl ExplainWidget {
+    /// Shown to a room, under the question: once shown, a blank line, the model answer
+    /// and its key points; the presenter's keys at the bottom.
+    fn render_room(&self, area: Rect, buf: &mut Buffer, ctx: &RenderCtx) {
+        let theme = ctx.theme;
+        let st = self.status_lines(theme, area.width as usize, ctx.active);
+        let sh = (st.len() as u16).min(area.height);
+        let [body, status_area] = area.layout(&Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(sh),
+        ]));
+        common::draw_lines(status_area, buf, &st, 0);
+        if !self.showing || body.is_empty() {
+            return;
+        }
+        let show_cursor = ctx.active || ctx.focused;
+        let (lines, focus) = self.compare_lines(theme, body.width as usize, show_cursor);
+        let lines: Vec<Line> = std::iter::once(Line::default()).chain(lines).collect();
+        let skip = common::scroll_to(focus + 1, body.height as usize, lines.len());
+        common::draw_lines(body, buf, &lines, skip);
+    }
+}
+
 impl BlockWidget for ExplainWidget {
     fn title(&self) -> String {
         "Explain in your own words".to_owned()
@@ -305,6 +341,15 @@ impl BlockWidget for ExplainWidget {
             .into_iter()
             .max()
             .unwrap_or(0);
+        if self.room {
+            // The question, then (shown) a blank line, the model answer and its points.
+            let shown = if self.showing {
+                1 + self.compare_lines(&theme, w as usize, false).0.len() as u16
+            } else {
+                0
+            };
+            return 2 + q + st + shown;
+        }
         let mut h = 2 + q + st + self.editor_height(w, false) + 1;
         if self.showing {
             let cw = if w >= WIDE { w / 2 } else { w };
@@ -342,6 +387,10 @@ impl BlockWidget for ExplainWidget {
             Constraint::Fill(1),
         ]));
         common::draw_lines(qa, buf, &q, 0);
+        if self.room {
+            self.render_room(rest, buf, ctx);
+            return;
+        }
         if rest.height < 2 {
             return;
         }
@@ -565,6 +614,14 @@ impl BlockWidget for ExplainWidget {
         let q = common::wrap_rich(Vec::new(), &self.question, w as usize, theme.base, &theme).len()
             as u16;
         let eh = self.editor_height(w, false);
+        if self.room {
+            // Under the question: the status line, or the model answer's key points.
+            let shown = self.showing.then(|| {
+                let (_, focus) = self.compare_lines(&theme, w as usize, true);
+                1 + focus as u16
+            });
+            return Some(1 + q + shown.unwrap_or(0));
+        }
         if self.showing && !self.editing {
             let cw = if w >= WIDE { w / 2 - 1 } else { w };
             let (_, focus) = self.compare_lines(&theme, cw as usize, true);
@@ -650,5 +707,60 @@ mod tests {
         let text = compared_text(&w, 80);
         assert!(text.contains("shares: cast, claim"), "{text}");
         assert!(!text.contains("no shared words"), "{text}");
+    }
+
+    /// The block drawn whole at `width`, to a room (`demo`) or to a learner.
+    fn drawn(w: &ExplainWidget, width: u16, demo: bool) -> String {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let area = Rect::new(0, 0, width, w.height(width));
+        let mut buf = Buffer::empty(area);
+        let ctx = RenderCtx {
+            theme: &theme,
+            focused: true,
+            active: false,
+            demo,
+        };
+        w.render(area, &mut buf, &ctx);
+        crate::text::cell_text(&buf)
+    }
+
+    #[test]
+    fn to_a_room_the_block_shows_the_question_then_the_model_answer_and_its_points() {
+        let points = ["the schema does not bind the model"];
+        for width in [80, 150] {
+            let mut w = widget(&points);
+            w.show_to_room();
+            assert!(w.present_step());
+            let text = drawn(&w, width, true);
+            for part in [
+                "Your answer",
+                "(empty)",
+                "no answer written",
+                "tick the ones your answer covered",
+                "Hint, not a grade",
+            ] {
+                assert!(!text.contains(part), "{width}: {part:?}:\n{text}");
+            }
+            for part in [
+                "Why validate",
+                "Model answer",
+                "does not bind it",
+                "Key points",
+            ] {
+                assert!(text.contains(part), "{width}: {part:?}:\n{text}");
+            }
+            // A learner still has the box, the hints and the words to tick by.
+            let mut w = widget(&points);
+            let _ = w.handle_key(KeyEvent::from(KeyCode::Char('c')), true);
+            let text = drawn(&w, width, false);
+            for part in [
+                "Your answer",
+                "no answer written",
+                "tick the ones your answer covered",
+                "Hint, not a grade",
+            ] {
+                assert!(text.contains(part), "{width}: {part:?}:\n{text}");
+            }
+        }
     }
 }
