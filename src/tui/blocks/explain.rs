@@ -19,6 +19,12 @@ use crate::tui::theme::{Theme, ThemeName};
 
 /// Inner width from which the model answer goes beside the learner's answer.
 const WIDE: u16 = 96;
+
+/// The comparison panel's width beside the answer box in a block `inner` wide (at least
+/// [`WIDE`]): the right half, less a column of space. Heights are measured at this width.
+fn compare_width(inner: u16) -> u16 {
+    (inner - inner / 2).saturating_sub(1)
+}
 const EDITOR_MIN: u16 = 5;
 
 pub struct ExplainWidget {
@@ -352,7 +358,7 @@ impl BlockWidget for ExplainWidget {
         }
         let mut h = 2 + q + st + self.editor_height(w, false) + 1;
         if self.showing {
-            let cw = if w >= WIDE { w / 2 } else { w };
+            let cw = if w >= WIDE { compare_width(w) } else { w };
             let (cl, _) = self.compare_lines(&theme, cw as usize, false);
             if w >= WIDE {
                 h = h.max(2 + q + st + cl.len() as u16);
@@ -404,14 +410,14 @@ impl BlockWidget for ExplainWidget {
         let show_cursor = (ctx.active || ctx.focused) && !self.editing;
         if self.showing && inner.width >= WIDE {
             let [left, right] = body.layout(&Layout::horizontal([
-                Constraint::Percentage(50),
-                Constraint::Percentage(50),
+                Constraint::Length(inner.width / 2),
+                Constraint::Fill(1),
             ]));
             self.editor
                 .render(left, buf, theme, self.editing, "Your answer", ctx.active);
             let pad = Rect {
                 x: right.x + 1,
-                width: right.width.saturating_sub(1),
+                width: compare_width(inner.width),
                 ..right
             };
             let (lines, focus) = self.compare_lines(theme, pad.width as usize, show_cursor);
@@ -623,7 +629,7 @@ impl BlockWidget for ExplainWidget {
             return Some(1 + q + shown.unwrap_or(0));
         }
         if self.showing && !self.editing {
-            let cw = if w >= WIDE { w / 2 - 1 } else { w };
+            let cw = if w >= WIDE { compare_width(w) } else { w };
             let (_, focus) = self.compare_lines(&theme, cw as usize, true);
             let below = if w >= WIDE { 0 } else { eh };
             return Some(1 + q + below + focus as u16);
@@ -707,6 +713,24 @@ mod tests {
         let text = compared_text(&w, 80);
         assert!(text.contains("shares: cast, claim"), "{text}");
         assert!(!text.contains("no shared words"), "{text}");
+    }
+
+    #[test]
+    fn beside_the_answer_the_comparison_is_drawn_to_its_last_line_at_every_width() {
+        let points = [
+            "the schema guides the model but does not bind it",
+            "a proposed call is untrusted input",
+            "check before the handler runs",
+        ];
+        for width in WIDE + 2..=180 {
+            let mut w = widget(&points);
+            w.editor = Editor::new("The schema is a hint to the model, not a guarantee.");
+            let _ = w.handle_key(KeyEvent::from(KeyCode::Char('c')), true);
+            let text = drawn(&w, width, false);
+            let last = compared_text(&w, usize::from(compare_width(width - 2)));
+            let last = last.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+            assert!(text.contains(last.trim()), "{width}: {last:?}:\n{text}");
+        }
     }
 
     /// The block drawn whole at `width`, to a room (`demo`) or to a learner.
