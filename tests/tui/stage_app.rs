@@ -175,3 +175,36 @@ fn choosing_a_schema_keeps_the_playgrounds_selector_in_view() {
         assert!(text.contains("Schema <"), "the selector in view:\n{text}");
     }
 }
+
+#[test]
+fn a_trace_played_to_its_end_is_not_saved_as_left() {
+    use tooldojo::tui::app::{Input, Update};
+    let mut app = app_with(Progress::default(), Some("02-trying"), false, false);
+    // Page 2 opens on the trace: enter it and play it, then let the run reach its end.
+    let _ = press(&mut app, "n<Tab><Enter> ");
+    assert_eq!(app.focus(), Focus::Block(0));
+    assert!(app.animating(), "Space plays the trace");
+    let mut updates = Vec::new();
+    while app.animating() {
+        updates.push(app.update(Input::Tick));
+        assert!(updates.len() < 20_000, "the run ends");
+    }
+    assert!(
+        updates.contains(&Update::Save),
+        "the tick that ends the run asks for a save"
+    );
+    // What `q` writes (and Ctrl-C, a signal, a suspend): the trace is done, not left.
+    let saved = app.progress_snapshot();
+    let lp = &saved.lessons["02-trying"];
+    assert_eq!(lp.blocks["1/0"]["finished"], true);
+    assert!(!lp.pending.contains("1/0"), "{:?}", lp.pending);
+    assert!(!lp.left.contains_key("1/0"), "{:?}", lp.left);
+    assert!(
+        lp.pending.contains("1/1"),
+        "the explain block is still to do"
+    );
+    // Leaving the page by `n` records the same.
+    let _ = press(&mut app, "<Esc>n");
+    let lp = &app.progress_snapshot().lessons["02-trying"];
+    assert!(!lp.pending.contains("1/0") && !lp.left.contains_key("1/0"));
+}

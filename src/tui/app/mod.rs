@@ -483,10 +483,7 @@ impl App {
                 Screen::Drill(_) | Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },
             Input::Tick => match &mut self.screen {
-                Screen::Lesson => {
-                    self.blocks.tick();
-                    Update::Redraw
-                }
+                Screen::Lesson => self.tick_blocks(),
                 Screen::Player(p) => {
                     let _ = p.tick();
                     Update::Redraw

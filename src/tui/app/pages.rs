@@ -4,7 +4,7 @@
 use super::{App, Focus, Screen, Slot, Update};
 use crate::content::lessons::{Block, Item};
 use crate::course::LessonState;
-use crate::course::progress::{self, Progress};
+use crate::course::progress::{self, LessonProgress, Progress};
 
 impl App {
     /// Where to start: `--lesson ID` opens that lesson where the learner left it; otherwise
@@ -52,7 +52,8 @@ impl App {
         }
     }
 
-    /// Save the states of the current page's blocks into `progress`.
+    /// Save the states of the current page's blocks into `progress`, and what is left of
+    /// them.
     pub(super) fn stash_slots(&mut self) {
         if self.blocks.is_empty() {
             return;
@@ -60,7 +61,9 @@ impl App {
         let Some(id) = self.current().map(|e| e.id.clone()) else {
             return;
         };
+        let left = self.page_left();
         let lp = self.progress.lessons.entry(id).or_default();
+        note_left(lp, left);
         for (i, slot) in self.blocks.slots().iter().enumerate() {
             if let Ok(w) = &slot.widget {
                 let state = w.save();
@@ -129,6 +132,23 @@ impl App {
             block: self.focused_block(),
             scroll: u16::try_from(self.scroll).unwrap_or(u16::MAX),
         });
+    }
+
+    /// One frame of the page's animations. A block that finishes in it (a trace played to
+    /// its end) is recorded as done at once, as a key that finished it would be.
+    pub(super) fn tick_blocks(&mut self) -> Update {
+        let done = |app: &App| -> Vec<bool> {
+            (0..app.blocks.len())
+                .map(|i| app.blocks.widget(i).is_some_and(|w| w.is_done()))
+                .collect()
+        };
+        let before = done(self);
+        self.blocks.tick();
+        if done(self) == before {
+            return Update::Redraw;
+        }
+        self.note_progress();
+        Update::Save
     }
 
     fn focused_block(&self) -> Option<usize> {
@@ -226,11 +246,21 @@ impl App {
             .map_or(0, |p| p.last_page)
     }
 
-    /// Snapshot of everything to persist (block states of the current page included).
+    /// What is left of the open page's blocks, with the page and the lesson's page count,
+    /// for the record (`None` for a lesson that does not parse).
+    fn page_left(&self) -> Option<(usize, usize, Vec<Option<String>>)> {
+        let pages = self.current()?.parsed.as_ref().ok()?.pages.len();
+        Some((self.page, pages, self.blocks_left()))
+    }
+
+    /// Snapshot of everything to persist (block states of the current page included, and
+    /// what is left of them: a block finished without a key, a trace played to its end,
+    /// is never saved as left).
     pub fn progress_snapshot(&self) -> Progress {
         let mut p = self.progress.clone();
         if let Some(entry) = self.current() {
             let lp = p.lessons.entry(entry.id.clone()).or_default();
+            note_left(lp, self.page_left());
             for (i, slot) in self.blocks.slots().iter().enumerate() {
                 if let Ok(w) = &slot.widget {
                     let state = w.save();
@@ -253,5 +283,15 @@ impl App {
             Some(entry) => LessonState::of(entry, self.progress.lessons.get(&entry.id)),
             None => LessonState::Todo,
         }
+    }
+}
+
+/// Record what is left of a page's blocks, once the page counts as seen (a page only shown
+/// under the home screen does not).
+fn note_left(lp: &mut LessonProgress, left: Option<(usize, usize, Vec<Option<String>>)>) {
+    if let Some((page, pages, left)) = left
+        && lp.pages_seen.contains(&page)
+    {
+        lp.note_page(page, pages, &left);
     }
 }
