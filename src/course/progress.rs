@@ -35,7 +35,8 @@ pub struct Progress {
     /// Per lesson id.
     #[serde(default)]
     pub lessons: BTreeMap<String, LessonProgress>,
-    /// The learner hid the lesson list with `s`.
+    /// The learner hid the lesson list with `s` in a window wide enough for it to show by
+    /// itself (a narrower window shows it only when asked, in that session).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sidebar_hidden: bool,
     /// Spaced review cards and past drills (absent from files written before rehearsal).

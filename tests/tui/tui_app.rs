@@ -390,6 +390,40 @@ fn s_hides_the_lesson_list_and_progress_remembers_it() {
 }
 
 #[test]
+fn hiding_the_lesson_list_in_a_narrow_window_leaves_wide_windows_alone() {
+    // At 80 columns: `s` shows the list, `s` hides it again.
+    let mut app = new_app(80, 24, ThemeName::Default, false);
+    let _ = press(&mut app, "ss");
+    assert!(!app.sidebar_visible());
+    assert!(
+        !app.progress_snapshot().sidebar_hidden,
+        "a hide in a narrow window is not kept"
+    );
+    let _ = app.update(Input::Resize(120, 35));
+    assert!(app.sidebar_visible(), "a wide window shows it by itself");
+    let again = App::new(
+        options(ThemeName::Default, false),
+        env(),
+        Ok(lessons()),
+        app.progress_snapshot(),
+        Rect::new(0, 0, 120, 35),
+    );
+    assert!(again.sidebar_visible(), "and the next session too");
+
+    // Hidden in a wide window: shown at 80 columns on asking, still hidden when wide again.
+    let mut app = new_app(120, 35, ThemeName::Default, false);
+    let _ = press(&mut app, "s");
+    let _ = app.update(Input::Resize(80, 24));
+    let _ = press(&mut app, "s");
+    assert!(app.sidebar_visible(), "s shows it at 80 columns");
+    let _ = app.update(Input::Resize(120, 35));
+    assert!(!app.sidebar_visible(), "hidden where it was hidden");
+    assert!(app.progress_snapshot().sidebar_hidden, "and that is kept");
+    let _ = app.update(Input::Resize(80, 24));
+    assert!(app.sidebar_visible(), "shown where it was asked for");
+}
+
+#[test]
 fn entering_a_block_never_shows_or_hides_the_lesson_list() {
     // Below 100 columns the list waits to be asked for; entering a block leaves it be.
     let mut app = new_app(80, 24, ThemeName::Default, false);

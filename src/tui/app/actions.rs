@@ -265,17 +265,24 @@ impl App {
         }
     }
 
+    /// `s`: show or hide the lesson list for windows of this width class. Only a choice
+    /// made where the list shows by itself (`NARROW_WIDTH` columns and more) is kept for
+    /// the next session: hiding it in a narrow window only undoes an `s` made there.
     fn toggle_sidebar(&mut self) -> Update {
-        self.show_sidebar = !self.sidebar_visible();
-        self.sidebar_asked = self.show_sidebar;
-        // The projector hides the list by itself: only the learner's own choice is kept.
-        if !self.present {
-            self.progress.sidebar_hidden = !self.show_sidebar;
+        let show = !self.sidebar_visible();
+        if self.size.width >= super::NARROW_WIDTH {
+            self.sidebar_wide = show;
+            // The projector hides the list by itself: only the learner's own choice is kept.
+            if !self.present {
+                self.progress.sidebar_hidden = !show;
+            }
+        } else {
+            self.sidebar_narrow = show;
         }
         if !self.sidebar_visible() && self.focus == Focus::Sidebar {
             self.focus = Focus::Page;
         }
-        if self.show_sidebar && !self.sidebar_visible() {
+        if show && !self.sidebar_visible() {
             self.status = Some("The lesson list needs a window at least 80 columns wide.".into());
         }
         self.reveal_focus();

@@ -244,11 +244,16 @@ impl App {
             100..140 => 30,
             _ => 36,
         };
-        // Below NARROW_WIDTH the list shows only when asked for in this session; it never
-        // comes or goes by itself (entering a block does not reflow the page).
-        let room = area.width >= NARROW_WIDTH || (self.sidebar_asked && area.width >= 80);
+        // Each width class has its own choice: below NARROW_WIDTH the list shows only when
+        // asked for in this session; it never comes or goes by itself (entering a block
+        // does not reflow the page).
+        let shown = if area.width >= NARROW_WIDTH {
+            self.sidebar_wide
+        } else {
+            self.sidebar_narrow && area.width >= 80
+        };
         let lesson = matches!(self.base_screen(), Screen::Lesson);
-        let (sidebar, main) = if self.show_sidebar && room && lesson {
+        let (sidebar, main) = if shown && lesson {
             let [s, m] = body.layout(&Layout::horizontal([
                 Constraint::Length(side_w),
                 Constraint::Fill(1),

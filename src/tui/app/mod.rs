@@ -48,7 +48,8 @@ pub use state::{Focus, HomeEntry, Overlay, Screen};
 /// Below this size the app draws one line asking for a bigger terminal.
 pub(crate) const MIN_WIDTH: u16 = 40;
 pub(crate) const MIN_HEIGHT: u16 = 12;
-/// Below this width the lesson list shows only when asked for with `s`.
+/// Below this width the lesson list shows only when asked for with `s` (in this session);
+/// from it, it shows unless the learner hid it there.
 pub(crate) const NARROW_WIDTH: u16 = 100;
 /// Real milliseconds between ticks while a block animates.
 const BLOCK_TICK_MS: u64 = 50;
@@ -139,10 +140,12 @@ pub struct App {
     below: Vec<Screen>,
     /// When the session began (the presenter's clock counts from here).
     started: std::time::Instant,
-    show_sidebar: bool,
-    /// The learner asked for the lesson list in this session (it then shows below
-    /// `NARROW_WIDTH` too).
-    sidebar_asked: bool,
+    /// The lesson list in a window `NARROW_WIDTH` columns wide or more: shown by itself
+    /// unless the learner hid it there (a choice kept in the progress file).
+    sidebar_wide: bool,
+    /// The lesson list in a narrower window: shown (from 80 columns) only once the learner
+    /// asks for it with `s`, for this session.
+    sidebar_narrow: bool,
     env: BlockEnv,
     lessons: Vec<LessonEntry>,
     /// The lesson list could not be read at all.
@@ -198,8 +201,8 @@ impl App {
             Err(e) => (Vec::new(), Some(e)),
         };
         let mut app = App {
-            show_sidebar: !opts.present && !progress.sidebar_hidden,
-            sidebar_asked: false,
+            sidebar_wide: !opts.present && !progress.sidebar_hidden,
+            sidebar_narrow: false,
             theme: opts.theme,
             present: opts.present,
             demo: opts.demo,
@@ -422,7 +425,8 @@ impl App {
 
     /// Hide the lesson list for this run (the learner's saved choice is left alone).
     pub(crate) fn hide_sidebar(&mut self) {
-        self.show_sidebar = false;
+        self.sidebar_wide = false;
+        self.sidebar_narrow = false;
     }
 
     /// The widget of block `i`, to change its state; the page layout is worked out again.
