@@ -174,28 +174,83 @@ fn state_words(app: &App, i: usize) -> (String, ratatui::style::Style) {
     }
 }
 
-/// Screen rows of the home screen's selectable entries: (row, entry index), for drawing
-/// and clicks. The lesson rows scroll to keep the selection in view.
-pub(crate) fn home_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
+/// Screen rows of the home screen's selectable entries: (top row, entry index, rows it
+/// takes), for drawing and clicks. A lesson's row takes more than one when what is left of
+/// it is wrapped whole: the chosen lesson's always, every lesson's when all of them fit so.
+/// The lesson rows scroll to keep the selection in view.
+pub(crate) fn home_rows(app: &App, area: Rect) -> Vec<(u16, usize, u16)> {
     let inner = inner_area(area);
     let entries = app.home_entries();
     let mut out = Vec::new();
     let has_continue = matches!(entries.first(), Some(HomeEntry::Continue(_)));
     if has_continue {
-        out.push((inner.y + 3, 0));
+        out.push((inner.y + 3, 0, 1));
     }
     let first_lesson = usize::from(has_continue);
     let top = inner.y + HEAD_ROWS;
-    let step = lesson_row_height(app, area);
     // One row at the bottom for the keys, one blank above it.
     let room = inner.bottom().saturating_sub(top).saturating_sub(2);
-    let fits = usize::from(room / step).max(1);
-    let sel = app.home_sel().saturating_sub(first_lesson);
-    let skip = if sel >= fits { sel + 1 - fits } else { 0 };
-    for (n, e) in (first_lesson + skip..entries.len()).take(fits).enumerate() {
-        out.push((top + u16::try_from(n).unwrap_or(0) * step, e));
+    let heights = lesson_heights(app, area, room);
+    // The chosen lesson in view: the selected one, or the one Continue opens.
+    let (skip, count) = rows_in_view(&heights, chosen_lesson(app), room);
+    let mut y = top;
+    for (k, h) in heights.iter().enumerate().skip(skip).take(count) {
+        out.push((y, first_lesson + k, *h));
+        y = y.saturating_add(*h);
     }
     out
+}
+
+/// Rows each lesson's entry takes in `room` rows: its line, what is left of it wrapped
+/// whole where that is shown, and the line of its pages in a tall window.
+fn lesson_heights(app: &App, area: Rect, room: u16) -> Vec<u16> {
+    let w = usize::from(map_width(inner_area(area)));
+    let step = lesson_row_height(app, area);
+    let rows = |i: usize, whole: bool| {
+        let lines = u16::try_from(lesson_lines(app, i, " ", w, whole).len()).unwrap_or(u16::MAX);
+        lines.saturating_add(step - 1)
+    };
+    let n = app.lessons().len();
+    let all_whole: Vec<u16> = (0..n).map(|i| rows(i, true)).collect();
+    if all_whole.iter().map(|h| usize::from(*h)).sum::<usize>() <= usize::from(room) {
+        return all_whole;
+    }
+    let chosen = chosen_lesson(app);
+    (0..n).map(|i| rows(i, chosen == Some(i))).collect()
+}
+
+/// The lesson chosen on the home screen: the selected lesson, or the one Start or Continue
+/// opens when that is selected.
+fn chosen_lesson(app: &App) -> Option<usize> {
+    match app.home_entries().get(app.home_sel()) {
+        Some(HomeEntry::Continue(i) | HomeEntry::Lesson(i)) => Some(*i),
+        None => None,
+    }
+}
+
+/// Which of a list of rows, each `heights[k]` screen rows tall, show in `room` rows with row
+/// `chosen` in view: the first shown and how many. The list shows from its top unless the
+/// chosen row would fall below the room; at least one row shows.
+pub(crate) fn rows_in_view(heights: &[u16], chosen: Option<usize>, room: u16) -> (usize, usize) {
+    let room = usize::from(room);
+    let mut first = 0;
+    if let Some(c) = chosen.filter(|c| *c < heights.len()) {
+        let mut used: usize = heights[..=c].iter().map(|h| usize::from(*h)).sum();
+        while first < c && used > room {
+            used -= usize::from(heights[first]);
+            first += 1;
+        }
+    }
+    let mut used = 0;
+    let mut count = 0;
+    for h in &heights[first..] {
+        used += usize::from(*h);
+        if used > room && count > 0 {
+            break;
+        }
+        count += 1;
+    }
+    (first, count)
 }
 
 /// Rows each lesson takes in the list: two (its pages under its title) when the window
@@ -227,6 +282,17 @@ fn pages_line(app: &App, i: usize, w: usize) -> Line<'static> {
         format!("       {}", cut(&text, w.saturating_sub(7), t)),
         t.dim,
     )
+}
+
+/// Columns the course map takes of `inner`: all of them, or in a wide window what the guide
+/// beside it leaves (the guide takes up to GUIDE_MAX_W).
+fn map_width(inner: Rect) -> u16 {
+    if inner.width >= MAP_W + 2 + GUIDE_MIN_W {
+        let guide_w = (inner.width - MAP_W - 2).min(GUIDE_MAX_W);
+        inner.width - guide_w - 2
+    } else {
+        inner.width
+    }
 }
 
 fn inner_area(area: Rect) -> Rect {
@@ -265,21 +331,16 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
     if inner.width < 10 || inner.height < 6 {
         return;
     }
-    let map_w = if inner.width >= MAP_W + 2 + GUIDE_MIN_W {
-        // The guide takes what the map leaves, up to GUIDE_MAX_W; the map the rest.
-        let guide_w = (inner.width - MAP_W - 2).min(GUIDE_MAX_W);
-        let map_w = inner.width - guide_w - 2;
+    let map_w = map_width(inner);
+    if map_w < inner.width {
         let guide = Rect {
             x: inner.x + map_w + 2,
             y: inner.y + 3,
-            width: guide_w,
+            width: inner.width - map_w - 2,
             height: inner.height.saturating_sub(5),
         };
         render_guide(t, guide, buf);
-        map_w
-    } else {
-        inner.width
-    };
+    }
     let w = usize::from(map_w);
     let put = |buf: &mut Buffer, y: u16, line: &Line| {
         if y < inner.bottom() {
@@ -320,7 +381,7 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
     };
     put(buf, inner.y + 5, &note("Also", &also));
     let rows = home_rows(app, area);
-    let hidden = app.home_entries().len() - rows.last().map_or(0, |(_, e)| e + 1);
+    let hidden = app.home_entries().len() - rows.last().map_or(0, |(_, e, _)| e + 1);
     let mut heading = vec![Span::styled("Lessons", t.heading)];
     if hidden > 0 {
         heading.push(Span::styled(
@@ -330,27 +391,26 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
     }
     put(buf, inner.y + 7, &Line::from(heading));
     draw_entries(app, area, buf, map_w);
-    if let Some(&(last, _)) = rows.last() {
-        draw_chosen_pages(app, area, buf, map_w, last);
+    if let Some(&(last, _, h)) = rows.last() {
+        draw_chosen_pages(app, area, buf, map_w, last + h);
     }
     put(buf, inner.bottom().saturating_sub(1), &key_hint(t, w));
 }
 
 /// In a window taller than the list but short of a line of pages under every lesson, the
-/// room under the list names the pages of the chosen lesson (the one Start or Continue
-/// opens, when that is chosen), one a line.
-fn draw_chosen_pages(app: &App, area: Rect, buf: &mut Buffer, map_w: u16, last: u16) {
+/// room under the list (which ends above row `end`) names the pages of the chosen lesson
+/// (the one Start or Continue opens, when that is chosen), one a line.
+fn draw_chosen_pages(app: &App, area: Rect, buf: &mut Buffer, map_w: u16, end: u16) {
     let t = app.theme();
     let inner = inner_area(area);
     // A blank row under the list and above the keys.
-    let top = last + 2;
+    let top = end + 1;
     let bottom = inner.bottom().saturating_sub(2);
     if lesson_row_height(app, area) != 1 || bottom < top + 3 {
         return;
     }
-    let i = match app.home_entries().get(app.home_sel()) {
-        Some(HomeEntry::Continue(i) | HomeEntry::Lesson(i)) => *i,
-        None => return,
+    let Some(i) = chosen_lesson(app) else {
+        return;
     };
     let Ok(lesson) = &app.lessons()[i].parsed else {
         return;
@@ -433,14 +493,12 @@ fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, map_w: u16) {
     let t = app.theme();
     let inner = inner_area(area);
     let entries = app.home_entries();
-    for (y, e) in home_rows(app, area) {
-        if y >= inner.bottom().saturating_sub(1) {
-            break;
-        }
+    let two = lesson_row_height(app, area) == 2;
+    for (y, e, h) in home_rows(app, area) {
         let selected = e == app.home_sel();
         let pointer = if selected { t.sym.pointer } else { " " };
-        let line = match entries[e] {
-            HomeEntry::Continue(i) => Line::from(vec![
+        let mut lines = match entries[e] {
+            HomeEntry::Continue(i) => vec![Line::from(vec![
                 Span::styled(format!("{pointer} "), t.accent),
                 Span::styled(
                     format!(
@@ -453,18 +511,24 @@ fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, map_w: u16) {
                     cut(&continue_words(app, i), w.saturating_sub(13), t),
                     t.base,
                 ),
-            ]),
-            HomeEntry::Lesson(i) => lesson_line(app, i, pointer, w),
+            ])],
+            HomeEntry::Lesson(i) => lesson_lines(app, i, pointer, w, h > 1 + u16::from(two)),
         };
-        buf.set_line(inner.x, y, &line, map_w);
-        if selected {
-            buf.set_style(Rect::new(inner.x, y, map_w, 1), t.selected);
-        }
+        let marked = lines.len();
         if let HomeEntry::Lesson(i) = entries[e]
-            && lesson_row_height(app, area) == 2
-            && y + 1 < inner.bottom().saturating_sub(1)
+            && two
         {
-            buf.set_line(inner.x, y + 1, &pages_line(app, i, w), map_w);
+            lines.push(pages_line(app, i, w));
+        }
+        for (k, line) in lines.iter().enumerate() {
+            let y = y.saturating_add(u16::try_from(k).unwrap_or(u16::MAX));
+            if y >= inner.bottom().saturating_sub(1) {
+                break;
+            }
+            buf.set_line(inner.x, y, line, map_w);
+            if selected && k < marked {
+                buf.set_style(Rect::new(inner.x, y, map_w, 1), t.selected);
+            }
         }
     }
 }
@@ -524,8 +588,9 @@ fn render_guide(t: &Theme, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// `▶ 06 get_ticket contract     12 min  ◐ 2 left: predict rows 4-8`.
-fn lesson_line(app: &App, i: usize, pointer: &str, w: usize) -> Line<'static> {
+/// `▶ 06 get_ticket contract     12 min  ◐ 2 left: predict rows 4-8`: what is left cut to
+/// the row, or (`whole`) wrapped under itself on as many rows as it needs.
+fn lesson_lines(app: &App, i: usize, pointer: &str, w: usize, whole: bool) -> Vec<Line<'static>> {
     let t = app.theme();
     let title_w = (w / 3).clamp(12, 40);
     let title = cut(&app.lessons()[i].title(), title_w, t);
@@ -535,11 +600,25 @@ fn lesson_line(app: &App, i: usize, pointer: &str, w: usize) -> Line<'static> {
         number(app, i),
         minutes(app, i)
     );
-    let room = w.saturating_sub(width_of(&head));
-    Line::from(vec![
-        Span::styled(head, t.base),
-        Span::styled(cut(&state, room, t), style),
-    ])
+    let head_w = width_of(&head);
+    let room = w.saturating_sub(head_w);
+    let parts = if whole && room >= 8 {
+        crate::text::wrap(&state, room)
+    } else {
+        vec![cut(&state, room, t)]
+    };
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(k, part)| {
+            let lead = if k == 0 {
+                head.clone()
+            } else {
+                " ".repeat(head_w)
+            };
+            Line::from(vec![Span::styled(lead, t.base), Span::styled(part, style)])
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -100,39 +100,54 @@ pub(crate) fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
 }
 
 /// The entries the list shows: (title row, lesson index, status rows). When every lesson
-/// fits with its status wrapped whole, each takes the rows it needs; otherwise each takes
-/// two (title and a status cut to one row) and the list scrolls to keep the chosen one.
+/// fits with its status wrapped whole, each takes the rows it needs; otherwise the chosen
+/// one (the open lesson, or the one selected in the list) still does, each other takes two
+/// (title and a status cut to one row), and the list scrolls to keep the chosen one.
 fn sidebar_entries(app: &App, area: Rect) -> Vec<(u16, usize, Vec<Line<'static>>)> {
     let inner_h = usize::from(area.height.saturating_sub(2));
     let w = usize::from(area.width.saturating_sub(2));
     let n = app.lessons().len();
     let whole: Vec<_> = (0..n).map(|i| status_rows(app, i, w, true)).collect();
-    if whole.iter().map(|s| 1 + s.len()).sum::<usize>() <= inner_h {
-        let mut y = area.y + 1;
-        return whole
-            .into_iter()
-            .enumerate()
-            .map(|(i, status)| {
-                let row = y;
-                y += 1 + u16::try_from(status.len()).unwrap_or(0);
-                (row, i, status)
-            })
-            .collect();
-    }
-    let per = 2;
-    let fits = (inner_h / per).max(1);
     let sel = if app.focus() == Focus::Sidebar {
         app.sidebar_sel()
     } else {
         app.lesson()
     };
-    let first = if sel >= fits { sel + 1 - fits } else { 0 };
-    (first..n)
-        .take(fits)
+    let statuses: Vec<Vec<Line<'static>>> =
+        if whole.iter().map(|s| 1 + s.len()).sum::<usize>() <= inner_h {
+            whole
+        } else {
+            whole
+                .into_iter()
+                .enumerate()
+                .map(|(i, status)| {
+                    if i == sel {
+                        // The title row and at least one other row of the list stay.
+                        let mut status = status;
+                        status.truncate(inner_h.saturating_sub(2).max(1));
+                        status
+                    } else {
+                        status_rows(app, i, w, false)
+                    }
+                })
+                .collect()
+        };
+    let heights: Vec<u16> = statuses
+        .iter()
+        .map(|s| u16::try_from(1 + s.len()).unwrap_or(u16::MAX))
+        .collect();
+    let room = u16::try_from(inner_h).unwrap_or(u16::MAX);
+    let (first, count) = crate::tui::home::rows_in_view(&heights, Some(sel), room);
+    let mut y = area.y + 1;
+    statuses
+        .into_iter()
         .enumerate()
-        .map(|(k, i)| {
-            let row = area.y + 1 + u16::try_from(k * per).unwrap_or(0);
-            (row, i, status_rows(app, i, w, false))
+        .skip(first)
+        .take(count)
+        .map(|(i, status)| {
+            let row = y;
+            y = y.saturating_add(heights[i]);
+            (row, i, status)
         })
         .collect()
 }

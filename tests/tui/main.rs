@@ -17,6 +17,7 @@ mod blocks_text;
 mod blocks_trace;
 mod course_tmux;
 mod keybar_80;
+mod left_rows;
 mod paste;
 mod player;
 mod player_app;

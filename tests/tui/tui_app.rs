@@ -590,7 +590,8 @@ fn lesson_list_wraps_what_is_left_when_every_lesson_fits_and_cuts_it_when_not() 
         "the whole of what is left shows when the list has room: {wide}"
     );
     assert!(!wide.contains('\u{2026}'), "nothing cut: {wide}");
-    // More lessons than the list holds with every status wrapped: two rows each, cut.
+    // More lessons than the list holds with every status wrapped: two rows each, cut, but
+    // for the open lesson's, still whole.
     let many: Vec<_> = (0..6).flat_map(|_| lessons()).collect();
     let app = App::new(
         options(ThemeName::Default, false),
@@ -601,5 +602,16 @@ fn lesson_list_wraps_what_is_left_when_every_lesson_fits_and_cuts_it_when_not() 
     );
     let short = listed(&app);
     assert!(short.contains('\u{2026}'), "cut to one row: {short}");
-    assert!(!short.contains(last), "{short}");
+    assert_eq!(short.matches(last).count(), 1, "{short}");
+    let open = short
+        .lines()
+        .position(|l| l.contains("▶ Untrusted input"))
+        .expect("the open lesson");
+    assert!(
+        short
+            .lines()
+            .nth(open + 1)
+            .is_some_and(|l| !l.contains('\u{2026}')),
+        "the open lesson's status whole: {short}"
+    );
 }

@@ -347,8 +347,8 @@ impl App {
         let pos = Position::new(m.column, m.row);
         if matches!(self.screen, super::Screen::Home { .. }) {
             let rows = crate::tui::home::home_rows(self, areas.main);
-            return match rows.iter().find(|(r, _)| *r == m.row) {
-                Some(&(_, n)) => self.open_home_entry(n),
+            return match rows.iter().find(|(r, _, h)| (*r..r + h).contains(&m.row)) {
+                Some(&(_, n, _)) => self.open_home_entry(n),
                 None => Update::None,
             };
         }
