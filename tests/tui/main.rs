@@ -16,6 +16,7 @@ mod blocks_stage;
 mod blocks_text;
 mod blocks_trace;
 mod course_tmux;
+mod help_keys;
 mod keybar_80;
 mod left_rows;
 mod paste;

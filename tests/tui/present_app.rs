@@ -211,11 +211,16 @@ fn enter_on_a_block_whose_top_is_scrolled_away_shows_its_top() {
     assert!(text.contains("╭ arguments"), "its top in view: {text}");
 }
 
-/// The keys a help label names ("h/Left", "1-9", "Enter/1-9", "PgDn"); keys with Ctrl are
-/// left out (the comparison below presses none).
-fn keys_named(label: &str) -> Vec<KeyCode> {
+/// The keys a help label names ("h/Left", "1-9", "1-3/Left/Right", "PgDn"); keys with Ctrl
+/// are left out (the comparison below presses none).
+pub(crate) fn keys_named(label: &str) -> Vec<KeyCode> {
     let mut out = Vec::new();
     for name in label.split('/') {
+        let range: Vec<char> = name.chars().collect();
+        if let [a @ '1'..='9', '-', b @ '1'..='9'] = range[..] {
+            out.extend((a..=b).map(KeyCode::Char));
+            continue;
+        }
         match name {
             "Space" => out.push(KeyCode::Char(' ')),
             "Enter" => out.push(KeyCode::Enter),
@@ -231,7 +236,6 @@ fn keys_named(label: &str) -> Vec<KeyCode> {
             "PgUp" => out.push(KeyCode::PageUp),
             "PgDn" => out.push(KeyCode::PageDown),
             "Backspace" => out.push(KeyCode::Backspace),
-            "1-9" => out.extend(('1'..='9').map(KeyCode::Char)),
             ctrl if ctrl.starts_with("Ctrl") => {}
             one if one.chars().count() == 1 => out.extend(one.chars().map(KeyCode::Char)),
             other => panic!("a help label this test cannot read: {other:?} in {label:?}"),
@@ -241,7 +245,7 @@ fn keys_named(label: &str) -> Vec<KeyCode> {
 }
 
 /// Every key without Ctrl or Alt a presenter might press.
-fn every_plain_key() -> Vec<KeyCode> {
+pub(crate) fn every_plain_key() -> Vec<KeyCode> {
     let mut out: Vec<KeyCode> = ('a'..='z')
         .chain('A'..='Z')
         .chain('0'..='9')
@@ -286,7 +290,7 @@ fn without_clock(text: &str) -> String {
 }
 
 /// Does `key` do anything to the app `open` builds: change what is on screen, or quit?
-fn key_works(open: &dyn Fn() -> App, key: KeyCode) -> bool {
+pub(crate) fn key_works(open: &dyn Fn() -> App, key: KeyCode) -> bool {
     let mut app = open();
     let before = without_clock(&screen(&app));
     let update = app.update(Input::Key(KeyEvent::new(key, KeyModifiers::NONE)));

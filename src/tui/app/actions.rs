@@ -30,12 +30,10 @@ impl App {
         {
             return self.key_to_entered_block(i, key);
         }
-        // `A`: the log the app was given, audited (a key only when there is one).
         if matches!(ctx, Context::Home | Context::Reader | Context::Sidebar)
-            && self.has_audit_log()
-            && keys::is_char(&key, 'A')
+            && let Some(u) = self.audit_key(&key)
         {
-            return self.open_audit();
+            return u;
         }
         if let Some(c) = keys::lookup(ctx, &key) {
             return self.apply(c.action);
@@ -46,6 +44,19 @@ impl App {
             return self.key_to_focused_block(i, key);
         }
         Update::None
+    }
+
+    /// `A`: the log the app was given, audited (a key only when there is one).
+    fn audit_key(&mut self, key: &KeyEvent) -> Option<Update> {
+        (self.has_audit_log() && keys::is_char(key, 'A')).then(|| self.open_audit())
+    }
+
+    /// A page key a block left alone (scrolling, turning the page, `A`).
+    fn page_key(&mut self, key: &KeyEvent) -> Update {
+        match keys::lookup(Context::Reader, key) {
+            Some(c) => self.apply(c.action),
+            None => self.audit_key(key).unwrap_or(Update::None),
+        }
     }
 
     /// Pasted text: into the entered block when it takes text, as one edit; anywhere else
@@ -101,12 +112,11 @@ impl App {
             BlockOutcome::Ignored if captures => Update::None,
             BlockOutcome::Ignored => {
                 // A block that does not take text lets page keys through.
-                match keys::lookup(Context::BlockFocused, &key)
-                    .or_else(|| keys::lookup(Context::Reader, &key))
-                {
+                match keys::lookup(Context::BlockFocused, &key) {
                     // Focus and page moves end the block's turn themselves.
                     Some(c) if c.action != Action::Activate => self.apply(c.action),
-                    _ => Update::None,
+                    Some(_) => Update::None,
+                    None => self.page_key(&key),
                 }
             }
         }
@@ -127,10 +137,7 @@ impl App {
             }
             BlockOutcome::Ignored => {}
         }
-        match keys::lookup(Context::Reader, &key) {
-            Some(c) => self.apply(c.action),
-            None => Update::None,
-        }
+        self.page_key(&key)
     }
 
     fn after_block_change(&mut self) -> Update {
