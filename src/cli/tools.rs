@@ -3,7 +3,6 @@
 //! Anthropic, the trap report (rejected or let through, with the fix) and hygiene notes.
 //! Exit 0 when the file was read (findings are results), 2 when it could not be.
 
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,7 +10,7 @@ use std::process::ExitCode;
 use crate::error::UserError;
 use crate::tools::report::{self, Report};
 use crate::tools::strict::{Provider, Verdict};
-use crate::tools::{ToolSet, ToolsFormat};
+use crate::tools::{ToolSet, ToolsFormat, quote};
 use crate::validate::json::dumps;
 
 /// How wide the arguments of a trap that got through are printed, at most.
@@ -91,58 +90,70 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Add `text` to `out` as one line, cleaned: what comes from the file (names, keys, enum
+/// values, the validator's words about them) never reaches the terminal raw.
+fn line(out: &mut String, text: &str) {
+    out.push_str(&crate::sanitize::clean(text, false));
+    out.push('\n');
+}
+
 /// The file's first lines: its shape and counts, the skipped entries and duplicate names.
 fn header(file: &str, set: &ToolSet) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{file}: {}{}, {}, {} honoured",
-        set.shape.describe(),
-        if set.shape.named {
-            " (named by --tools-format)"
-        } else {
-            ""
-        },
-        plural(set.tools.len(), "declaration", "declarations"),
-        set.honoured()
+    line(
+        &mut s,
+        &format!(
+            "{file}: {}{}, {}, {} honoured",
+            set.shape.describe(),
+            if set.shape.named {
+                " (named by --tools-format)"
+            } else {
+                ""
+            },
+            plural(set.tools.len(), "declaration", "declarations"),
+            set.honoured()
+        ),
     );
     for sk in &set.skipped {
         let name = sk
             .name
             .as_deref()
-            .map(|n| format!(" {n:?}"))
+            .map(|n| format!(" {}", quote(n)))
             .unwrap_or_default();
-        let _ = writeln!(
-            s,
-            "  skipped {}{name}: a {:?} tool, not a function",
-            sk.at, sk.kind
+        line(
+            &mut s,
+            &format!(
+                "  skipped {}{name}: a {} tool, not a function",
+                sk.at,
+                quote(&sk.kind)
+            ),
         );
     }
     for d in &set.duplicates {
-        let _ = writeln!(
-            s,
-            "  duplicate name {:?}: {} and {} (a provider refuses such an array; both are read)",
-            d.name,
-            set.tools[d.first].place(),
-            set.tools[d.again].place()
+        line(
+            &mut s,
+            &format!(
+                "  duplicate name {}: {} and {} (a provider refuses such an array; both are read)",
+                quote(&d.name),
+                set.tools[d.first].place(),
+                set.tools[d.again].place()
+            ),
         );
     }
     s
 }
 
-fn verdict_line(p: Provider, v: &Verdict) -> String {
+fn verdict_line(out: &mut String, p: Provider, v: &Verdict) {
     if v.ok {
-        return format!("    {:<10} ready\n", p.label());
+        return line(out, &format!("    {:<10} ready", p.label()));
     }
-    let mut s = format!(
-        "    {:<10} not ready: {}\n",
-        p.label(),
-        v.reasons[0].message
+    line(
+        out,
+        &format!("    {:<10} not ready: {}", p.label(), v.reasons[0].message),
     );
     for r in &v.reasons[1..] {
-        let _ = writeln!(s, "    {:<10}            {}", "", r.message);
+        line(out, &format!("    {:<10}            {}", "", r.message));
     }
-    s
 }
 
 /// One declaration in words.
@@ -154,69 +165,81 @@ fn human(r: &Report<'_>) -> String {
     } else {
         &t.name
     };
-    let _ = writeln!(s, "\n{name}  ({}, {})", t.place(), t.format.label());
+    s.push('\n');
+    line(
+        &mut s,
+        &format!("{name}  ({}, {})", t.place(), t.format.label()),
+    );
     if let Some(first) = &r.duplicate_of {
-        let _ = writeln!(s, "  the name repeats the declaration at {first}");
+        line(
+            &mut s,
+            &format!("  the name repeats the declaration at {first}"),
+        );
     }
     match t.refusal() {
-        Some(why) => {
-            let _ = writeln!(s, "  refused by the validator: {why}");
-        }
-        None => {
-            let _ = writeln!(s, "  honoured by the validator");
-        }
+        Some(why) => line(&mut s, &format!("  refused by the validator: {why}")),
+        None => line(&mut s, "  honoured by the validator"),
     }
     let declared = if r.strict_declared() {
         " (the declaration asks for strict)"
     } else {
         ""
     };
-    let _ = writeln!(s, "  strict mode{declared}");
-    s.push_str(&verdict_line(Provider::Openai, &r.strict.openai));
-    s.push_str(&verdict_line(Provider::Anthropic, &r.strict.anthropic));
-    let traps = &r.traps;
-    let _ = writeln!(
-        s,
-        "  traps: {} tried, {} rejected, {} let through",
-        traps.traps.len(),
-        traps.traps.len() - traps.through(),
-        traps.through()
-    );
-    if let Some(note) = &traps.note {
-        let _ = writeln!(s, "    ({note})");
-    }
-    for u in &traps.unjudged {
-        let _ = writeln!(s, "    (not run on {u}: its valid example fails in place)");
-    }
-    for trap in &traps.traps {
-        if trap.ok {
-            // The whole arguments when they are short; else the member that got through,
-            // with the rest abbreviated.
-            let whole = dumps(&trap.args);
-            let args = if crate::text::width(&whole) <= ARGS_WIDTH {
-                whole
-            } else {
-                trap.short_args(ARGS_WIDTH)
-            };
-            let _ = writeln!(s, "    LET THROUGH  {}: {args}", trap.title());
-            match (&trap.fix, &trap.why) {
-                (Some(f), _) => {
-                    let _ = writeln!(s, "                 fix: {}", f.text());
-                }
-                (None, Some(w)) => {
-                    let _ = writeln!(s, "                 no fix: {w}");
-                }
-                _ => {}
-            }
-        } else {
-            let _ = writeln!(s, "    rejected     {}: {}", trap.title(), trap.error);
-        }
-    }
+    line(&mut s, &format!("  strict mode{declared}"));
+    verdict_line(&mut s, Provider::Openai, &r.strict.openai);
+    verdict_line(&mut s, Provider::Anthropic, &r.strict.anthropic);
+    traps(&mut s, r);
     if !r.hygiene.is_empty() {
-        let _ = writeln!(s, "  hygiene");
+        line(&mut s, "  hygiene");
         for n in &r.hygiene {
-            let _ = writeln!(s, "    {}", n.message);
+            line(&mut s, &format!("    {}", n.message));
         }
     }
     s
+}
+
+/// The trap report of one declaration: the counts, then each trap with its verdict.
+fn traps(s: &mut String, r: &Report<'_>) {
+    let traps = &r.traps;
+    line(
+        s,
+        &format!(
+            "  traps: {} tried, {} rejected, {} let through",
+            traps.traps.len(),
+            traps.traps.len() - traps.through(),
+            traps.through()
+        ),
+    );
+    if let Some(note) = &traps.note {
+        line(s, &format!("    ({note})"));
+    }
+    for u in &traps.unjudged {
+        line(
+            s,
+            &format!("    (not run on {u}: its valid example fails in place)"),
+        );
+    }
+    for trap in &traps.traps {
+        if !trap.ok {
+            line(
+                s,
+                &format!("    rejected     {}: {}", trap.title(), trap.error),
+            );
+            continue;
+        }
+        // The whole arguments when they are short; else the member that got through,
+        // with the rest abbreviated.
+        let whole = dumps(&trap.args);
+        let args = if crate::text::width(&whole) <= ARGS_WIDTH {
+            whole
+        } else {
+            trap.short_args(ARGS_WIDTH)
+        };
+        line(s, &format!("    LET THROUGH  {}: {args}", trap.title()));
+        match (&trap.fix, &trap.why) {
+            (Some(f), _) => line(s, &format!("                 fix: {}", f.text())),
+            (None, Some(w)) => line(s, &format!("                 no fix: {w}")),
+            _ => {}
+        }
+    }
 }

@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use super::load::Tool;
+use super::quote;
 use super::schema::{self, View, show_path};
 use super::traps::{TrapReport, fix};
 
@@ -50,8 +51,8 @@ pub fn notes(tool: &Tool, traps: &TrapReport) -> Vec<Note> {
             HygieneKind::BadToolName,
             "",
             format!(
-                "the name {:?} is one OpenAI and Anthropic refuse (letters, digits, _ and -, 1 to 64)",
-                tool.name
+                "the name {} is one OpenAI and Anthropic refuse (letters, digits, _ and -, 1 to 64)",
+                quote(&tool.name)
             ),
         );
     }
@@ -87,8 +88,8 @@ pub fn notes(tool: &Tool, traps: &TrapReport) -> Vec<Note> {
                 HygieneKind::UnknownKeyword,
                 "",
                 format!(
-                    "{:?} at {} is no keyword the validator knows, so it checks nothing (a typo?)",
-                    k.keyword,
+                    "{} at {} is no keyword the validator knows, so it checks nothing (a typo?)",
+                    quote(&k.keyword),
                     at(&k.at)
                 ),
             );
@@ -98,8 +99,8 @@ pub fn notes(tool: &Tool, traps: &TrapReport) -> Vec<Note> {
                 HygieneKind::UnknownFormat,
                 "",
                 format!(
-                    "format {:?} at {} is not a standard format: noted, never checked",
-                    f.format,
+                    "format {} at {} is not a standard format: noted, never checked",
+                    quote(&f.format),
                     at(&f.at)
                 ),
             );
@@ -182,7 +183,10 @@ fn required_names(v: &View<'_>, path: &str, say: &mut impl FnMut(HygieneKind, &s
             say(
                 HygieneKind::RequiredNotProperty,
                 path,
-                format!("{place} require {r:?}, which is not among its properties"),
+                format!(
+                    "{place} require {}, which is not among its properties",
+                    quote(r)
+                ),
             );
         }
     }

@@ -76,9 +76,9 @@ impl<'t> Report<'t> {
 /// The `tools --json` line of an entry that is not a function tool.
 pub fn skipped_json(set: &ToolSet, s: &Skipped) -> Value {
     let why = format!(
-        "not a function tool: a {:?} tool is defined by its provider, with no schema to \
+        "not a function tool: a {} tool is defined by its provider, with no schema to \
          check its arguments against",
-        s.kind
+        super::quote(&s.kind)
     );
     let not = json!({"ok": false, "reasons": [why.clone()]});
     json!({

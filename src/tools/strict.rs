@@ -10,6 +10,7 @@
 
 use serde_json::{Map, Value};
 
+use super::quote;
 use super::schema::{local_pointer, pointer_key, resolve};
 
 /// OpenAI's string formats (Supported properties).
@@ -413,7 +414,7 @@ impl Walk<'_> {
             let optional: Vec<String> = props
                 .iter()
                 .filter(|p| !required.contains(&p.as_str()))
-                .map(|p| format!("{p:?}"))
+                .map(|p| crate::tools::quote(p))
                 .collect();
             if !optional.is_empty() {
                 let (list, verb) = if optional.len() == 1 {
@@ -461,7 +462,7 @@ impl Walk<'_> {
                 self.say(
                     StrictRule::UnsupportedFormat,
                     at,
-                    format!("format {f:?} is not supported (at {})", place(at)),
+                    format!("format {} is not supported (at {})", quote(f), place(at)),
                 );
             }
         }
@@ -471,7 +472,7 @@ impl Walk<'_> {
             self.say(
                 StrictRule::ExternalRef,
                 at,
-                format!("$ref {r:?} leaves the schema (at {})", place(at)),
+                format!("$ref {} leaves the schema (at {})", quote(r), place(at)),
             );
         }
         if self.provider == Provider::Anthropic {

@@ -267,3 +267,72 @@ fn a_trap_that_gets_through_shows_its_member_however_long_the_rest() {
     assert_eq!(note["args"]["user_identifier"], "example");
     assert_eq!(note["args"]["flights"][0]["note"], "added by the model");
 }
+
+/// What a terminal would act on: a control (a line break aside) or a character that
+/// steers or hides text.
+fn steering(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| (c.is_control() && c != '\n') || tooldojo::sanitize::steers_terminal(c))
+        .collect()
+}
+
+#[test]
+fn text_from_a_hostile_file_is_printed_cleaned() {
+    // Escapes, a C1 control and bidi overrides in a tool's name, a property's name, an enum
+    // value, a keyword, a skipped entry's name and a repeated name.
+    let hostile = r#"{"tools": [
+      {"name": "evil\u001b[31mred\u202e", "description": "d",
+       "inputSchema": {"type": "object", "required": ["a\u001b[2Jb"],
+         "properties": {"a\u001b[2Jb": {"type": "string", "description": "x"},
+                        "mode": {"type": "string", "description": "m", "enum": ["on\u202e", "off"]},
+                        "n": {"type": "integer", "description": "n", "maximum\u009b": 3}}}},
+      {"type": "web_search_20250305", "name": "web\u001b[2J"},
+      {"name": "evil\u001b[31mred\u202e", "inputSchema": {"type": "object"}}
+    ]}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("hostile.json");
+    std::fs::write(&f, hostile).unwrap();
+    let path = f.to_str().unwrap();
+    let out = tooldojo(&["tools", path], None);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(steering(&text).is_empty(), "{text}");
+    // Shown as the visible stand-ins, never in a programming language's escapes.
+    for shown in [
+        "evil\u{241b}[31mred\u{fffd}  (tools[0], MCP)",
+        "fix: add \"maxLength\": 256 on a\u{241b}[2Jb",
+        "skipped tools[1] \"web\u{241b}[2J\"",
+        "duplicate name \"evil\u{241b}[31mred\u{fffd}\"",
+        "the name \"evil\u{241b}[31mred\u{fffd}\" is one OpenAI",
+        "enum near-miss: \"on\u{fffd}\" with a trailing space",
+    ] {
+        assert!(text.contains(shown), "{shown}:\n{text}");
+    }
+    assert!(!text.contains("\\u{"), "{text}");
+    // --json escapes them as JSON does, and reads back to the file's own text.
+    let out = tooldojo(&["tools", path, "--json"], None);
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!(steering(&json).is_empty(), "{json}");
+    assert_eq!(lines_of(&json)[0]["name"], "evil\u{1b}[31mred\u{202e}");
+    // A repeated key is named on stderr as the report names everything.
+    let dup = dir.path().join("dup.json");
+    std::fs::write(
+        &dup,
+        r#"{"tools": [{"name": "x", "inputSchema": {"properties": {"\u001b[31mA": {}, "\u001b[31mA": {}}}}]}"#,
+    )
+    .unwrap();
+    let out = tooldojo(&["tools", dup.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(steering(&err).is_empty(), "{err}");
+    assert!(
+        err.contains("the key \"tools[0].inputSchema.properties.\u{241b}[31mA\" is repeated"),
+        "{err}"
+    );
+}
+
+fn lines_of(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}

@@ -433,3 +433,75 @@ fn pgdn_in_the_fix_list_turns_a_page() {
     press(&mut a, "<PgUp>");
     assert_ne!(screen(&a), end);
 }
+
+/// A tools file written to attack the terminal: escapes, a C1 control and bidi overrides in
+/// a tool's name, its description, a property's name and its enum values, and in the name
+/// of an entry that is skipped.
+pub(crate) const HOSTILE: &str = r#"{"tools": [
+  {"name": "evil\u001b[31mred\u202e", "description": "desc \u001b]0;pwned\u0007 x\u009b2J",
+   "inputSchema": {"type": "object", "required": ["a\u001b[2Jb"],
+     "properties": {"a\u001b[2Jb": {"type": "string", "description": "x"},
+                    "mode\u2066": {"type": "string", "enum": ["on\u202e", "off"]}}}},
+  {"type": "web_search_20250305", "name": "web\u001b[2J"},
+  {"name": "evil\u001b[31mred\u202e", "inputSchema": {"type": "object"}}
+]}"#;
+
+/// Every cell whose text could steer a terminal, with its position.
+fn steering_cells(buf: &ratatui::buffer::Buffer) -> Vec<(u16, u16, String)> {
+    let mut bad = Vec::new();
+    for pos in buf.area.positions() {
+        let sym = buf[pos].symbol();
+        if sym
+            .chars()
+            .any(|c| c.is_control() || tooldojo::sanitize::steers_terminal(c))
+        {
+            bad.push((pos.x, pos.y, format!("{sym:?}")));
+        }
+    }
+    bad
+}
+
+#[test]
+fn a_hostile_tools_file_draws_no_raw_control_anywhere() {
+    let file = ToolsFile {
+        name: "hostile.json".into(),
+        set: Arc::new(ToolSet::from_text(HOSTILE, None).unwrap()),
+    };
+    for (w, h) in [(80, 24), (160, 45)] {
+        let mut a = app_on(file.clone(), w, h, false);
+        // The list and detail, the predict table, the playground with a rule off (its
+        // rows that flip), the fix list, the help, the second declaration, the player.
+        for keys in [
+            "",
+            "<Tab><PgDn>",
+            "<PgDn><PgDn>",
+            "<Tab><Enter>",
+            "<Esc>p<Tab><Down><Down> ",
+            "<Up><Up> ",
+            "<Esc>f",
+            "<PgDn>",
+            "<Esc>?",
+            "x<Down>",
+            "<Up>t",
+            "llllllllllllllll",
+        ] {
+            press(&mut a, keys);
+            let buf = tooldojo::tui::screens::draw_to_buffer(&a);
+            let text = tooldojo::text::screen_text(&buf);
+            let bad = steering_cells(&buf);
+            assert!(bad.is_empty(), "{w}x{h} after {keys:?}: {bad:?}\n{text}");
+            // Each control shows as its visible stand-in (or as a JSON escape inside JSON),
+            // never dropped unseen and never in Rust's debug form.
+            assert!(!text.contains("\\u{"), "{w}x{h} after {keys:?}:\n{text}");
+            for attack in ["[31m", "[2J", "]0;"] {
+                for (at, _) in text.match_indices(attack) {
+                    let before = &text[..at];
+                    assert!(
+                        before.ends_with('\u{241b}') || before.ends_with("\\u001b"),
+                        "{w}x{h} after {keys:?}: {attack} without its escape\n{text}"
+                    );
+                }
+            }
+        }
+    }
+}

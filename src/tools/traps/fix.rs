@@ -90,13 +90,17 @@ pub(super) fn for_trap(
         TrapKind::ExtraKey => {
             let declared: Vec<&str> = view.properties().iter().map(|p| p.0).collect();
             match view.required().into_iter().find(|r| !declared.contains(r)) {
-                Some(r) => (
-                    None,
-                    Some(format!(
-                        "\"required\" names {r:?}, which is not a property: closing the object \
-                         would refuse every call, so declare {r:?} (or fix the name) first"
-                    )),
-                ),
+                Some(r) => {
+                    let r = crate::tools::quote(r);
+                    (
+                        None,
+                        Some(format!(
+                            "\"required\" names {r}, which is not a property: closing the \
+                             object would refuse every call, so declare {r} (or fix the name) \
+                             first"
+                        )),
+                    )
+                }
                 None => fix("additionalProperties", json!(false)),
             }
         }

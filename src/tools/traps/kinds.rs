@@ -3,6 +3,7 @@
 
 use serde_json::{Number, Value, json};
 
+use crate::tools::quote;
 use crate::tools::schema::View;
 
 /// The kinds of trap (the `kind` field of `tools --json`; stable names).
@@ -360,7 +361,7 @@ fn near_misses(view: &View<'_>, out: &mut Vec<Wrong>) {
         if let Some(c) = cased.filter(|c| !listed(c)) {
             out.push((
                 TrapKind::EnumNearMiss,
-                format!("enum near-miss: {c:?} for {v:?}"),
+                format!("enum near-miss: {} for {}", quote(&c), quote(v)),
                 Value::String(c),
             ));
         }
@@ -368,7 +369,7 @@ fn near_misses(view: &View<'_>, out: &mut Vec<Wrong>) {
         if !listed(&spaced) {
             out.push((
                 TrapKind::EnumNearMiss,
-                format!("enum near-miss: {v:?} with a trailing space"),
+                format!("enum near-miss: {} with a trailing space", quote(v)),
                 Value::String(spaced),
             ));
         }

@@ -145,7 +145,8 @@ impl ToolEngine {
         if key.is_empty() {
             return;
         }
-        let quoted = format!("{:?}", key.trim_matches('"'));
+        // As the arguments' JSON text writes it.
+        let quoted = serde_json::to_string(key.trim_matches('"')).unwrap_or_default();
         let text = self.args.text();
         let Some(line) = text.lines().position(|l| l.contains(&quoted)) else {
             return;
@@ -188,7 +189,15 @@ impl Engine for ToolEngine {
             run_validator(&self.validator, &input, None).verdict(),
             run_validator(&self.validator, &input, Some(rule)).verdict(),
         );
-        Some(Flip::between(&trap.label, &a, &b, "let through"))
+        // The row's name and the validator's words quote the file: cleaned for the screen.
+        Some(
+            Flip::between(&trap.label, &a, &b, "let through").map(|f| Flip {
+                id: crate::sanitize::clean(&f.id, false),
+                with: crate::sanitize::clean(&f.with, false),
+                without: crate::sanitize::clean(&f.without, false),
+                ..f
+            }),
+        )
     }
 
     fn editor_mut(&mut self, panel: Panel) -> Option<&mut Editor> {

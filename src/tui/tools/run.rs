@@ -5,6 +5,7 @@
 use crate::orchestrator::Category;
 use crate::replay::warn::WarnKind;
 use crate::replay::{CallSpec, Clock, ResultSpec, Run, RunBuilder, TurnSpec, Validation};
+use crate::sanitize::clean;
 use crate::tools::scenario::{Plan, PlannedTurn};
 
 /// How long the model thinks and a simulated tool takes, in virtual milliseconds.
@@ -26,7 +27,7 @@ pub fn build(plan: &Plan) -> Run {
                     start_ms: start,
                     end_ms: t,
                     calls: Vec::new(),
-                    final_answer: Some(answer.clone()),
+                    final_answer: Some(clean(answer, true)),
                 });
             }
             PlannedTurn::Calls(calls) => {
@@ -40,11 +41,14 @@ pub fn build(plan: &Plan) -> Run {
                 for c in calls {
                     let (validation, category) = match &c.verdict {
                         Ok(()) => (Validation::Passed, Category::Ok),
-                        Err(e) => (Validation::Failed(e.clone()), Category::InvalidArguments),
+                        Err(e) => (
+                            Validation::Failed(clean(e, false)),
+                            Category::InvalidArguments,
+                        ),
                     };
                     let lane = b.call(CallSpec {
                         id: c.id.clone(),
-                        tool: c.tool.clone(),
+                        tool: clean(&c.tool, false),
                         at_ms: at,
                         args: c.args.clone(),
                         validation,
