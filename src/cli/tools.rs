@@ -180,7 +180,7 @@ fn human(r: &Report<'_>) -> String {
         Some(why) => line(&mut s, &format!("  refused by the validator: {why}")),
         None => line(&mut s, "  honoured by the validator"),
     }
-    let declared = if r.strict_declared() {
+    let declared = if t.strict_declared() {
         " (the declaration asks for strict)"
     } else {
         ""
@@ -237,7 +237,12 @@ fn traps(s: &mut String, r: &Report<'_>) {
         };
         line(s, &format!("    LET THROUGH  {}: {args}", trap.title()));
         match (&trap.fix, &trap.why) {
-            (Some(f), _) => line(s, &format!("                 fix: {}", f.text())),
+            (Some(f), _) => {
+                line(s, &format!("                 fix: {}", f.text()));
+                if let Some(cost) = f.cost_text() {
+                    line(s, &format!("                      ({cost})"));
+                }
+            }
             (None, Some(w)) => line(s, &format!("                 no fix: {w}")),
             _ => {}
         }

@@ -230,6 +230,12 @@ impl Tool {
         self.format.form().schema_in(&self.declaration)
     }
 
+    /// Strict mode is asked for in the declaration itself (`"strict": true`).
+    pub fn strict_declared(&self) -> bool {
+        let yes = Some(&Value::Bool(true));
+        self.declaration.get("strict") == yes || self.declaration.pointer("/function/strict") == yes
+    }
+
     /// The entry's place for messages: `tools[3]`, or `the declaration`.
     pub fn place(&self) -> String {
         if self.at.is_empty() {

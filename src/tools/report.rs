@@ -40,20 +40,22 @@ impl<'t> Report<'t> {
         }
     }
 
-    /// Strict mode is asked for in the declaration itself (`"strict": true`).
-    pub fn strict_declared(&self) -> bool {
-        let d = &self.tool.declaration;
-        d.get("strict") == Some(&Value::Bool(true))
-            || d.pointer("/function/strict") == Some(&Value::Bool(true))
-    }
-
     /// The `tools --json` line.
     pub fn to_json(&self) -> Value {
         let traps: Vec<Value> = self
             .traps
             .traps
             .iter()
-            .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
+            .map(|t| {
+                let mut v = serde_json::to_value(t).unwrap_or(Value::Null);
+                if let Value::Object(m) = &mut v {
+                    m.insert(
+                        "fix_cost".into(),
+                        t.fix.as_ref().map_or(Value::Null, |f| f.cost_json()),
+                    );
+                }
+                v
+            })
             .collect();
         json!({
             "name": self.tool.name,
@@ -62,7 +64,7 @@ impl<'t> Report<'t> {
             "honoured": self.tool.honoured(),
             "refused": self.tool.refusal(),
             "strict": self.strict,
-            "strict_declared": self.strict_declared(),
+            "strict_declared": self.tool.strict_declared(),
             "traps": traps,
             "through": self.traps.through(),
             "note": self.traps.note,

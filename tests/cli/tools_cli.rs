@@ -336,3 +336,60 @@ fn lines_of(text: &str) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect()
 }
+
+/// An OpenAI Responses declaration that asks for strict mode and is ready for it.
+pub(crate) const STRICT: &str = r#"[{"type": "function", "name": "final_result", "strict": true,
+  "description": "The final response.",
+  "parameters": {"type": "object", "additionalProperties": false, "required": ["city"],
+    "properties": {"city": {"type": "string", "description": "A city."}}}}]"#;
+
+#[test]
+fn a_fix_that_costs_strict_mode_says_so_and_what_to_do_instead() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("strict.json");
+    std::fs::write(&f, STRICT).unwrap();
+    let path = f.to_str().unwrap();
+    let text = String::from_utf8(tooldojo(&["tools", path], None).stdout).unwrap();
+    let fix = text
+        .lines()
+        .position(|l| l.contains("fix: add \"maxLength\": 256 on city"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let cost = text.lines().nth(fix + 1).unwrap();
+    assert!(
+        cost.contains(
+            "costs strict mode: \"maxLength\" is outside OpenAI's and Anthropic's strict \
+             subset; to keep strict, send the provider a copy without it and keep it in the \
+             schema your validator checks, or check the string's length in the tool's handler"
+        ),
+        "{text}"
+    );
+    let out = tooldojo(&["tools", path, "--json"], None);
+    let traps = lines(&out)[0]["traps"].as_array().unwrap().clone();
+    let over = traps.iter().find(|t| t["kind"] == "over_long").unwrap();
+    assert_eq!(
+        over["fix_cost"]["strict"],
+        serde_json::json!(["openai", "anthropic"])
+    );
+    assert!(
+        over["fix_cost"]["instead"]
+            .as_str()
+            .unwrap()
+            .contains("handler")
+    );
+    assert!(
+        traps
+            .iter()
+            .all(|t| t["ok"] == true || t["fix_cost"].is_null())
+    );
+    // A fix strict mode takes costs nothing, and says so as null.
+    let out = tooldojo(&["tools", EXAMPLE, "--json"], None);
+    let search = &lines(&out)[0];
+    let extra = search["traps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["kind"] == "extra_key")
+        .unwrap();
+    assert_eq!(extra["fix"], "add \"additionalProperties\": false");
+    assert!(extra["fix_cost"].is_null(), "{extra}");
+}

@@ -505,3 +505,33 @@ fn a_hostile_tools_file_draws_no_raw_control_anywhere() {
         }
     }
 }
+
+#[test]
+fn the_fix_list_says_which_fixes_cost_strict_mode() {
+    let text = r#"[{"type": "function", "name": "final_result", "strict": true,
+      "parameters": {"type": "object", "additionalProperties": false, "required": ["city"],
+        "properties": {"city": {"type": "string"}}}}]"#;
+    let file = ToolsFile {
+        name: "strict.json".into(),
+        set: Arc::new(ToolSet::from_text(text, None).unwrap()),
+    };
+    let mut a = app_on(file, 160, 45, false);
+    let words = |a: &App| screen(a).split_whitespace().collect::<Vec<_>>().join(" ");
+    // The table marks it beside the fix.
+    assert!(
+        words(&a).contains("\"maxLength\": 256 (costs strict mode)"),
+        "{}",
+        screen(&a)
+    );
+    press(&mut a, "f");
+    let text = words(&a);
+    for shown in [
+        "costs strict mode: \"maxLength\" is outside OpenAI's and Anthropic's strict subset; \
+         to keep strict, send the provider a copy without it and keep it in the schema your \
+         validator checks, or check the string's length in the tool's handler.",
+        "Left out of the fixed copy: the declaration asks for strict mode.",
+        "every fix applied but those that cost the strict mode it asks for",
+    ] {
+        assert!(text.contains(shown), "{shown}:\n{}", screen(&a));
+    }
+}

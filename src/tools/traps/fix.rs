@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::{Trap, TrapKind};
 use crate::tools::schema::{Seg, View, json_type};
+use crate::tools::strict::Provider;
 use crate::validate::Form;
 
 /// What a declaration without any schema offers instead of a fix.
@@ -27,6 +28,8 @@ pub struct Fix {
     pub value: Value,
     /// The field it guards (`per_page`; empty for the whole arguments).
     pub field: String,
+    /// The strict modes it would cost the declaration (see `cost.rs`), when any.
+    pub costs: Vec<Provider>,
 }
 
 impl Fix {
@@ -36,6 +39,7 @@ impl Fix {
             key: key.to_owned(),
             value,
             field: crate::tools::schema::show_path(path),
+            costs: Vec::new(),
         }
     }
 
@@ -330,18 +334,21 @@ mod tests {
             key: "additionalProperties".into(),
             value: json!(false),
             field: "".into(),
+            costs: Vec::new(),
         };
         let f2 = Fix {
             at: "/properties/a".into(),
             key: "maximum".into(),
             value: json!(100),
             field: "a".into(),
+            costs: Vec::new(),
         };
         let f3 = Fix {
             at: "".into(),
             key: "required".into(),
             value: json!(["b"]),
             field: "".into(),
+            costs: Vec::new(),
         };
         let out = apply_fixes(&decl, Form::OpenaiChat, &[&f1, &f2, &f3]);
         let p = &out["function"]["parameters"];

@@ -9,8 +9,10 @@
 //! ([`Fix`]), or why there is none.
 //!
 //! - `kinds.rs`: the trap kinds and the wrong values each one writes for a field;
-//! - `fix.rs`: the fix for what gets through, and fixes applied to a copy of a declaration.
+//! - `fix.rs`: the fix for what gets through, and fixes applied to a copy of a declaration;
+//! - `cost.rs`: what a fix costs in strict mode, on a declaration strict mode takes.
 
+pub mod cost;
 pub(crate) mod fix;
 mod kinds;
 
@@ -158,7 +160,8 @@ impl TrapReport {
     }
 }
 
-/// The traps of `tool`, judged by its validator.
+/// The traps of `tool`, judged by its validator, each fix marked with the strict modes it
+/// would cost the declaration.
 pub fn report(tool: &Tool) -> TrapReport {
     let Some(validator) = tool.validator() else {
         return TrapReport {
@@ -168,7 +171,9 @@ pub fn report(tool: &Tool) -> TrapReport {
     };
     let empty = Value::Object(Map::new());
     let root = tool.schema().unwrap_or(&empty);
-    Run::new(validator, root, tool.schema().is_none()).report()
+    let mut out = Run::new(validator, root, tool.schema().is_none()).report();
+    cost::mark(tool, &mut out);
+    out
 }
 
 /// The traps of any validator and the JSON Schema it was compiled from.

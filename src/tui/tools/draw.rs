@@ -335,6 +335,20 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
         let text = format!("{} (closes: {})", f.text(), closes.join("; "));
         let bullet = Span::styled(format!("{} ", t.sym.bullet), t.warn);
         lines.extend(wrap_prefixed(vec![bullet], &clean(&text, false), w, t.base));
+        if let Some(cost) = f.cost_text() {
+            let kept = if a.left_out(f) {
+                " Left out of the fixed copy: the declaration asks for strict mode."
+            } else {
+                ""
+            };
+            let pad = Span::raw("  ");
+            lines.extend(wrap_prefixed(
+                vec![pad],
+                &format!("{cost}.{kept}"),
+                w,
+                t.warn,
+            ));
+        }
     }
     if fixes.iter().any(|f| f.value.is_number()) {
         for l in wrap(crate::tools::traps::fix::STAND_IN, w) {
@@ -361,10 +375,15 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
         }
     }
     lines.push(Line::default());
-    lines.push(Line::styled(
-        "The declaration with every fix applied (w writes it as NAME.fixed.json):",
-        t.heading,
-    ));
+    let heading = if fixes.iter().any(|f| a.left_out(f)) {
+        "The declaration with every fix applied but those that cost the strict mode it asks \
+         for (w writes it as NAME.fixed.json):"
+    } else {
+        "The declaration with every fix applied (w writes it as NAME.fixed.json):"
+    };
+    for l in wrap(heading, w) {
+        lines.push(Line::styled(l, t.heading));
+    }
     if let Some(fixed) = s.fixed_declaration() {
         let text = serde_json::to_string_pretty(&fixed).unwrap_or_default();
         lines.extend(highlight_json_text(&text, t));

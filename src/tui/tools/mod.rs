@@ -32,7 +32,7 @@ use ratatui::layout::Rect;
 use crate::course::tools_progress::{ToolsProgress, tool_key};
 use crate::tools::hygiene::{self, Note};
 use crate::tools::outline;
-use crate::tools::strict::{self, Readiness};
+use crate::tools::strict::{self, Provider, Readiness};
 use crate::tools::traps::{self, Fix, TrapReport};
 use crate::tools::{Tool, ToolsFile};
 use crate::tui::blocks::predict::PredictWidget;
@@ -64,6 +64,8 @@ pub struct Analysis {
     pub hygiene: Vec<Note>,
     pub outline: Vec<outline::Row>,
     pub validator: Option<Arc<Validator>>,
+    /// The strict modes the declaration asks for: the fixed copy keeps them.
+    pub asked: Vec<Provider>,
 }
 
 impl Analysis {
@@ -74,6 +76,7 @@ impl Analysis {
             hygiene: hygiene::notes(tool, &traps),
             outline: outline::rows(tool.schema(), &traps),
             validator: tool.validator().cloned().map(Arc::new),
+            asked: traps::cost::asked(tool),
             traps,
         }
     }
@@ -87,6 +90,12 @@ impl Analysis {
             }
         }
         out
+    }
+
+    /// Does the fixed copy leave `fix` out: would it cost a strict mode the declaration
+    /// asks for?
+    pub fn left_out(&self, fix: &Fix) -> bool {
+        fix.costs.iter().any(|p| self.asked.contains(p))
     }
 }
 
@@ -470,14 +479,16 @@ impl ToolsScreen {
         ToolsUpdate::Redraw
     }
 
-    /// The selected declaration with every fix applied.
+    /// The selected declaration with every fix applied, but those that would cost a strict
+    /// mode it asks for.
     pub fn fixed_declaration(&self) -> Option<serde_json::Value> {
         let tool = self.tool()?;
         let a = self.analysis(self.sel)?;
+        let fixes: Vec<&Fix> = a.fixes().into_iter().filter(|f| !a.left_out(f)).collect();
         Some(traps::apply_fixes(
             &tool.declaration,
             tool.format.form(),
-            &a.fixes(),
+            &fixes,
         ))
     }
 

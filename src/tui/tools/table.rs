@@ -28,6 +28,7 @@ struct Columns {
 /// What the fix column says of a trap: the fix, or why there is none.
 fn fix_text(trap: &Trap) -> String {
     match (&trap.fix, &trap.why) {
+        (Some(f), _) if !f.costs.is_empty() => format!("{} (costs strict mode)", f.snippet()),
         (Some(f), _) => f.snippet(),
         (None, Some(why)) if trap.ok => why.clone(),
         _ => String::new(),

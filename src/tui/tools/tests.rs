@@ -88,3 +88,36 @@ fn equal_names_share_as_much_as_each_other() {
     assert_eq!(shared[1].start, "update_reservation_".len());
     assert_eq!(shared[4], list::Shared::default());
 }
+
+#[test]
+fn the_fixed_copy_keeps_the_strict_mode_the_declaration_asks_for() {
+    let text = r#"[{"type": "function", "name": "final_result", "strict": true,
+      "parameters": {"type": "object", "additionalProperties": false,
+        "required": ["city", "n"],
+        "properties": {"city": {"type": "string"}, "n": {"type": "integer"}}}}]"#;
+    let set = crate::tools::ToolSet::from_text(text, None).unwrap();
+    let s = ToolsScreen::new(
+        ToolsFile {
+            name: "strict.json".into(),
+            set: Arc::new(set),
+        },
+        None,
+    );
+    let fixed = s.fixed_declaration().unwrap();
+    let copy = crate::tools::strict::readiness(fixed.get("parameters"));
+    // OpenAI's, which it asks for, stays; the maximum Anthropic's strict mode does not
+    // take is still applied (Anthropic's is not asked for).
+    assert!(copy.openai.ok, "{copy:?}\n{fixed}");
+    assert!(
+        fixed["parameters"]["properties"]["city"]
+            .get("maxLength")
+            .is_none()
+    );
+    assert!(
+        fixed["parameters"]["properties"]["n"]
+            .get("maximum")
+            .is_some()
+    );
+    let a = s.analysis(0).unwrap();
+    assert!(a.fixes().iter().any(|f| a.left_out(f)));
+}
