@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::orchestrator::{Category, Outcome};
+use crate::orchestrator::{Category, Outcome, Rejection};
 
 use super::run::{
     CallLane, CallResult, Clock, Events, Lane, Origin, Parts, Run, SegKind, Segment, TurnLane,
@@ -121,8 +121,20 @@ impl RunBuilder {
         i
     }
 
-    /// The next tool call, in the latest turn; returns its lane among the calls.
+    /// The next tool call, in the latest turn; returns its lane among the calls. A result
+    /// came back from one attempt that ran until it.
     pub fn call(&mut self, spec: CallSpec) -> usize {
+        self.push_call(spec, true)
+    }
+
+    /// The next tool call, refused by the argument check before it was dispatched: no
+    /// attempt ran, and its result (the validator's error as the model is told it) went back
+    /// at once, when it was proposed.
+    pub fn refused(&mut self, spec: CallSpec) -> usize {
+        self.push_call(spec, false)
+    }
+
+    fn push_call(&mut self, spec: CallSpec, ran: bool) -> usize {
         let i = self.calls.len();
         let lane = Some(u32::try_from(i).unwrap_or(u32::MAX));
         let verdict = match &spec.validation {
@@ -151,16 +163,28 @@ impl RunBuilder {
             events: vec![u32::try_from(self.events.len() - 1).unwrap_or(u32::MAX)],
         };
         if let Some(r) = spec.result {
-            let end = r.at_ms.max(spec.at_ms);
-            call.segments.push(Segment {
-                kind: SegKind::Run,
-                attempt: 1,
-                start: spec.at_ms,
-                end,
-                outcome: Some(outcome_of(r.category)),
-                timeout_ms: None,
-                error: None,
-            });
+            let end = if ran {
+                r.at_ms.max(spec.at_ms)
+            } else {
+                spec.at_ms
+            };
+            if ran {
+                call.segments.push(Segment {
+                    kind: SegKind::Run,
+                    attempt: 1,
+                    start: spec.at_ms,
+                    end,
+                    outcome: Some(outcome_of(r.category)),
+                    timeout_ms: None,
+                    error: None,
+                });
+            } else {
+                let why = match &call.validation {
+                    Validation::Failed(why) => why.clone(),
+                    _ => crate::sanitize::clean(&r.text, false),
+                };
+                call.rejected = Some((Rejection::InvalidArguments, why));
+            }
             self.events.push((
                 end,
                 lane,
@@ -176,7 +200,7 @@ impl RunBuilder {
             call.result = Some(CallResult {
                 t_ms: end,
                 category: r.category,
-                attempts: 1,
+                attempts: u32::from(ran),
                 truncated: false,
                 bytes: r.text.len(),
                 authorization: None,

@@ -1,6 +1,7 @@
 //! A declaration's generated scenario (`crate::tools::scenario`) as a run the trace player
 //! plays: each planned turn and call in order on a virtual clock, the validator's verdicts
-//! as the calls' validation, the repaired call and the trap that got through marked.
+//! as the calls' validation (a refused call runs no attempt and is answered at once), the
+//! repaired call and the trap that got through marked.
 
 use crate::orchestrator::Category;
 use crate::replay::warn::WarnKind;
@@ -46,7 +47,7 @@ pub fn build(plan: &Plan) -> Run {
                             Category::InvalidArguments,
                         ),
                     };
-                    let lane = b.call(CallSpec {
+                    let spec = CallSpec {
                         id: c.id.clone(),
                         tool: clean(&c.tool, false),
                         at_ms: at,
@@ -57,7 +58,13 @@ pub fn build(plan: &Plan) -> Run {
                             category,
                             text: c.result.clone(),
                         }),
-                    });
+                    };
+                    // A call the validator refuses never reaches the tool: no attempt, and
+                    // its error goes back at once.
+                    let lane = match c.verdict {
+                        Ok(()) => b.call(spec),
+                        Err(_) => b.refused(spec),
+                    };
                     match (&c.verdict, &c.finding) {
                         (Err(e), _) => {
                             b.finding(Some(lane), WarnKind::InvalidArguments, e);
@@ -75,7 +82,9 @@ pub fn build(plan: &Plan) -> Run {
                         _ => {}
                     }
                 }
-                t = at + TOOL_MS;
+                // The next turn starts when the last result is back.
+                let ran = calls.iter().any(|c| c.verdict.is_ok());
+                t = if ran { at + TOOL_MS } else { at };
             }
         }
     }

@@ -121,3 +121,32 @@ fn the_fixed_copy_keeps_the_strict_mode_the_declaration_asks_for() {
     let a = s.analysis(0).unwrap();
     assert!(a.fixes().iter().any(|f| a.left_out(f)));
 }
+
+#[test]
+fn a_call_the_validator_refuses_runs_no_attempt_and_is_answered_at_once() {
+    let s = screen();
+    let tool = &s.file.set.tools[0];
+    let a = s.analysis(0).unwrap();
+    let plan = crate::tools::scenario::plan(tool, &a.traps).unwrap();
+    let run = run::build(&plan);
+    let refused: Vec<_> = run
+        .calls
+        .iter()
+        .filter(|c| matches!(c.validation, crate::replay::Validation::Failed(_)))
+        .collect();
+    assert!(!refused.is_empty());
+    for c in refused {
+        assert!(c.segments.is_empty(), "{:?}", c.segments);
+        let r = c.result.as_ref().unwrap();
+        assert_eq!((r.t_ms, r.attempts), (c.proposed_ms, 0), "{r:?}");
+        assert_eq!(r.category, crate::orchestrator::Category::InvalidArguments);
+    }
+    // The calls it let through ran once, for the tool's time.
+    let ran = run
+        .calls
+        .iter()
+        .find(|c| c.validation == crate::replay::Validation::Passed)
+        .unwrap();
+    assert_eq!(ran.result.as_ref().unwrap().attempts, 1);
+    assert_eq!(ran.segments.len(), 1);
+}
