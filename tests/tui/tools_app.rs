@@ -535,3 +535,62 @@ fn the_fix_list_says_which_fixes_cost_strict_mode() {
         assert!(text.contains(shown), "{shown}:\n{}", screen(&a));
     }
 }
+
+/// The playground's rows from its top to its end, read a line at a time as `j` scrolls
+/// it (the body: between the two-line head and the key bar).
+fn playground_rows(a: &mut App, h: usize) -> Vec<String> {
+    let body = |a: &App| -> Vec<String> {
+        let text = screen(a);
+        text.lines()
+            .skip(2)
+            .take(h - 3)
+            .map(str::to_owned)
+            .collect()
+    };
+    let below = |rows: &[String]| rows.last().is_some_and(|l| l.contains("more lines below"));
+    let first = body(a);
+    if !below(&first) {
+        return first;
+    }
+    let mut rows = first[..first.len() - 1].to_vec();
+    for _ in 0..500 {
+        press(a, "j");
+        let b = body(a);
+        rows.push(b[b.len() - 2].clone());
+        if !below(&b) {
+            rows.push(b[b.len() - 1].clone());
+            return rows;
+        }
+    }
+    panic!("the playground never reached its end");
+}
+
+#[test]
+fn every_row_that_flips_can_be_read_in_the_playground() {
+    for (w, h) in [(80, 24), (160, 45)] {
+        let mut a = app_on(example(), w, h, false);
+        // The type check off, then the focus back on the arguments (j scrolls there).
+        press(&mut a, "p<Tab><Down><Down> ");
+        let text = screen(&a);
+        assert!(text.contains("16 of 36 trap rows"), "{w}x{h}:\n{text}");
+        assert!(text.contains("more lines below: PgDn"), "{w}x{h}:\n{text}");
+        assert!(text.contains("PgDn scroll"), "{w}x{h}:\n{text}");
+        press(&mut a, "<Tab>");
+        let rows = playground_rows(&mut a, h.into());
+        let flips = rows.iter().filter(|r| r.contains("without:")).count();
+        assert_eq!(flips, 16, "{w}x{h}:\n{}", rows.join("\n"));
+        assert!(rows.last().unwrap().contains('╰'), "{}", rows.join("\n"));
+        // PgUp goes back a page at a time, to the top.
+        press(&mut a, &"<PgUp>".repeat(10));
+        let text = screen(&a);
+        assert!(text.contains("╭ ▶ Playground"), "{w}x{h}:\n{text}");
+        assert!(!text.contains("lines above"), "{w}x{h}:\n{text}");
+        // The help names the keys that scroll it.
+        press(&mut a, "?");
+        assert!(
+            screen(&a).contains("PgUp/PgDn scroll the playground"),
+            "{}",
+            screen(&a)
+        );
+    }
+}

@@ -83,8 +83,16 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
             fixes(s, body, buf, t);
             render_keys(&FIX_BAR, None, t, bar, buf);
         }
-        Mode::Predict(widget) => hosted(widget.as_ref(), body, bar, buf, t),
-        Mode::Play(p) => hosted(p.as_ref(), body, bar, buf, t),
+        Mode::Predict(widget) => {
+            widget.render(body, buf, &hosted_ctx(t));
+            let keys = super::help::hosted_bar(widget.as_ref(), false);
+            render_keys(&keys, None, t, bar, buf);
+        }
+        Mode::Play(p) => {
+            let scrolls = scrolled(s, p.as_ref(), body, buf, t);
+            let keys = super::help::hosted_bar(p.as_ref(), scrolls);
+            render_keys(&keys, None, t, bar, buf);
+        }
     }
     if s.help {
         let w = usize::from(area.width.saturating_sub(4)).min(64);
@@ -109,17 +117,71 @@ fn subtitle(s: &ToolsScreen, t: &Theme) -> String {
     parts.join(&format!(" {} ", dot(t)))
 }
 
-/// The predict table or the playground, filling the body, with its own keys in the bar.
-fn hosted(widget: &dyn BlockWidget, body: Rect, bar: Rect, buf: &mut Buffer, t: &Theme) {
-    let ctx = RenderCtx {
+/// How the predict table or the playground is drawn in the body: focused and entered.
+fn hosted_ctx(t: &Theme) -> RenderCtx<'_> {
+    RenderCtx {
         theme: t,
         focused: true,
         active: true,
         demo: false,
+    }
+}
+
+/// The playground in the body: whole when it fits; else drawn off-screen at its full height
+/// and its rows from where it is scrolled to copied in, the first and last rows saying how
+/// many lines lie above and below. Returns whether it scrolls.
+fn scrolled(
+    s: &ToolsScreen,
+    widget: &dyn BlockWidget,
+    body: Rect,
+    buf: &mut Buffer,
+    t: &Theme,
+) -> bool {
+    let full = widget.height_for(body.width, body.height);
+    let shown = usize::from(body.height);
+    if full <= body.height || shown < 3 {
+        widget.render(body, buf, &hosted_ctx(t));
+        s.play_view.set((0, shown, body.width));
+        return false;
+    }
+    let mut off = Buffer::empty(Rect::new(0, 0, body.width, full));
+    off.set_style(off.area, t.base);
+    widget.render(off.area, &mut off, &hosted_ctx(t));
+    let total = usize::from(full);
+    let max = total - shown;
+    let at = s.play_scroll.min(max);
+    s.play_view.set((max, shown, body.width));
+    for (row, y) in (at..at + shown).zip(body.top()..body.bottom()) {
+        let Ok(row) = u16::try_from(row) else { break };
+        for (col, x) in (0..body.width).zip(body.left()..body.right()) {
+            if let (Some(from), Some(to)) = (off.cell((col, row)), buf.cell_mut((x, y))) {
+                *to = from.clone();
+            }
+        }
+    }
+    let mark = |y: u16, text: String, buf: &mut Buffer| {
+        for x in body.left()..body.right() {
+            if let Some(c) = buf.cell_mut((x, y)) {
+                c.reset();
+                c.set_style(t.base);
+            }
+        }
+        let text = truncate(&text, usize::from(body.width), t.sym.ellipsis);
+        buf.set_line(body.x, y, &Line::styled(text, t.dim), body.width);
     };
-    widget.render(body, buf, &ctx);
-    let keys = super::help::hosted_bar(widget);
-    render_keys(&keys, None, t, bar, buf);
+    if at > 0 {
+        mark(
+            body.y,
+            format!("{} {} lines above: PgUp", t.sym.ellipsis, at + 1),
+            buf,
+        );
+    }
+    if at < max {
+        let below = total - (at + shown) + 1;
+        let text = format!("{} {below} more lines below: PgDn", t.sym.arrow);
+        mark(body.bottom() - 1, text, buf);
+    }
+    true
 }
 
 fn browse(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {

@@ -133,6 +133,44 @@ impl ToolEngine {
         out
     }
 
+    /// The arguments' area and the verdict's and rules' area of `inner`: side by side when
+    /// it is wide, else the arguments above (at most half the height, at least 6 rows).
+    fn split(&self, inner: Rect) -> (Rect, Rect) {
+        if inner.width >= 100 {
+            let [l, r] = inner.layout(&Layout::horizontal([
+                Constraint::Percentage(50),
+                Constraint::Percentage(50),
+            ]));
+            return (
+                l,
+                Rect {
+                    x: r.x + 1,
+                    width: r.width.saturating_sub(1),
+                    ..r
+                },
+            );
+        }
+        let ed = self
+            .args
+            .full_height(inner.width)
+            .min(inner.height / 2 + 1)
+            .max(6.min(inner.height));
+        let [l, r] = inner.layout(&Layout::vertical([
+            Constraint::Length(ed),
+            Constraint::Fill(1),
+        ]));
+        (l, r)
+    }
+
+    /// Rows the verdict takes at `width` cells.
+    fn result_height(&self, shell: &Shell<Rule>, width: u16) -> u16 {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let n = self
+            .result_lines(&theme, usize::from(width), shell.off())
+            .len();
+        u16::try_from(n).unwrap_or(u16::MAX)
+    }
+
     /// Mark the row of the arguments editor in `area` that holds the failing member.
     fn mark_failure(&self, area: Rect, buf: &mut Buffer, t: &Theme) {
         let Some(v) = &self.run.first else { return };
@@ -229,44 +267,25 @@ impl Engine for ToolEngine {
         }
     }
 
+    /// Every row it draws: the arguments beside (or above) the verdict, the gap under it
+    /// and the rules with their rows that flip.
     fn height(&self, shell: &Shell<Rule>, width: u16, available: u16) -> u16 {
-        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
         let inner = width.saturating_sub(2);
-        let res = self
-            .result_lines(&theme, usize::from(inner), shell.off())
-            .len() as u16;
-        let ed = self.args.full_height(inner).max(6);
-        (ed + res + shell.rules_panel_height(inner) + 2).max(available.min(ed + res + 2))
+        let (left, right) = self.split(Rect::new(0, 0, inner, u16::MAX / 2));
+        let ed = self.args.full_height(left.width).max(6);
+        let res = self.result_height(shell, right.width);
+        let rules = shell.rules_panel_height(right.width);
+        let need = if left.y == right.y {
+            ed.max(res + 1 + rules)
+        } else {
+            ed + res + 1 + rules
+        };
+        (need + 2).max(available.min(ed + res + 2))
     }
 
     fn render(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
         let Canvas { shell, theme, show } = *c;
-        let wide = inner.width >= 100;
-        let (left, right) = if wide {
-            let [l, r] = inner.layout(&Layout::horizontal([
-                Constraint::Percentage(50),
-                Constraint::Percentage(50),
-            ]));
-            (
-                l,
-                Rect {
-                    x: r.x + 1,
-                    width: r.width.saturating_sub(1),
-                    ..r
-                },
-            )
-        } else {
-            let ed = self
-                .args
-                .full_height(inner.width)
-                .min(inner.height / 2 + 1)
-                .max(6.min(inner.height));
-            let [l, r] = inner.layout(&Layout::vertical([
-                Constraint::Length(ed),
-                Constraint::Fill(1),
-            ]));
-            (l, r)
-        };
+        let (left, right) = self.split(inner);
         self.args.render(
             left,
             buf,
@@ -287,8 +306,16 @@ impl Engine for ToolEngine {
         shell.draw_rules(theme, rules, buf, show);
     }
 
-    fn focus_line(&self, _shell: &Shell<Rule>, _width: u16) -> u16 {
-        1
+    /// The top of the block, or of the rules while they have the focus (at the height
+    /// the block asks for, as a host that scrolls it draws it).
+    fn focus_line(&self, shell: &Shell<Rule>, width: u16) -> u16 {
+        if shell.focus() != Panel::Rules {
+            return 1;
+        }
+        let inner = width.saturating_sub(2);
+        let tall = self.height(shell, width, 0).saturating_sub(2);
+        let (_, right) = self.split(Rect::new(0, 0, inner, tall));
+        1 + right.y + self.result_height(shell, right.width).min(right.height) + 1
     }
 
     fn save(&self) -> Map<String, Value> {

@@ -56,11 +56,12 @@ pub(super) fn hosted(widget: &dyn BlockWidget) -> Vec<(&'static str, &'static st
         .collect()
 }
 
-/// The key bar of a hosted view: its first two keys first, then the rest; quit, Esc and
-/// the help kept on the right (unless it takes text, when Esc is its own). Esc is said in
-/// one word there (`Esc list`, as the list's own bar says `Esc home`), so the view's own
-/// keys keep the room; the help says it whole.
-pub(super) fn hosted_bar(widget: &dyn BlockWidget) -> Vec<BarKey> {
+/// The key bar of a hosted view: its first two keys first, then the rest (and the scroll
+/// keys when it is taller than the body); quit, Esc and the help kept on the right (unless
+/// it takes text, when Esc is its own). Esc is said in one word there (`Esc list`, as the
+/// list's own bar says `Esc home`), so the view's own keys keep the room; the help says it
+/// whole.
+pub(super) fn hosted_bar(widget: &dyn BlockWidget, scrolls: bool) -> Vec<BarKey> {
     let keys = hosted(widget);
     let mut bar: Vec<BarKey> = keys
         .iter()
@@ -68,6 +69,9 @@ pub(super) fn hosted_bar(widget: &dyn BlockWidget) -> Vec<BarKey> {
         .enumerate()
         .map(|(i, (k, w))| BarKey::new(k, w, if i < 2 { Rank::Focus } else { Rank::Rest }))
         .collect();
+    if scrolls {
+        bar.push(BarKey::new("PgUp/PgDn", "scroll", Rank::Scroll).brief("PgDn", "scroll"));
+    }
     // Quit before the way back and the help, as on every other screen.
     bar.push(BarKey::new("Ctrl-C", "quit", Rank::Always));
     if keys.iter().any(|(k, w)| *k == "Esc" && *w == BACK) {
@@ -104,6 +108,12 @@ fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
         Mode::Predict(widget) => hosted(widget.as_ref()),
         Mode::Play(p) => hosted(p.as_ref()),
     };
+    if matches!(s.mode, Mode::Play(_)) && s.play_view.get().0 > 0 {
+        keys.push((
+            "PgUp/PgDn",
+            "scroll the playground (and Up/Down where no pane takes them)",
+        ));
+    }
     if !matches!(s.mode, Mode::Browse | Mode::Fixes) {
         keys.extend([("?", "this help"), ("Ctrl-C", "quit now")]);
     }

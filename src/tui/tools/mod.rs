@@ -128,6 +128,10 @@ pub struct ToolsScreen {
     help_view: std::cell::Cell<(usize, usize)>,
     /// The fix list's last frame: how far it scrolls, and how many lines it showed.
     fix_view: std::cell::Cell<(u16, u16)>,
+    /// Rows of the playground scrolled away, when it is taller than the body.
+    play_scroll: usize,
+    /// The playground's last frame: how far it scrolls, how many rows it showed, how wide.
+    play_view: std::cell::Cell<(usize, usize, u16)>,
     /// A line saying what the last action did (a copy written, nothing to predict).
     note: Option<String>,
     cache: RefCell<HashMap<usize, Rc<Analysis>>>,
@@ -153,6 +157,8 @@ impl ToolsScreen {
             help_scroll: 0,
             help_view: std::cell::Cell::new((0, 0)),
             fix_view: std::cell::Cell::new((0, 0)),
+            play_scroll: 0,
+            play_view: std::cell::Cell::new((0, 0, 0)),
             note: None,
             cache: RefCell::new(HashMap::new()),
             list_top: std::cell::Cell::new(0),
@@ -250,7 +256,7 @@ impl ToolsScreen {
             }
             Mode::Play(p) => {
                 let out = p.handle_key(key, true);
-                return self.after_block(out, &key);
+                return self.after_play(out, &key);
             }
             Mode::Fixes => return self.fixes_key(&key),
             Mode::Browse => {}
@@ -275,6 +281,37 @@ impl ToolsScreen {
             }
             BlockOutcome::Ignored => ToolsUpdate::None,
         }
+    }
+
+    /// A key the playground handled or gave back: the scroll keys it gave back scroll it
+    /// when it is taller than the body, and after one it handled, the row it works on
+    /// (its focus line) is kept in view.
+    fn after_play(&mut self, out: BlockOutcome, key: &KeyEvent) -> ToolsUpdate {
+        let (max, shown, width) = self.play_view.get();
+        let at = self.play_scroll.min(max);
+        if out == BlockOutcome::Ignored && max > 0 {
+            let page = shown.saturating_sub(3).max(1);
+            let to = if is_down(key) {
+                Some(at + 1)
+            } else if is_up(key) {
+                Some(at.saturating_sub(1))
+            } else if plain(key, KeyCode::PageDown) {
+                Some(at + page)
+            } else if plain(key, KeyCode::PageUp) {
+                Some(at.saturating_sub(page))
+            } else {
+                None
+            };
+            if let Some(to) = to {
+                self.play_scroll = to.min(max);
+                return ToolsUpdate::Redraw;
+            }
+        }
+        if let (Mode::Play(p), BlockOutcome::Changed | BlockOutcome::Consumed) = (&self.mode, out) {
+            let focus = usize::from(p.focus_line(width).unwrap_or(0));
+            self.play_scroll = in_view(focus, at, max, shown);
+        }
+        self.after_block(out, key)
     }
 
     /// Keep what the open block did in the file's progress.
@@ -387,6 +424,7 @@ impl ToolsScreen {
             .unwrap_or_else(|| serde_json::json!({}));
         let p = engine::playground(&tool.name, v, a.traps.traps.clone(), &args);
         self.mode = Mode::Play(Box::new(p));
+        self.play_scroll = 0;
     }
 
     fn open_trace(&mut self) -> ToolsUpdate {
@@ -527,6 +565,25 @@ impl ToolsScreen {
     pub fn render(&self, area: Rect, buf: &mut Buffer, t: &Theme, present: bool) {
         draw::render(self, area, buf, t, present);
     }
+}
+
+/// Where a view scrolled to `at` (at most `max`, `shown` rows tall, a row of it taken by
+/// the mark of the lines above when it is scrolled, and one by that of the lines below
+/// when it does not reach the end) scrolls to for row `row` to show.
+fn in_view(row: usize, at: usize, max: usize, shown: usize) -> usize {
+    if max == 0 {
+        return 0;
+    }
+    let first = at + usize::from(at > 0);
+    let last = (at + shown).saturating_sub(1 + usize::from(at < max));
+    let to = if row < first {
+        row.saturating_sub(1)
+    } else if row > last {
+        (row + 2).saturating_sub(shown)
+    } else {
+        at
+    };
+    to.min(max)
 }
 
 /// The separator of a title's parts.
