@@ -594,3 +594,50 @@ fn every_row_that_flips_can_be_read_in_the_playground() {
         );
     }
 }
+
+/// A declaration the validator refuses (a backreference no linear-time engine runs), a
+/// server tool, and a second declaration with the first one's name.
+const REFUSED: &str = r#"{"tools": [{"name": "echo", "description": "Echo", "inputSchema": {"type": "object", "additionalProperties": false, "required": ["s"], "properties": {"s": {"type": "string", "pattern": "^(a)\\1$", "maxLength": 10}}}},
+{"name": "web", "type": "web_search_20250305"},
+{"name": "echo", "description": "dup", "inputSchema": {"type": "object", "properties": {}}}]}"#;
+
+fn refused_file() -> ToolsFile {
+    ToolsFile {
+        name: "refused.json".into(),
+        set: Arc::new(ToolSet::from_text(REFUSED, None).unwrap()),
+    }
+}
+
+#[test]
+fn a_refused_declaration_says_why_nothing_runs_whole() {
+    for (w, h) in [(80, 24), (50, 20)] {
+        for (key, said) in [
+            (
+                "<Enter>",
+                "The validator refuses this declaration: there is nothing to predict.",
+            ),
+            (
+                "p",
+                "The validator refuses this declaration: there is nothing to run.",
+            ),
+            (
+                "t",
+                "The validator refuses this declaration: there is no run to play.",
+            ),
+        ] {
+            let mut a = app_on(refused_file(), w, h, false);
+            press(&mut a, key);
+            assert_eq!(a.screen().name(), "tools");
+            let text = screen(&a);
+            let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(words.contains(said), "{key} at {w}x{h}:\n{text}");
+            // The next key takes it away, and the panes are whole again.
+            press(&mut a, "<Tab>");
+            assert!(
+                !screen(&a).contains("refuses this declaration:"),
+                "{}",
+                screen(&a)
+            );
+        }
+    }
+}

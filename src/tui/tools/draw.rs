@@ -65,15 +65,7 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
         &Line::styled(truncate(&title, w, t.sym.ellipsis), t.heading),
         head.width,
     );
-    // The fix list says what `w` did above the fixes, whole.
-    let note = s.note.clone().filter(|_| !matches!(s.mode, Mode::Fixes));
-    let sub = note.unwrap_or_else(|| subtitle(s, t));
-    buf.set_line(
-        head.x,
-        head.y + 1,
-        &Line::styled(truncate(&format!(" {sub}"), w, t.sym.ellipsis), t.dim),
-        head.width,
-    );
+    let body = subtitle_or_note(s, head, body, buf, t);
     match &s.mode {
         Mode::Browse => {
             browse(s, body, buf, t);
@@ -98,6 +90,36 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
         let w = usize::from(area.width.saturating_sub(4)).min(64);
         let h = usize::from(area.height.saturating_sub(2));
         text_popup(area, buf, t, " Keys ", &super::help::shown(s, t, w, h));
+    }
+}
+
+/// The line under the title: what the file holds, or a note on what the last key did,
+/// which reads whole: when it is longer than the line, it goes on over the body's first
+/// lines. Returns the body left.
+fn subtitle_or_note(s: &ToolsScreen, head: Rect, body: Rect, buf: &mut Buffer, t: &Theme) -> Rect {
+    let w = usize::from(head.width);
+    // The fix list says what `w` did above the fixes.
+    let Some(note) = s.note.as_deref().filter(|_| !matches!(s.mode, Mode::Fixes)) else {
+        let sub = format!(" {}", subtitle(s, t));
+        let line = Line::styled(truncate(&sub, w, t.sym.ellipsis), t.dim);
+        buf.set_line(head.x, head.y + 1, &line, head.width);
+        return body;
+    };
+    let lines = wrap(note, w.saturating_sub(1).max(1));
+    let more = lines
+        .len()
+        .saturating_sub(1)
+        .min(usize::from(body.height.saturating_sub(3)));
+    let rows = std::iter::once(head.y + 1).chain(body.y..);
+    for (l, y) in lines.iter().take(more + 1).zip(rows) {
+        let line = Line::styled(l.clone(), t.warn);
+        buf.set_line(head.x + 1, y, &line, head.width.saturating_sub(1));
+    }
+    let more = u16::try_from(more).unwrap_or(0);
+    Rect {
+        y: body.y + more,
+        height: body.height - more,
+        ..body
     }
 }
 

@@ -439,7 +439,13 @@ impl ToolsScreen {
                 ToolsUpdate::Play(Box::new(run::build(&plan)))
             }
             None => {
-                self.note = Some("No valid arguments could be made for this declaration, so there is no run to play.".into());
+                self.note = Some(if a.validator.is_none() {
+                    "The validator refuses this declaration: there is no run to play.".into()
+                } else {
+                    "No valid arguments could be made for this declaration, so there is no run \
+                     to play."
+                        .into()
+                });
                 ToolsUpdate::Redraw
             }
         }
