@@ -202,11 +202,20 @@ fn long_trap_names_read_whole_at_80x24() {
     assert!(text.contains("repo: over-long string (1000"), "{text}");
     assert!(text.contains("chars)"), "{text}");
     assert!(!text.contains("string (1000 …"), "{text}");
-    // The strict-readiness lines wrap whole too, closing parenthesis and all.
-    press(&mut a, "<PgDn><PgDn><PgDn><PgDn><PgDn><PgDn>");
-    let text = screen(&a);
-    assert!(text.contains("more (tooldojo tools FILE lists"), "{text}");
-    assert!(text.contains("them)"), "{text}");
+    // The strict-readiness lines wrap whole too, closing parenthesis and all, and every
+    // reason is there (the pane scrolls): Anthropic's fifth is the per_page minimum.
+    press(&mut a, "<PgDn><PgDn><PgDn><PgDn><PgDn>");
+    let mut text = screen(&a);
+    press(&mut a, "<PgDn>");
+    text.push_str(&screen(&a));
+    assert!(
+        text.contains("\"maxLength\" is not in the supported"),
+        "{text}"
+    );
+    assert!(text.contains("\"minimum\" is not supported (no"), "{text}");
+    assert!(text.contains("/properties/per_page"), "{text}");
+    assert!(text.contains("\"null\"])"), "{text}");
+    assert!(!text.contains("more (tooldojo tools FILE"), "{text}");
 }
 
 #[test]

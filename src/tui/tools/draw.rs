@@ -358,7 +358,8 @@ fn strict_lines(p: Provider, v: &Verdict, t: &Theme, w: usize, out: &mut Vec<Lin
         return;
     }
     let indent = width(&label) + 2;
-    for (i, r) in v.reasons.iter().take(3).enumerate() {
+    // Every reason: the detail scrolls.
+    for (i, r) in v.reasons.iter().enumerate() {
         for (k, l) in wrap(&clean(&r.message, false), w.saturating_sub(indent))
             .into_iter()
             .enumerate()
@@ -373,16 +374,6 @@ fn strict_lines(p: Provider, v: &Verdict, t: &Theme, w: usize, out: &mut Vec<Lin
             let mut spans = lead;
             spans.push(Span::styled(l, t.base));
             out.push(Line::from(spans));
-        }
-    }
-    if v.reasons.len() > 3 {
-        let more = format!(
-            "{} {} more (tooldojo tools FILE lists them)",
-            t.sym.ellipsis,
-            v.reasons.len() - 3
-        );
-        for l in wrap(&more, w.saturating_sub(indent)) {
-            out.push(Line::styled(format!("{}{l}", " ".repeat(indent)), t.dim));
         }
     }
 }
