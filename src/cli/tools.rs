@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use crate::error::UserError;
 use crate::tools::report::{self, Report};
-use crate::tools::strict::{Provider, Verdict};
+use crate::tools::strict::{Provider, StrictRule, Verdict};
 use crate::tools::{ToolSet, ToolsFormat, quote};
 use crate::validate::json::dumps;
 
@@ -185,9 +185,16 @@ fn human(r: &Report<'_>) -> String {
     } else {
         ""
     };
-    line(&mut s, &format!("  strict mode{declared}"));
-    verdict_line(&mut s, Provider::Openai, &r.strict.openai);
-    verdict_line(&mut s, Provider::Anthropic, &r.strict.anthropic);
+    match r.strict.openai.reasons.first() {
+        Some(not) if not.rule == StrictRule::NotRead => {
+            line(&mut s, &format!("  strict mode{declared} {}", not.message));
+        }
+        _ => {
+            line(&mut s, &format!("  strict mode{declared}"));
+            verdict_line(&mut s, Provider::Openai, &r.strict.openai);
+            verdict_line(&mut s, Provider::Anthropic, &r.strict.anthropic);
+        }
+    }
     traps(&mut s, r);
     if !r.hygiene.is_empty() {
         line(&mut s, "  hygiene");

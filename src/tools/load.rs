@@ -565,15 +565,17 @@ fn not_a_declaration(entry: &Value, at: &str) -> LoadError {
     ))
 }
 
-/// The name as written, for an entry the validator may refuse.
+/// The name as written, for an entry the validator may refuse: where the shape keeps it,
+/// else where the file has it (an entry in another shape than the one named), else none.
 fn name_of(entry: &Value, format: ToolsFormat) -> String {
     let holder = match format {
         ToolsFormat::OpenaiChat => entry.get("function"),
         _ => Some(entry),
     };
-    holder
-        .and_then(|h| h.get("name"))
-        .and_then(Value::as_str)
+    [holder, Some(entry), entry.get("function")]
+        .into_iter()
+        .flatten()
+        .find_map(|h| h.get("name").and_then(Value::as_str))
         .unwrap_or_default()
         .to_owned()
 }

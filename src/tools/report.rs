@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::hygiene::{self, Note};
 use super::load::{Skipped, Tool, ToolSet};
-use super::strict::{self, Readiness};
+use super::strict::{self, Readiness, Reason, StrictRule, Verdict};
 use super::traps::{self, TrapReport};
 
 /// Everything said of one declaration.
@@ -33,7 +33,7 @@ impl<'t> Report<'t> {
             .map(|d| set.tools[d.first].place());
         Report {
             tool,
-            strict: strict::readiness(tool.schema()),
+            strict: strict_of(tool),
             traps,
             hygiene,
             duplicate_of,
@@ -57,8 +57,10 @@ impl<'t> Report<'t> {
                 v
             })
             .collect();
+        // A declaration without a name says so as null.
+        let name = Some(&self.tool.name).filter(|n| !n.is_empty());
         json!({
-            "name": self.tool.name,
+            "name": name,
             "shape": self.tool.format.name(),
             "at": self.tool.at,
             "honoured": self.tool.honoured(),
@@ -75,6 +77,30 @@ impl<'t> Report<'t> {
     }
 }
 
+/// Both strict verdicts on a declaration; not judged when the validator could not read it
+/// (it refuses it, and no schema is where the declaration's shape keeps one).
+pub fn strict_of(tool: &Tool) -> Readiness {
+    if tool.honoured() || tool.schema().is_some() {
+        return strict::readiness(tool.schema());
+    }
+    let not = Verdict {
+        ok: false,
+        reasons: vec![Reason {
+            rule: StrictRule::NotRead,
+            at: String::new(),
+            message: format!(
+                "not judged: the validator could not read the declaration (it has no schema \
+                 where an {} declaration keeps one)",
+                tool.format.label()
+            ),
+        }],
+    };
+    Readiness {
+        openai: not.clone(),
+        anthropic: not,
+    }
+}
+
 /// The `tools --json` line of an entry that is not a function tool.
 pub fn skipped_json(set: &ToolSet, s: &Skipped) -> Value {
     let why = format!(
@@ -84,7 +110,7 @@ pub fn skipped_json(set: &ToolSet, s: &Skipped) -> Value {
     );
     let not = json!({"ok": false, "reasons": [why.clone()]});
     json!({
-        "name": s.name.clone().unwrap_or_default(),
+        "name": s.name,
         "shape": set.shape.format.map_or("unknown", |f| f.name()),
         "at": s.at,
         "skipped": s.kind,

@@ -193,6 +193,9 @@ pub enum StrictRule {
     Recursive,
     /// Anthropic: a pattern without backreferences, lookaround or word boundaries.
     PatternFeature,
+    /// Not judged: the validator refuses the declaration and no schema is where its shape
+    /// keeps one, so there is nothing to judge.
+    NotRead,
 }
 
 /// One reason a strict mode would refuse the schema.

@@ -393,3 +393,50 @@ fn a_fix_that_costs_strict_mode_says_so_and_what_to_do_instead() {
     assert_eq!(extra["fix"], "add \"additionalProperties\": false");
     assert!(extra["fix_cost"].is_null(), "{extra}");
 }
+
+#[test]
+fn a_declaration_that_was_not_read_is_not_judged_for_strict_mode() {
+    // The MCP example read as Anthropic declarations: none has an "input_schema".
+    let out = tooldojo(&["tools", EXAMPLE, "--tools-format", "anthropic"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(
+            "  strict mode not judged: the validator could not read the declaration (it has no \
+             schema where an Anthropic declaration keeps one)"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("the root must be an object schema"),
+        "{text}"
+    );
+    // Read as OpenAI Chat declarations, each keeps the name the file gives it.
+    let out = tooldojo(
+        &["tools", EXAMPLE, "--tools-format", "openai-chat", "--json"],
+        None,
+    );
+    let l = lines(&out);
+    let names: Vec<&str> = l.iter().map(|l| l["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["search_issues", "get_issue", "create_issue"]);
+    for line in &l {
+        assert_eq!(line["honoured"], false);
+        for p in ["openai", "anthropic"] {
+            let why = line["strict"][p]["reasons"][0].as_str().unwrap();
+            assert!(why.starts_with("not judged: "), "{why}");
+        }
+    }
+    // A declaration with no name at all says so: null in --json, "(no name)" in words.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("nameless.json");
+    std::fs::write(
+        &f,
+        r#"[{"type": "function", "function": {"parameters": {"type": "object"}}}]"#,
+    )
+    .unwrap();
+    let path = f.to_str().unwrap();
+    let l = lines(&tooldojo(&["tools", path, "--json"], None));
+    assert!(l[0]["name"].is_null(), "{}", l[0]);
+    let text = String::from_utf8(tooldojo(&["tools", path], None).stdout).unwrap();
+    assert!(text.contains("(no name)  ([0], OpenAI Chat)"), "{text}");
+}

@@ -650,3 +650,20 @@ fn a_refused_declaration_says_why_nothing_runs_whole() {
         }
     }
 }
+
+#[test]
+fn a_declaration_that_was_not_read_is_not_judged_for_strict_mode() {
+    let text = include_str!("../../fixtures/tools/issue-tracker.json");
+    let format = Some(tooldojo::tools::ToolsFormat::Anthropic);
+    let file = ToolsFile {
+        name: "issue-tracker.json".into(),
+        set: Arc::new(ToolSet::from_text(text, format).unwrap()),
+    };
+    let a = app_on(file, 160, 45, false);
+    let text = screen(&a);
+    assert!(
+        text.contains("not judged: the validator could not read the"),
+        "{text}"
+    );
+    assert!(!text.contains("the root must be an object"), "{text}");
+}

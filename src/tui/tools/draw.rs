@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use super::{Analysis, Mode, Pane, ToolsScreen, dot};
 use crate::sanitize::clean;
 use crate::text::{fit, truncate, width, wrap};
-use crate::tools::strict::{Provider, Verdict};
+use crate::tools::strict::{Provider, StrictRule, Verdict};
 use crate::tui::blocks::{BlockWidget, RenderCtx};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, draw_lines, highlight_json_text, text_popup, wrap_prefixed};
@@ -266,8 +266,17 @@ fn detail_lines(s: &ToolsScreen, a: &Analysis, t: &Theme, w: usize) -> Vec<Line<
     super::table::lines(a, t, w, &mut out);
     out.push(Line::default());
     out.push(Line::styled("Strict readiness", t.heading));
-    strict_lines(Provider::Openai, &a.strict.openai, t, w, &mut out);
-    strict_lines(Provider::Anthropic, &a.strict.anthropic, t, w, &mut out);
+    match a.strict.openai.reasons.first() {
+        Some(not) if not.rule == StrictRule::NotRead => {
+            for l in wrap(&not.message, w) {
+                out.push(Line::styled(l, t.dim));
+            }
+        }
+        _ => {
+            strict_lines(Provider::Openai, &a.strict.openai, t, w, &mut out);
+            strict_lines(Provider::Anthropic, &a.strict.anthropic, t, w, &mut out);
+        }
+    }
     if !a.hygiene.is_empty() {
         out.push(Line::default());
         out.push(Line::styled("Hygiene", t.heading));

@@ -32,7 +32,7 @@ use ratatui::layout::Rect;
 use crate::course::tools_progress::{ToolsProgress, tool_key};
 use crate::tools::hygiene::{self, Note};
 use crate::tools::outline;
-use crate::tools::strict::{self, Provider, Readiness};
+use crate::tools::strict::{Provider, Readiness};
 use crate::tools::traps::{self, Fix, TrapReport};
 use crate::tools::{Tool, ToolsFile};
 use crate::tui::blocks::predict::PredictWidget;
@@ -72,7 +72,7 @@ impl Analysis {
     fn of(tool: &Tool) -> Analysis {
         let traps = traps::report(tool);
         Analysis {
-            strict: strict::readiness(tool.schema()),
+            strict: crate::tools::report::strict_of(tool),
             hygiene: hygiene::notes(tool, &traps),
             outline: outline::rows(tool.schema(), &traps),
             validator: tool.validator().cloned().map(Arc::new),
