@@ -667,3 +667,38 @@ fn a_declaration_that_was_not_read_is_not_judged_for_strict_mode() {
     );
     assert!(!text.contains("the root must be an object"), "{text}");
 }
+
+#[test]
+fn skipped_entries_and_repeated_names_are_named_in_the_app() {
+    for (w, h) in [(80, 24), (160, 45)] {
+        let mut a = app_on(refused_file(), w, h, false);
+        let text = screen(&a);
+        let sub = text.lines().nth(1).unwrap();
+        assert!(!sub.trim_end().ends_with('…'), "{w}x{h}:\n{text}");
+        assert!(
+            sub.contains("1 duplicate name") && !sub.contains("names"),
+            "{sub}"
+        );
+        // The skipped entry has a row of its own after the declarations.
+        assert!(text.contains("web skipped: web_"), "{w}x{h}:\n{text}");
+        // Each declaration with the repeated name says where the other one is.
+        let words = |a: &App| screen(a).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words(&a).contains("The name is also declared at tools[2]"),
+            "{text}"
+        );
+        press(&mut a, "j");
+        assert!(
+            words(&a).contains("The name is also declared at tools[0]"),
+            "{}",
+            screen(&a)
+        );
+        // The help lists the skipped entry whole.
+        press(&mut a, "?G");
+        assert!(
+            screen(&a).contains("tools[1] web: web_search_20250305"),
+            "{}",
+            screen(&a)
+        );
+    }
+}

@@ -100,7 +100,7 @@ fn subtitle_or_note(s: &ToolsScreen, head: Rect, body: Rect, buf: &mut Buffer, t
     let w = usize::from(head.width);
     // The fix list says what `w` did above the fixes.
     let Some(note) = s.note.as_deref().filter(|_| !matches!(s.mode, Mode::Fixes)) else {
-        let sub = format!(" {}", subtitle(s, t));
+        let sub = format!(" {}", subtitle(s, t, w.saturating_sub(1)));
         let line = Line::styled(truncate(&sub, w, t.sym.ellipsis), t.dim);
         buf.set_line(head.x, head.y + 1, &line, head.width);
         return body;
@@ -123,20 +123,34 @@ fn subtitle_or_note(s: &ToolsScreen, head: Rect, body: Rect, buf: &mut Buffer, t
     }
 }
 
-/// What the file holds besides its declarations: skipped entries, duplicate names.
-fn subtitle(s: &ToolsScreen, t: &Theme) -> String {
+/// What the file holds besides its declarations: skipped entries, duplicate names; in
+/// shorter words when the long ones do not fit in `w` cells (the list names the skipped
+/// entries, and each declaration's detail its repeated name).
+fn subtitle(s: &ToolsScreen, t: &Theme, w: usize) -> String {
     let set = &s.file.set;
-    let mut parts = vec![format!("{} honoured by the validator", set.honoured())];
-    if !set.skipped.is_empty() {
-        parts.push(format!(
-            "{} skipped (not function tools)",
-            set.skipped.len()
-        ));
-    }
-    if !set.duplicates.is_empty() {
-        parts.push(format!("{} duplicate names", set.duplicates.len()));
-    }
-    parts.join(&format!(" {} ", dot(t)))
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let said = |long: bool| {
+        let mut parts = vec![format!(
+            "{} honoured{}",
+            set.honoured(),
+            if long { " by the validator" } else { "" }
+        )];
+        if !set.skipped.is_empty() {
+            let why = if long { " (not function tools)" } else { "" };
+            parts.push(format!("{} skipped{why}", set.skipped.len()));
+        }
+        if !set.duplicates.is_empty() {
+            parts.push(plural(
+                set.duplicates.len(),
+                "duplicate name",
+                "duplicate names",
+            ));
+        }
+        parts.join(&format!(" {} ", dot(t)))
+    };
+    let long = said(true);
+    if width(&long) <= w { long } else { said(false) }
 }
 
 /// How the predict table or the playground is drawn in the body: focused and entered.
@@ -252,6 +266,22 @@ fn detail_lines(s: &ToolsScreen, a: &Analysis, t: &Theme, w: usize) -> Vec<Line<
     };
     for l in wrap(&clean(&head, false), w) {
         out.push(Line::styled(l, t.heading));
+    }
+    // A name another declaration of the file repeats.
+    for d in &s.file.set.duplicates {
+        let other = match (d.first == s.sel, d.again == s.sel) {
+            (true, _) => d.again,
+            (_, true) => d.first,
+            _ => continue,
+        };
+        let place = s.file.set.tools[other].place();
+        let said = format!(
+            "The name is also declared at {place}: a provider refuses an array that repeats \
+             a name."
+        );
+        for l in wrap(&said, w) {
+            out.push(Line::styled(l, t.warn));
+        }
     }
     if let Some(why) = tool.refusal() {
         for l in wrap(

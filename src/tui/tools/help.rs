@@ -124,6 +124,24 @@ fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
         let legend = super::list::legend(t);
         let pairs: Vec<(&str, &str)> = legend.iter().map(|(k, v)| (*k, v.as_str())).collect();
         out.extend(two_columns(&pairs, w));
+        // The entries the list names as skipped, each whole.
+        let skipped = &s.file.set.skipped;
+        if !skipped.is_empty() {
+            out.push(String::new());
+            out.extend(wrap(
+                "Skipped, after the list: entries that are not function tools (a provider's \
+                 own tools), with no schema to check their arguments against:",
+                w,
+            ));
+            for sk in skipped {
+                let name = sk
+                    .name
+                    .as_deref()
+                    .map_or(String::new(), |n| format!(" {n}"));
+                let text = format!("{}{name}: {}", sk.at, sk.kind);
+                out.extend(wrap(&crate::sanitize::clean(&text, false), w));
+            }
+        }
     }
     const VERDICT: &str = "Every verdict is the real validator's, on your own declaration.";
     let note = wrap(&format!("{VERDICT} Any key closes this."), w);

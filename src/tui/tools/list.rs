@@ -235,11 +235,18 @@ pub(super) fn draw(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme) {
         .saturating_sub(if show_legend { legend.len() + 1 } else { 0 })
         .max(1);
     let tools = &s.file.set.tools;
+    let skipped = &s.file.set.skipped;
     let mut top = s.list_top.get();
     if s.sel < top {
         top = s.sel;
     } else if s.sel >= top + rows {
         top = s.sel + 1 - rows;
+    }
+    // At the last declaration, the skipped entries after it come into view as room allows.
+    if s.sel + 1 >= tools.len() {
+        top = top
+            .max((tools.len() + skipped.len()).saturating_sub(rows))
+            .min(s.sel);
     }
     s.list_top.set(top);
     let digits = digits(s, top..(top + rows).min(tools.len()));
@@ -284,6 +291,22 @@ pub(super) fn draw(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme) {
             Span::styled(sm, ss),
             Span::styled(count, ts),
         ]));
+    }
+    // The entries that are not function tools, after the declarations: named, never chosen
+    // (they have no schema to check).
+    let room = rows.saturating_sub(lines.len());
+    for sk in skipped
+        .iter()
+        .skip(top.saturating_sub(tools.len()))
+        .take(room)
+    {
+        let name = sk.name.as_deref().unwrap_or(&sk.at);
+        let text = format!(
+            "  {} skipped: {}",
+            clean(name, false),
+            clean(&sk.kind, false)
+        );
+        lines.push(Line::styled(truncate(&text, w, t.sym.ellipsis), t.dim));
     }
     draw_lines(area, buf, &lines, 0);
     if show_legend {
