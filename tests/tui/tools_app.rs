@@ -702,3 +702,41 @@ fn skipped_entries_and_repeated_names_are_named_in_the_app() {
         );
     }
 }
+
+#[test]
+fn a_file_without_function_tools_says_so_and_offers_only_keys_that_work() {
+    let server_only = r#"[{"type": "web_search_20250305", "name": "web_search"}]"#;
+    for (text, said) in [
+        ("[]", "No function tools in this file: nothing to check."),
+        (
+            server_only,
+            "No function tools in this file: its entries are",
+        ),
+    ] {
+        let file = ToolsFile {
+            name: "none.json".into(),
+            set: Arc::new(ToolSet::from_text(text, None).unwrap()),
+        };
+        for (w, h) in [(80, 24), (160, 45)] {
+            let mut a = app_on(file.clone(), w, h, false);
+            let screen_text = screen(&a);
+            assert!(screen_text.contains(said), "{w}x{h}:\n{screen_text}");
+            let bar = bar(&a);
+            assert!(
+                bar.contains(" Esc home ") && bar.contains(" q quit "),
+                "{bar}"
+            );
+            for dead in ["Enter", "playground", "fixes", "j/k", "…"] {
+                assert!(!bar.contains(dead), "{dead}: {bar}");
+            }
+            press(&mut a, "?");
+            let help = screen(&a);
+            assert!(!help.contains("predict its traps"), "{help}");
+            assert!(help.contains("back to the home screen"), "{help}");
+            // Keys that have nothing to act on leave the screen as it is.
+            press(&mut a, "x<Enter>pft");
+            assert_eq!(a.screen().name(), "tools");
+            assert_eq!(screen(&a), screen_text);
+        }
+    }
+}

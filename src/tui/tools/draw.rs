@@ -16,6 +16,8 @@ use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, draw_lines, highlight_json_text, text_popup, wrap_prefixed};
 use crate::tui::theme::Theme;
 
+/// The list's keys; the last three (home, quit, help) are all a file with no declaration
+/// offers.
 const BROWSE_BAR: [BarKey; 9] = [
     BarKey::new("j/k", "tool", Rank::Focus),
     BarKey::new("Enter", "predict the traps", Rank::Focus).brief("Enter", "predict"),
@@ -69,7 +71,13 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
     match &s.mode {
         Mode::Browse => {
             browse(s, body, buf, t);
-            render_keys(&BROWSE_BAR, None, t, bar, buf);
+            // With no declaration, only the keys that do something.
+            let keys: &[BarKey] = if set.tools.is_empty() {
+                &BROWSE_BAR[6..]
+            } else {
+                &BROWSE_BAR
+            };
+            render_keys(keys, None, t, bar, buf);
         }
         Mode::Fixes => {
             fixes(s, body, buf, t);
@@ -242,6 +250,18 @@ fn browse(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
         let lines = detail_lines(s, &a, t, usize::from(inner.width));
         let max = lines.len().saturating_sub(usize::from(inner.height));
         draw_lines(inner, buf, &lines, usize::from(s.scroll).min(max));
+    } else {
+        let said = if s.file.set.skipped.is_empty() {
+            "No function tools in this file: nothing to check."
+        } else {
+            "No function tools in this file: its entries are a provider's own tools (listed \
+             as skipped), with no schema to check their arguments against."
+        };
+        let lines: Vec<Line> = wrap(said, usize::from(inner.width))
+            .into_iter()
+            .map(|l| Line::styled(l, t.dim))
+            .collect();
+        draw_lines(inner, buf, &lines, 0);
     }
 }
 

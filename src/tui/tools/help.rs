@@ -10,7 +10,8 @@ use crate::tui::theme::Theme;
 
 use super::{Mode, ToolsScreen};
 
-/// The list's keys.
+/// The list's keys; the last four (help, home, quit) are all a file with no declaration
+/// offers.
 const BROWSE: [(&str, &str); 12] = [
     ("Up/Down j/k", "choose a declaration (or scroll the detail)"),
     ("g/G Home/End", "the first / the last declaration"),
@@ -103,6 +104,8 @@ fn two_columns(pairs: &[(&str, &str)], w: usize) -> Vec<String> {
 /// how to scroll it when it is taller than `h` lines.
 fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
     let mut keys: Vec<(&str, &str)> = match &s.mode {
+        // With no declaration, only the keys that do something.
+        Mode::Browse if s.file.set.tools.is_empty() => BROWSE[8..].to_vec(),
         Mode::Browse => BROWSE.to_vec(),
         Mode::Fixes => FIXES.to_vec(),
         Mode::Predict(widget) => hosted(widget.as_ref()),
@@ -118,29 +121,29 @@ fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
         keys.extend([("?", "this help"), ("Ctrl-C", "quit now")]);
     }
     let mut out = two_columns(&keys, w);
-    if matches!(s.mode, Mode::Browse) {
+    if matches!(s.mode, Mode::Browse) && !s.file.set.tools.is_empty() {
         out.push(String::new());
         out.push("In the list, beside each name:".to_owned());
         let legend = super::list::legend(t);
         let pairs: Vec<(&str, &str)> = legend.iter().map(|(k, v)| (*k, v.as_str())).collect();
         out.extend(two_columns(&pairs, w));
-        // The entries the list names as skipped, each whole.
-        let skipped = &s.file.set.skipped;
-        if !skipped.is_empty() {
-            out.push(String::new());
-            out.extend(wrap(
-                "Skipped, after the list: entries that are not function tools (a provider's \
-                 own tools), with no schema to check their arguments against:",
-                w,
-            ));
-            for sk in skipped {
-                let name = sk
-                    .name
-                    .as_deref()
-                    .map_or(String::new(), |n| format!(" {n}"));
-                let text = format!("{}{name}: {}", sk.at, sk.kind);
-                out.extend(wrap(&crate::sanitize::clean(&text, false), w));
-            }
+    }
+    // The entries the list names as skipped, each whole.
+    let skipped = &s.file.set.skipped;
+    if matches!(s.mode, Mode::Browse) && !skipped.is_empty() {
+        out.push(String::new());
+        out.extend(wrap(
+            "Skipped, after the list: entries that are not function tools (a provider's own \
+             tools), with no schema to check their arguments against:",
+            w,
+        ));
+        for sk in skipped {
+            let name = sk
+                .name
+                .as_deref()
+                .map_or(String::new(), |n| format!(" {n}"));
+            let text = format!("{}{name}: {}", sk.at, sk.kind);
+            out.extend(wrap(&crate::sanitize::clean(&text, false), w));
         }
     }
     const VERDICT: &str = "Every verdict is the real validator's, on your own declaration.";
