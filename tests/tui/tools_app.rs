@@ -335,7 +335,7 @@ fn hosted_views_keep_their_own_keys_in_the_bar() {
         assert!(bar.contains(shown), "{w}: {bar}");
         assert!(bar.contains(" Esc list "), "{w}: {bar}");
         assert!(
-            bar.contains(" Ctrl-C quit ") && bar.contains(" ? help"),
+            bar.contains(" q quit ") && bar.contains(" ? help"),
             "{w}: {bar}"
         );
     }
@@ -739,4 +739,29 @@ fn a_file_without_function_tools_says_so_and_offers_only_keys_that_work() {
             assert_eq!(screen(&a), screen_text);
         }
     }
+}
+
+#[test]
+fn the_predict_table_and_the_playground_name_q_where_it_quits() {
+    for keys in ["<Enter>", "p"] {
+        let mut a = app_on(example(), 80, 24, false);
+        press(&mut a, keys);
+        let b = bar(&a);
+        assert!(b.contains(" q quit "), "{keys}: {b}");
+        press(&mut a, "?");
+        let help = screen(&a);
+        assert!(
+            help.lines()
+                .any(|l| l.contains("│ q ") && l.contains("quit")),
+            "{help}"
+        );
+        press(&mut a, "x");
+        let out = press(&mut a, "q");
+        assert!(out.contains(&Update::Quit), "{keys}: {out:?}");
+    }
+    // While the playground's arguments are edited, q types: Ctrl-C is the way out.
+    let mut a = app_on(example(), 80, 24, false);
+    press(&mut a, "p<Enter>");
+    let b = bar(&a);
+    assert!(!b.contains(" q quit ") && b.contains(" Ctrl-C quit"), "{b}");
 }

@@ -73,8 +73,14 @@ pub(super) fn hosted_bar(widget: &dyn BlockWidget, scrolls: bool) -> Vec<BarKey>
     if scrolls {
         bar.push(BarKey::new("PgUp/PgDn", "scroll", Rank::Scroll).brief("PgDn", "scroll"));
     }
-    // Quit before the way back and the help, as on every other screen.
-    bar.push(BarKey::new("Ctrl-C", "quit", Rank::Always));
+    // Quit before the way back and the help, as on every other screen: `q`, unless the
+    // view takes typed text.
+    let quit = if widget.captures_text() {
+        "Ctrl-C"
+    } else {
+        "q"
+    };
+    bar.push(BarKey::new(quit, "quit", Rank::Always));
     if keys.iter().any(|(k, w)| *k == "Esc" && *w == BACK) {
         bar.push(BarKey::new("Esc", "list", Rank::Always));
     }
@@ -117,8 +123,17 @@ fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
             "scroll the playground (and Up/Down where no pane takes them)",
         ));
     }
+    let typing = match &s.mode {
+        Mode::Predict(w) => w.captures_text(),
+        Mode::Play(p) => p.captures_text(),
+        _ => false,
+    };
     if !matches!(s.mode, Mode::Browse | Mode::Fixes) {
-        keys.extend([("?", "this help"), ("Ctrl-C", "quit now")]);
+        keys.push(("?", "this help"));
+        if !typing {
+            keys.push(("q", "quit"));
+        }
+        keys.push(("Ctrl-C", "quit now"));
     }
     let mut out = two_columns(&keys, w);
     if matches!(s.mode, Mode::Browse) && !s.file.set.tools.is_empty() {
