@@ -553,6 +553,13 @@ fn not_a_declaration(entry: &Value, at: &str) -> LoadError {
         Ok(Form::JsonSchema) => "reads as a bare JSON Schema, not a declaration".to_owned(),
         Ok(Form::Flat) => "reads as the flat form, not a declaration".to_owned(),
         Ok(_) => "is not a declaration".to_owned(),
+        // The validator's own advice names its forms, which a tools file does not take.
+        Err(_) if entry.as_object().is_some_and(serde_json::Map::is_empty) => {
+            "is an empty object, not a declaration".to_owned()
+        }
+        Err(_) if entry.is_object() => {
+            "is not a declaration (no tool name with a schema beside it)".to_owned()
+        }
         Err(e) => format!("is not a declaration ({e})"),
     };
     let place = if at.is_empty() {
@@ -560,8 +567,10 @@ fn not_a_declaration(entry: &Value, at: &str) -> LoadError {
     } else {
         at.to_owned()
     };
+    let names: Vec<&str> = ToolsFormat::ALL.iter().map(|f| f.name()).collect();
     LoadError::NotTools(format!(
-        "{place} {reads}; {EXPECTED} (--tools-format names the shape)"
+        "{place} {reads}; {EXPECTED} (--tools-format {} reads every entry in that shape)",
+        names.join("|")
     ))
 }
 

@@ -440,3 +440,28 @@ fn a_declaration_that_was_not_read_is_not_judged_for_strict_mode() {
     let text = String::from_utf8(tooldojo(&["tools", path], None).stdout).unwrap();
     assert!(text.contains("(no name)  ([0], OpenAI Chat)"), "{text}");
 }
+
+#[test]
+fn a_file_that_is_no_declaration_gets_advice_the_command_can_follow() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, said) in [
+        ("{}", "the file is an empty object, not a declaration"),
+        (
+            r#"[{"title": "int"}]"#,
+            "[0] is not a declaration (no tool name with a schema beside it)",
+        ),
+    ] {
+        let f = dir.path().join("t.json");
+        std::fs::write(&f, text).unwrap();
+        let out = tooldojo(&["tools", f.to_str().unwrap()], None);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(said), "{err}");
+        // `tools` takes no form of the validator's; it takes --tools-format's shapes.
+        assert!(!err.contains("flat or json-schema"), "{err}");
+        assert!(
+            err.contains("--tools-format mcp|openai-chat|openai-responses|anthropic"),
+            "{err}"
+        );
+    }
+}
