@@ -185,6 +185,26 @@ fn ascii_keeps_names_and_verdicts_readable() {
         let text = screen(&a);
         assert!(text.contains("let through"), "{text}");
         assert!(!text.contains("let th..."), "{text}");
+        // A strict reason wraps under its own text, past the word that marks it.
+        press(&mut a, &"<PgDn>".repeat(6));
+        let text = screen(&a);
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains("FAIL additionalProperties must be false"),
+            "{text}"
+        );
+        // Nothing of it is lost at the pane's edge: "at" ends its first line or begins
+        // the next.
+        let lines: Vec<&str> = text.lines().collect();
+        let first = lines
+            .iter()
+            .position(|l| l.contains("FAIL additionalProperties must be false"))
+            .unwrap();
+        let next = lines[first + 1].split('|').nth(3).unwrap_or_default();
+        assert!(
+            lines[first].contains("false at") || next.trim_start().starts_with("at the root"),
+            "{text}"
+        );
         // The predict table: an ellipsis is three dots, never an escape.
         press(&mut a, "<Enter>");
         let text = screen(&a);

@@ -416,7 +416,8 @@ fn strict_lines(p: Provider, v: &Verdict, t: &Theme, w: usize, out: &mut Vec<Lin
         ]));
         return;
     }
-    let indent = width(&label) + 2;
+    // The reasons hang under the first one's text, past the mark (`FAIL` in ASCII).
+    let indent = width(&label) + width(t.sym.bad) + 1;
     // Every reason: the detail scrolls.
     for (i, r) in v.reasons.iter().enumerate() {
         for (k, l) in wrap(&clean(&r.message, false), w.saturating_sub(indent))
