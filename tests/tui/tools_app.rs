@@ -785,3 +785,22 @@ fn the_predict_table_and_the_playground_name_q_where_it_quits() {
     let b = bar(&a);
     assert!(!b.contains(" q quit ") && b.contains(" Ctrl-C quit"), "{b}");
 }
+
+#[test]
+fn the_fix_list_opens_at_its_top_and_the_detail_keeps_its_place() {
+    let mut a = app_on(example(), 80, 24, false);
+    press(&mut a, "<Tab><PgDn>");
+    let detail = screen(&a);
+    press(&mut a, "f");
+    let fixes = screen(&a);
+    assert!(
+        fixes
+            .lines()
+            .nth(2)
+            .unwrap()
+            .contains("add \"additionalProperties\""),
+        "{fixes}"
+    );
+    press(&mut a, "<PgDn><Esc>");
+    assert_eq!(screen(&a), detail);
+}

@@ -526,5 +526,5 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
     let max = lines.len().saturating_sub(usize::from(body.height));
     s.fix_view
         .set((u16::try_from(max).unwrap_or(u16::MAX), body.height));
-    draw_lines(body, buf, &lines, usize::from(s.scroll).min(max));
+    draw_lines(body, buf, &lines, usize::from(s.fix_scroll).min(max));
 }

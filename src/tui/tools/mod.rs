@@ -126,6 +126,8 @@ pub struct ToolsScreen {
     help_scroll: usize,
     /// The help's last frame: how far it scrolls, and how many lines it showed.
     help_view: std::cell::Cell<(usize, usize)>,
+    /// Rows of the fix list scrolled away (it opens at its top).
+    fix_scroll: u16,
     /// The fix list's last frame: how far it scrolls, and how many lines it showed.
     fix_view: std::cell::Cell<(u16, u16)>,
     /// Rows of the playground scrolled away, when it is taller than the body.
@@ -156,6 +158,7 @@ impl ToolsScreen {
             help: false,
             help_scroll: 0,
             help_view: std::cell::Cell::new((0, 0)),
+            fix_scroll: 0,
             fix_view: std::cell::Cell::new((0, 0)),
             play_scroll: 0,
             play_view: std::cell::Cell::new((0, 0, 0)),
@@ -371,6 +374,7 @@ impl ToolsScreen {
         } else if is_char(key, 'f') {
             if self.tool().is_some() {
                 self.mode = Mode::Fixes;
+                self.fix_scroll = 0;
                 self.fix_view.set((u16::MAX, 0));
             }
         } else if is_char(key, 't') {
@@ -470,7 +474,7 @@ impl ToolsScreen {
         // The pages overlap by a line, so the reader keeps their place.
         let (max, shown) = self.fix_view.get();
         let page = shown.saturating_sub(1).max(1);
-        let at = self.scroll.min(max);
+        let at = self.fix_scroll.min(max);
         let to = if is_down(key) {
             at.saturating_add(1)
         } else if is_up(key) {
@@ -482,7 +486,7 @@ impl ToolsScreen {
         } else {
             return ToolsUpdate::None;
         };
-        self.scroll = to.min(max);
+        self.fix_scroll = to.min(max);
         ToolsUpdate::Redraw
     }
 
