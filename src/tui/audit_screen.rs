@@ -91,6 +91,9 @@ pub struct AuditScreen {
     detail: RefCell<detail::Cache>,
     /// The widest label of the line column, and the widest line number in it (`:12`, `#12`).
     widest: (usize, usize),
+    /// Each file's name as the list shows it, with what it shares with the most alike other
+    /// (none for a log of one file).
+    names: Vec<(String, draw::Shared)>,
 }
 
 impl AuditScreen {
@@ -98,6 +101,7 @@ impl AuditScreen {
     pub fn new(listing: Listing) -> AuditScreen {
         let order = (0..listing.convs.len()).collect();
         let widest = widest_labels(&listing);
+        let names = file_names(&listing);
         let mut s = AuditScreen {
             listing,
             order,
@@ -110,6 +114,7 @@ impl AuditScreen {
             chosen: None,
             detail: RefCell::default(),
             widest,
+            names,
         };
         if s.listing.convs.len() == 1 {
             s.play(0);
@@ -494,7 +499,15 @@ impl AuditScreen {
     /// line number whole with a little of the file's name.
     fn line_column(&self, w: usize) -> usize {
         let (label, number) = self.widest;
-        let room = 9 + w.saturating_sub(80) / 2;
+        // Never so narrow that two files' names read alike (a one-cell ellipsis, the first
+        // character where each differs from its most alike other).
+        let apart = self
+            .names
+            .iter()
+            .map(|(n, a)| text::width(n).min(a.start.min(a.end) + 3))
+            .max()
+            .unwrap_or(0);
+        let room = (9 + w.saturating_sub(80) / 2).max(apart + number);
         label.min(room).max(9).max(number + 3)
     }
 
@@ -503,7 +516,14 @@ impl AuditScreen {
     fn label_in(&self, i: usize, column: usize, t: &Theme) -> String {
         let (file, line) = label_parts(&self.listing, i);
         let room = column.saturating_sub(text::width(&line));
-        let cut = cut_middle(&file, room, t.sym.ellipsis);
+        // Cut where it keeps the part that tells this file from the most alike other.
+        let alike = self
+            .names
+            .iter()
+            .find(|(n, _)| *n == file)
+            .map(|(_, a)| *a)
+            .unwrap_or_default();
+        let cut = draw::cut_middle(&file, room, t.sym.ellipsis, alike);
         fit(&format!("{cut}{line}"), column, t.sym.ellipsis)
     }
 
@@ -563,6 +583,21 @@ fn label_parts(listing: &Listing, i: usize) -> (String, String) {
     }
 }
 
+/// Each file's name as [`label_parts`] shows it, with what it shares with the most alike
+/// other; none for a log of one file (its rows name no file).
+fn file_names(listing: &Listing) -> Vec<(String, draw::Shared)> {
+    if listing.files.len() < 2 {
+        return Vec::new();
+    }
+    let names: Vec<String> = listing
+        .files
+        .iter()
+        .map(|p| crate::sanitize::clean(file_tail(&p.to_string_lossy()), false))
+        .collect();
+    let alike = draw::shared(&names);
+    names.into_iter().zip(alike).collect()
+}
+
 /// The widest label of the listing, and its widest line number.
 fn widest_labels(listing: &Listing) -> (usize, usize) {
     (0..listing.convs.len()).fold((0, 0), |(label, number), i| {
@@ -570,30 +605,6 @@ fn widest_labels(listing: &Listing) -> (usize, usize) {
         let n = text::width(&line);
         (label.max(text::width(&file) + n), number.max(n))
     })
-}
-
-/// `s` in at most `w` cells: when too long, its start and end with `ellipsis` between, the
-/// start about two thirds (where names of one log differ most; the end keeps the extension).
-fn cut_middle(s: &str, w: usize, ellipsis: &str) -> String {
-    if text::width(s) <= w {
-        return s.to_owned();
-    }
-    let Some(room) = w.checked_sub(text::width(ellipsis)).filter(|r| *r >= 2) else {
-        return truncate(s, w, "");
-    };
-    let head = truncate(s, (room * 2).div_ceil(3), "");
-    let mut tail_room = room - text::width(&head);
-    let mut tail: Vec<char> = Vec::new();
-    for c in s.chars().rev() {
-        let cw = text::width(c.encode_utf8(&mut [0; 4]));
-        if cw > tail_room {
-            break;
-        }
-        tail_room -= cw;
-        tail.push(c);
-    }
-    let tail: String = tail.into_iter().rev().collect();
-    format!("{head}{ellipsis}{tail}")
 }
 
 /// Pieces joined by `sep` into lines of at most `width` cells, a piece never split.

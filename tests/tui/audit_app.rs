@@ -361,6 +361,39 @@ fn with_several_files_every_row_shows_its_line_and_a_wide_window_the_whole_name(
 }
 
 #[test]
+fn files_whose_names_differ_only_near_the_end_read_apart_in_a_narrow_list() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("audit-alike-files");
+    std::fs::create_dir_all(&dir).unwrap();
+    let files: Vec<_> = ["openai-chat-1.jsonl", "openai-chat-2.jsonl"]
+        .iter()
+        .map(|name| {
+            let path = dir.join(name);
+            std::fs::write(&path, twice_wrong("x")).unwrap();
+            path
+        })
+        .collect();
+    let listing = Listing::read(&files, None, Limits::default(), None).unwrap();
+    let mut a = app("home", 80, 24);
+    a.set_audit_log(listing);
+    let _ = a.open_audit_now();
+    let frame = text(&a);
+    let labels: Vec<&str> = frame
+        .lines()
+        .filter(|l| l.contains("Anthropic Messages"))
+        .map(|row| {
+            let label = row.split("Anthropic").next().unwrap().trim_end();
+            label.rsplit(' ').next().unwrap()
+        })
+        .collect();
+    assert_eq!(labels.len(), 2, "{frame}");
+    assert_ne!(labels[0], labels[1], "{frame}");
+    assert!(
+        labels[0].contains('1') && labels[1].contains('2'),
+        "{labels:?}"
+    );
+}
+
+#[test]
 fn a_conversation_with_no_call_says_there_was_none_to_check() {
     let talk = json!({"messages": [
         {"role": "user", "content": "hello"},

@@ -1,5 +1,5 @@
 //! Drawing helpers in one place, below the blocks, the player and every screen: lines for
-//! a width (wrapped, prose, verdicts) and drawn from a scroll offset, the one JSON
+//! a width (wrapped, prose, verdicts) and drawn from a scroll offset, names cut in the middle, the one JSON
 //! highlighter, the frames (a bordered box, a popup over the screen, a full screen's head,
 //! body and key bar), and the key bar itself. Nothing here knows the app or a block.
 
@@ -7,6 +7,7 @@ mod frame;
 mod json;
 pub mod keybar;
 mod lines;
+mod names;
 
 pub use frame::{ScreenAreas, bordered, centered, popup, screen, text_popup};
 pub use json::{highlight_json_line, highlight_json_text, wrap_json};
@@ -14,3 +15,4 @@ pub use lines::{
     dot, draw_lines, draw_scrolled, scroll_to, verdict_line, verdict_lines, wrap_prefixed,
     wrap_rich,
 };
+pub use names::{Shared, cut_middle, shared};

@@ -140,7 +140,7 @@ pub struct ToolsScreen {
     /// The first list row drawn at the last frame.
     list_top: std::cell::Cell<usize>,
     /// For each declaration, what its name shares with the most alike other name.
-    alike: std::cell::OnceCell<Vec<list::Shared>>,
+    alike: std::cell::OnceCell<Vec<crate::tui::draw::Shared>>,
     progress: ToolsProgress,
 }
 

@@ -80,13 +80,13 @@ fn equal_names_share_as_much_as_each_other() {
     ]
     .map(String::from)
     .to_vec();
-    let shared = list::shared(&names);
+    let shared = crate::tui::draw::shared(&names);
     assert_eq!(shared[0], shared[2]);
     assert_eq!(shared[0], shared[3]);
     // With "update_reservation_flights", not with its own copies.
     assert_eq!(shared[0].start, "update_reservation_".len());
     assert_eq!(shared[1].start, "update_reservation_".len());
-    assert_eq!(shared[4], list::Shared::default());
+    assert_eq!(shared[4], crate::tui::draw::Shared::default());
 }
 
 #[test]
