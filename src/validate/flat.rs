@@ -6,7 +6,8 @@ use std::borrow::Cow;
 
 use super::error::CompileError;
 use super::json::Json;
-use super::program::{Node, ObjRules, Program, RootShape, Types, kind};
+use super::program::{Node, ObjRules, Program, RootShape, Types};
+use crate::validate::json::kind;
 
 /// A Python type name of the flat form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,7 +14,7 @@ use super::number;
 /// A node's index in [`Program::nodes`].
 pub(crate) type NodeId = u32;
 
-pub(crate) use super::json::{kind, kind_of, py_type_of};
+use super::json::{kind, kind_of};
 
 /// A `type` keyword (or a flat form's Python type): the kinds it accepts and how a message
 /// names them (`int`, `str or NoneType`, `int or float`).

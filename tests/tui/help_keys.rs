@@ -127,95 +127,96 @@ fn help_problems(
     out
 }
 
+/// The states the help is checked on: (name, lesson, presenter, keys to the state, entered).
+const STATES: [(&str, Option<&str>, bool, &str, bool); 18] = [
+    ("home", None, false, "", false),
+    ("page", Some("01-reading"), false, "", false),
+    ("lesson list", Some("01-reading"), false, "sh", false),
+    ("predict", Some("01-reading"), false, "<Tab>", false),
+    (
+        "predict entered",
+        Some("01-reading"),
+        false,
+        "<Tab><Enter>",
+        true,
+    ),
+    ("quiz", Some("01-reading"), false, "n<Tab>", false),
+    (
+        "quiz entered",
+        Some("01-reading"),
+        false,
+        "n<Tab><Enter>",
+        true,
+    ),
+    ("validator", Some("02-trying"), false, "<Tab>", false),
+    (
+        "validator entered",
+        Some("02-trying"),
+        false,
+        "<Tab><Enter>",
+        true,
+    ),
+    ("executor", Some("02-trying"), false, "<Tab><Tab>", false),
+    (
+        "executor entered",
+        Some("02-trying"),
+        false,
+        "<Tab><Tab><Enter>",
+        true,
+    ),
+    ("trace", Some("02-trying"), false, "n<Tab>", false),
+    (
+        "trace entered",
+        Some("02-trying"),
+        false,
+        "n<Tab><Enter>",
+        true,
+    ),
+    (
+        "explain entered",
+        Some("02-trying"),
+        false,
+        "n<Tab><Tab><Enter>",
+        true,
+    ),
+    (
+        "checklist",
+        Some("02-trying"),
+        false,
+        "n<Tab><Tab><Tab>",
+        false,
+    ),
+    (
+        "checklist entered",
+        Some("02-trying"),
+        false,
+        "n<Tab><Tab><Tab><Enter>",
+        true,
+    ),
+    (
+        "presenter table entered",
+        Some("01-reading"),
+        true,
+        "  <Enter>",
+        true,
+    ),
+    (
+        "presenter trace entered",
+        Some("02-trying"),
+        true,
+        "n<Enter>",
+        true,
+    ),
+];
+
 #[test]
 fn the_help_names_every_key_that_works_on_each_screen_and_block() {
-    // (name, lesson, presenter, keys to the state, entered)
-    let states: [(&str, Option<&str>, bool, &str, bool); 18] = [
-        ("home", None, false, "", false),
-        ("page", Some("01-reading"), false, "", false),
-        ("lesson list", Some("01-reading"), false, "sh", false),
-        ("predict", Some("01-reading"), false, "<Tab>", false),
-        (
-            "predict entered",
-            Some("01-reading"),
-            false,
-            "<Tab><Enter>",
-            true,
-        ),
-        ("quiz", Some("01-reading"), false, "n<Tab>", false),
-        (
-            "quiz entered",
-            Some("01-reading"),
-            false,
-            "n<Tab><Enter>",
-            true,
-        ),
-        ("validator", Some("02-trying"), false, "<Tab>", false),
-        (
-            "validator entered",
-            Some("02-trying"),
-            false,
-            "<Tab><Enter>",
-            true,
-        ),
-        ("executor", Some("02-trying"), false, "<Tab><Tab>", false),
-        (
-            "executor entered",
-            Some("02-trying"),
-            false,
-            "<Tab><Tab><Enter>",
-            true,
-        ),
-        ("trace", Some("02-trying"), false, "n<Tab>", false),
-        (
-            "trace entered",
-            Some("02-trying"),
-            false,
-            "n<Tab><Enter>",
-            true,
-        ),
-        (
-            "explain entered",
-            Some("02-trying"),
-            false,
-            "n<Tab><Tab><Enter>",
-            true,
-        ),
-        (
-            "checklist",
-            Some("02-trying"),
-            false,
-            "n<Tab><Tab><Tab>",
-            false,
-        ),
-        (
-            "checklist entered",
-            Some("02-trying"),
-            false,
-            "n<Tab><Tab><Tab><Enter>",
-            true,
-        ),
-        (
-            "presenter table entered",
-            Some("01-reading"),
-            true,
-            "  <Enter>",
-            true,
-        ),
-        (
-            "presenter trace entered",
-            Some("02-trying"),
-            true,
-            "n<Enter>",
-            true,
-        ),
-    ];
     // The keys of the page; and the letters a block may take as arrows.
     let page = tooldojo::tui::ui::help_lines(&app(Some("01-reading"), false, true));
     let mut page_keys: Vec<KeyCode> = page.iter().flat_map(|(k, _, _)| keys_named(k)).collect();
     page_keys.extend("hjkl".chars().map(KeyCode::Char));
     let mut problems = Vec::new();
-    for (name, lesson, demo, script, entered) in states {
+    for (name, lesson, demo, script, entered) in STATES {
         let open = || {
             let mut app = app(lesson, demo, true);
             let _ = press(&mut app, script);

@@ -109,8 +109,9 @@ pub trait BlockWidget {
         false
     }
     /// Presenter mode: take back the last step `present_step` took (hide the row it showed,
-    /// put a played trace back at its start), leaving everything else as it is (rows
-    /// looked at, a schema shown whole, items ticked by hand). False when there is none.
+    /// put a played trace back at its start, untick the item ticked last, by hand or by a
+    /// step), leaving everything else as it is (rows looked at, a schema shown whole, items
+    /// ticked before). False when there is none.
     fn present_unstep(&mut self) -> bool {
         false
     }

@@ -549,7 +549,8 @@ pub fn partial_summary(tl: &Run, gl: &Glyphs) -> String {
 }
 
 /// Every call that did not finish ok was refused for its arguments, and as many repairs
-/// followed: the run got where it was going, after the validator's errors.
+/// followed: the run got where it was going, after the validator's errors. Repairs are
+/// counted, not paired with the calls they mend (a run's warnings do not name the call).
 fn all_repaired(tl: &Run, not_ok: usize) -> bool {
     let refused = tl
         .calls

@@ -10,8 +10,8 @@ use crate::tui::theme::Theme;
 
 use super::{Mode, ToolsScreen};
 
-/// The list's keys; the last four (help, home, quit) are all a file with no declaration
-/// offers.
+/// The list's keys; the last four (help, home, and the two that quit) are all a file with
+/// no declaration offers.
 const BROWSE: [(&str, &str); 12] = [
     ("Up/Down j/k", "choose a declaration (or scroll the detail)"),
     ("g/G Home/End", "the first / the last declaration"),

@@ -7,8 +7,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::validate::decimal::Decimal;
 use crate::validate::ecma_regex;
 use crate::validate::error::CompileError;
+use crate::validate::json::kind;
 use crate::validate::json::{Json, show_f64};
-use crate::validate::program::{Bound, Pattern, Types, kind};
+use crate::validate::program::{Bound, Pattern, Types};
 
 /// A JSON Schema `type` name: the kinds it accepts and Python's name for them.
 fn js_type(name: &str) -> Option<(u8, &'static str)> {

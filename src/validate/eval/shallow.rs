@@ -10,9 +10,9 @@ use super::found::{Found, What};
 use super::{Flags, Quick};
 use crate::validate::CheckKind;
 use crate::validate::json::{FlatMember, Json, flat_value, same_text};
+use crate::validate::json::{kind, kind_of, py_type_of};
 use crate::validate::program::{
-    ANY_TYPE, Node, NodeId, ObjRules, Program, RootShape, UNDECLARED, admits_kind, kind, kind_of,
-    py_type_of,
+    ANY_TYPE, Node, NodeId, ObjRules, Program, RootShape, UNDECLARED, admits_kind,
 };
 
 /// How simple `p`'s root is: [`RootShape::Shallow`] when it is one object of typed
