@@ -283,6 +283,26 @@ fn offered(p: &PredictWidget) -> Vec<String> {
 }
 
 #[test]
+fn a_revealed_row_offers_no_pick_lock_or_unlock() {
+    let mut p = PredictWidget::for_exec_cases(eight_rows(), records());
+    predict_row(&mut p, '2'); // r1 wrong, revealed
+    let keys = offered(&p);
+    for gone in ["pick", "lock, then reveal", "unlock", "reveal locked"] {
+        assert!(!keys.iter().any(|k| k.ends_with(gone)), "{gone}: {keys:?}");
+    }
+    for kept in ["Up/Down row", "r review missed", "Esc back to page"] {
+        assert!(keys.contains(&kept.to_owned()), "{kept}: {keys:?}");
+    }
+    // The next row, not yet answered, offers them again.
+    press(&mut p, &[key(KeyCode::Down)]);
+    assert!(
+        offered(&p).iter().any(|k| k.ends_with("pick")),
+        "{:?}",
+        offered(&p)
+    );
+}
+
+#[test]
 fn a_review_with_every_row_answered_offers_only_the_keys_that_still_work() {
     let mut p = PredictWidget::for_exec_cases(eight_rows(), records());
     predict_row(&mut p, '2'); // r1 wrong

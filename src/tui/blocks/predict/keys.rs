@@ -195,8 +195,11 @@ impl PredictWidget {
             v.push(KeyHint::new("Esc", "back to page"));
             return v;
         }
-        if self.review && self.current().is_none_or(|i| self.rows[i].revealed) {
-            return self.answered_review_hints(schema);
+        let answered = self
+            .current()
+            .map_or(self.review, |i| self.rows[i].revealed);
+        if answered {
+            return self.answered_hints(schema);
         }
         let n = self.current().map_or(0, |i| self.rows[i].options().len());
         const PICK: [&str; 8] = [
@@ -230,15 +233,15 @@ impl PredictWidget {
         v
     }
 
-    /// In review on a row already answered: no pick, lock or unlock (they do nothing
-    /// there), only what moves on or leaves.
-    fn answered_review_hints(&self, schema: Option<KeyHint>) -> Vec<KeyHint> {
+    /// On a row already revealed (or a review with none left): no pick, lock or unlock
+    /// (they do nothing there), only what moves on or leaves.
+    fn answered_hints(&self, schema: Option<KeyHint>) -> Vec<KeyHint> {
         let visible = self.visible();
         let mut v = Vec::new();
         if visible.len() > 1 {
             v.push(KeyHint::new("Up/Down", "row"));
         }
-        if self.next_in_review().is_some() {
+        if self.review && self.next_in_review().is_some() {
             v.push(KeyHint::new("Enter", "next missed row"));
         }
         let locked = visible
@@ -248,7 +251,11 @@ impl PredictWidget {
             v.push(KeyHint::new("a", "reveal locked"));
         }
         v.extend(schema);
-        v.push(KeyHint::new("r", "leave review"));
+        if self.review {
+            v.push(KeyHint::new("r", "leave review"));
+        } else if !self.queue.is_empty() {
+            v.push(KeyHint::new("r", "review missed"));
+        }
         v.push(KeyHint::new("Esc", "back to page"));
         v
     }
