@@ -95,7 +95,7 @@ fn explain(tmux: &Tmux) {
 
 fn playground(tmux: &Tmux) {
     tmux.keys(&["Enter"]);
-    tmux.wait_for("Enter edit arguments");
+    tmux.wait_for("Enter/e edit arguments");
     tmux.keys(&["Enter"]);
     tmux.wait_for("stop editing");
     tmux.keys(&["Space"]);
@@ -118,7 +118,7 @@ fn trace(tmux: &Tmux) {
 
 fn checklist(tmux: &Tmux, items: usize) {
     tmux.keys(&["Enter"]);
-    tmux.wait_for("Space tick");
+    tmux.wait_for("Space/Enter/x tick");
     for d in 1..=items {
         tmux.keys(&[&d.to_string()]);
     }

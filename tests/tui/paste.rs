@@ -113,7 +113,7 @@ fn typed_text_without_bracketed_paste_is_one_edit_and_esc_still_works() {
     tmux.run(&["paste-buffer", "-t", "dojo"]);
     tmux.wait_for("cut: holds 16 KiB");
     tmux.keys(&["Escape"]);
-    tmux.wait_for("Enter edit arguments");
+    tmux.wait_for("Enter/e edit arguments");
     let left = start.elapsed();
     tmux.keys(&["C-c"]);
     let after = tmux.wait_for("EXITED=");

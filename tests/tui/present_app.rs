@@ -207,7 +207,7 @@ fn enter_on_a_block_whose_top_is_scrolled_away_shows_its_top() {
     );
     let _ = press(&mut app, "<Enter>");
     let text = screen(&app);
-    assert!(text.contains("Enter edit arguments"), "entered: {text}");
+    assert!(text.contains("Enter/e edit arguments"), "entered: {text}");
     assert!(text.contains("╭ arguments"), "its top in view: {text}");
 }
 

@@ -135,11 +135,17 @@ impl BlockWidget for ChecklistWidget {
         if !active {
             return vec![KeyHint::new("Enter", "open checklist")];
         }
-        vec![
+        const ITEMS: [&str; 8] = ["1-2", "1-3", "1-4", "1-5", "1-6", "1-7", "1-8", "1-9"];
+        let mut v = vec![
             KeyHint::new("Up/Down", "move"),
-            KeyHint::new("Space", "tick"),
-            KeyHint::new("Esc", "back to page"),
-        ]
+            KeyHint::new("Space/Enter/x", "tick"),
+        ];
+        match self.items.len() {
+            1 => v.push(KeyHint::new("1", "tick the item")),
+            n => v.push(KeyHint::new(ITEMS[n.min(9) - 2], "tick item N")),
+        }
+        v.push(KeyHint::new("Esc", "back to page"));
+        v
     }
 
     fn save(&self) -> Value {
@@ -213,6 +219,48 @@ impl BlockWidget for ChecklistWidget {
                 BlockOutcome::Changed
             }
             None => BlockOutcome::Ignored,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(n: usize) -> ChecklistWidget {
+        let items = (1..=n).map(|i| format!("item {i}")).collect();
+        ChecklistWidget::new(&Checklist { items }).unwrap()
+    }
+
+    /// The key bar's words for an entered checklist.
+    fn offered(w: &ChecklistWidget) -> String {
+        w.key_hints(true)
+            .iter()
+            .map(|h| format!("{} {}", h.keys, h.what))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    #[test]
+    fn every_key_that_ticks_is_named_and_the_digits_go_as_far_as_the_items() {
+        for (n, digits) in [
+            (1, "1 tick the item"),
+            (3, "1-3 tick item N"),
+            (12, "1-9 tick item N"),
+        ] {
+            let mut w = list(n);
+            let bar = offered(&w);
+            assert!(bar.contains("Space/Enter/x tick"), "{bar}");
+            assert!(bar.contains(digits), "{n}: {bar}");
+            for key in [KeyCode::Char(' '), KeyCode::Enter, KeyCode::Char('x')] {
+                let _ = w.handle_key(KeyEvent::from(key), true);
+                assert!(w.ticked()[0], "{key:?} ticks");
+                let _ = w.handle_key(KeyEvent::from(key), true);
+            }
+            let last = n.min(9);
+            let digit = char::from_digit(u32::try_from(last).unwrap(), 10).unwrap();
+            let _ = w.handle_key(KeyEvent::from(KeyCode::Char(digit)), true);
+            assert!(w.ticked()[last - 1], "{digit} ticks item {last}");
         }
     }
 }

@@ -492,12 +492,12 @@ impl Engine for ExecutorEngine {
 
     fn panel_hints(&self, focus: Panel) -> Vec<KeyHint> {
         match focus {
-            Panel::Tool => vec![KeyHint::new("Enter", "edit tool name")],
+            Panel::Tool => vec![KeyHint::new("Enter/e", "edit tool name")],
             Panel::Context => vec![
                 KeyHint::new("Left/Right", "tenant"),
                 KeyHint::new("Space", "read allowed/denied"),
             ],
-            _ => vec![KeyHint::new("Enter", "edit arguments")],
+            _ => vec![KeyHint::new("Enter/e", "edit arguments")],
         }
     }
 

@@ -583,9 +583,12 @@ impl Engine for ValidatorEngine {
         match focus {
             Panel::Schema => vec![
                 KeyHint::new("Left/Right", "fixture schema"),
-                KeyHint::new("Enter", "edit schema"),
+                KeyHint::new("Enter/e", "edit schema"),
             ],
-            _ => vec![KeyHint::new("Enter", "edit arguments")],
+            _ => vec![
+                KeyHint::new("Enter/e", "edit arguments"),
+                KeyHint::new("[/]", "fixture schema"),
+            ],
         }
     }
 
