@@ -52,18 +52,27 @@ impl PredictWidget {
         Some(BlockOutcome::Consumed)
     }
 
-    /// Presenter mode: nothing is predicted. Space or Enter shows the next row's real
-    /// verdict, as the presenter's Space does on the page; the keys that pick, lock or
-    /// review do nothing.
+    /// Presenter mode: nothing is predicted. Space, Enter or Right shows the next row's
+    /// real verdict and Left takes the last one back, as the presenter's keys do on the
+    /// page; the keys that pick, lock or review do nothing.
     fn room_key(&mut self, key: &KeyEvent) -> BlockOutcome {
-        if plain(key, KeyCode::Enter) || is_char(key, ' ') {
-            return if self.present_step() {
+        let (next, back) = (
+            plain(key, KeyCode::Enter) || is_char(key, ' ') || is_right(key),
+            is_left(key),
+        );
+        if next || back {
+            let moved = if next {
+                self.present_step()
+            } else {
+                self.present_unstep()
+            };
+            return if moved {
                 BlockOutcome::Changed
             } else {
                 BlockOutcome::Consumed
             };
         }
-        let picks = common::digit(key).is_some() || is_left(key) || is_right(key);
+        let picks = common::digit(key).is_some();
         if picks || ['u', 'a', 'r'].iter().any(|c| is_char(key, *c)) {
             return BlockOutcome::Consumed;
         }
@@ -189,7 +198,8 @@ impl PredictWidget {
         if demo {
             let mut v = vec![
                 KeyHint::new("Up/Down", "row"),
-                KeyHint::new("Space", "next verdict"),
+                KeyHint::new("Space/Right", "next verdict"),
+                KeyHint::new("Left", "take it back"),
             ];
             v.extend(schema);
             v.push(KeyHint::new("Esc", "back to page"));
