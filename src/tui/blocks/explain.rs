@@ -295,11 +295,11 @@ impl ExplainWidget {
         }
         let mut v = Vec::new();
         if !self.showing {
-            v.push(KeyHint::new("Space/c", "show answer"));
+            v.push(KeyHint::new("Space/Enter/c", "show answer"));
         } else {
             if points {
                 v.push(KeyHint::new("Up/Down", "key point"));
-                v.push(KeyHint::new("Space", "tick"));
+                v.push(KeyHint::new("Space/Enter/x", "tick"));
             }
             v.push(KeyHint::new("c", "hide answer"));
         }
@@ -500,14 +500,15 @@ impl BlockWidget for ExplainWidget {
                 KeyHint::new("Ctrl+U", "undo"),
             ];
         }
-        let mut v = vec![KeyHint::new("e", "edit answer")];
+        let edit = if self.showing { "e" } else { "Enter/e" };
+        let mut v = vec![KeyHint::new(edit, "edit answer")];
         if !self.answer().is_empty() {
             v.push(KeyHint::new("Backspace", "clear"));
             v.push(KeyHint::new("u", "undo"));
         }
         if self.showing {
             v.push(KeyHint::new("Up/Down", "key point"));
-            v.push(KeyHint::new("Space", "tick"));
+            v.push(KeyHint::new("Space/Enter/x", "tick"));
             v.push(KeyHint::new("c", "hide answer"));
         } else if self.compared {
             v.push(KeyHint::new("c", "show answer"));
@@ -692,6 +693,29 @@ mod tests {
         );
         let _ = w.handle_key(c, true);
         assert!(status(&w, false).contains("Enter, then c shows the model answer again."));
+    }
+
+    #[test]
+    fn the_key_bar_names_enter_where_it_edits_or_ticks() {
+        let bar = |w: &ExplainWidget| {
+            w.key_hints(true)
+                .iter()
+                .map(|h| format!("{} {}", h.keys, h.what))
+                .collect::<Vec<_>>()
+        };
+        let mut w = widget(&["the schema does not bind the model"]);
+        assert!(
+            bar(&w).contains(&"Enter/e edit answer".to_owned()),
+            "{:?}",
+            bar(&w)
+        );
+        let _ = w.handle_key(KeyEvent::from(KeyCode::Char('c')), true);
+        // Shown, Enter ticks the key point under the cursor; `e` still edits.
+        let keys = bar(&w);
+        assert!(keys.contains(&"Space/Enter/x tick".to_owned()), "{keys:?}");
+        assert!(keys.contains(&"e edit answer".to_owned()), "{keys:?}");
+        let _ = w.handle_key(KeyEvent::from(KeyCode::Enter), true);
+        assert_eq!(w.ticked, [true]);
     }
 
     /// The comparison panel's text, as drawn at `width`.

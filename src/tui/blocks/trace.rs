@@ -394,7 +394,7 @@ impl BlockWidget for TraceWidget {
         vec![
             KeyHint::new("f", "full screen"),
             KeyHint::new("Left/Right", "step"),
-            KeyHint::new("Space", if self.playing { "pause" } else { "play" }),
+            KeyHint::new("Space/Enter", if self.playing { "pause" } else { "play" }),
             KeyHint::new("Home/End", "start / end"),
             KeyHint::new("Esc", "back to page"),
         ]
