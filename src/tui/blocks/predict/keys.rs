@@ -226,21 +226,14 @@ impl PredictWidget {
             .get(n.saturating_sub(2))
             .copied()
             .unwrap_or("Left/Right");
-        let mut v = vec![
+        let v = vec![
             KeyHint::new("Up/Down", "row"),
             KeyHint::new(pick, "pick"),
             KeyHint::new("Enter", "lock, then reveal"),
             KeyHint::new("u", "unlock"),
             KeyHint::new("a", "reveal locked"),
         ];
-        v.extend(schema);
-        if self.review {
-            v.push(KeyHint::new("r", "leave review"));
-        } else if !self.queue.is_empty() {
-            v.push(KeyHint::new("r", "review missed"));
-        }
-        v.push(KeyHint::new("Esc", "back to page"));
-        v
+        self.leave_hints(v, schema)
     }
 
     /// On a row already revealed (or a review with none left): no pick, lock or unlock
@@ -260,6 +253,12 @@ impl PredictWidget {
         if locked {
             v.push(KeyHint::new("a", "reveal locked"));
         }
+        self.leave_hints(v, schema)
+    }
+
+    /// The hints every entered table ends with: `v` (when a schema folds), the review
+    /// (to leave it, or to start one when rows were missed) and the way back.
+    fn leave_hints(&self, mut v: Vec<KeyHint>, schema: Option<KeyHint>) -> Vec<KeyHint> {
         v.extend(schema);
         if self.review {
             v.push(KeyHint::new("r", "leave review"));
