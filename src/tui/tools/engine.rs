@@ -257,7 +257,7 @@ impl Engine for ToolEngine {
     }
 
     fn panel_hints(&self, _focus: Panel) -> Vec<KeyHint> {
-        vec![KeyHint::new("Enter", "edit arguments")]
+        vec![KeyHint::new("Enter/e", "edit arguments")]
     }
 
     fn status(&self, theme: &Theme) -> String {
