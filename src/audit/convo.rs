@@ -21,11 +21,13 @@ use super::steps::{ArgsIn, CallStep, Format, ResultStep, Speaker, Step};
 /// How long an excerpt of arguments or of a result is, in characters.
 pub const EXCERPT_CHARS: usize = 100;
 
-/// Where a conversation starts: its file and line (counting from 1).
+/// Where a conversation starts: its file and line (counting from 1), and the byte that
+/// line starts at (to read the conversation again without reading the lines before it).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Place {
     pub file: Arc<str>,
     pub line: usize,
+    pub byte: u64,
 }
 
 impl std::fmt::Display for Place {

@@ -20,15 +20,43 @@ pub enum Line<'a> {
     Bad(String),
 }
 
-/// Hand every non-blank line of `input` to `each` with its number (from 1), until `each`
-/// says to stop (`false`).
-pub fn read(mut input: impl Read, mut each: impl FnMut(usize, Line<'_>) -> bool) -> io::Result<()> {
+/// Where a line starts: its number (from 1) and the byte it starts at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    pub line: usize,
+    pub byte: u64,
+}
+
+/// Hand every non-blank line of `input` to `each` with where it starts, until `each` says
+/// to stop (`false`).
+pub fn read(input: impl Read, each: impl FnMut(At, Line<'_>) -> bool) -> io::Result<()> {
+    read_lines(input, At { line: 1, byte: 0 }, true, each)
+}
+
+/// [`read`] from a line after the first non-blank one of its file (`input` starts where
+/// that line does, at `from`): a record there is never the start of a document over
+/// several lines, as it would not be when read from the start.
+pub fn read_from(
+    input: impl Read,
+    from: At,
+    each: impl FnMut(At, Line<'_>) -> bool,
+) -> io::Result<()> {
+    read_lines(input, from, false, each)
+}
+
+fn read_lines(
+    mut input: impl Read,
+    from: At,
+    mut first: bool,
+    mut each: impl FnMut(At, Line<'_>) -> bool,
+) -> io::Result<()> {
     let mut chunk = vec![0u8; CHUNK];
     let mut filled = 0;
-    let mut line_no = 0usize;
+    let mut line_no = from.line - 1;
+    // Where `chunk` starts in the input.
+    let mut base = from.byte;
     // Skipping the rest of a line too long to hold.
     let mut skipping = false;
-    let mut first = true;
     loop {
         let n = read_some(&mut input, &mut chunk[filled..])?;
         filled += n;
@@ -39,15 +67,19 @@ pub fn read(mut input: impl Read, mut each: impl FnMut(usize, Line<'_>) -> bool)
                 skipping = false;
             } else {
                 line_no += 1;
+                let at = At {
+                    line: line_no,
+                    byte: base + start as u64,
+                };
                 let bytes = &chunk[start..end];
                 if first && !is_blank(bytes) {
                     first = false;
                     if opens_a_document(bytes) == Some(true) {
                         let mut whole = chunk[start..filled].to_vec();
-                        return document(&mut input, &mut whole, line_no, each);
+                        return document(&mut input, &mut whole, at, each);
                     }
                 }
-                if !hand_over(line_no, bytes, &mut each) {
+                if !hand_over(at, bytes, &mut each) {
                     return Ok(());
                 }
             }
@@ -56,29 +88,42 @@ pub fn read(mut input: impl Read, mut each: impl FnMut(usize, Line<'_>) -> bool)
         if n == 0 {
             if start < filled && !skipping {
                 line_no += 1;
+                let at = At {
+                    line: line_no,
+                    byte: base + start as u64,
+                };
                 let bytes = &chunk[start..filled];
                 if first && !is_blank(bytes) && opens_a_document(bytes) == Some(true) {
                     let mut whole = bytes.to_vec();
-                    return document(&mut input, &mut whole, line_no, each);
+                    return document(&mut input, &mut whole, at, each);
                 }
-                let _ = hand_over(line_no, bytes, &mut each);
+                let _ = hand_over(at, bytes, &mut each);
             }
             return Ok(());
         }
         chunk.copy_within(start..filled, 0);
         filled -= start;
+        base += start as u64;
         if filled == chunk.len() {
             if first && !skipping && chunk.len() >= MAX_LINE_BYTES {
                 // The first record, on one line: read as a document over several lines
                 // would be, up to the cap of a file.
                 chunk.truncate(filled);
-                return long_first_line(&mut input, chunk, line_no, &mut each);
+                let at = At {
+                    line: line_no + 1,
+                    byte: base,
+                };
+                return long_first_line(&mut input, chunk, at, &mut each);
             }
             if skipping || chunk.len() >= MAX_LINE_BYTES {
                 if !skipping {
                     line_no += 1;
+                    let at = At {
+                        line: line_no,
+                        byte: base,
+                    };
                     let go_on = each(
-                        line_no,
+                        at,
                         Line::Bad(format!(
                             "the line is longer than {}, the most a record may be",
                             show_size(MAX_LINE_BYTES as u64)
@@ -90,6 +135,7 @@ pub fn read(mut input: impl Read, mut each: impl FnMut(usize, Line<'_>) -> bool)
                     first = false;
                 }
                 skipping = true;
+                base += filled as u64;
                 filled = 0;
             } else {
                 chunk.resize(chunk.len() * 2, 0);
@@ -113,16 +159,16 @@ fn is_blank(bytes: &[u8]) -> bool {
 
 /// A line's bytes handed over as text (a BOM, a `\r` and blank lines dropped); `false`
 /// when `each` says to stop.
-fn hand_over(line_no: usize, bytes: &[u8], each: &mut impl FnMut(usize, Line<'_>) -> bool) -> bool {
+fn hand_over(at: At, bytes: &[u8], each: &mut impl FnMut(At, Line<'_>) -> bool) -> bool {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
     if is_blank(bytes) {
         return true;
     }
     match std::str::from_utf8(bytes) {
-        Ok(text) => each(line_no, Line::Text(text)),
+        Ok(text) => each(at, Line::Text(text)),
         Err(e) => each(
-            line_no,
+            at,
             Line::Bad(format!(
                 "the line is not UTF-8 (byte {})",
                 e.valid_up_to() + 1
@@ -153,8 +199,8 @@ fn opens_a_document(bytes: &[u8]) -> Option<bool> {
 fn long_first_line(
     input: &mut dyn Read,
     mut held: Vec<u8>,
-    line_no: usize,
-    each: &mut dyn FnMut(usize, Line<'_>) -> bool,
+    at: At,
+    each: &mut dyn FnMut(At, Line<'_>) -> bool,
 ) -> io::Result<()> {
     let mut searched = 0;
     let end = loop {
@@ -175,7 +221,7 @@ fn long_first_line(
     };
     let Some(end) = end else {
         let _ = each(
-            line_no + 1,
+            at,
             Line::Bad(format!(
                 "the line is longer than {}, the most a record may be",
                 show_size(MAX_FILE_BYTES)
@@ -183,13 +229,17 @@ fn long_first_line(
         );
         return Ok(());
     };
-    if !hand_over(line_no + 1, &held[..end], &mut |n, l| each(n, l)) {
+    if !hand_over(at, &held[..end], &mut |n, l| each(n, l)) {
         return Ok(());
     }
     let rest = io::Cursor::new(held.get(end + 1..).unwrap_or(&[]).to_vec());
     let mut chained = rest.chain(input);
     let after: &mut dyn Read = &mut chained;
-    read(after, |n, l| each(line_no + 1 + n, l))
+    let next = At {
+        line: at.line + 1,
+        byte: at.byte + end as u64 + 1,
+    };
+    read_lines(after, next, true, each)
 }
 
 /// The rest of the input as one record starting at `line_no`, read whole up to the cap of
@@ -197,14 +247,14 @@ fn long_first_line(
 fn document(
     input: &mut impl Read,
     whole: &mut Vec<u8>,
-    line_no: usize,
-    mut each: impl FnMut(usize, Line<'_>) -> bool,
+    at: At,
+    mut each: impl FnMut(At, Line<'_>) -> bool,
 ) -> io::Result<()> {
     let room = MAX_FILE_BYTES.saturating_sub(whole.len() as u64);
     input.take(room + 1).read_to_end(whole)?;
     if whole.len() as u64 > MAX_FILE_BYTES {
         let _ = each(
-            line_no,
+            at,
             Line::Bad(format!(
                 "a JSON document over several lines is read whole, and this one is larger \
                  than {}; write one record a line (JSON Lines) instead",
@@ -215,9 +265,9 @@ fn document(
     }
     let bytes = whole.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(whole);
     let _ = match std::str::from_utf8(bytes) {
-        Ok(text) => each(line_no, Line::Text(text)),
+        Ok(text) => each(at, Line::Text(text)),
         Err(e) => each(
-            line_no,
+            at,
             Line::Bad(format!(
                 "the document is not UTF-8 (byte {})",
                 e.valid_up_to() + 1
@@ -235,7 +285,7 @@ mod tests {
         let mut out = Vec::new();
         read(input, |n, l| {
             out.push((
-                n,
+                n.line,
                 match l {
                     Line::Text(t) => Ok(t.to_owned()),
                     Line::Bad(b) => Err(b),
@@ -256,6 +306,59 @@ mod tests {
         assert_eq!(got[2].0, 5);
         assert!(got[2].1.as_ref().unwrap_err().contains("not UTF-8"));
         assert_eq!(got[3], (6, Ok("{\"c\": 3}".into())));
+    }
+
+    /// Every line `read` hands over of `input`, with where it starts.
+    fn starts(input: &[u8]) -> Vec<(At, Result<String, String>)> {
+        let mut out = Vec::new();
+        read(input, |at, l| {
+            out.push((at, text_of(l)));
+            true
+        })
+        .unwrap();
+        out
+    }
+
+    fn text_of(l: Line<'_>) -> Result<String, String> {
+        match l {
+            Line::Text(t) => Ok(t.to_owned()),
+            Line::Bad(b) => Err(b),
+        }
+    }
+
+    #[test]
+    fn each_line_says_the_byte_it_starts_at_and_is_read_the_same_from_there() {
+        let mut input = b"\xEF\xBB\xBF{\"a\": 1}\r\n\n  \n{\"b\": 2}\n\xff\n".to_vec();
+        input.extend(vec![b'x'; MAX_LINE_BYTES + 10]);
+        input.extend_from_slice(b"\n{\"c\": 3}\r\n\n{\"d\": 4}");
+        let all = starts(&input);
+        assert_eq!(all.len(), 6);
+        for (i, (at, line)) in all.iter().enumerate() {
+            let rest = &input[at.byte as usize..];
+            if let Ok(text) = line {
+                let rest = rest.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(rest);
+                assert!(rest.starts_with(text.as_bytes()), "line {}", at.line);
+            }
+            if i == 0 {
+                continue;
+            }
+            let mut again = Vec::new();
+            read_from(rest, *at, |at, l| {
+                again.push((at, text_of(l)));
+                true
+            })
+            .unwrap();
+            assert_eq!(again, all[i..], "read from line {}", at.line);
+        }
+        // After a first line longer than a line may be, read as a document would be.
+        let mut input = vec![b'x'; MAX_LINE_BYTES + 10];
+        input.extend_from_slice(b"\n{\"ok\": 1}\n");
+        let got = starts(&input);
+        let second = At {
+            line: 2,
+            byte: MAX_LINE_BYTES as u64 + 11,
+        };
+        assert_eq!(got[1], (second, Ok("{\"ok\": 1}".into())));
     }
 
     #[test]

@@ -124,6 +124,21 @@ fn open(path: &Path) -> Result<std::fs::File, String> {
     Ok(file)
 }
 
+/// The file of `place` from the start of its line, when a line still starts there (the file
+/// may have changed since it was listed: then `None`, and it is read from its start).
+fn open_at(place: &Place) -> Result<Option<std::fs::File>, String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = open(Path::new(place.file.as_ref()))?;
+    let Some(before) = place.byte.checked_sub(1) else {
+        return Ok(Some(file));
+    };
+    let mut end = [0u8; 1];
+    let starts_a_line = file.seek(SeekFrom::Start(before)).is_ok()
+        && file.read_exact(&mut end).is_ok()
+        && end[0] == b'\n';
+    Ok(starts_a_line.then_some(file))
+}
+
 impl Listing {
     /// Read `files` for their list (each must open; a record that cannot be read is listed
     /// with why, and the rest read on).
@@ -221,10 +236,6 @@ impl Listing {
             .convs
             .get(i)
             .ok_or_else(|| format!("there is no conversation {}", i + 1))?;
-        let reader: Box<dyn std::io::Read + '_> = match &self.text {
-            Some(text) => Box::new(text.as_bytes()),
-            None => Box::new(open(Path::new(s.place.file.as_ref()))?),
-        };
         let mut chosen = Chosen {
             place: s.place.clone(),
             skip: s.nth,
@@ -237,8 +248,26 @@ impl Listing {
             excerpts: true,
         };
         let mut run = Audit::new(opts, self.tools.clone(), &mut chosen).only_at(s.place.line);
-        run.read(&s.place.file, reader)
-            .map_err(|e| format!("{}: {e}", s.place.file))?;
+        let place = &s.place;
+        // From its own line when another conversation starts before it (so its line does
+        // not start the file), else from the start: a long log is not read again up to it.
+        let after_another = self
+            .convs
+            .iter()
+            .any(|c| c.place.file == place.file && c.place.line < place.line);
+        let read = match (&self.text, after_another) {
+            (Some(text), true) => match text.as_bytes().get(place.byte as usize..) {
+                Some(rest) => run.read_from(place, rest),
+                None => run.read(&place.file, text.as_bytes()),
+            },
+            (Some(text), false) => run.read(&place.file, text.as_bytes()),
+            (None, true) => match open_at(place)? {
+                Some(rest) => run.read_from(place, rest),
+                None => run.read(&place.file, open(Path::new(place.file.as_ref()))?),
+            },
+            (None, false) => run.read(&place.file, open(Path::new(place.file.as_ref()))?),
+        };
+        read.map_err(|e| format!("{}: {e}", place.file))?;
         let conv = chosen
             .found
             .ok_or_else(|| format!("{}: the conversation is no longer there", s.place))?;
@@ -261,6 +290,80 @@ mod tests {
     {{"role": "assistant", "content": [{{"type": "tool_use", "id": "{id}", "name": "{tool}", "input": {{}}}}]}}
   ]}}"#
         )
+    }
+
+    /// Conversation `i` of `listing` as reading `text` from its start finds it.
+    fn from_the_start(listing: &Listing, i: usize, text: &[u8]) -> Result<String, String> {
+        let s = &listing.convs[i];
+        let mut chosen = Chosen {
+            place: s.place.clone(),
+            skip: s.nth,
+            found: None,
+        };
+        let opts = Options {
+            format: None,
+            limits: Limits::default(),
+            keep: true,
+            excerpts: true,
+        };
+        let mut run = Audit::new(opts, None, &mut chosen).only_at(s.place.line);
+        run.read(&s.place.file, text).map_err(|e| e.to_string())?;
+        chosen.found.map(|c| format!("{c:?}")).ok_or_default()
+    }
+
+    trait OkOrDefault {
+        fn ok_or_default(self) -> Result<String, String>;
+    }
+
+    impl OkOrDefault for Option<String> {
+        fn ok_or_default(self) -> Result<String, String> {
+            self.ok_or_else(|| "not found".to_owned())
+        }
+    }
+
+    #[test]
+    fn a_conversation_read_again_from_its_own_line_is_the_one_listed() {
+        let desk = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/audit/support-desk.jsonl"),
+        )
+        .unwrap();
+        let desk: Vec<&str> = desk.lines().collect();
+        let mcp = [
+            r#"{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}"#,
+            r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "f", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]}}"#,
+            r#"{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "f", "arguments": {"q": 1}}}"#,
+        ];
+        let mut log = format!("{}\n{}\n", desk[0], desk[1]).into_bytes();
+        log.extend_from_slice(b"\xff\n\n");
+        log.extend_from_slice(format!("{}\r\n", desk[2]).as_bytes());
+        log.extend_from_slice(format!("{}\n{}\n", mcp.join("\n"), desk[3]).as_bytes());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        std::fs::write(&path, &log).unwrap();
+        let listing =
+            Listing::read(std::slice::from_ref(&path), None, Limits::default(), None).unwrap();
+        let text = Arc::<str>::from(String::from_utf8_lossy(&log).into_owned());
+        let in_memory =
+            Listing::from_text(&path.display().to_string(), text.clone(), Limits::default());
+        assert_eq!(listing.convs.len(), 5, "{:?}", listing.convs);
+        for i in 0..listing.convs.len() {
+            let want = from_the_start(&listing, i, &log).unwrap();
+            let got = listing.open(i).map(|s| format!("{:?}", s.conversation()));
+            assert_eq!(got.as_ref(), Ok(&want), "conversation {i}");
+            let want = from_the_start(&in_memory, i, text.as_bytes()).unwrap();
+            let got = in_memory.open(i).map(|s| format!("{:?}", s.conversation()));
+            assert_eq!(got.as_ref(), Ok(&want), "conversation {i}, in memory");
+        }
+        // The file changed since it was listed: a conversation no longer where it was is
+        // said to be gone, never another one shown in its place.
+        let mut changed = b"{\"new\": 1}\n".to_vec();
+        changed.extend_from_slice(&log);
+        std::fs::write(&path, &changed).unwrap();
+        for i in 1..listing.convs.len() {
+            let err = listing.open(i).unwrap_err();
+            assert!(err.contains("no longer there"), "{i}: {err}");
+        }
     }
 
     #[test]

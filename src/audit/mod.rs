@@ -225,24 +225,48 @@ impl<'s> Audit<'s> {
 
     /// Audit every record of `input`, named `file` in places.
     pub fn read(&mut self, file: &str, input: impl Read) -> io::Result<()> {
+        self.read_lines(file, input, None)
+    }
+
+    /// Audit the records of `input`, the rest of file `file` from `place` on (a line after
+    /// its first record, as [`lines::read_from`] says).
+    pub fn read_from(&mut self, place: &Place, input: impl Read) -> io::Result<()> {
+        let from = lines::At {
+            line: place.line,
+            byte: place.byte,
+        };
+        self.read_lines(&place.file, input, Some(from))
+    }
+
+    fn read_lines(
+        &mut self,
+        file: &str,
+        input: impl Read,
+        from: Option<lines::At>,
+    ) -> io::Result<()> {
         let file: Arc<str> = Arc::from(file);
         let mut session: Option<Builder> = None;
         self.mcp_session = None;
         self.mcp_start = None;
-        let result = lines::read(input, |line, text| {
-            if self.only.is_some_and(|at| line < at) {
+        let each = |at: lines::At, text: lines::Line<'_>| {
+            if self.only.is_some_and(|only| at.line < only) {
                 return true;
             }
             let place = Place {
                 file: file.clone(),
-                line,
+                line: at.line,
+                byte: at.byte,
             };
             match text {
                 lines::Line::Text(t) => self.record(place, t, &mut session),
                 lines::Line::Bad(why) => self.bad(place, why),
             }
             self.failed.is_none() && !self.done_only
-        });
+        };
+        let result = match from {
+            None => lines::read(input, each),
+            Some(from) => lines::read_from(input, from, each),
+        };
         if let Some(mut s) = session.take() {
             self.done(&mut s);
         }
