@@ -95,8 +95,17 @@ impl TraceEvent {
                 ..
             } => {
                 let r: Vec<String> = results.iter().map(|(id, c)| format!("{id}={c}")).collect();
+                // Retries and repairs only when some were used (most runs use none).
+                let spent: String = [
+                    (self.used.retries, "retry", "retries"),
+                    (self.used.repairs, "repair", "repairs"),
+                ]
+                .iter()
+                .filter(|(n, ..)| *n > 0)
+                .map(|&(n, one, many)| format!(", {n} {}", if n == 1 { one } else { many }))
+                .collect();
                 format!(
-                    "stop   {stop_reason}: {}, {}; {}",
+                    "stop   {stop_reason}: {}, {}{spent}; {}",
                     plural(self.used.turns as usize, "turn"),
                     plural(self.used.tool_calls as usize, "tool call"),
                     if r.is_empty() {

@@ -69,6 +69,22 @@ fn default_output_is_a_readable_timeline() {
 }
 
 #[test]
+fn the_stop_line_counts_retries_and_repairs_when_a_run_used_some() {
+    let stop = |name: &str| {
+        let text = stdout(&tooldojo(&["trace", name]));
+        let at = text.find(" stop ").expect("a stop line");
+        text[at..].split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    assert!(stop("retry-read").contains("2 tool calls, 4 retries; c1=ok"));
+    assert!(stop("repair").contains("1 tool call, 1 repair; c1=invalid_arguments"));
+    let plain = stop("happy-path");
+    assert!(
+        !plain.contains("retr") && !plain.contains("repair"),
+        "{plain}"
+    );
+}
+
+#[test]
 fn chrome_export_has_complete_events_one_track_per_call() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("run.json");
