@@ -78,6 +78,29 @@ pub(crate) fn clean(text: &str, keep_newlines: bool) -> String {
     out
 }
 
+/// Text from a file in quotes, as every message names it (a tools file's key, a schema's
+/// property, a tool's name): `"per_page"`. A quote or a backslash inside is escaped and a
+/// line break or tab written as `\n`, `\t`, so the name stays one unambiguous piece of one
+/// line; every other character is kept as written (`"café"`, not a Rust escape), a control
+/// or format character included, for the exit that prints it to show as its visible
+/// [`stand_in`], as everything else from the file is shown.
+pub fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            _ => out.push(ch),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The characters of the table beyond ASCII (JSON escapes the ASCII ones itself): those
 /// JSON lets stand raw inside a string but that a terminal, a log viewer or an editor may
 /// act on, or that hide themselves.

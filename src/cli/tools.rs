@@ -8,9 +8,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::error::UserError;
+use crate::sanitize::quote;
 use crate::tools::report::{self, Report};
 use crate::tools::strict::{Provider, StrictRule, Verdict};
-use crate::tools::{ToolSet, ToolsFormat, quote};
+use crate::tools::{ToolSet, ToolsFormat};
 use crate::validate::json::dumps;
 
 /// How wide the arguments of a trap that got through are printed, at most.

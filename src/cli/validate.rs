@@ -105,9 +105,10 @@ pub(crate) fn load_schema(
             validate::ParseError::Syntax { what, line, column } => UserError::new(format!(
                 "{name}:{line}:{column}: schema is not JSON: {what}"
             )),
-            validate::ParseError::Duplicate { path } => {
-                UserError::new(format!("{name}: the schema repeats the key {path:?}"))
-            }
+            validate::ParseError::Duplicate { path } => UserError::new(format!(
+                "{name}: the schema repeats the key {}",
+                crate::sanitize::quote(&path)
+            )),
         })?;
         return Validator::options()
             .form(form)

@@ -7,9 +7,9 @@
 use serde_json::Value;
 
 use super::load::Tool;
-use super::quote;
 use super::schema::{self, View, show_path};
 use super::traps::{TrapReport, fix};
+use crate::sanitize::quote;
 
 /// What a hygiene note is about (stable names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]

@@ -282,7 +282,7 @@ pub enum LoadError {
         line: usize,
         column: usize,
     },
-    #[error("the key {} is repeated (which value is meant cannot be known)", super::quote(.path))]
+    #[error("the key {} is repeated (which value is meant cannot be known)", crate::sanitize::quote(.path))]
     RepeatedKey { path: String },
     /// Not a shape a tools file comes in; the text says what was found and what is read.
     #[error("{0}")]

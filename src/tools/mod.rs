@@ -59,28 +59,6 @@ impl ToolsFile {
     }
 }
 
-/// Text from a tools file in quotes, as the reports name it: `"per_page"`. A quote or a
-/// backslash inside is escaped and a line break or tab written as `\n`, `\t`, so the name
-/// stays one unambiguous piece of one line; every other control or format character is kept
-/// as it is, for the exit that prints it to show as its visible stand-in
-/// ([`crate::sanitize`]), as everything else from the file is shown.
-pub fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for ch in text.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            _ => out.push(ch),
-        }
-    }
-    out.push('"');
-    out
-}
-
 pub use load::{
     Container, Duplicate, LoadError, MixedShapes, Shape, Skipped, Tool, ToolSet, ToolsFormat,
     content_hash,

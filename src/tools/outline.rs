@@ -41,7 +41,7 @@ pub fn rows(schema: Option<&Value>, traps: &TrapReport) -> Vec<Row> {
         .map(|f| {
             let path = show_path(&f.path);
             let name = match f.path.last() {
-                Some(Seg::Key(k)) => crate::tools::quote(k),
+                Some(Seg::Key(k)) => crate::sanitize::quote(k),
                 _ => "[]".into(),
             };
             Row {

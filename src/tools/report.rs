@@ -106,7 +106,7 @@ pub fn skipped_json(set: &ToolSet, s: &Skipped) -> Value {
     let why = format!(
         "not a function tool: a {} tool is defined by its provider, with no schema to \
          check its arguments against",
-        super::quote(&s.kind)
+        crate::sanitize::quote(&s.kind)
     );
     let not = json!({"ok": false, "reasons": [why.clone()]});
     json!({

@@ -10,8 +10,8 @@
 
 use serde_json::{Map, Value};
 
-use super::quote;
 use super::schema::{local_pointer, pointer_key, resolve};
+use crate::sanitize::quote;
 
 /// OpenAI's string formats (Supported properties).
 const OPENAI_FORMATS: &[&str] = &[
@@ -417,7 +417,7 @@ impl Walk<'_> {
             let optional: Vec<String> = props
                 .iter()
                 .filter(|p| !required.contains(&p.as_str()))
-                .map(|p| crate::tools::quote(p))
+                .map(|p| crate::sanitize::quote(p))
                 .collect();
             if !optional.is_empty() {
                 let (list, verb) = if optional.len() == 1 {

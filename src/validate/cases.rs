@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::{Args, Form, Formats, Json, Validator, ValidatorRules};
 use crate::content::{Content, parse_json, present};
 use crate::error::{UserError, UserResult};
+use crate::sanitize::quote;
 
 /// The file of validator rows, relative to the fixtures tree.
 pub(crate) const VALIDATOR_CASES: &str = "validator_cases.json";
@@ -69,8 +70,9 @@ pub fn schemas(content: &Content) -> UserResult<Vec<(String, NamedSchema)>> {
     let map: serde_json::Map<String, Value> = parse_json(&file)?;
     let mut out = Vec::with_capacity(map.len());
     for (name, v) in map {
-        let entry: NamedSchema = serde_json::from_value(v)
-            .map_err(|e| UserError::new(format!("{}: schema {name:?}: {e}", file.display)))?;
+        let entry: NamedSchema = serde_json::from_value(v).map_err(|e| {
+            UserError::new(format!("{}: schema {}: {e}", file.display, quote(&name)))
+        })?;
         out.push((name, entry));
     }
     Ok(out)
@@ -113,7 +115,8 @@ pub(crate) fn resolve_schema_as(
             let Some((_, entry)) = named.iter().find(|(n, _)| n == name.as_ref()) else {
                 let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
                 return Err(format!(
-                    "no schema named {name:?} (known: {})",
+                    "no schema named {} (known: {})",
+                    quote(name),
                     names.join(", ")
                 ));
             };
@@ -124,7 +127,7 @@ pub(crate) fn resolve_schema_as(
             };
             opts(req)
                 .compile_value(&entry.schema)
-                .map_err(|e| format!("schema {name:?}: {e}"))
+                .map_err(|e| format!("schema {}: {e}", quote(name)))
         }
         other => opts(required).compile(other).map_err(|e| e.to_string()),
     }

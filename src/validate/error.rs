@@ -24,7 +24,7 @@ pub enum CompileError {
         column: usize,
     },
     /// The schema text repeats a key (the reader never picks one of two values).
-    #[error("the schema repeats the key {path:?}")]
+    #[error("the schema repeats the key {}", crate::sanitize::quote(.path))]
     RepeatedKey { path: String },
     /// Not a shape the validator reads (a declaration without its schema, a form that does
     /// not fit, an ambiguous shape): the text says which and what to do.
@@ -41,7 +41,7 @@ pub enum CompileError {
     #[error("{0}")]
     Unbounded(String),
     /// The tool declaration around the schema (its name) goes in front of the reason.
-    #[error("tool {tool:?}: {inner}")]
+    #[error("tool {}: {inner}", crate::sanitize::quote(.tool))]
     InTool {
         tool: String,
         inner: Box<CompileError>,
@@ -104,7 +104,11 @@ fn with_place(at: &str, what: &str) -> String {
 }
 
 fn refusal_text(r: &Refusal) -> String {
-    let what = format!("unsupported keyword {:?}: {}", r.keyword, r.reason);
+    let what = format!(
+        "unsupported keyword {}: {}",
+        crate::sanitize::quote(&r.keyword),
+        r.reason
+    );
     with_place(&r.at, &what)
 }
 

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use super::error::CompileError;
 use super::json::Json;
 use super::program::{Node, ObjRules, Program, RootShape, Types};
+use crate::sanitize::quote;
 use crate::validate::json::kind;
 
 /// A Python type name of the flat form.
@@ -79,14 +80,17 @@ pub(crate) fn compile(
     for (name, ty) in map {
         let Json::Str(ty) = ty else {
             return Err(CompileError::Shape(format!(
-                "flat schema: the type of {name:?} must be a Python type name \
+                "flat schema: the type of {} must be a Python type name \
                  (str, int, float, bool, list, dict), got {}",
+                quote(name),
                 ty.to_text()
             )));
         };
         let Some(py) = PyType::parse(ty) else {
             return Err(CompileError::Shape(format!(
-                "flat schema: unknown type {ty:?} for {name:?} (use str, int, float, bool, list or dict)"
+                "flat schema: unknown type {} for {} (use str, int, float, bool, list or dict)",
+                quote(ty),
+                quote(name)
             )));
         };
         nodes.push(Node {

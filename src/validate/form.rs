@@ -21,6 +21,7 @@ use super::compile::UnknownKeyword;
 use super::error::CompileError;
 use super::flat::PyType;
 use super::json::{self, Json};
+use crate::sanitize::quote;
 
 /// Which form (shape) a schema was written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -326,13 +327,15 @@ pub(crate) fn open<'s, 'a>(form: Form, decl: &'s Json<'a>) -> Result<Opened<'s, 
                 "an \"input_schema\""
             };
             return Err(CompileError::Shape(format!(
-                "tool {name:?}: the declaration needs {what}"
+                "tool {}: the declaration needs {what}",
+                quote(&name)
             )));
         }
         Some(Json::Object(_)) => {}
         Some(other) => {
             return Err(CompileError::Shape(format!(
-                "tool {name:?}: {} must be a JSON object, got {}",
+                "tool {}: {} must be a JSON object, got {}",
+                quote(&name),
                 &at[at.rfind('/').map_or(0, |i| i + 1)..],
                 other.py_type()
             )));
@@ -353,8 +356,9 @@ fn function_type(map: &Members<'_>, form: Form) -> Result<(), CompileError> {
     match member(map, "type") {
         Some(Json::Str(t)) if t == "function" => Ok(()),
         Some(Json::Str(t)) => Err(CompileError::Shape(format!(
-            "an {} tool of type {t:?} is a built-in tool with no parameters to check",
-            form.name()
+            "an {} tool of type {} is a built-in tool with no parameters to check",
+            form.name(),
+            quote(t)
         ))),
         _ => Err(CompileError::Shape(format!(
             "an {} tool needs \"type\": \"function\"",

@@ -777,3 +777,49 @@ fn the_scalar_path_accepts_exactly_what_the_general_one_accepts() {
     }
     assert!(from_bytes > 500, "only {from_bytes} judged from bytes");
 }
+
+/// A refusal names a key, a tool or a reference as the schema wrote it, quoted the way the
+/// tools report quotes (`crate::sanitize::quote`), never in Rust's escapes (`\u{301}`).
+#[test]
+fn refusals_quote_names_as_written() {
+    // A combining accent, a zero-width space, a quote and a backslash.
+    let name = "cafe\u{301}\u{200b}\"x\\";
+    let shown = crate::sanitize::quote(name);
+    assert_eq!(shown, "\"cafe\u{301}\u{200b}\\\"x\\\\\"");
+    let cases = [
+        json!({"name": name, "input_schema": []}),
+        json!({"name": name, "description": "d"}),
+        json!({name: "chaîne"}),
+        json!({name: 5}),
+        json!({"type": "object", "properties": {"a": {"$ref": format!("#/{name}")}}}),
+        json!({"type": "object", "properties": {"a": {"pattern": format!("(?<{name}>x")}}}),
+        json!({"type": "object", "properties": {"a": {"pattern": "\u{e9}\u{301}("}}}),
+    ];
+    for schema in cases {
+        let err = compile(&schema, &[]).unwrap_err();
+        assert!(!err.contains("\\u{"), "{err}");
+        let written = match &schema["properties"]["a"] {
+            Value::Object(m) => m
+                .values()
+                .next()
+                .and_then(Value::as_str)
+                .unwrap()
+                .to_owned(),
+            _ => name.to_owned(),
+        };
+        assert!(
+            err.contains(&crate::sanitize::quote(&written)),
+            "{schema}: {err}"
+        );
+    }
+    let pattern = |p: &str| compile(&json!({"type": "string", "pattern": p}), &[]).unwrap_err();
+    let group = pattern("(?<x\u{301}>a)(?<x\u{301}>b)");
+    assert!(
+        group.contains("the group name \"x\u{301}\" is used twice"),
+        "{group}"
+    );
+    let twice = Validator::from_text(r#"{"a": {"ne\u0301": 1, "ne\u0301": 2}}"#)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(twice, "the schema repeats the key \"a.ne\u{301}\"");
+}

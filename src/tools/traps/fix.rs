@@ -95,7 +95,7 @@ pub(super) fn for_trap(
             let declared: Vec<&str> = view.properties().iter().map(|p| p.0).collect();
             match view.required().into_iter().find(|r| !declared.contains(r)) {
                 Some(r) => {
-                    let r = crate::tools::quote(r);
+                    let r = crate::sanitize::quote(r);
                     (
                         None,
                         Some(format!(

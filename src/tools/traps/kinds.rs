@@ -3,7 +3,7 @@
 
 use serde_json::{Number, Value, json};
 
-use crate::tools::quote;
+use crate::sanitize::quote;
 use crate::tools::schema::View;
 
 /// The kinds of trap (the `kind` field of `tools --json`; stable names).

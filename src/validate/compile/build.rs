@@ -448,8 +448,9 @@ impl<'d> Compiler<'d> {
                         "format",
                         &h.place,
                         format!(
-                            "the format {name:?} has no checker yet, so it cannot be checked \
-                             (with --formats annotate it is a note only)"
+                            "the format {} has no checker yet, so it cannot be checked \
+                             (with --formats annotate it is a note only)",
+                            crate::sanitize::quote(name)
                         ),
                     ));
                 }

@@ -153,8 +153,13 @@ pub(super) fn pattern(at: &str, keyword: &str, src: &str) -> Result<Pattern, Com
             regex: hit,
         });
     }
-    let regex = ecma_regex::compile(src)
-        .map_err(|e| CompileError::refused(keyword, at, format!("bad pattern {src:?}: {e}")))?;
+    let regex = ecma_regex::compile(src).map_err(|e| {
+        CompileError::refused(
+            keyword,
+            at,
+            format!("bad pattern {}: {e}", crate::sanitize::quote(src)),
+        )
+    })?;
     let regex = Arc::new(regex);
     if let Ok(mut c) = cache().lock() {
         if c.len() < CACHED_PATTERNS {

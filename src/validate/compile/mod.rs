@@ -19,6 +19,7 @@ use std::rc::Rc;
 use super::error::CompileError;
 use super::json::Json;
 use super::program::{Node, NodeId, Program, Resource, RootShape};
+use crate::sanitize::quote;
 use refs::{Cx, Index, Loc, Meta, Registry};
 
 /// A dialect of JSON Schema.
@@ -428,11 +429,14 @@ impl<'d> Compiler<'d> {
         let index = self.index.as_ref().expect("indexed above");
         let known = index.resources.contains_key(&uri);
         let reason = if known {
-            format!("{reference:?} points to nothing in the schema")
+            format!("{} points to nothing in the schema", quote(reference))
         } else if uri.starts_with("http://") || uri.starts_with("https://") {
-            format!("the remote reference {reference:?} is not loaded (a validator never fetches)")
+            format!(
+                "the remote reference {} is not loaded (a validator never fetches)",
+                quote(reference)
+            )
         } else {
-            format!("{reference:?} names no schema this schema holds")
+            format!("{} names no schema this schema holds", quote(reference))
         };
         Err(CompileError::refused(keyword, &at, reason))
     }

@@ -38,7 +38,10 @@ impl Registry {
     pub fn add(&mut self, uri: &str, text: &str) -> Result<(), crate::validate::CompileError> {
         let doc = json::parse(text)?.into_owned();
         let key = normalize(uri).ok_or_else(|| {
-            crate::validate::CompileError::Shape(format!("not an absolute URI: {uri:?}"))
+            crate::validate::CompileError::Shape(format!(
+                "not an absolute URI: {}",
+                crate::sanitize::quote(uri)
+            ))
         })?;
         self.docs.push((key, doc));
         Ok(())
@@ -75,7 +78,7 @@ pub(crate) fn resolve(base: &str, reference: &str) -> Result<(String, String), S
     }
     let r = IriReferenceStr::new(front).map_err(|e| format!("not a URI reference: {e}"))?;
     let b = IriStr::new(base)
-        .map_err(|e| format!("bad base URI {base:?}: {e}"))?
+        .map_err(|e| format!("bad base URI {}: {e}", crate::sanitize::quote(base)))?
         .to_absolute();
     // Neither side has a fragment left, so neither has the resolved URI.
     Ok((r.resolve_against(b).and_normalize().to_string(), fragment))

@@ -323,7 +323,10 @@ impl Parser {
             self.pos += 2;
             let name = self.group_name()?;
             if self.names.contains(&name) {
-                return Err(self.at(&format!("the group name {name:?} is used twice")));
+                return Err(self.at(&format!(
+                    "the group name {} is used twice",
+                    crate::sanitize::quote(&name)
+                )));
             }
             self.names.push(name);
         } else if self.peek() == Some('?') {

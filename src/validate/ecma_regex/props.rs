@@ -135,12 +135,16 @@ pub(super) fn property(body: &str) -> Result<Set, String> {
             "Script" | "sc" | "Script_Extensions" | "scx" => SCRIPT,
             _ => {
                 return Err(format!(
-                    "\\p{{{body}}}: {name:?} is not a property ECMA-262 knows"
+                    "\\p{{{body}}}: {} is not a property ECMA-262 knows",
+                    crate::sanitize::quote(name)
                 ));
             }
         };
         if !known(list, value) {
-            return Err(format!("\\p{{{body}}}: {value:?} is not a value of {name}"));
+            return Err(format!(
+                "\\p{{{body}}}: {} is not a value of {name}",
+                crate::sanitize::quote(value)
+            ));
         }
         return Ok(Set::Property(body.to_owned()));
     }

@@ -230,9 +230,10 @@ impl<'a> RawCase<'a> {
             p.rewind(at);
         }
         let (value, raw) = p.value_with_text().map_err(|e| match e {
-            ParseError::Duplicate { path } => {
-                CaseError::Bad(format!("the schema repeats the key {path:?}"))
-            }
+            ParseError::Duplicate { path } => CaseError::Bad(format!(
+                "the schema repeats the key {}",
+                crate::sanitize::quote(&path)
+            )),
             other => syntax(other),
         })?;
         self.schema_text = Some(raw);
