@@ -5,6 +5,14 @@
 //! Mongolian vowel separator, interlinear annotation marks, tag characters and the rest) and
 //! the line and paragraph separators become visible symbols, so nothing an attacker writes
 //! can move the cursor, recolour the screen, reorder text or hide itself.
+//!
+//! A frame drawn with ASCII only (`--ascii`) gets ASCII stand-ins instead: the drawing holds
+//! an [`AsciiStandIns`] guard while it draws, and [`clean`] on that thread then writes a
+//! control by its name in angle brackets (`<ESC>`, `<LF>`, `<DEL>`) and every other
+//! character of the table as `<?>`, as it writes a control picture or a replacement
+//! character that an earlier cleaning put in the text.
+
+use std::cell::Cell;
 
 /// Every format character (Cf) and the line and paragraph separators (Zl, Zp) of Unicode
 /// 16.0, as inclusive ranges in order. A test checks it against the whole category.
@@ -64,14 +72,69 @@ fn is_format_or_separator(ch: char) -> bool {
         .is_ok()
 }
 
-/// Replace every character of the table with its visible stand-in. Newlines and tabs are
-/// kept only when `keep_newlines` is set (multi-line descriptions).
+/// The C0 controls (U+0000 to U+001F) by the names their control pictures draw.
+const C0_NAMES: [&str; 32] = [
+    "<NUL>", "<SOH>", "<STX>", "<ETX>", "<EOT>", "<ENQ>", "<ACK>", "<BEL>", "<BS>", "<HT>", "<LF>",
+    "<VT>", "<FF>", "<CR>", "<SO>", "<SI>", "<DLE>", "<DC1>", "<DC2>", "<DC3>", "<DC4>", "<NAK>",
+    "<SYN>", "<ETB>", "<CAN>", "<EM>", "<SUB>", "<ESC>", "<FS>", "<GS>", "<RS>", "<US>",
+];
+
+/// The stand-in of ASCII-only drawing for `ch`, or `None` when `ch` is shown as it is: a C0
+/// control or DEL by its name in angle brackets (`<ESC>`), any other character of the table
+/// as `<?>`. The Unicode stand-ins themselves (a control picture, the replacement character)
+/// get the same text, so text cleaned earlier draws the same in ASCII.
+pub fn ascii_stand_in(ch: char) -> Option<&'static str> {
+    let c = ch as u32;
+    match c {
+        0..=0x1f => Some(C0_NAMES[c as usize]),
+        0x2400..=0x241f => Some(C0_NAMES[(c - 0x2400) as usize]),
+        0x7f | 0x2421 => Some("<DEL>"),
+        _ if ch == REPLACEMENT || stand_in(ch).is_some() => Some("<?>"),
+        _ => None,
+    }
+}
+
+thread_local! {
+    /// Whether the frame being drawn on this thread draws with ASCII only.
+    static ASCII: Cell<bool> = const { Cell::new(false) };
+}
+
+/// While it lives, [`clean`] on this thread writes the stand-ins of ASCII-only drawing
+/// ([`ascii_stand_in`]) when `ascii` is set, the Unicode ones when it is not; dropped, it
+/// gives back what was there before. The drawing of a frame holds one.
+#[must_use = "the stand-ins change only while the guard lives"]
+pub struct AsciiStandIns {
+    before: bool,
+}
+
+impl AsciiStandIns {
+    pub fn new(ascii: bool) -> AsciiStandIns {
+        AsciiStandIns {
+            before: ASCII.with(|a| a.replace(ascii)),
+        }
+    }
+}
+
+impl Drop for AsciiStandIns {
+    fn drop(&mut self) {
+        ASCII.with(|a| a.set(self.before));
+    }
+}
+
+/// Replace every character of the table with its visible stand-in (its ASCII one while an
+/// [`AsciiStandIns`] guard asks for ASCII). Newlines and tabs are kept only when
+/// `keep_newlines` is set (multi-line descriptions).
 pub(crate) fn clean(text: &str, keep_newlines: bool) -> String {
+    let ascii = ASCII.with(Cell::get);
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {
             '\n' if keep_newlines => out.push('\n'),
             '\t' if keep_newlines => out.push_str("    "),
+            _ if ascii => match ascii_stand_in(ch) {
+                Some(s) => out.push_str(s),
+                None => out.push(ch),
+            },
             _ => out.push(stand_in(ch).unwrap_or(ch)),
         }
     }
@@ -244,5 +307,43 @@ mod tests {
             clean("Settings crash — ünïcode ok", false),
             "Settings crash — ünïcode ok"
         );
+    }
+
+    #[test]
+    fn ascii_drawing_gets_ascii_stand_ins() {
+        use super::AsciiStandIns;
+        let _ascii = AsciiStandIns::new(true);
+        assert_eq!(clean("evil\u{1b}[31mred", false), "evil<ESC>[31mred");
+        assert_eq!(clean("a\u{7f}b\u{9b}c\u{202e}d", false), "a<DEL>b<?>c<?>d");
+        assert_eq!(clean("a\nb\tc\0", false), "a<LF>b<HT>c<NUL>");
+        assert_eq!(clean("a\nb\tc", true), "a\nb    c");
+        assert_eq!(clean("caf\u{e9} ok", false), "caf\u{e9} ok");
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            if super::stand_in(c).is_none() {
+                continue;
+            }
+            let shown = clean(&format!("a{c}b"), false);
+            assert!(shown.is_ascii(), "U+{:04X}: {shown}", c as u32);
+            // What an earlier cleaning put in draws the same.
+            let earlier = {
+                let _unicode = AsciiStandIns::new(false);
+                clean(&format!("a{c}b"), false)
+            };
+            assert_eq!(clean(&earlier, false), shown, "U+{:04X}", c as u32);
+        }
+    }
+
+    #[test]
+    fn the_stand_ins_are_unicode_again_when_the_guard_goes() {
+        use super::AsciiStandIns;
+        {
+            let _outer = AsciiStandIns::new(true);
+            {
+                let _inner = AsciiStandIns::new(false);
+                assert_eq!(clean("\u{1b}", false), "\u{241b}");
+            }
+            assert_eq!(clean("\u{1b}", false), "<ESC>");
+        }
+        assert_eq!(clean("\u{1b}", false), "\u{241b}");
     }
 }

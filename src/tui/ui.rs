@@ -27,6 +27,8 @@ impl Widget for &App {
         if area.width == 0 || area.height == 0 {
             return;
         }
+        // Text cleaned while this frame is drawn gets stand-ins in the theme's characters.
+        let _stand_ins = crate::sanitize::AsciiStandIns::new(t.ascii);
         buf.set_style(area, t.base);
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
             render_too_small(area, buf, t);

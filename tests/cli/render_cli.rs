@@ -82,6 +82,41 @@ fn ascii_output_is_ascii_in_every_theme() {
     }
 }
 
+/// A control character in a lesson's title is drawn as a visible stand-in: `␛` normally,
+/// its name `<ESC>` with `--ascii` (and a bidi override `�` / `<?>`), so the ASCII frame
+/// stays ASCII.
+#[test]
+fn with_ascii_a_control_in_a_lesson_is_drawn_by_its_ascii_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("01-evil.md"),
+        "# Evil \u{1b}[31mred\u{202e} title\n\nSome text.\n",
+    )
+    .unwrap();
+    let lessons = dir.path().to_str().unwrap();
+    let shown = |ascii: bool| {
+        let mut args = vec!["lesson:01-evil", "--lessons", lessons, "--size", "80x24"];
+        if ascii {
+            args.push("--ascii");
+        }
+        let out = render(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout(&out)
+    };
+    let unicode = shown(false);
+    assert!(
+        unicode.contains("Evil \u{241b}[31mred\u{fffd} title"),
+        "{unicode}"
+    );
+    let ascii = shown(true);
+    assert!(ascii.is_ascii(), "{ascii}");
+    assert!(ascii.contains("Evil <ESC>[31mred<?> title"), "{ascii}");
+}
+
 #[test]
 fn unknown_screen_exits_2_and_lists_the_names() {
     let out = render(&["no-such-screen"]);

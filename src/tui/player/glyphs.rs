@@ -168,14 +168,18 @@ impl Glyphs {
         }
     }
 
-    /// Cleaned one-line text with its line breaks (which cleaning draws as `␊`) in this
-    /// set's mark, a run of them as one.
+    /// Cleaned one-line text with its line breaks (which cleaning draws as `␊`, or `<LF>`
+    /// in a frame drawn in ASCII) in this set's mark, a run of them as one.
     pub fn one_line<'a>(&self, cleaned: &'a str) -> Cow<'a, str> {
-        if self.newline == UNICODE.newline || !cleaned.contains(UNICODE.newline) {
+        let ascii_break = crate::sanitize::ascii_stand_in('\n').unwrap_or(UNICODE.newline);
+        if self.newline == UNICODE.newline
+            || !(cleaned.contains(UNICODE.newline) || cleaned.contains(ascii_break))
+        {
             return Cow::Borrowed(cleaned);
         }
-        let mut out = String::with_capacity(cleaned.len());
-        for (i, piece) in cleaned.split(UNICODE.newline).enumerate() {
+        let breaks = cleaned.replace(ascii_break, UNICODE.newline);
+        let mut out = String::with_capacity(breaks.len());
+        for (i, piece) in breaks.split(UNICODE.newline).enumerate() {
             if i > 0 && !out.ends_with(self.newline) {
                 out.push_str(self.newline);
             }
@@ -265,6 +269,10 @@ mod tests {
     fn in_ascii_a_line_break_is_drawn_in_ascii() {
         let cleaned = crate::sanitize::clean("booking?\n\n1. Trip", false);
         assert_eq!(UNICODE.one_line(&cleaned), "booking?␊␊1. Trip");
+        assert_eq!(ASCII.one_line(&cleaned), "booking? / 1. Trip");
+        let _ascii = crate::sanitize::AsciiStandIns::new(true);
+        let cleaned = crate::sanitize::clean("booking?\n\n1. Trip", false);
+        assert_eq!(cleaned, "booking?<LF><LF>1. Trip");
         assert_eq!(ASCII.one_line(&cleaned), "booking? / 1. Trip");
     }
 }
