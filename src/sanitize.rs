@@ -125,7 +125,11 @@ impl Drop for AsciiStandIns {
 /// [`AsciiStandIns`] guard asks for ASCII). Newlines and tabs are kept only when
 /// `keep_newlines` is set (multi-line descriptions).
 pub(crate) fn clean(text: &str, keep_newlines: bool) -> String {
-    let ascii = ASCII.with(Cell::get);
+    clean_as(text, keep_newlines, ASCII.with(Cell::get))
+}
+
+/// [`clean`] with the stand-ins named by the caller: the ASCII ones when `ascii` is set.
+pub(crate) fn clean_as(text: &str, keep_newlines: bool, ascii: bool) -> String {
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {

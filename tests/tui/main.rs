@@ -22,6 +22,7 @@ mod left_rows;
 mod paste;
 mod player;
 mod player_app;
+mod player_hostile;
 mod player_props;
 mod player_snapshots;
 mod player_sources;

@@ -77,7 +77,13 @@ fn border(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) -> Rect {
         clock.show(p.tl.end_ms),
         clock.unit()
     );
-    let title = format!(" Trace{}{} {} {} ", g.sep, p.tl.name, g.dash, p.tl.title);
+    let title = format!(
+        " Trace{}{} {} {} ",
+        g.sep,
+        g.shown(&p.tl.name),
+        g.dash,
+        g.shown(&p.tl.title)
+    );
     let room = (area.width as usize).saturating_sub(width_of(&right) + 4);
     let block = Block::default()
         .style(th.base)
@@ -160,7 +166,7 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
         notes.extend(wrap_prefixed(vec![], &s, area.width as usize, th.warn));
     }
     if let Some(b) = before {
-        let diff = knobs::differences(b, &p.tl).join(g.sep);
+        let diff = g.shown(&knobs::differences(b, &p.tl).join(g.sep));
         notes.extend(wrap_prefixed(
             vec![Span::styled(
                 format!("{} compared with the run before: ", g.differs),
@@ -187,7 +193,7 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     };
     let side = wide.then(|| match p.pb.selected {
         Some(i) => panes::detail(&p.tl, i, t, side_w, th, g),
-        None => wrap_prefixed(vec![], &p.tl.note, side_w, th.base),
+        None => wrap_prefixed(vec![], &g.shown_lines(&p.tl.note), side_w, th.base),
     });
     let middle_h = if let Some(side) = &side {
         (side.len().max(gauge_lines.len()) as u16 + 1).min(area.height * 2 / 5)
@@ -255,7 +261,7 @@ fn start_note(p: &Player, rest: Rect, used: usize, th: &Theme) -> Vec<Line<'stat
     let mut note = vec![Line::from("")];
     note.extend(wrap_prefixed(
         vec![],
-        &p.tl.note,
+        &Glyphs::for_theme(th).shown_lines(&p.tl.note),
         rest.width as usize,
         th.base,
     ));
@@ -304,7 +310,10 @@ fn wide_middle(
         Rect::new(area.x + gw + 1, area.y, area.width - gw - 1, area.height)
     };
     let title = match p.pb.selected.and_then(|i| p.tl.calls.get(i)) {
-        Some(c) => format!("{} {}", c.id, c.tool),
+        Some(c) => {
+            let g = Glyphs::for_theme(th);
+            format!("{} {}", g.shown(&c.id), g.shown(&c.tool))
+        }
         None => "About this run (Tab selects a call)".to_owned(),
     };
     let rb = pane_block(&title, th);

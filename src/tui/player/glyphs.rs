@@ -2,8 +2,6 @@
 //! mark also has a word (the legend, the lane notes, the detail pane say it), so nothing is
 //! told by colour alone.
 
-use std::borrow::Cow;
-
 use ratatui::style::{Modifier, Style};
 
 use crate::orchestrator::{Category, Outcome};
@@ -50,6 +48,8 @@ pub struct Glyphs {
     pub up_down: &'static str,
     /// Where a line break was, in text drawn on one line.
     pub newline: &'static str,
+    /// Text from the run gets the ASCII stand-ins for controls.
+    pub ascii: bool,
 }
 
 const UNICODE: Glyphs = Glyphs {
@@ -87,6 +87,7 @@ const UNICODE: Glyphs = Glyphs {
     left_right: "←/→",
     up_down: "↑↓",
     newline: "␊",
+    ascii: false,
 };
 
 const ASCII: Glyphs = Glyphs {
@@ -124,6 +125,7 @@ const ASCII: Glyphs = Glyphs {
     left_right: "Left/Right",
     up_down: "Up/Down",
     newline: " / ",
+    ascii: true,
 };
 
 impl Glyphs {
@@ -168,24 +170,35 @@ impl Glyphs {
         }
     }
 
-    /// Cleaned one-line text with its line breaks (which cleaning draws as `␊`, or `<LF>`
-    /// in a frame drawn in ASCII) in this set's mark, a run of them as one.
-    pub fn one_line<'a>(&self, cleaned: &'a str) -> Cow<'a, str> {
-        let ascii_break = crate::sanitize::ascii_stand_in('\n').unwrap_or(UNICODE.newline);
-        if self.newline == UNICODE.newline
-            || !(cleaned.contains(UNICODE.newline) || cleaned.contains(ascii_break))
-        {
-            return Cow::Borrowed(cleaned);
+    /// Text taken from the run (its name, title and note, a call's id and tool, a message,
+    /// a result, the model's words) as this set draws it: cleaned here, whatever the run's
+    /// source did, so a control shows as its stand-in (in ASCII for the ASCII set) and
+    /// never reaches the terminal.
+    pub fn shown(&self, text: &str) -> String {
+        crate::sanitize::clean_as(text, false, self.ascii)
+    }
+
+    /// [`Glyphs::shown`] keeping the line breaks (a result's text, a note, an answer).
+    pub fn shown_lines(&self, text: &str) -> String {
+        crate::sanitize::clean_as(text, true, self.ascii)
+    }
+
+    /// Text from the run on one line: [`Glyphs::shown`], with its line breaks in this set's
+    /// mark (a run of them as one in ASCII).
+    pub fn one_line(&self, text: &str) -> String {
+        let shown = self.shown(text);
+        let line_break = crate::sanitize::ascii_stand_in('\n').unwrap_or("\n");
+        if !self.ascii || !shown.contains(line_break) {
+            return shown;
         }
-        let breaks = cleaned.replace(ascii_break, UNICODE.newline);
-        let mut out = String::with_capacity(breaks.len());
-        for (i, piece) in breaks.split(UNICODE.newline).enumerate() {
+        let mut out = String::with_capacity(shown.len());
+        for (i, piece) in shown.split(line_break).enumerate() {
             if i > 0 && !out.ends_with(self.newline) {
                 out.push_str(self.newline);
             }
             out.push_str(piece);
         }
-        Cow::Owned(out)
+        out
     }
 
     /// A density glyph for `n` of `max`.
@@ -270,9 +283,18 @@ mod tests {
         let cleaned = crate::sanitize::clean("booking?\n\n1. Trip", false);
         assert_eq!(UNICODE.one_line(&cleaned), "booking?␊␊1. Trip");
         assert_eq!(ASCII.one_line(&cleaned), "booking? / 1. Trip");
-        let _ascii = crate::sanitize::AsciiStandIns::new(true);
-        let cleaned = crate::sanitize::clean("booking?\n\n1. Trip", false);
-        assert_eq!(cleaned, "booking?<LF><LF>1. Trip");
-        assert_eq!(ASCII.one_line(&cleaned), "booking? / 1. Trip");
+        assert_eq!(UNICODE.one_line("booking?\n\n1. Trip"), "booking?␊␊1. Trip");
+        assert_eq!(ASCII.one_line("booking?\n\n1. Trip"), "booking? / 1. Trip");
+    }
+
+    #[test]
+    fn text_from_the_run_is_shown_with_its_controls_as_stand_ins() {
+        let evil = "evil\u{1b}[31mred\u{202e}";
+        assert_eq!(UNICODE.shown(evil), "evil\u{241b}[31mred\u{fffd}");
+        assert_eq!(ASCII.shown(evil), "evil<ESC>[31mred<?>");
+        // Text a source cleaned already draws the same.
+        assert_eq!(ASCII.shown(&UNICODE.shown(evil)), "evil<ESC>[31mred<?>");
+        assert_eq!(UNICODE.shown_lines("a\u{1b}\nb"), "a\u{241b}\nb");
+        assert_eq!(ASCII.one_line("a\u{1b}\nb"), "a<ESC> / b");
     }
 }

@@ -22,9 +22,11 @@ const TAIL_ROWS: u16 = 6;
 
 /// The scenario's title, then its note, both in full.
 fn note_lines(p: &Player, width: u16, th: &Theme) -> Vec<Line<'static>> {
-    let mut out = wrap_prefixed(vec![], &p.tl.title, width as usize, th.heading);
+    let g = Glyphs::for_theme(th);
+    let mut out = wrap_prefixed(vec![], &g.shown(&p.tl.title), width as usize, th.heading);
     if !p.tl.note.is_empty() {
-        out.extend(wrap_prefixed(vec![], &p.tl.note, width as usize, th.dim));
+        let note = g.shown_lines(&p.tl.note);
+        out.extend(wrap_prefixed(vec![], &note, width as usize, th.dim));
     }
     out
 }

@@ -83,9 +83,14 @@ fn down_key(g: &Glyphs) -> &'static str {
 /// The whole legend for a width: the run's title and note, then the marks and the keys.
 pub fn lines(p: &Player, width: usize, th: &Theme) -> Vec<Line<'static>> {
     let g = Glyphs::for_theme(th);
-    let mut out = wrap_prefixed(vec![], &p.tl.title, width, th.heading);
+    let mut out = wrap_prefixed(vec![], &g.shown(&p.tl.title), width, th.heading);
     if !p.tl.note.is_empty() {
-        out.extend(wrap_prefixed(vec![], &p.tl.note, width, th.base));
+        out.extend(wrap_prefixed(
+            vec![],
+            &g.shown_lines(&p.tl.note),
+            width,
+            th.base,
+        ));
     }
     out.push(Line::from(""));
     let two = width >= 76;

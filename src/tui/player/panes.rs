@@ -151,6 +151,23 @@ fn field(label: &str, value: &str, style: Style, width: usize, th: &Theme) -> Ve
     )
 }
 
+/// What the validator said of a call, whether it let the call through, and its style.
+fn verdict(v: &Validation, th: &Theme, gl: &Glyphs) -> (String, bool, Style) {
+    match v {
+        Validation::Failed(err) => (
+            format!("{} failed: {}", gl.fail, gl.shown(err)),
+            false,
+            th.bad,
+        ),
+        Validation::Passed => (format!("{} passed", gl.ok), true, th.ok),
+        Validation::NotJudged(why) => (
+            format!("{} not judged: {}", gl.warn, gl.shown(why)),
+            true,
+            th.warn,
+        ),
+    }
+}
+
 /// The selected call at time `t`: arguments, checks, attempts, the result text in full.
 pub fn detail(
     tl: &Run,
@@ -162,7 +179,13 @@ pub fn detail(
 ) -> Vec<Line<'static>> {
     let c = &tl.calls[i];
     let mut out = vec![Line::from(Span::styled(
-        format!("{} {}{}turn {}", c.id, c.tool, gl.sep, c.turn),
+        format!(
+            "{} {}{}turn {}",
+            gl.shown(&c.id),
+            gl.shown(&c.tool),
+            gl.sep,
+            c.turn
+        ),
         th.heading,
     ))];
     // The lane's note in full (on its lane it may be cut to the room beside the bars).
@@ -180,25 +203,21 @@ pub fn detail(
     let args = if c.args.is_null() {
         "(not shown: the call was never dispatched)".to_owned()
     } else {
-        json_compact(&c.args)
+        gl.shown(&json_compact(&c.args))
     };
     out.extend(field("args", &args, th.code, width, th));
     if let Some(k) = &c.idempotency_key {
-        out.extend(field("key", k, th.code, width, th));
+        out.extend(field("key", &gl.shown(k), th.code, width, th));
     }
     let result = c.result.as_ref().filter(|r| r.t_ms <= t);
-    let (valid_text, valid_ok, valid_style) = match &c.validation {
-        Validation::Failed(err) => (format!("{} failed: {err}", gl.fail), false, th.bad),
-        Validation::Passed => (format!("{} passed", gl.ok), true, th.ok),
-        Validation::NotJudged(why) => (format!("{} not judged: {why}", gl.warn), true, th.warn),
-    };
+    let (valid_text, valid_ok, valid_style) = verdict(&c.validation, th, gl);
     out.extend(field("validation", &valid_text, valid_style, width, th));
     if let Some((why, err)) = &c.rejected
         && valid_ok
     {
         out.extend(field(
             "refused",
-            &format!("{why}: {err}"),
+            &format!("{why}: {}", gl.shown(err)),
             th.bad,
             width,
             th,
@@ -241,7 +260,7 @@ pub fn detail(
             };
             out.extend(field("result", &cut, th.base, width, th));
             let text = c.content.as_deref().unwrap_or("(no result text recorded)");
-            for l in wrap(text, width.saturating_sub(2)) {
+            for l in wrap(&gl.shown_lines(text), width.saturating_sub(2)) {
                 out.push(Line::from(Span::styled(format!("  {l}"), th.code)));
             }
         }
@@ -260,7 +279,7 @@ pub fn detail(
             .iter()
             .filter(|w| w.call == Some(i) && w.t_ms <= t)
         {
-            let text = format!("{} {}: {}", gl.warn, w.kind.word(), w.text);
+            let text = format!("{} {}: {}", gl.warn, w.kind.word(), gl.shown(&w.text));
             out.extend(field("finding", &text, th.warn, width, th));
         }
     }
@@ -413,7 +432,7 @@ pub fn events(
     let unit = tl.clock.unit();
     let head = |i: usize| format!("{:>7} {unit}  ", tl.clock.show(tl.events.time(i)));
     // The newest event wraps in full; its lane column keeps its width.
-    let text = gl.one_line(&tl.event_text(newest)).into_owned();
+    let text = gl.one_line(&tl.event_text(newest));
     let (lane, rest) = text.split_once(' ').unwrap_or(("", &text));
     let last = wrap_prefixed(
         vec![
@@ -517,13 +536,18 @@ pub fn partial_summary(tl: &Run, gl: &Glyphs) -> String {
         .map(|c| match &c.result {
             Some(r) if r.attempts > 1 => format!(
                 "{} {} {} ({} attempts)",
-                c.id,
+                gl.shown(&c.id),
                 gl.category(r.category),
                 r.category,
                 r.attempts
             ),
-            Some(r) => format!("{} {} {}", c.id, gl.category(r.category), r.category),
-            None => format!("{} {} no result", c.id, gl.cancelled),
+            Some(r) => format!(
+                "{} {} {}",
+                gl.shown(&c.id),
+                gl.category(r.category),
+                r.category
+            ),
+            None => format!("{} {} no result", gl.shown(&c.id), gl.cancelled),
         })
         .collect();
     let ok = tl
@@ -632,7 +656,10 @@ pub fn end_lines(tl: &Run, width: usize, th: &Theme, gl: &Glyphs) -> Vec<Line<'s
         Some(a) if a.trim().is_empty() => {
             ("no text: the model ended saying nothing".to_owned(), th.dim)
         }
-        Some(a) => (format!("{}{a}{}", gl.lquote, gl.rquote), th.heading),
+        Some(a) => (
+            format!("{}{}{}", gl.lquote, gl.shown_lines(a), gl.rquote),
+            th.heading,
+        ),
         None if tl.stop.is_none() => (
             format!(
                 "no final answer: {} before the model gave one",

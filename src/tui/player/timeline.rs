@@ -308,7 +308,7 @@ impl TimelineView<'_> {
             Part::Ghost => format!("  {} handler", g.ghost),
             _ => {
                 let mark = if selected { th.sym.pointer } else { " " };
-                format!("{mark}{}", tl.lane_label(lane))
+                format!("{mark}{}", g.shown(&tl.lane_label(lane)))
             }
         };
         let style = if selected {
@@ -403,13 +403,13 @@ impl TimelineView<'_> {
                     (format!("{} final answer", g.ok), th.ok)
                 } else if let Some(said) = &turn.reply {
                     // The mark stands for the line breaks: a note is one line.
-                    let said = crate::sanitize::clean(said, false);
-                    let said = g.one_line(&said);
+                    let said = g.one_line(said);
                     (format!("replies {}{said}{}", g.lquote, g.rquote), th.base)
                 } else if turn.calls.is_empty() {
                     ("proposes no call".to_owned(), th.dim)
                 } else {
-                    (joined_within("proposes ", &turn.calls, room), th.dim)
+                    let ids: Vec<String> = turn.calls.iter().map(|c| g.shown(c)).collect();
+                    (joined_within("proposes ", &ids, room), th.dim)
                 }
             }
             Lane::Call(i) => call_note(tl, i, t, th, g),
