@@ -213,7 +213,7 @@ impl Report {
             .map(|(i, (n, _, p))| {
                 let label = self.label(p);
                 if i == 0 {
-                    format!("{label} ({})", plural(*n, "finding", "findings"))
+                    format!("{label} ({})", problems(*n))
                 } else {
                     format!("{label} ({n})")
                 }
@@ -358,6 +358,14 @@ pub fn thousands(n: usize) -> String {
         out.push(ch);
     }
     out
+}
+
+/// A conversation's problems in words (`1 problem`): every finding but a repair, which is
+/// good news, so a call refused and then repaired counts once, as the table's `of which
+/// repaired` row has it. The worst conversations are ranked by it and the player's title
+/// for a conversation says the same count.
+pub fn problems(n: usize) -> String {
+    plural(n, "problem", "problems")
 }
 
 /// `1 tool call`, `2 tool calls`.

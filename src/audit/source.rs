@@ -16,7 +16,7 @@ use crate::validate::json::cut;
 
 use super::Verdict;
 use super::convo::{Conversation, Seen};
-use super::report::plural;
+use super::report::{plural, problems};
 use super::steps::Speaker;
 use super::{Finding, Kind};
 
@@ -234,12 +234,13 @@ impl ConversationSource {
             Some((n, of)) => format!("conversation {n} of {of}"),
             None => format!("conversation at line {}", c.place.line),
         };
+        // The problems, as the report's worst conversations count them (the note names a
+        // repair).
         format!(
             "{which}: {}, {}, {}",
             plural(c.turns as usize, "turn", "turns"),
             plural(c.calls.len(), "call", "calls"),
-            // Every finding the list names, a repair among them.
-            plural(c.findings.len(), "finding", "findings")
+            problems(c.problems())
         )
     }
 

@@ -419,22 +419,69 @@ fn a_conversation_with_no_call_says_there_was_none_to_check() {
 }
 
 #[test]
-fn a_repaired_conversation_counts_what_the_list_names_and_ends_repaired() {
+fn a_repaired_conversation_counts_its_problems_and_ends_repaired() {
     let mut a = app("audit:2", 160, 45);
     let frame = text(&a);
     assert!(
-        frame.contains("conversation 2 of 4: 3 turns, 2 calls, 2 findings "),
-        "the list names invalid_arguments and repaired:\n{frame}"
+        frame.contains("conversation 2 of 4: 3 turns, 2 calls, 1 problem "),
+        "invalid_arguments is a problem, its repair is not another:\n{frame}"
     );
     assert!(
         frame.contains("1 refused, then repaired: toolu_b1"),
         "{frame}"
     );
     assert!(!frame.contains("partial:"), "{frame}");
-    // A conversation of problems only counts them as the list does.
     let _ = key(&mut a, KeyCode::Char('n'));
     let frame = text(&a);
-    assert!(frame.contains("4 turns, 3 calls, 1 finding "), "{frame}");
+    assert!(frame.contains("4 turns, 3 calls, 1 problem "), "{frame}");
+}
+
+/// The report's worst conversations and the player's title count the same thing, and say
+/// it with the same word: every finding but a repair.
+#[test]
+fn the_players_title_counts_problems_as_the_reports_worst_line_does() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+        .args(["audit", "fixtures/audit/support-desk.jsonl"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let report = String::from_utf8(out.stdout).unwrap();
+    let worst = report
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("worst conversations"))
+        .expect("the worst line");
+    assert!(worst.contains("#2 (1 problem), #3 (1), #4 (1)"), "{worst}");
+    let named: Vec<(usize, usize)> = worst
+        .trim()
+        .split("  ")
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|item| {
+            let (n, count) = item.trim_start_matches('#').split_once(" (").unwrap();
+            let count = count.split([' ', ')']).next().unwrap();
+            (n.parse().unwrap(), count.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(named.len(), 3, "{worst}");
+    for n in 1..=4 {
+        let problems = named.iter().find(|(k, _)| *k == n).map_or(0, |(_, c)| *c);
+        let words = if problems == 1 {
+            "1 problem ".to_owned()
+        } else {
+            format!("{problems} problems ")
+        };
+        let frame = rendered(&format!("audit:{n}"), 160, 45);
+        let title = frame.lines().next().unwrap();
+        assert!(
+            title.contains(&format!("conversation {n} of 4: ")),
+            "{title}"
+        );
+        assert!(
+            title.contains(&words),
+            "#{n} has {words}in the report:\n{title}"
+        );
+    }
 }
 
 #[test]
