@@ -124,6 +124,71 @@ fn the_readme_course_table_matches_the_lessons() {
     );
 }
 
+/// Each row of the README's course table names as many quizzes, explain answers, traces,
+/// playgrounds and checklists as its lesson holds (a learner plans an evening by it).
+#[test]
+fn the_readme_course_table_names_each_lessons_blocks() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = readme
+        .split("\n## The course\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a section \"The course\"");
+    let words = [
+        "a", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    let said = regex::Regex::new(
+        r"\b(an?|one|two|three|four|five|six|seven|eight|nine|ten) (?:[a-z]+ )?(quiz|explain answer|trace|playground|checklist)(?:zes|s)?\b",
+    )
+    .unwrap();
+    let mut lessons: Vec<_> = std::fs::read_dir(root.join("lessons"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().as_bytes()[0].is_ascii_digit())
+        .collect();
+    lessons.sort();
+    for path in lessons {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let row = section
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} ", &name[..2])))
+            .unwrap_or_else(|| panic!("no README row for {name}"));
+        let what = row.rsplit('|').nth(1).unwrap();
+        for (kind, fence) in [
+            ("quiz", "quiz"),
+            ("explain answer", "explain"),
+            ("trace", "trace"),
+            ("playground", "playground"),
+            ("checklist", "checklist"),
+        ] {
+            let held = text
+                .lines()
+                .filter(|l| {
+                    l.strip_prefix("```")
+                        .and_then(|l| l.split_whitespace().next())
+                        == Some(fence)
+                })
+                .count();
+            let named: usize = said
+                .captures_iter(what)
+                .filter(|c| &c[2] == kind)
+                .map(|c| {
+                    let n = words.iter().position(|w| *w == &c[1]).unwrap_or(0);
+                    n.max(1)
+                })
+                .sum();
+            assert_eq!(
+                named,
+                held,
+                "README row {}: how many {kind} blocks {what:?} names",
+                &name[..2]
+            );
+        }
+    }
+}
+
 #[test]
 fn the_shipped_course_passes_its_own_lint() {
     let rows = tooldojo::check::lint::lint(&Content::embedded(), &tooldojo::cli::command_names())
