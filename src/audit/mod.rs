@@ -26,6 +26,8 @@ pub mod steps;
 mod verdict;
 
 use std::io::{self, Read};
+
+use crate::sanitize::quote;
 use std::sync::Arc;
 
 use crate::validate::json::{self, ParseError};
@@ -102,18 +104,25 @@ impl std::str::FromStr for Limits {
             return Err("no limit given: write NAME=N (turns, calls or repairs)".to_owned());
         }
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (name, value) = part
-                .split_once('=')
-                .ok_or_else(|| format!("{part:?}: write NAME=N (turns, calls or repairs)"))?;
+            let (name, value) = part.split_once('=').ok_or_else(|| {
+                format!("{}: write NAME=N (turns, calls or repairs)", quote(part))
+            })?;
             let value = value.trim();
             let n: u32 = match value.parse::<u64>() {
                 Ok(n) => u32::try_from(n).map_err(|_| {
                     format!(
-                        "{part:?}: {value} is more than the most a limit may be ({})",
+                        "{}: {value} is more than the most a limit may be ({})",
+                        quote(part),
                         u32::MAX
                     )
                 })?,
-                Err(_) => return Err(format!("{part:?}: {value:?} is not a whole number")),
+                Err(_) => {
+                    return Err(format!(
+                        "{}: {} is not a whole number",
+                        quote(part),
+                        quote(value)
+                    ));
+                }
             };
             let slot = match name.trim() {
                 "turns" => &mut limits.turns,
@@ -121,12 +130,13 @@ impl std::str::FromStr for Limits {
                 "repairs" => &mut limits.repairs,
                 other => {
                     return Err(format!(
-                        "{other:?} is not a limit (turns, calls or repairs)"
+                        "{} is not a limit (turns, calls or repairs)",
+                        quote(other)
                     ));
                 }
             };
             if slot.is_some() {
-                return Err(format!("{:?} is given twice", name.trim()));
+                return Err(format!("{} is given twice", quote(name.trim())));
             }
             *slot = Some(n);
         }

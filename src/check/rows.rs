@@ -20,7 +20,8 @@ fn unique_ids<'a>(file: &str, ids: impl Iterator<Item = &'a str>) -> UserResult<
     for id in ids {
         if !seen.insert(id) {
             return Err(UserError::new(format!(
-                "{file}: the id {id:?} is used twice"
+                "{file}: the id {} is used twice",
+                crate::sanitize::quote(id)
             )));
         }
     }
@@ -39,7 +40,12 @@ fn fixture_rows<C>(
     cases
         .iter()
         .map(|case| {
-            run(case).map_err(|e| UserError::new(format!("{file}: row {:?}: {e}", id(case))))
+            run(case).map_err(|e| {
+                UserError::new(format!(
+                    "{file}: row {}: {e}",
+                    crate::sanitize::quote(id(case))
+                ))
+            })
         })
         .collect()
 }

@@ -153,7 +153,10 @@ fn exec_case(text: &str, store: &Store, rules: &ExecRules) -> Result<Envelope, S
             )
         }
         Err(ParseError::Duplicate { path }) => {
-            return Err(format!("the case repeats the key {path:?}"));
+            return Err(format!(
+                "the case repeats the key {}",
+                crate::sanitize::quote(&path)
+            ));
         }
         Err(e) => {
             return Err(format!(

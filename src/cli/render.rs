@@ -30,7 +30,12 @@ const MAX_CELLS: u64 = 1_000_000;
 
 /// Parse `WxH`.
 pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), UserError> {
-    let bad = || UserError::new(format!("--size {s:?}: expected WIDTHxHEIGHT, e.g. 80x24"));
+    let bad = || {
+        UserError::new(format!(
+            "--size {}: expected WIDTHxHEIGHT, e.g. 80x24",
+            crate::sanitize::quote(s)
+        ))
+    };
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
     let number = |t: &str| -> Result<u64, UserError> {
         let t = t.trim();

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::budgets::Budgets;
 use crate::executor::{Context, Record};
+use crate::sanitize::quote;
 
 /// How a timed-out attempt is treated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -230,17 +231,20 @@ impl Scenario {
                         return Err("a call has an empty id".into());
                     }
                     if !seen.insert(c.id.as_str()) {
-                        return Err(format!("call id {:?} is used twice", c.id));
+                        return Err(format!("call id {} is used twice", quote(&c.id)));
                     }
                     if c.args.is_some() && c.args_text.is_some() {
-                        return Err(format!("call {:?} has both args and args_text", c.id));
+                        return Err(format!("call {} has both args and args_text", quote(&c.id)));
                     }
                 }
             }
         }
         for id in self.calls.keys() {
             if !seen.contains(id.as_str()) {
-                return Err(format!("\"calls\" scripts {id:?}, which no turn proposes"));
+                return Err(format!(
+                    "\"calls\" scripts {}, which no turn proposes",
+                    quote(id)
+                ));
             }
         }
         if self.budgets.max_concurrency == 0 {

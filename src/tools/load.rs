@@ -106,7 +106,11 @@ impl std::str::FromStr for ToolsFormat {
             .find(|f| f.name() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = ToolsFormat::ALL.iter().map(|f| f.name()).collect();
-                format!("unknown tools format {s:?} (use {})", names.join(", "))
+                format!(
+                    "unknown tools format {} (use {})",
+                    crate::sanitize::quote(s),
+                    names.join(", ")
+                )
             })
     }
 }

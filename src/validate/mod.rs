@@ -165,7 +165,7 @@ impl std::str::FromStr for Rule {
             .iter()
             .copied()
             .find(|r| r.flag() == s)
-            .ok_or_else(|| format!("unknown rule {s:?}"))
+            .ok_or_else(|| format!("unknown rule {}", crate::sanitize::quote(s)))
     }
 }
 

@@ -442,19 +442,6 @@ impl<'d> Compiler<'d> {
         match format::checker(name) {
             Some(c) if assert => p.text().format = Some(c),
             Some(_) => {}
-            None if format::is_known(name) => {
-                if assert {
-                    return Err(CompileError::refused(
-                        "format",
-                        &h.place,
-                        format!(
-                            "the format {} has no checker yet, so it cannot be checked \
-                             (with --formats annotate it is a note only)",
-                            crate::sanitize::quote(name)
-                        ),
-                    ));
-                }
-            }
             None => self.unknown_formats.push(UnknownFormat {
                 format: name.to_string(),
                 at: self.place(h.loc),

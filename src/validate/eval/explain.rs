@@ -22,6 +22,7 @@ use smallvec::SmallVec;
 
 use super::found::{Found, Seg, What, render};
 use super::{Flags, MAX_EVAL_DEPTH, Quick, chars, contains_ok, has, multiple_ok, repeated};
+use crate::sanitize::quote;
 use crate::validate::CheckKind;
 use crate::validate::json::{self, Json};
 use crate::validate::program::{
@@ -436,9 +437,9 @@ impl<'x> Explain<'x> {
         let Some(inner) = inner else { return };
         let at = self.path(None);
         let subject = if at.is_empty() {
-            format!("the key {k:?}")
+            format!("the key {}", quote(k))
         } else {
-            format!("the key {k:?} of {at}")
+            format!("the key {} of {at}", quote(k))
         };
         let what = match inner.what {
             What::Type { expected, got } => What::Type {

@@ -10,6 +10,7 @@ use std::ops::Range;
 use super::cache::Cache;
 use super::prefix::{ArgsKey, PrefixId, Prefixes, Start};
 use super::{Field, Form, Formats, Json, ParseError};
+use crate::sanitize::quote;
 use crate::validate::json::Parser;
 
 /// A line read as a case, before its schema is looked up and its args judged.
@@ -78,14 +79,14 @@ impl CaseError {
     pub(super) fn into_reason(self) -> String {
         match self {
             CaseError::Bad(s) => s,
-            CaseError::DuplicateInArgs(p) => format!("args repeat the key {p:?}"),
+            CaseError::DuplicateInArgs(p) => format!("args repeat the key {}", quote(&p)),
         }
     }
 }
 
 fn syntax(e: ParseError) -> CaseError {
     CaseError::Bad(match e {
-        ParseError::Duplicate { path } => format!("the case repeats the key {path:?}"),
+        ParseError::Duplicate { path } => format!("the case repeats the key {}", quote(&path)),
         other => format!(
             "not JSON: {}",
             other.message().trim_start_matches("invalid JSON: ")
@@ -94,7 +95,7 @@ fn syntax(e: ParseError) -> CaseError {
 }
 
 fn repeated(key: &str) -> CaseError {
-    CaseError::Bad(format!("the case repeats the key {key:?}"))
+    CaseError::Bad(format!("the case repeats the key {}", quote(key)))
 }
 
 /// Read `text` as a case into `case` (a new one). `spare` is room for the args' members.

@@ -737,3 +737,16 @@ fn prefixes_alike_in_their_first_bytes_are_each_found_again() {
     assert!(verdicts[3].contains("type error: args"), "{}", verdicts[3]);
     assert_eq!(verdicts[4], r#"{"ok": true, "error": ""}"#);
 }
+
+#[test]
+fn a_key_is_named_as_written_not_in_rust_escapes() {
+    // A combining accent after the `e`: the message names the key as the line wrote it
+    // (the JSON verdict may escape the accent, but never as Rust's `\u{301}`).
+    let line = "{\"schema\": {\"type\": \"object\", \"propertyNames\": {\"maxLength\": 3}}, \
+                \"args\": {\"cafe\u{301}\": 1}}";
+    let got = lines(line, false);
+    assert!(!got[0].contains("u{301}"), "{}", got[0]);
+    let v: serde_json::Value = serde_json::from_str(&got[0]).unwrap();
+    let msg = v["error"].as_str().unwrap();
+    assert!(msg.contains("the key \"cafe\u{301}\""), "{msg}");
+}
