@@ -147,7 +147,7 @@ impl TuiArgs {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Run the seed validator on one set of arguments or on JSON lines.
+    /// Run the validator on one set of arguments or on JSON lines.
     Validate(validate::ValidateArgs),
     /// Run the get_ticket executor on one call or on JSON lines.
     Exec(exec::ExecArgs),
