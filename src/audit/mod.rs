@@ -26,10 +26,9 @@ pub mod steps;
 mod verdict;
 
 use std::io::{self, Read};
-
-use crate::sanitize::quote;
 use std::sync::Arc;
 
+use crate::sanitize::quote;
 use crate::validate::json::{self, ParseError};
 
 pub use convo::{Call, Conversation, Finding, Place};
