@@ -245,3 +245,64 @@ fn lesson_16_quotes_what_audit_prints_on_the_shipped_log() {
     assert!(fixture(log).contains("Yes, TKT-310 is still open."));
     assert!(text.contains("Yes, TKT-310 is still open."));
 }
+
+/// The strict-mode lines `tooldojo tools` prints for one of the shipped named declarations.
+fn strict_lines(name: &str) -> (String, String) {
+    let schemas: serde_json::Value =
+        serde_json::from_str(&fixture("fixtures/schemas.json")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = format!("{name}.json");
+    std::fs::write(
+        dir.path().join(&file),
+        schemas[name]["schema"].to_string() + "\n",
+    )
+    .unwrap();
+    let out = run(dir.path(), &["tools", &file]);
+    let start = out.find("    OpenAI ").expect("an OpenAI line");
+    let anthropic = out.find("    Anthropic ").expect("an Anthropic line");
+    let end = out[anthropic..]
+        .find("\n  traps")
+        .map_or(out.len(), |i| anthropic + i);
+    (
+        out[start..anthropic].to_owned(),
+        out[anthropic..end].to_owned(),
+    )
+}
+
+#[test]
+fn lesson_14_says_what_the_strict_report_says_of_its_three_declarations() {
+    let text = squeeze(&lesson("14-real-declarations"));
+    for said in [
+        "`find_tickets` was written for OpenAI's strict mode; under Anthropic's, its `page_size` bounds and `maxItems` fall outside the subset",
+        "`send_replacement` fails OpenAI's rules as written, since `ship_by` is not in `required`",
+        "`tag_ticket` fails both, being open",
+        "but not `minLength` or `maxLength`: the subset has no string lengths",
+    ] {
+        assert!(text.contains(said), "lesson 14 says {said:?}");
+    }
+    let (openai, anthropic) = strict_lines("find_tickets");
+    assert!(
+        openai.contains("ready") && !openai.contains("not ready"),
+        "{openai}"
+    );
+    for k in ["\"maxItems\"", "\"minimum\"", "\"maximum\""] {
+        assert!(anthropic.contains(k), "{k}: {anthropic}");
+    }
+    let (openai, _) = strict_lines("send_replacement");
+    assert!(
+        openai.contains("\"ship_by\" is not in required"),
+        "{openai}"
+    );
+    let (openai, anthropic) = strict_lines("tag_ticket");
+    for side in [openai, anthropic] {
+        assert!(
+            side.contains("additionalProperties must be false at the root"),
+            "{side}"
+        );
+    }
+    // No string lengths in OpenAI's subset either: the fixed search_issues has them.
+    let (openai, anthropic) = strict_lines("search_issues_fixed");
+    for side in [openai, anthropic] {
+        assert!(side.contains("\"maxLength\""), "{side}");
+    }
+}
