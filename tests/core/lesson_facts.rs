@@ -151,7 +151,14 @@ fn lesson_16_quotes_what_tools_prints_on_the_shipped_file_and_its_fixed_copy() {
             "search_issues.fixed.json: one MCP declaration, 1 declaration, 1 honoured",
             "traps: 36 tried, 36 rejected, 0 let through",
             "unknown arg: note",
+            // A fixed bound is tried just past it, no longer far past it.
+            "value error: per_page must be <= 100, got 101",
         ],
+    );
+    assert!(
+        !out.contains("1000000000") && out.contains("got 257"),
+        "the fixed report tries per_page at 101 and the strings at 257 characters, as lesson \
+         16 says:\n{out}"
     );
 }
 
