@@ -376,9 +376,7 @@ impl Walk<'_> {
                 Provider::Anthropic,
                 "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf",
             ) => "is not supported (no numerical constraints)",
-            (Provider::Anthropic, "minLength" | "maxLength") => {
-                "is not supported (no string length constraints)"
-            }
+            (_, "minLength" | "maxLength") => "is not supported (no string length constraints)",
             (
                 Provider::Anthropic,
                 "maxItems" | "uniqueItems" | "contains" | "minContains" | "maxContains"
@@ -389,7 +387,7 @@ impl Walk<'_> {
         self.say(
             StrictRule::UnsupportedKeyword,
             at,
-            format!("{k:?} {why} (at {})", place(at)),
+            format!("{} {why} (at {})", quote(k), place(at)),
         );
     }
 

@@ -229,7 +229,7 @@ fn long_trap_names_read_whole_at_80x24() {
     press(&mut a, "<PgDn>");
     text.push_str(&screen(&a));
     assert!(
-        text.contains("\"maxLength\" is not in the supported"),
+        text.contains("\"maxLength\" is not supported (no"),
         "{text}"
     );
     assert!(text.contains("\"minimum\" is not supported (no"), "{text}");
