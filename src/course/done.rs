@@ -104,19 +104,14 @@ impl Left {
     }
 
     /// The unfinished blocks (the same phrase on several pages once, with its pages), then
-    /// the pages not opened yet.
+    /// the pages not opened yet by number (`unread (pages 2, 4)`).
     pub fn words(&self) -> Vec<String> {
         let mut out = grouped_by_what(&self.blocks);
+        let pages = crate::text::number_ranges(&self.unread);
         match self.unread.len() {
             0 => {}
-            1 => out.push(format!(
-                "page {} unread",
-                crate::text::number_ranges(&self.unread)
-            )),
-            _ => out.push(format!(
-                "pages {} unread",
-                crate::text::number_ranges(&self.unread)
-            )),
+            1 => out.push(format!("unread (page {pages})")),
+            _ => out.push(format!("unread (pages {pages})")),
         }
         out
     }

@@ -106,7 +106,7 @@ pub(crate) fn sidebar_rows(app: &App, area: Rect) -> Vec<(u16, usize)> {
 /// (title and a status cut to one row), and the list scrolls to keep the chosen one.
 fn sidebar_entries(app: &App, area: Rect) -> Vec<(u16, usize, Vec<Line<'static>>)> {
     let inner_h = usize::from(area.height.saturating_sub(2));
-    let w = usize::from(area.width.saturating_sub(2));
+    let w = usize::from(sidebar_text_width(area.width.saturating_sub(2)));
     let n = app.lessons().len();
     let whole: Vec<_> = (0..n).map(|i| status_rows(app, i, w, true)).collect();
     let sel = if app.focus() == Focus::Sidebar {
@@ -226,6 +226,12 @@ fn status_rows(app: &App, i: usize, w: usize, wrap: bool) -> Vec<Line<'static>> 
     rows
 }
 
+/// Columns of text in a lesson list `inner` columns wide: a column inside the right border
+/// stays free, unless the list is so narrow that a title would be cut for it.
+fn sidebar_text_width(inner: u16) -> u16 {
+    if inner >= 24 { inner - 1 } else { inner }
+}
+
 fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
     let t = &app.theme();
     let focused = app.focus() == Focus::Sidebar;
@@ -259,7 +265,7 @@ fn render_sidebar(app: &App, area: Rect, buf: &mut Buffer) {
     if inner.width < 4 {
         return;
     }
-    let w = usize::from(inner.width);
+    let w = usize::from(sidebar_text_width(inner.width));
     for (row, i, status) in entries {
         let current = i == app.lesson();
         let selected = focused && i == app.sidebar_sel();

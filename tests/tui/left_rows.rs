@@ -80,9 +80,9 @@ fn the_home_screen_shows_all_that_is_left_of_the_chosen_lesson() {
     for (w, h) in [(80, 24), (120, 35), (160, 45)] {
         let app = home(w, h);
         let summary = app.left_summary(11).expect("lesson 12 is started");
-        assert!(summary.contains("page 6 unread"), "{summary}");
+        assert!(summary.ends_with("unread (page 6)"), "{summary}");
         let text = screen(&app);
-        let row = wrapped_from(&text, "12 Parallel and partial  ", 0, '◐', "unread");
+        let row = wrapped_from(&text, "12 Parallel and partial  ", 0, '◐', "6)");
         assert_eq!(row, format!("◐ {summary}"), "{w}x{h}:\n{text}");
         // Chosen by moving to it from another row, too.
         let mut app = home(w, h);
@@ -90,7 +90,7 @@ fn the_home_screen_shows_all_that_is_left_of_the_chosen_lesson() {
         assert_eq!(app.home_sel(), 0, "back on Continue");
         let _ = press(&mut app, &"<Tab>".repeat(12));
         let text = screen(&app);
-        let row = wrapped_from(&text, "12 Parallel and partial  ", 0, '◐', "unread");
+        let row = wrapped_from(&text, "12 Parallel and partial  ", 0, '◐', "6)");
         assert_eq!(row, format!("◐ {summary}"), "{w}x{h} selected:\n{text}");
     }
 }

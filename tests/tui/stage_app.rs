@@ -81,7 +81,7 @@ fn the_home_screen_says_what_is_left_of_a_started_lesson() {
     assert_eq!(app.screen().name(), "home");
     assert_eq!(
         app.left_summary(0).as_deref(),
-        Some("2 left: predict rows 2-3, page 2 unread")
+        Some("2 left: predict rows 2-3, unread (page 2)")
     );
     let text = screen(&app);
     assert!(text.contains("◐ 2 left: predict rows 2-3"), "{text}");

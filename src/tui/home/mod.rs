@@ -12,6 +12,9 @@ use crate::text::width as width_of;
 use crate::tui::app::{App, HomeEntry};
 use crate::tui::theme::Theme;
 
+mod guide;
+use guide::{guide_area, guide_end, key_hint, render_guide};
+
 /// Columns the course map takes at least; a wider window shows the guide to the blocks
 /// beside it.
 const MAP_W: u16 = 76;
@@ -176,47 +179,95 @@ fn state_words(app: &App, i: usize) -> (String, ratatui::style::Style) {
 
 /// Screen rows of the home screen's selectable entries: (top row, entry index, rows it
 /// takes), for drawing and clicks. A lesson's row takes more than one when what is left of
-/// it is wrapped whole: the chosen lesson's always, every lesson's when all of them fit so.
-/// The lesson rows scroll to keep the selection in view.
+/// it is wrapped whole (the chosen lesson's always, every lesson's when all of them fit so)
+/// and when its pages are named under it. The lesson rows scroll to keep the selection in
+/// view.
 pub(crate) fn home_rows(app: &App, area: Rect) -> Vec<(u16, usize, u16)> {
+    home_layout(app, area)
+        .into_iter()
+        .map(|(y, e, rows)| (y, e, rows.height()))
+        .collect()
+}
+
+/// How one lesson's entry is drawn: what is left of it whole (wrapped) or cut to a line,
+/// and how many lines under it name its pages (0: none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct EntryRows {
+    lines: u16,
+    whole: bool,
+    pages: u16,
+}
+
+impl EntryRows {
+    fn height(self) -> u16 {
+        self.lines.saturating_add(self.pages)
+    }
+}
+
+/// The home screen's entries in view: (top row, entry index, how it is drawn). The
+/// Continue row is one line that never holds pages.
+fn home_layout(app: &App, area: Rect) -> Vec<(u16, usize, EntryRows)> {
     let inner = inner_area(area);
     let entries = app.home_entries();
     let mut out = Vec::new();
     let has_continue = matches!(entries.first(), Some(HomeEntry::Continue(_)));
     if has_continue {
-        out.push((inner.y + 3, 0, 1));
+        let one = EntryRows {
+            lines: 1,
+            whole: false,
+            pages: 0,
+        };
+        out.push((inner.y + 3, 0, one));
     }
     let first_lesson = usize::from(has_continue);
     let top = inner.y + HEAD_ROWS;
     // One row at the bottom for the keys, one blank above it.
     let room = inner.bottom().saturating_sub(top).saturating_sub(2);
-    let heights = lesson_heights(app, area, room);
+    let rows = lesson_rows(app, area, room);
+    let heights: Vec<u16> = rows.iter().map(|r| r.height()).collect();
     // The chosen lesson in view: the selected one, or the one Continue opens.
     let (skip, count) = rows_in_view(&heights, chosen_lesson(app), room);
+    // Pages named below the guide take the whole width, so they may need fewer lines.
+    let map_w = map_width(inner);
+    let guide_end = guide_end(app.theme(), inner, map_w);
     let mut y = top;
-    for (k, h) in heights.iter().enumerate().skip(skip).take(count) {
-        out.push((y, first_lesson + k, *h));
-        y = y.saturating_add(*h);
+    for (k, r) in rows.iter().enumerate().skip(skip).take(count) {
+        let mut r = *r;
+        if r.pages > 1 && y.saturating_add(r.lines) >= guide_end {
+            let need = page_titles_wrapped(app, k, usize::from(inner.width)).len();
+            r.pages = r.pages.min(u16::try_from(need.max(1)).unwrap_or(u16::MAX));
+        }
+        out.push((y, first_lesson + k, r));
+        y = y.saturating_add(r.height());
     }
     out
 }
 
-/// Rows each lesson's entry takes in `room` rows: its line, what is left of it wrapped
-/// whole where that is shown, and the line of its pages in a tall window.
-fn lesson_heights(app: &App, area: Rect, room: u16) -> Vec<u16> {
+/// How each lesson's entry is drawn in `room` rows: what is left of it wrapped whole where
+/// that fits (every lesson's, else the chosen one's), and in a tall window a line of its
+/// pages, the chosen lesson's pages on as many lines as they take when the room holds them.
+fn lesson_rows(app: &App, area: Rect, room: u16) -> Vec<EntryRows> {
     let w = usize::from(map_width(inner_area(area)));
-    let step = lesson_row_height(app, area);
-    let rows = |i: usize, whole: bool| {
-        let lines = u16::try_from(lesson_lines(app, i, " ", w, whole).len()).unwrap_or(u16::MAX);
-        lines.saturating_add(step - 1)
+    let pages = lesson_row_height(app, area) - 1;
+    let entry = |i: usize, whole: bool| EntryRows {
+        lines: u16::try_from(lesson_lines(app, i, " ", w, whole).len()).unwrap_or(u16::MAX),
+        whole,
+        pages,
     };
     let n = app.lessons().len();
-    let all_whole: Vec<u16> = (0..n).map(|i| rows(i, true)).collect();
-    if all_whole.iter().map(|h| usize::from(*h)).sum::<usize>() <= usize::from(room) {
-        return all_whole;
-    }
+    let total = |rows: &[EntryRows]| rows.iter().map(|r| usize::from(r.height())).sum::<usize>();
     let chosen = chosen_lesson(app);
-    (0..n).map(|i| rows(i, chosen == Some(i))).collect()
+    let mut rows: Vec<EntryRows> = (0..n).map(|i| entry(i, true)).collect();
+    if total(&rows) > usize::from(room) {
+        rows = (0..n).map(|i| entry(i, chosen == Some(i))).collect();
+    }
+    if let Some(c) = chosen.filter(|c| *c < n && pages > 0) {
+        let spare = usize::from(room).saturating_sub(total(&rows));
+        let need = page_titles_wrapped(app, c, w).len();
+        let extra = need.saturating_sub(1).min(spare);
+        rows[c].pages += u16::try_from(extra).unwrap_or(0);
+    }
+    rows
 }
 
 /// The lesson chosen on the home screen: the selected lesson, or the one Start or Continue
@@ -264,13 +315,13 @@ fn lesson_row_height(app: &App, area: Rect) -> u16 {
     if inner.height >= two { 2 } else { 1 }
 }
 
-/// The pages of lesson `i`, by title, for the line under it in a tall window.
-fn pages_line(app: &App, i: usize, w: usize) -> Line<'static> {
+/// The titles of lesson `i`'s pages one after another, wrapped to the `w` columns under
+/// its row in a tall window (a first page named as the lesson is not named twice).
+fn page_titles_wrapped(app: &App, i: usize, w: usize) -> Vec<String> {
     let t = app.theme();
     let Ok(lesson) = &app.lessons()[i].parsed else {
-        return Line::default();
+        return Vec::new();
     };
-    // A first page named as the lesson is not named twice.
     let titles: Vec<String> = lesson
         .pages
         .iter()
@@ -278,10 +329,32 @@ fn pages_line(app: &App, i: usize, w: usize) -> Line<'static> {
         .map(|p| crate::sanitize::clean(&p.title, false))
         .collect();
     let text = titles.join(&format!(" {} ", t.sym.bullet));
-    Line::styled(
-        format!("       {}", cut(&text, w.saturating_sub(7), t)),
-        t.dim,
-    )
+    crate::text::wrap(&text, w.saturating_sub(PAGES_INDENT).max(8))
+}
+
+/// Columns the line of a lesson's pages is indented by, under its title.
+const PAGES_INDENT: usize = 7;
+
+/// The pages of lesson `i`, by title, on `rows` lines under it in a tall window: whole when
+/// they fit, else the last line cut and ended with an ellipsis.
+fn pages_lines(app: &App, i: usize, w: usize, rows: u16) -> Vec<Line<'static>> {
+    let t = app.theme();
+    let mut wrapped = page_titles_wrapped(app, i, w);
+    let rows = usize::from(rows);
+    if wrapped.len() > rows && rows > 0 {
+        let rest = wrapped.split_off(rows - 1).join(" ");
+        wrapped.push(rest);
+    }
+    let room = w.saturating_sub(PAGES_INDENT);
+    wrapped
+        .into_iter()
+        .map(|l| {
+            Line::styled(
+                format!("{}{}", " ".repeat(PAGES_INDENT), cut(&l, room, t)),
+                t.dim,
+            )
+        })
+        .collect()
 }
 
 /// Columns the course map takes of `inner`: all of them, or in a wide window what the guide
@@ -332,15 +405,11 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     }
     let map_w = map_width(inner);
-    if map_w < inner.width {
-        let guide = Rect {
-            x: inner.x + map_w + 2,
-            y: inner.y + 3,
-            width: inner.width - map_w - 2,
-            height: inner.height.saturating_sub(5),
-        };
+    if let Some(guide) = guide_area(inner, map_w) {
         render_guide(t, guide, buf);
     }
+    // The row under the guide's last line: below it the map may take the whole width.
+    let guide_end = guide_end(t, inner, map_w);
     let w = usize::from(map_w);
     let put = |buf: &mut Buffer, y: u16, line: &Line| {
         if y < inner.bottom() {
@@ -381,25 +450,52 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
     };
     put(buf, inner.y + 5, &note("Also", &also));
     let rows = home_rows(app, area);
-    let hidden = app.home_entries().len() - rows.last().map_or(0, |(_, e, _)| e + 1);
-    let mut heading = vec![Span::styled("Lessons", t.heading)];
-    if hidden > 0 {
-        heading.push(Span::styled(
-            format!("  {hidden} more below {} Tab", t.sym.arrow),
-            t.dim,
-        ));
-    }
-    put(buf, inner.y + 7, &Line::from(heading));
-    draw_entries(app, area, buf, map_w);
+    put(buf, inner.y + 7, &lessons_heading(app, &rows));
+    draw_entries(app, area, buf, map_w, guide_end);
     if let Some(&(last, _, h)) = rows.last() {
-        draw_chosen_pages(app, area, buf, map_w, last + h);
+        let under = last + h + 1;
+        let width = if under >= guide_end {
+            inner.width
+        } else {
+            map_w
+        };
+        draw_chosen_pages(app, area, buf, width, last + h);
     }
     put(buf, inner.bottom().saturating_sub(1), &key_hint(t, w));
 }
 
+/// The heading over the lesson rows, with how many lessons the list scrolls past above
+/// and below it (`Lessons  3 more above, 5 more below`) and the key that brings them.
+fn lessons_heading(app: &App, rows: &[(u16, usize, u16)]) -> Line<'static> {
+    let t = app.theme();
+    let entries = app.home_entries();
+    let first_lesson = usize::from(matches!(entries.first(), Some(HomeEntry::Continue(_))));
+    let shown: Vec<usize> = (rows.iter())
+        .map(|(_, e, _)| *e)
+        .filter(|e| *e >= first_lesson)
+        .collect();
+    let above = shown.first().map_or(0, |e| e - first_lesson);
+    let below = entries.len() - shown.last().map_or(first_lesson, |e| e + 1);
+    let mut heading = vec![Span::styled("Lessons", t.heading)];
+    let words = match (above, below) {
+        (0, 0) => None,
+        (0, b) => Some(format!("{b} more below")),
+        (a, 0) => Some(format!("{a} more above")),
+        (a, b) => Some(format!("{a} more above, {b} more below")),
+    };
+    if let Some(words) = words {
+        heading.push(Span::styled(
+            format!("  {words} {} Tab", t.sym.arrow),
+            t.dim,
+        ));
+    }
+    Line::from(heading)
+}
+
 /// In a window taller than the list but short of a line of pages under every lesson, the
 /// room under the list (which ends above row `end`) names the pages of the chosen lesson
-/// (the one Start or Continue opens, when that is chosen), one a line.
+/// (the one Start or Continue opens, when that is chosen), one a line, or one after
+/// another in the `map_w` columns it may take (the whole width below the guide).
 fn draw_chosen_pages(app: &App, area: Rect, buf: &mut Buffer, map_w: u16, end: u16) {
     let t = app.theme();
     let inner = inner_area(area);
@@ -450,51 +546,14 @@ fn draw_chosen_pages(app: &App, area: Rect, buf: &mut Buffer, map_w: u16, end: u
     }
 }
 
-/// The keys that matter, in as many whole words as `w` columns hold: the longest
-/// wording that fits, never a word cut.
-fn key_hint(t: &Theme, w: usize) -> Line<'static> {
-    let wordings: [&[(&str, &str)]; 4] = [
-        &[
-            ("Tab", "moves"),
-            ("Enter", "opens"),
-            ("Esc", "goes back (from a lesson, here)"),
-            ("?", "every key"),
-        ],
-        &[
-            ("Tab", "moves"),
-            ("Enter", "opens"),
-            ("Esc", "back"),
-            ("?", "keys"),
-        ],
-        &[("Tab", "moves"), ("Enter", "opens"), ("?", "keys")],
-        &[("Tab", "moves"), ("Enter", "opens")],
-    ];
-    let width = |keys: &[(&str, &str)]| -> usize {
-        keys.iter()
-            .map(|(k, what)| width_of(k) + 1 + width_of(what))
-            .sum::<usize>()
-            + 2 * keys.len().saturating_sub(1)
-    };
-    let keys = wordings.into_iter().find(|k| width(k) <= w).unwrap_or(&[]);
-    let mut spans = Vec::new();
-    for (n, (k, what)) in keys.iter().enumerate() {
-        if n > 0 {
-            spans.push(Span::raw("  "));
-        }
-        spans.push(Span::styled((*k).to_owned(), t.key));
-        spans.push(Span::styled(format!(" {what}"), t.dim));
-    }
-    Line::from(spans)
-}
-
-/// The Continue row and the lesson rows, the selected one marked.
-fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, map_w: u16) {
+/// The Continue row and the lesson rows, the selected one marked; `guide_end` is the row
+/// under the guide's last line.
+fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, map_w: u16, guide_end: u16) {
     let w = usize::from(map_w);
     let t = app.theme();
     let inner = inner_area(area);
     let entries = app.home_entries();
-    let two = lesson_row_height(app, area) == 2;
-    for (y, e, h) in home_rows(app, area) {
+    for (y, e, rows) in home_layout(app, area) {
         let selected = e == app.home_sel();
         let pointer = if selected { t.sym.pointer } else { " " };
         let mut lines = match entries[e] {
@@ -512,20 +571,28 @@ fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, map_w: u16) {
                     t.base,
                 ),
             ])],
-            HomeEntry::Lesson(i) => lesson_lines(app, i, pointer, w, h > 1 + u16::from(two)),
+            HomeEntry::Lesson(i) => lesson_lines(app, i, pointer, w, rows.whole),
         };
         let marked = lines.len();
+        // Pages named below the guide's last line take the whole width.
+        let pages_y = y.saturating_add(u16::try_from(marked).unwrap_or(u16::MAX));
+        let pages_w = if pages_y >= guide_end {
+            inner.width
+        } else {
+            map_w
+        };
         if let HomeEntry::Lesson(i) = entries[e]
-            && two
+            && rows.pages > 0
         {
-            lines.push(pages_line(app, i, w));
+            lines.extend(pages_lines(app, i, usize::from(pages_w), rows.pages));
         }
         for (k, line) in lines.iter().enumerate() {
             let y = y.saturating_add(u16::try_from(k).unwrap_or(u16::MAX));
             if y >= inner.bottom().saturating_sub(1) {
                 break;
             }
-            buf.set_line(inner.x, y, line, map_w);
+            let width = if k < marked { map_w } else { pages_w };
+            buf.set_line(inner.x, y, line, width);
             if selected && k < marked {
                 buf.set_style(Rect::new(inner.x, y, map_w, 1), t.selected);
             }
@@ -533,66 +600,28 @@ fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, map_w: u16) {
     }
 }
 
-/// What each kind of block asks of the learner, beside the map on a wide window.
-const GUIDE: &[(&str, &str)] = &[
-    (
-        "predict",
-        "guess how the real code judges each row, then reveal what it returns",
-    ),
-    (
-        "playground",
-        "edit a call's arguments and switch a check off: which rows flip?",
-    ),
-    ("trace", "play a real orchestrator run, event by event"),
-    ("quiz", "pick an answer; every choice explains itself"),
-    ("explain", "answer in your own words, then compare"),
-    ("checklist", "tick what you can now do"),
-];
-
-/// The guide to a lesson's blocks and to when they are done.
-fn render_guide(t: &Theme, area: Rect, buf: &mut Buffer) {
-    let w = usize::from(area.width);
-    let mut lines = vec![Line::styled("How a lesson works", t.heading)];
-    let intro = "Read a page, then use its blocks: Tab reaches the next one, Enter goes in, Esc comes back out.";
-    lines.extend(
-        crate::text::wrap(intro, w)
-            .into_iter()
-            .map(|l| Line::styled(l, t.base)),
-    );
-    lines.push(Line::default());
-    for (kind, what) in GUIDE {
-        for (n, part) in crate::text::wrap(what, w.saturating_sub(12))
-            .into_iter()
-            .enumerate()
-        {
-            let label = if n == 0 { *kind } else { "" };
-            lines.push(Line::from(vec![
-                Span::styled(format!("{label:<11} "), t.accent),
-                Span::styled(part, t.base),
-            ]));
-        }
-    }
-    lines.push(Line::default());
-    let rule = format!(
-        "A block is done when its frame says {} done; a lesson, when every page has been opened and every block is done.",
-        t.sym.ok
-    );
-    lines.extend(
-        crate::text::wrap(&rule, w)
-            .into_iter()
-            .map(|l| Line::styled(l, t.dim)),
-    );
-    for (n, line) in lines.iter().take(usize::from(area.height)).enumerate() {
-        let y = area.y + u16::try_from(n).unwrap_or(0);
-        buf.set_line(area.x, y, line, area.width);
-    }
+/// Columns of the title column in a list `w` wide: as wide as the longest title, but at
+/// least 12 and leaving what is left of a lesson [`STATE_MIN`] columns beside it.
+fn title_width(app: &App, w: usize) -> usize {
+    let longest = (0..app.lessons().len())
+        .map(|i| width_of(&app.lessons()[i].title()))
+        .max()
+        .unwrap_or(0);
+    // The pointer, the number and the minutes around the title: `▶ 06 TITLE 15 min  `.
+    let most = w.saturating_sub(HEAD_FIXED + STATE_MIN).max(12);
+    longest.clamp(12, most)
 }
+
+/// Columns of a lesson row besides its title and its state: `▶ 06 `, ` 15 min  `.
+const HEAD_FIXED: usize = 14;
+/// Columns a lesson row keeps for what is left of it beside a long title.
+const STATE_MIN: usize = 24;
 
 /// `▶ 06 get_ticket contract     12 min  ◐ 2 left: predict rows 4-8`: what is left cut to
 /// the row, or (`whole`) wrapped under itself on as many rows as it needs.
 fn lesson_lines(app: &App, i: usize, pointer: &str, w: usize, whole: bool) -> Vec<Line<'static>> {
     let t = app.theme();
-    let title_w = (w / 3).clamp(12, 40);
+    let title_w = title_width(app, w);
     let title = cut(&app.lessons()[i].title(), title_w, t);
     let (state, style) = state_words(app, i);
     let head = format!(

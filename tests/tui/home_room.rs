@@ -1,0 +1,150 @@
+//! A big window shows more of the home screen, never less: the chosen lesson's pages whole
+//! under it where the room holds them, titles as wide as they are, a list that scrolls
+//! saying what it scrolled past on both sides, and the lesson list of a page keeping a
+//! column free inside its border.
+
+use ratatui::layout::Rect;
+use tooldojo::content::Content;
+use tooldojo::content::lessons::{Lesson, Page};
+use tooldojo::course::LessonEntry;
+use tooldojo::course::progress::Progress;
+use tooldojo::tui::app::App;
+use tooldojo::tui::theme::ThemeName;
+
+use crate::tui_common::{env, md, options, press, screen};
+
+/// The shipped course with lesson 6 begun: Continue opens it, so it is the chosen lesson.
+fn begun() -> Progress {
+    serde_json::from_value(serde_json::json!({
+        "version": 1,
+        "current": {"lesson": "06-get-ticket-contract", "page": 2},
+        "lessons": {"06-get-ticket-contract": {"pages_seen": [0, 1, 2], "last_page": 2}}
+    }))
+    .expect("a progress file")
+}
+
+fn home(w: u16, h: u16, lessons: Vec<LessonEntry>) -> App {
+    let mut opts = options(ThemeName::Default, false);
+    opts.home = true;
+    App::new(opts, env(), Ok(lessons), begun(), Rect::new(0, 0, w, h))
+}
+
+fn shipped() -> Vec<LessonEntry> {
+    tooldojo::course::load_lessons(&Content::embedded()).expect("shipped lessons")
+}
+
+/// The screen's text with runs of spaces and the frame's bars folded to one space.
+fn folded(text: &str) -> String {
+    text.replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn a_tall_window_names_every_page_of_the_chosen_lesson_whole() {
+    for (w, h) in [(160, 50), (200, 50)] {
+        let app = home(w, h, shipped());
+        let text = screen(&app);
+        let at = text
+            .lines()
+            .position(|l| l.contains("06 get_ticket contract   30 min"))
+            .expect("lesson 6's row");
+        let next = text
+            .lines()
+            .position(|l| l.contains("07 Tenant scope"))
+            .expect("lesson 7's row");
+        // Its pages, on the rows between it and the next lesson.
+        let pages: String = (text.lines().skip(at + 1).take(next - at - 1))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let pages = folded(&pages);
+        assert!(!pages.contains('…'), "{w}x{h}:\n{text}");
+        for title in [
+            "The contract",
+            "JavaScript's shape traps",
+            "Try your own",
+            "Recap",
+        ] {
+            assert!(pages.contains(title), "{w}x{h}: {title}:\n{text}");
+        }
+        insta::assert_snapshot!(format!("home_chosen_pages_{w}x{h}"), text);
+    }
+}
+
+#[test]
+fn the_pages_under_a_short_list_take_the_width_below_the_guide() {
+    let app = home(120, 35, shipped());
+    let text = folded(&screen(&app));
+    let at = text.find("Pages of 06").expect("the chosen lesson's pages");
+    assert!(!text[at..].contains('…'), "{text}");
+    assert!(text[at..].contains("9 Recap"), "{text}");
+}
+
+#[test]
+fn a_scrolled_lesson_list_says_how_many_lessons_are_above() {
+    let mut app = home(80, 24, shipped());
+    let _ = press(&mut app, "<S-Tab>");
+    let text = screen(&app);
+    assert!(text.contains("17 Checklist, interview"), "{text}");
+    assert!(text.contains("Lessons  7 more above"), "{text}");
+    let _ = press(&mut app, &"<S-Tab>".repeat(4));
+    let text = screen(&app);
+    assert!(
+        text.contains("more above, ") && text.contains(" more below"),
+        "{text}"
+    );
+    insta::assert_snapshot!("home_scrolled_80x24", text);
+}
+
+#[test]
+fn a_long_lesson_title_takes_the_room_a_wide_window_has() {
+    let long = "Validating what a model proposes, field by field";
+    let lesson = Lesson {
+        id: "01-long".into(),
+        title: long.into(),
+        minutes: 10,
+        file: "lessons/01-long.md".into(),
+        pages: vec![Page {
+            title: "One".into(),
+            items: vec![md("Text.\n")],
+        }],
+    };
+    let app = home(120, 35, vec![LessonEntry::from_lesson(lesson)]);
+    let text = screen(&app);
+    assert!(text.contains(long), "{text}");
+    // At 80 columns it is cut, but what is left of it keeps room beside it.
+    let app = home(
+        80,
+        24,
+        vec![LessonEntry::from_lesson(Lesson {
+            id: "01-long".into(),
+            title: long.into(),
+            minutes: 10,
+            file: "lessons/01-long.md".into(),
+            pages: vec![],
+        })],
+    );
+    let text = screen(&app);
+    assert!(text.contains("to do"), "{text}");
+}
+
+#[test]
+fn the_lesson_list_of_a_page_keeps_a_column_free_inside_its_border() {
+    for (w, h) in [(120, 35), (160, 45)] {
+        let mut app = home(w, h, shipped());
+        let _ = press(&mut app, "<Enter>");
+        assert!(app.sidebar_visible(), "{w}x{h}");
+        let text = screen(&app);
+        let right = text
+            .lines()
+            .next()
+            .and_then(|l| l.chars().position(|c| c == '╮'))
+            .expect("the list's top right corner");
+        for line in text.lines().skip(1).take(usize::from(h) - 3) {
+            let chars: Vec<char> = line.chars().collect();
+            assert_eq!(chars[right], '│', "{w}x{h}:\n{text}");
+            assert_eq!(chars[right - 1], ' ', "{w}x{h}: {line}\n{text}");
+        }
+    }
+}
