@@ -21,6 +21,7 @@ mod home_room;
 mod keybar_80;
 mod left_rows;
 mod paste;
+mod pick_keys;
 mod player;
 mod player_app;
 mod player_hostile;

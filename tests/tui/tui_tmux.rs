@@ -280,7 +280,7 @@ fn a_learner_finishes_a_lesson_and_sees_it_done() {
     tmux.keys(&["Tab"]);
     tmux.wait_for("to do: the quiz");
     tmux.keys(&["Enter"]);
-    tmux.wait_for("Enter/1-9 pick");
+    tmux.wait_for("Enter/1-4 pick");
     tmux.keys(&["2"]);
     tmux.wait_for("Correct");
     tmux.keys(&["Escape"]);

@@ -1,5 +1,6 @@
 //! `checklist`: items the learner ticks; ticks are remembered through save/restore.
 
+use crate::tui::draw::keybar::pick_keys;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -135,14 +136,13 @@ impl BlockWidget for ChecklistWidget {
         if !active {
             return vec![KeyHint::new("Enter", "open checklist")];
         }
-        const ITEMS: [&str; 8] = ["1-2", "1-3", "1-4", "1-5", "1-6", "1-7", "1-8", "1-9"];
         let mut v = vec![
             KeyHint::new("Up/Down", "move"),
             KeyHint::new("Space/Enter/x", "tick"),
         ];
         match self.items.len() {
             1 => v.push(KeyHint::new("1", "tick the item")),
-            n => v.push(KeyHint::new(ITEMS[n.min(9) - 2], "tick item N")),
+            n => v.push(KeyHint::new(pick_keys!(n), "tick item N")),
         }
         v.push(KeyHint::new("Esc", "back to page"));
         v

@@ -4,6 +4,7 @@
 //! (presenter mode) it asks nothing: the options, then on the presenter's step the right
 //! one and its explanation.
 
+use crate::tui::draw::keybar::pick_keys;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -326,13 +327,13 @@ impl BlockWidget for QuizWidget {
         }
         if !active {
             return vec![
-                KeyHint::new("1-9", "pick"),
+                KeyHint::new(pick_keys!(self.choices.len()), "pick"),
                 KeyHint::new("Enter", "answer the quiz"),
             ];
         }
         vec![
             KeyHint::new("Up/Down", "move"),
-            KeyHint::new("Enter/1-9", "pick"),
+            KeyHint::new(pick_keys!("Enter/", self.choices.len(), ""), "pick"),
             KeyHint::new("r", "retry"),
             KeyHint::new("Esc", "back to page"),
         ]

@@ -13,6 +13,30 @@ use crate::text::{truncate, width as width_of};
 use crate::tui::keys::Command;
 use crate::tui::theme::Theme;
 
+/// The digit keys that pick one of `$n` choices, as a key bar names them: `1`, `1-2` up to
+/// `1-9` (digits go no further), between `$before` and `$after`
+/// (`pick_keys!("", 4, "/Left/Right")` is `1-4/Left/Right`). Every block and screen that
+/// takes a digit names its digits with this, so none offers a digit that picks nothing.
+macro_rules! pick_keys {
+    ($n:expr) => {
+        $crate::tui::draw::keybar::pick_keys!("", $n, "")
+    };
+    ($before:literal, $n:expr, $after:literal) => {
+        match $n {
+            0 | 1 => concat!($before, "1", $after),
+            2 => concat!($before, "1-2", $after),
+            3 => concat!($before, "1-3", $after),
+            4 => concat!($before, "1-4", $after),
+            5 => concat!($before, "1-5", $after),
+            6 => concat!($before, "1-6", $after),
+            7 => concat!($before, "1-7", $after),
+            8 => concat!($before, "1-8", $after),
+            _ => concat!($before, "1-9", $after),
+        }
+    };
+}
+pub(crate) use pick_keys;
+
 /// How much a key matters when the bar is short of room; the first stay longest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Rank {
@@ -216,6 +240,16 @@ pub(crate) fn same_key(a: &str, b: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn digit_keys_go_as_far_as_the_choices_and_never_past_nine() {
+        assert_eq!(pick_keys!(1), "1");
+        assert_eq!(pick_keys!(3), "1-3");
+        assert_eq!(pick_keys!(9), "1-9");
+        assert_eq!(pick_keys!(12), "1-9");
+        assert_eq!(pick_keys!("Enter/", 4, ""), "Enter/1-4");
+        assert_eq!(pick_keys!("", 5, "/Left/Right"), "1-5/Left/Right");
+    }
+
     use super::*;
 
     const KEYS: [BarKey; 6] = [

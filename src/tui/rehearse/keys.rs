@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::{Drill, DrillUpdate, Phase};
 use crate::course::rehearsal::Question;
 use crate::course::rehearsal::score::{Given, pick_points, share_points};
-use crate::tui::draw::keybar::{BarKey, Rank};
+use crate::tui::draw::keybar::{BarKey, Rank, pick_keys};
 use crate::tui::keys::{is_char, is_down, is_up, plain};
 
 fn ctrl(key: &KeyEvent, c: char) -> bool {
@@ -336,8 +336,8 @@ impl Drill {
                 key("Enter", "back to lessons", Focus).brief("Enter", "back"),
             ],
             (Phase::Locked, _) => vec![key("r", "interviewer: reveal", Focus).brief("r", "reveal")],
-            (Phase::Ask, Some(Question::Predict(_))) => vec![
-                key("1-9", "pick", Focus),
+            (Phase::Ask, Some(Question::Predict(p))) => vec![
+                key(pick_keys!(p.choices.len()), "pick", Focus),
                 key("arrows", "move", Focus),
                 key("Enter", "answer", Focus),
             ],

@@ -1,5 +1,6 @@
 //! Keys and mouse clicks: moving between rows, picking, locking, revealing, review.
 
+use crate::tui::draw::keybar::pick_keys;
 use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::tui::blocks::common::{self, is_char, is_down, is_left, is_right, is_up, plain};
@@ -212,20 +213,11 @@ impl PredictWidget {
             return self.answered_hints(schema);
         }
         let n = self.current().map_or(0, |i| self.rows[i].options().len());
-        const PICK: [&str; 8] = [
-            "1-2/Left/Right",
-            "1-3/Left/Right",
-            "1-4/Left/Right",
-            "1-5/Left/Right",
-            "1-6/Left/Right",
-            "1-7/Left/Right",
-            "1-8/Left/Right",
-            "1-9/Left/Right",
-        ];
-        let pick = PICK
-            .get(n.saturating_sub(2))
-            .copied()
-            .unwrap_or("Left/Right");
+        let pick = if n < 2 {
+            "Left/Right"
+        } else {
+            pick_keys!("", n, "/Left/Right")
+        };
         let v = vec![
             KeyHint::new("Up/Down", "row"),
             KeyHint::new(pick, "pick"),
