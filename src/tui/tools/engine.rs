@@ -23,6 +23,18 @@ use crate::tui::blocks::playground::{
 use crate::tui::theme::Theme;
 use crate::validate::{CheckKind, Rule, Validator};
 
+/// From this many columns the arguments sit beside the verdict.
+const WIDE: u16 = 100;
+/// Rows the arguments editor takes at least in a wide window, borders included.
+const EDITOR_ROWS: u16 = 10;
+
+/// Where the playground's parts go (see [`ToolEngine::parts`]).
+struct Parts {
+    args: Rect,
+    result: Rect,
+    rules: Rect,
+}
+
 /// The declaration's validator, its trap rows and the learner's arguments.
 pub struct ToolEngine {
     name: String,
@@ -133,22 +145,39 @@ impl ToolEngine {
         out
     }
 
-    /// The arguments' area and the verdict's and rules' area of `inner`: side by side when
-    /// it is wide, else the arguments above (at most half the height, at least 6 rows).
-    fn split(&self, inner: Rect) -> (Rect, Rect) {
-        if inner.width >= 100 {
+    /// Where the parts go in `inner`: the arguments, the verdict, and the rules with the
+    /// rows that flip. From [`WIDE`] columns the arguments (about [`EDITOR_ROWS`] rows, more
+    /// when their text needs it and the window has them) sit beside the verdict, and the
+    /// rules take the whole width beneath both; narrower, each goes under the one before.
+    fn parts(&self, shell: &Shell<Rule>, inner: Rect) -> Parts {
+        if inner.width >= WIDE {
             let [l, r] = inner.layout(&Layout::horizontal([
                 Constraint::Percentage(50),
                 Constraint::Percentage(50),
             ]));
-            return (
-                l,
-                Rect {
+            let right_w = r.width.saturating_sub(1);
+            let res = self.result_height(shell, right_w);
+            // The rules keep at least their switches' rows under the band.
+            let keep = shell.rules_panel_height(inner.width).min(7) + 1;
+            let ed = (self.args.full_height(l.width).max(EDITOR_ROWS))
+                .min(inner.height.saturating_sub(keep))
+                .max(6.min(inner.height));
+            let band = ed.max(res).min(inner.height);
+            let below = inner.y + band + 1;
+            return Parts {
+                args: Rect { height: ed, ..l },
+                result: Rect {
                     x: r.x + 1,
-                    width: r.width.saturating_sub(1),
+                    width: right_w,
+                    height: res.min(band),
                     ..r
                 },
-            );
+                rules: Rect {
+                    y: below.min(inner.bottom()),
+                    height: inner.bottom().saturating_sub(below),
+                    ..inner
+                },
+            };
         }
         let ed = self
             .args
@@ -159,7 +188,17 @@ impl ToolEngine {
             Constraint::Length(ed),
             Constraint::Fill(1),
         ]));
-        (l, r)
+        let res = self.result_height(shell, r.width).min(r.height);
+        let below = r.y + res + 1;
+        Parts {
+            args: l,
+            result: Rect { height: res, ..r },
+            rules: Rect {
+                y: below.min(r.bottom()),
+                height: r.bottom().saturating_sub(below),
+                ..r
+            },
+        }
     }
 
     /// Rows the verdict takes at `width` cells.
@@ -267,43 +306,32 @@ impl Engine for ToolEngine {
         }
     }
 
-    /// Every row it draws: the arguments beside (or above) the verdict, the gap under it
-    /// and the rules with their rows that flip.
+    /// Every row it draws: the arguments beside (or above) the verdict, a gap, and the
+    /// rules with their rows that flip.
     fn height(&self, shell: &Shell<Rule>, width: u16, available: u16) -> u16 {
         let inner = width.saturating_sub(2);
-        let (left, right) = self.split(Rect::new(0, 0, inner, u16::MAX / 2));
-        let ed = self.args.full_height(left.width).max(6);
-        let res = self.result_height(shell, right.width);
-        let rules = shell.rules_panel_height(right.width);
-        let need = if left.y == right.y {
-            ed.max(res + 1 + rules)
-        } else {
-            ed + res + 1 + rules
-        };
-        (need + 2).max(available.min(ed + res + 2))
+        let parts = self.parts(shell, Rect::new(0, 0, inner, u16::MAX / 2));
+        let rules = shell.rules_panel_height(parts.rules.width);
+        let top = parts.args.bottom().max(parts.result.bottom());
+        let need = top + 1 + rules;
+        (need + 2).max(available.min(top + 2))
     }
 
     fn render(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
         let Canvas { shell, theme, show } = *c;
-        let (left, right) = self.split(inner);
+        let parts = self.parts(shell, inner);
         self.args.render(
-            left,
+            parts.args,
             buf,
             theme,
             shell.edits(Panel::Args),
             "arguments",
             shell.shows(Panel::Args, show),
         );
-        self.mark_failure(left, buf, theme);
-        let res = self.result_lines(theme, usize::from(right.width), shell.off());
-        let rh = (res.len() as u16).min(right.height);
-        let [ra, _, rules] = right.layout(&Layout::vertical([
-            Constraint::Length(rh),
-            Constraint::Length(1),
-            Constraint::Fill(1),
-        ]));
-        common::draw_lines(ra, buf, &res, 0);
-        shell.draw_rules(theme, rules, buf, show);
+        self.mark_failure(parts.args, buf, theme);
+        let res = self.result_lines(theme, usize::from(parts.result.width), shell.off());
+        common::draw_lines(parts.result, buf, &res, 0);
+        shell.draw_rules(theme, parts.rules, buf, show);
     }
 
     /// The top of the block, or of the rules while they have the focus (at the height
@@ -314,8 +342,7 @@ impl Engine for ToolEngine {
         }
         let inner = width.saturating_sub(2);
         let tall = self.height(shell, width, 0).saturating_sub(2);
-        let (_, right) = self.split(Rect::new(0, 0, inner, tall));
-        1 + right.y + self.result_height(shell, right.width).min(right.height) + 1
+        1 + self.parts(shell, Rect::new(0, 0, inner, tall)).rules.y
     }
 
     fn save(&self) -> Map<String, Value> {

@@ -329,12 +329,6 @@ impl ValidatorEngine {
         (s, a)
     }
 
-    /// The right column's height when wide (`col` wide): results, a gap, the rules and
-    /// the rows that flip.
-    fn right_height(&self, shell: &Shell<Rule>, col: u16) -> u16 {
-        self.result_height(col, shell.off()) + 1 + shell.rules_panel_height(col.saturating_sub(1))
-    }
-
     /// The editors' sizes at first, before the page gives them more: each up to a modest
     /// size, so a short window still shows the verdict.
     fn modest_editors(&self, box_w: u16) -> u16 {
@@ -342,31 +336,35 @@ impl ValidatorEngine {
         full(&self.schema_view(box_w)) + full(&self.args_editor)
     }
 
-    /// Rows of the schema and argument boxes in the wide layout, `col` wide, when `room`
-    /// rows are left under the picker. When the right column is what makes the block that
-    /// tall (a long list of rows that flip), the boxes keep their modest size: grown to
-    /// the column, the schema would push the arguments a page away from the verdict.
-    fn wide_editor_rows(&self, shell: &Shell<Rule>, col: u16, room: u16) -> (u16, u16) {
-        let ph = self.picker_height(col);
-        let room = if self.right_height(shell, col) >= ph + room {
-            room.min(self.modest_editors(col))
-        } else {
-            room
-        };
-        self.editor_rows(col, room)
+    /// Rows of the wide layout's top band in `inner` columns, when the editors take `eds`
+    /// rows: the picker and the editors on the left beside the verdict on the right.
+    fn wide_band(&self, shell: &Shell<Rule>, inner: u16, eds: u16) -> u16 {
+        let col = inner / 2;
+        (self.picker_height(col) + eds).max(self.result_height(col.saturating_sub(1), shell.off()))
     }
 
-    /// Two columns: picker and editors on the left, results and rules on the right.
+    /// A band of two columns, picker and editors on the left and the verdict on the right,
+    /// over the rules and the rows that flip across the whole width (a big window gives the
+    /// flips its width, not a side column's).
     fn render_wide(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
         let Canvas { shell, theme, show } = *c;
-        let [left, right] = inner.layout(&Layout::horizontal([
+        let rules_h = shell.rules_panel_height(inner.width);
+        let band_h = inner
+            .height
+            .saturating_sub(rules_h + 1)
+            .max(self.picker_height(inner.width / 2) + 2 * EDITOR_H.min(inner.height / 4));
+        let band = Rect {
+            height: band_h.min(inner.height),
+            ..inner
+        };
+        let [left, right] = band.layout(&Layout::horizontal([
             Constraint::Percentage(50),
             Constraint::Percentage(50),
         ]));
         let picker =
             self.picker_lines(theme, shell.shows(Panel::Schema, show), left.width as usize);
-        let ph = picker.len() as u16;
-        let (sh, ah) = self.wide_editor_rows(shell, left.width, left.height.saturating_sub(ph));
+        let ph = (picker.len() as u16).min(left.height);
+        let (sh, ah) = self.editor_rows(left.width, left.height.saturating_sub(ph));
         let [pick, sch, args] = left.layout(&Layout::vertical([
             Constraint::Length(ph),
             Constraint::Length(sh),
@@ -381,12 +379,21 @@ impl ValidatorEngine {
         };
         let res = self.result_lines(theme, right.width as usize, shell.off());
         let rh = (res.len() as u16).min(right.height);
-        let [ra, _, rules] = right.layout(&Layout::vertical([
-            Constraint::Length(rh),
-            Constraint::Length(1),
-            Constraint::Fill(1),
-        ]));
-        common::draw_lines(ra, buf, &res, 0);
+        common::draw_lines(
+            Rect {
+                height: rh,
+                ..right
+            },
+            buf,
+            &res,
+            0,
+        );
+        let below = band.bottom() + 1;
+        let rules = Rect {
+            y: below.min(inner.bottom()),
+            height: inner.bottom().saturating_sub(below),
+            ..inner
+        };
         shell.draw_rules(theme, rules, buf, show);
     }
 
@@ -443,17 +450,16 @@ impl ValidatorEngine {
         } else {
             (s.max(a), s.max(a).min(EDITOR_H + 4))
         };
-        let other = if wide {
-            self.right_height(shell, col)
-                .saturating_sub(self.picker_height(col))
+        let rules = shell.rules_panel_height(inner);
+        let fixed = if wide {
+            self.picker_height(col) + 1 + rules
         } else {
-            self.result_height(inner, shell.off()) + shell.rules_panel_height(inner)
+            self.picker_height(col) + self.result_height(inner, shell.off()) + rules
         };
-        let fixed = self.picker_height(col) + if wide { 0 } else { other };
         let room = available.saturating_sub(2 + fixed);
         let eds = grown.min(room).max(base);
         let body = if wide {
-            (fixed + eds).max(self.picker_height(col) + other)
+            self.wide_band(shell, inner, eds) + 1 + rules
         } else {
             fixed + eds
         };
@@ -618,26 +624,28 @@ impl Engine for ValidatorEngine {
         let col = if wide { inner / 2 } else { inner };
         let ph = self.picker_height(col);
         let body = self.height(shell, width, 0).saturating_sub(2);
+        let rules = shell.rules_panel_height(inner);
         let eds = if wide {
-            body.saturating_sub(ph)
+            let band = body.saturating_sub(rules + 1);
+            band.saturating_sub(ph)
         } else {
-            let fixed = self.result_height(inner, shell.off()) + shell.rules_panel_height(inner);
+            let fixed = self.result_height(inner, shell.off()) + rules;
             body.saturating_sub(ph + fixed)
         };
         if !shell.editing() && shell.focus() == Panel::Schema {
             // Choosing a schema keeps its picker in view.
             return 1;
         }
+        if !shell.editing() && wide && shell.focus() == Panel::Rules {
+            // The rules, under the band of editors and verdict.
+            return 1 + ph + eds + 1;
+        }
         if !shell.editing() {
             // The verdict: right column top when wide, under the editors when narrow.
             return if wide { 1 } else { 1 + ph + eds };
         }
         let box_w = if wide { col } else { col / 2 };
-        let (schema_h, _) = if wide {
-            self.wide_editor_rows(shell, col, eds)
-        } else {
-            self.editor_rows(col, eds)
-        };
+        let (schema_h, _) = self.editor_rows(col, eds);
         let (top, ed, h) = match shell.focus() {
             Panel::Schema => (0, &self.schema_editor, if wide { schema_h } else { eds }),
             _ if wide => (schema_h, &self.args_editor, eds.saturating_sub(schema_h)),
