@@ -317,17 +317,29 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
         let clock = crate::tui::home::clock(app.elapsed());
         format!(" step {shown}/{total} {} {clock} ", t.sym.bullet)
     });
+    // A lesson list hidden by a narrow window says so, with the key that shows it.
+    // It gives way to what is cut above and below the page.
+    let mut hidden = app
+        .sidebar_hidden_by_width()
+        .then_some(" lessons hidden: s ");
     let vh = usize::from(content.height);
     if view.height > vh {
         let room = usize::from(main.width)
             .saturating_sub(2 + steps.as_deref().map_or(0, width_of))
             .saturating_sub(1);
-        block = block.title_bottom(
-            Line::styled(lines_shown(app, view.height, vh, room), t.dim).right_aligned(),
-        );
+        let whole = lines_shown(app, view.height, vh, room);
+        let beside =
+            hidden.map(|h| lines_shown(app, view.height, vh, room.saturating_sub(width_of(h))));
+        if beside.as_ref().is_some_and(|b| *b != whole) {
+            hidden = None;
+        }
+        block = block.title_bottom(Line::styled(whole, t.dim).right_aligned());
     }
     if let Some(steps) = steps {
         block = block.title_bottom(Line::styled(steps, t.accent));
+    }
+    if let Some(hidden) = hidden {
+        block = block.title_bottom(Line::styled(hidden, t.dim));
     }
     block.render(main, buf);
     if content.width == 0 || content.height == 0 {

@@ -17,6 +17,7 @@ mod blocks_text;
 mod blocks_trace;
 mod course_tmux;
 mod help_keys;
+mod hidden_lists;
 mod home_room;
 mod keybar_80;
 mod left_rows;

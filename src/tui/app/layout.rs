@@ -310,6 +310,16 @@ impl App {
         }
     }
 
+    /// Is the lesson list hidden only because the window is narrow (below NARROW_WIDTH
+    /// columns, where it shows when asked for), on a lesson page where `s` would show it?
+    pub fn sidebar_hidden_by_width(&self) -> bool {
+        matches!(self.base_screen(), Screen::Lesson)
+            && self.size.width < NARROW_WIDTH
+            && self.size.width >= 80
+            && self.size.height >= MIN_HEIGHT
+            && !self.sidebar_visible()
+    }
+
     pub fn sidebar_visible(&self) -> bool {
         self.areas(self.size).sidebar.is_some()
             && self.size.height >= MIN_HEIGHT

@@ -103,12 +103,12 @@ impl Drill {
     /// Draw the whole drill screen into `area`.
     pub fn render(&self, area: Rect, buf: &mut Buffer, t: &Theme, present: bool) {
         let draw::ScreenAreas { head, body, bar } = draw::screen(area, buf, t, present);
-        self.render_head(head, buf, t);
         // A wide window keeps the drill's progress and its keys beside the question.
         let (body, side) = match self.phase {
             Phase::Done => (body, None),
             _ => split_side(body),
         };
+        self.render_head(head, buf, t, side.is_none());
         if let Some(side) = side {
             draw::draw_lines(side, buf, &self.side_lines(t, usize::from(side.width)), 0);
         }
@@ -143,6 +143,11 @@ impl Drill {
                 .iter()
                 .map(|h| format!("{:<6} {}", h.keys, h.what))
                 .collect();
+            if side.is_none() && self.phase != Phase::Done {
+                // The side column's list of questions, which a narrow window has no room for.
+                text.push(String::new());
+                text.extend(self.question_marks(t));
+            }
             text.push(String::new());
             text.extend(wrap(
                 "While you type an answer every key types, q included; Esc leaves the editor. Ctrl-C quits at once.",
@@ -228,15 +233,12 @@ impl Drill {
     /// The side column: every question with where it stands, then the keys that act now.
     fn side_lines(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
         let mut out = vec![Line::styled("This drill", t.heading)];
-        for (i, q) in self.questions.iter().enumerate() {
-            let done = self.answers.iter().find(|a| a.index == i);
-            let (mark, word, style) = match done {
-                Some(a) if a.answered() => (t.sym.done, "answered", t.dim),
-                Some(_) => (t.sym.done, "skipped", t.dim),
-                None if i == self.cur => (t.sym.pointer, "now", t.selected),
-                None => (t.sym.todo, "", t.base),
+        for (i, text) in self.question_marks(t).into_iter().enumerate() {
+            let style = match self.answers.iter().find(|a| a.index == i) {
+                Some(_) => t.dim,
+                None if i == self.cur => t.selected,
+                None => t.base,
             };
-            let text = format!("{mark} Q{} {} {word}", i + 1, q.kind());
             out.push(Line::styled(truncate(&text, w, t.sym.ellipsis), style));
         }
         out.push(Line::default());
@@ -260,7 +262,25 @@ impl Drill {
         out
     }
 
-    fn render_head(&self, area: Rect, buf: &mut Buffer, t: &Theme) {
+    /// Each question with where it stands: `✓ Q1 predict answered`, `▶ Q2 explain now`.
+    fn question_marks(&self, t: &Theme) -> Vec<String> {
+        (self.questions.iter().enumerate())
+            .map(|(i, q)| {
+                let (mark, word) = match self.answers.iter().find(|a| a.index == i) {
+                    Some(a) if a.answered() => (t.sym.done, "answered"),
+                    Some(_) => (t.sym.done, "skipped"),
+                    None if i == self.cur => (t.sym.pointer, "now"),
+                    None => (t.sym.todo, ""),
+                };
+                format!("{mark} Q{} {} {word}", i + 1, q.kind())
+                    .trim_end()
+                    .to_owned()
+            })
+            .collect()
+    }
+
+    /// The head line and the time bar; `no_side` says the side column found no room.
+    fn render_head(&self, area: Rect, buf: &mut Buffer, t: &Theme, no_side: bool) {
         let total = self.questions.len();
         let left = self.left_ms();
         let mut spans = vec![Span::styled(" Rehearsal ", t.heading)];
@@ -302,6 +322,15 @@ impl Drill {
         } else {
             t.heading
         };
+        // A window too narrow for the side column says where its list went.
+        let note = "  ? questions, keys";
+        let used: usize = spans.iter().map(Span::width).sum();
+        if self.phase != Phase::Done
+            && no_side
+            && used + width_of(note) + width_of(&time) < usize::from(area.width)
+        {
+            spans.push(Span::styled(note, t.dim));
+        }
         let used: usize = spans.iter().map(Span::width).sum();
         let gap = usize::from(area.width).saturating_sub(used + width_of(&time));
         spans.push(Span::raw(" ".repeat(gap)));
