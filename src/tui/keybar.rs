@@ -75,7 +75,9 @@ pub(crate) fn app_keys(app: &App) -> Vec<BarKey> {
                 };
                 out.push(BarKey::new(c.label, what, Rank::Rest).brief(c.short.0, c.short.1));
             }
-            Action::Down if ctx == Context::Reader => out.push(BarKey::of(c, Rank::Scroll)),
+            Action::Down | Action::Up if ctx == Context::Reader => {
+                out.push(BarKey::of(c, Rank::Scroll));
+            }
             // With a block focused the arrows belong to the block; the page keys scroll.
             Action::PageDown => {
                 out.push(BarKey::new("PgUp/PgDn", "scroll", Rank::Scroll).brief("PgDn", "scroll"));
@@ -97,6 +99,11 @@ pub(crate) fn app_keys(app: &App) -> Vec<BarKey> {
 /// Does command `c` earn a place in the bar of context `ctx` right now?
 fn shown(app: &App, ctx: Context, c: &Command) -> bool {
     let page_key = c.action == Action::PageDown && ctx == Context::BlockFocused;
+    // At the end of a page that scrolls, the way back up takes the place of the way down.
+    let reader_scroll = ctx == Context::Reader && app.page_scrolls();
+    if matches!(c.action, Action::Down | Action::Up) && ctx == Context::Reader {
+        return reader_scroll && app.page_at_end() == (c.action == Action::Up);
+    }
     if !c.bar && !page_key {
         return false;
     }
@@ -108,10 +115,6 @@ fn shown(app: &App, ctx: Context, c: &Command) -> bool {
         Action::FocusNext | Action::FocusPrev | Action::Activate
     );
     if ctx == Context::Reader && app.slots().is_empty() && block_cmd {
-        return false;
-    }
-    // Scrolling is worth a place only on a page that scrolls.
-    if c.action == Action::Down && ctx == Context::Reader && !app.page_scrolls() {
         return false;
     }
     // A block that could not be built cannot be entered.

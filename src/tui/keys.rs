@@ -157,7 +157,8 @@ const SCROLL_UP: Command = cmd(
     "scroll up",
     Action::Up,
     false,
-);
+)
+.brief("j/k", "scroll");
 const SCROLL_DOWN: Command = cmd(
     &[code(KeyCode::Down), k('j')],
     "j/Down",

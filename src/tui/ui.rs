@@ -304,15 +304,28 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
     };
     let view = app.page_view(content.width);
     let page_label = format!(" page {}/{} ", app.page() + 1, pages);
+    // Scrolled down, the top says how much is above and the key back, as the bottom
+    // says what is below; it gives way to the title on a narrow window.
+    let above = (app.scroll() > 0).then(|| {
+        let n = app.scroll();
+        let lines = if n == 1 { "line" } else { "lines" };
+        format!(" {} {n} {lines} above: k/PgUp ", t.sym.ellipsis)
+    });
     let room = usize::from(main.width)
         .saturating_sub(width_of(&page_label) + 6)
         .max(1);
-    let mut block = bordered(t, focused)
-        .title(Line::styled(
-            format!(" {} ", truncate(&title, room, t.sym.ellipsis)),
-            if focused { t.focus } else { t.heading },
-        ))
-        .title(Line::styled(page_label, t.dim).right_aligned());
+    let above = above.filter(|a| width_of(&title) + width_of(a) <= room);
+    let room = room
+        .saturating_sub(above.as_deref().map_or(0, width_of))
+        .max(1);
+    let mut block = bordered(t, focused).title(Line::styled(
+        format!(" {} ", truncate(&title, room, t.sym.ellipsis)),
+        if focused { t.focus } else { t.heading },
+    ));
+    if let Some(above) = above {
+        block = block.title(Line::styled(above, t.dim).right_aligned());
+    }
+    block = block.title(Line::styled(page_label, t.dim).right_aligned());
     let steps = app.step_counter().map(|(shown, total)| {
         let clock = crate::tui::home::clock(app.elapsed());
         format!(" step {shown}/{total} {} {clock} ", t.sym.bullet)

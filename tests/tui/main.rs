@@ -35,6 +35,7 @@ mod present_app;
 mod rehearse_app;
 mod rehearse_tmux;
 mod rehearse_write;
+mod scroll_marks;
 mod stage_app;
 mod stage_course;
 mod stage_scroll;

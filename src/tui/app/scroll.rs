@@ -15,6 +15,11 @@ impl App {
         self.max_scroll() > 0
     }
 
+    /// Is the page scrolled to its end (nothing more below)?
+    pub(crate) fn page_at_end(&self) -> bool {
+        self.scroll >= self.max_scroll()
+    }
+
     pub(super) fn clamp_scroll(&mut self) {
         self.scroll = self.scroll.min(self.max_scroll());
     }

@@ -109,10 +109,11 @@ impl Drill {
             _ => split_side(body),
         };
         self.render_head(head, buf, t, side.is_none());
-        if let Some(side) = side {
-            draw::draw_lines(side, buf, &self.side_lines(t, usize::from(side.width)), 0);
-        }
         let most = self.render_body(body, buf, t);
+        if let Some(side) = side {
+            let lines = self.side_lines(t, usize::from(side.width), most > 0);
+            draw::draw_lines(side, buf, &lines, 0);
+        }
         if self.editing
             && let Some(Question::Explain(_)) = self.questions.get(self.cur)
         {
@@ -230,8 +231,9 @@ impl Drill {
         }
     }
 
-    /// The side column: every question with where it stands, then the keys that act now.
-    fn side_lines(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
+    /// The side column: every question with where it stands, then the keys that act now
+    /// (the scrolling ones only when something `scrolls`).
+    fn side_lines(&self, t: &Theme, w: usize, scrolls: bool) -> Vec<Line<'static>> {
         let mut out = vec![Line::styled("This drill", t.heading)];
         for (i, text) in self.question_marks(t).into_iter().enumerate() {
             let style = match self.answers.iter().find(|a| a.index == i) {
@@ -243,7 +245,8 @@ impl Drill {
         }
         out.push(Line::default());
         out.push(Line::styled("Keys", t.heading));
-        let hints = self.hints();
+        let mut hints = self.hints();
+        hints.retain(|k| k.rank != Rank::Scroll || scrolls);
         let kw = hints.iter().map(|h| width_of(h.keys)).max().unwrap_or(0);
         for h in hints {
             let head = format!("{:<kw$}  ", h.keys);
