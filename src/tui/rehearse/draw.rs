@@ -96,8 +96,6 @@ use crate::tui::theme::Theme;
 
 /// Below this many seconds the countdown turns to a warning.
 const HURRY_MS: u64 = 30_000;
-/// The answer editor's tallest height.
-const EDITOR_MAX: u16 = 12;
 
 impl Drill {
     /// Draw the whole drill screen into `area`.
@@ -217,7 +215,8 @@ impl Drill {
         most
     }
 
-    /// The editor sits below the question while the learner types.
+    /// The editor sits below the question while the learner types, and takes every row
+    /// under it: a bigger window gives a longer answer room.
     fn editor_area(&self, body: Rect) -> Rect {
         let used = match self.questions.get(self.cur) {
             Some(Question::Explain(e)) => wrap(&e.question, usize::from(body.width)).len() + 2,
@@ -226,7 +225,7 @@ impl Drill {
         let y = body.y + u16::try_from(used).unwrap_or(body.height).min(body.height);
         Rect {
             y,
-            height: (body.y + body.height).saturating_sub(y).min(EDITOR_MAX),
+            height: (body.y + body.height).saturating_sub(y),
             ..body
         }
     }

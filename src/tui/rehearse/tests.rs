@@ -646,3 +646,27 @@ fn a_question_opens_at_its_top_and_a_wide_window_shows_the_drill_beside_it() {
     );
     assert!(wide.contains("skip"), "the keys are named: {wide}");
 }
+
+#[test]
+fn the_answer_editor_grows_with_the_window() {
+    let p = pool();
+    let mut d = Drill::new(cfg(2), &p, &[], BTreeMap::new(), None);
+    let _ = to_explain(&mut d);
+    if !d.editing() {
+        let _ = d.on_key(key('e'));
+    }
+    assert!(d.editing());
+    let rows = |w: u16, h: u16| {
+        let text = draw_at(&d, w, h, false);
+        let lines: Vec<&str> = text.lines().collect();
+        let top = lines.iter().position(|l| l.contains("your answer"));
+        let bottom = lines.iter().rposition(|l| l.trim_start().starts_with('╰'));
+        match (top, bottom) {
+            (Some(t), Some(b)) if b > t => b - t + 1,
+            _ => panic!("{text}"),
+        }
+    };
+    let small = rows(80, 24);
+    let big = rows(160, 45);
+    assert!(big >= small + 15, "{small} rows at 80x24, {big} at 160x45");
+}
