@@ -43,6 +43,7 @@ mod stage_snapshots;
 mod stage_tmux;
 mod stage_walk;
 mod tools_app;
+mod tools_detail;
 mod tools_snapshots;
 mod tui_app;
 mod tui_faults;

@@ -71,13 +71,17 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
     match &s.mode {
         Mode::Browse => {
             browse(s, body, buf, t);
-            // With no declaration, only the keys that do something.
-            let keys: &[BarKey] = if set.tools.is_empty() {
-                &BROWSE_BAR[6..]
+            // With no declaration, only the keys that do something; with the detail's
+            // focus, j/k scroll it.
+            let mut keys: Vec<BarKey> = if set.tools.is_empty() {
+                BROWSE_BAR[6..].to_vec()
             } else {
-                &BROWSE_BAR
+                BROWSE_BAR.to_vec()
             };
-            render_keys(keys, None, t, bar, buf);
+            if s.pane == Pane::Detail && !set.tools.is_empty() {
+                keys[0] = BarKey::new("j/k", "scroll", Rank::Focus);
+            }
+            render_keys(&keys, None, t, bar, buf);
         }
         Mode::Fixes => {
             fixes(s, body, buf, t);
@@ -243,14 +247,32 @@ fn browse(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
     let inner = block.inner(list);
     ratatui::widgets::Widget::render(block, list, buf);
     super::list::draw(s, inner, buf, t);
-    let block = draw::bordered(t, s.pane == Pane::Detail);
+    let mut block = draw::bordered(t, s.pane == Pane::Detail);
     let inner = block.inner(detail);
-    ratatui::widgets::Widget::render(block, detail, buf);
     if let Some(a) = s.analysis(s.sel) {
         let lines = detail_lines(s, &a, t, usize::from(inner.width));
-        let max = lines.len().saturating_sub(usize::from(inner.height));
-        draw_lines(inner, buf, &lines, usize::from(s.scroll).min(max));
+        let shown = usize::from(inner.height);
+        let max = lines.len().saturating_sub(shown);
+        let at = usize::from(s.scroll).min(max);
+        // What the pane cuts, on its border: the lines above and below, and the keys.
+        // j and k scroll the detail only while it has the focus; PgUp and PgDn always.
+        let (up, down) = if s.pane == Pane::Detail {
+            ("k/PgUp", "j/PgDn")
+        } else {
+            ("PgUp", "PgDn")
+        };
+        if at > 0 {
+            let above = format!(" {} {at} lines above: {up} ", t.sym.ellipsis);
+            block = block.title(Line::styled(above, t.dim).right_aligned());
+        }
+        if at < max {
+            let below = format!(" {} {} more lines below: {down} ", t.sym.arrow, max - at);
+            block = block.title_bottom(Line::styled(below, t.dim).right_aligned());
+        }
+        ratatui::widgets::Widget::render(block, detail, buf);
+        draw_lines(inner, buf, &lines, at);
     } else {
+        ratatui::widgets::Widget::render(block, detail, buf);
         let said = if s.file.set.skipped.is_empty() {
             "No function tools in this file: nothing to check."
         } else {

@@ -108,19 +108,38 @@ fn columns(traps: &[Trap], t: &Theme, w: usize) -> Columns {
             best = beside;
         }
     }
-    let used = base + best.label + if best.fix > 0 { best.fix + 1 } else { 0 };
-    let left = w.saturating_sub(used);
-    if left > ARGS_MIN {
-        let need = traps
+    let args_need = |room: usize| {
+        traps
             .iter()
-            .map(|x| width(&args_cell(x, left - 1, t)))
+            .map(|x| width(&args_cell(x, room, t)))
             .max()
             .unwrap_or(0)
-            .max(width("arguments"));
-        best.args = need.min(left - 1);
+            .max(width("arguments"))
+    };
+    let fix_w = if best.fix > 0 { best.fix + 1 } else { 0 };
+    // A wide table gives the arguments a share of its width (a quarter, as much as they
+    // need of it): the longest names wrap for it, down to LABEL_MIN columns.
+    let want = if w >= SHARE_FROM {
+        args_need(w / 4).min(w / 4)
+    } else {
+        0
+    };
+    let left = w.saturating_sub(base + best.label + fix_w);
+    if left < want + 1 && want > ARGS_MIN {
+        let give = (want + 1 - left).min(best.label.saturating_sub(LABEL_MIN));
+        best.label -= give;
+    }
+    let left = w.saturating_sub(base + best.label + fix_w);
+    if left > ARGS_MIN {
+        best.args = args_need(left - 1).min(left - 1);
     }
     best
 }
+
+/// The narrowest name column the arguments may take width from.
+const LABEL_MIN: usize = 28;
+/// From this many columns the arguments get a share of the table's width.
+const SHARE_FROM: usize = 100;
 
 /// The lines `traps` take with columns `c`.
 fn height(traps: &[Trap], c: &Columns, w: usize) -> usize {
@@ -271,12 +290,24 @@ mod tests {
         let traps = traps();
         let t = Theme::new(ThemeName::Default, false);
         let longest = traps.iter().map(|x| width(&x.title())).max().unwrap();
-        for w in [77, 130] {
-            assert_eq!(columns(&traps, &t, w).label, longest, "at {w}");
-        }
+        assert_eq!(columns(&traps, &t, 77).label, longest);
         let c = columns(&traps, &t, 130);
         assert!(c.fix > 0 && c.args >= ARGS_MIN, "{c:?}");
         assert_eq!(columns(&traps, &t, 40).label, 40 - NUM_W - 1 - c.verdict);
+    }
+
+    #[test]
+    fn the_arguments_widen_with_the_table() {
+        let traps = traps();
+        let t = Theme::new(ThemeName::Default, false);
+        let mut last = 0;
+        for w in [123, 150, 180] {
+            let c = columns(&traps, &t, w);
+            assert!(c.args >= w / 4 - 1, "at {w}: {c:?}");
+            assert!(c.args >= last, "at {w}: {c:?}");
+            assert!(c.label >= LABEL_MIN, "at {w}: {c:?}");
+            last = c.args;
+        }
     }
 
     #[test]
