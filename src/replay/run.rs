@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::orchestrator::{self, Budgets, Scenario, StopReason, Used};
+use crate::orchestrator::{self, Budgets, Category, Scenario, StopReason, Used};
 use crate::sanitize::clean;
 
 use super::index::LaneIndex;
@@ -119,6 +119,10 @@ pub struct Gauge {
     pub spent: bool,
     /// This budget is what stopped the run (shown once the stop is decided).
     pub cause: bool,
+    /// The budget was really hit: it stopped the run, or something asked past it (a call
+    /// refused for it, a failure it left unretried). A budget used exactly up is spent,
+    /// not hit.
+    pub hit: bool,
 }
 
 /// What a scenario run keeps besides its lanes: the scenario and seed it ran with (the knobs
@@ -419,16 +423,38 @@ impl Run {
                     GaugeKind::Deadline => (elapsed, b.deadline_ms),
                     GaugeKind::InFlight => (u.in_flight.into(), b.max_concurrency.max(1).into()),
                 };
+                let spent = limit > 0 && used >= limit || cause == Some(kind);
                 Gauge {
                     kind,
                     used,
                     limit,
                     finished: (kind == GaugeKind::ToolCalls).then_some(finished),
-                    spent: limit > 0 && used >= limit || cause == Some(kind),
+                    spent,
                     cause: cause == Some(kind),
+                    hit: cause == Some(kind) || spent && self.asked_past(kind, t),
                 }
             })
             .collect()
+    }
+
+    /// Did anything by `t` ask past budget `kind`: a call refused for the tool-call budget,
+    /// or a failure left unretried once the retries were spent?
+    fn asked_past(&self, kind: GaugeKind, t: u64) -> bool {
+        let Some(b) = &self.budgets else {
+            return false;
+        };
+        let results = self.calls.iter().filter_map(|c| c.result.as_ref());
+        match kind {
+            GaugeKind::ToolCalls => results
+                .filter(|r| r.t_ms <= t)
+                .any(|r| r.category == Category::BudgetExhausted),
+            GaugeKind::Retries => results.filter(|r| r.t_ms <= t).any(|r| {
+                matches!(r.category, Category::Timeout | Category::Error)
+                    && r.attempts >= 1
+                    && r.attempts < b.max_attempts
+            }),
+            _ => false,
+        }
     }
 
     /// The run's lanes, to read together.

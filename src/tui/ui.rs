@@ -44,7 +44,7 @@ impl Widget for &App {
             Screen::Home { .. } => {
                 let areas = self.areas(area);
                 crate::tui::home::render_home(self, areas.main, buf);
-                self.render_chrome(area, areas.bar, buf);
+                self.render_chrome(area, areas.main, areas.bar, buf);
             }
             Screen::Lesson => {
                 let areas = self.areas(area);
@@ -52,18 +52,20 @@ impl Widget for &App {
                     render_sidebar(self, side, buf);
                 }
                 render_main(self, areas.main, areas.content, buf);
-                self.render_chrome(area, areas.bar, buf);
+                self.render_chrome(area, areas.main, areas.bar, buf);
             }
         }
     }
 }
 
 impl App {
-    /// The key bar and the overlay over the home screen and the lesson pages.
-    fn render_chrome(&self, area: Rect, bar: Rect, buf: &mut Buffer) {
+    /// The key bar and the overlay over the home screen and the lesson pages. The help
+    /// sits in the middle of the page's pane (`main`, the lesson list beside it left
+    /// alone) when it fits there, else of the whole screen.
+    fn render_chrome(&self, area: Rect, main: Rect, bar: Rect, buf: &mut Buffer) {
         crate::tui::keybar::render_bar(self, bar, buf);
         match &self.overlay() {
-            Some(Overlay::Help) => render_help(self, area, buf),
+            Some(Overlay::Help) => render_help(self, main, area, buf),
             Some(Overlay::Notice(msg)) => render_notice(msg, self.theme(), area, buf),
             None => {}
         }
@@ -611,25 +613,34 @@ fn help_text(lines: &[HelpLine], t: &Theme) -> Vec<Line<'static>> {
     out
 }
 
-fn render_help(app: &App, area: Rect, buf: &mut Buffer) {
+fn render_help(app: &App, pane: Rect, screen: Rect, buf: &mut Buffer) {
     let t = &app.theme();
     let rows = help_lines(app);
     let layout = help_layout(&rows);
     let width = |text: &[Line]| text.iter().map(Line::width).max().unwrap_or(20);
     let text = help_text(&layout, t);
-    let room_h = usize::from(area.height.saturating_sub(4));
     // Too tall for the window: two columns, if they fit side by side (each with keys as
     // wide as its own).
     let (left, right) = layout.split_at(layout.len().div_ceil(2));
     let right = right.strip_prefix(&[HelpLine::Blank][..]).unwrap_or(right);
     let (left, right) = (help_text(left, t), help_text(right, t));
     let (left_w, right_w) = (width(&left), width(&right));
-    let two = text.len() > room_h && usize::from(area.width) >= left_w + right_w + 7;
-    let (lines, want_w) = if two {
-        (left.len().max(right.len()), left_w + right_w + 7)
-    } else {
-        (text.len(), width(&text) + 4)
+    // Its shape in `area`: two columns or one, its rows and its width.
+    let shape = |area: Rect| {
+        let room_h = usize::from(area.height.saturating_sub(4));
+        let two = text.len() > room_h && usize::from(area.width) >= left_w + right_w + 7;
+        if two {
+            (two, left.len().max(right.len()), left_w + right_w + 7)
+        } else {
+            (two, text.len(), width(&text) + 4)
+        }
     };
+    let fits = |area: Rect| {
+        let (_, lines, want_w) = shape(area);
+        want_w + 2 <= usize::from(area.width) && lines + 2 <= usize::from(area.height)
+    };
+    let area = if fits(pane) { pane } else { screen };
+    let (two, lines, want_w) = shape(area);
     let w = u16::try_from(want_w)
         .unwrap_or(u16::MAX)
         .min(area.width.saturating_sub(2));

@@ -30,6 +30,7 @@ mod player_props;
 mod player_snapshots;
 mod player_sources;
 mod player_tmux;
+mod player_wide;
 mod playground_wide;
 mod present_app;
 mod rehearse_app;

@@ -82,14 +82,16 @@ fn gauge_style(th: &Theme, g: &Gauge) -> Style {
     }
 }
 
-/// The flag after a gauge: spent, full, or the cause of the stop.
+/// The flag after a gauge: the cause of the stop, a budget really hit (something asked
+/// past it), or every slot in flight. A budget used exactly up, and no more asked of it,
+/// has no flag.
 fn gauge_flag(g: &Gauge, gl: &Glyphs, short: bool) -> String {
-    match (g.cause, g.spent, g.kind) {
-        (true, _, _) if short => format!(" {} STOP", gl.warn),
-        (true, _, _) => format!(" {} stopped the run", gl.warn),
-        (false, true, GaugeKind::InFlight) => format!(" {} full", gl.warn),
-        (false, true, _) if short => format!(" {}", gl.warn),
-        (false, true, _) => format!(" {} spent", gl.warn),
+    match (g.cause, g.kind) {
+        (true, _) if short => format!(" {} STOP", gl.warn),
+        (true, _) => format!(" {} stopped the run", gl.warn),
+        (false, GaugeKind::InFlight) if g.spent => format!(" {} full", gl.warn),
+        (false, _) if g.hit && short => format!(" {}", gl.warn),
+        (false, _) if g.hit => format!(" {} hit", gl.warn),
         _ => String::new(),
     }
 }
@@ -101,11 +103,17 @@ pub fn gauge_rows(gauges: &[Gauge], width: usize, th: &Theme, gl: &Glyphs) -> Ve
         .iter()
         .map(|g| {
             let style = gauge_style(th, g);
+            let numbers = format!("  {}", gauge_numbers(g, false));
+            // The flag in words where the row has room for them, else its short form.
+            let mut flag = gauge_flag(g, gl, false);
+            if 13 + cells + width_of(&numbers) + width_of(&flag) > width {
+                flag = gauge_flag(g, gl, true);
+            }
             Line::from(vec![
                 Span::styled(format!("{:<12} ", g.kind.label()), th.base),
                 Span::styled(bar(g, cells, gl), style),
-                Span::styled(format!("  {}", gauge_numbers(g, false)), th.base),
-                Span::styled(gauge_flag(g, gl, false), style),
+                Span::styled(numbers, th.base),
+                Span::styled(flag, style),
             ])
         })
         .collect()
@@ -585,8 +593,10 @@ fn all_repaired(tl: &Run, not_ok: usize) -> bool {
                 .is_some_and(|r| r.category == Category::InvalidArguments)
         })
         .count();
-    let repairs = tl.warnings.iter().filter(|w| w.kind == WarnKind::Repaired);
-    refused == not_ok && repairs.count() >= refused
+    // A recording marks each repair; a scenario run counts them in its budgets.
+    let marked = tl.warnings.iter().filter(|w| w.kind == WarnKind::Repaired);
+    let counted = usize::try_from(tl.used_at(u64::MAX).repairs).unwrap_or(usize::MAX);
+    refused == not_ok && marked.count().max(counted) >= refused
 }
 
 /// The stop reason in words, for a learner; a run that just ends says whether it is a
@@ -699,6 +709,7 @@ mod tests {
             finished: None,
             spent: used >= limit,
             cause: false,
+            hit: false,
         }
     }
 

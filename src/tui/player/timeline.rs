@@ -535,14 +535,19 @@ fn joined_within(head: &str, words: &[String], room: usize) -> String {
     out
 }
 
-/// The note column's width at `width` cells (none on narrow screens).
+/// The note column's width at `width` cells: none on narrow screens, then 26, 36 from 130
+/// cells, and past that half of every further cell, up to [`NOTE_MAX`] (a wide window
+/// reads its notes whole instead of leaving the plot all the room).
 fn note_width(width: u16) -> u16 {
     match width {
         0..=89 => 0,
         90..=129 => 26,
-        _ => 36,
+        _ => (36 + (width - 130) / 2).min(NOTE_MAX),
     }
 }
+
+/// The widest the note column gets.
+const NOTE_MAX: u16 = 64;
 
 /// A round step between axis labels so that labels sit about ten cells apart.
 fn tick_step(end: u64, width: u16) -> u64 {
