@@ -69,7 +69,8 @@ pub fn load_scenario(content: &Content, name_or_path: &str) -> UserResult<Scenar
         if !content.fixtures.exists(&rel) {
             let known = scenario_names(content).unwrap_or_default().join(", ");
             return Err(UserError::new(format!(
-                "no scenario named {name_or_path:?} (known: {known})"
+                "no scenario named {} (known: {known})",
+                crate::sanitize::quote(name_or_path)
             )));
         }
         content.fixtures.read(&rel)?

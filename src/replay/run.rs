@@ -438,21 +438,41 @@ impl Run {
     }
 
     /// Did anything by `t` ask past budget `kind`: a call refused for the tool-call budget,
-    /// or a failure left unretried once the retries were spent?
+    /// or, once the retries were spent, a failure the orchestrator would otherwise have
+    /// retried (a timeout or upstream error of a read, or of a write with an idempotency
+    /// key, with attempts left, in a run the deadline or a cancel did not end)? A write
+    /// without a key is never retried, so its failure asks nothing of the budget. The trace
+    /// does not say whether an error was transient: an error of a read counts as one, which
+    /// every scripted read error is.
     fn asked_past(&self, kind: GaugeKind, t: u64) -> bool {
         let Some(b) = &self.budgets else {
             return false;
         };
-        let results = self.calls.iter().filter_map(|c| c.result.as_ref());
         match kind {
-            GaugeKind::ToolCalls => results
+            GaugeKind::ToolCalls => self
+                .calls
+                .iter()
+                .filter_map(|c| c.result.as_ref())
                 .filter(|r| r.t_ms <= t)
                 .any(|r| r.category == Category::BudgetExhausted),
-            GaugeKind::Retries => results.filter(|r| r.t_ms <= t).any(|r| {
-                matches!(r.category, Category::Timeout | Category::Error)
-                    && r.attempts >= 1
-                    && r.attempts < b.max_attempts
-            }),
+            GaugeKind::Retries => {
+                let ended_early = matches!(
+                    self.stop,
+                    Some(StopReason::Deadline | StopReason::Cancelled)
+                );
+                !ended_early
+                    && self.calls.iter().any(|c| {
+                        let retryable = orchestrator::ToolKind::from_name(&c.tool)
+                            .is_some_and(|k| !k.is_write() || c.idempotency_key.is_some());
+                        c.result.as_ref().is_some_and(|r| {
+                            r.t_ms <= t
+                                && retryable
+                                && matches!(r.category, Category::Timeout | Category::Error)
+                                && r.attempts >= 1
+                                && r.attempts < b.max_attempts
+                        })
+                    })
+            }
             _ => false,
         }
     }

@@ -440,3 +440,57 @@ fn legend_keys_never_run_into_their_words() {
         assert!(!all.contains("Rightstep"), "{all}");
     }
 }
+
+/// A run whose one retry a read spends, then a second call that fails: `tool` says what
+/// that call is, `keys` whether the loop sends idempotency keys with writes.
+fn retries_spent_then(tool: &str, keys: bool) -> tooldojo::replay::run::Run {
+    let scenario = serde_json::json!({
+        "title": "retries used up, then a call fails",
+        "task": "Read TKT-104, then act on TKT-106.",
+        "context": {"tenant": "alpha", "can_read_tickets": true, "can_write_tickets": true},
+        "records": [
+            {"tenant": "alpha", "id": "TKT-104", "title": "Settings crash", "status": "open"},
+            {"tenant": "alpha", "id": "TKT-106", "title": "Export times out", "status": "open"}
+        ],
+        "budgets": {"call_timeout_ms": 500, "max_attempts": 3, "backoff_ms": 50, "retry_budget": 1},
+        "calls": {
+            "c1": {"attempts": [{"error": "upstream 503"}, {"latency_ms": 40}]},
+            "c2": {"attempts": [{"error": "upstream 503"}]}
+        },
+        "turns": [
+            {"calls": [{"id": "c1", "tool": "get_ticket", "args": {"ticket_id": "TKT-104"}}]},
+            {"calls": [{"id": "c2", "tool": tool, "args": {"ticket_id": "TKT-106"}}]},
+            {"final": "done"}
+        ],
+        "idempotency_keys": keys
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("probe.json");
+    std::fs::write(&path, scenario.to_string()).unwrap();
+    let content = tooldojo::content::Content::embedded();
+    let s = tooldojo::orchestrator::load_scenario(&content, path.to_str().unwrap()).unwrap();
+    tooldojo::replay::ScenarioSource::new(s, 0).run()
+}
+
+#[test]
+fn the_retry_budget_is_flagged_hit_only_when_a_retryable_failure_met_it() {
+    let retries = |run: &tooldojo::replay::run::Run| {
+        let g = run.gauges(run.end_ms);
+        let r = g.iter().find(|g| g.kind.label() == "retries").unwrap();
+        (r.spent, r.hit)
+    };
+    // A write without an idempotency key is never retried: the spent budget asked nothing.
+    assert_eq!(
+        retries(&retries_spent_then("close_ticket", false)),
+        (true, false)
+    );
+    // A read, or a keyed write, would have been retried: the budget said no.
+    assert_eq!(
+        retries(&retries_spent_then("get_ticket", false)),
+        (true, true)
+    );
+    assert_eq!(
+        retries(&retries_spent_then("close_ticket", true)),
+        (true, true)
+    );
+}

@@ -429,8 +429,8 @@ impl<'d> Compiler<'d> {
         Ok(true)
     }
 
-    /// `format`: checked when formats are asserted and the standard defines it; a format
-    /// the standard defines but no checker knows is refused then, never passed unchecked.
+    /// `format`: checked when formats are asserted and the standard defines it (each format
+    /// it defines has a checker); a format it does not define is a note, named with `--all`.
     fn format(&mut self, p: &mut Parts, h: &Here<'_>, val: &Json<'_>) -> Result<(), CompileError> {
         let Json::Str(name) = val else {
             return Err(CompileError::malformed(
