@@ -254,6 +254,7 @@ fn browse(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
         let shown = usize::from(inner.height);
         let max = lines.len().saturating_sub(shown);
         let at = usize::from(s.scroll).min(max);
+        s.detail_max.set(u16::try_from(max).unwrap_or(u16::MAX));
         // What the pane cuts, on its border: the lines above and below, and the keys.
         // j and k scroll the detail only while it has the focus; PgUp and PgDn always.
         let (up, down) = if s.pane == Pane::Detail {

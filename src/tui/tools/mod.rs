@@ -120,6 +120,9 @@ pub struct ToolsScreen {
     pane: Pane,
     /// Rows of the detail pane scrolled away.
     scroll: u16,
+    /// The detail's last frame: how far it scrolls (a key moves from the line shown and
+    /// stops at the last, whatever size the window had when it was scrolled).
+    detail_max: std::cell::Cell<u16>,
     mode: Mode,
     help: bool,
     /// Lines of the help scrolled away.
@@ -154,6 +157,7 @@ impl ToolsScreen {
             sel: 0,
             pane: Pane::List,
             scroll: 0,
+            detail_max: std::cell::Cell::new(u16::MAX),
             mode: Mode::Browse,
             help: false,
             help_scroll: 0,
@@ -359,10 +363,11 @@ impl ToolsScreen {
             self.select(self.sel.saturating_sub(1));
         } else if is_down(key) || plain(key, KeyCode::PageDown) {
             let by = if plain(key, KeyCode::PageDown) { 10 } else { 1 };
-            self.scroll = self.scroll.saturating_add(by);
+            let max = self.detail_max.get();
+            self.scroll = self.scroll.min(max).saturating_add(by).min(max);
         } else if is_up(key) || plain(key, KeyCode::PageUp) {
             let by = if plain(key, KeyCode::PageUp) { 10 } else { 1 };
-            self.scroll = self.scroll.saturating_sub(by);
+            self.scroll = self.scroll.min(self.detail_max.get()).saturating_sub(by);
         } else if plain(key, KeyCode::Home) || is_char(key, 'g') {
             self.select(0);
         } else if plain(key, KeyCode::End) || is_char(key, 'G') {
@@ -389,6 +394,8 @@ impl ToolsScreen {
         if i != self.sel {
             self.sel = i;
             self.scroll = 0;
+            // Until it is drawn, the scroll keys scroll (the frame then says how far).
+            self.detail_max.set(u16::MAX);
         }
     }
 
