@@ -805,3 +805,26 @@ fn the_fix_list_opens_at_its_top_and_the_detail_keeps_its_place() {
     press(&mut a, "<PgDn><Esc>");
     assert_eq!(screen(&a), detail);
 }
+
+#[test]
+fn the_line_under_a_declaration_s_title_speaks_of_that_declaration() {
+    // get_issue lets 1 of its traps through; the file's count (3 honoured) is not its own.
+    let mut a = app_on(example(), 80, 24, false);
+    press(&mut a, "jf");
+    let text = screen(&a);
+    let sub = text.lines().nth(1).unwrap().trim();
+    assert!(text.starts_with(" get_issue · fixes"), "{text}");
+    assert!(sub.starts_with("honoured by the validator · "), "{sub}");
+    assert!(sub.ends_with(" traps tried, 1 let through"), "{sub}");
+    // Before the traps are predicted, it does not say how many get through.
+    press(&mut a, "<Esc><Enter>");
+    let text = screen(&a);
+    let sub = text.lines().nth(1).unwrap().trim();
+    assert!(sub.ends_with(" traps to predict"), "{text}");
+    // A refused declaration says so, in a file where another one is honoured.
+    let mut a = app_on(refused_file(), 80, 24, false);
+    press(&mut a, "f");
+    let text = screen(&a);
+    let sub = text.lines().nth(1).unwrap().trim();
+    assert_eq!(sub, "refused by the validator · no traps tried", "{text}");
+}

@@ -135,10 +135,44 @@ fn subtitle_or_note(s: &ToolsScreen, head: Rect, body: Rect, buf: &mut Buffer, t
     }
 }
 
+/// Under a title naming the file, what the file holds; under one naming a declaration (the
+/// predict table, the playground, the fix list), what is true of that declaration.
+fn subtitle(s: &ToolsScreen, t: &Theme, w: usize) -> String {
+    match (&s.mode, s.tool(), s.analysis(s.sel)) {
+        (Mode::Browse, _, _) | (_, None, _) | (_, _, None) => file_subtitle(s, t, w),
+        (mode, Some(tool), Some(a)) => {
+            let predict = matches!(mode, Mode::Predict(_));
+            tool_subtitle(tool.honoured(), &a, predict, t, w)
+        }
+    }
+}
+
+/// Whether the validator honours the declaration and what its traps did (before they
+/// are predicted, only how many there are); in shorter words when the long ones do not fit.
+fn tool_subtitle(honoured: bool, a: &Analysis, predict: bool, t: &Theme, w: usize) -> String {
+    let tried = a.traps.traps.len();
+    let through = a.traps.through();
+    let said = |long: bool| {
+        let verdict = if honoured { "honoured" } else { "refused" };
+        let by = if long { " by the validator" } else { "" };
+        let traps = match (tried, predict, long) {
+            (0, _, true) => "no traps tried".to_owned(),
+            (0, _, false) => "no traps".to_owned(),
+            (n, true, true) => format!("{n} traps to predict"),
+            (n, true, false) => format!("{n} traps"),
+            (n, false, true) => format!("{n} traps tried, {through} let through"),
+            (n, false, false) => format!("{through} of {n} through"),
+        };
+        format!("{verdict}{by} {} {traps}", dot(t))
+    };
+    let long = said(true);
+    if width(&long) <= w { long } else { said(false) }
+}
+
 /// What the file holds besides its declarations: skipped entries, duplicate names; in
 /// shorter words when the long ones do not fit in `w` cells (the list names the skipped
 /// entries, and each declaration's detail its repeated name).
-fn subtitle(s: &ToolsScreen, t: &Theme, w: usize) -> String {
+fn file_subtitle(s: &ToolsScreen, t: &Theme, w: usize) -> String {
     let set = &s.file.set;
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
