@@ -9,6 +9,9 @@ use crate::tui::blocks::KeyHint;
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys, same_key};
 use crate::tui::keys::{self, Action, Command, Context};
 
+/// `A` on the home screen of an app given a log to audit.
+const AUDIT_KEY: BarKey = BarKey::new("A", "audit the log", Rank::Focus).brief("A", "audit");
+
 /// The app's key bar: the focused element's keys and the commands of its context.
 pub(crate) fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
     render_keys(&app_keys(app), app.status(), app.theme(), area, buf);
@@ -90,6 +93,14 @@ pub(crate) fn app_keys(app: &App) -> Vec<BarKey> {
             }
             _ => out.push(BarKey::of(c, Rank::Focus)),
         }
+    }
+    // The log given with `--audit`, after the home screen's way into the course.
+    if ctx == Context::Home && app.has_audit_log() {
+        let at = out
+            .iter()
+            .position(|k| k.keys == "Enter")
+            .map_or(0, |i| i + 1);
+        out.insert(at, AUDIT_KEY);
     }
     // Quit first, then the help, on the right.
     out.sort_by_key(|k| (k.rank != Rank::Always, k.what != "quit"));

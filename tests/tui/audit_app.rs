@@ -533,3 +533,20 @@ fn a_conversation_whose_only_tool_ran_at_the_provider_does_not_say_no_tool_was_c
     assert!(frame.contains("no tool calls to check"), "{frame}");
     assert!(!frame.contains("called no tool"), "{frame}");
 }
+
+#[test]
+fn the_home_bar_offers_a_when_a_log_was_given() {
+    let log = include_str!("../../fixtures/audit/support-desk.jsonl");
+    let listing = Listing::from_text("support-desk.jsonl", Arc::from(log), Limits::default());
+    for (w, h) in [(80, 24), (100, 30), (160, 45)] {
+        let mut a = app("home", w, h);
+        let bar = text(&a).lines().last().unwrap().to_owned();
+        assert!(!bar.contains(" A "), "{w}x{h}: {bar}");
+        a.set_audit_log(listing.clone());
+        let bar = text(&a).lines().last().unwrap().to_owned();
+        assert!(bar.contains(" A audit"), "{w}x{h}: {bar}");
+        assert!(bar.contains(" q quit "), "{w}x{h}: {bar}");
+        let _ = key(&mut a, KeyCode::Char('A'));
+        assert_eq!(a.screen().name(), "audit");
+    }
+}
