@@ -230,10 +230,13 @@ fn explain_screen(x: &dyn BlockWidget, active: bool) -> String {
 fn explain_says_to_enter_it_before_naming_its_keys() {
     let mut x = explain();
     let focused = explain_screen(x.as_ref(), false);
+    // Enter enters the block and Enter again opens the editor; e and c do nothing until
+    // the block is entered.
     assert!(
-        focused.contains("Enter, then e: write your answer"),
-        "e and c do nothing until the block is entered: {focused}"
+        focused.contains("Enter twice: write your answer; Enter, then c: compare"),
+        "{focused}"
     );
+    assert!(!focused.contains("then e"), "{focused}");
     let entered = explain_screen(x.as_ref(), true);
     assert!(
         entered.contains("Enter or e: write your answer"),
@@ -308,4 +311,26 @@ fn checklist_ticks_and_restores() {
     assert!(!screen.contains('\u{1b}'), "escape sequences are cleaned");
     assert!(d.height(80) >= 6);
     render_tiny_sizes(d.as_ref());
+}
+
+#[test]
+fn a_cramped_comparison_says_what_it_cuts_above_and_below() {
+    let mut x = explain();
+    press(x.as_mut(), &[ch('e')]);
+    type_text(x.as_mut(), "The session decides the tenant.");
+    press(x.as_mut(), &[key(KeyCode::Esc), ch('c')]);
+    for (w, short) in [(80u16, 6u16), (130, 4)] {
+        // A few rows fewer than the block asks for: the comparison scrolls.
+        let h = x.height(w) - short;
+        let first = render(x.as_ref(), w, h);
+        assert!(first.contains("Model answer"), "{w}:\n{first}");
+        assert!(first.contains("more below"), "{w}:\n{first}");
+        assert!(!first.contains("lines above"), "{w}:\n{first}");
+        press(x.as_mut(), &[key(KeyCode::Down)]);
+        let last = render(x.as_ref(), w, h);
+        assert!(last.contains("lines above"), "{w}:\n{last}");
+        assert!(last.contains("not a grade"), "{w}:\n{last}");
+        assert!(!last.contains("more below"), "{w}:\n{last}");
+        press(x.as_mut(), &[key(KeyCode::Up)]);
+    }
 }

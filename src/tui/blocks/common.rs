@@ -13,7 +13,7 @@ use crate::text::width as width_of;
 pub use crate::text::{fit, prose, truncate, wrap};
 use crate::tui::blocks::RenderCtx;
 pub use crate::tui::draw::{
-    dot, draw_lines, highlight_json_line, highlight_json_text, scroll_to, verdict_line,
+    dot, draw_lines, highlight_json_line, highlight_json_text, mark_cut, scroll_to, verdict_line,
     verdict_lines, wrap_json, wrap_prefixed, wrap_rich,
 };
 pub use crate::tui::keys::{digit, is_char, is_down, is_left, is_right, is_up, plain};

@@ -185,6 +185,40 @@ impl ExplainWidget {
         (out, focus)
     }
 
+    /// Draw the comparison panel's `lines` into `area`, scrolled so line `at` (the focused
+    /// key point's) shows: the first key point with the model answer above it from its top
+    /// when it fits, the last with everything under it; with no focus, from the top. A mark
+    /// on the first row says how many lines are above, one on the last how many below.
+    fn draw_compare(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+        lines: &[Line],
+        at: Option<usize>,
+    ) {
+        let h = usize::from(area.height);
+        let total = lines.len();
+        let max = total.saturating_sub(h);
+        let last = self.key_points.len().saturating_sub(1);
+        let skip = match at {
+            None => 0,
+            Some(_) if max == 0 => 0,
+            Some(_) if self.kp_cursor == last => max,
+            Some(focus) if self.kp_cursor == 0 => (focus + 2).saturating_sub(h).min(max),
+            Some(focus) => {
+                // Centred, and clear of the rows the marks take.
+                let centred = common::scroll_to(focus, h, total);
+                centred
+                    .max((focus + 2).saturating_sub(h))
+                    .min(focus.saturating_sub(1))
+                    .min(max)
+            }
+        };
+        common::draw_lines(area, buf, lines, skip);
+        common::mark_cut(area, buf, theme, skip, total);
+    }
+
     /// The line under the answer: what the keys do now. Until the block is entered its keys
     /// do nothing, so the line says to enter it first. Once the model answer is out
     /// (compared, or shown by the presenter) it says what is left: ticking key points,
@@ -231,9 +265,13 @@ impl ExplainWidget {
         }
         let text = match (self.answer().trim().is_empty(), active) {
             (true, true) => "Enter or e: write your answer; c: compare with the model answer.",
-            (true, false) => "Enter, then e: write your answer; c: compare with the model answer.",
-            (false, true) => "c: compare with the model answer; e: keep editing.",
-            (false, false) => "Enter, then c: compare with the model answer; e: keep editing.",
+            (true, false) => {
+                "Enter twice: write your answer; Enter, then c: compare with the model answer."
+            }
+            (false, true) => "c: compare with the model answer; Enter or e: keep editing.",
+            (false, false) => {
+                "Enter, then c: compare with the model answer; Enter twice: keep editing."
+            }
         };
         wrap_prefixed(Vec::new(), text, width, theme.dim)
     }
@@ -326,8 +364,8 @@ impl ExplainWidget {
         let show_cursor = ctx.active || ctx.focused;
         let (lines, focus) = self.compare_lines(theme, body.width as usize, show_cursor);
         let lines: Vec<Line> = std::iter::once(Line::default()).chain(lines).collect();
-        let skip = common::scroll_to(focus + 1, body.height as usize, lines.len());
-        common::draw_lines(body, buf, &lines, skip);
+        let at = (show_cursor && !self.key_points.is_empty()).then_some(focus + 1);
+        self.draw_compare(body, buf, theme, &lines, at);
     }
 }
 
@@ -421,8 +459,8 @@ impl BlockWidget for ExplainWidget {
                 ..right
             };
             let (lines, focus) = self.compare_lines(theme, pad.width as usize, show_cursor);
-            let skip = common::scroll_to(focus, pad.height as usize, lines.len());
-            common::draw_lines(pad, buf, &lines, skip);
+            let at = (show_cursor && !self.key_points.is_empty()).then_some(focus);
+            self.draw_compare(pad, buf, theme, &lines, at);
         } else {
             let eh = self.editor_height(inner.width, true).min(body.height);
             let [ed, below] = body.layout(&Layout::vertical([
@@ -433,8 +471,8 @@ impl BlockWidget for ExplainWidget {
                 .render(ed, buf, theme, self.editing, "Your answer", ctx.active);
             if self.showing {
                 let (lines, focus) = self.compare_lines(theme, below.width as usize, show_cursor);
-                let skip = common::scroll_to(focus, below.height as usize, lines.len());
-                common::draw_lines(below, buf, &lines, skip);
+                let at = (show_cursor && !self.key_points.is_empty()).then_some(focus);
+                self.draw_compare(below, buf, theme, &lines, at);
             }
         }
     }

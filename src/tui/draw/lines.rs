@@ -265,3 +265,32 @@ pub fn scroll_to(focus: usize, height: usize, total: usize) -> usize {
     let max = total - height;
     focus.saturating_sub(height / 2).min(max)
 }
+
+/// Mark what a view `area` high, scrolled `skip` lines into `total`, cuts: its first row says
+/// how many lines are above (the one it covers too), its last how many more are below.
+pub fn mark_cut(area: Rect, buf: &mut Buffer, theme: &Theme, skip: usize, total: usize) {
+    let h = usize::from(area.height);
+    if h <= 2 || total <= h {
+        return;
+    }
+    let mut mark = |row: u16, text: String| {
+        let line = Line::styled(
+            format!("{text:<w$}", w = usize::from(area.width)),
+            theme.dim,
+        );
+        buf.set_line(area.x, area.y + row, &line, area.width);
+    };
+    if skip > 0 {
+        mark(
+            0,
+            format!("{} {} lines above", theme.sym.ellipsis, skip + 1),
+        );
+    }
+    if skip + h < total {
+        let below = total - (skip + h) + 1;
+        mark(
+            area.height - 1,
+            format!("{} {below} more below", theme.sym.arrow),
+        );
+    }
+}
