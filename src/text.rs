@@ -68,6 +68,37 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
     out
 }
 
+/// As [`wrap`], but a bracketed group (`(pages 2, 4)`) that fits on a line is not broken:
+/// the line breaks before it instead.
+pub fn wrap_keeping_groups(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let closes = |w: &str| w.trim_end_matches([',', ';', '.', ':']).ends_with(')');
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let mut line = Line::default();
+        let words: Vec<&str> = para.split_whitespace().collect();
+        let mut i = 0;
+        while i < words.len() {
+            let mut unit = words[i].to_owned();
+            let mut next = i + 1;
+            if words[i].starts_with('(') && !closes(words[i]) {
+                let end = (i + 1..words.len()).find(|&j| closes(words[j]));
+                if let Some(end) = end {
+                    let group = words[i..=end].join(" ");
+                    if width(&group) <= max {
+                        unit = group;
+                        next = end + 1;
+                    }
+                }
+            }
+            line.place(&unit, max, &mut out);
+            i = next;
+        }
+        out.push(line.text);
+    }
+    out
+}
+
 /// Wrap into lines of at most `max` cells without losing a character: a line breaks after
 /// a run of spaces, which stays at the end of the line with the word before it (and goes on
 /// to the next line when even alone they do not fit), a word longer than a line is split, and
@@ -262,6 +293,22 @@ pub fn prose(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_bracketed_group_that_fits_wraps_whole() {
+        let text = "2 left: the quiz (page 4), unread (page 2)";
+        assert_eq!(
+            wrap_keeping_groups(text, 39),
+            ["2 left: the quiz (page 4), unread", "(page 2)"]
+        );
+        assert_eq!(wrap(text, 39)[0], "2 left: the quiz (page 4), unread (page");
+        // A group longer than a line breaks as words do.
+        assert_eq!(wrap_keeping_groups("a (b c d e)", 5), ["a (b", "c d", "e)"]);
+        assert_eq!(
+            wrap_keeping_groups("x (pages 2, 4), y", 40),
+            ["x (pages 2, 4), y"]
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -1,7 +1,7 @@
 //! A big window shows more of the home screen, never less: the chosen lesson's pages whole
 //! under it where the room holds them, titles as wide as they are, a list that scrolls
 //! saying what it scrolled past on both sides, and the lesson list of a page keeping a
-//! column free inside its border.
+//! column free inside its border; what is left of a lesson wraps before a bracket, never inside.
 
 use ratatui::layout::Rect;
 use tooldojo::content::Content;
@@ -147,4 +147,41 @@ fn the_lesson_list_of_a_page_keeps_a_column_free_inside_its_border() {
             assert_eq!(chars[right - 1], ' ', "{w}x{h}: {line}\n{text}");
         }
     }
+}
+
+#[test]
+fn what_is_left_wraps_before_a_bracket_not_inside_it() {
+    // Lesson 6 with its page 2 unread and a quiz left on page 4: at 120 columns the words
+    // wrap, and "(page 2)" goes to the next line whole.
+    let progress: Progress = serde_json::from_value(serde_json::json!({
+        "version": 1,
+        "current": {"lesson": "06-get-ticket-contract", "page": 2},
+        "lessons": {"06-get-ticket-contract": {
+            "pages_seen": [0, 2, 3, 4, 5, 6, 7, 8], "last_page": 2,
+            "pending": ["3/0"], "left": {"3/0": "the quiz"}}}
+    }))
+    .expect("a progress file");
+    let mut opts = options(ThemeName::Default, false);
+    opts.home = true;
+    let app = App::new(
+        opts,
+        env(),
+        Ok(shipped()),
+        progress,
+        Rect::new(0, 0, 120, 35),
+    );
+    let text = screen(&app);
+    let at = text
+        .lines()
+        .position(|l| l.contains("2 left: the quiz (page 4), unread"))
+        .expect("lesson 6's row");
+    let row = text.lines().nth(at).unwrap();
+    assert!(!row.contains("unread (page"), "{text}");
+    let next = text.lines().nth(at + 1).unwrap();
+    assert!(
+        next.trim_start_matches('│')
+            .trim_start()
+            .starts_with("(page 2)"),
+        "{text}"
+    );
 }

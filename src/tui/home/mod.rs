@@ -632,7 +632,7 @@ fn lesson_lines(app: &App, i: usize, pointer: &str, w: usize, whole: bool) -> Ve
     let head_w = width_of(&head);
     let room = w.saturating_sub(head_w);
     let parts = if whole && room >= 8 {
-        crate::text::wrap(&state, room)
+        crate::text::wrap_keeping_groups(&state, room)
     } else {
         vec![cut(&state, room, t)]
     };
