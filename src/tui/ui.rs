@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use crate::course::LessonState;
 use crate::text::{truncate, width as width_of};
 use crate::tui::app::{App, Focus, MIN_HEIGHT, MIN_WIDTH, Overlay, Screen};
-use crate::tui::draw::{bordered, centered, popup};
+use crate::tui::draw::{above_mark, bordered, centered, popup};
 use crate::tui::keys::{self, Action, Context};
 use crate::tui::theme::Theme;
 
@@ -308,11 +308,8 @@ fn render_main(app: &App, main: Rect, content: Rect, buf: &mut Buffer) {
     let page_label = format!(" page {}/{} ", app.page() + 1, pages);
     // Scrolled down, the top says how much is above and the key back, as the bottom
     // says what is below; it gives way to the title on a narrow window.
-    let above = (app.scroll() > 0).then(|| {
-        let n = app.scroll();
-        let lines = if n == 1 { "line" } else { "lines" };
-        format!(" {} {n} {lines} above: k/PgUp ", t.sym.ellipsis)
-    });
+    let above = (app.scroll() > 0)
+        .then(|| format!(" {} ", above_mark(t.sym.ellipsis, app.scroll(), "k/PgUp")));
     let room = usize::from(main.width)
         .saturating_sub(width_of(&page_label) + 6)
         .max(1);

@@ -324,13 +324,13 @@ fn a_cramped_comparison_says_what_it_cuts_above_and_below() {
         let h = x.height(w) - short;
         let first = render(x.as_ref(), w, h);
         assert!(first.contains("Model answer"), "{w}:\n{first}");
-        assert!(first.contains("more below"), "{w}:\n{first}");
+        assert!(first.contains("more lines below"), "{w}:\n{first}");
         assert!(!first.contains("lines above"), "{w}:\n{first}");
         press(x.as_mut(), &[key(KeyCode::Down)]);
         let last = render(x.as_ref(), w, h);
         assert!(last.contains("lines above"), "{w}:\n{last}");
         assert!(last.contains("not a grade"), "{w}:\n{last}");
-        assert!(!last.contains("more below"), "{w}:\n{last}");
+        assert!(!last.contains("more lines below"), "{w}:\n{last}");
         press(x.as_mut(), &[key(KeyCode::Up)]);
     }
 }

@@ -266,6 +266,28 @@ pub fn scroll_to(focus: usize, height: usize, total: usize) -> usize {
     focus.saturating_sub(height / 2).min(max)
 }
 
+/// The mark of `n` lines cut above a view: `… 3 lines above`, then `: KEYS` when given.
+pub fn above_mark(ellipsis: &str, n: usize, keys: &str) -> String {
+    let lines = if n == 1 { "line" } else { "lines" };
+    let keys = if keys.is_empty() {
+        String::new()
+    } else {
+        format!(": {keys}")
+    };
+    format!("{ellipsis} {n} {lines} above{keys}")
+}
+
+/// The mark of `n` lines cut below a view: `→ 3 more lines below`, then `: KEYS` when given.
+pub fn below_mark(arrow: &str, n: usize, keys: &str) -> String {
+    let lines = if n == 1 { "line" } else { "lines" };
+    let keys = if keys.is_empty() {
+        String::new()
+    } else {
+        format!(": {keys}")
+    };
+    format!("{arrow} {n} more {lines} below{keys}")
+}
+
 /// Mark what a view `area` high, scrolled `skip` lines into `total`, cuts: its first row says
 /// how many lines are above (the one it covers too), its last how many more are below.
 pub fn mark_cut(area: Rect, buf: &mut Buffer, theme: &Theme, skip: usize, total: usize) {
@@ -281,16 +303,23 @@ pub fn mark_cut(area: Rect, buf: &mut Buffer, theme: &Theme, skip: usize, total:
         buf.set_line(area.x, area.y + row, &line, area.width);
     };
     if skip > 0 {
-        mark(
-            0,
-            format!("{} {} lines above", theme.sym.ellipsis, skip + 1),
-        );
+        mark(0, above_mark(theme.sym.ellipsis, skip + 1, ""));
     }
     if skip + h < total {
         let below = total - (skip + h) + 1;
-        mark(
-            area.height - 1,
-            format!("{} {below} more below", theme.sym.arrow),
-        );
+        mark(area.height - 1, below_mark(theme.sym.arrow, below, ""));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{above_mark, below_mark};
+
+    #[test]
+    fn marks_count_lines_in_words_a_reader_expects() {
+        assert_eq!(above_mark("…", 1, "k/PgUp"), "… 1 line above: k/PgUp");
+        assert_eq!(above_mark("…", 3, ""), "… 3 lines above");
+        assert_eq!(below_mark("→", 1, "PgDn"), "→ 1 more line below: PgDn");
+        assert_eq!(below_mark("→", 12, ""), "→ 12 more lines below");
     }
 }

@@ -12,7 +12,7 @@ mod names;
 pub use frame::{ScreenAreas, bordered, centered, popup, screen, text_popup};
 pub use json::{highlight_json_line, highlight_json_text, wrap_json};
 pub use lines::{
-    dot, draw_lines, draw_scrolled, mark_cut, scroll_to, verdict_line, verdict_lines,
-    wrap_prefixed, wrap_rich,
+    above_mark, below_mark, dot, draw_lines, draw_scrolled, mark_cut, scroll_to, verdict_line,
+    verdict_lines, wrap_prefixed, wrap_rich,
 };
 pub use names::{Shared, cut_middle, shared};

@@ -10,7 +10,7 @@ use crate::course::rehearsal::score::clock;
 use crate::course::rehearsal::{Explain, Given, Predict, Question, Sitting};
 use crate::text::{truncate, width as width_of, wrap};
 use crate::tui::draw::keybar::{Rank, render_keys};
-use crate::tui::draw::{self, text_popup};
+use crate::tui::draw::{self, above_mark, below_mark, text_popup};
 
 /// The narrowest body that keeps a side column beside the question, and that column's width.
 const SIDE_FROM: u16 = 110;
@@ -199,17 +199,11 @@ impl Drill {
                 buf.set_line(body.x, body.y + row, &line, body.width);
             };
             if top > 0 {
-                mark(
-                    0,
-                    format!("{} {} lines above: {up}", t.sym.ellipsis, top + 1),
-                );
+                mark(0, above_mark(t.sym.ellipsis, top + 1, up));
             }
             if top < most {
                 let below = total - (top + h) + 1;
-                mark(
-                    body.height - 1,
-                    format!("{} {below} more lines below: {down}", t.sym.arrow),
-                );
+                mark(body.height - 1, below_mark(t.sym.arrow, below, down));
             }
         }
         most

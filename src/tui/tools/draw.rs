@@ -13,7 +13,9 @@ use crate::text::{fit, truncate, width, wrap};
 use crate::tools::strict::{Provider, StrictRule, Verdict};
 use crate::tui::blocks::{BlockWidget, RenderCtx};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
-use crate::tui::draw::{self, draw_lines, highlight_json_text, text_popup, wrap_prefixed};
+use crate::tui::draw::{
+    self, above_mark, below_mark, draw_lines, highlight_json_text, text_popup, wrap_prefixed,
+};
 use crate::tui::theme::Theme;
 
 /// The list's keys; the last three (home, quit, help) are all a file with no declaration
@@ -252,15 +254,11 @@ fn scrolled(
         buf.set_line(body.x, y, &Line::styled(text, t.dim), body.width);
     };
     if at > 0 {
-        mark(
-            body.y,
-            format!("{} {} lines above: PgUp", t.sym.ellipsis, at + 1),
-            buf,
-        );
+        mark(body.y, above_mark(t.sym.ellipsis, at + 1, "PgUp"), buf);
     }
     if at < max {
         let below = total - (at + shown) + 1;
-        let text = format!("{} {below} more lines below: PgDn", t.sym.arrow);
+        let text = below_mark(t.sym.arrow, below, "PgDn");
         mark(body.bottom() - 1, text, buf);
     }
     true
@@ -297,11 +295,11 @@ fn browse(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
             ("PgUp", "PgDn")
         };
         if at > 0 {
-            let above = format!(" {} {at} lines above: {up} ", t.sym.ellipsis);
+            let above = format!(" {} ", above_mark(t.sym.ellipsis, at, up));
             block = block.title(Line::styled(above, t.dim).right_aligned());
         }
         if at < max {
-            let below = format!(" {} {} more lines below: {down} ", t.sym.arrow, max - at);
+            let below = format!(" {} ", below_mark(t.sym.arrow, max - at, down));
             block = block.title_bottom(Line::styled(below, t.dim).right_aligned());
         }
         ratatui::widgets::Widget::render(block, detail, buf);
