@@ -82,6 +82,10 @@ pub(crate) fn app_keys(app: &App) -> Vec<BarKey> {
                 out.push(BarKey::of(c, Rank::Scroll));
             }
             // With a block focused the arrows belong to the block; the page keys scroll.
+            // At the end of the page only the way back up does anything.
+            Action::PageDown if app.page_at_end() => {
+                out.push(BarKey::new("PgUp", "scroll up", Rank::Scroll).brief("PgUp", "up"));
+            }
             Action::PageDown => {
                 out.push(BarKey::new("PgUp/PgDn", "scroll", Rank::Scroll).brief("PgDn", "scroll"));
             }

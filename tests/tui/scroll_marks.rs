@@ -49,3 +49,16 @@ fn the_drill_side_column_names_no_scrolling_keys_when_nothing_scrolls() {
     assert!(text.contains("This drill"), "{text}");
     assert!(!text.contains("PgUp/PgDn"), "{text}");
 }
+
+#[test]
+fn with_a_block_focused_the_bar_offers_only_the_page_key_that_moves_at_the_end() {
+    let mut app = build("lesson:04-value-constraints#2", 80, 24);
+    let _ = press(&mut app, "<Tab>");
+    let text = screen(&app);
+    assert!(bar(&text).contains("PgDn"), "{text}");
+    let _ = press(&mut app, "<PgDn><PgDn><PgDn><PgDn><PgDn><PgDn><PgDn><PgDn>");
+    let text = screen(&app);
+    assert!(text.contains("end of page"), "{text}");
+    assert!(!bar(&text).contains("PgDn"), "{text}");
+    assert!(bar(&text).contains("PgUp"), "{text}");
+}
