@@ -87,7 +87,7 @@ fn a_scrolled_lesson_list_says_how_many_lessons_are_above() {
     let _ = press(&mut app, "<S-Tab>");
     let text = screen(&app);
     assert!(text.contains("17 Checklist, interview"), "{text}");
-    assert!(text.contains("Lessons  7 more above"), "{text}");
+    assert!(text.contains("Lessons  7 more above → Shift-Tab"), "{text}");
     let _ = press(&mut app, &"<S-Tab>".repeat(4));
     let text = screen(&app);
     assert!(

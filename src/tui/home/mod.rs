@@ -477,17 +477,18 @@ fn lessons_heading(app: &App, rows: &[(u16, usize, u16)]) -> Line<'static> {
     let above = shown.first().map_or(0, |e| e - first_lesson);
     let below = entries.len() - shown.last().map_or(first_lesson, |e| e + 1);
     let mut heading = vec![Span::styled("Lessons", t.heading)];
+    // The key that brings them: Tab goes down the list, Shift-Tab up it.
     let words = match (above, below) {
         (0, 0) => None,
-        (0, b) => Some(format!("{b} more below")),
-        (a, 0) => Some(format!("{a} more above")),
-        (a, b) => Some(format!("{a} more above, {b} more below")),
+        (0, b) => Some(format!("{b} more below {} Tab", t.sym.arrow)),
+        (a, 0) => Some(format!("{a} more above {} Shift-Tab", t.sym.arrow)),
+        (a, b) => Some(format!(
+            "{a} more above, {b} more below {} Shift-Tab/Tab",
+            t.sym.arrow
+        )),
     };
     if let Some(words) = words {
-        heading.push(Span::styled(
-            format!("  {words} {} Tab", t.sym.arrow),
-            t.dim,
-        ));
+        heading.push(Span::styled(format!("  {words}"), t.dim));
     }
     Line::from(heading)
 }
