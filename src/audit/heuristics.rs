@@ -228,7 +228,10 @@ fn typed_error(v: &Json<'_>) -> Option<ErrorSign> {
             low.as_str(),
             "error" | "failed" | "failure" | "fail" | "errored"
         ) {
-            return typed(format!("\"status\": {s:?}"));
+            return typed(format!(
+                "\"status\": {q_s}",
+                q_s = crate::sanitize::quote(s)
+            ));
         }
     }
     for key in ["status", "status_code", "statusCode", "code"] {
@@ -297,7 +300,10 @@ pub fn unflagged_detail(format: Format, sign: &str) -> String {
 
 /// What an `instruction_in_result` finding says.
 pub fn orders_detail(phrase: &str) -> String {
-    format!("the result gives orders: {phrase:?}")
+    format!(
+        "the result gives orders: {q_phrase}",
+        q_phrase = crate::sanitize::quote(phrase)
+    )
 }
 
 #[cfg(test)]

@@ -188,9 +188,12 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
         && !list.iter().any(|l| &l.id == id)
     {
         let names: Vec<&str> = list.iter().map(|l| l.id.as_str()).collect();
-        return Err(
-            UserError::new(format!("no lesson {id:?}; lessons: {}", names.join(", "))).into(),
-        );
+        return Err(UserError::new(format!(
+            "no lesson {q_id}; lessons: {}",
+            names.join(", "),
+            q_id = crate::sanitize::quote(id)
+        ))
+        .into());
     }
     // The run is made before the terminal is taken: nothing to restore if it fails.
     let player = config

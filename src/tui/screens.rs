@@ -130,8 +130,9 @@ pub fn build(
     let list = lessons.clone().unwrap_or_default();
     let unknown = || {
         UserError::new(format!(
-            "unknown screen {name:?}; screens: {}",
-            names(&list, &scenarios).join(", ")
+            "unknown screen {q_name}; screens: {}",
+            names(&list, &scenarios).join(", "),
+            q_name = crate::sanitize::quote(name)
         ))
     };
     if name == "home" || name == "help" {
@@ -156,8 +157,9 @@ pub fn build(
         let pages = list[idx].page_count();
         if page >= pages {
             return Err(UserError::new(format!(
-                "{name:?}: {id} has {pages} page{}, numbered from 1",
-                if pages == 1 { "" } else { "s" }
+                "{q_name}: {id} has {pages} page{}, numbered from 1",
+                if pages == 1 { "" } else { "s" },
+                q_name = crate::sanitize::quote(name)
             )));
         }
         let mut opts = opts;
@@ -248,13 +250,19 @@ fn audit_screen(
             .parse::<usize>()
             .ok()
             .and_then(|n| n.checked_sub(1))
-            .ok_or_else(|| UserError::new(format!("{name:?}: N counts conversations from 1")))?;
+            .ok_or_else(|| {
+                UserError::new(format!(
+                    "{q_name}: N counts conversations from 1",
+                    q_name = crate::sanitize::quote(name)
+                ))
+            })?;
         let screen = app
             .audit_screen_mut()
             .ok_or_else(|| UserError::new("no audit screen"))?;
         if !screen.play(row) {
             return Err(UserError::new(format!(
-                "{name:?}: no conversation {n} in the log"
+                "{q_name}: no conversation {n} in the log",
+                q_name = crate::sanitize::quote(name)
             )));
         }
         if let Some(p) = screen.player_mut() {
@@ -300,14 +308,18 @@ fn one_block_screen(opts: Options, env: BlockEnv, entry: LessonEntry, size: Rect
 fn lesson_place<'a>(name: &str, rest: &'a str) -> Result<(&'a str, usize), UserError> {
     match rest.split_once('#') {
         Some((id, p)) => {
-            let n: usize = p
-                .parse()
-                .map_err(|_| UserError::new(format!("{name:?}: page must be a number from 1")))?;
+            let n: usize = p.parse().map_err(|_| {
+                UserError::new(format!(
+                    "{q_name}: page must be a number from 1",
+                    q_name = crate::sanitize::quote(name)
+                ))
+            })?;
             // Pages count from 1: `#0` names no page.
             match n.checked_sub(1) {
                 Some(page) => Ok((id, page)),
                 None => Err(UserError::new(format!(
-                    "{name:?}: page must be a number from 1 (pages count from 1)"
+                    "{q_name}: page must be a number from 1 (pages count from 1)",
+                    q_name = crate::sanitize::quote(name)
                 ))),
             }
         }
@@ -320,7 +332,10 @@ fn trace_moment<'a>(name: &str, rest: &'a str) -> Result<(&'a str, u64), UserErr
     match rest.split_once('@') {
         Some((s, t)) => {
             let t: u64 = t.parse().map_err(|_| {
-                UserError::new(format!("{name:?}: the time after @ must be milliseconds"))
+                UserError::new(format!(
+                    "{q_name}: the time after @ must be milliseconds",
+                    q_name = crate::sanitize::quote(name)
+                ))
             })?;
             Ok((s, t))
         }

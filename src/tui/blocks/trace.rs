@@ -204,9 +204,12 @@ impl TraceWidget {
             .ok_or("trace needs scenario=NAME")?;
         let seed = match block.option("seed") {
             None => env.seed,
-            Some(s) => s
-                .parse::<u64>()
-                .map_err(|_| format!("trace: seed must be a whole number, not {s:?}"))?,
+            Some(s) => s.parse::<u64>().map_err(|_| {
+                format!(
+                    "trace: seed must be a whole number, not {q_s}",
+                    q_s = crate::sanitize::quote(s)
+                )
+            })?,
         };
         let scenario =
             crate::orchestrator::load_scenario(&env.content, name).map_err(|e| e.to_string())?;

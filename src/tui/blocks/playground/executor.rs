@@ -51,7 +51,10 @@ impl Playground<ExecutorEngine> {
         let tenant = match block.option("tenant") {
             None => 0,
             Some(t) => TENANTS.iter().position(|x| *x == t).ok_or_else(|| {
-                format!("playground: tenant must be alpha, beta or gamma, not {t:?}")
+                format!(
+                    "playground: tenant must be alpha, beta or gamma, not {q_t}",
+                    q_t = crate::sanitize::quote(t)
+                )
             })?,
         };
         let read = match block.option("read") {
@@ -59,7 +62,8 @@ impl Playground<ExecutorEngine> {
             Some("deny") => false,
             Some(other) => {
                 return Err(format!(
-                    "playground: read must be allow or deny, not {other:?}"
+                    "playground: read must be allow or deny, not {q_other}",
+                    q_other = crate::sanitize::quote(other)
                 ));
             }
         };

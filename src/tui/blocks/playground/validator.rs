@@ -63,10 +63,12 @@ impl Playground<ValidatorEngine> {
         // Without schema=NAME the first named schema is shown.
         let idx = match block.option("schema") {
             None => 0,
-            Some(name) => schemas
-                .iter()
-                .position(|(n, _)| n == name)
-                .ok_or_else(|| format!("playground: no schema named {name:?} in schemas.json"))?,
+            Some(name) => schemas.iter().position(|(n, _)| n == name).ok_or_else(|| {
+                format!(
+                    "playground: no schema named {q_name} in schemas.json",
+                    q_name = crate::sanitize::quote(name)
+                )
+            })?,
         };
         let cases =
             crate::validate::cases::validator_cases(&env.content).map_err(|e| e.to_string())?;

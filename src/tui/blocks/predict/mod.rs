@@ -89,9 +89,12 @@ impl Selection<'_> {
             Some(ids) => {
                 let by_id: BTreeMap<&str, &R> = all.iter().map(|r| (r.facts().id, r)).collect();
                 for id in ids {
-                    let r = by_id
-                        .get(id.as_str())
-                        .ok_or_else(|| format!("predict: no {fixture} row with id {id:?}"))?;
+                    let r = by_id.get(id.as_str()).ok_or_else(|| {
+                        format!(
+                            "predict: no {fixture} row with id {q_id}",
+                            q_id = crate::sanitize::quote(id)
+                        )
+                    })?;
                     if group.is_some_and(|g| g != r.facts().group) {
                         return Err(format!(
                             "predict: row {id:?} is not in group {:?}",
@@ -111,7 +114,10 @@ impl Selection<'_> {
         }
         if chosen.is_empty() {
             return Err(match group {
-                Some(g) => format!("predict: no {fixture} rows in group {g:?}"),
+                Some(g) => format!(
+                    "predict: no {fixture} rows in group {q_g}",
+                    q_g = crate::sanitize::quote(g)
+                ),
                 None => format!("predict: the {fixture} fixture has no rows"),
             });
         }
@@ -161,7 +167,8 @@ impl PredictWidget {
             }
             other => {
                 return Err(format!(
-                    "predict: unknown fixture {other:?} (get_ticket, validator or wire)"
+                    "predict: unknown fixture {q_other} (get_ticket, validator or wire)",
+                    q_other = crate::sanitize::quote(other)
                 ));
             }
         };
