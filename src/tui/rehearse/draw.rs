@@ -9,7 +9,7 @@ use super::{Drill, Phase};
 use crate::course::rehearsal::score::clock;
 use crate::course::rehearsal::{Explain, Given, Predict, Question, Sitting};
 use crate::text::{truncate, width as width_of, wrap};
-use crate::tui::draw::keybar::{Rank, render_keys};
+use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, above_mark, below_mark, text_popup};
 
 /// The narrowest body that keeps a side column beside the question, and that column's width.
@@ -137,21 +137,9 @@ impl Drill {
             };
             text_popup(area, buf, t, title, &wrap(msg, 46));
         } else if self.help {
-            let mut text: Vec<String> = self
-                .hints()
-                .iter()
-                .map(|h| format!("{:<6} {}", h.keys, h.what))
-                .collect();
-            if side.is_none() && self.phase != Phase::Done {
-                // The side column's list of questions, which a narrow window has no room for.
-                text.push(String::new());
-                text.extend(self.question_marks(t));
-            }
-            text.push(String::new());
-            text.extend(wrap(
-                "While you type an answer every key types, q included; Esc leaves the editor. Ctrl-C quits at once.",
-                44,
-            ));
+            let marks =
+                (side.is_none() && self.phase != Phase::Done).then(|| self.question_marks(t));
+            let text = self.help_text(&keys, marks, usize::from(area.height).saturating_sub(2));
             text_popup(area, buf, t, " Keys ", &text);
         }
     }
@@ -259,6 +247,39 @@ impl Drill {
     }
 
     /// Each question with where it stands: `✓ Q1 predict answered`, `▶ Q2 explain now`.
+    /// The `?` popup's lines, at most `room` of them: the keys the bar offers, then the
+    /// questions when the side column has no room for them (side by side when one a line
+    /// would not fit), then a note on typing when there is room left for it.
+    fn help_text(&self, keys: &[BarKey], marks: Option<Vec<String>>, room: usize) -> Vec<String> {
+        let mut text: Vec<String> = keys
+            .iter()
+            .map(|h| format!("{:<6} {}", h.keys, h.what))
+            .collect();
+        let note = wrap(
+            "While you type an answer every key types, q included; Esc leaves the editor. Ctrl-C quits at once.",
+            44,
+        );
+        if let Some(marks) = marks {
+            text.push(String::new());
+            if text.len() + marks.len() + 1 + note.len() <= room {
+                text.extend(marks);
+            } else {
+                let half = marks.len().div_ceil(2);
+                let w = marks[..half].iter().map(|m| width_of(m)).max().unwrap_or(0);
+                for (i, left) in marks[..half].iter().enumerate() {
+                    let pad = " ".repeat(w - width_of(left) + 3);
+                    let right = marks.get(i + half).map_or("", String::as_str);
+                    text.push(format!("{left}{pad}{right}").trim_end().to_owned());
+                }
+            }
+        }
+        if text.len() + 1 + note.len() <= room {
+            text.push(String::new());
+            text.extend(note);
+        }
+        text
+    }
+
     fn question_marks(&self, t: &Theme) -> Vec<String> {
         (self.questions.iter().enumerate())
             .map(|(i, q)| {

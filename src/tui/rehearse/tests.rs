@@ -670,3 +670,24 @@ fn the_answer_editor_grows_with_the_window() {
     let big = rows(160, 45);
     assert!(big >= small + 15, "{small} rows at 80x24, {big} at 160x45");
 }
+
+#[test]
+fn the_key_popup_of_a_narrow_drill_shows_every_question_whole() {
+    let p = pool();
+    let c = DrillConfig {
+        fixed_clock: Some(0),
+        day: 1000,
+        ..DrillConfig::new(3, 2)
+    };
+    let mut d = Drill::new(c, &p, &[], BTreeMap::new(), None);
+    let n = d.questions.len();
+    let _ = d.on_key(key('?'));
+    for (w, h) in [(80, 24), (100, 20), (80, 18)] {
+        let text = draw_at(&d, w, h, false);
+        for q in 1..=n {
+            assert!(text.contains(&format!("Q{q} ")), "Q{q} at {w}x{h}:\n{text}");
+        }
+    }
+    let t = draw_at(&d, 80, 24, false);
+    assert!(t.contains("quits at once."), "{t}");
+}
