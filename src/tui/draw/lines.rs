@@ -268,24 +268,23 @@ pub fn scroll_to(focus: usize, height: usize, total: usize) -> usize {
 
 /// The mark of `n` lines cut above a view: `… 3 lines above`, then `: KEYS` when given.
 pub fn above_mark(ellipsis: &str, n: usize, keys: &str) -> String {
-    let lines = if n == 1 { "line" } else { "lines" };
-    let keys = if keys.is_empty() {
-        String::new()
-    } else {
-        format!(": {keys}")
-    };
-    format!("{ellipsis} {n} {lines} above{keys}")
+    cut_mark(ellipsis, n, "above", keys)
 }
 
 /// The mark of `n` lines cut below a view: `→ 3 more lines below`, then `: KEYS` when given.
 pub fn below_mark(arrow: &str, n: usize, keys: &str) -> String {
+    cut_mark(arrow, n, "below", keys)
+}
+
+fn cut_mark(sym: &str, n: usize, side: &str, keys: &str) -> String {
+    let more = if side == "below" { "more " } else { "" };
     let lines = if n == 1 { "line" } else { "lines" };
     let keys = if keys.is_empty() {
         String::new()
     } else {
         format!(": {keys}")
     };
-    format!("{arrow} {n} more {lines} below{keys}")
+    format!("{sym} {n} {more}{lines} {side}{keys}")
 }
 
 /// Mark what a view `area` high, scrolled `skip` lines into `total`, cuts: its first row says
