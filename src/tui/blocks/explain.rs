@@ -216,7 +216,7 @@ impl ExplainWidget {
             }
         };
         common::draw_lines(area, buf, lines, skip);
-        common::mark_cut(area, buf, theme, skip, total);
+        common::mark_cut(area, buf, theme, (skip, total), ("", ""));
     }
 
     /// The line under the answer: what the keys do now. Until the block is entered its keys

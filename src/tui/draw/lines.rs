@@ -288,25 +288,38 @@ fn cut_mark(sym: &str, n: usize, side: &str, keys: &str) -> String {
 }
 
 /// Mark what a view `area` high, scrolled `skip` lines into `total`, cuts: its first row says
-/// how many lines are above (the one it covers too), its last how many more are below.
-pub fn mark_cut(area: Rect, buf: &mut Buffer, theme: &Theme, skip: usize, total: usize) {
+/// how many lines are above (the one it covers too), its last how many more are below, each
+/// with the key that brings them (`keys`: up, down; empty for none).
+pub fn mark_cut(
+    area: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+    (skip, total): (usize, usize),
+    (up, down): (&str, &str),
+) {
     let h = usize::from(area.height);
     if h <= 2 || total <= h {
         return;
     }
+    let w = usize::from(area.width);
     let mut mark = |row: u16, text: String| {
-        let line = Line::styled(
-            format!("{text:<w$}", w = usize::from(area.width)),
-            theme.dim,
-        );
+        // The row is cleared first: what the view drew there (a highlight) goes.
+        for x in area.left()..area.right() {
+            if let Some(c) = buf.cell_mut((x, area.y + row)) {
+                c.reset();
+                c.set_style(theme.base);
+            }
+        }
+        let text = crate::text::truncate(&text, w, theme.sym.ellipsis);
+        let line = Line::styled(format!("{text:<w$}"), theme.dim);
         buf.set_line(area.x, area.y + row, &line, area.width);
     };
     if skip > 0 {
-        mark(0, above_mark(theme.sym.ellipsis, skip + 1, ""));
+        mark(0, above_mark(theme.sym.ellipsis, skip + 1, up));
     }
     if skip + h < total {
         let below = total - (skip + h) + 1;
-        mark(area.height - 1, below_mark(theme.sym.arrow, below, ""));
+        mark(area.height - 1, below_mark(theme.sym.arrow, below, down));
     }
 }
 

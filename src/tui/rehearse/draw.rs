@@ -10,7 +10,7 @@ use crate::course::rehearsal::score::clock;
 use crate::course::rehearsal::{Explain, Given, Predict, Question, Sitting};
 use crate::text::{truncate, width as width_of, wrap};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
-use crate::tui::draw::{self, above_mark, below_mark, text_popup};
+use crate::tui::draw::{self, text_popup};
 
 /// The narrowest body that keeps a side column beside the question, and that column's width.
 const SIDE_FROM: u16 = 110;
@@ -181,19 +181,7 @@ impl Drill {
         } else {
             ("PgUp", "PgDn")
         };
-        if h > 2 {
-            let mut mark = |row: u16, text: String| {
-                let line = Line::styled(format!("{text:<w$}", w = usize::from(body.width)), t.dim);
-                buf.set_line(body.x, body.y + row, &line, body.width);
-            };
-            if top > 0 {
-                mark(0, above_mark(t.sym.ellipsis, top + 1, up));
-            }
-            if top < most {
-                let below = total - (top + h) + 1;
-                mark(body.height - 1, below_mark(t.sym.arrow, below, down));
-            }
-        }
+        draw::mark_cut(body, buf, t, (top, total), (up, down));
         most
     }
 

@@ -243,24 +243,7 @@ fn scrolled(
             }
         }
     }
-    let mark = |y: u16, text: String, buf: &mut Buffer| {
-        for x in body.left()..body.right() {
-            if let Some(c) = buf.cell_mut((x, y)) {
-                c.reset();
-                c.set_style(t.base);
-            }
-        }
-        let text = truncate(&text, usize::from(body.width), t.sym.ellipsis);
-        buf.set_line(body.x, y, &Line::styled(text, t.dim), body.width);
-    };
-    if at > 0 {
-        mark(body.y, above_mark(t.sym.ellipsis, at + 1, "PgUp"), buf);
-    }
-    if at < max {
-        let below = total - (at + shown) + 1;
-        let text = below_mark(t.sym.arrow, below, "PgDn");
-        mark(body.bottom() - 1, text, buf);
-    }
+    draw::mark_cut(body, buf, t, (at, total), ("PgUp", "PgDn"));
     true
 }
 
