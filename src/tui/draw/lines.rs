@@ -310,8 +310,7 @@ pub fn mark_cut(
                 c.set_style(theme.base);
             }
         }
-        let text = crate::text::truncate(&text, w, theme.sym.ellipsis);
-        let line = Line::styled(format!("{text:<w$}"), theme.dim);
+        let line = Line::styled(crate::text::fit(&text, w, theme.sym.ellipsis), theme.dim);
         buf.set_line(area.x, area.y + row, &line, area.width);
     };
     if skip > 0 {

@@ -18,7 +18,7 @@ use crate::tui::blocks::common::{self, verdict_line, wrap_prefixed};
 use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::panels::{self, Flip};
 use crate::tui::blocks::playground::{
-    ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell,
+    ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell, rules_from,
 };
 use crate::tui::theme::Theme;
 use crate::validate::{CheckKind, Rule, Validator};
@@ -172,11 +172,7 @@ impl ToolEngine {
                     height: res.min(band),
                     ..r
                 },
-                rules: Rect {
-                    y: below.min(inner.bottom()),
-                    height: inner.bottom().saturating_sub(below),
-                    ..inner
-                },
+                rules: rules_from(inner, below),
             };
         }
         let ed = self
@@ -193,11 +189,7 @@ impl ToolEngine {
         Parts {
             args: l,
             result: Rect { height: res, ..r },
-            rules: Rect {
-                y: below.min(r.bottom()),
-                height: r.bottom().saturating_sub(below),
-                ..r
-            },
+            rules: rules_from(r, below),
         }
     }
 

@@ -312,6 +312,16 @@ impl<E: Engine> Playground<E> {
     }
 }
 
+/// Where the rules and the rows that flip go: the rows of `area` from row `y` down (none
+/// when `y` is past its bottom).
+pub fn rules_from(area: Rect, y: u16) -> Rect {
+    Rect {
+        y: y.min(area.bottom()),
+        height: area.bottom().saturating_sub(y),
+        ..area
+    }
+}
+
 /// The editor commands of a focused pane: `c` clears, `o` goes back to the original,
 /// `f` formats the JSON, `u` undoes. `Some(changed)` when the key was one of them.
 pub(crate) fn editor_command(editor: &mut Editor, key: &KeyEvent) -> Option<bool> {

@@ -14,7 +14,7 @@ use super::validator_run::{
     JsonError, VAL_STAGES, ValRun, load_named_schemas, parse_schema_text, run_validator,
     run_validator_case, schema_text, schema_text_at, stage_label,
 };
-use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
+use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell, rules_from};
 use crate::content::lessons::Block;
 use crate::tui::blocks::common::{
     self, is_char, is_left, is_right, verdict_line, verdict_lines, wrap_prefixed,
@@ -390,12 +390,7 @@ impl ValidatorEngine {
             &res,
             0,
         );
-        let below = band.bottom() + 1;
-        let rules = Rect {
-            y: below.min(inner.bottom()),
-            height: inner.bottom().saturating_sub(below),
-            ..inner
-        };
+        let rules = rules_from(inner, band.bottom() + 1);
         shell.draw_rules(theme, rules, buf, show);
     }
 
