@@ -280,6 +280,9 @@ pub struct Run {
     finished_at: Vec<u64>,
     /// Lanes by state and time, calls by id: what a frame looks up instead of scanning.
     pub(crate) index: LaneIndex,
+    /// When something first asked past the tool-call budget, and past the retry budget
+    /// (see [`Run::asked_past`]), found once for every frame to read.
+    asked_past_at: [Option<u64>; 2],
 }
 
 /// What a source hands over to make a run of; `Run::new` adds the indexes.
@@ -335,7 +338,12 @@ impl Run {
             warnings: Vec::new(),
             finished_at,
             index: LaneIndex::default(),
+            asked_past_at: [None; 2],
         };
+        run.asked_past_at = [
+            run.first_asked_past(GaugeKind::ToolCalls),
+            run.first_asked_past(GaugeKind::Retries),
+        ];
         let mut found = warnings(&run);
         found.sort_by_key(|w| w.t_ms);
         run.warnings = found;
@@ -437,43 +445,56 @@ impl Run {
             .collect()
     }
 
-    /// Did anything by `t` ask past budget `kind`: a call refused for the tool-call budget,
-    /// or, once the retries were spent, a failure the orchestrator would otherwise have
-    /// retried (a timeout or upstream error of a read, or of a write with an idempotency
-    /// key, with attempts left, in a run the deadline or a cancel did not end)? A write
-    /// without a key is never retried, so its failure asks nothing of the budget. The trace
-    /// does not say whether an error was transient: an error of a read counts as one, which
-    /// every scripted read error is.
+    /// Did anything by `t` ask past budget `kind`?
     fn asked_past(&self, kind: GaugeKind, t: u64) -> bool {
-        let Some(b) = &self.budgets else {
-            return false;
+        let at = match kind {
+            GaugeKind::ToolCalls => self.asked_past_at[0],
+            GaugeKind::Retries => self.asked_past_at[1],
+            _ => None,
         };
+        at.is_some_and(|at| at <= t)
+    }
+
+    /// When something first asked past budget `kind`: a call refused for the tool-call
+    /// budget, or, for the retry budget, a failure the orchestrator would have retried had
+    /// the budget allowed (a timeout or upstream error of a read, or of a write with an
+    /// idempotency key, with attempts left, in a run the deadline or a cancel did not end).
+    /// A write without a key is never retried, so its failure asks nothing of the budget.
+    /// The trace does not say whether an error was transient: an error of a read counts as
+    /// one, which every scripted read error is. Whether the budget was spent by then is the
+    /// gauge's own reading.
+    fn first_asked_past(&self, kind: GaugeKind) -> Option<u64> {
+        let b = self.budgets.as_ref()?;
+        let results = self
+            .calls
+            .iter()
+            .filter_map(|c| Some((c, c.result.as_ref()?)));
         match kind {
-            GaugeKind::ToolCalls => self
-                .calls
-                .iter()
-                .filter_map(|c| c.result.as_ref())
-                .filter(|r| r.t_ms <= t)
-                .any(|r| r.category == Category::BudgetExhausted),
+            GaugeKind::ToolCalls => results
+                .filter(|(_, r)| r.category == Category::BudgetExhausted)
+                .map(|(_, r)| r.t_ms)
+                .min(),
             GaugeKind::Retries => {
                 let ended_early = matches!(
                     self.stop,
                     Some(StopReason::Deadline | StopReason::Cancelled)
                 );
-                !ended_early
-                    && self.calls.iter().any(|c| {
+                if ended_early {
+                    return None;
+                }
+                results
+                    .filter(|(c, r)| {
                         let retryable = orchestrator::ToolKind::from_name(&c.tool)
                             .is_some_and(|k| !k.is_write() || c.idempotency_key.is_some());
-                        c.result.as_ref().is_some_and(|r| {
-                            r.t_ms <= t
-                                && retryable
-                                && matches!(r.category, Category::Timeout | Category::Error)
-                                && r.attempts >= 1
-                                && r.attempts < b.max_attempts
-                        })
+                        retryable
+                            && matches!(r.category, Category::Timeout | Category::Error)
+                            && r.attempts >= 1
+                            && r.attempts < b.max_attempts
                     })
+                    .map(|(_, r)| r.t_ms)
+                    .min()
             }
-            _ => false,
+            _ => None,
         }
     }
 
