@@ -108,8 +108,11 @@ impl Drill {
         };
         self.render_head(head, buf, t, side.is_none());
         let most = self.render_body(body, buf, t);
+        // Scrolling earns a place among the keys only when something is out of view.
+        let mut keys = self.hints();
+        keys.retain(|k| k.rank != Rank::Scroll || most > 0);
         if let Some(side) = side {
-            let lines = self.side_lines(t, usize::from(side.width), most > 0);
+            let lines = self.side_lines(t, usize::from(side.width), &keys);
             draw::draw_lines(side, buf, &lines, 0);
         }
         if self.editing
@@ -119,9 +122,6 @@ impl Drill {
             self.editor
                 .render(ed, buf, t, true, "your answer (Esc when done)", true);
         }
-        // Scrolling earns a place in the bar only when something is out of view.
-        let mut keys = self.hints();
-        keys.retain(|k| k.rank != Rank::Scroll || most > 0);
         render_keys(&keys, None, t, bar, buf);
         if self.confirm_quit {
             let (title, msg) = if self.cfg.quits_app {
@@ -200,9 +200,9 @@ impl Drill {
         }
     }
 
-    /// The side column: every question with where it stands, then the keys that act now
-    /// (the scrolling ones only when something `scrolls`).
-    fn side_lines(&self, t: &Theme, w: usize, scrolls: bool) -> Vec<Line<'static>> {
+    /// The side column: every question with where it stands, then `hints`, the keys that
+    /// act now.
+    fn side_lines(&self, t: &Theme, w: usize, hints: &[BarKey]) -> Vec<Line<'static>> {
         let mut out = vec![Line::styled("This drill", t.heading)];
         for (i, text) in self.question_marks(t).into_iter().enumerate() {
             let style = match self.answers.iter().find(|a| a.index == i) {
@@ -214,8 +214,6 @@ impl Drill {
         }
         out.push(Line::default());
         out.push(Line::styled("Keys", t.heading));
-        let mut hints = self.hints();
-        hints.retain(|k| k.rank != Rank::Scroll || scrolls);
         let kw = hints.iter().map(|h| width_of(h.keys)).max().unwrap_or(0);
         for h in hints {
             let head = format!("{:<kw$}  ", h.keys);
