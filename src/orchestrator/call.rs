@@ -401,6 +401,10 @@ impl CallTask {
                 attempt: self.attempts,
                 delay_ms,
             },
+            EventKind::RetryDenied {
+                call_id: self.d.id.clone(),
+                attempt: self.attempts,
+            },
         );
         if scheduled {
             Next::Retry { failed, delay_ms }

@@ -208,6 +208,14 @@ impl Doc<'_> {
                 e.t_ms + delay_ms,
                 json!({"delay_ms": delay_ms}),
             )),
+            EventKind::RetryDenied { call_id, attempt } => self.out.push(slice(
+                format!("no retry after attempt {attempt}: retry budget spent"),
+                "retry_denied",
+                self.tid_of(call_id),
+                e.t_ms,
+                e.t_ms,
+                json!({"retries_used": e.used.retries}),
+            )),
             EventKind::HandlerStillRunning {
                 call_id,
                 attempt,

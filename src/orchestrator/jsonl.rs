@@ -136,6 +136,12 @@ enum Body<'a> {
         delay_ms: u64,
         turn: u32,
     },
+    RetryDenied {
+        call_id: &'a str,
+        attempt: u32,
+        turn: u32,
+        retries_used: u32,
+    },
     WriteApplied {
         call_id: &'a str,
         attempt: u32,
@@ -203,6 +209,7 @@ impl<'a> Body<'a> {
             | EventKind::AttemptFinished { .. }
             | EventKind::HandlerStillRunning { .. }
             | EventKind::RetryScheduled { .. }
+            | EventKind::RetryDenied { .. }
             | EventKind::WriteApplied { .. } => Body::of_attempt(e),
             EventKind::CallResult { .. } | EventKind::Stopped { .. } => Body::of_end(e),
         }
@@ -333,6 +340,12 @@ impl<'a> Body<'a> {
                 attempt: *attempt,
                 delay_ms: *delay_ms,
                 turn,
+            },
+            EventKind::RetryDenied { call_id, attempt } => Body::RetryDenied {
+                call_id,
+                attempt: *attempt,
+                turn,
+                retries_used: e.used.retries,
             },
             EventKind::WriteApplied {
                 call_id,

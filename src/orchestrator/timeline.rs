@@ -45,7 +45,8 @@ impl TraceEvent {
             EventKind::AttemptStarted { .. }
             | EventKind::AttemptFinished { .. }
             | EventKind::HandlerStillRunning { .. }
-            | EventKind::RetryScheduled { .. } => self.attempt_summary(),
+            | EventKind::RetryScheduled { .. }
+            | EventKind::RetryDenied { .. } => self.attempt_summary(),
         }
     }
 
@@ -226,6 +227,10 @@ impl TraceEvent {
             } => format!(
                 "{call_id:<5} retry as attempt {} in {delay_ms} ms (retries used {})",
                 attempt + 1,
+                self.used.retries
+            ),
+            EventKind::RetryDenied { call_id, attempt } => format!(
+                "{call_id:<5} no retry after attempt {attempt}: retry budget spent (used {})",
                 self.used.retries
             ),
             other => unreachable!("{} is not an attempt event", other.name()),

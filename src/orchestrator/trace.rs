@@ -189,6 +189,9 @@ pub enum EventKind {
         attempt: u32,
         delay_ms: u64,
     },
+    /// A failure the loop would have retried (a read's, or a keyed write's, with attempts
+    /// and time left) was not, because the run's retry budget was spent.
+    RetryDenied { call_id: Arc<str>, attempt: u32 },
     /// The simulated write service applied a write (or replayed one for a known key).
     WriteApplied {
         call_id: Arc<str>,
@@ -239,6 +242,7 @@ impl EventKind {
         "attempt_finished",
         "handler_still_running",
         "retry_scheduled",
+        "retry_denied",
         "write_applied",
         "call_result",
         "stopped",
@@ -260,9 +264,10 @@ impl EventKind {
             EventKind::AttemptFinished { .. } => 5,
             EventKind::HandlerStillRunning { .. } => 6,
             EventKind::RetryScheduled { .. } => 7,
-            EventKind::WriteApplied { .. } => 8,
-            EventKind::CallResult { .. } => 9,
-            EventKind::Stopped { .. } => 10,
+            EventKind::RetryDenied { .. } => 8,
+            EventKind::WriteApplied { .. } => 9,
+            EventKind::CallResult { .. } => 10,
+            EventKind::Stopped { .. } => 11,
         }
     }
 
@@ -275,6 +280,7 @@ impl EventKind {
             | EventKind::AttemptFinished { call_id, .. }
             | EventKind::HandlerStillRunning { call_id, .. }
             | EventKind::RetryScheduled { call_id, .. }
+            | EventKind::RetryDenied { call_id, .. }
             | EventKind::WriteApplied { call_id, .. }
             | EventKind::CallResult { call_id, .. } => Some(&**call_id),
             _ => None,
@@ -336,16 +342,24 @@ impl Recorder {
         });
     }
 
-    /// Spend one retry of the run-wide budget if any is left, recording `kind` with it.
-    pub fn try_spend_retry(&self, turn: u32, budget: u32, kind: EventKind) -> bool {
+    /// Spend one retry of the run-wide budget if any is left, recording `scheduled` with it;
+    /// when none is left, record `denied` instead (under the same lock, so that the budget
+    /// cannot change between the check and the record).
+    pub fn try_spend_retry(
+        &self,
+        turn: u32,
+        budget: u32,
+        scheduled: EventKind,
+        denied: EventKind,
+    ) -> bool {
         let mut spent = false;
         self.update_if(turn, |u| {
             if u.retries >= budget {
-                return None;
+                return Some(denied);
             }
             u.retries += 1;
             spent = true;
-            Some(kind)
+            Some(scheduled)
         });
         spent
     }

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::orchestrator::{self, Budgets, Category, Scenario, StopReason, Used};
+use crate::orchestrator::{self, Budgets, Category, EventKind, Scenario, StopReason, Used};
 use crate::sanitize::clean;
 
 use super::index::LaneIndex;
@@ -456,44 +456,27 @@ impl Run {
     }
 
     /// When something first asked past budget `kind`: a call refused for the tool-call
-    /// budget, or, for the retry budget, a failure the orchestrator would have retried had
-    /// the budget allowed (a timeout or upstream error of a read, or of a write with an
-    /// idempotency key, with attempts left, in a run the deadline or a cancel did not end).
-    /// A write without a key is never retried, so its failure asks nothing of the budget.
-    /// The trace does not say whether an error was transient: an error of a read counts as
-    /// one, which every scripted read error is. Whether the budget was spent by then is the
+    /// budget, or a failure the orchestrator would have retried but for the spent retry
+    /// budget (its `retry_denied` event). Whether the budget was spent by then is the
     /// gauge's own reading.
     fn first_asked_past(&self, kind: GaugeKind) -> Option<u64> {
-        let b = self.budgets.as_ref()?;
-        let results = self
-            .calls
-            .iter()
-            .filter_map(|c| Some((c, c.result.as_ref()?)));
         match kind {
-            GaugeKind::ToolCalls => results
-                .filter(|(_, r)| r.category == Category::BudgetExhausted)
-                .map(|(_, r)| r.t_ms)
+            GaugeKind::ToolCalls => self
+                .calls
+                .iter()
+                .filter_map(|c| c.result.as_ref())
+                .filter(|r| r.category == Category::BudgetExhausted)
+                .map(|r| r.t_ms)
                 .min(),
-            GaugeKind::Retries => {
-                let ended_early = matches!(
-                    self.stop,
-                    Some(StopReason::Deadline | StopReason::Cancelled)
-                );
-                if ended_early {
-                    return None;
-                }
-                results
-                    .filter(|(c, r)| {
-                        let retryable = orchestrator::ToolKind::from_name(&c.tool)
-                            .is_some_and(|k| !k.is_write() || c.idempotency_key.is_some());
-                        retryable
-                            && matches!(r.category, Category::Timeout | Category::Error)
-                            && r.attempts >= 1
-                            && r.attempts < b.max_attempts
-                    })
-                    .map(|(_, r)| r.t_ms)
-                    .min()
-            }
+            GaugeKind::Retries => self
+                .origin
+                .scenario()?
+                .trace
+                .events
+                .iter()
+                .filter(|e| matches!(e.kind, EventKind::RetryDenied { .. }))
+                .map(|e| e.t_ms)
+                .min(),
             _ => None,
         }
     }

@@ -308,6 +308,23 @@ fn reads_retry_with_capped_seeded_backoff_within_the_budgets() {
     let r = run_blocking(&tight, 0);
     assert_eq!(events_of(&r, "retry_scheduled").len(), 1);
     assert!(r.results.iter().any(|(_, c)| *c != Category::Ok));
+    // Each failure the spent budget left unretried says so, once, with the budget spent.
+    let denied = events_of(&r, "retry_denied");
+    assert!(!denied.is_empty());
+    for e in &denied {
+        assert_eq!(e.used.retries, 1);
+        let EventKind::RetryDenied { call_id, attempt } = &e.kind else {
+            unreachable!()
+        };
+        let result = r.category_of(call_id).expect("a denied call has a result");
+        assert_ne!(result, Category::Ok, "{call_id} after attempt {attempt}");
+    }
+    let json = denied[0].to_json();
+    assert_eq!(json["event"], "retry_denied");
+    assert_eq!(json["retries_used"], 1);
+    assert!(json["attempt"].as_u64().is_some_and(|a| a >= 1));
+    // With budget to spare, nothing is denied.
+    assert!(events_of(&run_blocking(&s, 0), "retry_denied").is_empty());
 }
 
 #[test]

@@ -493,4 +493,16 @@ fn the_retry_budget_is_flagged_hit_only_when_a_retryable_failure_met_it() {
         retries(&retries_spent_then("close_ticket", true)),
         (true, true)
     );
+    // The flag goes up when the budget said no (the trace's `retry_denied`), not before.
+    let run = retries_spent_then("get_ticket", false);
+    let denied = (0..run.events.len())
+        .find(|&i| run.event_text(i).contains("no retry"))
+        .map(|i| run.events.time(i))
+        .expect("the trace says the retry was denied");
+    let hit_at = |t| {
+        let g = run.gauges(t);
+        g.iter().find(|g| g.kind.label() == "retries").unwrap().hit
+    };
+    assert!(!hit_at(denied - 1));
+    assert!(hit_at(denied));
 }

@@ -137,6 +137,9 @@ impl Lane {
             EventKind::RetryScheduled { delay_ms, .. } => {
                 self.state = format!("retry in {delay_ms} ms");
             }
+            EventKind::RetryDenied { .. } => {
+                self.state = "no retry: the retry budget is spent".to_owned();
+            }
             EventKind::WriteApplied { .. } => self.state = "write applied".to_owned(),
             EventKind::CallResult {
                 category,
@@ -170,6 +173,7 @@ fn tool_of(kind: &EventKind) -> Option<&str> {
         EventKind::RunStarted { .. }
         | EventKind::ModelTurn { .. }
         | EventKind::RetryScheduled { .. }
+        | EventKind::RetryDenied { .. }
         | EventKind::WriteApplied { .. }
         | EventKind::Stopped { .. } => None,
     }
