@@ -505,4 +505,21 @@ fn the_retry_budget_is_flagged_hit_only_when_a_retryable_failure_met_it() {
     };
     assert!(!hit_at(denied - 1));
     assert!(hit_at(denied));
+    // A warning names the call the spent budget left unretried.
+    let named: Vec<_> = run
+        .warnings
+        .iter()
+        .filter(|w| w.text.contains("was not retried"))
+        .collect();
+    assert_eq!(named.len(), 1, "{:?}", run.warnings);
+    assert!(named[0].text.starts_with("c2 failed"), "{}", named[0].text);
+    assert_eq!(named[0].t_ms, denied);
+    // A write the loop never retries asks nothing of the budget: no such warning.
+    let write = retries_spent_then("close_ticket", false);
+    assert!(
+        !write
+            .warnings
+            .iter()
+            .any(|w| w.text.contains("was not retried"))
+    );
 }

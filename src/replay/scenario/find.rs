@@ -136,6 +136,26 @@ fn budgets(tl: &Run, trace: &orchestrator::Run, out: &mut Vec<Warning>) {
             ),
         });
     }
+    let mut denied = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e.kind, EventKind::RetryDenied { .. }));
+    if let Some((i, e)) = denied.next() {
+        let id = tl.events.call(i).map(|c| tl.calls[c].id.clone());
+        let more = match denied.count() {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        out.push(Warning {
+            t_ms: e.t_ms,
+            kind: WarnKind::BudgetHit,
+            call: tl.events.call(i),
+            text: format!(
+                "{} failed and was not retried{more}: no retry budget left",
+                id.unwrap_or_default()
+            ),
+        });
+    }
     if let Some((i, e)) = events.iter().enumerate().find(|(_, e)| {
         matches!(
             e.kind,
