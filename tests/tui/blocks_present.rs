@@ -192,7 +192,7 @@ fn a_presenter_explain_block_asks_nobody_to_write_and_the_bar_says_what_is_left(
     let _ = press(&mut app, "<Enter>");
     let bar_in = self::bar(&app);
     assert!(
-        bar_in.contains("Space/Enter/x tick") && bar_in.contains("c hide answer"),
+        bar_in.contains("Space/Enter/1-5 tick") && bar_in.contains("c hide answer"),
         "{bar_in}"
     );
     assert!(!bar_in.contains("edit"), "{bar_in}");

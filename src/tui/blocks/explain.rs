@@ -321,6 +321,11 @@ impl ExplainWidget {
         self.key_point_key(key)
     }
 
+    /// The keys that tick a key point: the one under the cursor, or one by its number.
+    fn tick_keys(&self) -> &'static str {
+        crate::tui::draw::keybar::pick_keys!("Space/Enter/", self.key_points.len(), "")
+    }
+
     /// Presenter mode: only what is left to do with the model answer (nothing to write).
     fn room_hints(&self, active: bool) -> Vec<KeyHint> {
         let points = !self.key_points.is_empty();
@@ -337,7 +342,7 @@ impl ExplainWidget {
         } else {
             if points {
                 v.push(KeyHint::new("Up/Down", "key point"));
-                v.push(KeyHint::new("Space/Enter/x", "tick"));
+                v.push(KeyHint::new(self.tick_keys(), "tick"));
             }
             v.push(KeyHint::new("c", "hide answer"));
         }
@@ -546,7 +551,7 @@ impl BlockWidget for ExplainWidget {
         }
         if self.showing {
             v.push(KeyHint::new("Up/Down", "key point"));
-            v.push(KeyHint::new("Space/Enter/x", "tick"));
+            v.push(KeyHint::new(self.tick_keys(), "tick"));
             v.push(KeyHint::new("c", "hide answer"));
         } else if self.compared {
             v.push(KeyHint::new("c", "show answer"));
@@ -750,7 +755,12 @@ mod tests {
         let _ = w.handle_key(KeyEvent::from(KeyCode::Char('c')), true);
         // Shown, Enter ticks the key point under the cursor; `e` still edits.
         let keys = bar(&w);
-        assert!(keys.contains(&"Space/Enter/x tick".to_owned()), "{keys:?}");
+        // The digits it names tick a key point by its number.
+        assert!(keys.contains(&"Space/Enter/1 tick".to_owned()), "{keys:?}");
+        let _ = w.handle_key(KeyEvent::from(KeyCode::Char('1')), true);
+        assert_eq!(w.ticked, [true]);
+        let _ = w.handle_key(KeyEvent::from(KeyCode::Char('1')), true);
+        assert_eq!(w.ticked, [false]);
         assert!(keys.contains(&"e edit answer".to_owned()), "{keys:?}");
         let _ = w.handle_key(KeyEvent::from(KeyCode::Enter), true);
         assert_eq!(w.ticked, [true]);
