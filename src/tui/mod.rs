@@ -11,6 +11,7 @@ pub mod blocks;
 pub mod draw;
 mod fault;
 pub mod grader;
+pub mod help;
 pub mod home;
 pub mod keybar;
 pub mod keys;

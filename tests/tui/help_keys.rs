@@ -66,7 +66,7 @@ fn help_problems(
     section: &str,
 ) -> Vec<String> {
     let app = open();
-    let help = tooldojo::tui::ui::help_lines(&app);
+    let help = tooldojo::tui::help::help_lines(&app);
     let listed: Vec<KeyCode> = help.iter().flat_map(|(k, _, _)| keys_named(k)).collect();
     // Typed into an editor, a plain character is text, not a key of the screen.
     let typing = app.takes_text();
@@ -212,7 +212,7 @@ const STATES: [(&str, Option<&str>, bool, &str, bool); 18] = [
 #[test]
 fn the_help_names_every_key_that_works_on_each_screen_and_block() {
     // The keys of the page; and the letters a block may take as arrows.
-    let page = tooldojo::tui::ui::help_lines(&app(Some("01-reading"), false, true));
+    let page = tooldojo::tui::help::help_lines(&app(Some("01-reading"), false, true));
     let mut page_keys: Vec<KeyCode> = page.iter().flat_map(|(k, _, _)| keys_named(k)).collect();
     page_keys.extend("hjkl".chars().map(KeyCode::Char));
     let mut problems = Vec::new();

@@ -173,7 +173,7 @@ fn h_at_a_pages_first_step_goes_back_to_the_page_as_it_was_left() {
 fn the_presenter_help_lists_every_key_that_works_on_a_focused_block() {
     let mut app = presenter("15-the-wire", 80, 24);
     let _ = press(&mut app, "nnn   ?");
-    let rows = tooldojo::tui::ui::help_lines(&app);
+    let rows = tooldojo::tui::help::help_lines(&app);
     let keys: Vec<&str> = rows.iter().map(|(k, _, _)| k.as_str()).collect();
     for key in [
         "Space",
@@ -326,7 +326,7 @@ fn the_presenter_help_names_every_key_that_works_and_no_other() {
             "{lesson} {script:?}:\n{}",
             screen(&app)
         );
-        let help = tooldojo::tui::ui::help_lines(&app);
+        let help = tooldojo::tui::help::help_lines(&app);
         let listed: Vec<KeyCode> = help.iter().flat_map(|(k, _, _)| keys_named(k)).collect();
         let unlisted: Vec<KeyCode> = every_plain_key()
             .into_iter()

@@ -487,7 +487,7 @@ fn the_key_bar_and_help_name_enter_once() {
     assert_eq!(bar.matches("Enter").count(), 1, "{bar}");
     assert!(bar.contains("Enter start"), "{bar}");
     let _ = press(&mut app, "?");
-    let help = tooldojo::tui::ui::help_lines(&app);
+    let help = tooldojo::tui::help::help_lines(&app);
     assert_eq!(help.iter().filter(|(k, _, _)| k == "Enter").count(), 1);
 }
 
