@@ -17,9 +17,9 @@ use crate::tui::theme::Theme;
 
 use super::glyphs::Glyphs;
 use super::legend::{self, keys};
-use super::panes;
 use super::timeline::TimelineView;
 use super::{Panel, Player};
+use super::{gauges, panes};
 use crate::replay::knobs::{self, Knob};
 
 /// Draw the player into `area`.
@@ -150,9 +150,9 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     let before = p.compare();
     let gauges = p.tl.gauges(t);
     let gauge_lines = if wide {
-        panes::gauge_rows(&gauges, GAUGE_W as usize, th, g)
+        gauges::gauge_rows(&gauges, GAUGE_W as usize, th, g)
     } else {
-        panes::gauge_flow(&gauges, area.width as usize, th, g)
+        gauges::gauge_flow(&gauges, area.width as usize, th, g)
     };
     let mut notes: Vec<Line<'static>> = Vec::new();
     if let Some(s) = &p.status {

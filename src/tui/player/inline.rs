@@ -12,8 +12,8 @@ use crate::tui::theme::Theme;
 
 use super::Player;
 use super::glyphs::Glyphs;
-use super::panes;
 use super::timeline::{TimelineView, rows_wanted};
+use super::{gauges, panes};
 
 /// Lane rows the inline timeline shows at most (the rest are grouped).
 const MAX_LANE_ROWS: u16 = 10;
@@ -39,7 +39,7 @@ fn timeline_rows(p: &Player) -> u16 {
 fn gauge_lines(p: &Player, width: u16, th: &Theme) -> Vec<Line<'static>> {
     // The widest the gauges get is when every one is spent: measure at the end of the run.
     let g = Glyphs::for_theme(th);
-    panes::gauge_flow(&p.tl.gauges(p.tl.end_ms), width as usize, th, g)
+    gauges::gauge_flow(&p.tl.gauges(p.tl.end_ms), width as usize, th, g)
 }
 
 /// The rows the inline player takes at `width` columns.
@@ -109,7 +109,7 @@ pub fn render(p: &Player, t: u64, area: Rect, buf: &mut Buffer, th: &Theme) {
     .render(Rect::new(area.x, y, area.width, tl_h), buf);
     *p.geometry.borrow_mut() = geo;
     y += tl_h;
-    let gauges = panes::gauge_flow(&p.tl.gauges(t), area.width as usize, th, g);
+    let gauges = gauges::gauge_flow(&p.tl.gauges(t), area.width as usize, th, g);
     let gh = (gauges.len() as u16).min(bottom - y);
     draw_lines(Rect::new(area.x, y, area.width, gh), buf, &gauges, 0);
     y += gh;

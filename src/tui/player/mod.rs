@@ -9,6 +9,7 @@
 //! comparison.
 
 pub mod frame;
+pub mod gauges;
 pub mod glyphs;
 pub mod group;
 pub mod inline;
