@@ -124,6 +124,8 @@ fn warnings_name_injection_unknown_writes_budgets_and_repeats() {
     assert!(kinds("write-unknown-outcome").contains(&WarnKind::UnknownWrite));
     assert!(kinds("tool-budget").contains(&WarnKind::BudgetHit));
     assert!(kinds("happy-path").is_empty());
+    // retry-read spends its retry budget exactly, and nothing more is asked of it.
+    assert!(!kinds("retry-read").contains(&WarnKind::BudgetHit));
     let s = tooldojo::orchestrator::load_scenario_generated(1001, 8);
     let p = tooldojo::tui::player::Player::new(tooldojo::replay::ScenarioSource::new(s, 0).run());
     let w: Vec<&str> =

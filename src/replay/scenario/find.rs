@@ -118,24 +118,12 @@ fn storms(tl: &Run, trace: &orchestrator::Run, out: &mut Vec<Warning>) {
     }
 }
 
-/// The moment each budget ran out (tool calls, retries) and the budget that stopped the run.
+/// Each budget that said no (a retry refused, a call refused for the tool-call budget) and
+/// the budget that stopped the run. A budget used exactly up, with nothing more asked of it,
+/// is not one.
 fn budgets(tl: &Run, trace: &orchestrator::Run, out: &mut Vec<Warning>) {
     let Some(b) = &tl.budgets else { return };
     let events = &trace.events;
-    if let Some(e) = events
-        .iter()
-        .find(|e| b.retry_budget > 0 && e.used.retries >= b.retry_budget)
-    {
-        out.push(Warning {
-            t_ms: e.t_ms,
-            kind: WarnKind::BudgetHit,
-            call: None,
-            text: format!(
-                "retry budget spent ({} of {}): later failures are not retried",
-                e.used.retries, b.retry_budget
-            ),
-        });
-    }
     let mut denied = events
         .iter()
         .enumerate()
