@@ -62,12 +62,17 @@ impl TraceEvent {
                 permissions,
                 ..
             } => format!(
-                "start  {scenario} as tenant {} ({}), seed {seed}, timeouts {timeouts}: {title}",
+                "start  {scenario}: {title} (tenant {}, {}; seed {seed}; {})",
                 clean(tenant, false),
                 if permissions.is_empty() {
                     "no permissions".to_owned()
                 } else {
                     permissions.join(", ")
+                },
+                match &**timeouts {
+                    "cancel" => "a timeout cancels the handler".to_owned(),
+                    "race" => "a timeout only races the handler".to_owned(),
+                    other => format!("timeouts: {other}"),
                 }
             ),
             EventKind::ModelTurn {

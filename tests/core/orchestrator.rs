@@ -859,7 +859,7 @@ fn the_trace_records_the_trusted_scope_of_the_run() {
     );
     let start = r.events[0].summary();
     assert!(
-        start.contains("as tenant alpha (read_tickets, write_tickets)"),
+        start.contains("(tenant alpha, read_tickets, write_tickets;"),
         "{start}"
     );
     assert!(
