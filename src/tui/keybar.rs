@@ -129,7 +129,11 @@ fn shown(app: &App, ctx: Context, c: &Command) -> bool {
         c.action,
         Action::FocusNext | Action::FocusPrev | Action::Activate
     );
-    if ctx == Context::Reader && app.slots().is_empty() && block_cmd {
+    if ctx == Context::Reader && !app.any_block_shown() && block_cmd {
+        return false;
+    }
+    // Resetting a block needs one focused (presenter mode says so otherwise).
+    if c.action == Action::ResetBlock && ctx != Context::BlockFocused {
         return false;
     }
     // A block that could not be built cannot be entered.

@@ -459,3 +459,34 @@ fn a_trace_paused_mid_run_counts_its_step_and_h_takes_back_only_that() {
     assert!(app.animating());
     step_shows(&app, "step 6/6");
 }
+
+#[test]
+fn the_bar_offers_block_keys_only_once_a_block_is_on_screen() {
+    // The key bar: the screen's last two rows.
+    let bar = |app: &App| {
+        let text = screen(app);
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len() - 2..].join("\n")
+    };
+    // A page of text only: no block to reach, reset or use.
+    let app = presenter("14-real-declarations", 80, 24);
+    let text = bar(&app);
+    assert!(!text.contains("reset"), "{text}");
+    assert!(
+        !text.contains("next block") && !text.contains("use block"),
+        "{text}"
+    );
+    // A page whose blocks come later: none of them is offered before its step.
+    let mut app = presenter("12-parallel-and-partial", 80, 24);
+    let _ = press(&mut app, "n");
+    let text = step_shows(&app, "step 1/");
+    let keys = bar(&app);
+    assert!(
+        !keys.contains("next block") && !keys.contains("use block"),
+        "{keys}"
+    );
+    assert!(!keys.contains("reset"), "{keys}");
+    // Tab does not go to a block not stepped to yet.
+    let _ = press(&mut app, "<Tab>");
+    assert_eq!(screen(&app), text);
+}

@@ -220,7 +220,12 @@ impl App {
     /// view above, it takes the first block that reaches into the view or lies below it.
     fn move_focus(&mut self, forward: bool) {
         let mut order: Vec<Focus> = vec![Focus::Page];
-        order.extend((0..self.blocks.len()).map(Focus::Block));
+        // Presenter mode: only the blocks already stepped to.
+        order.extend(
+            (0..self.blocks.len())
+                .filter(|&slot| self.block_shown(slot))
+                .map(Focus::Block),
+        );
         if self.sidebar_visible() {
             order.push(Focus::Sidebar);
         }
@@ -230,10 +235,18 @@ impl App {
             let below = view.first_slot_below(self.scroll);
             // With every block above the view: on to the list, or the page.
             let past_blocks = order.len() - usize::from(self.sidebar_visible());
+            // The first block below the view, if it is in the order (a block not yet
+            // stepped to is not, nor any after it).
+            let block_at = |i| {
+                order
+                    .iter()
+                    .position(|f| *f == Focus::Block(i))
+                    .unwrap_or(past_blocks)
+            };
             match (self.focus, below) {
-                (Focus::Page, Some(i)) => i + 1,
+                (Focus::Page, Some(i)) => block_at(i),
                 (Focus::Page | Focus::Block(_), None) => past_blocks,
-                (Focus::Block(b), Some(i)) if i > b => i + 1,
+                (Focus::Block(b), Some(i)) if i > b => block_at(i),
                 _ => (at + 1) % order.len(),
             }
         } else {

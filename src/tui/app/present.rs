@@ -166,6 +166,22 @@ impl App {
         self.blocks.steps_shown().is_none_or(|s| n < s)
     }
 
+    /// Is the page's block in slot `slot` on screen (in presenter mode, its step shown)?
+    pub(crate) fn block_shown(&self, slot: usize) -> bool {
+        if self.blocks.steps_shown().is_none() {
+            return true;
+        }
+        steps_of(self.page_items())
+            .iter()
+            .position(|s| *s == Step::Block(slot))
+            .is_some_and(|n| self.step_shown(n))
+    }
+
+    /// Is any of the page's blocks on screen?
+    pub(crate) fn any_block_shown(&self) -> bool {
+        (0..self.slots().len()).any(|slot| self.block_shown(slot))
+    }
+
     /// A page opened: presenter mode shows its first step, otherwise all of it.
     pub(super) fn reset_steps(&mut self) {
         self.blocks.set_steps(self.demo.then_some(1));
