@@ -97,36 +97,61 @@ fn a_scrolled_lesson_list_says_how_many_lessons_are_above() {
     insta::assert_snapshot!("home_scrolled_80x24", text);
 }
 
-#[test]
-fn a_long_lesson_title_takes_the_room_a_wide_window_has() {
-    let long = "Validating what a model proposes, field by field";
-    let lesson = Lesson {
-        id: "01-long".into(),
-        title: long.into(),
+/// A lesson of one page, ten minutes long.
+fn one_page(id: &str, title: &str) -> LessonEntry {
+    LessonEntry::from_lesson(Lesson {
+        id: id.into(),
+        title: title.into(),
         minutes: 10,
-        file: "lessons/01-long.md".into(),
+        file: format!("lessons/{id}.md"),
         pages: vec![Page {
             title: "One".into(),
             items: vec![md("Text.\n")],
         }],
-    };
-    let app = home(120, 35, vec![LessonEntry::from_lesson(lesson)]);
-    let text = screen(&app);
-    assert!(text.contains(long), "{text}");
-    // At 80 columns it is cut, but what is left of it keeps room beside it.
-    let app = home(
-        80,
-        24,
-        vec![LessonEntry::from_lesson(Lesson {
-            id: "01-long".into(),
-            title: long.into(),
-            minutes: 10,
-            file: "lessons/01-long.md".into(),
-            pages: vec![],
-        })],
-    );
-    let text = screen(&app);
-    assert!(text.contains("to do"), "{text}");
+    })
+}
+
+/// The row of lesson 02 in the list.
+fn row_of_02(text: &str) -> &str {
+    (text.lines())
+        .find(|l| l.contains(" 02 ") && l.contains(" min "))
+        .expect("lesson 2's row")
+}
+
+#[test]
+fn a_long_lesson_title_takes_the_room_a_wide_window_has() {
+    // The long title is the second lesson's, so only its own row can name it (Start names
+    // the first).
+    let long = "Validating what a model proposes, field by field";
+    let lessons = || vec![one_page("01-intro", "Intro"), one_page("02-long", long)];
+    for (w, h) in [(160, 45), (200, 50)] {
+        let text = screen(&home(w, h, lessons()));
+        let row: Vec<char> = row_of_02(&text).chars().collect();
+        // The guide beside the map starts here; the two columns before it are the gap.
+        let guide = (text.lines())
+            .find_map(|l| l.find("How a lesson works").map(|b| l[..b].chars().count()))
+            .expect("the guide beside the map");
+        let map: String = row[..guide - 2].iter().collect();
+        let gap: String = row[guide - 2..guide].iter().collect();
+        // Whole, with what is left of it beside it, inside the map's column.
+        let whole = format!("02 {long}  10 min  ○ to do");
+        assert!(map.contains(&whole), "{w}x{h}: {map:?}\n{text}");
+        assert_eq!(gap, "  ", "{w}x{h}:\n{text}");
+        assert!(!map.contains('…'), "{w}x{h}:\n{text}");
+    }
+    // In a narrower window it is cut, but what is left of it keeps room beside it and the
+    // row stays inside the frame.
+    for (w, h) in [(120, 35), (80, 24)] {
+        let text = screen(&home(w, h, lessons()));
+        let row = row_of_02(&text);
+        assert!(
+            row.contains("02 Validating what a model"),
+            "{w}x{h}:\n{text}"
+        );
+        assert!(row.contains("…  10 min  ○ to do"), "{w}x{h}:\n{text}");
+        assert!(row.ends_with('│'), "{w}x{h}:\n{text}");
+        assert_eq!(row.chars().count(), usize::from(w), "{w}x{h}:\n{text}");
+    }
 }
 
 #[test]
