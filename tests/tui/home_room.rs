@@ -1,7 +1,9 @@
 //! A big window shows more of the home screen, never less: the chosen lesson's pages whole
-//! under it where the room holds them, titles as wide as they are, a list that scrolls
-//! saying what it scrolled past on both sides, and the lesson list of a page keeping a
-//! column free inside its border; what is left of a lesson wraps before a bracket, never inside.
+//! under it where the room holds them, the rows left over naming other lessons' pages whole
+//! (and those still cut saying how many more), titles as wide as they are, a list that
+//! scrolls saying what it scrolled past on both sides, and the lesson list of a page keeping
+//! a column free inside its border; what is left of a lesson wraps before a bracket, never
+//! inside.
 
 use ratatui::layout::Rect;
 use tooldojo::content::Content;
@@ -69,6 +71,83 @@ fn a_tall_window_names_every_page_of_the_chosen_lesson_whole() {
             assert!(pages.contains(title), "{w}x{h}: {title}:\n{text}");
         }
         insta::assert_snapshot!(format!("home_chosen_pages_{w}x{h}"), text);
+    }
+}
+
+/// The rows from the "Lessons" heading down to the keys, without the guide beside them
+/// in a wide window.
+fn list_rows(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let top = (lines.iter().position(|l| l.contains("Lessons"))).expect("the heading");
+    let keys = (lines.iter().rposition(|l| l.contains("Tab moves"))).expect("the keys");
+    // The guide's first column and its last row.
+    let guide =
+        (lines.iter()).find_map(|l| l.find("How a lesson works").map(|b| l[..b].chars().count()));
+    let guide_end = (lines.iter()).position(|l| l.contains("every block is done."));
+    (top + 1..keys)
+        .map(|y| match (guide, guide_end) {
+            (Some(g), Some(end)) if y <= end => lines[y].chars().take(g - 2).collect(),
+            _ => lines[y].to_owned(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_tall_narrow_window_shares_its_spare_rows_among_the_lessons_pages() {
+    let lessons = shipped();
+    for (w, h) in [
+        (80, 60),
+        (100, 60),
+        (80, 50),
+        (80, 48),
+        (160, 48),
+        (160, 50),
+    ] {
+        let mut app = home(w, h, shipped());
+        // The chosen lesson first (the one Continue opens), then each lesson chosen in turn.
+        for step in 0..=lessons.len() {
+            if step > 0 {
+                let _ = press(&mut app, "<Tab>");
+            }
+            let text = screen(&app);
+            let rows = list_rows(&text);
+            let blank = rows.iter().filter(|l| folded(l).is_empty()).count();
+            let cut: Vec<&String> = rows.iter().filter(|l| l.contains('…')).collect();
+            // The rows the window has to spare hold pages: only the one above the keys
+            // is blank while some lesson's pages are not named whole.
+            if !cut.is_empty() {
+                assert_eq!(blank, 1, "{w}x{h}, step {step}:\n{text}");
+            }
+            // A lesson whose pages are not all named says how many more it has.
+            for l in &cut {
+                let (_, after) = l.split_once("… ").expect("the count");
+                let n: String = after.chars().take_while(char::is_ascii_digit).collect();
+                assert!(
+                    !n.is_empty() && after[n.len()..].starts_with(" more"),
+                    "{w}x{h}: {l}\n{text}"
+                );
+            }
+            // The chosen lesson names every page whole.
+            let i = if step == 0 { 5 } else { step - 1 };
+            let lesson = lessons[i].parsed.as_ref().expect("a shipped lesson");
+            let head: String = format!("{} {}", &lessons[i].id[..2], lesson.title)
+                .chars()
+                .take(14)
+                .collect();
+            let at = (rows.iter())
+                .position(|l| l.contains(&head) && l.contains(" min "))
+                .expect("the chosen lesson's row");
+            let under: Vec<&str> = (rows[at + 1..].iter())
+                .take_while(|l| !l.contains(" min  ") && !folded(l).is_empty())
+                .map(String::as_str)
+                .collect();
+            let pages = folded(&under.join(" "));
+            assert!(!pages.contains('…'), "{w}x{h}, lesson {i}:\n{text}");
+            let named = |p: &&Page| !p.title.eq_ignore_ascii_case(&lesson.title);
+            for p in lesson.pages.iter().filter(named) {
+                assert!(pages.contains(&p.title), "{w}x{h}: {}:\n{text}", p.title);
+            }
+        }
     }
 }
 

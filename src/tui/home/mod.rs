@@ -13,6 +13,7 @@ use crate::tui::app::{App, HomeEntry};
 use crate::tui::theme::Theme;
 
 mod guide;
+mod pages;
 use guide::{guide_area, guide_end, key_hint, render_guide};
 
 /// Columns the course map takes at least; a wider window shows the guide to the blocks
@@ -234,7 +235,7 @@ fn home_layout(app: &App, area: Rect) -> Vec<(u16, usize, EntryRows)> {
     for (k, r) in rows.iter().enumerate().skip(skip).take(count) {
         let mut r = *r;
         if r.pages > 1 && y.saturating_add(r.lines) >= guide_end {
-            let need = page_titles_wrapped(app, k, usize::from(inner.width)).len();
+            let need = pages::page_lines_needed(app, k, usize::from(inner.width));
             r.pages = r.pages.min(u16::try_from(need.max(1)).unwrap_or(u16::MAX));
         }
         out.push((y, first_lesson + k, r));
@@ -244,10 +245,13 @@ fn home_layout(app: &App, area: Rect) -> Vec<(u16, usize, EntryRows)> {
 }
 
 /// How each lesson's entry is drawn in `room` rows: what is left of it wrapped whole where
-/// that fits (every lesson's, else the chosen one's), and in a tall window a line of its
-/// pages, the chosen lesson's pages on as many lines as they take when the room holds them.
+/// that fits (every lesson's, else the chosen one's), and in a tall window its pages, on a
+/// line or as many as they take: the chosen lesson's whole, then the spare rows shared so
+/// that as many other lessons as they hold show whole too.
 fn lesson_rows(app: &App, area: Rect, room: u16) -> Vec<EntryRows> {
-    let w = usize::from(map_width(inner_area(area)));
+    let inner = inner_area(area);
+    let map_w = map_width(inner);
+    let w = usize::from(map_w);
     let pages = lesson_row_height(app, area) - 1;
     let entry = |i: usize, whole: bool| EntryRows {
         lines: u16::try_from(lesson_lines(app, i, " ", w, whole).len()).unwrap_or(u16::MAX),
@@ -256,16 +260,49 @@ fn lesson_rows(app: &App, area: Rect, room: u16) -> Vec<EntryRows> {
     };
     let n = app.lessons().len();
     let total = |rows: &[EntryRows]| rows.iter().map(|r| usize::from(r.height())).sum::<usize>();
-    let chosen = chosen_lesson(app);
+    let chosen = chosen_lesson(app).filter(|c| *c < n);
+    // Lines beyond the first that lesson `i`'s pages need in `w` columns.
+    let extra = |i: usize, w: usize| pages::page_lines_needed(app, i, w).saturating_sub(1);
+    let chosen_extra = chosen.filter(|_| pages > 0).map_or(0, |c| extra(c, w));
     let mut rows: Vec<EntryRows> = (0..n).map(|i| entry(i, true)).collect();
-    if total(&rows) > usize::from(room) {
+    if total(&rows) + chosen_extra > usize::from(room) {
         rows = (0..n).map(|i| entry(i, chosen == Some(i))).collect();
     }
-    if let Some(c) = chosen.filter(|c| *c < n && pages > 0) {
-        let spare = usize::from(room).saturating_sub(total(&rows));
-        let need = page_titles_wrapped(app, c, w).len();
-        let extra = need.saturating_sub(1).min(spare);
-        rows[c].pages += u16::try_from(extra).unwrap_or(0);
+    if pages == 0 {
+        return rows;
+    }
+    let room = usize::from(room);
+    let mut used = total(&rows);
+    let mut needs: Vec<usize> = (0..n).map(|i| extra(i, w)).collect();
+    // Where the chosen lesson's pages do not fit whole, the lessons farthest from it give
+    // up their line of pages.
+    if let Some(c) = chosen {
+        let mut far: Vec<usize> = (0..n).filter(|k| *k != c).collect();
+        far.sort_by_key(|k| std::cmp::Reverse((k.abs_diff(c), *k)));
+        for k in far {
+            if used + chosen_extra <= room {
+                break;
+            }
+            rows[k].pages = 0;
+            needs[k] = 0;
+            used -= 1;
+        }
+    }
+    let spare = room.saturating_sub(used);
+    let mut given = pages::share_spare(&needs, chosen, spare);
+    // Pages named below the guide's last line take the whole width, so they may need fewer
+    // lines: where the first share puts them, they are measured again and shared once more.
+    let guide_end = guide_end(app.theme(), inner, map_w);
+    let mut y = usize::from(inner.y + HEAD_ROWS);
+    for (k, r) in rows.iter().enumerate() {
+        if r.pages > 0 && y + usize::from(r.lines) >= usize::from(guide_end) {
+            needs[k] = extra(k, usize::from(inner.width));
+        }
+        y += usize::from(r.height()) + given[k];
+    }
+    given = pages::share_spare(&needs, chosen, spare);
+    for (r, g) in rows.iter_mut().zip(given) {
+        r.pages = r.pages.saturating_add(u16::try_from(g).unwrap_or(0));
     }
     rows
 }
@@ -313,48 +350,6 @@ fn lesson_row_height(app: &App, area: Rect) -> u16 {
         .saturating_add(lessons.saturating_mul(2))
         .saturating_add(2);
     if inner.height >= two { 2 } else { 1 }
-}
-
-/// The titles of lesson `i`'s pages one after another, wrapped to the `w` columns under
-/// its row in a tall window (a first page named as the lesson is not named twice).
-fn page_titles_wrapped(app: &App, i: usize, w: usize) -> Vec<String> {
-    let t = app.theme();
-    let Ok(lesson) = &app.lessons()[i].parsed else {
-        return Vec::new();
-    };
-    let titles: Vec<String> = lesson
-        .pages
-        .iter()
-        .filter(|p| !p.title.eq_ignore_ascii_case(&lesson.title))
-        .map(|p| crate::sanitize::clean(&p.title, false))
-        .collect();
-    let text = titles.join(&format!(" {} ", t.sym.bullet));
-    crate::text::wrap(&text, w.saturating_sub(PAGES_INDENT).max(8))
-}
-
-/// Columns the line of a lesson's pages is indented by, under its title.
-const PAGES_INDENT: usize = 7;
-
-/// The pages of lesson `i`, by title, on `rows` lines under it in a tall window: whole when
-/// they fit, else the last line cut and ended with an ellipsis.
-fn pages_lines(app: &App, i: usize, w: usize, rows: u16) -> Vec<Line<'static>> {
-    let t = app.theme();
-    let mut wrapped = page_titles_wrapped(app, i, w);
-    let rows = usize::from(rows);
-    if wrapped.len() > rows && rows > 0 {
-        let rest = wrapped.split_off(rows - 1).join(" ");
-        wrapped.push(rest);
-    }
-    let room = w.saturating_sub(PAGES_INDENT);
-    wrapped
-        .into_iter()
-        .map(|l| {
-            Line::styled(
-                format!("{}{}", " ".repeat(PAGES_INDENT), cut(&l, room, t)),
-                t.dim,
-            )
-        })
-        .collect()
 }
 
 /// Columns the course map takes of `inner`: all of them, or in a wide window what the guide
@@ -459,7 +454,7 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
         } else {
             map_w
         };
-        draw_chosen_pages(app, area, buf, width, last + h);
+        pages::draw_chosen_pages(app, area, buf, width, last + h);
     }
     put(buf, inner.bottom().saturating_sub(1), &key_hint(t, w));
 }
@@ -491,60 +486,6 @@ fn lessons_heading(app: &App, rows: &[(u16, usize, u16)]) -> Line<'static> {
         heading.push(Span::styled(format!("  {words}"), t.dim));
     }
     Line::from(heading)
-}
-
-/// In a window taller than the list but short of a line of pages under every lesson, the
-/// room under the list (which ends above row `end`) names the pages of the chosen lesson
-/// (the one Start or Continue opens, when that is chosen), one a line, or one after
-/// another in the `map_w` columns it may take (the whole width below the guide).
-fn draw_chosen_pages(app: &App, area: Rect, buf: &mut Buffer, map_w: u16, end: u16) {
-    let t = app.theme();
-    let inner = inner_area(area);
-    // A blank row under the list and above the keys.
-    let top = end + 1;
-    let bottom = inner.bottom().saturating_sub(2);
-    if lesson_row_height(app, area) != 1 || bottom < top + 3 {
-        return;
-    }
-    let Some(i) = chosen_lesson(app) else {
-        return;
-    };
-    let Ok(lesson) = &app.lessons()[i].parsed else {
-        return;
-    };
-    let w = usize::from(map_w);
-    let heading = format!("Pages of {} {}", number(app, i), lesson.title);
-    let mut lines = vec![Line::styled(
-        cut(&crate::sanitize::clean(&heading, false), w, t),
-        t.heading,
-    )];
-    let room = usize::from(bottom - top);
-    let titles: Vec<String> = (lesson.pages.iter().enumerate())
-        .map(|(k, p)| format!("{} {}", k + 1, crate::sanitize::clean(&p.title, false)))
-        .collect();
-    if titles.len() < room {
-        // One a line.
-        for title in &titles {
-            lines.push(Line::styled(cut(&format!("  {title}"), w, t), t.dim));
-        }
-    } else {
-        // Else one after another, as many lines as there is room for.
-        let text = titles.join(&format!(" {} ", t.sym.bullet));
-        let mut wrapped = crate::text::wrap(&text, w.saturating_sub(2).max(8));
-        if wrapped.len() >= room {
-            wrapped.truncate(room - 1);
-            if let Some(l) = wrapped.last_mut() {
-                l.push_str(&format!(" {}", t.sym.ellipsis));
-            }
-        }
-        for l in wrapped {
-            lines.push(Line::styled(cut(&format!("  {l}"), w, t), t.dim));
-        }
-    }
-    for (dy, line) in lines.iter().enumerate() {
-        let y = top + u16::try_from(dy).unwrap_or(u16::MAX);
-        buf.set_line(inner.x, y, line, map_w);
-    }
 }
 
 /// The Continue row and the lesson rows, the selected one marked; `guide_end` is the row
@@ -585,7 +526,7 @@ fn draw_entries(app: &App, area: Rect, buf: &mut Buffer, map_w: u16, guide_end: 
         if let HomeEntry::Lesson(i) = entries[e]
             && rows.pages > 0
         {
-            lines.extend(pages_lines(app, i, usize::from(pages_w), rows.pages));
+            lines.extend(pages::pages_lines(app, i, usize::from(pages_w), rows.pages));
         }
         for (k, line) in lines.iter().enumerate() {
             let y = y.saturating_add(u16::try_from(k).unwrap_or(u16::MAX));
