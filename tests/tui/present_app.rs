@@ -490,3 +490,16 @@ fn the_bar_offers_block_keys_only_once_a_block_is_on_screen() {
     let _ = press(&mut app, "<Tab>");
     assert_eq!(screen(&app), text);
 }
+
+#[test]
+fn a_revealed_row_shows_its_whole_explanation_when_only_the_count_above_must_go() {
+    let mut app = presenter("14-real-declarations", 80, 24);
+    let _ = press(&mut app, "n         ");
+    let text = step_shows(&app, "step 10/14");
+    assert!(text.contains("▶ 4 "), "the row: {text}");
+    assert!(
+        text.contains("The model wrote the filter as a query string")
+            && text.contains("declared, so nothing inside it is looked at."),
+        "the whole why: {text}"
+    );
+}

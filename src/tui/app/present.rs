@@ -237,16 +237,18 @@ impl App {
         let change = before.zip(after).and_then(|(b, a)| changed_rows(&b, &a));
         if let Some(ch) = change {
             let inner = ch.inner.min(ch.end);
-            let top = if ch.first == 0 && (inner < vh || inner == ch.end) {
+            // The change, with the bottom border when it reaches it.
+            let end = if ch.end + 1 == h { h } else { ch.end };
+            // From the block's top when the top border changed too (a count), unless leaving
+            // the top out is what lets the rest of the change (a row and its verdict below
+            // the table) show whole.
+            let whole_below = end > vh && end - inner <= vh;
+            let top = if ch.first == 0 && (inner == ch.end || (inner < vh && !whole_below)) {
                 0
             } else {
                 inner
             };
-            let end = if ch.end + 1 == h && h - top <= vh {
-                h
-            } else {
-                ch.end
-            };
+            let end = if end - top <= vh { end } else { ch.end };
             self.show_rows(y + top, end - top);
             self.view_moved = true;
         }
