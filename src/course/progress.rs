@@ -5,10 +5,17 @@
 //! Writes are atomic: a temporary file in the same directory, fsync, rename. A file that
 //! cannot be read or parsed is moved aside under a new name and the learner is told; it is
 //! never silently overwritten.
+//!
+//! Several windows may share the file (a lesson in one, a drill in another): a save reads
+//! the file again and writes back what it holds with only this session's changes laid over
+//! it (see [`merge`]), so that no window undoes another's work.
+
+mod merge;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -23,6 +30,8 @@ const TEMP_PREFIX: &str = ".progress.json-";
 const TEMP_SUFFIX: &str = ".tmp";
 /// A temporary file older than this belongs to no save in progress: a crash left it.
 const STRAY_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+/// How long a save waits for another window's save to finish before going ahead.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 const VERSION: u32 = 1;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -181,6 +190,9 @@ pub struct Store {
     pub path: Option<PathBuf>,
     /// False when the existing file could not be moved aside: we then never write over it.
     pub writable: bool,
+    /// The progress as this session last read or wrote it: a save takes from the session
+    /// only what changed since.
+    base: Arc<Mutex<Progress>>,
 }
 
 /// What opening the store found.
@@ -223,6 +235,7 @@ fn set_aside(store: Store, dir: &Path, path: &Path, problem: &str) -> Opened {
             store: Store {
                 path: Some(path.to_path_buf()),
                 writable: false,
+                ..store
             },
             progress: Progress::fresh(),
             notice: Some(format!(
@@ -343,11 +356,24 @@ impl Store {
         Store {
             path: None,
             writable: false,
+            base: Arc::default(),
         }
     }
 
     /// Open the progress file in `dir` (created if needed). `reset` starts over without asking.
     pub fn open(dir: Option<PathBuf>, reset: bool) -> Opened {
+        let opened = Store::open_file(dir, reset);
+        *opened.store.base() = opened.progress.clone();
+        opened
+    }
+
+    /// The progress as this session last read or wrote it.
+    fn base(&self) -> std::sync::MutexGuard<'_, Progress> {
+        self.base.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// What [`Store::open`] finds, before it remembers it.
+    fn open_file(dir: Option<PathBuf>, reset: bool) -> Opened {
         let Some(dir) = dir else {
             return Opened {
                 store: Store::memory(),
@@ -370,6 +396,7 @@ impl Store {
         let mut store = Store {
             path: Some(path.clone()),
             writable: true,
+            base: Arc::default(),
         };
         let mut unwritable = None;
         if let Err(e) = temp_file(&dir) {
@@ -412,28 +439,113 @@ impl Store {
         set_aside(store, &dir, &path, &problem)
     }
 
-    /// Write `progress` atomically. Does nothing for a memory store.
-    pub fn save(&self, progress: &Progress) -> std::io::Result<()> {
-        let Some(path) = &self.path else {
-            return Ok(());
+    /// Save this session's progress: the file is read again and written back atomically
+    /// with what changed in `progress` since this session last read or wrote it laid over
+    /// what it holds (another window's saves meanwhile are kept). Returns what the learner
+    /// must be told, if anything (a damaged file moved aside). Does nothing for a memory
+    /// store.
+    pub fn save(&self, progress: &Progress) -> std::io::Result<Option<String>> {
+        let Some(path) = self.path.as_ref().filter(|_| self.writable) else {
+            return Ok(None);
         };
-        if !self.writable {
-            return Ok(());
-        }
         let dir = path.parent().unwrap_or(Path::new("."));
-        let mut tmp = temp_file(dir)?;
-        let text = serde_json::to_string_pretty(progress).map_err(std::io::Error::other)?;
-        tmp.write_all(text.as_bytes())?;
-        tmp.write_all(b"\n")?;
-        tmp.as_file().sync_all()?;
-        tmp.persist(path).map_err(|e| e.error)?;
-        // Make the rename itself durable.
-        #[cfg(unix)]
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
+        let _turn = lock_dir(dir);
+        let mut base = self.base();
+        let (disk, notice) = match on_disk(dir, path)? {
+            OnDisk::Read(disk) => (*disk, None),
+            OnDisk::Missing => (Progress::fresh(), None),
+            // Nothing to merge into: everything this session knows is written.
+            OnDisk::SetAside(notice) => (base.clone(), Some(notice)),
+        };
+        write_atomically(dir, path, &merge::merge(&base, progress, &disk))?;
+        *base = progress.clone();
+        Ok(notice)
     }
+}
+
+/// What a save finds in the progress file.
+enum OnDisk {
+    Read(Box<Progress>),
+    /// No file (none yet, or another window's `--reset-progress` moved it aside).
+    Missing,
+    /// A file that could not be used was moved aside: what the learner is told.
+    SetAside(String),
+}
+
+/// Read the progress file for a save. A file from a later version is never written over
+/// (an error); one that cannot be read or parsed is moved aside as at start-up, or, when it
+/// cannot be moved, left untouched and the save refused.
+fn on_disk(dir: &Path, path: &Path) -> std::io::Result<OnDisk> {
+    let problem = match std::fs::read_to_string(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(OnDisk::Missing),
+        Ok(text) if later_version(&text).is_some() => {
+            return Err(std::io::Error::other(format!(
+                "{} was written by a later tooldojo meanwhile; it is left untouched",
+                show(path)
+            )));
+        }
+        Ok(text) => match serde_json::from_str::<Progress>(&text) {
+            Ok(progress) => return Ok(OnDisk::Read(Box::new(progress))),
+            Err(e) => format!("it does not parse ({e})"),
+        },
+        Err(e) => format!("it cannot be read ({e})"),
+    };
+    let aside = aside_path(dir, "damaged");
+    match std::fs::rename(path, &aside) {
+        Ok(()) => Ok(OnDisk::SetAside(format!(
+            "Your progress file {} could not be used: {problem}. It was moved to {} and this session's progress saved in its place.",
+            show(path),
+            show(&aside)
+        ))),
+        Err(e) => Err(std::io::Error::other(format!(
+            "{} could not be used: {problem}; moving it aside failed too ({e}), so it is left untouched",
+            show(path)
+        ))),
+    }
+}
+
+/// Write `progress` to `path` atomically: a temporary file beside it, fsync, rename.
+fn write_atomically(dir: &Path, path: &Path, progress: &Progress) -> std::io::Result<()> {
+    let mut tmp = temp_file(dir)?;
+    let text = serde_json::to_string_pretty(progress).map_err(std::io::Error::other)?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.write_all(b"\n")?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    // Make the rename itself durable.
+    #[cfg(unix)]
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Take the state directory for one save, so that two windows saving at the same moment
+/// take turns instead of each merging into the file the other is about to replace. The
+/// turn ends when the returned handle is dropped. After waiting [`LOCK_WAIT`] (or where
+/// the directory cannot be locked) the save goes ahead anyway: a save is never lost to a
+/// window that hangs.
+fn lock_dir(dir: &Path) -> Option<std::fs::File> {
+    let handle = std::fs::File::open(dir).ok()?;
+    let start = std::time::Instant::now();
+    loop {
+        if try_lock(&handle) {
+            return Some(handle);
+        }
+        if start.elapsed() >= LOCK_WAIT {
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// An exclusive advisory lock on `file`, without waiting.
+#[allow(unsafe_code)]
+fn try_lock(file: &std::fs::File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: `flock` only reads the descriptor, which `file` owns and keeps open for the
+    // call; the lock goes when the descriptor is closed.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
 }
 
 #[cfg(test)]
@@ -569,6 +681,7 @@ mod tests {
         let store = Store {
             path: Some(dir.path().join(FILE_NAME)),
             writable: false,
+            base: Arc::default(),
         };
         store.save(&Progress::default()).unwrap();
         assert!(!dir.path().join(FILE_NAME).exists());
@@ -640,5 +753,248 @@ mod tests {
         let mut again = Progress::default();
         again.lessons.entry("01-x".into()).or_default();
         assert_eq!(again.follow_renames(&ids), 0);
+    }
+
+    /// Two sessions opened on one progress file, as two windows are.
+    fn two_windows(dir: &Path) -> (Opened, Opened) {
+        let a = Store::open(Some(dir.to_path_buf()), false);
+        let b = Store::open(Some(dir.to_path_buf()), false);
+        assert!(a.notice.is_none() && b.notice.is_none());
+        (a, b)
+    }
+
+    /// What the progress file holds now.
+    fn on_file(dir: &Path) -> Progress {
+        let opened = Store::open(Some(dir.to_path_buf()), false);
+        assert!(opened.notice.is_none(), "{:?}", opened.notice);
+        opened.progress
+    }
+
+    /// A session's progress with block `key` of lesson `id` set to `state` (the page seen).
+    fn answered(p: &Progress, id: &str, key: &str, state: Value) -> Progress {
+        let mut p = p.clone();
+        let lp = p.lessons.entry(id.into()).or_default();
+        lp.pages_seen
+            .insert(key.split('/').next().unwrap().parse().unwrap());
+        lp.blocks.insert(key.into(), state);
+        p.current = Some(Position {
+            lesson: id.into(),
+            ..Position::default()
+        });
+        p
+    }
+
+    #[test]
+    fn two_windows_on_different_lessons_keep_both_whichever_saves_first() {
+        for a_first in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let (a, b) = two_windows(dir.path());
+            let mine_a = answered(&a.progress, "01-x", "0/0", serde_json::json!({"pick": 1}));
+            let mut mine_b = answered(&b.progress, "09-y", "7/0", serde_json::json!({"pick": 2}));
+            mine_b.lessons.get_mut("09-y").unwrap().done = true;
+            if a_first {
+                a.store.save(&mine_a).unwrap();
+                b.store.save(&mine_b).unwrap();
+            } else {
+                b.store.save(&mine_b).unwrap();
+                a.store.save(&mine_a).unwrap();
+            }
+            let saved = on_file(dir.path());
+            assert_eq!(
+                saved.lessons["01-x"].blocks["0/0"],
+                serde_json::json!({"pick": 1})
+            );
+            assert_eq!(
+                saved.lessons["09-y"].blocks["7/0"],
+                serde_json::json!({"pick": 2})
+            );
+            assert!(saved.lessons["09-y"].done, "a_first: {a_first}");
+        }
+    }
+
+    /// The defect two windows showed: one does nothing, the other answers and quits, then the
+    /// first quits and used to write back the file as it read it at start-up.
+    #[test]
+    fn a_window_that_changed_nothing_does_not_undo_another_on_quitting() {
+        let dir = tempfile::tempdir().unwrap();
+        let (idle, busy) = two_windows(dir.path());
+        let answer = answered(
+            &busy.progress,
+            "09-y",
+            "7/0",
+            serde_json::json!({"pick": 2}),
+        );
+        busy.store.save(&answer).unwrap();
+        idle.store.save(&idle.progress).unwrap();
+        assert_eq!(on_file(dir.path()).lessons, answer.lessons);
+    }
+
+    #[test]
+    fn the_same_block_changed_in_both_windows_keeps_the_later_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = two_windows(dir.path());
+        let older = answered(
+            &a.progress,
+            "01-x",
+            "2/1",
+            serde_json::json!({"answer": "old"}),
+        );
+        let newer = answered(
+            &b.progress,
+            "01-x",
+            "2/1",
+            serde_json::json!({"answer": "new"}),
+        );
+        a.store.save(&older).unwrap();
+        b.store.save(&newer).unwrap();
+        assert_eq!(
+            on_file(dir.path()).lessons["01-x"].blocks["2/1"]["answer"],
+            "new"
+        );
+        // The older window saves again without touching the block: the newer answer stays.
+        a.store.save(&older).unwrap();
+        assert_eq!(
+            on_file(dir.path()).lessons["01-x"].blocks["2/1"]["answer"],
+            "new"
+        );
+        // Once it changes the block again, that answer is the newer one.
+        let newest = answered(
+            &older,
+            "01-x",
+            "2/1",
+            serde_json::json!({"answer": "newest"}),
+        );
+        a.store.save(&newest).unwrap();
+        assert_eq!(
+            on_file(dir.path()).lessons["01-x"].blocks["2/1"]["answer"],
+            "newest"
+        );
+    }
+
+    #[test]
+    fn a_drill_saved_in_another_window_keeps_a_compared_explain_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let (lesson, drill) = two_windows(dir.path());
+        let explained = serde_json::json!({
+            "answer": "Check the tenant before the read.",
+            "compared": true,
+            "hidden": false,
+            "ticked": [true, false],
+        });
+        let mine = answered(&lesson.progress, "05-z", "3/0", explained.clone());
+        lesson.store.save(&mine).unwrap();
+        let mut drilled = drill.progress.clone();
+        drilled.rehearsal.answer("explain/05-z#3", false, 100);
+        drilled
+            .rehearsal
+            .finish(crate::course::review::DrillRecord {
+                day: 100,
+                seed: 7,
+                asked: 4,
+                points: 300,
+            });
+        drill.store.save(&drilled).unwrap();
+        let saved = on_file(dir.path());
+        assert_eq!(saved.lessons["05-z"].blocks["3/0"], explained);
+        assert_eq!(saved.current, mine.current);
+        assert!(saved.rehearsal.cards.contains_key("explain/05-z#3"));
+        assert_eq!(saved.rehearsal.drills.len(), 1);
+        // The lesson window saving again keeps the drill.
+        lesson.store.save(&mine).unwrap();
+        assert_eq!(on_file(dir.path()).rehearsal, drilled.rehearsal);
+    }
+
+    #[test]
+    fn a_finished_lesson_stays_finished_and_seen_pages_stay_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = two_windows(dir.path());
+        let mut done = answered(&a.progress, "01-x", "4/0", serde_json::json!({"pick": 0}));
+        done.lessons.get_mut("01-x").unwrap().done = true;
+        a.store.save(&done).unwrap();
+        // The other window read the lesson as unfinished and saw another page of it.
+        let other = answered(&b.progress, "01-x", "1/0", serde_json::json!({"pick": 3}));
+        b.store.save(&other).unwrap();
+        let lp = &on_file(dir.path()).lessons["01-x"];
+        assert!(lp.done);
+        assert_eq!(lp.pages_seen, BTreeSet::from([1, 4]));
+        assert_eq!(lp.blocks.len(), 2);
+    }
+
+    #[test]
+    fn windows_saving_at_the_same_moment_lose_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let windows: Vec<Opened> = (0..4)
+            .map(|_| Store::open(Some(dir.path().to_path_buf()), false))
+            .collect();
+        std::thread::scope(|s| {
+            for (w, opened) in windows.iter().enumerate() {
+                s.spawn(move || {
+                    let mut p = opened.progress.clone();
+                    for n in 0..20 {
+                        p = answered(&p, &format!("0{w}-w"), &format!("{n}/0"), Value::from(n));
+                        opened.store.save(&p).unwrap();
+                    }
+                });
+            }
+        });
+        let saved = on_file(dir.path());
+        for w in 0..4 {
+            assert_eq!(
+                saved.lessons[&format!("0{w}-w")].blocks.len(),
+                20,
+                "window {w}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_file_damaged_meanwhile_is_set_aside_before_a_save_and_the_learner_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let opened = Store::open(Some(dir.path().to_path_buf()), false);
+        let first = answered(&opened.progress, "01-x", "0/0", Value::from(1));
+        opened.store.save(&first).unwrap();
+        std::fs::write(dir.path().join(FILE_NAME), "{not json").unwrap();
+        let second = answered(&first, "02-y", "0/0", Value::from(2));
+        let notice = opened
+            .store
+            .save(&second)
+            .unwrap()
+            .expect("the learner is told");
+        let aside = files_named(dir.path(), ".damaged-");
+        assert_eq!(aside.len(), 1, "{aside:?}");
+        assert_eq!(std::fs::read_to_string(&aside[0]).unwrap(), "{not json");
+        assert!(notice.contains(&show(&aside[0])), "{notice}");
+        // Everything the session knows was written, not only its latest change.
+        assert_eq!(on_file(dir.path()).lessons, second.lessons);
+    }
+
+    #[test]
+    fn a_file_a_later_version_wrote_meanwhile_is_never_written_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let opened = Store::open(Some(dir.path().to_path_buf()), false);
+        let later = r#"{"version": 9, "lessons": []}"#;
+        std::fs::write(dir.path().join(FILE_NAME), later).unwrap();
+        let err = opened.store.save(&opened.progress).unwrap_err();
+        assert!(err.to_string().contains("later tooldojo"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(FILE_NAME)).unwrap(),
+            later
+        );
+    }
+
+    #[test]
+    fn a_reset_in_another_window_is_not_undone_by_an_older_window() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Store::open(Some(dir.path().to_path_buf()), false);
+        let old = answered(&first.progress, "01-x", "0/0", Value::from(1));
+        first.store.save(&old).unwrap();
+        let (older, _) = two_windows(dir.path());
+        let reset = Store::open(Some(dir.path().to_path_buf()), true);
+        reset.store.save(&reset.progress).unwrap();
+        let later = answered(&older.progress, "02-y", "0/0", Value::from(2));
+        older.store.save(&later).unwrap();
+        let saved = on_file(dir.path());
+        assert!(!saved.lessons.contains_key("01-x"), "{saved:?}");
+        assert!(saved.lessons.contains_key("02-y"));
     }
 }

@@ -270,11 +270,15 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
             None => None,
         };
         let result = event_loop(&mut terminal, &mut app, (tx, rx), &opened.store).await;
-        if let Err(e) = opened.store.save(&app.progress_snapshot()) {
+        let told = match opened.store.save(&app.progress_snapshot()) {
+            Ok(notice) => notice,
+            Err(e) => Some(format!("could not save progress: {e}")),
+        };
+        if let Some(told) = told {
             restore_terminal();
             // Nothing is left to tell when stderr is closed too: the exit code says it.
             use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "tooldojo: could not save progress: {e}");
+            let _ = writeln!(std::io::stderr(), "tooldojo: {told}");
         }
         result
     });
@@ -349,9 +353,16 @@ async fn event_loop(
         if dirty && last_save.elapsed() >= SAVE_EVERY {
             dirty = false;
             last_save = std::time::Instant::now();
-            if let Err(e) = store.save(&app.progress_snapshot()) {
-                let _ = app.update(Input::Status(format!("Could not save progress: {e}")));
-                redraw = true;
+            match store.save(&app.progress_snapshot()) {
+                Ok(None) => {}
+                Ok(Some(notice)) => {
+                    app.show_overlay(app::Overlay::Notice(notice));
+                    redraw = true;
+                }
+                Err(e) => {
+                    let _ = app.update(Input::Status(format!("Could not save progress: {e}")));
+                    redraw = true;
+                }
             }
         }
         if redraw {
@@ -416,7 +427,9 @@ async fn event_loop(
             }
             Update::Quit => return Ok(()),
             Update::Suspend => {
-                let _ = store.save(&app.progress_snapshot());
+                if let Ok(Some(notice)) = store.save(&app.progress_snapshot()) {
+                    app.show_overlay(app::Overlay::Notice(notice));
+                }
                 dirty = false;
                 suspend(terminal)?;
                 redraw = true;
