@@ -206,4 +206,29 @@ mod tests {
         };
         assert!(two.line().ends_with("(lessons 3, 17)."), "{}", two.line());
     }
+
+    /// A pass graded on the command line while the app is open in another window: the
+    /// app's next save keeps the tick (it writes only what changed in the app).
+    #[test]
+    fn a_tick_recorded_while_the_app_is_open_survives_the_apps_save() {
+        let lessons = load_lessons(&Content::new(None, None)).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let open = |dir: &tempfile::TempDir| Store::open(Some(dir.path().to_path_buf()), false);
+        let app = open(&dir);
+        let practice = open(&dir);
+        let mut ticked = practice.progress.clone();
+        let newly = tick_graded(&lessons, &mut ticked, Function::Execute, |_, _, _| None);
+        assert_eq!(newly.len(), 1);
+        practice.store.save(&ticked).unwrap();
+        let mut mine = app.progress.clone();
+        mine.sidebar_hidden = true;
+        app.store.save(&mine).unwrap();
+        let saved = open(&dir).progress;
+        let (l, p, b, state) = &newly[0];
+        assert_eq!(
+            &saved.lessons[&lessons[*l].id].blocks[&progress::block_key(*p, *b)],
+            state
+        );
+        assert!(saved.sidebar_hidden);
+    }
 }
