@@ -1,24 +1,68 @@
-//! A playground in a big window: the arguments editor about ten rows beside the verdict,
-//! and the rules with the rows that flip across the whole width beneath them, not in a
-//! side column: the Your tools playground and a lesson's validator playground at 160x45.
+//! A playground in a big window. The Your tools playground keeps its arguments editor
+//! about ten rows beside the verdict and the rules with the rows that flip across the
+//! whole width beneath them. A lesson's playgrounds put the rules and the rows that flip in
+//! a column of their own beside the inputs, its whole height, where the rows scroll when
+//! they do not all fit; under 110 columns they stay under the inputs, as on a projector.
 
+use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
+use tooldojo::content::lessons::{BlockKind, BlockSpec};
+use tooldojo::tui::app::Options;
+use tooldojo::tui::blocks::playground::ValidatorPlayground;
 use tooldojo::tui::screens;
 use tooldojo::tui::theme::ThemeName;
 
+use crate::blocks_support::{self, ch, key};
 use crate::tui_common::{env, lessons, options, press, screen};
 
 fn app(name: &str, keys: &str) -> String {
-    let mut app = screens::build(
-        name,
-        options(ThemeName::Default, false),
-        env(),
-        Ok(lessons()),
-        Rect::new(0, 0, 160, 45),
-    )
-    .unwrap();
+    app_at(name, keys, (160, 45), options(ThemeName::Default, false))
+}
+
+fn app_at(name: &str, keys: &str, (w, h): (u16, u16), opts: Options) -> String {
+    let mut app = screens::build(name, opts, env(), Ok(lessons()), Rect::new(0, 0, w, h)).unwrap();
     let _ = press(&mut app, keys);
     screen(&app)
+}
+
+/// The keys that open the validator playground on its arguments and switch off rule `n`.
+fn rule_off(n: usize) -> String {
+    format!("<Enter><Tab>{} ", "<Down>".repeat(n))
+}
+
+/// The ids of the fixture rows that flip when rule `n` of the validator playground on the
+/// weather schema is off.
+fn flipping_ids(n: usize) -> Vec<String> {
+    let b = blocks_support::block(
+        BlockKind::Playground,
+        &[("mode", "validator"), ("schema", "weather")],
+        "",
+        BlockSpec::None,
+    );
+    let mut pg = ValidatorPlayground::from_block(&b, &blocks_support::env()).unwrap();
+    blocks_support::press(&mut pg, &[key(KeyCode::Tab)]);
+    for _ in 0..n {
+        blocks_support::press(&mut pg, &[key(KeyCode::Down)]);
+    }
+    blocks_support::press(&mut pg, &[ch(' ')]);
+    pg.flips().iter().map(|f| f.id.clone()).collect()
+}
+
+/// `id` shows on a line of `text` as a word of its own.
+fn shows(text: &str, id: &str) -> bool {
+    text.lines().any(|l| l.split_whitespace().any(|w| w == id))
+}
+
+/// Rows of the editor boxes in `text` that show no text: a box's left border followed by
+/// blanks up to its right border.
+fn empty_editor_rows(text: &str) -> usize {
+    text.lines()
+        .filter_map(|l| l.split_once("││").map(|(_, rest)| rest))
+        .filter(|rest| {
+            rest.split_once('│')
+                .is_some_and(|(inside, _)| inside.trim().is_empty())
+        })
+        .count()
 }
 
 /// The column where `what` starts on the row that holds it.
@@ -49,12 +93,118 @@ fn the_tools_playground_puts_the_rules_and_flips_under_the_editor() {
 }
 
 #[test]
-fn the_validator_playground_gives_the_flips_the_whole_width() {
-    let text = app("playground:validator", "<Enter><Tab><Down><Down> ");
+fn the_validator_playground_puts_the_rules_and_flips_beside_the_editors() {
+    let text = app("playground:validator", &rule_off(2));
+    let row_of = |what: &str| text.lines().position(|l| l.contains(what)).unwrap();
+    let rules = column_of(&text, "Rules (Space");
     let flips = column_of(&text, "Without the type check");
+    let editor = column_of(&text, "╭ arguments");
     assert!(
-        flips < 40,
-        "the flips beside the rules, from the left:\n{text}"
+        rules > editor + 40 && flips == rules,
+        "a column beside:\n{text}"
+    );
+    assert!(
+        row_of("Rules (Space") < row_of("╭ schema")
+            && row_of("Without the type") < row_of("✗ rejected  {"),
+        "from the top, beside the editors:\n{text}"
     );
     insta::assert_snapshot!("validator_playground_rule_off_160x45", text);
+}
+
+#[test]
+fn at_160x45_no_row_that_flips_is_cut_while_the_editors_show_empty_rows() {
+    // Lesson 3's case: the type check off, 24 rows flip, the arguments hold one line.
+    let text = app("playground:validator", &rule_off(2));
+    let ids = flipping_ids(2);
+    assert_eq!(ids.len(), 24, "{ids:?}");
+    assert!(
+        empty_editor_rows(&text) > 0,
+        "the editors keep room to type:\n{text}"
+    );
+    for id in &ids {
+        assert!(shows(&text, id), "{id} is not cut:\n{text}");
+    }
+    assert!(
+        !text.contains("more lines below"),
+        "nothing is cut:\n{text}"
+    );
+}
+
+#[test]
+fn rows_that_do_not_fit_the_side_column_say_so_and_scroll() {
+    // The value constraints off: 25 rows with long messages, more than 160x45 shows.
+    let n = 4;
+    let ids = flipping_ids(n);
+    let mut app = screens::build(
+        "playground:validator",
+        options(ThemeName::Default, false),
+        env(),
+        Ok(lessons()),
+        Rect::new(0, 0, 160, 45),
+    )
+    .unwrap();
+    let _ = press(&mut app, &rule_off(n));
+    let first = screen(&app);
+    assert!(first.contains("more lines below: PgDn"), "{first}");
+    assert!(
+        first.contains("PgUp/PgDn rows that flip"),
+        "the key bar says so:\n{first}"
+    );
+    let mut seen = first.clone();
+    let mut text = first;
+    for _ in 0..6 {
+        let _ = press(&mut app, "<PgDn>");
+        text = screen(&app);
+        seen.push_str(&text);
+    }
+    assert!(
+        text.contains("lines above: PgUp") && !text.contains("below"),
+        "{text}"
+    );
+    for id in &ids {
+        assert!(shows(&seen, id), "{id} is reached by paging:\n{text}");
+    }
+    // The editors stay where they were: only the rows moved.
+    assert!(text.contains("╭ arguments"), "{text}");
+}
+
+#[test]
+fn under_110_columns_the_rules_stay_under_the_inputs() {
+    let text = app_at(
+        "playground:validator",
+        &rule_off(2),
+        (80, 24),
+        options(ThemeName::Default, false),
+    );
+    let row_of = |what: &str| text.lines().position(|l| l.contains(what)).unwrap();
+    assert!(row_of("Rules (Space") > row_of("╭ arguments"), "{text}");
+    assert!(shows(&text, "seed-type"), "{text}");
+    insta::assert_snapshot!("validator_playground_rule_off_80x24", text);
+    let ascii = app_at(
+        "playground:validator",
+        &rule_off(2),
+        (80, 24),
+        options(ThemeName::Projector, true),
+    );
+    assert!(ascii.is_ascii(), "{ascii}");
+    insta::assert_snapshot!("validator_playground_rule_off_80x24_projector_ascii", ascii);
+}
+
+#[test]
+fn the_executor_playground_puts_the_rules_and_flips_beside_its_inputs() {
+    // Tenant scoping off: the cross-tenant leak shows beside the envelope.
+    let keys = format!("<Enter><Tab>{} ", "<Down>".repeat(4));
+    let text = app("playground:executor", &keys);
+    let rules = column_of(&text, "Rules (Space");
+    let envelope = column_of(&text, "Envelope");
+    assert!(rules > envelope, "{text}");
+    assert!(text.contains("LEAK, alpha's ticket"), "{text}");
+    insta::assert_snapshot!("executor_playground_rule_off_160x45", text);
+    let narrow = app_at(
+        "playground:executor",
+        &keys,
+        (80, 24),
+        options(ThemeName::Default, false),
+    );
+    insta::assert_snapshot!("executor_playground_rule_off_80x24", narrow);
 }

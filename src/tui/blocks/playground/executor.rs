@@ -25,11 +25,12 @@ use crate::tui::blocks::panels::{self, Flip, StageState};
 use crate::tui::blocks::{BlockEnv, KeyHint};
 use crate::tui::theme::Theme;
 
+mod layout;
+
 pub const TENANTS: [&str; 3] = ["alpha", "beta", "gamma"];
-const WIDE: u16 = 110;
-const EDITOR_H: u16 = 8;
-/// Inner width from which the tool field and the context get a line each (with hints).
-const ROOMY: u16 = 100;
+/// Width from which the tool field and the context get a line each, with their hints
+/// (the context line is then 81 columns).
+const ROOMY: u16 = 82;
 
 /// The executor playground's inputs and latest run.
 pub struct ExecutorEngine {
@@ -237,17 +238,6 @@ impl ExecutorEngine {
         out
     }
 
-    /// Rows the envelope needs beside the argument editor at inner width `inner`.
-    fn envelope_rows(&self, inner: u16) -> u16 {
-        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-        let split = if inner >= WIDE { 40 } else { 50 };
-        let w = (inner - inner * split / 100).saturating_sub(1);
-        let n = self
-            .envelope_lines(&theme, usize::from(w), usize::MAX)
-            .len();
-        u16::try_from(n).unwrap_or(u16::MAX)
-    }
-
     /// The context goes on a row of its own when the block is roomy or when it does not
     /// fit beside the short tool field (it is never cut at the right edge).
     fn context_own_row(&self, theme: &Theme, inner_width: u16) -> bool {
@@ -379,40 +369,6 @@ impl ExecutorEngine {
         rest
     }
 
-    /// Rows of the argument editor at inner width `inner` when `room` rows are free for
-    /// it: [`EDITOR_H`] at least, its whole text when there is room.
-    fn editor_rows(&self, inner: u16, room: u16) -> u16 {
-        let split = if inner >= WIDE { 40 } else { 50 };
-        let w = inner * split / 100;
-        let full = self.args.full_height(w).max(self.envelope_rows(inner));
-        full.min(room).max(EDITOR_H)
-    }
-
-    /// The argument editor beside the envelope.
-    fn draw_editors(&self, c: &Canvas<Safeguard>, eds: Rect, wide: bool, buf: &mut Buffer) {
-        let Canvas { shell, theme, show } = *c;
-        let split = if wide { 40 } else { 50 };
-        let [aa, ea] = eds.layout(&Layout::horizontal([
-            Constraint::Percentage(split),
-            Constraint::Percentage(100 - split),
-        ]));
-        self.args.render(
-            aa,
-            buf,
-            theme,
-            shell.edits(Panel::Args),
-            "arguments",
-            shell.shows(Panel::Args, show),
-        );
-        let ea = Rect {
-            x: ea.x + 1,
-            width: ea.width.saturating_sub(1),
-            ..ea
-        };
-        let env = self.envelope_lines(theme, ea.width as usize, ea.height as usize);
-        common::draw_lines(ea, buf, &env, 0);
-    }
-
     fn change_context(&mut self, key: &KeyEvent, focus: Panel) -> bool {
         let n = TENANTS.len();
         if is_char(key, 't') || (focus == Panel::Context && is_right(key)) {
@@ -524,48 +480,15 @@ impl Engine for ExecutorEngine {
     }
 
     fn height(&self, shell: &Shell<Safeguard>, width: u16, available: u16) -> u16 {
-        let inner = width.saturating_sub(2);
-        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-        let rules = shell.rules_panel_height(inner);
-        let res = self.result_lines(&theme, inner as usize, shell.off()).len() as u16;
-        let fixed = 2 + self.top_rows(inner) + res + rules;
-        fixed + self.editor_rows(inner, available.saturating_sub(fixed))
+        self.height_in(shell, width, available)
     }
 
     fn render(&self, c: &Canvas<Safeguard>, inner: Rect, buf: &mut Buffer) {
-        let Canvas { shell, theme, show } = *c;
-        let rest = self.draw_top(c, inner, buf);
-        let res = self.result_lines(theme, rest.width as usize, shell.off());
-        let fixed = res.len() as u16 + shell.rules_panel_height(inner.width);
-        let eh = rest
-            .height
-            .saturating_sub(fixed)
-            .max(EDITOR_H)
-            .min(rest.height);
-        let rh = (res.len() as u16).min(rest.height.saturating_sub(eh));
-        let [eds, ra, rules] = rest.layout(&Layout::vertical([
-            Constraint::Length(eh),
-            Constraint::Length(rh),
-            Constraint::Fill(1),
-        ]));
-        self.draw_editors(c, eds, inner.width >= WIDE, buf);
-        common::draw_lines(ra, buf, &res, 0);
-        shell.draw_rules(theme, rules, buf, show);
+        self.render_in(c, inner, buf);
     }
 
     fn focus_line(&self, shell: &Shell<Safeguard>, width: u16) -> u16 {
-        let top = self.top_rows(width.saturating_sub(2));
-        if shell.edits(Panel::Args) {
-            // The editor box has a top border; it scrolls past its height.
-            let inner = width.saturating_sub(2);
-            let split = if inner >= WIDE { 40 } else { 50 };
-            let box_w = inner * split / 100;
-            let row = (self.args.wrapped(box_w.saturating_sub(2)).1 as u16)
-                .min(EDITOR_H.saturating_sub(3));
-            return 1 + top + 1 + row;
-        }
-        // Otherwise the verdict under the editor.
-        1 + top + EDITOR_H
+        self.focus_row(shell, width)
     }
 
     fn save(&self) -> Map<String, Value> {

@@ -3,6 +3,8 @@
 //! its own panes.
 //!
 //! - [`shell`]: the shell every playground shares;
+//! - [`side`]: the column beside a wide playground's inputs, the rules over the rows
+//!   that flip;
 //! - [`validator`]: `mode=validator`, schema and argument editors;
 //! - [`executor`]: `mode=executor`, a tool field, a trusted context and an argument editor.
 //!
@@ -10,6 +12,7 @@
 
 pub mod executor;
 pub mod shell;
+pub mod side;
 pub mod validator;
 
 use crossterm::event::KeyEvent;

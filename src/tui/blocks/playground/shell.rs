@@ -1,5 +1,7 @@
 //! The shell both playgrounds share: which pane has the focus, Tab and the rule switches,
-//! typing into the engine's editors, the rules-and-flips panel, clicks, and save/restore.
+//! typing into the engine's editors, the rules-and-flips panel (under the inputs, or in
+//! the side column of a wide playground, where the rows that flip scroll), clicks, and
+//! save/restore.
 
 use std::cell::Cell;
 
@@ -8,6 +10,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use serde_json::Value;
 
+use super::side::{self, SideView};
 use super::{Engine, KeyEffect, Panel, RuleSwitch};
 use crate::switches::Switch;
 use crate::tui::blocks::common::{frame, is_char, is_down, is_up, plain};
@@ -26,6 +29,15 @@ pub struct Shell<R> {
     rule_cursor: usize,
     flips: Vec<Flip>,
     flip_total: usize,
+    /// The first of the rows that flip the side column shows.
+    flip_top: usize,
+    /// What the side column showed of the rows that flip at the last draw (nothing when
+    /// the rules were drawn under the inputs).
+    side_view: Cell<SideView>,
+    /// The block was entered at the last draw (its keys work).
+    entered: Cell<bool>,
+    /// The rows the page offered the block at its last layout (0: none yet).
+    room: Cell<u16>,
     /// What the rows the switches are tried on are called ("fixture rows").
     rows: &'static str,
     edited: bool,
@@ -42,6 +54,10 @@ impl<R: RuleSwitch> Shell<R> {
             rule_cursor: 0,
             flips: Vec::new(),
             flip_total: 0,
+            flip_top: 0,
+            side_view: Cell::new(SideView::default()),
+            entered: Cell::new(false),
+            room: Cell::new(0),
             rows,
             edited: false,
             switched: false,
@@ -58,6 +74,12 @@ impl<R: RuleSwitch> Shell<R> {
 
     pub fn off(&self) -> Option<R> {
         self.off
+    }
+
+    /// The rows the page offered the block at its last layout (0: none yet): the focus
+    /// line is found in the layout the block then took.
+    pub fn room(&self) -> u16 {
+        self.room.get()
     }
 
     /// `panel` has the focus and the block is shown as focused.
@@ -97,6 +119,54 @@ impl<R: RuleSwitch> Shell<R> {
         let ra = self.rules_panel(&labels, cursor).render(theme, area, buf);
         let (origin, _) = self.drawn.get();
         self.drawn.set((origin, ra));
+        self.side_view.set(SideView::default());
+    }
+
+    /// Rows the side column needs at `width` to show every row that flips.
+    pub fn side_height(&self, width: u16) -> u16 {
+        side::height(&self.rules_panel(&Self::labels(), None), width)
+    }
+
+    /// Rows the side column needs at least at `width` (the rows that flip then scroll).
+    pub fn side_least(&self, width: u16) -> u16 {
+        side::least(&self.rules_panel(&Self::labels(), None), width)
+    }
+
+    /// The row of the rule cursor, counted from the switches' heading (row 0).
+    pub fn rule_row(&self) -> u16 {
+        u16::try_from(self.rule_cursor + 1).unwrap_or(u16::MAX)
+    }
+
+    /// Draw the side column of a wide playground (the switches over the rows that flip)
+    /// and remember where its switches went and how much of the rows it showed.
+    pub fn draw_side(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show: bool) {
+        let labels = Self::labels();
+        let cursor = self.shows(Panel::Rules, show).then_some(self.rule_cursor);
+        // Until the block is entered, PgUp and PgDn move the page, not the rows.
+        let keys = if self.entered.get() {
+            ("PgUp", "PgDn")
+        } else {
+            ("Enter, then PgUp", "Enter, then PgDn")
+        };
+        let panel = self.rules_panel(&labels, cursor);
+        let (ra, view) = side::render(&panel, theme, (area, buf), self.flip_top, keys);
+        let (origin, _) = self.drawn.get();
+        self.drawn.set((origin, ra));
+        self.side_view.set(view);
+    }
+
+    /// PgUp and PgDn page through the rows that flip while the side column cuts them.
+    fn page_flips(&mut self, key: &KeyEvent) -> Option<BlockOutcome> {
+        let down = plain(key, KeyCode::PageDown);
+        if !(down || plain(key, KeyCode::PageUp)) {
+            return None;
+        }
+        let view = self.side_view.get();
+        if !view.cut() {
+            return None;
+        }
+        self.flip_top = view.paged(self.flip_top, down);
+        Some(BlockOutcome::Consumed)
     }
 }
 
@@ -178,6 +248,7 @@ impl<E: Engine> Playground<E> {
 
     fn set_off(&mut self, rule: Option<E::Rule>) {
         self.shell.off = rule;
+        self.shell.flip_top = 0;
         self.shell.switched = true;
         self.refresh();
         self.refresh_flips();
@@ -257,6 +328,9 @@ impl<E: Engine> Playground<E> {
 
     /// Keys of the focused pane when nobody is typing.
     fn pane_key(&mut self, key: KeyEvent) -> BlockOutcome {
+        if let Some(outcome) = self.shell.page_flips(&key) {
+            return outcome;
+        }
         let focus = self.shell.focus;
         if let Some(effect) = self.engine.key(focus, &key) {
             if effect == KeyEffect::Edited {
@@ -358,6 +432,7 @@ impl<E: Engine> BlockWidget for Playground<E> {
     }
 
     fn height_for(&self, width: u16, available: u16) -> u16 {
+        self.shell.room.set(available);
         self.engine.height(&self.shell, width, available)
     }
 
@@ -369,6 +444,7 @@ impl<E: Engine> BlockWidget for Playground<E> {
             return;
         }
         self.shell.drawn.set(((area.x, area.y), Rect::default()));
+        self.shell.entered.set(ctx.active);
         let canvas = Canvas {
             shell: &self.shell,
             theme,
@@ -447,6 +523,9 @@ impl<E: Engine> BlockWidget for Playground<E> {
         if self.engine.error_spot().is_some() {
             v.push(KeyHint::new("g", "go to JSON error"));
         }
+        if self.shell.side_view.get().cut() {
+            v.push(KeyHint::new("PgUp/PgDn", "rows that flip"));
+        }
         v.push(KeyHint::new("Esc", "back to page"));
         v
     }
@@ -455,7 +534,7 @@ impl<E: Engine> BlockWidget for Playground<E> {
         self.shell.editing
     }
 
-    /// More room makes the editors taller.
+    /// More room makes the editors taller, or shows more of the rows that flip.
     fn fills_room(&self) -> bool {
         true
     }

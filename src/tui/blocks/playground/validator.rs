@@ -6,7 +6,7 @@
 
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use serde_json::{Map, Value, json};
 
@@ -14,7 +14,7 @@ use super::validator_run::{
     JsonError, VAL_STAGES, ValRun, load_named_schemas, parse_schema_text, run_validator,
     run_validator_case, schema_text, schema_text_at, stage_label,
 };
-use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell, rules_from};
+use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
 use crate::content::lessons::Block;
 use crate::tui::blocks::common::{
     self, is_char, is_left, is_right, verdict_line, verdict_lines, wrap_prefixed,
@@ -26,8 +26,7 @@ use crate::tui::theme::Theme;
 use crate::validate::cases::{NamedSchema, ValidatorCase, Verdict};
 use crate::validate::{CheckKind, Rule};
 
-const WIDE: u16 = 110;
-const EDITOR_H: u16 = 8;
+mod layout;
 
 /// The result of the latest run.
 #[derive(Debug, Clone, PartialEq)]
@@ -319,176 +318,6 @@ impl ValidatorEngine {
         let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
         self.result_lines(&theme, usize::from(width), off).len() as u16
     }
-
-    /// Rows for the schema and argument boxes when `room` rows are left for both at
-    /// `width` (each box `width` wide): each gets at least [`EDITOR_H`] and what its
-    /// text needs, the schema first.
-    fn editor_rows(&self, width: u16, room: u16) -> (u16, u16) {
-        let schema = self.schema_view(width).full_height(width).max(EDITOR_H);
-        let args = self.args_editor.full_height(width).max(EDITOR_H);
-        let s = schema.min(room.saturating_sub(EDITOR_H)).max(EDITOR_H);
-        let a = args.max(room.saturating_sub(s)).min(room.saturating_sub(s));
-        (s, a)
-    }
-
-    /// The editors' sizes at first, before the page gives them more: each up to a modest
-    /// size, so a short window still shows the verdict.
-    fn modest_editors(&self, box_w: u16) -> u16 {
-        let full = |e: &Editor| e.full_height(box_w).clamp(EDITOR_H, EDITOR_H + 4);
-        full(&self.schema_view(box_w)) + full(&self.args_editor)
-    }
-
-    /// Rows of the wide layout's top band in `inner` columns, when the editors take `eds`
-    /// rows: the picker and the editors on the left beside the verdict on the right.
-    fn wide_band(&self, shell: &Shell<Rule>, inner: u16, eds: u16) -> u16 {
-        let col = inner / 2;
-        (self.picker_height(col) + eds).max(self.result_height(col.saturating_sub(1), shell.off()))
-    }
-
-    /// A band of two columns, picker and editors on the left and the verdict on the right,
-    /// over the rules and the rows that flip across the whole width (a big window gives the
-    /// flips its width, not a side column's).
-    fn render_wide(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
-        let Canvas { shell, theme, show } = *c;
-        let rules_h = shell.rules_panel_height(inner.width);
-        let band_h = inner
-            .height
-            .saturating_sub(rules_h + 1)
-            .max(self.picker_height(inner.width / 2) + 2 * EDITOR_H.min(inner.height / 4));
-        let band = Rect {
-            height: band_h.min(inner.height),
-            ..inner
-        };
-        let [left, right] = band.layout(&Layout::horizontal([
-            Constraint::Percentage(50),
-            Constraint::Percentage(50),
-        ]));
-        let picker =
-            self.picker_lines(theme, shell.shows(Panel::Schema, show), left.width as usize);
-        let ph = (picker.len() as u16).min(left.height);
-        let (sh, ah) = self.editor_rows(left.width, left.height.saturating_sub(ph));
-        let [pick, sch, args] = left.layout(&Layout::vertical([
-            Constraint::Length(ph),
-            Constraint::Length(sh),
-            Constraint::Length(ah),
-        ]));
-        common::draw_lines(pick, buf, &picker, 0);
-        self.draw_editors(c, sch, args, buf);
-        let right = Rect {
-            x: right.x + 1,
-            width: right.width.saturating_sub(1),
-            ..right
-        };
-        let res = self.result_lines(theme, right.width as usize, shell.off());
-        let rh = (res.len() as u16).min(right.height);
-        common::draw_lines(
-            Rect {
-                height: rh,
-                ..right
-            },
-            buf,
-            &res,
-            0,
-        );
-        let rules = rules_from(inner, band.bottom() + 1);
-        shell.draw_rules(theme, rules, buf, show);
-    }
-
-    /// One column: picker, the editors side by side, results, rules. The editors take
-    /// the rows the other parts leave.
-    fn render_narrow(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
-        let Canvas { shell, theme, show } = *c;
-        let res = self.result_lines(theme, inner.width as usize, shell.off());
-        let picker = self.picker_lines(
-            theme,
-            shell.shows(Panel::Schema, show),
-            inner.width as usize,
-        );
-        let ph = (picker.len() as u16)
-            .min(inner.height.saturating_sub(1))
-            .max(1);
-        let fixed = res.len() as u16 + shell.rules_panel_height(inner.width);
-        let eh = inner
-            .height
-            .saturating_sub(ph + fixed)
-            .max(EDITOR_H)
-            .min(inner.height.saturating_sub(ph));
-        let rest = inner.height.saturating_sub(ph + eh);
-        let rh = (res.len() as u16).min(rest);
-        let [pick, eds, ra, rules] = inner.layout(&Layout::vertical([
-            Constraint::Length(ph),
-            Constraint::Length(eh),
-            Constraint::Length(rh),
-            Constraint::Fill(1),
-        ]));
-        common::draw_lines(pick, buf, &picker, 0);
-        let [sa, aa] = eds.layout(&Layout::horizontal([
-            Constraint::Percentage(50),
-            Constraint::Percentage(50),
-        ]));
-        self.draw_editors(c, sa, aa, buf);
-        common::draw_lines(ra, buf, &res, 0);
-        shell.draw_rules(theme, rules, buf, show);
-    }
-
-    /// The block's height at `width` when the page can give it `available` rows: the
-    /// editors show their whole text when there is room, at least [`EDITOR_H`] rows.
-    fn height_in(&self, shell: &Shell<Rule>, width: u16, available: u16) -> u16 {
-        let inner = width.saturating_sub(2);
-        let wide = inner >= WIDE;
-        let col = if wide { inner / 2 } else { inner };
-        let box_w = if wide { col } else { col / 2 };
-        let full = |e: &Editor| e.full_height(box_w).max(EDITOR_H);
-        let (s, a) = (full(&self.schema_view(box_w)), full(&self.args_editor));
-        // What the page sees at first: editors up to a modest size, so a short window
-        // still shows the verdict; more room lets them show everything.
-        let (grown, base) = if wide {
-            (s + a, self.modest_editors(box_w))
-        } else {
-            (s.max(a), s.max(a).min(EDITOR_H + 4))
-        };
-        let rules = shell.rules_panel_height(inner);
-        let fixed = if wide {
-            self.picker_height(col) + 1 + rules
-        } else {
-            self.picker_height(col) + self.result_height(inner, shell.off()) + rules
-        };
-        let room = available.saturating_sub(2 + fixed);
-        let eds = grown.min(room).max(base);
-        let body = if wide {
-            self.wide_band(shell, inner, eds) + 1 + rules
-        } else {
-            fixed + eds
-        };
-        body + 2
-    }
-
-    fn draw_editors(&self, c: &Canvas<Rule>, schema_area: Rect, args_area: Rect, buf: &mut Buffer) {
-        let Canvas { shell, theme, show } = *c;
-        self.schema_w.set(schema_area.width);
-        let view = if shell.edits(Panel::Schema) {
-            std::borrow::Cow::Borrowed(&self.schema_editor)
-        } else {
-            self.schema_view(schema_area.width)
-        };
-        view.render(
-            schema_area,
-            buf,
-            theme,
-            shell.edits(Panel::Schema),
-            "schema",
-            shell.shows(Panel::Schema, show),
-        );
-        self.schema_editor.drawn_as(&view);
-        self.args_editor.render(
-            args_area,
-            buf,
-            theme,
-            shell.edits(Panel::Args),
-            "arguments",
-            shell.shows(Panel::Args, show),
-        );
-    }
 }
 
 impl Engine for ValidatorEngine {
@@ -608,48 +437,11 @@ impl Engine for ValidatorEngine {
     }
 
     fn render(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
-        if inner.width >= WIDE {
-            self.render_wide(c, inner, buf);
-        } else {
-            self.render_narrow(c, inner, buf);
-        }
+        self.render_in(c, inner, buf);
     }
 
     fn focus_line(&self, shell: &Shell<Rule>, width: u16) -> u16 {
-        let inner = width.saturating_sub(2);
-        let wide = inner >= WIDE;
-        let col = if wide { inner / 2 } else { inner };
-        let ph = self.picker_height(col);
-        let body = self.height(shell, width, 0).saturating_sub(2);
-        let rules = shell.rules_panel_height(inner);
-        let eds = if wide {
-            let band = body.saturating_sub(rules + 1);
-            band.saturating_sub(ph)
-        } else {
-            let fixed = self.result_height(inner, shell.off()) + rules;
-            body.saturating_sub(ph + fixed)
-        };
-        if !shell.editing() && shell.focus() == Panel::Schema {
-            // Choosing a schema keeps its picker in view.
-            return 1;
-        }
-        if !shell.editing() && wide && shell.focus() == Panel::Rules {
-            // The rules, under the band of editors and verdict.
-            return 1 + ph + eds + 1;
-        }
-        if !shell.editing() {
-            // The verdict: right column top when wide, under the editors when narrow.
-            return if wide { 1 } else { 1 + ph + eds };
-        }
-        let box_w = if wide { col } else { col / 2 };
-        let (schema_h, _) = self.editor_rows(col, eds);
-        let (top, ed, h) = match shell.focus() {
-            Panel::Schema => (0, &self.schema_editor, if wide { schema_h } else { eds }),
-            _ if wide => (schema_h, &self.args_editor, eds.saturating_sub(schema_h)),
-            _ => (0, &self.args_editor, eds),
-        };
-        let row = (ed.wrapped(box_w.saturating_sub(2)).1 as u16).min(h.saturating_sub(3));
-        1 + ph + top + 1 + row
+        self.focus_row(shell, width)
     }
 
     fn save(&self) -> Map<String, Value> {

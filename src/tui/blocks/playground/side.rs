@@ -1,0 +1,335 @@
+//! The column beside a wide playground's inputs: the rule switches, and under them the
+//! fixture rows that flip with the switched-off rule, a row to a line where it fits. When
+//! the rows do not all fit the column they scroll, and the cut says how many lines lie
+//! above and below it and which keys bring them.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+
+use crate::text::{fit, width as width_of};
+use crate::tui::blocks::common::{draw_lines, mark_cut, wrap_prefixed};
+use crate::tui::blocks::panels::{self, Flip, RulesPanel};
+use crate::tui::theme::Theme;
+
+/// Columns the rule switches take (their labels are short).
+const RULES_W: usize = 30;
+/// Rows of the flips the column keeps at least when the block is cut short: enough for
+/// a row between the two cut marks.
+const LEAST_ROWS: usize = 3;
+
+/// What one draw of the column showed: the rows that flip it had room for, and how many
+/// there are in all (for scrolling them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SideView {
+    pub shown: usize,
+    pub total: usize,
+}
+
+impl SideView {
+    /// Some rows that flip did not fit.
+    pub fn cut(self) -> bool {
+        self.total > self.shown
+    }
+
+    /// The first row shown after moving `top` a page down (`down`) or up: a page less the
+    /// two rows the cut marks take, within what there is.
+    pub fn paged(self, top: usize, down: bool) -> usize {
+        let step = self.shown.saturating_sub(2).max(1);
+        let most = self.total.saturating_sub(self.shown);
+        if down {
+            (top + step).min(most)
+        } else {
+            top.min(most).saturating_sub(step)
+        }
+    }
+}
+
+/// The column's parts at one width: the switches, the heading over the rows that flip,
+/// and those rows.
+struct Parts {
+    rules: Vec<Line<'static>>,
+    head: Vec<Line<'static>>,
+    rows: Vec<Line<'static>>,
+}
+
+fn parts(p: &RulesPanel, theme: &Theme, width: usize) -> Parts {
+    let rules = panels::rule_lines(theme, p.labels, p.off, p.cursor, width.min(RULES_W));
+    let (head, rows) = flips(p, theme, width);
+    Parts { rules, head, rows }
+}
+
+/// The heading over the rows that flip (with the line naming their columns), and the
+/// rows, `width` wide.
+fn flips(p: &RulesPanel, theme: &Theme, width: usize) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+    let off = p.off.and_then(|i| p.labels.get(i).copied());
+    let table = (p.flips, p.flip_total, p.rows);
+    match off {
+        Some(rule) if !p.flips.is_empty() => {
+            let count = format!("{} of {} {} flip", p.flips.len(), p.flip_total, p.rows);
+            let title = format!("Without the {rule}:");
+            // The count goes under the heading when both do not fit on one line.
+            let mut head = if width_of(&title) + 1 + width_of(&count) <= width {
+                vec![Line::from(vec![
+                    Span::styled(format!("{title} "), theme.heading),
+                    Span::styled(count, theme.warn),
+                ])]
+            } else {
+                let mut v = wrap_prefixed(Vec::new(), &title, width, theme.heading);
+                v.extend(wrap_prefixed(Vec::new(), &count, width, theme.warn));
+                v
+            };
+            let mut rows = flip_table(theme, p.flips, width);
+            // The line naming the columns stays with the heading while the rows scroll.
+            head.push(rows.remove(0));
+            (head, rows)
+        }
+        // No rule off, or none of the rows depends on it: the shared words say so.
+        _ => (panels::flip_lines(theme, off, table, width), Vec::new()),
+    }
+}
+
+/// Columns of the row names when they get a column: the longest name, at most a third
+/// of the line (a longer name takes a line of its own).
+fn id_column(flips: &[Flip], width: usize) -> usize {
+    let longest = flips.iter().map(|f| width_of(&f.id)).max().unwrap_or(0);
+    longest.clamp(3, (width / 3).max(3))
+}
+
+/// The dim line naming the columns: `row   with the rule → without it` (`idw` 0: the
+/// names on lines of their own).
+fn header(theme: &Theme, idw: usize, width: usize) -> Line<'static> {
+    let words = format!("with the rule {} without it", theme.sym.arrow);
+    let text = if idw == 0 {
+        format!("  {words}")
+    } else {
+        format!("{}  {words}", fit("row", idw, theme.sym.ellipsis))
+    };
+    Line::styled(fit(&text, width, theme.sym.ellipsis), theme.dim)
+}
+
+/// The rows that flip with the line naming their columns, in whichever of two forms
+/// takes fewer lines: the names in a column beside the results, or each name on a line
+/// of its own over its results (better in a narrow column, where the results would
+/// wrap beside a column of names; the form kept when both take as many).
+pub fn flip_table(theme: &Theme, flips: &[Flip], width: usize) -> Vec<Line<'static>> {
+    let beside = flip_rows(theme, flips, width, id_column(flips, width));
+    let over = flip_rows(theme, flips, width, 0);
+    let (idw, rows) = if over.len() <= beside.len() {
+        (0, over)
+    } else {
+        (id_column(flips, width), beside)
+    };
+    let mut out = vec![header(theme, idw, width)];
+    out.extend(rows);
+    out
+}
+
+/// The rows that flip, a row to a line: its name (in a column `idw` wide; 0: on a line
+/// of its own), what it gets with every rule on and, after an arrow, what it gets with
+/// the rule off. A row too long for its line puts the second result on the next line,
+/// under the first; a name too long for its column takes a line of its own. Every word
+/// shows: long results wrap, nothing is cut.
+fn flip_rows(theme: &Theme, flips: &[Flip], width: usize, idw: usize) -> Vec<Line<'static>> {
+    let indent = if idw == 0 { 2 } else { idw + 2 };
+    let style = |ok: bool| if ok { theme.ok } else { theme.bad };
+    let cell = |ok: bool, text: &str| {
+        let mark = if ok { theme.sym.ok } else { theme.sym.bad };
+        format!("{mark} {}", crate::sanitize::clean(text, false))
+    };
+    let arrow = format!("{} ", theme.sym.arrow);
+    let mut out = Vec::new();
+    for f in flips {
+        let id = crate::sanitize::clean(&f.id, false);
+        let lead = if idw > 0 && width_of(&id) <= idw {
+            format!("{}  ", fit(&id, idw, theme.sym.ellipsis))
+        } else {
+            out.extend(wrap_prefixed(Vec::new(), &id, width, theme.base));
+            " ".repeat(indent)
+        };
+        let (with, without) = (cell(f.with_ok, &f.with), cell(f.without_ok, &f.without));
+        let one = indent + width_of(&with) + 1 + width_of(&arrow) + width_of(&without);
+        if one <= width {
+            out.push(Line::from(vec![
+                Span::styled(lead, theme.base),
+                Span::styled(with, style(f.with_ok)),
+                Span::styled(format!(" {arrow}"), theme.dim),
+                Span::styled(without, style(f.without_ok)),
+            ]));
+            continue;
+        }
+        out.extend(wrap_prefixed(
+            vec![Span::styled(lead, theme.base)],
+            &with,
+            width,
+            style(f.with_ok),
+        ));
+        out.extend(wrap_prefixed(
+            vec![
+                Span::raw(" ".repeat(indent)),
+                Span::styled(arrow.clone(), theme.dim),
+            ],
+            &without,
+            width,
+            style(f.without_ok),
+        ));
+    }
+    out
+}
+
+fn rows_u16(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+/// Rows the column needs at `width` to show everything.
+pub fn height(p: &RulesPanel, width: u16) -> u16 {
+    let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+    let parts = parts(p, &theme, usize::from(width));
+    rows_u16(parts.rules.len() + 1 + parts.head.len() + parts.rows.len())
+}
+
+/// Rows the column needs at least at `width`: the switches, the heading, and a few of
+/// the rows that flip (the others scroll).
+pub fn least(p: &RulesPanel, width: u16) -> u16 {
+    let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+    let parts = parts(p, &theme, usize::from(width));
+    let rows = parts.rows.len().min(LEAST_ROWS);
+    rows_u16(parts.rules.len() + 1 + parts.head.len() + rows)
+}
+
+/// Draw the column into `area`, the rows that flip from row `top` on, their cut marked
+/// with `keys` (up, down). Returns the switches' area (the heading row, then a row a
+/// switch: for mapping clicks) and what the rows that flip showed.
+pub fn render(
+    p: &RulesPanel,
+    theme: &Theme,
+    (area, buf): (Rect, &mut Buffer),
+    top: usize,
+    keys: (&str, &str),
+) -> (Rect, SideView) {
+    let parts = parts(p, theme, usize::from(area.width));
+    let rules_h = rows_u16(parts.rules.len()).min(area.height);
+    let rules = Rect {
+        height: rules_h,
+        width: area.width.min(rows_u16(RULES_W)),
+        ..area
+    };
+    draw_lines(rules, buf, &parts.rules, 0);
+    let below = |y: u16| Rect {
+        y: y.min(area.bottom()),
+        height: area.bottom().saturating_sub(y),
+        ..area
+    };
+    let head = below(rules.bottom() + 1);
+    draw_lines(head, buf, &parts.head, 0);
+    let table = below(head.y + rows_u16(parts.head.len()));
+    let view = SideView {
+        shown: usize::from(table.height).min(parts.rows.len()),
+        total: parts.rows.len(),
+    };
+    let top = top.min(view.total.saturating_sub(view.shown));
+    draw_lines(table, buf, &parts.rows, top);
+    mark_cut(table, buf, theme, (top, view.total), keys);
+    (rules, view)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::theme::ThemeName;
+
+    fn flip(id: &str, with: &str, without: &str) -> Flip {
+        Flip {
+            id: id.to_owned(),
+            with: with.to_owned(),
+            with_ok: false,
+            without: without.to_owned(),
+            without_ok: without == "ok",
+        }
+    }
+
+    fn text(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(|l| l.to_string()).collect()
+    }
+
+    #[test]
+    fn a_row_that_fits_takes_one_line_with_its_name_in_a_column() {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let flips = [
+            flip("seed-type", "type error: days expected int, got str", "ok"),
+            flip(
+                "trap-true-as-int",
+                "type error: days expected int, got bool",
+                "ok",
+            ),
+        ];
+        let lines = text(&flip_table(&theme, &flips, 80));
+        assert_eq!(lines.len(), 3, "{lines:#?}");
+        assert!(
+            lines[0].starts_with("row               with the rule"),
+            "{lines:#?}"
+        );
+        assert!(
+            lines[1].starts_with("seed-type         ✗ type error"),
+            "{lines:#?}"
+        );
+        assert!(lines[2].ends_with("got bool → ✓ ok"), "{lines:#?}");
+    }
+
+    #[test]
+    fn in_a_narrow_column_each_name_goes_over_its_results() {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let flips = [
+            flip(
+                "trap-exponent-as-int",
+                "type error: days expected int, got float",
+                "ok",
+            ),
+            flip(
+                "trap-int-as-float",
+                "type error: x expected float, got int",
+                "ok",
+            ),
+        ];
+        let lines = text(&flip_table(&theme, &flips, 60));
+        assert_eq!(lines.len(), 5, "{lines:#?}");
+        assert_eq!(lines[1], "trap-exponent-as-int");
+        assert_eq!(
+            lines[2],
+            "  ✗ type error: days expected int, got float → ✓ ok"
+        );
+    }
+
+    #[test]
+    fn a_long_row_wraps_under_its_first_result_and_loses_no_word() {
+        let theme = Theme::new(ThemeName::Mono, true);
+        let long = "value error: room must match the pattern ^[A-Z]-[0-9]{2}$, got \"B-123\"";
+        let flips = [flip("value-pattern", long, "ok")];
+        for width in [20, 40, 60] {
+            let lines = text(&flip_table(&theme, &flips, width));
+            assert!(lines.len() > 1, "{lines:#?}");
+            for l in &lines {
+                assert!(width_of(l) <= width, "{width}: {lines:#?}");
+            }
+            let words: String = lines.join(" ");
+            for w in long.split_whitespace().chain(["value-pattern", "->", "OK"]) {
+                assert!(words.contains(w), "{w} at {width}: {lines:#?}");
+            }
+        }
+    }
+
+    #[test]
+    fn paging_stops_at_both_ends() {
+        let view = SideView {
+            shown: 10,
+            total: 25,
+        };
+        assert!(view.cut());
+        assert_eq!(view.paged(0, true), 8);
+        assert_eq!(view.paged(8, true), 15);
+        assert_eq!(view.paged(15, true), 15);
+        assert_eq!(view.paged(15, false), 7);
+        assert_eq!(view.paged(3, false), 0);
+        assert!(!SideView { shown: 4, total: 4 }.cut());
+    }
+}
