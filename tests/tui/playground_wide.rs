@@ -208,3 +208,31 @@ fn the_executor_playground_puts_the_rules_and_flips_beside_its_inputs() {
     );
     insta::assert_snapshot!("executor_playground_rule_off_80x24", narrow);
 }
+
+#[test]
+fn at_80x24_the_rule_switched_off_stays_in_view_beside_its_rows() {
+    // Lesson 3's page 5: text and a predict table above the playground.
+    let content = tooldojo::content::Content::embedded();
+    let mut app = screens::build(
+        "lesson:03-json-traps",
+        options(ThemeName::Default, false),
+        env(),
+        tooldojo::course::load_lessons(&content),
+        Rect::new(0, 0, 80, 24),
+    )
+    .unwrap();
+    let _ = press(&mut app, "nnnn<Tab><Tab>");
+    assert!(
+        screen(&app).contains("open the playground"),
+        "{}",
+        screen(&app)
+    );
+    let _ = press(&mut app, "<Enter><Tab><Down><Down> ");
+    let text = screen(&app);
+    assert!(
+        text.contains("▶ [ ] type check"),
+        "the switch just turned off:\n{text}"
+    );
+    assert!(text.contains("24 of 92 fixture rows flip"), "{text}");
+    assert!(shows(&text, "seed-type"), "its first row:\n{text}");
+}

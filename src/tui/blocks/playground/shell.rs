@@ -122,6 +122,23 @@ impl<R: RuleSwitch> Shell<R> {
         self.side_view.set(SideView::default());
     }
 
+    /// Lines the rules beside the rows that flip need under a narrow playground's inputs
+    /// when they are `width` cells wide.
+    pub fn under_height(&self, width: u16) -> u16 {
+        side::beside_height(&self.rules_panel(&Self::labels(), None), width)
+    }
+
+    /// Draw the rules beside the rows that flip under a narrow playground's inputs, and
+    /// remember where the switches went.
+    pub fn draw_under(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show: bool) {
+        let labels = Self::labels();
+        let cursor = self.shows(Panel::Rules, show).then_some(self.rule_cursor);
+        let ra = side::render_beside(&self.rules_panel(&labels, cursor), theme, area, buf);
+        let (origin, _) = self.drawn.get();
+        self.drawn.set((origin, ra));
+        self.side_view.set(SideView::default());
+    }
+
     /// Rows the side column needs at `width` to show every row that flips.
     pub fn side_height(&self, width: u16) -> u16 {
         side::height(&self.rules_panel(&Self::labels(), None), width)

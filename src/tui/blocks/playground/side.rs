@@ -1,7 +1,8 @@
-//! The column beside a wide playground's inputs: the rule switches, and under them the
-//! fixture rows that flip with the switched-off rule, a row to a line where it fits. When
-//! the rows do not all fit the column they scroll, and the cut says how many lines lie
-//! above and below it and which keys bring them.
+//! The rule switches and the fixture rows that flip with the switched-off rule, a row to
+//! a line where it fits. A wide playground gives them the column beside its inputs, the
+//! switches over the rows: when the rows do not all fit the column they scroll, and the
+//! cut says how many lines lie above and below it and which keys bring them. Under a
+//! narrow playground's inputs the switches sit beside the rows, and the page scrolls.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -231,6 +232,46 @@ pub fn render(
     draw_lines(table, buf, &parts.rows, top);
     mark_cut(table, buf, theme, (top, view.total), keys);
     (rules, view)
+}
+
+/// Columns the switches take beside the rows that flip, under a narrow playground's
+/// inputs.
+fn beside_rules(width: u16) -> u16 {
+    rows_u16(RULES_W).min(width / 2)
+}
+
+/// The rows that flip, heading first, beside the switches in `width` columns.
+fn beside_flips(p: &RulesPanel, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let fw = width.saturating_sub(beside_rules(width) + 1);
+    let (mut head, rows) = flips(p, theme, usize::from(fw));
+    head.extend(rows);
+    head
+}
+
+/// Rows the switches beside the rows that flip need at `width` (all of them: under a
+/// narrow playground's inputs the page scrolls).
+pub fn beside_height(p: &RulesPanel, width: u16) -> u16 {
+    let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+    let flips = beside_flips(p, &theme, width).len();
+    rows_u16(flips.max(p.labels.len() + 1))
+}
+
+/// Draw the switches on the left of `area` and the rows that flip beside them; returns
+/// the switches' area (for mapping clicks).
+pub fn render_beside(p: &RulesPanel, theme: &Theme, area: Rect, buf: &mut Buffer) -> Rect {
+    let rules = Rect {
+        width: beside_rules(area.width),
+        ..area
+    };
+    let lines = panels::rule_lines(theme, p.labels, p.off, p.cursor, usize::from(rules.width));
+    draw_lines(rules, buf, &lines, 0);
+    let flips = Rect {
+        x: rules.right() + 1,
+        width: area.width.saturating_sub(rules.width + 1),
+        ..area
+    };
+    draw_lines(flips, buf, &beside_flips(p, theme, area.width), 0);
+    rules
 }
 
 #[cfg(test)]

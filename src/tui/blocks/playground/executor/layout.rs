@@ -119,7 +119,7 @@ impl ExecutorEngine {
             }
             return body.max(fixed + least).max(shell.side_least(side.width)) + 2;
         }
-        let rules = shell.rules_panel_height(inner);
+        let rules = shell.under_height(inner);
         let res = self.result_height(inner, shell.off());
         let fixed = 2 + self.top_rows(inner) + res + rules;
         fixed + self.editor_rows(inner, available.saturating_sub(fixed))
@@ -138,7 +138,7 @@ impl ExecutorEngine {
         }
         let rest = self.draw_top(c, inner, buf);
         let res = self.result_lines(theme, rest.width as usize, shell.off());
-        let fixed = res.len() as u16 + shell.rules_panel_height(inner.width);
+        let fixed = res.len() as u16 + shell.under_height(inner.width);
         let eh = rest
             .height
             .saturating_sub(fixed)
@@ -152,24 +152,28 @@ impl ExecutorEngine {
         ]));
         self.draw_editors(c, eds, buf);
         common::draw_lines(ra, buf, &res, 0);
-        shell.draw_rules(theme, rules, buf, show);
+        shell.draw_under(theme, rules, buf, show);
     }
 
     /// The row (from the block's top border) the reader keeps in view: the line being
-    /// typed in the arguments, the rule cursor in the side column, else the verdict.
+    /// typed in the arguments, the rule cursor, else the verdict.
     pub(super) fn focus_row(&self, shell: &Shell<Safeguard>, width: u16) -> u16 {
         let inner = width.saturating_sub(2);
         let body = self.height_in(shell, width, shell.room()).saturating_sub(2);
+        let rules = !shell.editing() && shell.focus() == Panel::Rules;
         let (eds, verdict) = if inner >= WIDE {
             let parts = self.wide_parts(shell, Rect::new(0, 0, inner, body));
-            if !shell.editing() && shell.focus() == Panel::Rules {
+            if rules {
                 return 1 + parts.side.y + shell.rule_row();
             }
             (parts.eds, parts.result.y)
         } else {
             let top = self.top_rows(inner);
             let res = self.result_height(inner, shell.off());
-            let eh = body.saturating_sub(top + res + shell.rules_panel_height(inner));
+            let eh = body.saturating_sub(top + res + shell.under_height(inner));
+            if rules {
+                return 1 + top + eh + res + shell.rule_row();
+            }
             (Rect::new(0, top, inner, eh), top + eh)
         };
         if shell.edits(Panel::Args) {

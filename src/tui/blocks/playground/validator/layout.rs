@@ -153,7 +153,7 @@ impl ValidatorEngine {
         let ph = (picker.len() as u16)
             .min(inner.height.saturating_sub(1))
             .max(1);
-        let fixed = res.len() as u16 + shell.rules_panel_height(inner.width);
+        let fixed = res.len() as u16 + shell.under_height(inner.width);
         let eh = inner
             .height
             .saturating_sub(ph + fixed)
@@ -174,7 +174,7 @@ impl ValidatorEngine {
         ]));
         self.draw_editors(c, sa, aa, buf);
         common::draw_lines(ra, buf, &res, 0);
-        shell.draw_rules(theme, rules, buf, show);
+        shell.draw_under(theme, rules, buf, show);
     }
 
     pub(super) fn render_in(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
@@ -201,30 +201,33 @@ impl ValidatorEngine {
         let base = grown.min(EDITOR_H + 4);
         let fixed = self.picker_height(inner)
             + self.result_height(inner, shell.off())
-            + shell.rules_panel_height(inner);
+            + shell.under_height(inner);
         let room = available.saturating_sub(2 + fixed);
         fixed + grown.min(room).max(base) + 2
     }
 
     /// The row (from the block's top border) the reader keeps in view: the schema picker
-    /// while choosing a schema, the rule cursor in the side column, the line being typed,
-    /// else the verdict.
+    /// while choosing a schema, the rule cursor, the line being typed, else the verdict.
     pub(super) fn focus_row(&self, shell: &Shell<Rule>, width: u16) -> u16 {
         let inner = width.saturating_sub(2);
         if !shell.editing() && shell.focus() == Panel::Schema {
             return 1;
         }
         let body = self.height_in(shell, width, shell.room()).saturating_sub(2);
+        let rules = !shell.editing() && shell.focus() == Panel::Rules;
         let (schema, args, verdict) = if Self::wide(inner) {
             let parts = self.wide_parts(shell, Rect::new(0, 0, inner, body));
-            if !shell.editing() && shell.focus() == Panel::Rules {
+            if rules {
                 return 1 + parts.side.y + shell.rule_row();
             }
             (parts.schema, parts.args, parts.result.y)
         } else {
             let ph = self.picker_height(inner);
             let res = self.result_height(inner, shell.off());
-            let eds = body.saturating_sub(ph + res + shell.rules_panel_height(inner));
+            let eds = body.saturating_sub(ph + res + shell.under_height(inner));
+            if rules {
+                return 1 + ph + eds + res + shell.rule_row();
+            }
             let boxes = Rect::new(0, ph, inner / 2, eds);
             (boxes, boxes, ph + eds)
         };
