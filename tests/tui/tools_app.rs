@@ -450,11 +450,24 @@ fn pgdn_in_the_fix_list_turns_a_page() {
     press(&mut a, "f");
     let before = screen(&a);
     let lines: Vec<&str> = before.lines().collect();
-    // The body: the lines between the two-line head and the key bar.
-    let last = lines[lines.len() - 2].to_owned();
+    // The body: the lines between the two-line head and the key bar, its last row the
+    // mark of the lines below; the page after it starts under the mark of those above.
+    assert!(
+        lines[lines.len() - 2].contains("more lines below: j/PgDn"),
+        "{before}"
+    );
+    let last = lines[lines.len() - 3].to_owned();
     press(&mut a, "<PgDn>");
     let after = screen(&a);
-    assert_eq!(after.lines().nth(2).unwrap(), last, "{before}\n{after}");
+    assert!(
+        after
+            .lines()
+            .nth(2)
+            .unwrap()
+            .contains("lines above: k/PgUp"),
+        "{after}"
+    );
+    assert_eq!(after.lines().nth(3).unwrap(), last, "{before}\n{after}");
     press(&mut a, "<PgUp>");
     assert_eq!(screen(&a), before);
     // Past the end, one PgUp still turns back a page.

@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::{Analysis, Mode, Pane, ToolsScreen, dot};
+use crate::audit::report::plural;
 use crate::sanitize::clean;
 use crate::text::{fit, truncate, width, wrap};
 use crate::tools::strict::{Provider, StrictRule, Verdict};
@@ -46,11 +47,11 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
     let tool = s.tool();
     let title = match (&s.mode, tool) {
         (Mode::Browse, _) | (_, None) => format!(
-            " Your tools {} {} ({}, {} declarations)",
+            " Your tools {} {} ({}, {})",
             dot(t),
             clean(&s.file.name, false),
             set.shape.describe(),
-            set.tools.len()
+            plural(set.tools.len(), "declaration", "declarations")
         ),
         (Mode::Predict(_), Some(tl)) => {
             format!(
@@ -86,8 +87,17 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
             render_keys(&keys, None, t, bar, buf);
         }
         Mode::Fixes => {
-            fixes(s, body, buf, t);
-            render_keys(&FIX_BAR, None, t, bar, buf);
+            // The scroll keys only while the list is taller than the body.
+            let keys: Vec<BarKey> = if fixes(s, body, buf, t) {
+                FIX_BAR.to_vec()
+            } else {
+                FIX_BAR
+                    .iter()
+                    .filter(|k| k.rank != Rank::Scroll)
+                    .copied()
+                    .collect()
+            };
+            render_keys(&keys, None, t, bar, buf);
         }
         Mode::Predict(widget) => {
             widget.render(body, buf, &hosted_ctx(t));
@@ -160,9 +170,12 @@ fn tool_subtitle(honoured: bool, a: &Analysis, predict: bool, t: &Theme, w: usiz
         let traps = match (tried, predict, long) {
             (0, _, true) => "no traps tried".to_owned(),
             (0, _, false) => "no traps".to_owned(),
-            (n, true, true) => format!("{n} traps to predict"),
-            (n, true, false) => format!("{n} traps"),
-            (n, false, true) => format!("{n} traps tried, {through} let through"),
+            (n, true, true) => format!("{} to predict", plural(n, "trap", "traps")),
+            (n, true, false) => plural(n, "trap", "traps"),
+            (n, false, true) => format!(
+                "{} tried, {through} let through",
+                plural(n, "trap", "traps")
+            ),
             (n, false, false) => format!("{through} of {n} through"),
         };
         format!("{verdict}{by} {} {traps}", dot(t))
@@ -176,8 +189,6 @@ fn tool_subtitle(honoured: bool, a: &Analysis, predict: bool, t: &Theme, w: usiz
 /// entries, and each declaration's detail its repeated name).
 fn file_subtitle(s: &ToolsScreen, t: &Theme, w: usize) -> String {
     let set = &s.file.set;
-    let plural =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let said = |long: bool| {
         let mut parts = vec![format!(
             "{} honoured{}",
@@ -476,8 +487,13 @@ fn strict_lines(p: Provider, v: &Verdict, t: &Theme, w: usize, out: &mut Vec<Lin
     }
 }
 
-fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
-    let Some(a) = s.analysis(s.sel) else { return };
+/// The fix list, the fixed declaration under it: when taller than the body, from where it
+/// is scrolled to, its first and last rows saying how many lines lie above and below.
+/// Returns whether it scrolls.
+fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) -> bool {
+    let Some(a) = s.analysis(s.sel) else {
+        return false;
+    };
     let w = usize::from(body.width);
     let mut lines: Vec<Line<'static>> = Vec::new();
     if let Some(note) = &s.note {
@@ -564,5 +580,8 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
     let max = lines.len().saturating_sub(usize::from(body.height));
     s.fix_view
         .set((u16::try_from(max).unwrap_or(u16::MAX), body.height));
-    draw_lines(body, buf, &lines, usize::from(s.fix_scroll).min(max));
+    let at = usize::from(s.fix_scroll).min(max);
+    draw_lines(body, buf, &lines, at);
+    draw::mark_cut(body, buf, t, (at, lines.len()), ("k/PgUp", "j/PgDn"));
+    max > 0
 }

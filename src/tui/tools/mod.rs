@@ -478,9 +478,10 @@ impl ToolsScreen {
             self.note = Some(self.write_fixed());
             return ToolsUpdate::Redraw;
         }
-        // The pages overlap by a line, so the reader keeps their place.
+        // The pages overlap by a line, so the reader keeps their place: the first and last
+        // rows of a cut list are its marks of what lies above and below.
         let (max, shown) = self.fix_view.get();
-        let page = shown.saturating_sub(1).max(1);
+        let page = shown.saturating_sub(3).max(1);
         let at = self.fix_scroll.min(max);
         let to = if is_down(key) {
             at.saturating_add(1)

@@ -1,6 +1,8 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 
 fn key(c: KeyCode) -> KeyEvent {
     KeyEvent::new(c, KeyModifiers::NONE)
@@ -149,4 +151,89 @@ fn a_call_the_validator_refuses_runs_no_attempt_and_is_answered_at_once() {
         .unwrap();
     assert_eq!(ran.result.as_ref().unwrap().attempts, 1);
     assert_eq!(ran.segments.len(), 1);
+}
+
+/// The screen drawn `w` by `h`, as text, a line a row.
+fn drawn(s: &ToolsScreen, w: u16, h: u16) -> Vec<String> {
+    let area = Rect::new(0, 0, w, h);
+    let mut buf = Buffer::empty(area);
+    let t = crate::tui::theme::Theme::new(crate::tui::theme::ThemeName::Mono, false);
+    s.render(area, &mut buf, &t, false);
+    (0..h)
+        .map(|y| {
+            (0..w)
+                .map(|x| buf.cell((x, y)).map_or(" ", |c| c.symbol()))
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect()
+}
+
+fn one_declaration() -> ToolsScreen {
+    let text = r#"{"tools":[{"name":"ping","description":"Ping.","inputSchema":{"type":"object",
+      "properties":{},"additionalProperties":false}}]}"#;
+    let set = crate::tools::ToolSet::from_text(text, None).unwrap();
+    ToolsScreen::new(
+        ToolsFile {
+            name: "one.json".into(),
+            set: Arc::new(set),
+        },
+        None,
+    )
+}
+
+#[test]
+fn one_declaration_and_one_trap_are_counted_in_the_singular() {
+    let mut s = one_declaration();
+    assert_eq!(s.analysis(0).unwrap().traps.traps.len(), 1);
+    let title = drawn(&s, 100, 24).remove(0);
+    assert!(title.ends_with("1 declaration)"), "{title}");
+    let _ = s.on_key(key(KeyCode::Enter));
+    assert_eq!(s.mode_name(), "predict");
+    let sub = drawn(&s, 100, 24).remove(1);
+    assert!(sub.ends_with("· 1 trap to predict"), "{sub}");
+    let sub = drawn(&s, 30, 24).remove(1);
+    assert!(sub.ends_with("· 1 trap"), "{sub}");
+    let _ = s.on_key(key(KeyCode::Esc));
+    for mode in ['p', 'f'] {
+        let _ = s.on_key(key(KeyCode::Char(mode)));
+        let sub = drawn(&s, 100, 24).remove(1);
+        assert!(
+            sub.ends_with("· 1 trap tried, 0 let through"),
+            "{mode}: {sub}"
+        );
+        let _ = s.on_key(key(KeyCode::Esc));
+    }
+}
+
+#[test]
+fn the_fix_list_marks_what_it_cuts_and_scrolls_to_its_last_line() {
+    let mut s = screen();
+    let _ = s.on_key(key(KeyCode::Char('f')));
+    let rows = drawn(&s, 80, 24);
+    // Above the key bar, the mark of the lines below; the bar names the scroll keys.
+    assert!(rows[22].contains("more lines below: j/PgDn"), "{rows:#?}");
+    assert!(rows[23].contains("j/k scroll"), "{}", rows[23]);
+    for _ in 0..20 {
+        let _ = s.on_key(key(KeyCode::PageDown));
+        let _ = drawn(&s, 80, 24);
+    }
+    let rows = drawn(&s, 80, 24);
+    assert!(rows[2].contains("lines above: k/PgUp"), "{rows:#?}");
+    // At its end, the declaration's last brace and no mark below.
+    assert_eq!(rows[22].trim(), "}", "{rows:#?}");
+    // A page down shows the line after the last one shown whole, above the mark.
+    let mut s = screen();
+    let _ = s.on_key(key(KeyCode::Char('f')));
+    let first = drawn(&s, 80, 24);
+    let _ = s.on_key(key(KeyCode::PageDown));
+    let next = drawn(&s, 80, 24);
+    assert_eq!(next[3], first[21], "{first:#?}\n{next:#?}");
+    // A list the body holds whole has no mark, and the bar no scroll keys.
+    let mut s = one_declaration();
+    let _ = s.on_key(key(KeyCode::Char('f')));
+    let rows = drawn(&s, 80, 24);
+    assert!(!rows.iter().any(|r| r.contains("lines below")), "{rows:#?}");
+    assert!(!rows[23].contains("scroll"), "{}", rows[23]);
 }
