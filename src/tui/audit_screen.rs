@@ -94,11 +94,14 @@ pub struct AuditScreen {
     /// Each file's name as the list shows it, with what it shares with the most alike other
     /// (none for a log of one file).
     names: Vec<(String, draw::Shared)>,
+    /// Shown to a room (presenter mode): conversations play at a pace a room can follow.
+    room: bool,
 }
 
 impl AuditScreen {
-    /// The list, or straight the player when the log holds one conversation.
-    pub fn new(listing: Listing) -> AuditScreen {
+    /// The list, or straight the player when the log holds one conversation; `room`:
+    /// shown to a room (presenter mode).
+    pub fn new(listing: Listing, room: bool) -> AuditScreen {
         let order = (0..listing.convs.len()).collect();
         let widest = widest_labels(&listing);
         let names = file_names(&listing);
@@ -115,6 +118,7 @@ impl AuditScreen {
             detail: RefCell::default(),
             widest,
             names,
+            room,
         };
         if s.listing.convs.len() == 1 {
             s.play(0);
@@ -168,6 +172,11 @@ impl AuditScreen {
                 p.status = Some(self.where_note(row));
                 let skip = usize::from(self.order.len() < 2);
                 p.host_keys = PLAYING_KEYS[skip..].to_vec();
+                if self.room {
+                    // In front of a room: slow enough to tell as it plays.
+                    p.pb.set_speed(crate::replay::playback::room_speed(p.tl.end_ms));
+                    p.demo = true;
+                }
                 self.playing = Some((Box::new(p), row));
                 // The detail under the list is of the row played, for when the list is back.
                 self.chosen = Some((i, Ok(Box::new(source))));
@@ -645,7 +654,7 @@ mod tests {
     fn the_detail_is_built_again_only_when_the_row_the_width_or_the_theme_changes() {
         let log = include_str!("../../fixtures/audit/support-desk.jsonl");
         let listing = Listing::from_text("support-desk.jsonl", Arc::from(log), Limits::default());
-        let mut s = AuditScreen::new(listing);
+        let mut s = AuditScreen::new(listing, false);
         let builds = |s: &AuditScreen| s.detail.borrow().builds;
         let t = Theme::new(ThemeName::Default, false);
         for _ in 0..3 {
@@ -660,5 +669,28 @@ mod tests {
         assert_eq!(builds(&s), 3, "another width");
         draw(&s, 120, &Theme::new(ThemeName::Default, true));
         assert_eq!(builds(&s), 4, "another theme");
+    }
+
+    #[test]
+    fn a_room_is_played_a_conversation_at_a_pace_it_can_follow() {
+        let log = include_str!("../../fixtures/audit/support-desk.jsonl");
+        for room in [false, true] {
+            let listing =
+                Listing::from_text("support-desk.jsonl", Arc::from(log), Limits::default());
+            let mut s = AuditScreen::new(listing, room);
+            assert!(s.play(1));
+            let p = s.player().unwrap();
+            let pace = if room {
+                crate::replay::playback::room_speed(p.tl.end_ms)
+            } else {
+                1.0
+            };
+            assert!(
+                (p.pb.speed() - pace).abs() < 1e-9,
+                "{room}: {}",
+                p.pb.speed()
+            );
+            assert_eq!(p.demo, room);
+        }
     }
 }

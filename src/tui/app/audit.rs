@@ -13,7 +13,7 @@ use crate::tui::player::PlayerOutcome;
 impl App {
     /// The log `A` audits.
     pub fn set_audit_log(&mut self, listing: Listing) {
-        self.audit = Some(Box::new(AuditScreen::new(listing)));
+        self.audit = Some(Box::new(AuditScreen::new(listing, self.demo)));
     }
 
     /// The name of the log `A` audits, cleaned, when the app was given one.

@@ -5,7 +5,6 @@
 
 use super::{App, Screen, Update};
 use crate::tools::{ToolSet, ToolsFile};
-use crate::tui::player::Player;
 use crate::tui::tools::{ToolsScreen, ToolsUpdate};
 
 /// The example the screen opens on when no tools file was given.
@@ -22,7 +21,7 @@ impl App {
     pub fn open_tools_file(&mut self, file: ToolsFile) {
         let key = file.set.hash.clone().unwrap_or_else(|| file.name.clone());
         let progress = self.progress.tools.get(&key).cloned();
-        let screen = ToolsScreen::new(file, progress);
+        let screen = ToolsScreen::new(file, progress, self.demo);
         self.open_screen(Screen::Tools(Box::new(screen)));
     }
 
@@ -89,13 +88,13 @@ impl App {
             }
             ToolsUpdate::Quit => Update::Quit,
             ToolsUpdate::Suspend => Update::Suspend,
-            ToolsUpdate::Play(run) => {
+            ToolsUpdate::Play(player) => {
                 if let Screen::Tools(s) = &self.screen {
                     self.progress
                         .tools
                         .insert(s.progress_key(), s.progress().clone());
                 }
-                self.open_player(Player::new(*run));
+                self.open_player(*player);
                 Update::Save
             }
         }

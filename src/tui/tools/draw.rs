@@ -100,7 +100,7 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
             render_keys(&keys, None, t, bar, buf);
         }
         Mode::Predict(widget) => {
-            widget.render(body, buf, &hosted_ctx(t));
+            widget.render(body, buf, &hosted_ctx(s, t));
             let keys = super::help::hosted_bar(widget.as_ref(), false);
             render_keys(&keys, None, t, bar, buf);
         }
@@ -212,13 +212,14 @@ fn file_subtitle(s: &ToolsScreen, t: &Theme, w: usize) -> String {
     if width(&long) <= w { long } else { said(false) }
 }
 
-/// How the predict table or the playground is drawn in the body: focused and entered.
-fn hosted_ctx(t: &Theme) -> RenderCtx<'_> {
+/// How the predict table or the playground is drawn in the body: focused and entered, and
+/// in presenter mode as a lesson page shows it to a room.
+fn hosted_ctx<'a>(s: &ToolsScreen, t: &'a Theme) -> RenderCtx<'a> {
     RenderCtx {
         theme: t,
         focused: true,
         active: true,
-        demo: false,
+        demo: s.room,
     }
 }
 
@@ -235,13 +236,13 @@ fn scrolled(
     let full = widget.height_for(body.width, body.height);
     let shown = usize::from(body.height);
     if full <= body.height || shown < 3 {
-        widget.render(body, buf, &hosted_ctx(t));
+        widget.render(body, buf, &hosted_ctx(s, t));
         s.play_view.set((0, shown, body.width));
         return false;
     }
     let mut off = Buffer::empty(Rect::new(0, 0, body.width, full));
     off.set_style(off.area, t.base);
-    widget.render(off.area, &mut off, &hosted_ctx(t));
+    widget.render(off.area, &mut off, &hosted_ctx(s, t));
     let total = usize::from(full);
     let max = total - shown;
     let at = s.play_scroll.min(max);

@@ -53,8 +53,8 @@ pub enum ToolsUpdate {
     Leave,
     Quit,
     Suspend,
-    /// Play this run in the full-screen player.
-    Play(Box<crate::replay::Run>),
+    /// Open this player (on a generated run) full screen.
+    Play(Box<crate::tui::player::Player>),
 }
 
 /// Everything the core says of one declaration, computed once.
@@ -145,11 +145,15 @@ pub struct ToolsScreen {
     /// For each declaration, what its name shares with the most alike other name.
     alike: std::cell::OnceCell<Vec<crate::tui::draw::Shared>>,
     progress: ToolsProgress,
+    /// Shown to a room (presenter mode): the predict table asks nothing and shows each
+    /// row's verdict, and runs play at a pace a room can follow.
+    room: bool,
 }
 
 impl ToolsScreen {
-    /// The screen on `file`, with the progress kept for it.
-    pub fn new(file: ToolsFile, progress: Option<ToolsProgress>) -> ToolsScreen {
+    /// The screen on `file`, with the progress kept for it; `room`: shown to a room
+    /// (presenter mode).
+    pub fn new(file: ToolsFile, progress: Option<ToolsProgress>, room: bool) -> ToolsScreen {
         let mut progress = progress.unwrap_or_default();
         progress.file = file.name.clone();
         ToolsScreen {
@@ -171,6 +175,7 @@ impl ToolsScreen {
             list_top: std::cell::Cell::new(0),
             alike: std::cell::OnceCell::new(),
             progress,
+            room,
         }
     }
 
@@ -413,7 +418,10 @@ impl ToolsScreen {
             return;
         }
         let mut w = PredictWidget::for_traps(&a.traps.traps, v);
-        if let Some(saved) = self.progress.predict.get(&key) {
+        // A room is shown the table from its start, as a lesson's.
+        if self.room {
+            w.show_to_room();
+        } else if let Some(saved) = self.progress.predict.get(&key) {
             w.restore(saved);
         }
         self.mode = Mode::Predict(Box::new(w));
@@ -433,7 +441,10 @@ impl ToolsScreen {
             .baseline
             .clone()
             .unwrap_or_else(|| serde_json::json!({}));
-        let p = engine::playground(&tool.name, v, a.traps.traps.clone(), &args);
+        let mut p = engine::playground(&tool.name, v, a.traps.traps.clone(), &args);
+        if self.room {
+            p.show_to_room();
+        }
         self.mode = Mode::Play(Box::new(p));
         self.play_scroll = 0;
     }
@@ -447,7 +458,14 @@ impl ToolsScreen {
                 if let Some(key) = self.key_of() {
                     self.progress.traced.insert(key);
                 }
-                ToolsUpdate::Play(Box::new(run::build(&plan)))
+                let mut player = crate::tui::player::Player::new(run::build(&plan));
+                if self.room {
+                    // In front of a room: slow enough to tell as it plays.
+                    let speed = crate::replay::playback::room_speed(player.tl.end_ms);
+                    player.pb.set_speed(speed);
+                    player.demo = true;
+                }
+                ToolsUpdate::Play(Box::new(player))
             }
             None => {
                 self.note = Some(if a.validator.is_none() {

@@ -17,6 +17,7 @@ fn screen() -> ToolsScreen {
             set: Arc::new(set),
         },
         None,
+        false,
     )
 }
 
@@ -104,6 +105,7 @@ fn the_fixed_copy_keeps_the_strict_mode_the_declaration_asks_for() {
             set: Arc::new(set),
         },
         None,
+        false,
     );
     let fixed = s.fixed_declaration().unwrap();
     let copy = crate::tools::strict::readiness(fixed.get("parameters"));
@@ -180,6 +182,7 @@ fn one_declaration() -> ToolsScreen {
             set: Arc::new(set),
         },
         None,
+        false,
     )
 }
 
@@ -236,4 +239,40 @@ fn the_fix_list_marks_what_it_cuts_and_scrolls_to_its_last_line() {
     let rows = drawn(&s, 80, 24);
     assert!(!rows.iter().any(|r| r.contains("lines below")), "{rows:#?}");
     assert!(!rows[23].contains("scroll"), "{}", rows[23]);
+}
+
+#[test]
+fn a_room_is_shown_the_traps_and_a_run_at_a_pace_it_can_follow() {
+    let text = include_str!("../../../fixtures/tools/issue-tracker.json");
+    let set = crate::tools::ToolSet::from_text(text, None).unwrap();
+    let file = ToolsFile {
+        name: "issue-tracker.json".into(),
+        set: Arc::new(set),
+    };
+    let mut s = ToolsScreen::new(file, None, true);
+    let _ = s.on_key(key(KeyCode::Enter));
+    let before = drawn(&s, 80, 24).join("\n");
+    // Nothing is asked: no outcome to pick, Space shows the row's verdict.
+    assert!(!before.contains("let through ("), "{before}");
+    assert!(!before.contains("( ) 1"), "{before}");
+    assert!(matches!(
+        s.on_key(key(KeyCode::Char(' '))),
+        ToolsUpdate::Save
+    ));
+    let after = drawn(&s, 80, 24).join("\n");
+    assert!(!after.contains("Pick an outcome first"), "{after}");
+    assert_ne!(before, after);
+    let _ = s.on_key(key(KeyCode::Esc));
+    let ToolsUpdate::Play(p) = s.on_key(key(KeyCode::Char('t'))) else {
+        panic!("no run");
+    };
+    let pace = crate::replay::playback::room_speed(p.tl.end_ms);
+    assert!(pace < 1.0, "{pace}");
+    assert!((p.pb.speed() - pace).abs() < 1e-9, "{}", p.pb.speed());
+    assert!(p.demo);
+    // Out of presenter mode, at 1x.
+    let ToolsUpdate::Play(p) = screen().on_key(key(KeyCode::Char('t'))) else {
+        panic!("no run");
+    };
+    assert!((p.pb.speed() - 1.0).abs() < 1e-9);
 }
