@@ -154,14 +154,20 @@ fn subtitle(s: &ToolsScreen, t: &Theme, w: usize) -> String {
         (Mode::Browse, _, _) | (_, None, _) | (_, _, None) => file_subtitle(s, t, w),
         (mode, Some(tool), Some(a)) => {
             let predict = matches!(mode, Mode::Predict(_));
-            tool_subtitle(tool.honoured(), &a, predict, t, w)
+            tool_subtitle(s, tool.honoured(), &a, predict, (t, w))
         }
     }
 }
 
 /// Whether the validator honours the declaration and what its traps did (before they
 /// are predicted, only how many there are); in shorter words when the long ones do not fit.
-fn tool_subtitle(honoured: bool, a: &Analysis, predict: bool, t: &Theme, w: usize) -> String {
+fn tool_subtitle(
+    s: &ToolsScreen,
+    honoured: bool,
+    a: &Analysis,
+    predict: bool,
+    (t, w): (&Theme, usize),
+) -> String {
     let tried = a.traps.traps.len();
     let through = a.traps.through();
     let said = |long: bool| {
@@ -170,6 +176,8 @@ fn tool_subtitle(honoured: bool, a: &Analysis, predict: bool, t: &Theme, w: usiz
         let traps = match (tried, predict, long) {
             (0, _, true) => "no traps tried".to_owned(),
             (0, _, false) => "no traps".to_owned(),
+            // A room is shown the verdicts, not asked for them.
+            (n, true, true) if s.room => format!("{} to show", plural(n, "trap", "traps")),
             (n, true, true) => format!("{} to predict", plural(n, "trap", "traps")),
             (n, true, false) => plural(n, "trap", "traps"),
             (n, false, true) => format!(

@@ -252,6 +252,7 @@ fn a_room_is_shown_the_traps_and_a_run_at_a_pace_it_can_follow() {
     let mut s = ToolsScreen::new(file, None, true);
     let _ = s.on_key(key(KeyCode::Enter));
     let before = drawn(&s, 80, 24).join("\n");
+    assert!(before.contains("· 36 traps to show"), "{before}");
     // Nothing is asked: no outcome to pick, Space shows the row's verdict.
     assert!(!before.contains("let through ("), "{before}");
     assert!(!before.contains("( ) 1"), "{before}");
