@@ -3,7 +3,7 @@
 
 use super::predict::{Predict, Source};
 use crate::executor::Envelope;
-use crate::practice::cases::{Expected, Row};
+use crate::practice::cases::{Call, Expected, Row};
 use crate::practice::{Function, Origin};
 
 const VERDICTS: [&str; 6] = ["ok", "missing", "unknown", "type", "value", "parse"];
@@ -124,6 +124,18 @@ fn envelope_word(envelope: &Envelope) -> String {
         .to_owned()
 }
 
+/// The rule a held-back row with no named trap tests; a validator row's type error names
+/// its trap from the real message.
+fn rule_of(row: &Row, answer: &str) -> String {
+    match (&row.call, &row.expected) {
+        (Call::Validate { required, .. }, Expected::Verdict { messages, .. }) => {
+            let message = messages.first().map_or("", String::as_str);
+            super::predict::validator_rule(answer, message, required)
+        }
+        _ => super::predict::rule_tested(answer).to_owned(),
+    }
+}
+
 /// One held-back row as a prediction (fixture rows are asked from the fixtures already).
 pub(super) fn predict(row: &Row) -> Option<Predict> {
     if row.origin != Origin::HeldBack {
@@ -169,10 +181,7 @@ pub(super) fn predict(row: &Row) -> Option<Predict> {
         who,
         prompt: vec![("call", crate::sanitize::clean(&row.show_call(false), false))],
         choices,
-        tests: trap.map_or_else(
-            || super::predict::rule_tested(&answer).to_owned(),
-            |t| t.name.to_owned(),
-        ),
+        tests: trap.map_or_else(|| rule_of(row, &answer), |t| t.name.to_owned()),
         answer,
         result: crate::sanitize::clean(&row.show_expected(false), false),
         reason,

@@ -47,7 +47,7 @@ pub fn rule_tested(answer: &str) -> &'static str {
     match answer {
         "missing" => "the required check",
         "unknown" => "the unknown-key check",
-        "type" => "the type check (bool before int, float apart)",
+        "type" => "the type check",
         "value" => "the value constraints",
         "parse" => "strict JSON parsing",
         "unknown_tool" => "the tool allowlist",
@@ -56,5 +56,45 @@ pub fn rule_tested(answer: &str) -> &'static str {
         "not_found" => "the lookup by (tenant, id)",
         "store unchanged" | "store changed" => "copy on return",
         _ => "a call that passes every check",
+    }
+}
+
+/// The rule a validator row tests, with the trap its real message names when it names one:
+/// `message` is the real validator's (`type error: state expected str, got NoneType`) and
+/// `required` the names the row requires.
+pub fn validator_rule(answer: &str, message: &str, required: &[String]) -> String {
+    if answer != "type" {
+        return rule_tested(answer).to_owned();
+    }
+    match type_trap(message, required) {
+        Some(trap) => format!("the type check: {trap}"),
+        None => rule_tested(answer).to_owned(),
+    }
+}
+
+/// The trap a type error falls into, read off its message: a bool or a float where an int
+/// is declared, an int where a float is, null, or one item where a list is declared.
+fn type_trap(message: &str, required: &[String]) -> Option<&'static str> {
+    let rest = message.strip_prefix("type error: ")?;
+    let (path, types) = rest.rsplit_once(" expected ")?;
+    let (want, got) = types.rsplit_once(", got ")?;
+    let declared: Vec<&str> = want.split(" or ").collect();
+    let wants = |t: &str| declared.contains(&t);
+    match got {
+        "bool" if wants("int") => Some("bool before int (Python counts True as an int)"),
+        "bool" if wants("float") => Some("a bool is not a float (Python counts True as an int)"),
+        "float" if wants("int") => Some("a float is not an int (2.0 is a float)"),
+        "int" if wants("float") => Some("an int is not a float (3 is an int)"),
+        "NoneType" => {
+            let top_level = !path.contains(['.', '[']);
+            if top_level && !required.iter().any(|r| r == path) {
+                Some("null for an optional field (leave the field out instead)")
+            } else {
+                Some("null where a value is declared")
+            }
+        }
+        "dict" if wants("list") => Some("an object where a list is declared"),
+        _ if wants("list") => Some("a lone item where a list is declared"),
+        _ => None,
     }
 }

@@ -193,9 +193,13 @@ pub(super) fn validator_predict(
         // rows would give the answer away.
         choices: vec!["ok", "missing", "unknown", "type", "value", "parse"],
         answer: run.outcome().to_owned(),
+        tests: super::predict::validator_rule(
+            run.outcome(),
+            &verdict.error,
+            &declared_required(&case.schema, &required),
+        ),
         result: clean(&serde_json::to_string(&verdict).unwrap_or_default(), false),
         reason: clean(&case.reason, false),
-        tests: super::predict::rule_tested(run.outcome()).to_owned(),
     })
 }
 
@@ -268,6 +272,18 @@ fn schema_shown(
         },
         other => (json_compact(other), required.to_vec()),
     }
+}
+
+/// The names a row requires: those it lists, and those its schema object lists itself.
+fn declared_required(schema: &Value, listed: &[String]) -> Vec<String> {
+    let own = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned);
+    listed.iter().cloned().chain(own).collect()
 }
 
 fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Vec<T> {

@@ -213,3 +213,69 @@ fn r_drills_in_the_language_of_the_practice_file_in_the_directory() {
     std::fs::write(dir.path().join("solution.py"), "").unwrap();
     assert_eq!(lang_in(dir.path()), Lang::Python, "solution.py first, as P");
 }
+
+#[test]
+fn a_type_row_names_the_trap_its_data_shows_and_no_other() {
+    let p = pool();
+    let typed: Vec<&Predict> = p.predict.iter().filter(|q| q.answer == "type").collect();
+    assert!(typed.len() >= 10, "{}", typed.len());
+    for q in &p.predict {
+        let tests = q.tests.to_lowercase();
+        assert!(!tests.contains("float apart"), "{}: {}", q.id, q.tests);
+        if q.answer != "type" {
+            assert!(!tests.contains("type check"), "{}: {}", q.id, q.tests);
+            continue;
+        }
+        // The real code's message says what was declared and what came.
+        let got = |t: &str| q.result.contains(&format!("got {t}"));
+        let declared = |t: &str| q.result.contains(&format!("expected {t}"));
+        assert!(
+            tests.starts_with("the type check") || q.source == Source::HeldBack,
+            "{}: {}",
+            q.id,
+            q.tests
+        );
+        assert_eq!(tests.contains("bool"), got("bool"), "{}: {}", q.id, q.tests);
+        assert_eq!(
+            tests.contains("null"),
+            got("NoneType"),
+            "{}: {}",
+            q.id,
+            q.tests
+        );
+        assert_eq!(
+            tests.contains("float"),
+            got("bool") && declared("float") || got("float") || got("int") && declared("float"),
+            "{}: {} for {}",
+            q.id,
+            q.tests,
+            q.result
+        );
+        assert_eq!(
+            tests.contains("list"),
+            declared("list") && !got("list"),
+            "{}: {}",
+            q.id,
+            q.tests
+        );
+    }
+    // The row the drill asks as Q6 of seed 3: null in an optional string.
+    let state = p
+        .predict
+        .iter()
+        .find(|q| q.id == "held/held-fixed-state-null")
+        .expect("asked");
+    assert_eq!(
+        state.tests,
+        "the type check: null for an optional field (leave the field out instead)"
+    );
+    let lone = p
+        .predict
+        .iter()
+        .find(|q| q.id == "validator/yours-labels-lone")
+        .expect("asked");
+    assert_eq!(
+        lone.tests,
+        "the type check: a lone item where a list is declared"
+    );
+}
