@@ -8,7 +8,7 @@ pub enum Given {
     /// An explanation: the learner's words and the rubric points scored.
     Words { text: String, ticked: Vec<bool> },
     /// The write-it round: rows passed of rows graded, the grader's report in lines, and
-    /// the rows that did not pass with the trap each one tests.
+    /// the rows that did not pass, with the trap each wrong answer fell into.
     Written {
         passed: usize,
         total: usize,
@@ -30,18 +30,47 @@ pub enum Given {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failing {
     pub id: String,
-    /// The trap the row tests (`not anchored`), when one is named.
+    /// The trap the row's wrong answer fell into (`not anchored`), when one is named.
     pub trap: Option<&'static str>,
+    /// How the function failed when it gave no answer to judge (`raised an error`).
+    pub no_answer: Option<&'static str>,
 }
 
 impl Failing {
-    /// `held-unanchored-suffix (not anchored)`.
+    /// `held-unanchored-suffix (not anchored)`, `held-bool-id (raised an error)`.
     pub fn line(&self) -> String {
-        match self.trap {
+        match self.trap.or(self.no_answer) {
             Some(t) => format!("{} ({t})", self.id),
             None => self.id.clone(),
         }
     }
+}
+
+/// A list of failing rows as it is shown: the heading over it, starting with `lead`
+/// (`Failing rows`) and saying what the brackets hold, then each row's line. When every
+/// row failed the same way with no answer (the function raised on each), the heading says
+/// so once and the rows are bare ids.
+pub fn failing_list(lead: &str, failing: &[Failing]) -> (String, Vec<String>) {
+    let first = failing.first().and_then(|f| f.no_answer);
+    if let Some(how) = first
+        && failing
+            .iter()
+            .all(|f| f.no_answer == first && f.trap.is_none())
+    {
+        let heading = format!("{lead}: the function {how} on each, so no answer shows a trap:");
+        return (heading, failing.iter().map(|f| f.id.clone()).collect());
+    }
+    let heading = if failing.iter().all(|f| f.trap.is_some()) {
+        format!("{lead}, each with the trap its answer fell into:")
+    } else if failing
+        .iter()
+        .all(|f| f.trap.is_none() && f.no_answer.is_none())
+    {
+        format!("{lead} (wrong answers, none in a trap the grader names):")
+    } else {
+        format!("{lead}, with the trap a wrong answer fell into or how the function failed:")
+    };
+    (heading, failing.iter().map(Failing::line).collect())
 }
 
 /// One answered (or unanswered) question.
@@ -223,6 +252,45 @@ mod tests {
             points,
             ms,
         }
+    }
+
+    #[test]
+    fn a_failing_list_says_what_its_brackets_hold() {
+        let row = |id: &str, trap, no_answer| Failing {
+            id: id.to_owned(),
+            trap,
+            no_answer,
+        };
+        let raised = [
+            row("a", None, Some("raised an error")),
+            row("b", None, Some("raised an error")),
+        ];
+        let (heading, rows) = failing_list("Failing rows", &raised);
+        assert_eq!(
+            heading,
+            "Failing rows: the function raised an error on each, so no answer shows a trap:"
+        );
+        assert_eq!(rows, ["a", "b"]);
+        let trapped = [row("a", Some("not anchored"), None)];
+        let (heading, rows) = failing_list("Failing rows", &trapped);
+        assert_eq!(
+            heading,
+            "Failing rows, each with the trap its answer fell into:"
+        );
+        assert_eq!(rows, ["a (not anchored)"]);
+        let mixed = [
+            row("a", Some("not anchored"), None),
+            row("b", None, Some("ran past its time limit")),
+            row("c", None, None),
+        ];
+        let (heading, rows) = failing_list("Failing rows", &mixed);
+        assert!(heading.contains("or how the function failed"), "{heading}");
+        assert_eq!(
+            rows,
+            ["a (not anchored)", "b (ran past its time limit)", "c"]
+        );
+        let (heading, _) = failing_list("Failing rows", &[row("c", None, None)]);
+        assert!(heading.contains("none in a trap"), "{heading}");
     }
 
     #[test]

@@ -179,13 +179,11 @@ fn given(out: &mut String, q: &Question, g: &Given) {
         } => {
             let _ = writeln!(out, "Grader: {passed} of {total} rows passed.\n");
             if !failing.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "Not passed: {} failing rows, each with the trap it tests:\n",
-                    failing.len()
-                );
-                for f in failing {
-                    let _ = writeln!(out, "- `{}`", f.line().replace('`', "'"));
+                let lead = format!("Not passed: {} failing rows", failing.len());
+                let (heading, rows) = super::score::failing_list(&lead, failing);
+                let _ = writeln!(out, "{heading}\n");
+                for row in rows {
+                    let _ = writeln!(out, "- `{}`", row.replace('`', "'"));
                 }
                 out.push('\n');
             }

@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 
 use super::{Drill, Saved};
-use crate::course::rehearsal::score::{clock, seconds};
+use crate::course::rehearsal::score::{clock, failing_list, seconds};
 use crate::course::rehearsal::{Answer, Explain, Given, Question, Sitting};
 use crate::text::{truncate, width as width_of, wrap};
 use crate::tui::theme::Theme;
@@ -112,8 +112,8 @@ impl Drill {
         if let Some(Given::Written { failing, .. }) = a.map(|a| &a.given)
             && !failing.is_empty()
         {
-            let rows: Vec<String> = failing.iter().map(|f| f.line()).collect();
-            let text = format!("failing rows: {}", rows.join(", "));
+            let (heading, rows) = failing_list("failing rows", failing);
+            let text = format!("{heading} {}", rows.join(", "));
             out.extend(hanging(&detail, &text, w, t.code));
         }
         out

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::{Drill, Phase};
-use crate::course::rehearsal::score::clock;
+use crate::course::rehearsal::score::{clock, failing_list};
 use crate::course::rehearsal::{Explain, Given, Predict, Question, Sitting};
 use crate::text::{truncate, width as width_of, wrap};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
@@ -546,7 +546,7 @@ impl Drill {
             return self.handed_in_lines(a, t, w);
         }
         if let Some(round) = &self.write {
-            return round.lines(t, w);
+            return round.lines(t, w, &|id| self.titles.get(id).cloned());
         }
         let mut out = vec![Line::styled(
             "Write it: validate_tool_args or execute_tool, in your own editor",
@@ -589,12 +589,14 @@ impl Drill {
             style,
         )];
         if !failing.is_empty() {
-            out.push(Line::styled(
-                "Failing rows, each with the trap it tests:",
-                t.heading,
-            ));
-            for f in failing {
-                for l in wrap(&f.line(), w.saturating_sub(2)) {
+            let (heading, rows) = failing_list("Failing rows", failing);
+            out.extend(
+                wrap(&heading, w)
+                    .into_iter()
+                    .map(|l| Line::styled(l, t.heading)),
+            );
+            for row in rows {
+                for l in wrap(&row, w.saturating_sub(2)) {
                     out.push(Line::styled(format!("  {l}"), t.code));
                 }
             }
