@@ -13,6 +13,29 @@ use crate::tui::blocks::common::{draw_lines, mark_cut, wrap_prefixed};
 use crate::tui::blocks::panels::{self, Flip, RulesPanel};
 use crate::tui::theme::Theme;
 
+/// Inner width of a playground from which the rules and the rows that flip get a column
+/// of their own beside the inputs.
+pub(super) const WIDE: u16 = 110;
+/// Rows an editor box takes at least in one column, borders included.
+pub(super) const EDITOR_H: u16 = 8;
+/// Rows the arguments box takes at least beside the side column, borders included.
+pub(super) const ARGS_LEAST: u16 = 5;
+/// Rows the arguments box keeps free under its text beside the side column, to type into.
+pub(super) const ARGS_SPARE: u16 = 2;
+
+/// The inputs' column and the side column of a wide block's inner area: the inputs take
+/// `twentieths` twentieths of it, a gap of two, the side column the rest.
+pub(super) fn columns(inner: Rect, twentieths: u16) -> (Rect, Rect) {
+    let lw = inner.width * twentieths / 20;
+    let left = Rect { width: lw, ..inner };
+    let side = Rect {
+        x: inner.x + lw + 2,
+        width: inner.width.saturating_sub(lw + 2),
+        ..inner
+    };
+    (left, side)
+}
+
 /// Columns the rule switches take (their labels are short).
 const RULES_W: usize = 30;
 /// Rows of the flips the column keeps at least when the block is cut short: enough for

@@ -10,17 +10,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use super::ExecutorEngine;
 use crate::executor::Safeguard;
 use crate::tui::blocks::common;
+use crate::tui::blocks::playground::side::{ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, columns};
 use crate::tui::blocks::playground::{Canvas, Panel, Shell};
 use crate::tui::theme::Theme;
-
-/// Inner width from which the rules and the rows that flip get a column of their own.
-const WIDE: u16 = 110;
-/// Rows the argument editor takes at least in one column, borders included.
-const EDITOR_H: u16 = 8;
-/// Rows the argument editor takes at least beside the side column, borders included.
-const ARGS_LEAST: u16 = 5;
-/// Rows the argument editor keeps free under its text beside the side column.
-const ARGS_SPARE: u16 = 2;
 
 /// Where the parts of a wide block go: the left column (the tool field and the context
 /// at its top), the argument editor with the envelope, the verdict, the side column.
@@ -29,19 +21,6 @@ struct Wide {
     eds: Rect,
     result: Rect,
     side: Rect,
-}
-
-/// The left column and the side column of a wide block's inner area: the inputs take a
-/// little over half, a gap of two, the side column the rest.
-fn columns(inner: Rect) -> (Rect, Rect) {
-    let lw = inner.width * 11 / 20;
-    let left = Rect { width: lw, ..inner };
-    let side = Rect {
-        x: inner.x + lw + 2,
-        width: inner.width.saturating_sub(lw + 2),
-        ..inner
-    };
-    (left, side)
 }
 
 fn theme() -> Theme {
@@ -81,7 +60,7 @@ impl ExecutorEngine {
     }
 
     fn wide_parts(&self, shell: &Shell<Safeguard>, inner: Rect) -> Wide {
-        let (left, side) = columns(inner);
+        let (left, side) = columns(inner, 11);
         let top = self.top_rows(left.width).min(left.height);
         let res = self.result_height(left.width, shell.off());
         let room = left.height.saturating_sub(top + res);
@@ -110,7 +89,7 @@ impl ExecutorEngine {
     pub(super) fn height_in(&self, shell: &Shell<Safeguard>, width: u16, available: u16) -> u16 {
         let inner = width.saturating_sub(2);
         if inner >= WIDE {
-            let (left, side) = columns(Rect::new(0, 0, inner, 0));
+            let (left, side) = columns(Rect::new(0, 0, inner, 0), 11);
             let fixed = self.top_rows(left.width) + self.result_height(left.width, shell.off());
             let (want, least) = self.wide_rows(left.width);
             let mut body = (fixed + want).max(shell.side_height(side.width));

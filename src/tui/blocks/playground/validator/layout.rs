@@ -11,21 +11,13 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use super::ValidatorEngine;
 use crate::tui::blocks::common;
 use crate::tui::blocks::editor::Editor;
+use crate::tui::blocks::playground::side::{ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, columns};
 use crate::tui::blocks::playground::{Canvas, Panel, Shell};
 use crate::validate::Rule;
 
-/// Inner width from which the rules and the rows that flip get a column of their own.
-const WIDE: u16 = 110;
-/// Rows an editor box takes at least in one column, borders included.
-const EDITOR_H: u16 = 8;
 /// Rows the schema box takes at least beside the side column, borders included (it
 /// scrolls when its text needs more than the block has).
 const SCHEMA_LEAST: u16 = 6;
-/// Rows the arguments box takes at least beside the side column, borders included.
-const ARGS_LEAST: u16 = 5;
-/// Rows the arguments box keeps free under their text beside the side column, to type
-/// into.
-const ARGS_SPARE: u16 = 2;
 
 /// Where the parts of a wide block go.
 struct Wide {
@@ -34,19 +26,6 @@ struct Wide {
     args: Rect,
     result: Rect,
     side: Rect,
-}
-
-/// The left column and the side column of a wide block's inner area: the inputs take a
-/// little under half, a gap of two, the side column the rest.
-fn columns(inner: Rect) -> (Rect, Rect) {
-    let lw = inner.width * 9 / 20;
-    let left = Rect { width: lw, ..inner };
-    let side = Rect {
-        x: inner.x + lw + 2,
-        width: inner.width.saturating_sub(lw + 2),
-        ..inner
-    };
-    (left, side)
 }
 
 impl ValidatorEngine {
@@ -78,7 +57,7 @@ impl ValidatorEngine {
 
     /// Where the parts of a wide block go in `inner`.
     fn wide_parts(&self, shell: &Shell<Rule>, inner: Rect) -> Wide {
-        let (left, side) = columns(inner);
+        let (left, side) = columns(inner, 9);
         let ph = self.picker_height(left.width).min(left.height);
         let res = self.result_height(left.width, shell.off());
         let room = left.height.saturating_sub(ph + res);
@@ -112,7 +91,7 @@ impl ValidatorEngine {
     /// than the page can show (`available`, 0: no limit) as long as the left column keeps
     /// the schema's least rows and the whole arguments, and the side column its least.
     fn wide_height(&self, shell: &Shell<Rule>, inner: u16, available: u16) -> u16 {
-        let (left, side) = columns(Rect::new(0, 0, inner, 0));
+        let (left, side) = columns(Rect::new(0, 0, inner, 0), 9);
         let fixed = self.picker_height(left.width) + self.result_height(left.width, shell.off());
         let (s, a) = self.wide_boxes(left.width, u16::MAX / 4);
         let schema = self.schema_view(left.width).full_height(left.width);
