@@ -40,6 +40,21 @@ fn pick<T: PartialEq + Clone>(base: &T, mine: &T, disk: &T) -> T {
     if mine == base { disk } else { mine }.clone()
 }
 
+/// The keys this session set, changed or removed against `base`, each with its value in
+/// `mine` (`None`: removed), for any map read through `base` and `mine`.
+fn changes<'a, V: PartialEq + 'a>(
+    keys: impl Iterator<Item = &'a String>,
+    base: impl Fn(&str) -> Option<&'a V>,
+    mine: impl Fn(&str) -> Option<&'a V>,
+) -> Vec<(&'a String, Option<&'a V>)> {
+    keys.filter_map(|key| match (base(key), mine(key)) {
+        (b, Some(m)) if b != Some(m) => Some((key, Some(m))),
+        (Some(_), None) => Some((key, None)),
+        _ => None,
+    })
+    .collect()
+}
+
 /// A map merged key by key: a key this session set, changed or removed is taken from
 /// `mine`, every other key from `disk`.
 fn merge_map<V: PartialEq + Clone>(
@@ -48,16 +63,15 @@ fn merge_map<V: PartialEq + Clone>(
     disk: &BTreeMap<String, V>,
 ) -> BTreeMap<String, V> {
     let mut out = disk.clone();
-    for key in base.keys().chain(mine.keys()) {
-        match (base.get(key), mine.get(key)) {
-            (b, Some(m)) if b != Some(m) => {
-                out.insert(key.clone(), m.clone());
-            }
-            (Some(_), None) => {
-                out.remove(key);
-            }
-            _ => {}
-        }
+    for (key, value) in changes(
+        base.keys().chain(mine.keys()),
+        |k| base.get(k),
+        |k| mine.get(k),
+    ) {
+        match value {
+            Some(m) => out.insert(key.clone(), m.clone()),
+            None => out.remove(key),
+        };
     }
     out
 }
@@ -84,16 +98,15 @@ fn merge_members(
     disk: &Map<String, Value>,
 ) -> Map<String, Value> {
     let mut out = disk.clone();
-    for key in base.keys().chain(mine.keys()) {
-        match (base.get(key), mine.get(key)) {
-            (b, Some(m)) if b != Some(m) => {
-                out.insert(key.clone(), m.clone());
-            }
-            (Some(_), None) => {
-                out.shift_remove(key);
-            }
-            _ => {}
-        }
+    for (key, value) in changes(
+        base.keys().chain(mine.keys()),
+        |k| base.get(k),
+        |k| mine.get(k),
+    ) {
+        match value {
+            Some(m) => out.insert(key.clone(), m.clone()),
+            None => out.shift_remove(key),
+        };
     }
     out
 }
