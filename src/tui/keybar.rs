@@ -129,7 +129,7 @@ fn shown(app: &App, ctx: Context, c: &Command) -> bool {
         c.action,
         Action::FocusNext | Action::FocusPrev | Action::Activate
     );
-    if ctx == Context::Reader && !app.any_block_shown() && block_cmd {
+    if ctx == Context::Reader && block_cmd && app.blocks_shown() == 0 {
         return false;
     }
     // Resetting a block needs one focused (presenter mode says so otherwise).

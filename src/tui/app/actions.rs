@@ -221,11 +221,7 @@ impl App {
     fn move_focus(&mut self, forward: bool) {
         let mut order: Vec<Focus> = vec![Focus::Page];
         // Presenter mode: only the blocks already stepped to.
-        order.extend(
-            (0..self.blocks.len())
-                .filter(|&slot| self.block_shown(slot))
-                .map(Focus::Block),
-        );
+        order.extend((0..self.blocks_shown()).map(Focus::Block));
         if self.sidebar_visible() {
             order.push(Focus::Sidebar);
         }

@@ -166,20 +166,17 @@ impl App {
         self.blocks.steps_shown().is_none_or(|s| n < s)
     }
 
-    /// Is the page's block in slot `slot` on screen (in presenter mode, its step shown)?
-    pub(crate) fn block_shown(&self, slot: usize) -> bool {
-        if self.blocks.steps_shown().is_none() {
-            return true;
-        }
-        steps_of(self.page_items())
+    /// How many of the page's blocks are on screen: all of them, or in presenter mode those
+    /// stepped to (steps come in page order, so these are the first ones).
+    pub(crate) fn blocks_shown(&self) -> usize {
+        let Some(shown) = self.blocks.steps_shown() else {
+            return self.slots().len();
+        };
+        let steps = steps_of(self.page_items());
+        steps[..shown.min(steps.len())]
             .iter()
-            .position(|s| *s == Step::Block(slot))
-            .is_some_and(|n| self.step_shown(n))
-    }
-
-    /// Is any of the page's blocks on screen?
-    pub(crate) fn any_block_shown(&self) -> bool {
-        (0..self.slots().len()).any(|slot| self.block_shown(slot))
+            .filter(|s| matches!(s, Step::Block(_)))
+            .count()
     }
 
     /// A page opened: presenter mode shows its first step, otherwise all of it.
