@@ -406,6 +406,21 @@ impl Validator {
         }
     }
 
+    /// Do the args at byte `at` of `text` surely pass, read straight from their bytes
+    /// (`eval/bytes.rs`)? Where they end when they do; `None` when they fail or that walk
+    /// cannot tell, and judging them parsed words the first failure.
+    pub(crate) fn passes_bytes(
+        &self,
+        text: &str,
+        at: usize,
+        rules: &ValidatorRules,
+    ) -> Option<usize> {
+        if !self.any_value && text.as_bytes().get(at) != Some(&b'{') {
+            return None;
+        }
+        Quick::new(&self.program, Flags::of(rules)).passes_bytes(self.program.root, text, at)
+    }
+
     /// The root's object rules, when args (an object) are judged by the shallow walk.
     fn shallow_rules(&self) -> Option<&ObjRules> {
         if self.program.shape != RootShape::Shallow {

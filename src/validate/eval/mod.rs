@@ -11,6 +11,7 @@
 //! `unevaluatedProperties: false`), `types` (`type`), `bool_guard` (a boolean is no integer)
 //! and `values` (every other assertion).
 
+mod bytes;
 pub(crate) mod explain;
 pub(crate) mod found;
 pub(crate) mod shallow;

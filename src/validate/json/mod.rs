@@ -25,7 +25,9 @@ mod owned;
 mod parse;
 
 pub use parse::ParseError;
-pub(crate) use parse::flat::{FLAT_MAX, FlatMember, flat_object, flat_value};
+pub(crate) use parse::flat::{
+    FLAT_MAX, FlatMember, flat_object, flat_value, plain_string, value_kind,
+};
 pub(crate) use parse::{Field, Parser, plain_run, recycle, skip_ws};
 pub use parse::{parse, parse_allowing_duplicates};
 

@@ -250,6 +250,37 @@ fn flat_args_that_pass_a_schema_checking_values_are_judged_from_their_bytes() {
 }
 
 #[test]
+fn nested_args_that_pass_are_judged_from_their_bytes() {
+    let schema = r#"{"schema": {"name": "find", "inputSchema": {"type": "object", "properties": {"filter": {"type": "object", "properties": {"since": {"type": "string", "format": "date"}}, "required": ["since"]}, "tags": {"type": "array", "items": {"enum": ["a", "b"]}}}}}, "args": "#;
+    let args = [
+        r#"{"tags": ["a"]}"#,
+        r#"{"filter": {"since": "2026-02-28"}, "tags": ["b", "a"]}"#,
+        r#"{"filter": {"since": "2026-02-30"}}"#,
+        r#"{"filter": {}}"#,
+        r#"{"tags": ["a", "c"]}"#,
+        r#"{"tags": ["\u0061"]}"#,
+        r#"{"filter": {"since": "2026-02-28", "since": "x"}}"#,
+        r#"{"tags": []}"#,
+    ];
+    let (got, from_bytes) = verdicts_and_from_bytes(schema, &args);
+    assert_eq!(
+        got,
+        [
+            r#"{"ok": true, "error": ""}"#,
+            r#"{"ok": true, "error": ""}"#,
+            r#"{"ok": false, "error": "value error: filter.since must be a date, got \"2026-02-30\""}"#,
+            r#"{"ok": false, "error": "missing required arg: filter.since"}"#,
+            r#"{"ok": false, "error": "value error: tags[1] must be one of \"a\", \"b\", got \"c\""}"#,
+            r#"{"ok": true, "error": ""}"#,
+            r#"{"ok": false, "error": "duplicate arg: filter.since"}"#,
+            r#"{"ok": true, "error": ""}"#,
+        ]
+    );
+    // The passing lines after the first (which compiles the schema), but for the escape.
+    assert_eq!(from_bytes, 2);
+}
+
+#[test]
 fn a_false_property_is_unknown_on_every_path_with_the_value_checks_off() {
     let schema = r#"{"schema": {"type": "object", "properties": {"x": false, "u": {"enum": ["c"]}}}, "args": "#;
     let input = format!("{schema}{{\"x\": 1}}}}\n").repeat(3);

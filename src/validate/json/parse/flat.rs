@@ -82,7 +82,7 @@ pub(crate) fn flat_value(kind: u8, text: &str) -> Option<Json<'_>> {
 
 /// The string whose opening quote is at `i`, when it has no escapes, and where it ends.
 #[inline(always)]
-fn plain_string(text: &str, i: usize) -> Option<(&str, usize)> {
+pub(crate) fn plain_string(text: &str, i: usize) -> Option<(&str, usize)> {
     let end = plain_run(text.as_bytes(), i + 1);
     (text.as_bytes().get(end) == Some(&b'"')).then(|| (&text[i + 1..end], end + 1))
 }
@@ -90,7 +90,7 @@ fn plain_string(text: &str, i: usize) -> Option<(&str, usize)> {
 /// The kind of the value at `i`, its text (a string's without its quotes) and where it
 /// ends, for a plain string, a number or a literal.
 #[inline(always)]
-fn value_kind(text: &str, i: usize) -> Option<(u8, &str, usize)> {
+pub(crate) fn value_kind(text: &str, i: usize) -> Option<(u8, &str, usize)> {
     let b = text.as_bytes();
     if b.get(i) == Some(&b'"') {
         return plain_string(text, i).map(|(s, end)| (kind::STR, s, end));
