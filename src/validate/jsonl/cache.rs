@@ -29,6 +29,9 @@ pub(super) type Compiled = Result<Validator, String>;
 pub(super) struct Cache {
     entries: Vec<Cached>,
     by_text: HashMap<u64, Vec<u32>>,
+    /// A hash of the first [`HEAD`] bytes of every kept schema's text (see
+    /// [`Cache::may_hold`]).
+    heads: foldhash::HashSet<u64>,
     /// A schema compiled for one case only (see [`Cache::once`]).
     once: Option<Compiled>,
 }
@@ -69,6 +72,15 @@ impl Cache {
         })
     }
 
+    /// Is a schema whose text starts with `text` worth looking up before it is read? Not
+    /// when no kept schema starts with the same [`HEAD`] bytes: a line's schema is then
+    /// read at once rather than first skipped over to look it up. (A kept schema shorter
+    /// than that is then read again too, and still found by its text before compiling.)
+    pub(super) fn may_hold(&self, text: &[u8]) -> bool {
+        self.heads
+            .contains(&head_hash(&text[..text.len().min(HEAD)]))
+    }
+
     /// Entry `at`'s compiled schema, if there is one.
     pub(super) fn try_get(&self, at: usize) -> Option<&Compiled> {
         self.entries.get(at).map(|e| &e.schema)
@@ -92,7 +104,10 @@ impl Cache {
         if full {
             self.entries.clear();
             self.by_text.clear();
+            self.heads.clear();
         }
+        let b = schema_text.as_bytes();
+        self.heads.insert(head_hash(&b[..b.len().min(HEAD)]));
         self.by_text
             .entry(text_hash(schema_text))
             .or_default()
@@ -112,6 +127,15 @@ impl Cache {
     pub(super) fn once(&mut self, schema: Compiled) -> &Compiled {
         self.once.insert(schema)
     }
+}
+
+/// How many bytes of a schema's text [`Cache::may_hold`] looks at.
+pub(super) const HEAD: usize = 48;
+
+/// A hash of the first bytes of a schema's text.
+fn head_hash(b: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x4ead).hash_one(b)
 }
 
 /// A quick hash of a schema's text, a word at a time (an entry found by it is compared

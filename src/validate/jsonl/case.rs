@@ -220,9 +220,12 @@ impl<'a> RawCase<'a> {
             self.schema_text = Some(raw);
             return Ok(());
         }
-        // An older one: its bytes found by matching brackets, then looked up by text.
+        // An older one: its bytes found by matching brackets, then looked up by text
+        // (unless no schema kept starts as this one does: then it is new).
         let at = p.offset();
-        if let Some(raw) = p.skip_raw() {
+        if cache.may_hold(p.ahead(super::cache::HEAD))
+            && let Some(raw) = p.skip_raw()
+        {
             if let Some(i) = cache.with_text(raw).next() {
                 self.schema_hit = Some(i);
                 self.schema_text = Some(raw);

@@ -110,6 +110,14 @@ impl<'a> Parser<'a> {
         None
     }
 
+    /// The next `n` bytes (fewer at the end of the text) of the value at the cursor, which
+    /// is moved past whitespace.
+    pub(crate) fn ahead(&mut self, n: usize) -> &'a [u8] {
+        self.ws();
+        let b = self.bytes;
+        &b[self.pos..b.len().min(self.pos + n)]
+    }
+
     /// Put the cursor back at byte `pos` (an offset [`Parser::offset`] gave).
     pub(crate) fn rewind(&mut self, pos: usize) {
         self.pos = pos;
