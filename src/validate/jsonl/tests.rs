@@ -249,6 +249,33 @@ fn flat_args_that_pass_a_schema_checking_values_are_judged_from_their_bytes() {
     assert_eq!(from_bytes, 2);
 }
 
+/// Lines whose schemas come after a member that differs (so no line repeats another's
+/// start): short and long schemas, seen before or not, get the verdicts they get alone.
+#[test]
+fn schemas_after_a_changing_member_are_found_again_or_read_new() {
+    let short = r#"{"type": "object", "required": ["q"]}"#;
+    let long = r#"{"type": "object", "properties": {"q": {"type": "string", "description": "what to look for, in a few words"}}, "required": ["q"], "additionalProperties": false}"#;
+    let other = long.replace("few words", "words");
+    let mut input = String::new();
+    for (i, schema) in [short, long, short, &other, long, short].iter().enumerate() {
+        for args in [r#"{"q": "a"}"#, r#"{"q": 1}"#, "{}"] {
+            input.push_str(&format!(
+                "{{\"id\": {i}, \"schema\": {schema}, \"args\": {args}}}\n"
+            ));
+        }
+    }
+    let got = same_as_alone(&input, false);
+    assert_eq!(got.len(), 18);
+    assert_eq!(
+        got[4],
+        r#"{"ok": false, "error": "type error: q expected str, got int"}"#
+    );
+    assert_eq!(
+        got[8],
+        r#"{"ok": false, "error": "missing required arg: q"}"#
+    );
+}
+
 #[test]
 fn nested_args_that_pass_are_judged_from_their_bytes() {
     let schema = r#"{"schema": {"name": "find", "inputSchema": {"type": "object", "properties": {"filter": {"type": "object", "properties": {"since": {"type": "string", "format": "date"}}, "required": ["since"]}, "tags": {"type": "array", "items": {"enum": ["a", "b"]}}}}}, "args": "#;
