@@ -142,8 +142,8 @@ impl Quick<'_> {
         let mut keys = [""; KEYS];
         let (mut count, mut seen) = (0, 0u64);
         let mut j = skip_ws(b, i + 1);
-        if b.get(j) == Some(&b'}') {
-            j += 1;
+        let end = if b.get(j) == Some(&b'}') {
+            j + 1
         } else {
             loop {
                 if count == KEYS || b.get(j) != Some(&b'"') {
@@ -164,26 +164,18 @@ impl Quick<'_> {
                     Some(o) => self.property_bytes(o, key, &mut seen, text, j, depth + 1)?,
                     None => self.skip(text, j, depth + 1)?.1,
                 };
-                j = skip_ws(b, j);
-                match b.get(j) {
-                    Some(b',') => j = skip_ws(b, j + 1),
-                    Some(b'}') => {
-                        j += 1;
-                        break;
-                    }
-                    _ => return None,
+                match after_item(b, j, b'}')? {
+                    Ok(next) => j = next,
+                    Err(end) => break end,
                 }
             }
-        }
-        let Some(o) = o else { return Some(j) };
-        let n = count as u64;
-        let counted =
-            o.min_properties.is_some_and(|m| n < m) || o.max_properties.is_some_and(|m| n > m);
-        if self.f.values && counted {
+        };
+        let Some(o) = o else { return Some(end) };
+        if self.f.values && outside(o.min_properties, o.max_properties, count) {
             return None;
         }
         let missing = o.required_at.iter().any(|&at| seen & (1 << at) == 0);
-        (!(self.f.required && missing)).then_some(j)
+        (!(self.f.required && missing)).then_some(end)
     }
 
     /// Member `key`'s value at `i`, against the schema `o` gives it (its property's, or the
@@ -251,8 +243,8 @@ impl Quick<'_> {
         let b = text.as_bytes();
         let mut count = 0usize;
         let mut j = skip_ws(b, i + 1);
-        if b.get(j) == Some(&b']') {
-            j += 1;
+        let end = if b.get(j) == Some(&b']') {
+            j + 1
         } else {
             loop {
                 let s = a.and_then(|a| a.prefix.get(count).copied().or(a.items));
@@ -262,21 +254,14 @@ impl Quick<'_> {
                     _ => self.skip(text, j, depth + 1)?.1,
                 };
                 count += 1;
-                j = skip_ws(b, j);
-                match b.get(j) {
-                    Some(b',') => j = skip_ws(b, j + 1),
-                    Some(b']') => {
-                        j += 1;
-                        break;
-                    }
-                    _ => return None,
+                match after_item(b, j, b']')? {
+                    Ok(next) => j = next,
+                    Err(end) => break end,
                 }
             }
-        }
-        let Some(a) = a else { return Some(j) };
-        let n = count as u64;
-        let counted = a.min_items.is_some_and(|m| n < m) || a.max_items.is_some_and(|m| n > m);
-        (!(self.f.values && counted)).then_some(j)
+        };
+        let Some(a) = a else { return Some(end) };
+        (!(self.f.values && outside(a.min_items, a.max_items, count))).then_some(end)
     }
 
     /// Read past the value at `i`, checking nothing but that it is JSON this walk reads:
@@ -287,6 +272,23 @@ impl Quick<'_> {
             b'[' => Some((kind::ARRAY, self.array_bytes(None, text, i, depth)?)),
             _ => value_kind(text, i).map(|(k, _, end)| (k, end)),
         }
+    }
+}
+
+/// Is a count of `n` members or items outside `min`..=`max`?
+fn outside(min: Option<u64>, max: Option<u64>, n: usize) -> bool {
+    let n = n as u64;
+    min.is_some_and(|m| n < m) || max.is_some_and(|m| n > m)
+}
+
+/// After a member or item that ends at `j`: where the next one starts (`Ok`), or where the
+/// object or array that `close` closes ends (`Err`); `None` for anything else.
+fn after_item(b: &[u8], j: usize, close: u8) -> Option<Result<usize, usize>> {
+    let j = skip_ws(b, j);
+    match *b.get(j)? {
+        b',' => Some(Ok(skip_ws(b, j + 1))),
+        c if c == close => Some(Err(j + 1)),
+        _ => None,
     }
 }
 
