@@ -1,7 +1,8 @@
 //! Bytes fed to `validate --jsonl`: one verdict line per input line, each a JSON object
 //! with a boolean `ok`, and the `--all` run agrees with the first-failure run line by line.
-//! The first-failure run judges the flat args of a known tool straight from their bytes,
-//! while `--all` always parses them, so the two ways are checked against each other.
+//! The first-failure run judges the args of a known tool straight from their bytes where it
+//! can (flat args, and nested args that pass: `eval/bytes.rs`), while `--all` always parses
+//! them, so the two ways are checked against each other.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
