@@ -10,6 +10,7 @@
 //! the file again and writes back what it holds with only this session's changes laid over
 //! it (see [`merge`]), so that no window undoes another's work.
 
+mod disk;
 mod merge;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -190,9 +191,8 @@ pub struct Store {
     pub path: Option<PathBuf>,
     /// False when the existing file could not be moved aside: we then never write over it.
     pub writable: bool,
-    /// The progress as this session last read or wrote it: a save takes from the session
-    /// only what changed since.
-    base: Arc<Mutex<Progress>>,
+    /// The progress file as this session last read or wrote it.
+    seen: Arc<Mutex<disk::Seen>>,
 }
 
 /// What opening the store found.
@@ -356,20 +356,20 @@ impl Store {
         Store {
             path: None,
             writable: false,
-            base: Arc::default(),
+            seen: Arc::default(),
         }
     }
 
     /// Open the progress file in `dir` (created if needed). `reset` starts over without asking.
     pub fn open(dir: Option<PathBuf>, reset: bool) -> Opened {
         let opened = Store::open_file(dir, reset);
-        *opened.store.base() = opened.progress.clone();
+        opened.store.seen().base = opened.progress.clone();
         opened
     }
 
-    /// The progress as this session last read or wrote it.
-    fn base(&self) -> std::sync::MutexGuard<'_, Progress> {
-        self.base.lock().unwrap_or_else(PoisonError::into_inner)
+    /// The progress file as this session last read or wrote it.
+    fn seen(&self) -> std::sync::MutexGuard<'_, disk::Seen> {
+        self.seen.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// What [`Store::open`] finds, before it remembers it.
@@ -396,7 +396,7 @@ impl Store {
         let mut store = Store {
             path: Some(path.clone()),
             writable: true,
-            base: Arc::default(),
+            seen: Arc::default(),
         };
         let mut unwritable = None;
         if let Err(e) = temp_file(&dir) {
@@ -420,21 +420,25 @@ impl Store {
                 notice: unwritable.or(reset.then(|| "Progress reset: starting over.".to_owned())),
             };
         }
-        let problem = match std::fs::read_to_string(&path) {
-            Ok(text) if later_version(&text).is_some() => {
-                return read_only_later(store, &path, &text);
+        let (found, stamp) = disk::read(&path);
+        store.seen().stamp = stamp;
+        let problem = match found {
+            disk::Found::Read(progress) => {
+                return Opened {
+                    store,
+                    progress: *progress,
+                    notice: unwritable,
+                };
             }
-            Ok(text) => match serde_json::from_str::<Progress>(&text) {
-                Ok(progress) => {
-                    return Opened {
-                        store,
-                        progress,
-                        notice: unwritable,
-                    };
-                }
-                Err(e) => format!("it does not parse ({e})"),
-            },
-            Err(e) => format!("it cannot be read ({e})"),
+            disk::Found::Missing => {
+                return Opened {
+                    store,
+                    progress: Progress::fresh(),
+                    notice: unwritable,
+                };
+            }
+            disk::Found::Later(text) => return read_only_later(store, &path, &text),
+            disk::Found::Damaged(problem) => problem,
         };
         set_aside(store, &dir, &path, &problem)
     }
@@ -450,53 +454,48 @@ impl Store {
         };
         let dir = path.parent().unwrap_or(Path::new("."));
         let _turn = lock_dir(dir);
-        let mut base = self.base();
-        let (disk, notice) = match on_disk(dir, path)? {
-            OnDisk::Read(disk) => (*disk, None),
-            OnDisk::Missing => (Progress::fresh(), None),
+        let mut seen = self.seen();
+        let (found, stamp) = disk::read(path);
+        let (disk, notice) = match found {
+            disk::Found::Read(disk) => (*disk, None),
+            disk::Found::Missing => (Progress::fresh(), None),
+            disk::Found::Later(_) => {
+                return Err(std::io::Error::other(format!(
+                    "{} was written by a later tooldojo meanwhile; it is left untouched",
+                    show(path)
+                )));
+            }
             // Nothing to merge into: everything this session knows is written.
-            OnDisk::SetAside(notice) => (base.clone(), Some(notice)),
+            disk::Found::Damaged(problem) => (
+                seen.base.clone(),
+                Some(set_aside_meanwhile(dir, path, &problem)?),
+            ),
         };
-        write_atomically(dir, path, &merge::merge(&base, progress, &disk))?;
-        *base = progress.clone();
+        // The file as this session left it (or none to merge into): what is written is
+        // then this session's progress, and the session holds what the file does.
+        let in_step = stamp == seen.stamp || notice.is_some();
+        let written = write_atomically(dir, path, &merge::merge(&seen.base, progress, &disk))?;
+        seen.base = progress.clone();
+        seen.stamp = if in_step {
+            written
+        } else {
+            disk::Stamp::Unknown
+        };
         Ok(notice)
     }
 }
 
-/// What a save finds in the progress file.
-enum OnDisk {
-    Read(Box<Progress>),
-    /// No file (none yet, or another window's `--reset-progress` moved it aside).
-    Missing,
-    /// A file that could not be used was moved aside: what the learner is told.
-    SetAside(String),
-}
-
-/// Read the progress file for a save. A file from a later version is never written over
-/// (an error); one that cannot be read or parsed is moved aside as at start-up, or, when it
-/// cannot be moved, left untouched and the save refused.
-fn on_disk(dir: &Path, path: &Path) -> std::io::Result<OnDisk> {
-    let problem = match std::fs::read_to_string(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(OnDisk::Missing),
-        Ok(text) if later_version(&text).is_some() => {
-            return Err(std::io::Error::other(format!(
-                "{} was written by a later tooldojo meanwhile; it is left untouched",
-                show(path)
-            )));
-        }
-        Ok(text) => match serde_json::from_str::<Progress>(&text) {
-            Ok(progress) => return Ok(OnDisk::Read(Box::new(progress))),
-            Err(e) => format!("it does not parse ({e})"),
-        },
-        Err(e) => format!("it cannot be read ({e})"),
-    };
+/// A progress file found damaged by a save: moved aside as at start-up (the save then
+/// writes this session's progress in its place), or, when it cannot be moved, left
+/// untouched and the save refused.
+fn set_aside_meanwhile(dir: &Path, path: &Path, problem: &str) -> std::io::Result<String> {
     let aside = aside_path(dir, "damaged");
     match std::fs::rename(path, &aside) {
-        Ok(()) => Ok(OnDisk::SetAside(format!(
+        Ok(()) => Ok(format!(
             "Your progress file {} could not be used: {problem}. It was moved to {} and this session's progress saved in its place.",
             show(path),
             show(&aside)
-        ))),
+        )),
         Err(e) => Err(std::io::Error::other(format!(
             "{} could not be used: {problem}; moving it aside failed too ({e}), so it is left untouched",
             show(path)
@@ -505,19 +504,21 @@ fn on_disk(dir: &Path, path: &Path) -> std::io::Result<OnDisk> {
 }
 
 /// Write `progress` to `path` atomically: a temporary file beside it, fsync, rename.
-fn write_atomically(dir: &Path, path: &Path, progress: &Progress) -> std::io::Result<()> {
+/// Returns the stamp of the file written.
+fn write_atomically(dir: &Path, path: &Path, progress: &Progress) -> std::io::Result<disk::Stamp> {
     let mut tmp = temp_file(dir)?;
     let text = serde_json::to_string_pretty(progress).map_err(std::io::Error::other)?;
     tmp.write_all(text.as_bytes())?;
     tmp.write_all(b"\n")?;
     tmp.as_file().sync_all()?;
+    let stamp = disk::Stamp::of_file(tmp.as_file());
     tmp.persist(path).map_err(|e| e.error)?;
     // Make the rename itself durable.
     #[cfg(unix)]
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
-    Ok(())
+    Ok(stamp)
 }
 
 /// Take the state directory for one save, so that two windows saving at the same moment
@@ -681,7 +682,7 @@ mod tests {
         let store = Store {
             path: Some(dir.path().join(FILE_NAME)),
             writable: false,
-            base: Arc::default(),
+            seen: Arc::default(),
         };
         store.save(&Progress::default()).unwrap();
         assert!(!dir.path().join(FILE_NAME).exists());
