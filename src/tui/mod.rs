@@ -236,6 +236,8 @@ pub fn run(config: Config) -> color_eyre::Result<ExitCode> {
         if let Some(notice) = opened.notice {
             app.show_overlay(app::Overlay::Notice(notice));
         }
+        // What other windows save meanwhile shows here too.
+        app.watch_progress(opened.store.clone());
         app.run_jobs_in_background();
         if let Some(p) = player {
             app.open_player(p);

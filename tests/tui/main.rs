@@ -21,6 +21,7 @@ mod hidden_lists;
 mod home_room;
 mod keybar_80;
 mod left_rows;
+mod live_progress;
 mod paste;
 mod pick_keys;
 mod player;

@@ -300,6 +300,9 @@ impl App {
         }
         if show && !self.sidebar_visible() {
             self.status = Some("The lesson list needs a window at least 80 columns wide.".into());
+        } else if show {
+            // The list shows what other windows finished meanwhile.
+            let _ = self.look_at_progress();
         }
         self.reveal_focus();
         Update::Save

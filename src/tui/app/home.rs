@@ -55,9 +55,11 @@ impl App {
         self.progress.current.is_some()
     }
 
-    /// Back to the home screen (the lesson stays open underneath for Continue).
+    /// Back to the home screen (the lesson stays open underneath for Continue), showing
+    /// what other windows saved meanwhile.
     pub(crate) fn go_home(&mut self) {
         self.set_base(Screen::Home { sel: 0 });
+        let _ = self.look_at_progress();
         self.active = false;
         if self.focus == Focus::Sidebar {
             self.focus = Focus::Page;

@@ -7,8 +7,8 @@
 //! `slots` (the open page's blocks, behind methods that version the page layout), `actions`
 //! (keys and mouse to actions), `layout` (screen areas and the cached page layout),
 //! `scroll` (keeping the focus in view), `pages` (opening pages, building blocks, recording
-//! progress), `reload` (taking in lesson files changed on disk), `home` (the home
-//! screen's rows), `done` (what is left of each block and lesson), `present` (presenter
+//! progress), `reload` (taking in lesson files changed on disk), `live` (taking in progress
+//! another window saved), `home` (the home screen's rows), `done` (what is left of each block and lesson), `present` (presenter
 //! mode's steps, resets and clock), and one file per screen opened over the lessons:
 //! `player`, `drill`, `practice`.
 
@@ -18,6 +18,7 @@ mod done;
 mod drill;
 mod home;
 mod layout;
+mod live;
 mod pages;
 mod player;
 mod practice;
@@ -186,6 +187,8 @@ pub struct App {
     audit: Option<Box<crate::tui::audit_screen::AuditScreen>>,
     /// The tools file given with `--tools` (the Your tools screen opens on it).
     tools_file: Option<crate::tools::ToolsFile>,
+    /// The progress file other windows may save to meanwhile (the live app sets it).
+    watch: Option<live::Watch>,
 }
 
 impl App {
@@ -234,6 +237,7 @@ impl App {
             notify: None,
             audit: None,
             tools_file: None,
+            watch: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app
@@ -264,9 +268,13 @@ impl App {
         self.below.push(under);
     }
 
-    /// Close the screen on top and show the one under it.
+    /// Close the screen on top and show the one under it (the home screen or a lesson
+    /// back in view shows what other windows saved meanwhile).
     pub(crate) fn close_screen(&mut self) {
         self.screen = self.below.pop().unwrap_or(Screen::Lesson);
+        if self.below.is_empty() {
+            let _ = self.look_at_progress();
+        }
     }
 
     /// Put `screen` in place of the bottom of the stack (home and lesson swap there).
@@ -329,11 +337,14 @@ impl App {
         self.blocks.slots()
     }
 
-    /// Does the screen on top animate (the loop then ticks)? Each screen says so itself.
+    /// Does the loop tick now? While the screen on top animates (each screen says so
+    /// itself), and, slowly, while the home screen or a lesson looks at the progress file
+    /// for other windows' saves.
     pub fn animating(&self) -> bool {
         match &self.screen {
-            Screen::Lesson => self.blocks.animating(),
-            Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => false,
+            Screen::Lesson => self.blocks.animating() || self.watches_progress(),
+            Screen::Home { .. } => self.watches_progress(),
+            Screen::Practice(_) | Screen::Tools(_) => false,
             Screen::Player(p) => p.playing(),
             Screen::Drill(d) => d.running(),
             Screen::Audit(a) => a.animating(),
@@ -361,6 +372,10 @@ impl App {
     pub fn tick_ms(&self) -> u64 {
         match &self.screen {
             Screen::Player(_) | Screen::Audit(_) => crate::replay::playback::TICK_MS,
+            Screen::Lesson if self.blocks.animating() => BLOCK_TICK_MS,
+            Screen::Home { .. } | Screen::Lesson if self.watches_progress() => {
+                u64::try_from(live::LOOK_EVERY.as_millis()).unwrap_or(u64::MAX)
+            }
             _ => BLOCK_TICK_MS,
         }
     }
@@ -487,7 +502,15 @@ impl App {
                 Screen::Drill(_) | Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },
             Input::Tick => match &mut self.screen {
-                Screen::Lesson => self.tick_blocks(),
+                Screen::Lesson => {
+                    let out = if self.blocks.animating() {
+                        self.tick_blocks()
+                    } else {
+                        Update::None
+                    };
+                    out.or(self.look_on_tick())
+                }
+                Screen::Home { .. } => self.look_on_tick(),
                 Screen::Player(p) => {
                     let _ = p.tick();
                     Update::Redraw
@@ -502,7 +525,7 @@ impl App {
                     }
                     Update::Redraw
                 }
-                Screen::Home { .. } | Screen::Practice(_) | Screen::Tools(_) => Update::None,
+                Screen::Practice(_) | Screen::Tools(_) => Update::None,
             },
             Input::Resize(w, h) => {
                 self.size = Rect::new(0, 0, w, h);

@@ -169,7 +169,7 @@ impl App {
     /// Put lesson `lesson` at `page` (clamped) on the page, top of the page, without
     /// recording anything about it. In presenter mode every page opens as new (the page
     /// left is kept aside as it was, for `h` to go back to).
-    fn show(&mut self, lesson: usize, page: usize) {
+    pub(super) fn show(&mut self, lesson: usize, page: usize) {
         if self.demo {
             self.remember_page();
         } else {
@@ -269,7 +269,13 @@ impl App {
                     }
                 }
             }
-            if let Some(cur) = &mut p.current {
+            // Where this window is, unless the position is another window's (taken in
+            // from the file) or one left earlier under the home screen.
+            if let Some(cur) = p
+                .current
+                .as_mut()
+                .filter(|cur| cur.lesson == entry.id && cur.page == self.page)
+            {
                 cur.scroll = u16::try_from(self.scroll).unwrap_or(u16::MAX);
                 cur.block = self.focused_block();
             }

@@ -349,7 +349,7 @@ impl App {
     }
 
     /// The lesson blocks of the current page, in order.
-    fn page_blocks(&self) -> Vec<Block> {
+    pub(super) fn page_blocks(&self) -> Vec<Block> {
         self.page_items()
             .iter()
             .filter_map(|it| match it {

@@ -1,0 +1,111 @@
+//! Progress another window saved, taken in while the app runs. The app looks at the
+//! progress file (its stamp, one `stat`) on a slow tick while the home screen or a lesson
+//! is on top, and at once when the home screen or the lesson list comes into view; a
+//! changed file is read and laid under this window's own changes not saved yet, so that a
+//! lesson finished in another window shows here without a restart and nothing done here
+//! is lost.
+
+use std::time::{Duration, Instant};
+
+use super::{App, Screen, Update};
+use crate::course::progress::{self, Progress, Store};
+
+/// How often the home screen and a lesson look at the progress file.
+pub(super) const LOOK_EVERY: Duration = Duration::from_secs(1);
+
+/// The progress file this window shares with others, and when the app last looked at it.
+pub(super) struct Watch {
+    store: Store,
+    looked: Option<Instant>,
+}
+
+impl App {
+    /// Look at `store`'s progress file for other windows' saves (a store kept in memory
+    /// has none, and is not looked at).
+    pub fn watch_progress(&mut self, store: Store) {
+        self.watch = store.path.is_some().then_some(Watch {
+            store,
+            looked: None,
+        });
+    }
+
+    /// Does the app look at a progress file on its ticks?
+    pub(super) fn watches_progress(&self) -> bool {
+        self.watch.is_some() && matches!(self.screen, Screen::Home { .. } | Screen::Lesson)
+    }
+
+    /// A tick: look at the progress file when [`LOOK_EVERY`] has passed since the last look
+    /// (a lesson's animations tick far more often).
+    pub(super) fn look_on_tick(&mut self) -> Update {
+        let due = self
+            .watch
+            .as_ref()
+            .is_some_and(|w| w.looked.is_none_or(|at| at.elapsed() >= LOOK_EVERY));
+        if due {
+            self.look_at_progress()
+        } else {
+            Update::None
+        }
+    }
+
+    /// Look at the progress file now and take in what another window saved, if it did.
+    pub(super) fn look_at_progress(&mut self) -> Update {
+        let Some(watch) = &mut self.watch else {
+            return Update::None;
+        };
+        watch.looked = Some(Instant::now());
+        let mine = self.progress_snapshot();
+        let Some(merged) = self.watch.as_ref().and_then(|w| w.store.take_in(&mine)) else {
+            return Update::None;
+        };
+        self.progress = merged;
+        self.refresh_blocks(&mine);
+        self.follow_continue();
+        Update::Redraw
+    }
+
+    /// On the home screen, put the lesson Continue now opens underneath, at the page it
+    /// opens (another window may have moved on), as a window started now would: its row
+    /// then names that page.
+    fn follow_continue(&mut self) {
+        if !matches!(self.base_screen(), Screen::Home { .. }) {
+            return;
+        }
+        let Some(i) = self.continue_target() else {
+            return;
+        };
+        let page = match &self.progress.current {
+            Some(at) if at.lesson == self.lessons[i].id => at.page,
+            _ => self.resume_page(i),
+        };
+        if (i, page) != (self.lesson, self.page) {
+            self.show(i, page);
+        }
+    }
+
+    /// Build again the open page's blocks whose state came from another window (`mine`:
+    /// this window's progress before it took that in), so that what they show is what is
+    /// saved, and a later save does not put back the state they showed before.
+    fn refresh_blocks(&mut self, mine: &Progress) {
+        let Some(id) = self.current().map(|e| e.id.clone()) else {
+            return;
+        };
+        let now = self.progress.lessons.get(&id).cloned().unwrap_or_default();
+        let before = mine.lessons.get(&id);
+        for (i, block) in self.page_blocks().into_iter().enumerate() {
+            let key = progress::block_key(self.page, i);
+            let state = now.blocks.get(&key);
+            if before.and_then(|lp| lp.blocks.get(&key)) == state {
+                continue;
+            }
+            let widget = self.build_block(&block).map(|mut w| {
+                if let Some(state) = state {
+                    w.restore(state);
+                }
+                w
+            });
+            self.blocks.rebuild(i, widget);
+        }
+        self.clamp_scroll();
+    }
+}

@@ -1,0 +1,139 @@
+//! Progress saved in another window shows in this one without a restart: the home screen
+//! takes it in on its tick, laid under this window's own work not saved yet.
+
+use ratatui::layout::Rect;
+use tooldojo::content::Content;
+use tooldojo::course::LessonEntry;
+use tooldojo::course::progress::Store;
+use tooldojo::tui::app::{App, Input, Update};
+use tooldojo::tui::theme::ThemeName;
+
+use crate::tui_common::{env, lessons, options, screen};
+
+fn shipped() -> Vec<LessonEntry> {
+    tooldojo::course::load_lessons(&Content::embedded()).expect("shipped lessons")
+}
+
+/// The home screen of a window opened on the progress file in `dir`.
+fn home_window(dir: &std::path::Path) -> App {
+    let opened = Store::open(Some(dir.to_path_buf()), false);
+    let mut opts = options(ThemeName::Default, false);
+    opts.home = true;
+    let mut app = App::new(
+        opts,
+        env(),
+        Ok(shipped()),
+        opened.progress,
+        Rect::new(0, 0, 120, 35),
+    );
+    app.watch_progress(opened.store);
+    app
+}
+
+#[test]
+fn a_lesson_finished_in_another_window_shows_on_the_home_screen_after_the_tick() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = home_window(dir.path());
+    assert!(app.animating(), "the home screen ticks to look at the file");
+    let before = screen(&app);
+    // This window's own work, not saved yet.
+    app.progress_mut()
+        .rehearsal
+        .answer("explain/05-z#3", false, 100);
+    // Another window finishes the first lesson and saves.
+    let other = Store::open(Some(dir.path().to_path_buf()), false);
+    let mut theirs = other.progress.clone();
+    let first = shipped()[0].id.clone();
+    let lp = theirs.lessons.entry(first.clone()).or_default();
+    lp.done = true;
+    lp.pages_seen.insert(0);
+    other.store.save(&theirs).unwrap();
+    assert_eq!(app.update(Input::Tick), Update::Redraw);
+    let after = screen(&app);
+    assert!(
+        before.contains("0 done") && after.contains("1 done"),
+        "{after}"
+    );
+    let row = |text: &str| {
+        text.lines()
+            .find(|l| l.contains("01 Untrusted input") && !l.contains("Start"))
+            .map(str::to_owned)
+            .unwrap_or_default()
+    };
+    assert!(row(&before).contains("to do"), "{before}");
+    assert!(row(&after).contains("done"), "{after}");
+    // Continue offers the next lesson now.
+    assert!(
+        after.contains("Start      02 validate_tool_args"),
+        "{after}"
+    );
+    assert!(app.progress().lessons[&first].done);
+    assert!(
+        app.progress()
+            .rehearsal
+            .cards
+            .contains_key("explain/05-z#3"),
+        "this window's unsaved answer is kept"
+    );
+    // Nothing new: the next tick reads nothing.
+    assert_eq!(app.update(Input::Tick), Update::None);
+}
+
+#[test]
+fn a_block_answered_in_another_window_shows_on_the_open_page_and_stays_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let opened = Store::open(Some(dir.path().to_path_buf()), false);
+    let store = opened.store.clone();
+    let mut app = App::new(
+        options(ThemeName::Default, false),
+        env(),
+        Ok(lessons()),
+        opened.progress,
+        Rect::new(0, 0, 120, 35),
+    );
+    app.watch_progress(opened.store);
+    let id = "01-untrusted-input";
+    let state = |app: &App| app.progress_snapshot().lessons[id].blocks["0/0"].clone();
+    assert_eq!(state(&app)["cursor"], 0);
+    // Opening the page saved it, as the event loop does.
+    store.save(&app.progress_snapshot()).unwrap();
+    // Another window moved on in the same block of the same page.
+    let other = Store::open(Some(dir.path().to_path_buf()), false);
+    let mut theirs = other.progress.clone();
+    let mut moved = state(&app);
+    moved["cursor"] = 1.into();
+    let lp = theirs.lessons.entry(id.into()).or_default();
+    lp.pages_seen.insert(0);
+    lp.blocks.insert("0/0".into(), moved.clone());
+    other.store.save(&theirs).unwrap();
+    assert_eq!(app.update(Input::Tick), Update::Redraw);
+    // The block on screen is the one saved, so this window's next save keeps it.
+    assert_eq!(state(&app), moved);
+    store.save(&app.progress_snapshot()).unwrap();
+    let saved = Store::open(Some(dir.path().to_path_buf()), false).progress;
+    assert_eq!(saved.lessons[id].blocks["0/0"], moved);
+}
+
+#[test]
+fn continue_names_the_page_another_window_moved_on_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = home_window(dir.path());
+    let other = Store::open(Some(dir.path().to_path_buf()), false);
+    let mut theirs = other.progress.clone();
+    let first = shipped()[0].id.clone();
+    let lp = theirs.lessons.entry(first.clone()).or_default();
+    lp.pages_seen.extend([0, 1, 2]);
+    lp.last_page = 2;
+    theirs.current = Some(tooldojo::course::progress::Position {
+        lesson: first,
+        page: 2,
+        ..Default::default()
+    });
+    other.store.save(&theirs).unwrap();
+    assert_eq!(app.update(Input::Tick), Update::Redraw);
+    let text = screen(&app);
+    assert!(
+        text.contains("Continue   01 Untrusted input • page 3 of 6"),
+        "{text}"
+    );
+}
