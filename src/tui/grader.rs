@@ -6,6 +6,7 @@
 //! message carries the run's number, so a late message from a stopped run is ignored.
 
 use std::cell::Cell;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use ratatui::text::Line;
@@ -50,6 +51,8 @@ pub struct LiveGrader {
     file: PathBuf,
     lang: Lang,
     rows: Vec<Row>,
+    /// Lesson titles by id: a failing row names the lesson to go back to by its title.
+    titles: BTreeMap<String, String>,
     state: GraderState,
     /// Number of the current run; messages of other runs are stale.
     run: u64,
@@ -63,7 +66,14 @@ pub struct LiveGrader {
 
 impl LiveGrader {
     /// Grade `file` against `rows`; with `notify`, watch it and grade now and on every save.
-    pub fn new(file: PathBuf, lang: Lang, rows: Vec<Row>, notify: Option<Notify>) -> LiveGrader {
+    /// `titles` names the lessons the app was started with, by id.
+    pub fn new(
+        file: PathBuf,
+        lang: Lang,
+        rows: Vec<Row>,
+        titles: BTreeMap<String, String>,
+        notify: Option<Notify>,
+    ) -> LiveGrader {
         let (watcher, unwatched) = match &notify {
             Some(n) => match watch(&file, Arc::clone(n)) {
                 Ok(w) => (Some(w), None),
@@ -75,6 +85,7 @@ impl LiveGrader {
             file,
             lang,
             rows,
+            titles,
             state: GraderState::Waiting,
             run: 0,
             runs: 0,
@@ -114,6 +125,11 @@ impl LiveGrader {
             GraderState::Done(r) => Some(r),
             _ => None,
         }
+    }
+
+    /// The title of lesson `id`, or the id itself for a lesson the app does not have.
+    fn lesson_title<'a>(&'a self, id: &'a str) -> &'a str {
+        self.titles.get(id).map_or(id, String::as_str)
     }
 
     /// Functions whose every row passed in the last report.
@@ -326,9 +342,11 @@ fn marks_legend(ascii: bool) -> String {
 }
 
 /// The first failing row in full: its call, expected and actual results and what it
-/// printed with every blank kept (passed through `show`), the rest wrapped.
+/// printed with every blank kept (passed through `show`), the rest wrapped; the lesson to
+/// go back to is named by its title (`lesson`).
 fn failure_lines(
     f: &RowResult,
+    lesson: &str,
     t: &Theme,
     w: usize,
     show: &dyn Fn(&str, Blanks) -> String,
@@ -342,7 +360,7 @@ fn failure_lines(
         ("expected", compared(&f.expected), true),
         ("actual", compared(&f.actual), true),
         ("why", f.note.clone().unwrap_or_default(), false),
-        ("lesson", f.lesson.clone(), false),
+        ("lesson", lesson.to_owned(), false),
     ] {
         if text.is_empty() {
             continue;
@@ -419,7 +437,9 @@ pub fn status_lines(g: &LiveGrader, t: &Theme, w: usize) -> Vec<Line<'static>> {
         marked.set(marked.get() || shown != text);
         shown
     };
-    let first = r.first_failure().map(|f| failure_lines(f, t, w, &show));
+    let first = r
+        .first_failure()
+        .map(|f| failure_lines(f, g.lesson_title(&f.lesson), t, w, &show));
     // Every row whole: a failing row's own result is often past the 80th column.
     let mut rows = Vec::new();
     for row in &r.rows {
@@ -489,7 +509,13 @@ mod tests {
 
     /// A grader whose last run reported `rows`.
     fn graded(rows: Vec<RowResult>) -> LiveGrader {
-        let mut g = LiveGrader::new(PathBuf::from("s.py"), Lang::Python, Vec::new(), None);
+        let mut g = LiveGrader::new(
+            PathBuf::from("s.py"),
+            Lang::Python,
+            Vec::new(),
+            BTreeMap::new(),
+            None,
+        );
         g.state = GraderState::Done(Report {
             file: PathBuf::from("s.py"),
             lang: Lang::Python,
@@ -528,6 +554,28 @@ mod tests {
         for end in ["the end of the first", "the end of the second"] {
             assert!(text.contains(end), "{end} is shown:\n{lines:#?}");
         }
+    }
+
+    #[test]
+    fn the_first_failing_row_names_its_lesson_by_the_title_it_was_given() {
+        let mut g = graded(vec![failing_row("row-1", "(True, \"\")")]);
+        let lesson = |g: &LiveGrader| {
+            let lines = shown(g, false, 80);
+            lines
+                .iter()
+                .filter(|l| l.starts_with("lesson: "))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(lesson(&g), ["lesson: 03-json-traps"], "no title: the id");
+        g.titles = BTreeMap::from([(
+            "03-json-traps".to_owned(),
+            "Type and JSON traps, as this course calls them".to_owned(),
+        )]);
+        assert_eq!(
+            lesson(&g),
+            ["lesson: Type and JSON traps, as this course calls them"]
+        );
     }
 
     /// The lines from the one starting with `from` to the next field (or a blank line),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 
 use crate::practice::{Lang, Row, starter};
 use crate::text::wrap;
@@ -49,47 +49,8 @@ const BAR: [BarKey; 5] = [
     BarKey::new("?", "help", Rank::Always),
 ];
 
-/// The grader's lines with its `lesson: ID` line naming the lesson by its title instead
-/// (wrapped to `w`, in the same style); a lesson with no title keeps its id.
-pub(crate) fn lessons_by_title(
-    lines: Vec<Line<'static>>,
-    title: &dyn Fn(&str) -> Option<String>,
-    w: usize,
-) -> Vec<Line<'static>> {
-    let mut out = Vec::with_capacity(lines.len());
-    for line in lines {
-        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-        let named = text
-            .strip_prefix("lesson: ")
-            .and_then(|id| title(id.trim()));
-        let Some(name) = named else {
-            out.push(line);
-            continue;
-        };
-        let style = line.spans.first().map(|s| s.style).unwrap_or_default();
-        for part in wrap(
-            &crate::sanitize::clean(&format!("lesson: {name}"), false),
-            w,
-        ) {
-            let mut titled = line.clone();
-            titled.spans = vec![Span::styled(part, style)];
-            out.push(titled);
-        }
-    }
-    out
-}
-
-/// The shipped lessons' titles by id: the grading rows send the learner back to these.
-fn lesson_titles() -> BTreeMap<String, String> {
-    crate::content::lessons::load_all(&crate::content::Content::embedded())
-        .map(|ls| ls.into_iter().map(|l| (l.id, l.title)).collect())
-        .unwrap_or_default()
-}
-
 pub struct PracticeScreen {
     pub grader: LiveGrader,
-    /// Lesson titles by id, for the lesson a failing row sends the learner back to.
-    titles: BTreeMap<String, String>,
     /// What was done about the file (a starter written, an existing file found).
     note: String,
     /// The first line shown, at most [`PracticeScreen::max_scroll`].
@@ -124,11 +85,17 @@ pub fn find_or_start(dir: &Path) -> (PathBuf, Lang, String) {
 }
 
 impl PracticeScreen {
-    pub fn open(dir: &Path, rows: Vec<Row>, notify: Option<Notify>) -> PracticeScreen {
+    /// Grade the learner's solution in `dir` against `rows`; a failing row names its
+    /// lesson by its title in `titles` (the lessons the app was started with).
+    pub fn open(
+        dir: &Path,
+        rows: Vec<Row>,
+        titles: BTreeMap<String, String>,
+        notify: Option<Notify>,
+    ) -> PracticeScreen {
         let (file, lang, note) = find_or_start(dir);
         PracticeScreen {
-            grader: LiveGrader::new(file, lang, rows, notify),
-            titles: lesson_titles(),
+            grader: LiveGrader::new(file, lang, rows, titles, notify),
             note,
             scroll: 0,
             drawn: Cell::new((0, 0)),
@@ -211,12 +178,7 @@ impl PracticeScreen {
             lines.push(Line::styled(why.to_owned(), t.warn));
         }
         lines.push(Line::default());
-        let title = |id: &str| self.titles.get(id).cloned();
-        lines.extend(lessons_by_title(
-            status_lines(&self.grader, t, w),
-            &title,
-            w,
-        ));
+        lines.extend(status_lines(&self.grader, t, w));
         let h = usize::from(body.height);
         let total = lines.len();
         self.drawn.set((total, h));
@@ -240,33 +202,6 @@ impl PracticeScreen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::style::Style;
-
-    #[test]
-    fn a_failing_row_names_its_lesson_by_title() {
-        let titles = lesson_titles();
-        let title = |id: &str| titles.get(id).cloned();
-        let lines = vec![
-            Line::styled("why: the id is not anchored", Style::default()),
-            Line::styled("lesson: 06-get-ticket-contract", Style::default()),
-            Line::styled("lesson: no-such-lesson", Style::default()),
-        ];
-        let shown: Vec<String> = lessons_by_title(lines, &title, 80)
-            .iter()
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
-            .collect();
-        let name = titles
-            .get("06-get-ticket-contract")
-            .expect("a shipped lesson");
-        assert_eq!(
-            shown,
-            [
-                "why: the id is not anchored".to_owned(),
-                format!("lesson: {name}"),
-                "lesson: no-such-lesson".to_owned(),
-            ]
-        );
-    }
 
     fn key(c: KeyCode) -> KeyEvent {
         KeyEvent::new(c, KeyModifiers::NONE)
@@ -296,7 +231,7 @@ mod tests {
     #[test]
     fn the_rows_scroll_a_page_at_a_time_and_stop_at_their_end() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = PracticeScreen::open(dir.path(), Vec::new(), None);
+        let mut s = PracticeScreen::open(dir.path(), Vec::new(), BTreeMap::new(), None);
         // As if the last frame drew 50 lines in 10 rows.
         s.drawn.set((50, 10));
         let _ = s.on_key(key(KeyCode::PageDown));
@@ -325,7 +260,7 @@ mod tests {
     #[test]
     fn keys_help_grade_and_leave() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = PracticeScreen::open(dir.path(), Vec::new(), None);
+        let mut s = PracticeScreen::open(dir.path(), Vec::new(), BTreeMap::new(), None);
         assert_eq!(s.on_key(key(KeyCode::Char('?'))), PracticeUpdate::Redraw);
         assert!(s.help);
         assert_eq!(

@@ -92,6 +92,7 @@ fn the_live_grader_passes_a_correct_file_and_grades_again_on_save() {
         file.clone(),
         Lang::Python,
         validate_rows(),
+        BTreeMap::new(),
         Some(notify),
     ));
     pump(

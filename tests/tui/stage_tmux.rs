@@ -1,5 +1,6 @@
 //! Stage paths that need the real binary in a real terminal (tmux): `P` grading a correct
-//! solution ticks every checklist item it earns on its first run. Skipped without tmux or
+//! solution ticks every checklist item it earns on its first run, and a failing row names
+//! its lesson by the title the `--lessons` directory gives it. Skipped without tmux or
 //! python3.
 
 use crate::tui_tmux::{have_tmux, launch};
@@ -7,8 +8,7 @@ use crate::tui_tmux::{have_tmux, launch};
 /// The reference solution, shared with the other practice and drill tests.
 const SOLUTION: &str = include_str!("../data/practice/solution.py");
 
-#[test]
-fn p_ticks_every_item_a_pass_earns_on_the_first_run() {
+fn have_tmux_and_python() -> bool {
     if !have_tmux()
         || std::process::Command::new("python3")
             .arg("-V")
@@ -16,6 +16,14 @@ fn p_ticks_every_item_a_pass_earns_on_the_first_run() {
             .is_err()
     {
         eprintln!("SKIPPED: tmux or python3 is not installed");
+        return false;
+    }
+    true
+}
+
+#[test]
+fn p_ticks_every_item_a_pass_earns_on_the_first_run() {
+    if !have_tmux_and_python() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -53,4 +61,53 @@ fn p_ticks_every_item_a_pass_earns_on_the_first_run() {
             .any(|b| b["ticked"] == serde_json::json!([true, true])),
         "both items ticked by the first run: {lesson}"
     );
+}
+
+#[test]
+fn p_names_a_failing_rows_lesson_by_its_title_in_the_lessons_dir() {
+    if !have_tmux_and_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Every lesson a grading row can send the learner back to, under a title of its own
+    // (the shipped lessons with these ids are called something else).
+    let lessons = dir.path().join("course");
+    std::fs::create_dir(&lessons).unwrap();
+    for id in [
+        "02-validate-tool-args",
+        "03-json-traps",
+        "04-value-constraints",
+        "05-executor-boundary",
+        "06-get-ticket-contract",
+        "07-tenant-scope-and-copies",
+    ] {
+        let number = &id[..2];
+        let text = format!("# Our lesson {number}\n\n*About 5 minutes*\n\n## One page\n\nText.\n");
+        std::fs::write(lessons.join(format!("{id}.md")), text).unwrap();
+    }
+    // Accepts every call and runs none: the first row that must be refused fails.
+    std::fs::write(
+        dir.path().join("solution.py"),
+        "def validate_tool_args(schema, required, args):\n    return (True, \"\")\n\n\n\
+         def execute_tool(name, args, context, records):\n    return {\"ok\": False, \"code\": \"forbidden\"}\n",
+    )
+    .unwrap();
+    let cmd = format!(
+        "cd '{}' && TOOLDOJO_STATE_DIR='{}' '{}' --lessons '{}'; echo EXITED=$?; sleep 60",
+        dir.path().display(),
+        dir.path().join("state").display(),
+        env!("CARGO_BIN_EXE_tooldojo"),
+        lessons.display()
+    );
+    let tmux = launch("ptitle", &cmd, 120, 40);
+    tmux.wait_for("? help");
+    tmux.keys(&["P"]);
+    let shown = tmux.wait_for("lesson: ");
+    let lesson = shown
+        .lines()
+        .find_map(|l| l.find("lesson: ").map(|at| l[at..].trim_end()))
+        .unwrap_or_default();
+    assert!(lesson.starts_with("lesson: Our lesson 0"), "{shown}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXITED=0");
 }

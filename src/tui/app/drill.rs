@@ -1,8 +1,6 @@
 //! The rehearsal drill as a screen of the app: it covers the lessons while it runs, takes
 //! every key and tick, and when it ends its answers go into the review cards and the trend.
 
-use std::collections::BTreeMap;
-
 use super::{App, Screen, Update};
 use crate::tui::rehearse::{Drill, DrillConfig, DrillUpdate, Pool};
 
@@ -11,13 +9,8 @@ impl App {
     pub fn start_drill(&mut self, cfg: DrillConfig) {
         let pool = Pool::build(&self.env, &self.lessons);
         let due = self.progress.rehearsal.due_on(cfg.day);
-        let titles: BTreeMap<String, String> = self
-            .lessons
-            .iter()
-            .filter_map(|l| Some((l.id.clone(), l.parsed.as_ref().ok()?.title.clone())))
-            .collect();
         let notify = self.notify.clone();
-        let drill = Drill::new(cfg, &pool, &due, titles, notify);
+        let drill = Drill::new(cfg, &pool, &due, self.lesson_titles(), notify);
         self.open_screen(Screen::Drill(Box::new(drill)));
     }
 

@@ -2,6 +2,8 @@
 //! grade does on screen: the checklist items it ticks (`course::graded`) are ticked on the
 //! open page too.
 
+use std::collections::BTreeMap;
+
 use super::{App, Screen, Update};
 use crate::course::graded::tick_graded;
 use crate::practice::Function;
@@ -23,11 +25,20 @@ impl App {
         crate::practice::cases::load(&self.env.content).unwrap_or_default()
     }
 
+    /// The loaded lessons' titles by id (a lesson that did not parse has none): a failing
+    /// row names the lesson to go back to by these.
+    pub(crate) fn lesson_titles(&self) -> BTreeMap<String, String> {
+        self.lessons
+            .iter()
+            .filter_map(|l| Some((l.id.clone(), l.parsed.as_ref().ok()?.title.clone())))
+            .collect()
+    }
+
     /// Open the practice screen on the learner's solution in the current directory.
     pub(super) fn open_practice(&mut self) -> Update {
         let dir = std::env::current_dir().unwrap_or_else(|_| ".".into());
         let rows = self.grading_rows();
-        let screen = PracticeScreen::open(&dir, rows, self.notify());
+        let screen = PracticeScreen::open(&dir, rows, self.lesson_titles(), self.notify());
         self.open_screen(Screen::Practice(Box::new(screen)));
         Update::Redraw
     }

@@ -546,7 +546,7 @@ impl Drill {
             return self.handed_in_lines(a, t, w);
         }
         if let Some(round) = &self.write {
-            return round.lines(t, w, &|id| self.titles.get(id).cloned());
+            return round.lines(t, w);
         }
         let mut out = vec![Line::styled(
             "Write it: validate_tool_args or execute_tool, in your own editor",

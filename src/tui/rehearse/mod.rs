@@ -227,6 +227,7 @@ impl Drill {
                     *function,
                     self.cfg.lang,
                     &self.grading,
+                    self.titles.clone(),
                     notify,
                 ));
             }

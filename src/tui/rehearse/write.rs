@@ -2,6 +2,7 @@
 //! drill names (a starter is written when the file is not there yet), and the grader runs
 //! on every save of it, over that function's rows only.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use ratatui::text::Line;
@@ -10,7 +11,6 @@ use crate::course::rehearsal::{Failing, Given};
 use crate::practice::{Function, Lang, Row, starter};
 use crate::text::wrap;
 use crate::tui::grader::{LiveGrader, Notify, status_lines};
-use crate::tui::practice_screen::lessons_by_title;
 use crate::tui::theme::Theme;
 
 /// The round's starter: a header naming the one function graded and how the drill grades
@@ -70,12 +70,14 @@ pub struct WriteRound {
 }
 
 impl WriteRound {
-    /// Open the round: make sure the file exists, then grade it now and on every save.
+    /// Open the round: make sure the file exists, then grade it now and on every save
+    /// (a failing row names its lesson by its title in `titles`).
     pub fn open(
         file: PathBuf,
         function: Function,
         lang: Lang,
         rows: &[Row],
+        titles: BTreeMap<String, String>,
         notify: Option<Notify>,
     ) -> WriteRound {
         let file = std::path::absolute(&file).unwrap_or(file);
@@ -102,7 +104,7 @@ impl WriteRound {
         WriteRound {
             function,
             lang,
-            grader: LiveGrader::new(file, lang, rows, notify),
+            grader: LiveGrader::new(file, lang, rows, titles, notify),
             note,
         }
     }
@@ -135,13 +137,8 @@ impl WriteRound {
         }
     }
 
-    /// The round's screen lines; `title` names a lesson by its id.
-    pub fn lines(
-        &self,
-        t: &Theme,
-        w: usize,
-        title: &dyn Fn(&str) -> Option<String>,
-    ) -> Vec<Line<'static>> {
+    /// The round's screen lines.
+    pub fn lines(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
         let name = self.function.name(self.lang.is_js());
         let mut out = vec![Line::styled(
             format!(
@@ -163,7 +160,7 @@ impl WriteRound {
             out.push(Line::styled(why.to_owned(), t.warn));
         }
         out.push(Line::default());
-        out.extend(lessons_by_title(status_lines(&self.grader, t, w), title, w));
+        out.extend(status_lines(&self.grader, t, w));
         out
     }
 }
