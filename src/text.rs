@@ -1,5 +1,6 @@
 //! Plain-text helpers measured in terminal cells: width, greedy word wrap, truncation with
-//! an ellipsis, and the text of a drawn buffer. A leaf: it uses nothing else of the crate.
+//! an ellipsis, and the text of a drawn buffer; and counts in words (`1,164 tool calls`).
+//! A leaf: it uses nothing else of the crate.
 
 use ratatui::buffer::Buffer;
 use unicode_width::UnicodeWidthStr;
@@ -291,8 +292,38 @@ pub fn prose(text: &str) -> String {
     paras.join("\n")
 }
 
+/// `1,164`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// `1 tool call`, `2 tool calls`, `1,164 tool calls`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_count_in_words_has_its_thousands_marked() {
+        assert_eq!(super::plural(0, "call", "calls"), "0 calls");
+        assert_eq!(super::plural(1, "retry", "retries"), "1 retry");
+        assert_eq!(super::plural(999, "turn", "turns"), "999 turns");
+        assert_eq!(
+            super::plural(1164, "tool call", "tool calls"),
+            "1,164 tool calls"
+        );
+        assert_eq!(super::thousands(1_000_000), "1,000,000");
+    }
+
     #[test]
     fn a_bracketed_group_that_fits_wraps_whole() {
         let text = "2 left: the quiz (page 4), unread (page 2)";

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::io::{self, Write};
 
 use crate::sanitize::clean;
+use crate::text::{plural, thousands};
 use crate::validate::json::cut;
 
 use super::{Conversation, Kind, Place, Sink, Totals};
@@ -347,28 +348,10 @@ pub(crate) fn counts(conv: &Conversation) -> String {
     parts.join(", ")
 }
 
-/// `1,164`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
 /// A conversation's problems in words (`1 problem`): every finding but a repair, which is
 /// good news, so a call refused and then repaired counts once, as the table's `of which
 /// repaired` row has it. The worst conversations are ranked by it and the player's title
 /// for a conversation says the same count.
 pub fn problems(n: usize) -> String {
     plural(n, "problem", "problems")
-}
-
-/// `1 tool call`, `2 tool calls`.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }

@@ -12,11 +12,12 @@ use crate::replay::{
     Validation,
 };
 use crate::sanitize::clean;
+use crate::text::plural;
 use crate::validate::json::cut;
 
 use super::Verdict;
 use super::convo::{Conversation, Seen};
-use super::report::{plural, problems};
+use super::report::problems;
 use super::steps::Speaker;
 use super::{Finding, Kind};
 

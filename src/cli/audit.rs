@@ -150,7 +150,7 @@ fn log_with(
         if unsaid > 0 {
             super::print_err(&format!(
                 "tooldojo: ... and {} more records that could not be read",
-                crate::audit::report::thousands(unsaid)
+                crate::text::thousands(unsaid)
             ));
         }
         return Err(UserError::new(format!(

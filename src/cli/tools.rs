@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use crate::error::UserError;
 use crate::sanitize::quote;
+use crate::text::plural;
 use crate::tools::report::{self, Report};
 use crate::tools::strict::{Provider, StrictRule, Verdict};
 use crate::tools::{ToolSet, ToolsFormat};
@@ -85,10 +86,6 @@ fn numeric_fix(r: &Report<'_>) -> bool {
         .filter(|t| t.ok)
         .filter_map(|t| t.fix.as_ref())
         .any(|f| f.value.is_number())
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Add `text` to `out` as one line, cleaned: what comes from the file (names, keys, enum

@@ -4,6 +4,7 @@
 use super::runner::Run;
 use super::trace::{EventKind, HandlerState, TraceEvent};
 use crate::sanitize::clean;
+use crate::text::plural;
 
 const TIMELINE_WIDTH: usize = 80;
 /// A wrapped event goes on under the text after its lane label (`c1    `).
@@ -90,7 +91,7 @@ impl TraceEvent {
                     None => format!(
                         "turn {}  model proposes {} ({took} ms): {}",
                         self.turn,
-                        plural(calls.len(), "call"),
+                        plural(calls.len(), "call", "calls"),
                         calls.join(", ")
                     ),
                 }
@@ -108,12 +109,12 @@ impl TraceEvent {
                 ]
                 .iter()
                 .filter(|(n, ..)| *n > 0)
-                .map(|&(n, one, many)| format!(", {n} {}", if n == 1 { one } else { many }))
+                .map(|&(n, one, many)| format!(", {}", plural(n as usize, one, many)))
                 .collect();
                 format!(
                     "stop   {stop_reason}: {}, {}{spent}; {}",
-                    plural(self.used.turns as usize, "turn"),
-                    plural(self.used.tool_calls as usize, "tool call"),
+                    plural(self.used.turns as usize, "turn", "turns"),
+                    plural(self.used.tool_calls as usize, "tool call", "tool calls"),
                     if r.is_empty() {
                         "no calls".to_owned()
                     } else {
@@ -179,7 +180,7 @@ impl TraceEvent {
                 ..
             } => format!(
                 "{call_id:<5} result {category} ({}{})",
-                plural(*attempts as usize, "attempt"),
+                plural(*attempts as usize, "attempt", "attempts"),
                 if *truncated { ", TRUNCATED" } else { "" }
             ),
             other => unreachable!("{} is not a call event", other.name()),
@@ -240,14 +241,6 @@ impl TraceEvent {
             ),
             other => unreachable!("{} is not an attempt event", other.name()),
         }
-    }
-}
-
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
     }
 }
 

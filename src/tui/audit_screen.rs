@@ -17,10 +17,9 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use crate::audit::Kind;
 use crate::audit::listing::{Listing, Summary};
-use crate::audit::report::{plural, thousands};
 use crate::audit::source::ConversationSource;
 use crate::replay::warn::WarnKind;
-use crate::text::{self, fit, truncate, wrap};
+use crate::text::{self, fit, plural, thousands, truncate, wrap};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, text_popup};
 use crate::tui::keys::{is_char, is_down, is_up, plain};

@@ -8,9 +8,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::{Analysis, Mode, Pane, ToolsScreen, dot};
-use crate::audit::report::plural;
 use crate::sanitize::clean;
-use crate::text::{fit, truncate, width, wrap};
+use crate::text::{fit, plural, truncate, width, wrap};
 use crate::tools::strict::{Provider, StrictRule, Verdict};
 use crate::tui::blocks::{BlockWidget, RenderCtx};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
