@@ -3,6 +3,7 @@
 //! count of calls.
 
 use crate::replay::run::LaneState;
+use crate::text::plural;
 
 /// What a group row holds: its calls and its turns, counted apart, and the state words.
 pub struct GroupWords<'a> {
@@ -12,15 +13,6 @@ pub struct GroupWords<'a> {
     pub word: &'a str,
     /// The turns' state.
     pub turn_word: &'static str,
-}
-
-/// `n` of a thing, in the singular or the plural.
-fn counted(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
-    }
 }
 
 /// The state word for turns: a finished turn is done, not `ok`.
@@ -37,7 +29,7 @@ impl GroupWords<'_> {
     /// Calls and turns in a state both can be in (`not yet`) may be counted together
     /// when the two counts do not fit.
     pub fn label(&self, width: usize) -> String {
-        let turns = counted(self.turns, "turn");
+        let turns = plural(self.turns, "turn", "turns");
         let apart = match (self.calls, self.turns) {
             (c, 0) => format!("+{c} {}", self.word),
             (0, _) => format!("+{turns} {}", self.turn_word),
@@ -55,12 +47,12 @@ impl GroupWords<'_> {
         let mut long = Vec::new();
         let mut short = Vec::new();
         if self.calls > 0 {
-            let c = counted(self.calls, "call");
+            let c = plural(self.calls, "call", "calls");
             long.push(format!("{c} {}", self.word));
             short.push(c);
         }
         if self.turns > 0 {
-            let t = counted(self.turns, "turn");
+            let t = plural(self.turns, "turn", "turns");
             long.push(format!("{t} {}", self.turn_word));
             short.push(t);
         }
