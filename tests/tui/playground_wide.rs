@@ -1,8 +1,7 @@
-//! A playground in a big window. The Your tools playground keeps its arguments editor
-//! about ten rows beside the verdict and the rules with the rows that flip across the
-//! whole width beneath them. A lesson's playgrounds put the rules and the rows that flip in
-//! a column of their own beside the inputs, its whole height, where the rows scroll when
-//! they do not all fit; under 110 columns they stay under the inputs, as on a projector.
+//! A playground in a big window. The lessons' playgrounds and the Your tools playground
+//! put the rules and the rows that flip in a column of their own beside the inputs, its
+//! whole height, where the rows scroll when they do not all fit; under 110 columns they
+//! stay under the inputs, as on a projector.
 
 use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
@@ -74,22 +73,79 @@ fn column_of(text: &str, what: &str) -> usize {
     line[..line.find(what).unwrap()].chars().count()
 }
 
+/// Rows of the editor box titled `title` in `text` that show no text.
+fn empty_rows_in(text: &str, title: &str) -> usize {
+    let lines: Vec<&str> = text.lines().collect();
+    let top = lines.iter().position(|l| l.contains(title)).unwrap();
+    let col = column_of(text, title) - 1;
+    lines[top + 1..]
+        .iter()
+        .map(|l| l.chars().skip(col).collect::<String>())
+        .map_while(|l| l.strip_prefix("││").map(str::to_owned))
+        .filter(|inside| {
+            inside
+                .split('│')
+                .next()
+                .is_some_and(|s| s.trim().is_empty())
+        })
+        .count()
+}
+
 #[test]
-fn the_tools_playground_puts_the_rules_and_flips_under_the_editor() {
+fn the_tools_playground_puts_the_rules_and_flips_beside_the_arguments() {
     let text = app("tools:playground", "<Tab><Down><Down> ");
     let rules = column_of(&text, "Rules (Space");
+    let flips = column_of(&text, "Without the type check");
     let editor = column_of(&text, "╭ arguments");
-    assert!(rules <= editor + 1, "rules under the editor:\n{text}");
-    let rows = text
-        .lines()
-        .position(|l| l.contains("Rules (Space"))
-        .unwrap();
-    let ed_top = text
-        .lines()
-        .position(|l| l.contains("╭ arguments"))
-        .unwrap();
-    assert!(rows - ed_top <= 14, "an editor of about ten rows:\n{text}");
+    assert!(
+        rules > editor + 40 && flips == rules,
+        "a column beside:\n{text}"
+    );
+    let row_of = |what: &str| text.lines().position(|l| l.contains(what)).unwrap();
+    assert!(
+        row_of("Rules (Space") <= row_of("╭ arguments") + 1,
+        "from the top:\n{text}"
+    );
     insta::assert_snapshot!("tools_playground_rule_off_160x45", text);
+}
+
+#[test]
+fn at_120x35_the_tools_playground_gives_its_rows_to_the_flips_not_to_empty_editor_rows() {
+    // The value constraints off: 13 trap rows with long messages, more than fits.
+    let keys = "<Tab><Down><Down><Down><Down> ";
+    let text = app_at(
+        "tools:playground",
+        keys,
+        (120, 35),
+        options(ThemeName::Default, false),
+    );
+    assert!(
+        empty_rows_in(&text, "╭ arguments") <= 2,
+        "a few rows to type into:\n{text}"
+    );
+    assert!(text.contains("more lines below: PgDn"), "{text}");
+    assert!(text.contains("PgUp/PgDn rows that flip"), "{text}");
+    let rules = column_of(&text, "Rules (Space");
+    assert!(rules > column_of(&text, "╭ arguments") + 40, "{text}");
+    let mut app = screens::build(
+        "tools:playground",
+        options(ThemeName::Default, false),
+        env(),
+        Ok(lessons()),
+        Rect::new(0, 0, 120, 35),
+    )
+    .unwrap();
+    let _ = press(&mut app, keys);
+    let mut last = screen(&app);
+    for _ in 0..8 {
+        let _ = press(&mut app, "<PgDn>");
+        last = screen(&app);
+    }
+    assert!(
+        last.contains("lines above: PgUp") && !last.contains("more lines below"),
+        "paged to the last row:\n{last}"
+    );
+    assert!(last.contains("╭ arguments"), "the editor stays:\n{last}");
 }
 
 #[test]

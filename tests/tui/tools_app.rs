@@ -610,32 +610,53 @@ fn playground_rows(a: &mut App, h: usize) -> Vec<String> {
 
 #[test]
 fn every_row_that_flips_can_be_read_in_the_playground() {
-    for (w, h) in [(80, 24), (160, 45)] {
-        let mut a = app_on(example(), w, h, false);
-        // The type check off, then the focus back on the arguments (j scrolls there).
-        press(&mut a, "p<Tab><Down><Down> ");
-        let text = screen(&a);
-        assert!(text.contains("16 of 36 trap rows"), "{w}x{h}:\n{text}");
-        assert!(text.contains("more lines below: PgDn"), "{w}x{h}:\n{text}");
-        assert!(text.contains("PgDn scroll"), "{w}x{h}:\n{text}");
-        press(&mut a, "<Tab>");
-        let rows = playground_rows(&mut a, h.into());
-        let flips = rows.iter().filter(|r| r.contains("without:")).count();
-        assert_eq!(flips, 16, "{w}x{h}:\n{}", rows.join("\n"));
-        assert!(rows.last().unwrap().contains('╰'), "{}", rows.join("\n"));
-        // PgUp goes back a page at a time, to the top.
-        press(&mut a, &"<PgUp>".repeat(10));
-        let text = screen(&a);
-        assert!(text.contains("╭ ▶ Playground"), "{w}x{h}:\n{text}");
-        assert!(!text.contains("lines above"), "{w}x{h}:\n{text}");
-        // The help names the keys that scroll it.
-        press(&mut a, "?");
-        assert!(
-            screen(&a).contains("PgUp/PgDn scroll the playground"),
-            "{}",
-            screen(&a)
-        );
-    }
+    // How many rows that flip `rows` show under the line naming their columns: each
+    // says what it gets without the rule.
+    let flips = |rows: &[String]| {
+        rows.iter()
+            .skip_while(|r| !r.contains("with the rule → without it"))
+            .map(|r| r.matches("→ ✓").count() + r.matches("→ ✗").count())
+            .sum::<usize>()
+    };
+    // At 160x45 they fit the column beside the arguments.
+    let mut a = app_on(example(), 160, 45, false);
+    press(&mut a, "p<Tab><Down><Down> ");
+    let text = screen(&a);
+    assert!(text.contains("16 of 36 trap rows"), "{text}");
+    assert!(!text.contains("more lines below"), "{text}");
+    // The column beside the arguments, from where the rules start.
+    let at = |l: &str| l.find("Rules (Space").map(|b| l[..b].chars().count());
+    let col = text.lines().find_map(at).unwrap();
+    let side: Vec<String> = text
+        .lines()
+        .map(|l| l.chars().skip(col).collect())
+        .collect();
+    assert_eq!(flips(&side), 16, "{text}");
+    // At 80x24 they go under the arguments, and the playground scrolls.
+    let (w, h) = (80, 24);
+    let mut a = app_on(example(), w, h, false);
+    // The type check off, then the focus back on the arguments (j scrolls there).
+    press(&mut a, "p<Tab><Down><Down> ");
+    let text = screen(&a);
+    assert!(text.contains("16 of 36 trap rows"), "{w}x{h}:\n{text}");
+    assert!(text.contains("more lines below: PgDn"), "{w}x{h}:\n{text}");
+    assert!(text.contains("PgDn scroll"), "{w}x{h}:\n{text}");
+    press(&mut a, "<Tab>");
+    let rows = playground_rows(&mut a, h.into());
+    assert_eq!(flips(&rows), 16, "{w}x{h}:\n{}", rows.join("\n"));
+    assert!(rows.last().unwrap().contains('╰'), "{}", rows.join("\n"));
+    // PgUp goes back a page at a time, to the top.
+    press(&mut a, &"<PgUp>".repeat(10));
+    let text = screen(&a);
+    assert!(text.contains("╭ ▶ Playground"), "{w}x{h}:\n{text}");
+    assert!(!text.contains("lines above"), "{w}x{h}:\n{text}");
+    // The help names the keys that scroll it.
+    press(&mut a, "?");
+    assert!(
+        screen(&a).contains("PgUp/PgDn scroll the playground"),
+        "{}",
+        screen(&a)
+    );
 }
 
 /// A declaration the validator refuses (a backreference no linear-time engine runs), a

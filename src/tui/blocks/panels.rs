@@ -1,11 +1,10 @@
-//! Pieces both playgrounds draw: the ordered pipeline of checks, the rule switches and
-//! the "which fixture rows flip" table.
+//! Pieces the playgrounds draw: the ordered pipeline of checks, the rule switches, and
+//! the fixture rows that flip with a rule off (laid out by `playground::side`).
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use crate::text::{fit, width as width_of};
-use crate::tui::blocks::common::wrap_prefixed;
 use crate::tui::theme::Theme;
 
 /// Where one check of a pipeline stands after a run.
@@ -159,109 +158,6 @@ impl Flip {
     }
 }
 
-/// The flip table: `row | with rule | without rule`.
-pub fn flip_lines(
-    theme: &Theme,
-    rule: Option<&str>,
-    (flips, total, rows): (&[Flip], usize, &str),
-    width: usize,
-) -> Vec<Line<'static>> {
-    let e = theme.sym.ellipsis;
-    let Some(rule) = rule else {
-        let mut out = vec![Line::from(Span::styled("Rows that flip", theme.heading))];
-        out.extend(wrap_prefixed(
-            Vec::new(),
-            &format!("Switch a rule off to see which {rows} change: that is why the rule exists."),
-            width,
-            theme.dim,
-        ));
-        return out;
-    };
-    let head = format!("Without the {rule}: ");
-    let count = format!("{} of {total} {rows} flip", flips.len());
-    let count_style = if flips.is_empty() {
-        theme.dim
-    } else {
-        theme.warn
-    };
-    // A narrow panel puts the heading on its own lines so nothing runs off the edge.
-    let mut out = if width_of(&head) + 12 <= width {
-        wrap_prefixed(
-            vec![Span::styled(head, theme.heading)],
-            &count,
-            width,
-            count_style,
-        )
-    } else {
-        let mut v = wrap_prefixed(Vec::new(), head.trim_end(), width, theme.heading);
-        v.extend(wrap_prefixed(Vec::new(), &count, width, count_style));
-        v
-    };
-    if flips.is_empty() {
-        out.extend(wrap_prefixed(
-            Vec::new(),
-            "No row depends on it alone (another check still catches them).",
-            width,
-            theme.dim,
-        ));
-        return out;
-    }
-    let cell_text = |ok: bool, text: &str| {
-        let mark = if ok { theme.sym.ok } else { theme.sym.bad };
-        format!("{mark} {text}")
-    };
-    let idw = flips
-        .iter()
-        .map(|f| width_of(&f.id))
-        .max()
-        .unwrap_or(4)
-        .clamp(4, 18)
-        .min(width / 3);
-    let rest = width.saturating_sub(idw + 2);
-    let cw = (rest / 2).saturating_sub(1).max(3);
-    let fits = flips.iter().all(|f| {
-        width_of(&cell_text(f.with_ok, &f.with)) <= cw
-            && width_of(&cell_text(f.without_ok, &f.without)) <= cw
-            && width_of(&f.id) <= idw
-    });
-    let style = |ok: bool| if ok { theme.ok } else { theme.bad };
-    if !fits {
-        // Stacked: each row's two results wrap on lines of their own, never cut.
-        for f in flips {
-            out.push(Line::from(Span::styled(f.id.clone(), theme.base)));
-            for (label, ok, text) in [
-                ("  with:    ", f.with_ok, &f.with),
-                ("  without: ", f.without_ok, &f.without),
-            ] {
-                out.extend(wrap_prefixed(
-                    vec![Span::styled(label, theme.dim)],
-                    &cell_text(ok, text),
-                    width,
-                    style(ok),
-                ));
-            }
-        }
-        return out;
-    }
-    out.push(Line::from(vec![
-        Span::styled(format!("{} ", fit("row", idw, e)), theme.dim),
-        Span::styled(format!("{} ", fit("with rule", cw, e)), theme.dim),
-        Span::styled(fit("without rule", cw, e), theme.dim),
-    ]));
-    for f in flips {
-        out.push(Line::from(vec![
-            Span::styled(format!("{} ", fit(&f.id, idw, e)), theme.base),
-            Span::styled(fit(&cell_text(f.with_ok, &f.with), cw, e), style(f.with_ok)),
-            Span::raw(" "),
-            Span::styled(
-                fit(&cell_text(f.without_ok, &f.without), cw, e),
-                style(f.without_ok),
-            ),
-        ]));
-    }
-    out
-}
-
 /// The rule switch a click lands on: `drawn` is where the block was last drawn (its origin)
 /// and the rules list's area (a bordered box, first rule on the row under its top border);
 /// `row`, `col` are relative to the block. Returns the rule's index and the rule.
@@ -289,8 +185,8 @@ pub fn toggled<R: PartialEq>(off: Option<R>, rule: R) -> Option<R> {
     }
 }
 
-/// The rules-and-flips panel both playgrounds draw: the rule switches on the left, the
-/// fixture rows that flip with the switched-off rule on the right.
+/// What the playgrounds' rules panel shows (see `playground::side`): the rule switches
+/// and the fixture rows that flip with the switched-off rule.
 pub struct RulesPanel<'a> {
     /// The rule labels, in switch order.
     pub labels: &'a [&'a str],
@@ -302,60 +198,4 @@ pub struct RulesPanel<'a> {
     pub flip_total: usize,
     /// What the rows are called ("fixture rows", "trap rows").
     pub rows: &'a str,
-}
-
-impl RulesPanel<'_> {
-    fn rules_width(width: u16) -> u16 {
-        30.min(width / 2)
-    }
-
-    fn off_label(&self) -> Option<&str> {
-        self.off.and_then(|i| self.labels.get(i).copied())
-    }
-
-    /// Rows the panel needs at `width` columns.
-    pub fn height(&self, width: u16) -> u16 {
-        let fw = width.saturating_sub(Self::rules_width(width) + 1);
-        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-        let flips = flip_lines(
-            &theme,
-            self.off_label(),
-            (self.flips, self.flip_total, self.rows),
-            usize::from(fw),
-        )
-        .len();
-        let flips = u16::try_from(flips).unwrap_or(u16::MAX);
-        let rules = u16::try_from(self.labels.len()).unwrap_or(u16::MAX);
-        flips.max(rules.saturating_add(1))
-    }
-
-    /// Draw into `area`; returns the rules column's area (for mapping clicks).
-    pub fn render(&self, theme: &Theme, area: Rect, buf: &mut ratatui::buffer::Buffer) -> Rect {
-        use ratatui::layout::{Constraint, Layout};
-        let [ra, fa] = area.layout(&Layout::horizontal([
-            Constraint::Length(Self::rules_width(area.width)),
-            Constraint::Fill(1),
-        ]));
-        let rules = rule_lines(
-            theme,
-            self.labels,
-            self.off,
-            self.cursor,
-            usize::from(ra.width),
-        );
-        crate::tui::blocks::common::draw_lines(ra, buf, &rules, 0);
-        let fa = Rect {
-            x: fa.x + 1,
-            width: fa.width.saturating_sub(1),
-            ..fa
-        };
-        let flips = flip_lines(
-            theme,
-            self.off_label(),
-            (self.flips, self.flip_total, self.rows),
-            usize::from(fa.width),
-        );
-        crate::tui::blocks::common::draw_lines(fa, buf, &flips, 0);
-        ra
-    }
 }

@@ -1,13 +1,16 @@
 //! The playground on one of your own declarations: the shared playground shell around an
 //! engine whose schema is the declaration (compiled once), whose arguments the learner
 //! edits, and whose rule switches are tried on the declaration's own trap rows. The line
-//! of the arguments the failure names is marked.
+//! of the arguments the failure names is marked. It is laid out as the lessons'
+//! playgrounds are (see [`side`]): from [`WIDE`] columns the arguments over the verdict
+//! make a column on the left and the rules with the rows that flip the column beside it;
+//! narrower, the rules beside the rows that flip come under the verdict.
 
 use std::sync::Arc;
 
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use serde_json::{Map, Value, json};
 
@@ -17,22 +20,25 @@ use crate::tui::blocks::KeyHint;
 use crate::tui::blocks::common::{self, verdict_line, wrap_prefixed};
 use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::panels::{self, Flip};
+use crate::tui::blocks::playground::side::{
+    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns, editor_rows, rows_u16,
+};
 use crate::tui::blocks::playground::{
-    ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell, rules_from,
+    ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell,
 };
 use crate::tui::theme::Theme;
 use crate::validate::{CheckKind, Rule, Validator};
 
-/// From this many columns the arguments sit beside the verdict.
-const WIDE: u16 = 100;
-/// Rows the arguments editor takes at least in a wide window, borders included.
-const EDITOR_ROWS: u16 = 10;
+/// Twentieths of a wide block's width the arguments and the verdict take.
+const SHARE: u16 = 9;
 
-/// Where the playground's parts go (see [`ToolEngine::parts`]).
+/// Where the playground's parts go (see [`ToolEngine::parts`]): the rules with the rows
+/// that flip in the column beside the others (`wide`), or under them.
 struct Parts {
     args: Rect,
     result: Rect,
     rules: Rect,
+    wide: bool,
 }
 
 /// The declaration's validator, its trap rows and the learner's arguments.
@@ -145,61 +151,75 @@ impl ToolEngine {
         out
     }
 
-    /// Where the parts go in `inner`: the arguments, the verdict, and the rules with the
-    /// rows that flip. From [`WIDE`] columns the arguments (about [`EDITOR_ROWS`] rows, more
-    /// when their text needs it and the window has them) sit beside the verdict, and the
-    /// rules take the whole width beneath both; narrower, each goes under the one before.
+    /// Rows of the arguments box beside the side column at `width`, borders included:
+    /// what it wants (its text and a few rows to type into) and what it keeps at least.
+    fn wide_rows(&self, width: u16) -> (u16, u16) {
+        let text = self.args.full_height(width);
+        let least = text.max(ARGS_LEAST);
+        (least.max(text + ARGS_SPARE), least)
+    }
+
+    /// Where the parts go in `inner`: the arguments, the verdict under them, and the
+    /// rules with the rows that flip, in the column beside from [`WIDE`] columns, else
+    /// under the verdict. In one column the arguments box keeps no empty rows while the
+    /// rows that flip do not fit under it.
     fn parts(&self, shell: &Shell<Rule>, inner: Rect) -> Parts {
-        if inner.width >= WIDE {
-            let [l, r] = inner.layout(&Layout::horizontal([
-                Constraint::Percentage(50),
-                Constraint::Percentage(50),
-            ]));
-            let right_w = r.width.saturating_sub(1);
-            let res = self.result_height(shell, right_w);
-            // The rules keep at least their switches' rows under the band.
-            let keep = shell.rules_panel_height(inner.width).min(7) + 1;
-            let ed = (self.args.full_height(l.width).max(EDITOR_ROWS))
-                .min(inner.height.saturating_sub(keep))
-                .max(6.min(inner.height));
-            let band = ed.max(res).min(inner.height);
-            let below = inner.y + band + 1;
-            return Parts {
-                args: Rect { height: ed, ..l },
-                result: Rect {
-                    x: r.x + 1,
-                    width: right_w,
-                    height: res.min(band),
-                    ..r
-                },
-                rules: rules_from(inner, below),
-            };
-        }
-        let ed = self
-            .args
-            .full_height(inner.width)
-            .min(inner.height / 2 + 1)
-            .max(6.min(inner.height));
-        let [l, r] = inner.layout(&Layout::vertical([
-            Constraint::Length(ed),
-            Constraint::Fill(1),
-        ]));
-        let res = self.result_height(shell, r.width).min(r.height);
-        let below = r.y + res + 1;
+        let wide = inner.width >= WIDE;
+        let (left, rules) = if wide {
+            columns(inner, SHARE)
+        } else {
+            (inner, inner)
+        };
+        let res = self.result_height(shell, left.width);
+        let ed = if wide {
+            let (want, least) = self.wide_rows(left.width);
+            want.min(left.height.saturating_sub(res))
+                .max(least.min(left.height))
+        } else {
+            let room = left
+                .height
+                .saturating_sub(res + shell.under_height(left.width));
+            self.narrow_rows(shell, left.width, room).min(left.height)
+        };
+        let args = Rect { height: ed, ..left };
+        let result = Rect {
+            y: args.bottom(),
+            height: res.min(left.bottom() - args.bottom()),
+            ..left
+        };
+        let rules = if wide {
+            rules
+        } else {
+            let y = result.bottom().min(inner.bottom());
+            Rect {
+                y,
+                height: inner.bottom() - y,
+                ..inner
+            }
+        };
         Parts {
-            args: l,
-            result: Rect { height: res, ..r },
-            rules: rules_from(r, below),
+            args,
+            result,
+            rules,
+            wide,
         }
+    }
+
+    /// Rows of the arguments box in one column `width` wide when `room` rows are free
+    /// for it: crowded when a rule is off and the rows that flip would not all show.
+    fn narrow_rows(&self, shell: &Shell<Rule>, width: u16, room: u16) -> u16 {
+        let full = self.args.full_height(width);
+        let crowded = shell.off().is_some() && full.max(EDITOR_H) > room;
+        editor_rows(full, room, crowded)
     }
 
     /// Rows the verdict takes at `width` cells.
     fn result_height(&self, shell: &Shell<Rule>, width: u16) -> u16 {
         let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-        let n = self
-            .result_lines(&theme, usize::from(width), shell.off())
-            .len();
-        u16::try_from(n).unwrap_or(u16::MAX)
+        rows_u16(
+            self.result_lines(&theme, usize::from(width), shell.off())
+                .len(),
+        )
     }
 
     /// Mark the row of the arguments editor in `area` that holds the failing member.
@@ -298,15 +318,21 @@ impl Engine for ToolEngine {
         }
     }
 
-    /// Every row it draws: the arguments beside (or above) the verdict, a gap, and the
-    /// rules with their rows that flip.
+    /// Wide: the taller of the two columns, no taller than the page can show as long as
+    /// each keeps its least. Narrow: every row it draws (the host scrolls it).
     fn height(&self, shell: &Shell<Rule>, width: u16, available: u16) -> u16 {
         let inner = width.saturating_sub(2);
-        let parts = self.parts(shell, Rect::new(0, 0, inner, u16::MAX / 2));
-        let rules = shell.rules_panel_height(parts.rules.width);
-        let top = parts.args.bottom().max(parts.result.bottom());
-        let need = top + 1 + rules;
-        (need + 2).max(available.min(top + 2))
+        if inner >= WIDE {
+            let (left, side) = columns(Rect::new(0, 0, inner, 0), SHARE);
+            let res = self.result_height(shell, left.width);
+            let (want, least) = self.wide_rows(left.width);
+            let want = (res + want).max(shell.side_height(side.width));
+            let least = (res + least).max(shell.side_least(side.width));
+            return body_height(want, least, available) + 2;
+        }
+        let fixed = self.result_height(shell, inner) + shell.under_height(inner);
+        let room = available.saturating_sub(2 + fixed);
+        fixed + self.narrow_rows(shell, inner, room) + 2
     }
 
     fn render(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
@@ -323,18 +349,31 @@ impl Engine for ToolEngine {
         self.mark_failure(parts.args, buf, theme);
         let res = self.result_lines(theme, usize::from(parts.result.width), shell.off());
         common::draw_lines(parts.result, buf, &res, 0);
-        shell.draw_rules(theme, parts.rules, buf, show);
+        if parts.wide {
+            shell.draw_side(theme, parts.rules, buf, show);
+        } else {
+            shell.draw_under(theme, parts.rules, buf, show);
+        }
     }
 
-    /// The top of the block, or of the rules while they have the focus (at the height
-    /// the block asks for, as a host that scrolls it draws it).
+    /// The row (from the block's top border) the reader keeps in view: the line being
+    /// typed, the rule cursor, else the top (at the height the block took when the host
+    /// last laid it out).
     fn focus_line(&self, shell: &Shell<Rule>, width: u16) -> u16 {
-        if shell.focus() != Panel::Rules {
-            return 1;
-        }
         let inner = width.saturating_sub(2);
-        let tall = self.height(shell, width, 0).saturating_sub(2);
-        1 + self.parts(shell, Rect::new(0, 0, inner, tall)).rules.y
+        let body = self.height(shell, width, shell.room()).saturating_sub(2);
+        let parts = self.parts(shell, Rect::new(0, 0, inner, body));
+        if shell.edits(Panel::Args) {
+            // The editor box has a top border; it scrolls past its height.
+            let area = parts.args;
+            let row = rows_u16(self.args.wrapped(area.width.saturating_sub(2)).1)
+                .min(area.height.saturating_sub(3));
+            return 1 + area.y + 1 + row;
+        }
+        if shell.focus() == Panel::Rules {
+            return 1 + parts.rules.y + shell.rule_row();
+        }
+        1
     }
 
     fn save(&self) -> Map<String, Value> {

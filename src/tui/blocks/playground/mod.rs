@@ -29,7 +29,7 @@ use crate::tui::theme::Theme;
 pub use crate::course::lab::{ArgsInput, executor_run, validator_run};
 pub use executor::ExecutorPlayground;
 pub use executor_run::{ExecRun, Stage, context_short, context_words, run_exec, run_exec_case};
-pub use shell::{Canvas, Playground, Shell, rules_from};
+pub use shell::{Canvas, Playground, Shell};
 pub use validator::ValidatorPlayground;
 pub use validator_run::{ValRun, load_named_schemas, run_validator, run_validator_case};
 

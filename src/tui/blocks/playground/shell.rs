@@ -107,21 +107,6 @@ impl<R: RuleSwitch> Shell<R> {
         }
     }
 
-    /// Lines the rules-and-flips panel needs when it is `width` cells wide.
-    pub fn rules_panel_height(&self, width: u16) -> u16 {
-        self.rules_panel(&Self::labels(), None).height(width)
-    }
-
-    /// Draw the rules-and-flips panel and remember where its switches went.
-    pub fn draw_rules(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show: bool) {
-        let labels = Self::labels();
-        let cursor = self.shows(Panel::Rules, show).then_some(self.rule_cursor);
-        let ra = self.rules_panel(&labels, cursor).render(theme, area, buf);
-        let (origin, _) = self.drawn.get();
-        self.drawn.set((origin, ra));
-        self.side_view.set(SideView::default());
-    }
-
     /// Lines the rules beside the rows that flip need under a narrow playground's inputs
     /// when they are `width` cells wide.
     pub fn under_height(&self, width: u16) -> u16 {
@@ -400,16 +385,6 @@ impl<E: Engine> Playground<E> {
             return BlockOutcome::Changed;
         }
         BlockOutcome::Ignored
-    }
-}
-
-/// Where the rules and the rows that flip go: the rows of `area` from row `y` down (none
-/// when `y` is past its bottom).
-pub fn rules_from(area: Rect, y: u16) -> Rect {
-    Rect {
-        y: y.min(area.bottom()),
-        height: area.bottom().saturating_sub(y),
-        ..area
     }
 }
 

@@ -6,6 +6,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::text::{fit, width as width_of};
@@ -15,17 +16,17 @@ use crate::tui::theme::Theme;
 
 /// Inner width of a playground from which the rules and the rows that flip get a column
 /// of their own beside the inputs.
-pub(super) const WIDE: u16 = 110;
+pub(crate) const WIDE: u16 = 110;
 /// Rows an editor box takes at least in one column, borders included.
-pub(super) const EDITOR_H: u16 = 8;
+pub(crate) const EDITOR_H: u16 = 8;
 /// Rows the arguments box takes at least beside the side column, borders included.
-pub(super) const ARGS_LEAST: u16 = 5;
+pub(crate) const ARGS_LEAST: u16 = 5;
 /// Rows the arguments box keeps free under its text beside the side column, to type into.
-pub(super) const ARGS_SPARE: u16 = 2;
+pub(crate) const ARGS_SPARE: u16 = 2;
 
 /// The inputs' column and the side column of a wide block's inner area: the inputs take
 /// `twentieths` twentieths of it, a gap of two, the side column the rest.
-pub(super) fn columns(inner: Rect, twentieths: u16) -> (Rect, Rect) {
+pub(crate) fn columns(inner: Rect, twentieths: u16) -> (Rect, Rect) {
     let lw = inner.width * twentieths / 20;
     let left = Rect { width: lw, ..inner };
     let side = Rect {
@@ -34,6 +35,31 @@ pub(super) fn columns(inner: Rect, twentieths: u16) -> (Rect, Rect) {
         ..inner
     };
     (left, side)
+}
+
+/// A wide block's inner height: the rows its columns want (`want`), no more than the page
+/// can show (`available`, the block's rows with its border; 0: no limit), and no fewer
+/// than they keep at least (`least`).
+pub(crate) fn body_height(want: u16, least: u16, available: u16) -> u16 {
+    let body = if available > 0 {
+        want.min(available.saturating_sub(2))
+    } else {
+        want
+    };
+    body.max(least)
+}
+
+/// Rows of an editor box in one column, borders included, when its text takes `full` and
+/// `room` rows are free for it: its whole text when there is room, else what there is, at
+/// least [`EDITOR_H`]. While rows that flip under it are pushed out of view (`crowded`) it
+/// keeps no empty rows: those go to the flips.
+pub(crate) fn editor_rows(full: u16, room: u16, crowded: bool) -> u16 {
+    let least = if crowded {
+        full.min(EDITOR_H)
+    } else {
+        EDITOR_H
+    };
+    full.min(room).max(least)
 }
 
 /// Columns the rule switches take (their labels are short).
@@ -84,33 +110,62 @@ fn parts(p: &RulesPanel, theme: &Theme, width: usize) -> Parts {
 }
 
 /// The heading over the rows that flip (with the line naming their columns), and the
-/// rows, `width` wide.
+/// rows, `width` wide. With no rule off, or none of the rows depending on it, the
+/// heading says so and there are no rows.
 fn flips(p: &RulesPanel, theme: &Theme, width: usize) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
-    let off = p.off.and_then(|i| p.labels.get(i).copied());
-    let table = (p.flips, p.flip_total, p.rows);
-    match off {
-        Some(rule) if !p.flips.is_empty() => {
-            let count = format!("{} of {} {} flip", p.flips.len(), p.flip_total, p.rows);
-            let title = format!("Without the {rule}:");
-            // The count goes under the heading when both do not fit on one line.
-            let mut head = if width_of(&title) + 1 + width_of(&count) <= width {
-                vec![Line::from(vec![
-                    Span::styled(format!("{title} "), theme.heading),
-                    Span::styled(count, theme.warn),
-                ])]
-            } else {
-                let mut v = wrap_prefixed(Vec::new(), &title, width, theme.heading);
-                v.extend(wrap_prefixed(Vec::new(), &count, width, theme.warn));
-                v
-            };
-            let mut rows = flip_table(theme, p.flips, width);
-            // The line naming the columns stays with the heading while the rows scroll.
-            head.push(rows.remove(0));
-            (head, rows)
-        }
-        // No rule off, or none of the rows depends on it: the shared words say so.
-        _ => (panels::flip_lines(theme, off, table, width), Vec::new()),
+    let Some(rule) = p.off.and_then(|i| p.labels.get(i).copied()) else {
+        let mut head = vec![Line::styled("Rows that flip", theme.heading)];
+        let hint = format!(
+            "Switch a rule off to see which {} change: that is why the rule exists.",
+            p.rows
+        );
+        head.extend(wrap_prefixed(Vec::new(), &hint, width, theme.dim));
+        return (head, Vec::new());
+    };
+    let count = format!("{} of {} {} flip", p.flips.len(), p.flip_total, p.rows);
+    let count_style = if p.flips.is_empty() {
+        theme.dim
+    } else {
+        theme.warn
+    };
+    let mut head = heading(
+        theme,
+        &format!("Without the {rule}:"),
+        (&count, count_style),
+        width,
+    );
+    if p.flips.is_empty() {
+        head.extend(wrap_prefixed(
+            Vec::new(),
+            "No row depends on it alone (another check still catches them).",
+            width,
+            theme.dim,
+        ));
+        return (head, Vec::new());
     }
+    let mut rows = flip_table(theme, p.flips, width);
+    // The line naming the columns stays with the heading while the rows scroll.
+    head.push(rows.remove(0));
+    (head, rows)
+}
+
+/// `title` and the count after it, the count on lines of its own when both do not fit
+/// on one.
+fn heading(
+    theme: &Theme,
+    title: &str,
+    (count, style): (&str, Style),
+    width: usize,
+) -> Vec<Line<'static>> {
+    if width_of(title) + 1 + width_of(count) <= width {
+        return vec![Line::from(vec![
+            Span::styled(format!("{title} "), theme.heading),
+            Span::styled(count.to_owned(), style),
+        ])];
+    }
+    let mut v = wrap_prefixed(Vec::new(), title, width, theme.heading);
+    v.extend(wrap_prefixed(Vec::new(), count, width, style));
+    v
 }
 
 /// Columns of the row names when they get a column: the longest name, at most a third
@@ -201,7 +256,7 @@ fn flip_rows(theme: &Theme, flips: &[Flip], width: usize, idw: usize) -> Vec<Lin
     out
 }
 
-fn rows_u16(n: usize) -> u16 {
+pub(crate) fn rows_u16(n: usize) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
 }
 
@@ -380,6 +435,56 @@ mod tests {
                 assert!(words.contains(w), "{w} at {width}: {lines:#?}");
             }
         }
+    }
+
+    #[test]
+    fn an_editor_keeps_no_empty_rows_while_the_flips_under_it_are_crowded() {
+        // Four lines of text in a box of six rows: two empty rows to type into, unless
+        // the rows that flip need them.
+        assert_eq!(editor_rows(6, 20, false), EDITOR_H);
+        assert_eq!(editor_rows(6, 2, true), 6);
+        // A longer text scrolls in a box of the least height either way.
+        assert_eq!(editor_rows(30, 4, true), EDITOR_H);
+        assert_eq!(editor_rows(30, 12, false), 12);
+    }
+
+    #[test]
+    fn a_wide_body_stays_within_the_page_but_keeps_its_least() {
+        assert_eq!(body_height(40, 10, 0), 40);
+        assert_eq!(body_height(40, 10, 30), 28);
+        assert_eq!(body_height(40, 10, 8), 10);
+    }
+
+    #[test]
+    fn with_no_rule_off_the_heading_says_how_to_see_rows_flip() {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let labels = ["type check"];
+        let mut p = RulesPanel {
+            labels: &labels,
+            off: None,
+            cursor: None,
+            flips: &[],
+            flip_total: 0,
+            rows: "trap rows",
+        };
+        let (head, rows) = flips(&p, &theme, 40);
+        let head = text(&head);
+        assert_eq!(head[0], "Rows that flip");
+        assert!(
+            head.join(" ").contains("which trap rows change"),
+            "{head:#?}"
+        );
+        assert!(rows.is_empty());
+        p.off = Some(0);
+        p.flip_total = 12;
+        let (head, rows) = flips(&p, &theme, 40);
+        let head = text(&head).join(" ");
+        assert!(
+            head.contains("Without the type check: 0 of 12 trap rows flip"),
+            "{head}"
+        );
+        assert!(head.contains("No row depends on it alone"), "{head}");
+        assert!(rows.is_empty());
     }
 
     #[test]

@@ -10,7 +10,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use super::ExecutorEngine;
 use crate::executor::Safeguard;
 use crate::tui::blocks::common;
-use crate::tui::blocks::playground::side::{ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, columns};
+use crate::tui::blocks::playground::side::{
+    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns,
+};
 use crate::tui::blocks::playground::{Canvas, Panel, Shell};
 use crate::tui::theme::Theme;
 
@@ -92,11 +94,9 @@ impl ExecutorEngine {
             let (left, side) = columns(Rect::new(0, 0, inner, 0), 11);
             let fixed = self.top_rows(left.width) + self.result_height(left.width, shell.off());
             let (want, least) = self.wide_rows(left.width);
-            let mut body = (fixed + want).max(shell.side_height(side.width));
-            if available > 0 {
-                body = body.min(available.saturating_sub(2));
-            }
-            return body.max(fixed + least).max(shell.side_least(side.width)) + 2;
+            let want = (fixed + want).max(shell.side_height(side.width));
+            let least = (fixed + least).max(shell.side_least(side.width));
+            return body_height(want, least, available) + 2;
         }
         let rules = shell.under_height(inner);
         let res = self.result_height(inner, shell.off());

@@ -11,7 +11,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use super::ValidatorEngine;
 use crate::tui::blocks::common;
 use crate::tui::blocks::editor::Editor;
-use crate::tui::blocks::playground::side::{ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, columns};
+use crate::tui::blocks::playground::side::{
+    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns,
+};
 use crate::tui::blocks::playground::{Canvas, Panel, Shell};
 use crate::validate::Rule;
 
@@ -97,11 +99,8 @@ impl ValidatorEngine {
         let schema = self.schema_view(left.width).full_height(left.width);
         let args = self.args_editor.full_height(left.width).max(ARGS_LEAST);
         let least = (fixed + schema.min(SCHEMA_LEAST) + args).max(shell.side_least(side.width));
-        let mut body = (fixed + s + a).max(shell.side_height(side.width));
-        if available > 0 {
-            body = body.min(available.saturating_sub(2));
-        }
-        body.max(least)
+        let want = (fixed + s + a).max(shell.side_height(side.width));
+        body_height(want, least, available)
     }
 
     fn render_wide(&self, c: &Canvas<Rule>, inner: Rect, buf: &mut Buffer) {
