@@ -1,7 +1,8 @@
 //! A playground in a big window. The lessons' playgrounds and the Your tools playground
 //! put the rules and the rows that flip in a column of their own beside the inputs, its
-//! whole height, where the rows scroll when they do not all fit; under 110 columns they
-//! stay under the inputs, as on a projector.
+//! whole height, where the rows scroll when they do not all fit and the room left says
+//! what each rule checks; under 110 columns they stay under the inputs, as on a
+//! projector.
 
 use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
@@ -146,6 +147,22 @@ fn at_120x35_the_tools_playground_gives_its_rows_to_the_flips_not_to_empty_edito
         "paged to the last row:\n{last}"
     );
     assert!(last.contains("╭ arguments"), "the editor stays:\n{last}");
+}
+
+#[test]
+fn with_no_rule_off_the_side_column_says_what_each_rule_checks() {
+    for name in ["playground:validator", "tools:playground"] {
+        let text = app(name, "");
+        assert!(text.contains("What each rule checks"), "{text}");
+        let words = column_of(&text, "What each rule checks");
+        assert_eq!(words, column_of(&text, "Rules (Space"), "{text}");
+        for w in ["Every required name is present", "isinstance(True, int)"] {
+            assert!(text.contains(w), "{w}:\n{text}");
+        }
+    }
+    // With a rule off and its rows filling the column, the words give way.
+    let text = app("playground:validator", &rule_off(4));
+    assert!(!text.contains("What each rule checks"), "{text}");
 }
 
 #[test]

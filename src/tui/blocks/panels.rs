@@ -185,11 +185,13 @@ pub fn toggled<R: PartialEq>(off: Option<R>, rule: R) -> Option<R> {
     }
 }
 
-/// What the playgrounds' rules panel shows (see `playground::side`): the rule switches
-/// and the fixture rows that flip with the switched-off rule.
+/// What the playgrounds' rules panel shows (see `playground::side`): the rule switches,
+/// what each rule checks, and the fixture rows that flip with the switched-off rule.
 pub struct RulesPanel<'a> {
     /// The rule labels, in switch order.
     pub labels: &'a [&'a str],
+    /// What each rule checks and what gets through without it, in switch order.
+    pub about: &'a [&'a str],
     /// Index of the rule switched off, if any.
     pub off: Option<usize>,
     /// Index of the highlighted switch, when the panel has the cursor.

@@ -49,17 +49,74 @@ pub trait RuleSwitch:
     Switch + std::fmt::Debug + serde::Serialize + serde::de::DeserializeOwned
 {
     fn label(self) -> &'static str;
+    /// What the check checks and what gets through without it, a sentence or two.
+    fn about(self) -> &'static str;
 }
 
 impl RuleSwitch for crate::validate::Rule {
     fn label(self) -> &'static str {
         crate::validate::Rule::label(self)
     }
+
+    fn about(self) -> &'static str {
+        use crate::validate::Rule;
+        match self {
+            Rule::Required => {
+                "Every required name is present, at any depth. Off: a call that leaves one \
+                 out runs without it."
+            }
+            Rule::Unknown => {
+                "No member the schema does not name. Off: extra members, such as a tenant \
+                 the model made up, pass."
+            }
+            Rule::Types => {
+                "Each value has its declared type. Off: \"3\" passes as an int, a string as \
+                 a list."
+            }
+            Rule::BoolGuard => {
+                "Inside the type check: true and false never pass as numbers. Off: true \
+                 passes as an int, as isinstance(True, int) does in Python."
+            }
+            Rule::Values => {
+                "Bounds, enum, const, pattern, lengths, formats, counts. Off: any value of \
+                 the right type passes."
+            }
+        }
+    }
 }
 
 impl RuleSwitch for crate::executor::Safeguard {
     fn label(self) -> &'static str {
         crate::executor::Safeguard::label(self)
+    }
+
+    fn about(self) -> &'static str {
+        use crate::executor::Safeguard;
+        match self {
+            Safeguard::Allowlist => {
+                "Only registered tool names run. Off: the one handler runs for any name, \
+                 so delete_ticket returns a ticket."
+            }
+            Safeguard::ExactShape => {
+                "The arguments hold exactly the declared fields. Off: extra fields, such \
+                 as tenant, are ignored and only ticket_id is read."
+            }
+            Safeguard::IdFormat => {
+                "ticket_id is a string, TKT- and three ASCII digits. Off: any value is \
+                 looked up as it is."
+            }
+            Safeguard::ReadPermission => {
+                "The trusted context must allow reading. Off: anyone may read."
+            }
+            Safeguard::TenantScoping => {
+                "Tickets are looked up by tenant and id. Off: by id alone, so one tenant \
+                 reads another's ticket."
+            }
+            Safeguard::CopyOnReturn => {
+                "The caller gets a copy. Off: the result is the stored record itself, so \
+                 changing it changes the store."
+            }
+        }
     }
 }
 

@@ -19,6 +19,9 @@ use crate::tui::blocks::panels::{self, Flip, RulesPanel};
 use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint, Pasted, RenderCtx};
 use crate::tui::theme::Theme;
 
+/// The rules' labels and what each checks, in switch order.
+type Words = (Vec<&'static str>, Vec<&'static str>);
+
 /// The state every playground keeps besides its engine's inputs.
 pub struct Shell<R> {
     /// Where the last draw put the block (x, y) and the rule switches (absolute), for clicks.
@@ -92,13 +95,14 @@ impl<R: RuleSwitch> Shell<R> {
         self.editing && self.focus == panel
     }
 
-    fn labels() -> Vec<&'static str> {
-        R::ALL.iter().map(|r| r.label()).collect()
+    fn words() -> Words {
+        R::ALL.iter().map(|r| (r.label(), r.about())).unzip()
     }
 
-    fn rules_panel<'a>(&'a self, labels: &'a [&'a str], cursor: Option<usize>) -> RulesPanel<'a> {
+    fn rules_panel<'a>(&'a self, words: &'a Words, cursor: Option<usize>) -> RulesPanel<'a> {
         RulesPanel {
-            labels,
+            labels: &words.0,
+            about: &words.1,
             off: self.off.map(|r| r.index()),
             cursor,
             flips: &self.flips,
@@ -110,15 +114,15 @@ impl<R: RuleSwitch> Shell<R> {
     /// Lines the rules beside the rows that flip need under a narrow playground's inputs
     /// when they are `width` cells wide.
     pub fn under_height(&self, width: u16) -> u16 {
-        side::beside_height(&self.rules_panel(&Self::labels(), None), width)
+        side::beside_height(&self.rules_panel(&Self::words(), None), width)
     }
 
     /// Draw the rules beside the rows that flip under a narrow playground's inputs, and
     /// remember where the switches went.
     pub fn draw_under(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show: bool) {
-        let labels = Self::labels();
+        let words = Self::words();
         let cursor = self.shows(Panel::Rules, show).then_some(self.rule_cursor);
-        let ra = side::render_beside(&self.rules_panel(&labels, cursor), theme, area, buf);
+        let ra = side::render_beside(&self.rules_panel(&words, cursor), theme, area, buf);
         let (origin, _) = self.drawn.get();
         self.drawn.set((origin, ra));
         self.side_view.set(SideView::default());
@@ -126,12 +130,12 @@ impl<R: RuleSwitch> Shell<R> {
 
     /// Rows the side column needs at `width` to show every row that flips.
     pub fn side_height(&self, width: u16) -> u16 {
-        side::height(&self.rules_panel(&Self::labels(), None), width)
+        side::height(&self.rules_panel(&Self::words(), None), width)
     }
 
     /// Rows the side column needs at least at `width` (the rows that flip then scroll).
     pub fn side_least(&self, width: u16) -> u16 {
-        side::least(&self.rules_panel(&Self::labels(), None), width)
+        side::least(&self.rules_panel(&Self::words(), None), width)
     }
 
     /// The row of the rule cursor, counted from the switches' heading (row 0).
@@ -142,7 +146,7 @@ impl<R: RuleSwitch> Shell<R> {
     /// Draw the side column of a wide playground (the switches over the rows that flip)
     /// and remember where its switches went and how much of the rows it showed.
     pub fn draw_side(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show: bool) {
-        let labels = Self::labels();
+        let words = Self::words();
         let cursor = self.shows(Panel::Rules, show).then_some(self.rule_cursor);
         // Until the block is entered, PgUp and PgDn move the page, not the rows.
         let keys = if self.entered.get() {
@@ -150,7 +154,7 @@ impl<R: RuleSwitch> Shell<R> {
         } else {
             ("Enter, then PgUp", "Enter, then PgDn")
         };
-        let panel = self.rules_panel(&labels, cursor);
+        let panel = self.rules_panel(&words, cursor);
         let (ra, view) = side::render(&panel, theme, (area, buf), self.flip_top, keys);
         let (origin, _) = self.drawn.get();
         self.drawn.set((origin, ra));

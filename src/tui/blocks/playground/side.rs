@@ -1,8 +1,9 @@
-//! The rule switches and the fixture rows that flip with the switched-off rule, a row to
-//! a line where it fits. A wide playground gives them the column beside its inputs, the
-//! switches over the rows: when the rows do not all fit the column they scroll, and the
-//! cut says how many lines lie above and below it and which keys bring them. Under a
-//! narrow playground's inputs the switches sit beside the rows, and the page scrolls.
+//! The rule switches, what each rule checks, and the fixture rows that flip with the
+//! switched-off rule, a row to a line where it fits. A wide playground gives them the
+//! column beside its inputs, the switches over the rows: when the rows do not all fit the
+//! column they scroll, and the cut says how many lines lie above and below it and which
+//! keys bring them; room left under the rows shows what each rule checks. Under a narrow
+//! playground's inputs the switches sit beside the rows, and the page scrolls.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -168,6 +169,21 @@ fn heading(
     v
 }
 
+/// What each rule checks, under a heading: each rule's label over its words, indented.
+fn about_lines(p: &RulesPanel, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let mut out = vec![Line::styled("What each rule checks", theme.heading)];
+    for (label, about) in p.labels.iter().zip(p.about) {
+        out.extend(wrap_prefixed(Vec::new(), label, width, theme.base));
+        out.extend(wrap_prefixed(
+            vec![Span::raw("  ")],
+            about,
+            width,
+            theme.dim,
+        ));
+    }
+    out
+}
+
 /// Columns of the row names when they get a column: the longest name, at most a third
 /// of the line (a longer name takes a line of its own).
 fn id_column(flips: &[Flip], width: usize) -> usize {
@@ -309,6 +325,14 @@ pub fn render(
     let top = top.min(view.total.saturating_sub(view.shown));
     draw_lines(table, buf, &parts.rows, top);
     mark_cut(table, buf, theme, (top, view.total), keys);
+    // The rows left under the rows that flip say what each rule checks, when the words
+    // fit whole.
+    let left = below(table.y + rows_u16(view.shown) + 1);
+    // A column short of the block's border keeps the words off it.
+    let about = about_lines(p, theme, usize::from(area.width.saturating_sub(1)));
+    if !view.cut() && usize::from(left.height) >= about.len() {
+        draw_lines(left, buf, &about, 0);
+    }
     (rules, view)
 }
 
@@ -461,6 +485,7 @@ mod tests {
         let labels = ["type check"];
         let mut p = RulesPanel {
             labels: &labels,
+            about: &["Each value has its declared type."],
             off: None,
             cursor: None,
             flips: &[],
@@ -485,6 +510,49 @@ mod tests {
         );
         assert!(head.contains("No row depends on it alone"), "{head}");
         assert!(rows.is_empty());
+    }
+
+    #[test]
+    fn room_under_the_rows_says_what_each_rule_checks_when_the_words_fit_whole() {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let labels = ["required check", "type check"];
+        let about = [
+            "Every required name is present.",
+            "Each value has its declared type.",
+        ];
+        let p = RulesPanel {
+            labels: &labels,
+            about: &about,
+            off: None,
+            cursor: None,
+            flips: &[],
+            flip_total: 0,
+            rows: "trap rows",
+        };
+        let drawn = |h: u16| {
+            let area = Rect::new(0, 0, 60, h);
+            let mut buf = Buffer::empty(area);
+            render(&p, &theme, (area, &mut buf), 0, ("PgUp", "PgDn"));
+            crate::text::screen_text(&buf)
+        };
+        let tall = drawn(20);
+        assert!(tall.contains("What each rule checks"), "{tall}");
+        assert!(
+            tall.contains("  Each value has its declared type."),
+            "{tall}"
+        );
+        // One row short of the words: none of them, rather than a part.
+        let short = drawn(12);
+        assert!(!short.contains("What each rule checks"), "{short}");
+        assert!(!short.contains("Every required name"), "{short}");
+        // Just enough rows: all of them.
+        let exact = drawn(13);
+        assert!(
+            exact
+                .trim_end()
+                .ends_with("  Each value has its declared type."),
+            "{exact}"
+        );
     }
 
     #[test]
