@@ -197,12 +197,7 @@ pub(crate) fn run(args: ValidateArgs, content: &ContentArgs) -> super::CliResult
             jsonl::run(f, stdout, &opts)
         };
         return match result {
-            Ok(st) => {
-                if std::env::var_os("TDSTATS").is_some() {
-                    eprintln!("{st:?}");
-                }
-                Ok(ExitCode::SUCCESS)
-            }
+            Ok(_) => Ok(ExitCode::SUCCESS),
             // A closed pipe (`| head`) is the reader's choice, not our failure.
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
             Err(e) => Err(UserError::new(format!("{file}: {e}")).into()),
