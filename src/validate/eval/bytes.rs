@@ -11,7 +11,9 @@
 //! (`enum` or `const` of an object or array, `oneOf`, `not`, `if`, `patternProperties`,
 //! `propertyNames`, dependencies, `contains`, `uniqueItems`, `unevaluated*`, a dynamic
 //! reference anywhere), gives `None`: the caller then reads the args as always, which also
-//! words the first failure. Either way the verdict is the same.
+//! words the first failure. Either way the verdict is the same. A scalar is checked at the
+//! depth the parsed reading would check it (schemas applied at once, levels of nesting
+//! included), so [`super::MAX_EVAL_DEPTH`] refuses it alike.
 
 use super::Quick;
 use crate::validate::json::{flat_value, kind, plain_string, same_text, skip_ws, value_kind};
@@ -51,6 +53,9 @@ impl Quick<'_> {
             _ => {
                 let (k, t, end) = value_kind(text, i)?;
                 let v = flat_value(k, t)?;
+                // Checked as the parsed reading checks it, as deep in schemas applied at
+                // once (the walk's depth is that count here), so its limit bites alike.
+                self.depth = depth;
                 self.valid(id, &v, None).then_some(end)
             }
         }
@@ -66,12 +71,11 @@ impl Quick<'_> {
         i: usize,
         depth: u32,
     ) -> Option<usize> {
-        if depth >= DEPTH
-            || self.f.types
-                && !n
-                    .types
-                    .as_ref()
-                    .is_none_or(|t| admits_kind(t.mask, k, self.f.bool_guard))
+        if self.f.types
+            && !n
+                .types
+                .as_ref()
+                .is_none_or(|t| admits_kind(t.mask, k, self.f.bool_guard))
         {
             return None;
         }
@@ -449,5 +453,32 @@ mod tests {
         }
         // Past the nesting walked, the parsed reading still passes it.
         assert!(v.judge(&parse(&deep).unwrap(), &rules, |_| {}));
+    }
+
+    /// A chain of references as long as the quick pass allows is judged alike both ways,
+    /// at the top of the args and nested in them.
+    #[test]
+    fn a_long_reference_chain_meets_the_same_depth_limit_both_ways() {
+        for links in [396, 397, 398, 399] {
+            let mut defs = serde_json::Map::new();
+            for i in 0..links {
+                defs.insert(
+                    format!("d{i}"),
+                    json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+                );
+            }
+            defs.insert(format!("d{links}"), json!({"type": "integer"}));
+            let schema = json!({"type": "object", "properties": {
+                "a": {"$ref": "#/$defs/d0"},
+                "n": {"type": "array", "items": {"items": {"$ref": "#/$defs/d0"}}}},
+                "$defs": defs});
+            let v = Validator::options().compile_value(&schema).unwrap();
+            let rules = ValidatorRules::default();
+            for text in [r#"{"a": 1}"#, r#"{"n": [[1]]}"#] {
+                let parsed = v.judge(&parse(text).unwrap(), &rules, |_| {});
+                let fast = v.passes_bytes(text, 0, &rules);
+                assert_eq!(fast.is_some(), parsed, "{links} links, {text}");
+            }
+        }
     }
 }

@@ -1,15 +1,17 @@
-//! The quickest way through a line: a call to a tool seen before, whose schema is one object
-//! of scalar properties, with flat args as the case's last member. Its verdict comes straight
-//! from the bytes of its args, each member's key, the kind of its value and its text
-//! (`json::flat_object`), with nothing parsed into values and nothing to drop:
-//! - a schema of typed arguments only (the shallow walk): every verdict, the first failure
-//!   included;
-//! - one whose properties also check values (`enum`, bounds, `pattern`, `format`): a pass,
-//!   each checked value built from its text alone; args that fail are read as always, which
-//!   words their first failure.
+//! The quickest way through a line: a call to a tool seen before, with its args as the
+//! case's last member, judged straight from the bytes of its args with nothing parsed into
+//! values and nothing to drop:
+//! - flat args against one object of typed arguments only (the shallow walk over
+//!   `json::flat_object`: each member's key, the kind of its value and its text): every
+//!   verdict, the first failure included;
+//! - flat args against one whose properties also check values (`enum`, bounds, `pattern`,
+//!   `format`): a pass, each checked value built from its text alone;
+//! - any other args (nested ones included) against any other schema: a pass, when the byte
+//!   walk of `eval/bytes.rs` can tell one.
 //!
-//! Any other line, or any doubt (escapes, nesting, a repeated key, text that is not JSON), is
-//! read as always; the verdict is the same either way.
+//! Args that fail there, any other line, and any doubt (escapes, a repeated key, text that
+//! is not JSON, a schema the walk does not follow) are read as always, which words the
+//! first failure; the verdict is the same either way.
 
 use super::Lines;
 use super::prefix::{ArgsKey, PrefixId};
