@@ -488,8 +488,8 @@ def idle_rows(a):
     secs = 3 if a.quick else 10
     home, paused = idle_cpu(exe, "", secs, "home"), idle_cpu(exe, "play partial-success", secs, "player")
     hz = os.sysconf("SC_CLK_TCK")
-    measured = (f"home {home} ticks ({home * 1000 // hz} ms) in {secs} s; paused player {paused} ticks "
-                f"({paused * 1000 // hz} ms) in {secs} s")
+    ticks = lambda n: f"{n} tick{'' if n == 1 else 's'} ({n * 1000 // hz} ms)"
+    measured = f"home {ticks(home)} in {secs} s; paused player {ticks(paused)} in {secs} s"
     limit = max(1, secs // 5)  # at most one tick (the sampling's own rounding) every 5 s
     return [Row("idle", what, measured,
                 verdict(f"none measurable, at most {limit} tick{'s' if limit > 1 else ''} in {secs} s (pass/fail)",
