@@ -6,7 +6,7 @@
 //! passes is enough).
 //!
 //! Only a sure pass comes out of it. A value that fails, and anything this walk does not
-//! read (escapes, a key repeated, text that is not JSON, nesting past [`DEPTH`], more than
+//! read (a key with escapes, a key repeated, text that is not JSON, nesting past [`DEPTH`], more than
 //! [`KEYS`] members in one object) or whose schema it does not follow at that value
 //! (`enum` or `const` of an object or array, `oneOf`, `not`, `if`, `patternProperties`,
 //! `propertyNames`, dependencies, `contains`, `uniqueItems`, `unevaluated*`, a dynamic
@@ -16,7 +16,9 @@
 //! included), so [`super::MAX_EVAL_DEPTH`] refuses it alike.
 
 use super::Quick;
-use crate::validate::json::{flat_value, kind, plain_string, same_text, skip_ws, value_kind};
+use crate::validate::json::{
+    Json, Parser, flat_value, kind, kind_of, plain_string, same_text, skip_ws, value_kind,
+};
 use crate::validate::program::{
     ANY_TYPE, ArrRules, Node, NodeId, ObjRules, UNDECLARED, admits_kind,
 };
@@ -51,8 +53,7 @@ impl Quick<'_> {
             b'{' => self.structure_bytes(n, kind::OBJECT, text, i, depth),
             b'[' => self.structure_bytes(n, kind::ARRAY, text, i, depth),
             _ => {
-                let (k, t, end) = value_kind(text, i)?;
-                let v = flat_value(k, t)?;
+                let (v, end) = scalar(text, i)?;
                 // Checked as the parsed reading checks it, as deep in schemas applied at
                 // once (the walk's depth is that count here), so its limit bites alike.
                 self.depth = depth;
@@ -274,9 +275,26 @@ impl Quick<'_> {
         match *text.as_bytes().get(i)? {
             b'{' => Some((kind::OBJECT, self.object_bytes(None, text, i, depth)?)),
             b'[' => Some((kind::ARRAY, self.array_bytes(None, text, i, depth)?)),
-            _ => value_kind(text, i).map(|(k, _, end)| (k, end)),
+            _ => match value_kind(text, i) {
+                Some((k, _, end)) => Some((k, end)),
+                None => scalar(text, i).map(|(v, end)| (kind_of(&v), end)),
+            },
         }
     }
+}
+
+/// The scalar at `i`, built from its text, and where it ends. A string with escapes is read
+/// by the strict reader (as when parsed whole, a lone surrogate included).
+fn scalar(text: &str, i: usize) -> Option<(Json<'_>, usize)> {
+    if let Some((k, t, end)) = value_kind(text, i) {
+        return Some((flat_value(k, t)?, end));
+    }
+    if text.as_bytes().get(i) != Some(&b'"') {
+        return None;
+    }
+    let mut p = Parser::inside_object(text, i);
+    let v = p.next_value().ok()?;
+    Some((v, p.offset()))
 }
 
 /// Is a count of `n` members or items outside `min`..=`max`?
@@ -418,7 +436,7 @@ mod tests {
                         assert!(parsed, "{schema} {text} {off:?}");
                         assert_eq!(end, text.len(), "{text}");
                     }
-                    let followed = which != 2 && !text.contains('\\');
+                    let followed = which != 2;
                     if followed && parsed {
                         assert!(fast.is_some(), "{schema} {text} {off:?}");
                     }
@@ -440,8 +458,10 @@ mod tests {
         let deep = format!("{{\"a\": {}1{}}}", "[".repeat(40), "]".repeat(40));
         for text in [
             r#"{"a": [1, 2]}"#,
+            r#"{"a": ["x\n\ud800"]}"#,
             r#"{"a": [1, 2], "a": []}"#,
-            r#"{"a": [1, "x\n"]}"#,
+            "{\"a\": [1, \"x\u{1}\"]}",
+            r#"{"a": [1, "x\q"]}"#,
             r#"{"a": [1, 2}"#,
             r#"{"a": [01]}"#,
             r#"{"a": [1,]}"#,
@@ -449,7 +469,8 @@ mod tests {
             deep.as_str(),
         ] {
             let fast = v.passes_bytes(text, 0, &rules);
-            assert_eq!(fast.is_some(), text == r#"{"a": [1, 2]}"#, "{text}");
+            let read = [r#"{"a": [1, 2]}"#, r#"{"a": ["x\n\ud800"]}"#].contains(&text);
+            assert_eq!(fast.is_some(), read, "{text}");
         }
         // Past the nesting walked, the parsed reading still passes it.
         assert!(v.judge(&parse(&deep).unwrap(), &rules, |_| {}));
