@@ -1,8 +1,8 @@
 //! A playground in a big window. The lessons' playgrounds and the Your tools playground
 //! put the rules and the rows that flip in a column of their own beside the inputs, its
-//! whole height, where the rows scroll when they do not all fit and the room left says
-//! what each rule checks; under 110 columns they stay under the inputs, as on a
-//! projector.
+//! whole height; rows it cannot hold go on under the verdict, and scroll when they do not
+//! all fit there either; room left in the column says what each rule checks. Under 110
+//! columns they stay under the inputs, as on a projector.
 
 use crossterm::event::KeyCode;
 use ratatui::layout::Rect;
@@ -48,9 +48,12 @@ fn flipping_ids(n: usize) -> Vec<String> {
     pg.flips().iter().map(|f| f.id.clone()).collect()
 }
 
-/// `id` shows on a line of `text` as a word of its own.
+/// `id` shows on a line of `text` as a word of its own (a border beside it too).
 fn shows(text: &str, id: &str) -> bool {
-    text.lines().any(|l| l.split_whitespace().any(|w| w == id))
+    text.lines().any(|l| {
+        l.split(|c: char| c.is_whitespace() || c == '│')
+            .any(|w| w == id)
+    })
 }
 
 /// Rows of the editor boxes in `text` that show no text: a box's left border followed by
@@ -239,6 +242,33 @@ fn rows_that_do_not_fit_the_side_column_say_so_and_scroll() {
     }
     // The editors stay where they were: only the rows moved.
     assert!(text.contains("╭ arguments"), "{text}");
+}
+
+#[test]
+fn at_160x45_rows_the_side_column_cannot_hold_go_on_under_the_verdict() {
+    // The value constraints off: 25 rows with long messages, more than the side column
+    // holds; the room under the verdict takes the next ones instead of staying blank.
+    let text = app("playground:validator", &rule_off(4));
+    let row_of = |what: &str| text.lines().position(|l| l.contains(what)).unwrap();
+    let more = "Without the value constraints, continued:";
+    assert_eq!(
+        column_of(&text, more),
+        column_of(&text, "╭ arguments"),
+        "in the left column:\n{text}"
+    );
+    assert!(
+        row_of(more) > row_of("✗ rejected  {"),
+        "under the verdict:\n{text}"
+    );
+    let ids = flipping_ids(4);
+    let shown = ids.iter().filter(|id| shows(&text, id)).count();
+    assert!(shown >= 18, "{shown} of {} rows show:\n{text}", ids.len());
+    insta::assert_snapshot!("validator_playground_value_constraints_off_160x45", text);
+    // The Your tools playground shows its 13 rows whole that way.
+    let tools = app("tools:playground", "<Tab><Down><Down><Down><Down> ");
+    assert!(tools.contains("13 of 36 trap rows flip"), "{tools}");
+    assert!(tools.contains(more), "{tools}");
+    assert!(!tools.contains("more lines below"), "{tools}");
 }
 
 #[test]

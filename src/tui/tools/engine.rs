@@ -21,7 +21,8 @@ use crate::tui::blocks::common::{self, verdict_line, wrap_prefixed};
 use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::panels::{self, Flip};
 use crate::tui::blocks::playground::side::{
-    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns, editor_rows, rows_u16,
+    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns, draw_verdict, editor_rows,
+    rows_u16,
 };
 use crate::tui::blocks::playground::{
     ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell,
@@ -348,10 +349,11 @@ impl Engine for ToolEngine {
         );
         self.mark_failure(parts.args, buf, theme);
         let res = self.result_lines(theme, usize::from(parts.result.width), shell.off());
-        common::draw_lines(parts.result, buf, &res, 0);
         if parts.wide {
-            shell.draw_side(theme, parts.rules, buf, show);
+            let spill = draw_verdict(&res, parts.result, inner.bottom(), buf);
+            shell.draw_side(theme, (parts.rules, spill), buf, show);
         } else {
+            common::draw_lines(parts.result, buf, &res, 0);
             shell.draw_under(theme, parts.rules, buf, show);
         }
     }

@@ -143,9 +143,16 @@ impl<R: RuleSwitch> Shell<R> {
         u16::try_from(self.rule_cursor + 1).unwrap_or(u16::MAX)
     }
 
-    /// Draw the side column of a wide playground (the switches over the rows that flip)
-    /// and remember where its switches went and how much of the rows it showed.
-    pub fn draw_side(&self, theme: &Theme, area: Rect, buf: &mut Buffer, show: bool) {
+    /// Draw the side column of a wide playground (the switches over the rows that flip,
+    /// which go on in `spill`, the room under the verdict, when the column cannot hold
+    /// them all) and remember where its switches went and how much of the rows it showed.
+    pub fn draw_side(
+        &self,
+        theme: &Theme,
+        (area, spill): (Rect, Rect),
+        buf: &mut Buffer,
+        show: bool,
+    ) {
         let words = Self::words();
         let cursor = self.shows(Panel::Rules, show).then_some(self.rule_cursor);
         // Until the block is entered, PgUp and PgDn move the page, not the rows.
@@ -155,7 +162,7 @@ impl<R: RuleSwitch> Shell<R> {
             ("Enter, then PgUp", "Enter, then PgDn")
         };
         let panel = self.rules_panel(&words, cursor);
-        let (ra, view) = side::render(&panel, theme, (area, buf), self.flip_top, keys);
+        let (ra, view) = side::render(&panel, theme, (area, buf), spill, self.flip_top, keys);
         let (origin, _) = self.drawn.get();
         self.drawn.set((origin, ra));
         self.side_view.set(view);

@@ -1,8 +1,9 @@
 //! The rule switches, what each rule checks, and the fixture rows that flip with the
 //! switched-off rule, a row to a line where it fits. A wide playground gives them the
-//! column beside its inputs, the switches over the rows: when the rows do not all fit the
-//! column they scroll, and the cut says how many lines lie above and below it and which
-//! keys bring them; room left under the rows shows what each rule checks. Under a narrow
+//! column beside its inputs, the switches over the rows: rows the column cannot hold go
+//! on under the verdict, and when they do not all fit there either they scroll a page at
+//! a time, the cut saying how many lines lie above and below it and which keys bring
+//! them; room left under the rows shows what each rule checks. Under a narrow
 //! playground's inputs the switches sit beside the rows, and the page scrolls.
 
 use ratatui::buffer::Buffer;
@@ -13,6 +14,7 @@ use ratatui::text::{Line, Span};
 use crate::text::{fit, width as width_of};
 use crate::tui::blocks::common::{draw_lines, mark_cut, wrap_prefixed};
 use crate::tui::blocks::panels::{self, Flip, RulesPanel};
+use crate::tui::draw::{above_mark, below_mark};
 use crate::tui::theme::Theme;
 
 /// Inner width of a playground from which the rules and the rows that flip get a column
@@ -75,6 +77,9 @@ const LEAST_ROWS: usize = 3;
 pub struct SideView {
     pub shown: usize,
     pub total: usize,
+    /// The first rows of the pages before and after, when the rows go on under the
+    /// verdict (there no row hides under a cut mark, and pages follow whole rows).
+    pub pages: Option<(usize, usize)>,
 }
 
 impl SideView {
@@ -88,6 +93,13 @@ impl SideView {
     pub fn paged(self, top: usize, down: bool) -> usize {
         let step = self.shown.saturating_sub(2).max(1);
         let most = self.total.saturating_sub(self.shown);
+        if let Some((before, after)) = self.pages {
+            return if down {
+                after.max(top)
+            } else {
+                before.min(top)
+            };
+        }
         if down {
             (top + step).min(most)
         } else {
@@ -108,6 +120,20 @@ fn parts(p: &RulesPanel, theme: &Theme, width: usize) -> Parts {
     let rules = panels::rule_lines(theme, p.labels, p.off, p.cursor, width.min(RULES_W));
     let (head, rows) = flips(p, theme, width);
     Parts { rules, head, rows }
+}
+
+/// Where each row that flips starts among the lines of its table `width` wide (the line
+/// naming the columns not counted).
+fn starts(theme: &Theme, flips: &[Flip], width: usize) -> Vec<usize> {
+    let (_, rows) = table_of(theme, flips, width);
+    let mut at = 0;
+    rows.iter()
+        .map(|r| {
+            let start = at;
+            at += r.len();
+            start
+        })
+        .collect()
 }
 
 /// The heading over the rows that flip (with the line naming their columns), and the
@@ -208,16 +234,27 @@ fn header(theme: &Theme, idw: usize, width: usize) -> Line<'static> {
 /// of its own over its results (better in a narrow column, where the results would
 /// wrap beside a column of names; the form kept when both take as many).
 pub fn flip_table(theme: &Theme, flips: &[Flip], width: usize) -> Vec<Line<'static>> {
+    let (header, rows) = table_of(theme, flips, width);
+    let mut out = vec![header];
+    out.extend(rows.into_iter().flatten());
+    out
+}
+
+/// The line naming the columns of [`flip_table`], and the lines of each row that flips.
+fn table_of(
+    theme: &Theme,
+    flips: &[Flip],
+    width: usize,
+) -> (Line<'static>, Vec<Vec<Line<'static>>>) {
     let beside = flip_rows(theme, flips, width, id_column(flips, width));
     let over = flip_rows(theme, flips, width, 0);
-    let (idw, rows) = if over.len() <= beside.len() {
+    let lines = |rows: &[Vec<Line>]| rows.iter().map(Vec::len).sum::<usize>();
+    let (idw, rows) = if lines(&over) <= lines(&beside) {
         (0, over)
     } else {
         (id_column(flips, width), beside)
     };
-    let mut out = vec![header(theme, idw, width)];
-    out.extend(rows);
-    out
+    (header(theme, idw, width), rows)
 }
 
 /// The rows that flip, a row to a line: its name (in a column `idw` wide; 0: on a line
@@ -225,7 +262,7 @@ pub fn flip_table(theme: &Theme, flips: &[Flip], width: usize) -> Vec<Line<'stat
 /// the rule off. A row too long for its line puts the second result on the next line,
 /// under the first; a name too long for its column takes a line of its own. Every word
 /// shows: long results wrap, nothing is cut.
-fn flip_rows(theme: &Theme, flips: &[Flip], width: usize, idw: usize) -> Vec<Line<'static>> {
+fn flip_rows(theme: &Theme, flips: &[Flip], width: usize, idw: usize) -> Vec<Vec<Line<'static>>> {
     let indent = if idw == 0 { 2 } else { idw + 2 };
     let style = |ok: bool| if ok { theme.ok } else { theme.bad };
     let cell = |ok: bool, text: &str| {
@@ -233,8 +270,9 @@ fn flip_rows(theme: &Theme, flips: &[Flip], width: usize, idw: usize) -> Vec<Lin
         format!("{mark} {}", crate::sanitize::clean(text, false))
     };
     let arrow = format!("{} ", theme.sym.arrow);
-    let mut out = Vec::new();
+    let mut all = Vec::new();
     for f in flips {
+        let mut out = Vec::new();
         let id = crate::sanitize::clean(&f.id, false);
         let lead = if idw > 0 && width_of(&id) <= idw {
             format!("{}  ", fit(&id, idw, theme.sym.ellipsis))
@@ -251,6 +289,7 @@ fn flip_rows(theme: &Theme, flips: &[Flip], width: usize, idw: usize) -> Vec<Lin
                 Span::styled(format!(" {arrow}"), theme.dim),
                 Span::styled(without, style(f.without_ok)),
             ]));
+            all.push(out);
             continue;
         }
         out.extend(wrap_prefixed(
@@ -268,8 +307,9 @@ fn flip_rows(theme: &Theme, flips: &[Flip], width: usize, idw: usize) -> Vec<Lin
             width,
             style(f.without_ok),
         ));
+        all.push(out);
     }
-    out
+    all
 }
 
 pub(crate) fn rows_u16(n: usize) -> u16 {
@@ -299,6 +339,7 @@ pub fn render(
     p: &RulesPanel,
     theme: &Theme,
     (area, buf): (Rect, &mut Buffer),
+    spill: Rect,
     top: usize,
     keys: (&str, &str),
 ) -> (Rect, SideView) {
@@ -318,9 +359,15 @@ pub fn render(
     let head = below(rules.bottom() + 1);
     draw_lines(head, buf, &parts.head, 0);
     let table = below(head.y + rows_u16(parts.head.len()));
+    if parts.rows.len() > usize::from(table.height)
+        && let Some(view) = render_split(p, theme, (&parts.rows, table, spill, buf), top, keys)
+    {
+        return (rules, view);
+    }
     let view = SideView {
         shown: usize::from(table.height).min(parts.rows.len()),
         total: parts.rows.len(),
+        pages: None,
     };
     let top = top.min(view.total.saturating_sub(view.shown));
     draw_lines(table, buf, &parts.rows, top);
@@ -334,6 +381,190 @@ pub fn render(
         draw_lines(left, buf, &about, 0);
     }
     (rules, view)
+}
+
+/// Rows `spill` needs at least to take the rows that flip the side column cannot hold:
+/// its heading, the line naming the columns, and a few rows.
+const SPILL_LEAST: u16 = 5;
+
+/// Draw a wide playground's verdict (`lines`) from the top of `result` down, on more
+/// rows than `result` has when its marks take more room (ASCII), as far as `bottom`;
+/// returns the room left under it, a blank row between: where the rows that flip go on
+/// when the side column cannot hold them all.
+pub(crate) fn draw_verdict(lines: &[Line], result: Rect, bottom: u16, buf: &mut Buffer) -> Rect {
+    let end = (result.y + rows_u16(lines.len()))
+        .max(result.bottom())
+        .min(bottom);
+    let result = Rect {
+        height: end.saturating_sub(result.y),
+        ..result
+    };
+    draw_lines(result, buf, lines, 0);
+    let y = (end + 1).min(bottom);
+    Rect {
+        y,
+        height: bottom - y,
+        ..result
+    }
+}
+
+/// The rows that flip as they run from the side column on under the verdict.
+struct Flow<'a> {
+    theme: &'a Theme,
+    flips: &'a [Flip],
+    /// Where each row starts among the side column's lines, and how many lines there are.
+    at: Vec<usize>,
+    total: usize,
+    /// Rows of the side column's table.
+    table: usize,
+    /// The room under the verdict, and the rows its heading takes there.
+    spill: Rect,
+    head: usize,
+}
+
+/// What one page of a [`Flow`] shows: the side column's lines from `top` up to the row
+/// numbered `k`, which with the `taken` rows after it shows whole under the verdict;
+/// `next` is the first line not shown.
+#[derive(Clone, Copy)]
+struct Page {
+    top: usize,
+    k: usize,
+    taken: usize,
+    next: usize,
+}
+
+impl Flow<'_> {
+    /// The page from line `top` on; `None` when the rest fits the side column alone or
+    /// no whole row does.
+    fn page(&self, top: usize) -> Option<Page> {
+        let room = self.table - usize::from(top > 0);
+        if self.total - top <= room {
+            return None;
+        }
+        let k = self.at.iter().rposition(|&s| s > top && s <= top + room)?;
+        let (_, more) = table_of(self.theme, &self.flips[k..], usize::from(self.spill.width));
+        let h = usize::from(self.spill.height);
+        let (mut used, mut taken) = (self.head, 0);
+        for (i, r) in more.iter().enumerate() {
+            // The last row may take the bottom line; before it, the cut mark does.
+            let limit = if k + i + 1 == self.flips.len() {
+                h
+            } else {
+                h - 1
+            };
+            if used + r.len() > limit {
+                break;
+            }
+            used += r.len();
+            taken += 1;
+        }
+        let next = self.at.get(k + taken).copied().unwrap_or(self.total);
+        Some(Page {
+            top,
+            k,
+            taken,
+            next,
+        })
+    }
+
+    /// The page to show from line `top` on: on the last one, from as far back as every
+    /// row to the end still shows, so that no room stays blank.
+    fn settle(&self, top: usize) -> Option<Page> {
+        let here = self.page(top);
+        if here.is_some_and(|p| p.next < self.total) {
+            return here;
+        }
+        let mut best = here;
+        for &s in self.at.iter().rev().filter(|&&s| s <= top) {
+            match self.page(s) {
+                None => continue,
+                Some(p) if p.next == self.total => best = Some(p),
+                Some(_) => break,
+            }
+        }
+        best
+    }
+
+    /// The first line of the page before `page`: the earliest that reaches its top.
+    fn before(&self, page: Page) -> usize {
+        self.at
+            .iter()
+            .copied()
+            .filter(|&s| s < page.top)
+            .find(|&s| self.page(s).is_some_and(|p| p.next >= page.top))
+            .unwrap_or(0)
+    }
+}
+
+/// Draw the rows that flip from row `top` on in the side column's `table` (`rows`, at
+/// its width) as far as whole rows fit, and go on with the next rows under the verdict
+/// (`spill`, a table of its own width under a heading), each cut marked. `None` when
+/// `spill` has too little room, or the side column alone holds the rest.
+fn render_split(
+    p: &RulesPanel,
+    theme: &Theme,
+    (rows, table, spill, buf): (&[Line<'static>], Rect, Rect, &mut Buffer),
+    top: usize,
+    keys: (&str, &str),
+) -> Option<SideView> {
+    let rule = p.off.and_then(|i| p.labels.get(i).copied())?;
+    if spill.height < SPILL_LEAST || spill.width < 20 || table.height < 2 {
+        return None;
+    }
+    let width = usize::from(spill.width);
+    let mut lines = wrap_prefixed(
+        Vec::new(),
+        &format!("Without the {rule}, continued:"),
+        width,
+        theme.heading,
+    );
+    let flow = Flow {
+        theme,
+        flips: p.flips,
+        at: starts(theme, p.flips, usize::from(table.width)),
+        total: rows.len(),
+        table: usize::from(table.height),
+        spill,
+        head: lines.len() + 1,
+    };
+    let page = flow.settle(top.min(flow.total.saturating_sub(1)))?;
+    let side = Rect {
+        y: table.y + u16::from(page.top > 0),
+        height: table.height - u16::from(page.top > 0),
+        ..table
+    };
+    draw_lines(side, buf, &rows[..flow.at[page.k]], page.top);
+    if page.top > 0 {
+        let mark = above_mark(theme.sym.ellipsis, page.top, keys.0);
+        draw_mark(table, buf, theme, mark);
+    }
+    let (header, more) = table_of(theme, &p.flips[page.k..], width);
+    lines.push(header);
+    lines.extend(more.into_iter().take(page.taken).flatten());
+    draw_lines(spill, buf, &lines, 0);
+    if page.next < flow.total {
+        let mark = below_mark(theme.sym.arrow, flow.total - page.next, keys.1);
+        let row = Rect {
+            y: spill.bottom() - 1,
+            height: 1,
+            ..spill
+        };
+        draw_mark(row, buf, theme, mark);
+    }
+    Some(SideView {
+        shown: page.next - page.top,
+        total: flow.total,
+        pages: Some((flow.before(page), page.next)),
+    })
+}
+
+/// A cut mark on the first row of `area`, dim.
+fn draw_mark(area: Rect, buf: &mut Buffer, theme: &Theme, text: String) {
+    let line = Line::styled(
+        fit(&text, usize::from(area.width), theme.sym.ellipsis),
+        theme.dim,
+    );
+    buf.set_line(area.x, area.y, &line, area.width);
 }
 
 /// Columns the switches take beside the rows that flip, under a narrow playground's
@@ -532,7 +763,14 @@ mod tests {
         let drawn = |h: u16| {
             let area = Rect::new(0, 0, 60, h);
             let mut buf = Buffer::empty(area);
-            render(&p, &theme, (area, &mut buf), 0, ("PgUp", "PgDn"));
+            render(
+                &p,
+                &theme,
+                (area, &mut buf),
+                Rect::default(),
+                0,
+                ("PgUp", "PgDn"),
+            );
             crate::text::screen_text(&buf)
         };
         let tall = drawn(20);
@@ -560,6 +798,7 @@ mod tests {
         let view = SideView {
             shown: 10,
             total: 25,
+            pages: None,
         };
         assert!(view.cut());
         assert_eq!(view.paged(0, true), 8);
@@ -567,6 +806,13 @@ mod tests {
         assert_eq!(view.paged(15, true), 15);
         assert_eq!(view.paged(15, false), 7);
         assert_eq!(view.paged(3, false), 0);
-        assert!(!SideView { shown: 4, total: 4 }.cut());
+        assert!(
+            !SideView {
+                shown: 4,
+                total: 4,
+                pages: None
+            }
+            .cut()
+        );
     }
 }

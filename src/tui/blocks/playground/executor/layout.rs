@@ -11,7 +11,7 @@ use super::ExecutorEngine;
 use crate::executor::Safeguard;
 use crate::tui::blocks::common;
 use crate::tui::blocks::playground::side::{
-    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns,
+    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns, draw_verdict,
 };
 use crate::tui::blocks::playground::{Canvas, Panel, Shell};
 use crate::tui::theme::Theme;
@@ -111,8 +111,8 @@ impl ExecutorEngine {
             self.draw_top(c, parts.left, buf);
             self.draw_editors(c, parts.eds, buf);
             let res = self.result_lines(theme, usize::from(parts.result.width), shell.off());
-            common::draw_lines(parts.result, buf, &res, 0);
-            shell.draw_side(theme, parts.side, buf, show);
+            let spill = draw_verdict(&res, parts.result, parts.left.bottom(), buf);
+            shell.draw_side(theme, (parts.side, spill), buf, show);
             return;
         }
         let rest = self.draw_top(c, inner, buf);

@@ -12,7 +12,7 @@ use super::ValidatorEngine;
 use crate::tui::blocks::common;
 use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::playground::side::{
-    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns,
+    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns, draw_verdict,
 };
 use crate::tui::blocks::playground::{Canvas, Panel, Shell};
 use crate::validate::Rule;
@@ -28,6 +28,8 @@ struct Wide {
     args: Rect,
     result: Rect,
     side: Rect,
+    /// The bottom of the left column.
+    bottom: u16,
 }
 
 impl ValidatorEngine {
@@ -86,6 +88,7 @@ impl ValidatorEngine {
             args,
             result,
             side,
+            bottom: left.bottom(),
         }
     }
 
@@ -114,8 +117,8 @@ impl ValidatorEngine {
         common::draw_lines(parts.picker, buf, &picker, 0);
         self.draw_editors(c, parts.schema, parts.args, buf);
         let res = self.result_lines(theme, usize::from(parts.result.width), shell.off());
-        common::draw_lines(parts.result, buf, &res, 0);
-        shell.draw_side(theme, parts.side, buf, show);
+        let spill = draw_verdict(&res, parts.result, parts.bottom, buf);
+        shell.draw_side(theme, (parts.side, spill), buf, show);
     }
 
     /// One column: picker, the editors side by side, results, rules. The editors take
