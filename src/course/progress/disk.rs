@@ -100,6 +100,14 @@ pub(super) fn read(path: &Path) -> (Found, Stamp) {
 }
 
 impl Store {
+    /// Has the file changed since this session last read or wrote it (one `stat`)? Only
+    /// then is there anything for [`Store::take_in`] to take in.
+    pub fn changed_on_disk(&self) -> bool {
+        self.path
+            .as_ref()
+            .is_some_and(|path| Stamp::now(path) != self.seen().stamp)
+    }
+
     /// Look whether another window saved since this session last read or wrote the file
     /// and, if so, take that in: returns `mine` (the session's progress) with only what it
     /// changed since laid over what the file holds now, as the next save would write it.

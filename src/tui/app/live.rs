@@ -54,6 +54,10 @@ impl App {
             return Update::None;
         };
         watch.looked = Some(Instant::now());
+        // This window's progress is gathered (every block's state) only for a changed file.
+        if !watch.store.changed_on_disk() {
+            return Update::None;
+        }
         let mine = self.progress_snapshot();
         let Some(merged) = self.watch.as_ref().and_then(|w| w.store.take_in(&mine)) else {
             return Update::None;
