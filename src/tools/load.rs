@@ -336,6 +336,22 @@ impl LoadError {
     }
 }
 
+/// A parse error's words, with a hint when a second value starts on a line of its own after
+/// the first (a file of JSON Lines, one declaration a line): a tools file is one value.
+fn second_value_hint(text: &str, what: String, line: usize) -> String {
+    let starts_line = text
+        .lines()
+        .nth(line.wrapping_sub(1))
+        .is_some_and(|l| l.trim_start().starts_with(['{', '[']));
+    if line < 2 || what != crate::validate::json::TRAILING || !starts_line {
+        return what;
+    }
+    format!(
+        "{what} (line {line} starts a second value, as in JSON Lines; a tools file is one \
+         JSON value: put the declarations in one array)"
+    )
+}
+
 /// What to read in the words of an error.
 const EXPECTED: &str = "a tools file is an MCP tools/list result (or its JSON-RPC response), \
      a tools array (MCP, OpenAI Chat or Responses, Anthropic), an API request body holding \
@@ -355,9 +371,11 @@ impl ToolSet {
     pub fn from_text(text: &str, format: Option<ToolsFormat>) -> Result<ToolSet, LoadError> {
         let value = crate::validate::json::parse(text)
             .map_err(|e| match e {
-                crate::validate::ParseError::Syntax { what, line, column } => {
-                    LoadError::NotJson { what, line, column }
-                }
+                crate::validate::ParseError::Syntax { what, line, column } => LoadError::NotJson {
+                    what: second_value_hint(text, what, line),
+                    line,
+                    column,
+                },
                 crate::validate::ParseError::Duplicate { path } => LoadError::RepeatedKey { path },
             })?
             .to_value();

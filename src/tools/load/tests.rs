@@ -272,3 +272,25 @@ fn tools_formats_parse_by_name() {
     let err = "gemini".parse::<ToolsFormat>().unwrap_err();
     assert!(err.contains("openai-chat"), "{err}");
 }
+
+#[test]
+fn json_lines_of_declarations_are_told_to_become_one_array() {
+    let lines = "{\"name\": \"a\", \"inputSchema\": {}}\n{\"name\": \"b\", \"inputSchema\": {}}\n";
+    let err = ToolSet::from_text(lines, None)
+        .unwrap_err()
+        .in_file("t.jsonl");
+    let text = err.to_string();
+    assert!(
+        text.starts_with("t.jsonl:2:1: not JSON: trailing characters"),
+        "{text}"
+    );
+    assert!(
+        text.contains("line 2 starts a second value, as in JSON Lines"),
+        "{text}"
+    );
+    // Trailing text that is not a second value on its own line gets no hint.
+    for text in ["{\"name\": \"a\"} x", "{\"name\": \"a\"}\nx", "{} {}"] {
+        let err = ToolSet::from_text(text, None).unwrap_err().to_string();
+        assert!(!err.contains("JSON Lines"), "{text:?}: {err}");
+    }
+}

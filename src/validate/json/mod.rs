@@ -34,6 +34,9 @@ pub use parse::{parse, parse_allowing_duplicates};
 /// Deepest nesting of arrays and objects accepted (the same limit serde_json uses).
 pub const MAX_DEPTH: usize = 128;
 
+/// The parse error for text after a whole value.
+pub(crate) const TRAILING: &str = "trailing characters after the JSON value";
+
 /// A parsed JSON value that remembers what Python would call it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json<'a> {

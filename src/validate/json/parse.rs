@@ -148,7 +148,7 @@ impl<'a> Parser<'a> {
         let v = self.value()?;
         self.ws();
         if self.pos < self.bytes.len() {
-            return Err(self.fail("trailing characters after the JSON value"));
+            return Err(self.fail(super::TRAILING));
         }
         Ok(v)
     }

@@ -136,7 +136,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 self.ws();
                 if self.pos < self.bytes.len() {
-                    return Err(self.error(*self.fail("trailing characters after the JSON value")));
+                    return Err(self.error(*self.fail(crate::validate::json::TRAILING)));
                 }
                 Ok(false)
             }
