@@ -181,14 +181,26 @@ impl Listing {
 
     /// A log held in memory (a shipped example), named `name`.
     pub fn from_text(name: &str, text: Arc<str>, limits: Limits) -> Listing {
+        Listing::from_text_with(name, text, None, limits, None)
+    }
+
+    /// [`Listing::from_text`] read as [`Listing::read`] reads files: in `format` when one is
+    /// named, with `tools` for records that carry no declarations.
+    pub fn from_text_with(
+        name: &str,
+        text: Arc<str>,
+        format: Option<Format>,
+        limits: Limits,
+        tools: Option<Arc<Catalog>>,
+    ) -> Listing {
         let mut listed = Listed::default();
         let opts = Options {
-            format: None,
+            format,
             limits,
             keep: false,
             excerpts: false,
         };
-        let mut run = Audit::new(opts, None, &mut listed);
+        let mut run = Audit::new(opts, tools.clone(), &mut listed);
         // Reading memory cannot fail, and the sink never does.
         let _ = run.read(name, text.as_bytes());
         let totals = run.totals;
@@ -198,9 +210,9 @@ impl Listing {
             convs: listed.convs,
             more: listed.more,
             bad: listed.bad,
-            format: None,
+            format,
             limits,
-            tools: None,
+            tools,
             text: Some(text),
         }
     }

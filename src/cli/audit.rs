@@ -1,4 +1,4 @@
-//! `tooldojo audit FILE... [--tools FILE] [--format F] [--limits turns=N,calls=N,repairs=N]
+//! `tooldojo audit FILE...|--example [--tools FILE] [--format F] [--limits turns=N,calls=N,repairs=N]
 //! [--json]`: every tool call in recorded conversations, checked again. Every file is opened
 //! before anything is printed, so a missing one exits 2 with nothing half written; a record
 //! that cannot be read is reported with its line and the run goes on.
@@ -25,8 +25,12 @@ fn format_flag() -> impl clap::builder::TypedValueParser<Value = Format> {
 #[derive(Debug, clap::Args)]
 pub(crate) struct AuditArgs {
     /// Recorded conversations: files of one record or JSON Lines of records (`-` for stdin).
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required_unless_present = "example", value_name = "FILE")]
     pub(crate) files: Vec<String>,
+    /// Audit the log shipped with tooldojo (fixtures/audit/support-desk.jsonl: four
+    /// conversations of a support agent) instead of files.
+    #[arg(long, conflicts_with = "files")]
+    pub(crate) example: bool,
     /// Declarations for records that carry none (an MCP tools/list result, an OpenAI or
     /// Anthropic tools array, a request body holding one); give it again for more files
     /// (a name declared twice is judged by its first declaration).
@@ -161,12 +165,27 @@ fn log_with(
     Ok(listing)
 }
 
+/// The shipped example log: its name (as the fixtures show it) and its text.
+fn example(content: &super::ContentArgs) -> Result<(String, Arc<str>), UserError> {
+    let file = content
+        .content()
+        .fixtures
+        .read(crate::content::AUDIT_EXAMPLE)?;
+    Ok((file.display, file.text.into()))
+}
+
 pub(crate) fn run(args: AuditArgs, content: &super::ContentArgs) -> super::CliResult {
     let catalog = tools(&args.tools, args.tools_format)?.map(Arc::new);
+    let example = args.example.then(|| example(content)).transpose()?;
     if args.tui {
         let files: Vec<std::path::PathBuf> = args.files.iter().map(Into::into).collect();
         let limits = args.limits.unwrap_or_default();
-        let log = log_with(&files, args.format, limits, catalog)?;
+        let log = match example {
+            Some((name, text)) => {
+                Listing::from_text_with(&name, text, args.format, limits, catalog)
+            }
+            None => log_with(&files, args.format, limits, catalog)?,
+        };
         let config = crate::tui::Config {
             theme: args.view.theme.map(Into::into),
             ascii: args.view.ascii,
@@ -177,7 +196,13 @@ pub(crate) fn run(args: AuditArgs, content: &super::ContentArgs) -> super::CliRe
         };
         return Ok(crate::tui::run(config)?);
     }
-    let inputs = open(&args.files)?;
+    let inputs = match example {
+        Some((name, text)) => vec![Input {
+            name,
+            reader: Box::new(io::Cursor::new(text.as_bytes().to_vec())),
+        }],
+        None => open(&args.files)?,
+    };
     let opts = audit::Options {
         format: args.format,
         limits: args.limits.unwrap_or_default(),

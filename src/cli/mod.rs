@@ -271,7 +271,7 @@ pub(crate) fn run(cli: Cli) -> CliResult {
         Some(Command::Practice(args)) => practice::run(args, &content),
         Some(Command::Rehearse(args)) => rehearse::run(args, &content),
         Some(Command::Audit(args)) => audit::run(args, &content),
-        Some(Command::Tools(args)) => tools::run(args),
+        Some(Command::Tools(args)) => tools::run(args, &content),
         None => {
             let mut config = cli.tui.config(content.content());
             if let Some(path) = &cli.tui.tools {

@@ -1,4 +1,5 @@
-//! `tooldojo tools FILE [--json] [--tools-format F]`: your own tools file, every declaration
+//! `tooldojo tools FILE|--example [--json] [--tools-format F]`: your own tools file (or the
+//! shipped example), every declaration
 //! with its shape, whether the validator honours it, strict readiness for OpenAI and
 //! Anthropic, the trap report (rejected or let through, with the fix) and hygiene notes.
 //! Exit 0 when the file was read (findings are results), 2 when it could not be.
@@ -31,8 +32,12 @@ pub(crate) struct ToolsArgs {
     /// The tools file: an MCP tools/list result (or its JSON-RPC response, or one Tool), an
     /// OpenAI Chat or Responses tools array, an Anthropic tools array, one declaration, or
     /// an API request body holding tools.
-    #[arg(value_name = "FILE")]
-    pub(crate) file: PathBuf,
+    #[arg(value_name = "FILE", required_unless_present = "example")]
+    pub(crate) file: Option<PathBuf>,
+    /// Read the example shipped with tooldojo (fixtures/tools/issue-tracker.json: three tools
+    /// of an issue tracker, an MCP tools/list result) instead of a file.
+    #[arg(long, conflicts_with = "file")]
+    pub(crate) example: bool,
     /// One JSON object a line: each declaration (and each skipped entry) in file order.
     #[arg(long)]
     pub(crate) json: bool,
@@ -50,14 +55,30 @@ pub(crate) fn load(
     ToolSet::read(file, format).map_err(|e| UserError::new(e.to_string()))
 }
 
-pub(crate) fn run(args: ToolsArgs) -> super::CliResult {
-    let set = load(&args.file, args.tools_format)?;
+/// The shipped example tools file: its name (as the fixtures show it) and its declarations.
+fn example(
+    content: &super::ContentArgs,
+    format: Option<ToolsFormat>,
+) -> Result<(String, ToolSet), UserError> {
+    let file = content
+        .content()
+        .fixtures
+        .read(crate::content::TOOLS_EXAMPLE)?;
+    let set = ToolSet::from_text(&file.text, format)
+        .map_err(|e| UserError::new(format!("{}: {e}", file.display)))?;
+    Ok((file.display, set))
+}
+
+pub(crate) fn run(args: ToolsArgs, content: &super::ContentArgs) -> super::CliResult {
+    let (name, set) = match &args.file {
+        Some(file) => (file.display().to_string(), load(file, args.tools_format)?),
+        None => example(content, args.tools_format)?,
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let written = if args.json {
         report::json_lines(&set).try_for_each(|line| writeln!(out, "{}", dumps(&line)))
     } else {
-        let name = args.file.display().to_string();
         let mut numbers = false;
         write!(out, "{}", header(&name, &set))
             .and_then(|()| {

@@ -30,6 +30,11 @@ pub(crate) enum Tree {
     Disk(PathBuf),
 }
 
+/// The example tools file shipped among the fixtures (`tooldojo tools --example`, `T`).
+pub const TOOLS_EXAMPLE: &str = "tools/issue-tracker.json";
+/// The example log shipped among the fixtures (`tooldojo audit --example`, `A`).
+pub const AUDIT_EXAMPLE: &str = "audit/support-desk.jsonl";
+
 /// One text file from a tree: the name used in messages and its contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextFile {

@@ -19,6 +19,8 @@ const ARROW_LETTERS: [(&str, &str); 4] =
 
 /// What `A` does, where the app was given a log with `--audit`.
 const AUDIT_WORDS: &str = "the audit of the log";
+/// What `A` does on the home screen without one.
+const AUDIT_EXAMPLE_WORDS: &str = "the audit of an example log (tooldojo --audit FILE for yours)";
 
 /// One row of the help: the keys, what they do, the section it is listed under.
 type HelpRow = (String, String, Option<&'static str>);
@@ -182,16 +184,18 @@ fn command_rows(
     taken.extend(free);
 }
 
-/// The help over the home screen: its keys, and `A` when the app was given a log.
+/// The help over the home screen: its keys, and `A` (the log given, else the example).
 fn home_help(app: &App) -> Vec<HelpRow> {
     let mut out = Vec::new();
     let mut taken = Vec::new();
     for c in keys::commands(Context::Home) {
         command_rows(&c, "Home", &mut taken, &[], &mut out);
     }
-    if app.has_audit_log() {
-        out.push(("A".into(), AUDIT_WORDS.into(), Some("Home")));
-    }
+    let words = match app.has_audit_log() {
+        true => AUDIT_WORDS,
+        false => AUDIT_EXAMPLE_WORDS,
+    };
+    out.push(("A".into(), words.into(), Some("Home")));
     out
 }
 

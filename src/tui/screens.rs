@@ -90,9 +90,6 @@ pub fn tools_screen(
     app
 }
 
-/// The shipped example log the `audit` screens show.
-pub const AUDIT_EXAMPLE: &str = "audit/support-desk.jsonl";
-
 /// Scenario names under `fixtures/scenarios/`.
 pub fn scenario_names(env: &BlockEnv) -> Vec<String> {
     crate::orchestrator::scenario_names(&env.content).unwrap_or_default()
@@ -235,7 +232,7 @@ fn audit_screen(
     lessons: UserResult<Vec<LessonEntry>>,
     size: Rect,
 ) -> Result<App, UserError> {
-    let file = env.content.fixtures.read(AUDIT_EXAMPLE)?;
+    let file = env.content.fixtures.read(crate::content::AUDIT_EXAMPLE)?;
     let listing = crate::audit::listing::Listing::from_text(
         &file.display,
         file.text.into(),

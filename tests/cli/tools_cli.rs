@@ -465,3 +465,60 @@ fn a_file_that_is_no_declaration_gets_advice_the_command_can_follow() {
         );
     }
 }
+
+#[test]
+fn example_reads_the_shipped_file_from_anywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tooldojo"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = run(&["tools", "--example"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let from_file = tooldojo(&["tools", EXAMPLE], None);
+    let from_file = String::from_utf8_lossy(&from_file.stdout);
+    // The same report, named as the lesson names the file.
+    assert!(
+        text.starts_with(
+            "fixtures/tools/issue-tracker.json: MCP tools/list result, 3 declarations"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().skip(1).collect::<Vec<_>>(),
+        from_file.lines().skip(1).collect::<Vec<_>>()
+    );
+    let json = run(&["tools", "--example", "--json"]);
+    assert_eq!(lines(&json).len(), 3);
+    // Audit's example too.
+    let out = run(&["audit", "--example"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("fixtures/audit/support-desk.jsonl: 4 conversations"),
+        "{text}"
+    );
+    // A file and --example, or neither, is a usage error.
+    for args in [
+        &["tools"][..],
+        &["tools", "--example", "x.json"],
+        &["audit"],
+        &["audit", "--example", "x.jsonl"],
+    ] {
+        assert_eq!(run(args).status.code(), Some(2), "{args:?}");
+    }
+}

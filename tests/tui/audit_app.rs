@@ -138,11 +138,36 @@ fn keys_go_from_the_list_to_a_conversation_to_the_next_and_to_a_lesson_and_back(
 }
 
 #[test]
-fn without_a_log_a_is_no_key() {
-    let mut a = app("home", 100, 30);
-    assert!(!text(&a).contains("A audits"));
-    let _ = key(&mut a, KeyCode::Char('A'));
-    assert_eq!(a.screen().name(), "home");
+fn without_a_log_a_opens_the_shipped_example_from_home_only() {
+    // On a lesson page `A` is no key without a log.
+    let mut page = app("lesson:01-untrusted-input", 100, 30);
+    let _ = key(&mut page, KeyCode::Char('A'));
+    assert_eq!(page.screen().name(), "lesson");
+    for (w, h) in [(80, 24), (100, 30), (160, 45)] {
+        let mut a = app("home", w, h);
+        let home = text(&a);
+        assert!(
+            home.contains("A example log") || home.contains("A audits an example log"),
+            "{home}"
+        );
+        let _ = key(&mut a, KeyCode::Char('A'));
+        assert_eq!(a.screen().name(), "audit", "{w}x{h}");
+        assert!(
+            text(&a).contains("Audit · fixtures/audit/support-desk.jsonl"),
+            "{}",
+            text(&a)
+        );
+        // Back home, `A` comes back to it as to a log given at start.
+        let _ = key(&mut a, KeyCode::Esc);
+        assert_eq!(a.screen().name(), "home");
+        assert!(
+            text(&a).contains("A audits support-desk.jsonl"),
+            "{}",
+            text(&a)
+        );
+        let _ = key(&mut a, KeyCode::Char('A'));
+        assert_eq!(a.screen().name(), "audit");
+    }
 }
 
 const OSC52: &str = "\u{1b}]52;c;aGVsbG8=\u{7}";

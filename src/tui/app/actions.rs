@@ -31,7 +31,7 @@ impl App {
             return self.key_to_entered_block(i, key);
         }
         if matches!(ctx, Context::Home | Context::Reader | Context::Sidebar)
-            && let Some(u) = self.audit_key(&key)
+            && let Some(u) = self.audit_key(&key, ctx == Context::Home)
         {
             return u;
         }
@@ -46,16 +46,18 @@ impl App {
         Update::None
     }
 
-    /// `A`: the log the app was given, audited (a key only when there is one).
-    fn audit_key(&mut self, key: &KeyEvent) -> Option<Update> {
-        (self.has_audit_log() && keys::is_char(key, 'A')).then(|| self.open_audit())
+    /// `A`: the log the app was given, audited; on the home screen without one, the shipped
+    /// example (elsewhere `A` is a key only when there is a log).
+    fn audit_key(&mut self, key: &KeyEvent, home: bool) -> Option<Update> {
+        let offered = self.has_audit_log() || home;
+        (offered && keys::is_char(key, 'A')).then(|| self.open_audit())
     }
 
     /// A page key a block left alone (scrolling, turning the page, `A`).
     fn page_key(&mut self, key: &KeyEvent) -> Update {
         match keys::lookup(Context::Reader, key) {
             Some(c) => self.apply(c.action),
-            None => self.audit_key(key).unwrap_or(Update::None),
+            None => self.audit_key(key, false).unwrap_or(Update::None),
         }
     }
 

@@ -1,7 +1,7 @@
 //! The audit screen as a screen of the app: opened by `tooldojo audit FILE --tui`, or with
-//! `A` from the home screen when the app was given a log (`tooldojo --audit FILE`). A
-//! finding's lesson (`L` in its player) opens over the course; `A` comes back to the audit
-//! as it was left.
+//! `A` from the home screen on the log the app was given (`tooldojo --audit FILE`), else on
+//! the shipped example. A finding's lesson (`L` in its player) opens over the course; `A`
+//! comes back to the audit as it was left.
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
@@ -38,7 +38,7 @@ impl App {
         self.audit.is_some() || matches!(self.screen, Screen::Audit(_))
     }
 
-    /// Open the audit screen on the log (as it was left); without one, say how to give one.
+    /// Open the audit screen on the log (as it was left); without one, on the shipped example.
     pub(super) fn open_audit(&mut self) -> Update {
         if matches!(self.screen, Screen::Audit(_)) {
             return Update::None;
@@ -49,14 +49,32 @@ impl App {
                 Update::Redraw
             }
             None => {
-                self.status = Some(
-                    "No log to audit: start with `tooldojo --audit FILE` (or `tooldojo audit \
-                     FILE --tui`)."
-                        .into(),
-                );
+                self.open_audit_example();
                 Update::Redraw
             }
         }
+    }
+
+    /// The audit screen on the shipped example log (named by its place among the fixtures),
+    /// kept for `A` as a given log is.
+    fn open_audit_example(&mut self) {
+        let file = match self
+            .env
+            .content
+            .fixtures
+            .read(crate::content::AUDIT_EXAMPLE)
+        {
+            Ok(file) => file,
+            Err(e) => {
+                self.status = Some(e.message);
+                return;
+            }
+        };
+        let limits = crate::audit::Limits::default();
+        let listing = Listing::from_text(&file.display, file.text.into(), limits);
+        self.open_screen(Screen::Audit(Box::new(AuditScreen::new(
+            listing, self.demo,
+        ))));
     }
 
     /// Open the audit screen at start (`audit --tui`).

@@ -432,16 +432,16 @@ pub(crate) fn render_home(app: &App, area: Rect, buf: &mut Buffer) {
                 short
             }
         }
-        None => {
-            let full = "P grades your own code live; T traps your own tools; tooldojo play NAME plays a run";
-            let short = "P grades your code; T traps your tools; tooldojo play NAME";
-            if crate::text::width(full) <= room {
-                full
-            } else {
-                short
-            }
-            .to_owned()
-        }
+        None => [
+            "P grades your own code live; T traps your own tools; A audits an example log; \
+             tooldojo play NAME plays a run",
+            "P grades your code; T traps your tools; A audits an example log; tooldojo play NAME",
+            "P your code; T your tools; A example log; tooldojo play NAME",
+        ]
+        .into_iter()
+        .find(|w| crate::text::width(w) <= room)
+        .unwrap_or("P your code; T your tools; A example log")
+        .to_owned(),
     };
     put(buf, inner.y + 5, &note("Also", &also));
     let rows = home_rows(app, area);
