@@ -1,5 +1,6 @@
-//! Progress saved in another window shows in this one without a restart: the home screen
-//! takes it in on its tick, laid under this window's own work not saved yet.
+//! Progress saved in another window shows in this one without a restart: the home screen,
+//! a lesson and the Your tools screen take it in on their tick, laid under this window's
+//! own work not saved yet.
 
 use ratatui::layout::Rect;
 use tooldojo::content::Content;
@@ -8,7 +9,7 @@ use tooldojo::course::progress::Store;
 use tooldojo::tui::app::{App, Input, Update};
 use tooldojo::tui::theme::ThemeName;
 
-use crate::tui_common::{env, lessons, options, screen};
+use crate::tui_common::{env, lessons, options, press, screen};
 
 fn shipped() -> Vec<LessonEntry> {
     tooldojo::course::load_lessons(&Content::embedded()).expect("shipped lessons")
@@ -16,9 +17,16 @@ fn shipped() -> Vec<LessonEntry> {
 
 /// The home screen of a window opened on the progress file in `dir`.
 fn home_window(dir: &std::path::Path) -> App {
+    window(dir, true, false).0
+}
+
+/// A window opened on the progress file in `dir`, on the home screen or the first lesson,
+/// shown to a room or not, with the store its event loop saves through.
+fn window(dir: &std::path::Path, home: bool, present: bool) -> (App, Store) {
     let opened = Store::open(Some(dir.to_path_buf()), false);
     let mut opts = options(ThemeName::Default, false);
-    opts.home = true;
+    opts.home = home;
+    opts.present = present;
     let mut app = App::new(
         opts,
         env(),
@@ -26,8 +34,15 @@ fn home_window(dir: &std::path::Path) -> App {
         opened.progress,
         Rect::new(0, 0, 120, 35),
     );
+    let store = opened.store.clone();
     app.watch_progress(opened.store);
-    app
+    (app, store)
+}
+
+/// Wait until a window looks at the file again on its tick (it looked when its screen
+/// came into view).
+fn next_look() {
+    std::thread::sleep(std::time::Duration::from_millis(1100));
 }
 
 #[test]
@@ -136,4 +151,60 @@ fn continue_names_the_page_another_window_moved_on_to() {
         text.contains("Continue   01 Untrusted input • page 3 of 6"),
         "{text}"
     );
+}
+
+#[test]
+fn a_prediction_made_in_another_window_shows_in_the_open_tools_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut mine, store) = window(dir.path(), true, false);
+    press(&mut mine, "T");
+    assert_eq!(mine.screen().name(), "tools");
+    assert!(
+        mine.animating(),
+        "the Your tools screen ticks to look at the file"
+    );
+    // This window predicts a row of the second declaration and has not saved it yet.
+    press(&mut mine, "<Down><Enter>2<Enter><Enter><Esc><Up>");
+    // The other window predicts a row of the first declaration and saves.
+    let (mut theirs, their_store) = window(dir.path(), true, false);
+    press(&mut theirs, "T<Enter>1<Enter><Enter><Esc>");
+    their_store.save(&theirs.progress_snapshot()).unwrap();
+    next_look();
+    assert_eq!(mine.update(Input::Tick), Update::Redraw);
+    let key = mine.tools_screen().unwrap().progress_key();
+    let kept = |app: &App| {
+        let p = app.progress_snapshot();
+        let t = &p.tools[&key];
+        (
+            t.predict.contains_key("tools[0] search_issues"),
+            t.predict.contains_key("tools[1] get_issue"),
+        )
+    };
+    assert_eq!(kept(&mine), (true, true));
+    // The first declaration's table shows the row the other window revealed.
+    press(&mut mine, "<Enter>");
+    let text = screen(&mine);
+    assert!(text.contains("1 of 36 revealed"), "{text}");
+    // Both are saved, and the other window takes this one's in.
+    store.save(&mine.progress_snapshot()).unwrap();
+    next_look();
+    assert_eq!(theirs.update(Input::Tick), Update::Redraw);
+    assert_eq!(kept(&theirs), (true, true));
+    assert_eq!(mine.update(Input::Tick), Update::None, "nothing new");
+}
+
+#[test]
+fn an_open_predict_table_shows_the_rows_another_window_revealed_in_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut mine, _) = window(dir.path(), true, false);
+    press(&mut mine, "T<Enter>");
+    assert!(screen(&mine).contains("0 of 36 revealed"));
+    let (mut theirs, their_store) = window(dir.path(), true, false);
+    press(&mut theirs, "T<Enter>1<Enter><Enter><Esc>");
+    their_store.save(&theirs.progress_snapshot()).unwrap();
+    next_look();
+    assert_eq!(mine.update(Input::Tick), Update::Redraw);
+    assert_eq!(mine.tools_screen().unwrap().mode_name(), "predict");
+    let text = screen(&mine);
+    assert!(text.contains("1 of 36 revealed"), "{text}");
 }

@@ -1,16 +1,17 @@
 //! Progress another window saved, taken in while the app runs. The app looks at the
-//! progress file (its stamp, one `stat`) on a slow tick while the home screen or a lesson
-//! is on top, and at once when the home screen or the lesson list comes into view; a
-//! changed file is read and laid under this window's own changes not saved yet, so that a
-//! lesson finished in another window shows here without a restart and nothing done here
-//! is lost.
+//! progress file (its stamp, one `stat`) on a slow tick while the home screen, a lesson or
+//! the Your tools screen is on top, and at once when one of them or the lesson list comes
+//! into view; a changed file is read and laid under this window's own changes not saved
+//! yet, so that a lesson finished in another window shows here without a restart and
+//! nothing done here is lost. What this window shows follows: the home screen's rows, the
+//! open page's blocks, the Your tools screen's predict tables.
 
 use std::time::{Duration, Instant};
 
 use super::{App, Screen, Update};
 use crate::course::progress::{self, Progress, Store};
 
-/// How often the home screen and a lesson look at the progress file.
+/// How often the home screen, a lesson and the Your tools screen look at the progress file.
 pub(super) const LOOK_EVERY: Duration = Duration::from_secs(1);
 
 /// The progress file this window shares with others, and when the app last looked at it.
@@ -31,7 +32,11 @@ impl App {
 
     /// Does the app look at a progress file on its ticks?
     pub(super) fn watches_progress(&self) -> bool {
-        self.watch.is_some() && matches!(self.screen, Screen::Home { .. } | Screen::Lesson)
+        self.watch.is_some()
+            && matches!(
+                self.screen,
+                Screen::Home { .. } | Screen::Lesson | Screen::Tools(_)
+            )
     }
 
     /// A tick: look at the progress file when [`LOOK_EVERY`] has passed since the last look
@@ -63,9 +68,23 @@ impl App {
             return Update::None;
         };
         self.progress = merged;
+        self.follow_tools();
         self.refresh_blocks(&mine);
         self.follow_continue();
         Update::Redraw
+    }
+
+    /// Give each open Your tools screen its file's progress as taken in (this window's own
+    /// is in it: every change the screen makes is kept in the app's progress at once).
+    fn follow_tools(&mut self) {
+        let screens = std::iter::once(&mut self.screen).chain(self.below.iter_mut());
+        for screen in screens {
+            if let Screen::Tools(s) = screen
+                && let Some(progress) = self.progress.tools.get(&s.progress_key())
+            {
+                s.take_in(progress.clone());
+            }
+        }
     }
 
     /// On the home screen, put the lesson Continue now opens underneath, at the page it

@@ -268,11 +268,11 @@ impl App {
         self.below.push(under);
     }
 
-    /// Close the screen on top and show the one under it (the home screen or a lesson
-    /// back in view shows what other windows saved meanwhile).
+    /// Close the screen on top and show the one under it (the home screen, a lesson or
+    /// the Your tools screen back in view shows what other windows saved meanwhile).
     pub(crate) fn close_screen(&mut self) {
         self.screen = self.below.pop().unwrap_or(Screen::Lesson);
-        if self.below.is_empty() {
+        if self.watches_progress() {
             let _ = self.look_at_progress();
         }
     }
@@ -338,13 +338,13 @@ impl App {
     }
 
     /// Does the loop tick now? While the screen on top animates (each screen says so
-    /// itself), and, slowly, while the home screen or a lesson looks at the progress file
-    /// for other windows' saves.
+    /// itself), and, slowly, while the home screen, a lesson or the Your tools screen looks
+    /// at the progress file for other windows' saves.
     pub fn animating(&self) -> bool {
         match &self.screen {
             Screen::Lesson => self.blocks.animating() || self.watches_progress(),
-            Screen::Home { .. } => self.watches_progress(),
-            Screen::Practice(_) | Screen::Tools(_) => false,
+            Screen::Home { .. } | Screen::Tools(_) => self.watches_progress(),
+            Screen::Practice(_) => false,
             Screen::Player(p) => p.playing(),
             Screen::Drill(d) => d.running(),
             Screen::Audit(a) => a.animating(),
@@ -373,7 +373,7 @@ impl App {
         match &self.screen {
             Screen::Player(_) | Screen::Audit(_) => crate::replay::playback::TICK_MS,
             Screen::Lesson if self.blocks.animating() => BLOCK_TICK_MS,
-            Screen::Home { .. } | Screen::Lesson if self.watches_progress() => {
+            Screen::Home { .. } | Screen::Lesson | Screen::Tools(_) if self.watches_progress() => {
                 u64::try_from(live::LOOK_EVERY.as_millis()).unwrap_or(u64::MAX)
             }
             _ => BLOCK_TICK_MS,
@@ -510,7 +510,7 @@ impl App {
                     };
                     out.or(self.look_on_tick())
                 }
-                Screen::Home { .. } => self.look_on_tick(),
+                Screen::Home { .. } | Screen::Tools(_) => self.look_on_tick(),
                 Screen::Player(p) => {
                     let _ = p.tick();
                     Update::Redraw
@@ -525,7 +525,7 @@ impl App {
                     }
                     Update::Redraw
                 }
-                Screen::Practice(_) | Screen::Tools(_) => Update::None,
+                Screen::Practice(_) => Update::None,
             },
             Input::Resize(w, h) => {
                 self.size = Rect::new(0, 0, w, h);

@@ -17,8 +17,10 @@ impl App {
         self.open_tools_file(file);
     }
 
-    /// Open the Your tools screen on `file` over the screen on top.
+    /// Open the Your tools screen on `file` over the screen on top, with its progress as
+    /// other windows saved it too.
     pub fn open_tools_file(&mut self, file: ToolsFile) {
+        let _ = self.look_at_progress();
         let key = file.set.hash.clone().unwrap_or_else(|| file.name.clone());
         let progress = self.progress.tools.get(&key).cloned();
         let screen = ToolsScreen::new(file, progress, self.demo);

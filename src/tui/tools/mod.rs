@@ -197,6 +197,20 @@ impl ToolsScreen {
         &self.progress
     }
 
+    /// This file's progress as another window left it, laid under this screen's own (the
+    /// app merges the two): an open predict table whose saved state came from there is
+    /// opened again on it, so that what it shows is what is saved.
+    pub fn take_in(&mut self, progress: ToolsProgress) {
+        let key = self.key_of();
+        let changed =
+            key.is_some_and(|k| progress.predict.get(&k) != self.progress.predict.get(&k));
+        let file = std::mem::take(&mut self.progress.file);
+        self.progress = ToolsProgress { file, ..progress };
+        if changed && matches!(self.mode, Mode::Predict(_)) && !self.room {
+            self.open_predict();
+        }
+    }
+
     pub fn selected(&self) -> usize {
         self.sel
     }
