@@ -208,3 +208,36 @@ fn an_open_predict_table_shows_the_rows_another_window_revealed_in_it() {
     let text = screen(&mine);
     assert!(text.contains("1 of 36 revealed"), "{text}");
 }
+
+#[test]
+fn the_lesson_list_hidden_in_another_window_hides_here_unless_this_one_chose_meanwhile() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut a, a_store) = window(dir.path(), false, false);
+    let (mut b, b_store) = window(dir.path(), false, false);
+    let (mut room, _) = window(dir.path(), false, true);
+    press(&mut room, "s");
+    assert!(a.sidebar_visible() && b.sidebar_visible() && room.sidebar_visible());
+    // Hidden in one window and saved: the other follows on its tick.
+    press(&mut b, "s");
+    b_store.save(&b.progress_snapshot()).unwrap();
+    assert_eq!(a.update(Input::Tick), Update::Redraw);
+    assert!(!a.sidebar_visible());
+    // The projector's list is not the learner's choice: it stays as it was.
+    let _ = room.update(Input::Tick);
+    assert!(room.sidebar_visible());
+    // Shown again here, not saved yet, while the other window saves something else.
+    press(&mut a, "s");
+    assert!(a.sidebar_visible());
+    b.progress_mut()
+        .rehearsal
+        .answer("explain/05-z#3", false, 100);
+    b_store.save(&b.progress_snapshot()).unwrap();
+    next_look();
+    assert_eq!(a.update(Input::Tick), Update::Redraw);
+    assert!(a.sidebar_visible(), "this window's unsaved choice stays");
+    // Saved, it is the other window's to follow.
+    a_store.save(&a.progress_snapshot()).unwrap();
+    next_look();
+    assert_eq!(b.update(Input::Tick), Update::Redraw);
+    assert!(b.sidebar_visible());
+}

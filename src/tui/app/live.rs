@@ -4,11 +4,12 @@
 //! into view; a changed file is read and laid under this window's own changes not saved
 //! yet, so that a lesson finished in another window shows here without a restart and
 //! nothing done here is lost. What this window shows follows: the home screen's rows, the
-//! open page's blocks, the Your tools screen's predict tables.
+//! open page's blocks, the lesson list hidden or shown, the Your tools screen's predict
+//! tables.
 
 use std::time::{Duration, Instant};
 
-use super::{App, Screen, Update};
+use super::{App, Focus, Screen, Update};
 use crate::course::progress::{self, Progress, Store};
 
 /// How often the home screen, a lesson and the Your tools screen look at the progress file.
@@ -68,10 +69,27 @@ impl App {
             return Update::None;
         };
         self.progress = merged;
+        self.follow_sidebar(mine.sidebar_hidden);
         self.follow_tools();
         self.refresh_blocks(&mine);
         self.follow_continue();
         Update::Redraw
+    }
+
+    /// Hide or show the lesson list as another window chose to (`hidden`: this window's
+    /// choice before it took that in; one it made and has not saved yet stays, as the
+    /// merge keeps it). The projector's list is not the learner's choice and stays as it is.
+    fn follow_sidebar(&mut self, hidden: bool) {
+        if self.present || self.progress.sidebar_hidden == hidden {
+            return;
+        }
+        self.sidebar_wide = !self.progress.sidebar_hidden;
+        if !self.sidebar_visible() && self.focus == Focus::Sidebar {
+            self.focus = Focus::Page;
+        }
+        // The page changed width: keep the focused block, and its focus line, in view.
+        self.reveal_focus();
+        self.keep_focus_line(0, 0);
     }
 
     /// Give each open Your tools screen its file's progress as taken in (this window's own
