@@ -210,6 +210,30 @@ fn an_open_predict_table_shows_the_rows_another_window_revealed_in_it() {
 }
 
 #[test]
+fn predictions_another_window_started_over_from_leave_the_open_tools_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut mine, store) = window(dir.path(), true, false);
+    press(&mut mine, "T<Enter>1<Enter><Enter><Esc>");
+    store.save(&mine.progress_snapshot()).unwrap();
+    // Another window starts over with --reset-progress (the file is moved aside).
+    let reset = Store::open(Some(dir.path().to_path_buf()), true);
+    assert!(reset.progress.tools.is_empty());
+    next_look();
+    assert_eq!(mine.update(Input::Tick), Update::Redraw);
+    assert!(mine.tools_screen().unwrap().progress().predict.is_empty());
+    press(&mut mine, "<Enter>");
+    let text = screen(&mine);
+    assert!(text.contains("0 of 36 revealed"), "{text}");
+    // Nothing comes back with this window's next save.
+    press(&mut mine, "<Esc>");
+    store.save(&mine.progress_snapshot()).unwrap();
+    let (mut later, _) = window(dir.path(), true, false);
+    press(&mut later, "T<Enter>");
+    let text = screen(&later);
+    assert!(text.contains("0 of 36 revealed"), "{text}");
+}
+
+#[test]
 fn the_lesson_list_hidden_in_another_window_hides_here_unless_this_one_chose_meanwhile() {
     let dir = tempfile::tempdir().unwrap();
     let (mut a, a_store) = window(dir.path(), false, false);

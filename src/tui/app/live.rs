@@ -93,14 +93,14 @@ impl App {
     }
 
     /// Give each open Your tools screen its file's progress as taken in (this window's own
-    /// is in it: every change the screen makes is kept in the app's progress at once).
+    /// is in it: every change the screen makes is kept in the app's progress at once), none
+    /// when the file has none (another window started over with `--reset-progress`).
     fn follow_tools(&mut self) {
         let screens = std::iter::once(&mut self.screen).chain(self.below.iter_mut());
         for screen in screens {
-            if let Screen::Tools(s) = screen
-                && let Some(progress) = self.progress.tools.get(&s.progress_key())
-            {
-                s.take_in(progress.clone());
+            if let Screen::Tools(s) = screen {
+                let progress = self.progress.tools.get(&s.progress_key());
+                s.take_in(progress.cloned().unwrap_or_default());
             }
         }
     }
