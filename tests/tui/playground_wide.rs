@@ -169,6 +169,39 @@ fn with_no_rule_off_the_side_column_says_what_each_rule_checks() {
 }
 
 #[test]
+fn at_120x35_what_each_rule_checks_goes_on_under_the_executor_verdict() {
+    // The side column holds five of the six rules' words under the switches; the sixth
+    // goes on under the verdict, where the rows stood blank.
+    let text = app_at(
+        "playground:executor",
+        "",
+        (120, 35),
+        options(ThemeName::Default, false),
+    );
+    let row_of = |what: &str| text.lines().position(|l| l.contains(what)).unwrap();
+    let more = "What each rule checks, continued:";
+    assert_eq!(
+        column_of(&text, more),
+        column_of(&text, "╭ arguments"),
+        "in the left column:\n{text}"
+    );
+    assert!(
+        row_of(more) > row_of("✓ store intact"),
+        "under the verdict:\n{text}"
+    );
+    for words in [
+        "Only registered tool names run.",
+        "The arguments hold exactly the declared fields.",
+        "ticket_id is a string, TKT- and three ASCII",
+        "The trusted context must allow reading.",
+        "Tickets are looked up by tenant and id.",
+        "The caller gets a copy.",
+    ] {
+        assert!(text.contains(words), "{words}:\n{text}");
+    }
+}
+
+#[test]
 fn the_validator_playground_puts_the_rules_and_flips_beside_the_editors() {
     let text = app("playground:validator", &rule_off(2));
     let row_of = |what: &str| text.lines().position(|l| l.contains(what)).unwrap();

@@ -3,7 +3,8 @@
 //! column beside its inputs, the switches over the rows: rows the column cannot hold go
 //! on under the verdict, and when they do not all fit there either they scroll a page at
 //! a time, the cut saying how many lines lie above and below it and which keys bring
-//! them; room left under the rows shows what each rule checks. Under a narrow
+//! them; room left under the rows shows what each rule checks, going on under the
+//! verdict too when the column cannot hold it. Under a narrow
 //! playground's inputs the switches sit beside the rows, and the page scrolls.
 
 use ratatui::buffer::Buffer;
@@ -195,19 +196,73 @@ fn heading(
     v
 }
 
-/// What each rule checks, under a heading: each rule's label over its words, indented.
-fn about_lines(p: &RulesPanel, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    let mut out = vec![Line::styled("What each rule checks", theme.heading)];
-    for (label, about) in p.labels.iter().zip(p.about) {
-        out.extend(wrap_prefixed(Vec::new(), label, width, theme.base));
-        out.extend(wrap_prefixed(
-            vec![Span::raw("  ")],
-            about,
-            width,
-            theme.dim,
-        ));
+/// What each rule checks, a rule at a time: its label over its words, indented, from
+/// rule `from` on.
+fn about_entries(
+    p: &RulesPanel,
+    theme: &Theme,
+    from: usize,
+    width: usize,
+) -> Vec<Vec<Line<'static>>> {
+    p.labels
+        .iter()
+        .zip(p.about)
+        .skip(from)
+        .map(|(label, about)| {
+            let mut entry = wrap_prefixed(Vec::new(), label, width, theme.base);
+            entry.extend(wrap_prefixed(
+                vec![Span::raw("  ")],
+                about,
+                width,
+                theme.dim,
+            ));
+            entry
+        })
+        .collect()
+}
+
+/// What each rule checks under a heading: in `area`, the side column's rows left under
+/// the rows that flip, when it fits whole there; else in `spill`, the room under the
+/// verdict, when it fits whole there; else as many rules as fit whole in `area`, the
+/// others going on in `spill` under a heading of their own. Nothing when the two cannot
+/// hold every rule's words.
+fn draw_about(p: &RulesPanel, theme: &Theme, (area, spill): (Rect, Rect), buf: &mut Buffer) {
+    const HEAD: &str = "What each rule checks";
+    let headed = |title: &str, from: usize, width: usize| {
+        let mut lines = wrap_prefixed(Vec::new(), title, width, theme.heading);
+        lines.extend(about_entries(p, theme, from, width).into_iter().flatten());
+        lines
+    };
+    // A column short of the block's border keeps the words off it.
+    let width = usize::from(area.width.saturating_sub(1));
+    let whole = headed(HEAD, 0, width);
+    if whole.len() <= usize::from(area.height) {
+        draw_lines(area, buf, &whole, 0);
+        return;
     }
-    out
+    let under = headed(HEAD, 0, usize::from(spill.width));
+    if under.len() <= usize::from(spill.height) {
+        draw_lines(spill, buf, &under, 0);
+        return;
+    }
+    // The rules that fit whole in the column, under the heading.
+    let (mut here, mut used) = (0, 1);
+    for entry in about_entries(p, theme, 0, width) {
+        if used + entry.len() > usize::from(area.height) {
+            break;
+        }
+        used += entry.len();
+        here += 1;
+    }
+    let more = headed(
+        &format!("{HEAD}, continued:"),
+        here,
+        usize::from(spill.width),
+    );
+    if here > 0 && more.len() <= usize::from(spill.height) {
+        draw_lines(area, buf, &whole[..used], 0);
+        draw_lines(spill, buf, &more, 0);
+    }
 }
 
 /// Columns of the row names when they get a column: the longest name, at most a third
@@ -372,13 +427,11 @@ pub fn render(
     let top = top.min(view.total.saturating_sub(view.shown));
     draw_lines(table, buf, &parts.rows, top);
     mark_cut(table, buf, theme, (top, view.total), keys);
-    // The rows left under the rows that flip say what each rule checks, when the words
-    // fit whole.
-    let left = below(table.y + rows_u16(view.shown) + 1);
-    // A column short of the block's border keeps the words off it.
-    let about = about_lines(p, theme, usize::from(area.width.saturating_sub(1)));
-    if !view.cut() && usize::from(left.height) >= about.len() {
-        draw_lines(left, buf, &about, 0);
+    // The rows left under the rows that flip say what each rule checks, going on under
+    // the verdict when they cannot hold all of it.
+    if !view.cut() {
+        let left = below(table.y + rows_u16(view.shown) + 1);
+        draw_about(p, theme, (left, spill), buf);
     }
     (rules, view)
 }
@@ -791,6 +844,63 @@ mod tests {
                 .ends_with("  Each value has its declared type."),
             "{exact}"
         );
+    }
+
+    #[test]
+    fn what_each_rule_checks_goes_on_under_the_verdict_when_the_column_cannot_hold_it() {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let labels = ["required check", "type check"];
+        let about = [
+            "Every required name is present.",
+            "Each value has its declared type.",
+        ];
+        let p = RulesPanel {
+            labels: &labels,
+            about: &about,
+            off: None,
+            cursor: None,
+            flips: &[],
+            flip_total: 0,
+            rows: "trap rows",
+        };
+        // The column at the right, the room under the verdict at the left.
+        let drawn = |h: u16, spill_h: u16| {
+            let mut buf = Buffer::empty(Rect::new(0, 0, 100, 20));
+            let spill = Rect::new(0, 20 - spill_h, 38, spill_h);
+            render(
+                &p,
+                &theme,
+                (Rect::new(40, 0, 60, h), &mut buf),
+                spill,
+                0,
+                ("PgUp", "PgDn"),
+            );
+            crate::text::screen_text(&buf)
+        };
+        // One row short in the column: the second rule goes on at the left.
+        let split = drawn(12, 4);
+        let lines: Vec<&str> = split.lines().collect();
+        assert!(
+            lines[16].starts_with("What each rule checks, continued:"),
+            "{split}"
+        );
+        assert!(lines[17].starts_with("type check"), "{split}");
+        assert!(
+            lines[18].starts_with("  Each value has its declared type."),
+            "{split}"
+        );
+        assert!(
+            split.contains("  Every required name is present."),
+            "{split}"
+        );
+        // Room under the verdict for all of it: it goes there whole.
+        let under = drawn(12, 6);
+        assert!(under.contains("What each rule checks\n"), "{under}");
+        assert!(!under.contains("continued"), "{under}");
+        // Too little room in both: none of it, rather than a part.
+        let none = drawn(12, 2);
+        assert!(!none.contains("What each rule checks"), "{none}");
+        assert!(!none.contains("Every required name"), "{none}");
     }
 
     #[test]
