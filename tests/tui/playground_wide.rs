@@ -21,6 +21,9 @@ fn app(name: &str, keys: &str) -> String {
 
 fn app_at(name: &str, keys: &str, (w, h): (u16, u16), opts: Options) -> String {
     let mut app = screens::build(name, opts, env(), Ok(lessons()), Rect::new(0, 0, w, h)).unwrap();
+    // Drawn once before the keys, as the app is: a playground measures its rows in the
+    // marks it was last drawn in.
+    let _ = screen(&app);
     let _ = press(&mut app, keys);
     screen(&app)
 }
@@ -324,6 +327,46 @@ fn under_110_columns_the_rules_stay_under_the_inputs() {
     );
     assert!(ascii.is_ascii(), "{ascii}");
     insta::assert_snapshot!("validator_playground_rule_off_80x24_projector_ascii", ascii);
+}
+
+#[test]
+fn at_80x24_in_ascii_the_verdict_and_every_switch_under_it_show_whole() {
+    // The copy on return off: the checks line takes two lines in ASCII marks ("->" for
+    // an arrow), one in Unicode; the switch just turned off stays in view under it.
+    let keys = format!("<Enter><Tab>{} ", "<Down>".repeat(5));
+    let text = app_at(
+        "playground:executor",
+        &keys,
+        (80, 24),
+        options(ThemeName::Default, true),
+    );
+    assert!(text.is_ascii(), "{text}");
+    for words in [
+        "OK lookup (no copy)",
+        "FAIL store changed",
+        "> [off] copy on return",
+        "-> OK ok, store changed (alpha's own)",
+    ] {
+        assert!(text.contains(words), "{words}:\n{text}");
+    }
+    insta::assert_snapshot!("executor_playground_copy_on_return_off_80x24_ascii", text);
+    // Drawn in ASCII for the first time (as `render --ascii` draws): the verdict that
+    // takes a line more than measured still leaves every switch whole.
+    let mut opts = options(ThemeName::Projector, true);
+    opts.present = true;
+    let mut app = screens::build(
+        "playground:executor",
+        opts,
+        env(),
+        Ok(lessons()),
+        Rect::new(0, 0, 80, 24),
+    )
+    .unwrap();
+    let _ = press(&mut app, "<PgDn><PgDn><PgDn>");
+    let first = screen(&app);
+    for words in ["OK lookup", "[on] copy on return", "end of page"] {
+        assert!(first.contains(words), "{words}:\n{first}");
+    }
 }
 
 #[test]

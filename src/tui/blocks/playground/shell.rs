@@ -39,6 +39,8 @@ pub struct Shell<R> {
     side_view: Cell<SideView>,
     /// The block was entered at the last draw (its keys work).
     entered: Cell<bool>,
+    /// The last draw's marks were ASCII.
+    ascii: Cell<bool>,
     /// The rows the page offered the block at its last layout (0: none yet).
     room: Cell<u16>,
     /// What the rows the switches are tried on are called ("fixture rows").
@@ -60,6 +62,7 @@ impl<R: RuleSwitch> Shell<R> {
             flip_top: 0,
             side_view: Cell::new(SideView::default()),
             entered: Cell::new(false),
+            ascii: Cell::new(false),
             room: Cell::new(0),
             rows,
             edited: false,
@@ -112,9 +115,21 @@ impl<R: RuleSwitch> Shell<R> {
     }
 
     /// Lines the rules beside the rows that flip need under a narrow playground's inputs
-    /// when they are `width` cells wide.
+    /// when they are `width` cells wide, in the marks of the last draw (the rows that
+    /// flip take more lines in ASCII).
     pub fn under_height(&self, width: u16) -> u16 {
-        side::beside_height(&self.rules_panel(&Self::words(), None), width)
+        self.under_rows(&self.drawn_theme(), width)
+    }
+
+    /// Lines the same rules take drawn in `theme`.
+    pub fn under_rows(&self, theme: &Theme, width: u16) -> u16 {
+        side::beside_height(&self.rules_panel(&Self::words(), None), theme, width)
+    }
+
+    /// A theme that measures text as the last draw showed it (in ASCII marks or not;
+    /// Unicode before the first draw).
+    pub fn drawn_theme(&self) -> Theme {
+        Theme::new(crate::tui::theme::ThemeName::Mono, self.ascii.get())
     }
 
     /// Draw the rules beside the rows that flip under a narrow playground's inputs, and
@@ -448,6 +463,7 @@ impl<E: Engine> BlockWidget for Playground<E> {
         }
         self.shell.drawn.set(((area.x, area.y), Rect::default()));
         self.shell.entered.set(ctx.active);
+        self.shell.ascii.set(theme.ascii);
         let canvas = Canvas {
             shell: &self.shell,
             theme,

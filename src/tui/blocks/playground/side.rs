@@ -23,6 +23,10 @@ use crate::tui::theme::Theme;
 pub(crate) const WIDE: u16 = 110;
 /// Rows an editor box takes at least in one column, borders included.
 pub(crate) const EDITOR_H: u16 = 8;
+/// Rows an editor box in one column keeps at least when the block is drawn in longer
+/// marks than it was measured in (ASCII, before its first draw): a line of text between
+/// its borders, the verdict and the rules under it whole.
+pub(crate) const EDITOR_LEAST: u16 = 3;
 /// Rows the arguments box takes at least beside the side column, borders included.
 pub(crate) const ARGS_LEAST: u16 = 5;
 /// Rows the arguments box keeps free under its text beside the side column, to type into.
@@ -634,11 +638,10 @@ fn beside_flips(p: &RulesPanel, theme: &Theme, width: u16) -> Vec<Line<'static>>
     head
 }
 
-/// Rows the switches beside the rows that flip need at `width` (all of them: under a
-/// narrow playground's inputs the page scrolls).
-pub fn beside_height(p: &RulesPanel, width: u16) -> u16 {
-    let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-    let flips = beside_flips(p, &theme, width).len();
+/// Rows the switches beside the rows that flip need at `width` in `theme`'s marks (all of
+/// them: under a narrow playground's inputs the page scrolls).
+pub fn beside_height(p: &RulesPanel, theme: &Theme, width: u16) -> u16 {
+    let flips = beside_flips(p, theme, width).len();
     rows_u16(flips.max(p.labels.len() + 1))
 }
 

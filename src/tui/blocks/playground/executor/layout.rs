@@ -11,7 +11,8 @@ use super::ExecutorEngine;
 use crate::executor::Safeguard;
 use crate::tui::blocks::common;
 use crate::tui::blocks::playground::side::{
-    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns, draw_verdict,
+    ARGS_LEAST, ARGS_SPARE, EDITOR_H, EDITOR_LEAST, WIDE, body_height, columns, draw_verdict,
+    rows_u16,
 };
 use crate::tui::blocks::playground::{Canvas, Panel, Shell};
 use crate::tui::theme::Theme;
@@ -33,6 +34,12 @@ impl ExecutorEngine {
     fn result_height(&self, width: u16, off: Option<Safeguard>) -> u16 {
         let n = self.result_lines(&theme(), usize::from(width), off).len();
         u16::try_from(n).unwrap_or(u16::MAX)
+    }
+
+    /// Rows the verdict takes in one column `width` wide, in the marks of the last draw.
+    fn drawn_rows(&self, shell: &Shell<Safeguard>, width: u16) -> u16 {
+        let lines = self.result_lines(&shell.drawn_theme(), usize::from(width), shell.off());
+        rows_u16(lines.len())
     }
 
     /// Rows the envelope needs beside the argument editor in `eds` columns.
@@ -99,7 +106,7 @@ impl ExecutorEngine {
             return body_height(want, least, available) + 2;
         }
         let rules = shell.under_height(inner);
-        let res = self.result_height(inner, shell.off());
+        let res = self.drawn_rows(shell, inner);
         let fixed = 2 + self.top_rows(inner) + res + rules;
         fixed + self.editor_rows(inner, available.saturating_sub(fixed))
     }
@@ -117,11 +124,12 @@ impl ExecutorEngine {
         }
         let rest = self.draw_top(c, inner, buf);
         let res = self.result_lines(theme, rest.width as usize, shell.off());
-        let fixed = res.len() as u16 + shell.under_height(inner.width);
+        let fixed = res.len() as u16 + shell.under_rows(theme, inner.width);
+        // At least EDITOR_H as measured; fewer when drawn in longer marks than measured.
         let eh = rest
             .height
             .saturating_sub(fixed)
-            .max(EDITOR_H)
+            .max(EDITOR_LEAST)
             .min(rest.height);
         let rh = (res.len() as u16).min(rest.height.saturating_sub(eh));
         let [eds, ra, rules] = rest.layout(&Layout::vertical([
@@ -148,7 +156,7 @@ impl ExecutorEngine {
             (parts.eds, parts.result.y)
         } else {
             let top = self.top_rows(inner);
-            let res = self.result_height(inner, shell.off());
+            let res = self.drawn_rows(shell, inner);
             let eh = body.saturating_sub(top + res + shell.under_height(inner));
             if rules {
                 return 1 + top + eh + res + shell.rule_row();

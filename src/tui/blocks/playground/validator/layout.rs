@@ -12,7 +12,7 @@ use super::ValidatorEngine;
 use crate::tui::blocks::common;
 use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::playground::side::{
-    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns, draw_verdict,
+    ARGS_LEAST, ARGS_SPARE, EDITOR_H, EDITOR_LEAST, WIDE, body_height, columns, draw_verdict,
 };
 use crate::tui::blocks::playground::{Canvas, Panel, Shell};
 use crate::validate::Rule;
@@ -35,6 +35,12 @@ struct Wide {
 impl ValidatorEngine {
     pub(super) fn wide(width: u16) -> bool {
         width >= WIDE
+    }
+
+    /// Rows the verdict takes in one column `width` wide, in the marks of the last draw.
+    fn drawn_rows(&self, shell: &Shell<Rule>, width: u16) -> u16 {
+        let lines = self.result_lines(&shell.drawn_theme(), usize::from(width), shell.off());
+        u16::try_from(lines.len()).unwrap_or(u16::MAX)
     }
 
     /// Rows of the schema and the arguments boxes beside the side column at `width` when
@@ -134,11 +140,12 @@ impl ValidatorEngine {
         let ph = (picker.len() as u16)
             .min(inner.height.saturating_sub(1))
             .max(1);
-        let fixed = res.len() as u16 + shell.under_height(inner.width);
+        let fixed = res.len() as u16 + shell.under_rows(theme, inner.width);
+        // At least EDITOR_H as measured; fewer when drawn in longer marks than measured.
         let eh = inner
             .height
             .saturating_sub(ph + fixed)
-            .max(EDITOR_H)
+            .max(EDITOR_LEAST)
             .min(inner.height.saturating_sub(ph));
         let rest = inner.height.saturating_sub(ph + eh);
         let rh = (res.len() as u16).min(rest);
@@ -180,9 +187,8 @@ impl ValidatorEngine {
         // What the page sees at first: editors up to a modest size, so a short window
         // still shows the verdict; more room lets them show everything.
         let base = grown.min(EDITOR_H + 4);
-        let fixed = self.picker_height(inner)
-            + self.result_height(inner, shell.off())
-            + shell.under_height(inner);
+        let fixed =
+            self.picker_height(inner) + self.drawn_rows(shell, inner) + shell.under_height(inner);
         let room = available.saturating_sub(2 + fixed);
         fixed + grown.min(room).max(base) + 2
     }
@@ -204,7 +210,7 @@ impl ValidatorEngine {
             (parts.schema, parts.args, parts.result.y)
         } else {
             let ph = self.picker_height(inner);
-            let res = self.result_height(inner, shell.off());
+            let res = self.drawn_rows(shell, inner);
             let eds = body.saturating_sub(ph + res + shell.under_height(inner));
             if rules {
                 return 1 + ph + eds + res + shell.rule_row();
