@@ -221,16 +221,53 @@ fn value_at<'v>(v: &'v Value, path: &[Seg]) -> Option<&'v Value> {
     Some(cur)
 }
 
-/// Does a name say it counts or sizes something?
+/// Does a name say it counts or sizes something? Judged by its words (`per_page`,
+/// `maxResults`, `top_k`), so that an id or a number that names one thing (`account_id`,
+/// `pullNumber`, `issue_number`, `topic`) is not taken for a count.
 pub(crate) fn count_like(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    [
-        "limit", "size", "count", "per_page", "perpage", "top", "max", "num", "page", "offset",
-        "depth", "length", "quantity", "total", "retries",
-    ]
-    .iter()
-    .any(|w| n.contains(w))
-        || matches!(n.as_str(), "n" | "k")
+    const COUNTS: [&str; 16] = [
+        "limit", "size", "count", "perpage", "top", "max", "maximum", "page", "offset", "depth",
+        "length", "len", "quantity", "qty", "total", "retries",
+    ];
+    let words = words(name);
+    let counts =
+        |w: &str| COUNTS.contains(&w) || w.strip_suffix('s').is_some_and(|w| COUNTS.contains(&w));
+    let word = |i: usize| words.get(i).map_or("", String::as_str);
+    // `num` and `number` count only before what they count (`num_results`, `numberOfItems`),
+    // not as an operand (`num1`) or as one thing's number.
+    let before_a_word = |i: usize| word(i + 1).starts_with(char::is_alphabetic);
+    matches!(words.as_slice(), [one] if one == "n" || one == "k")
+        || (word(0) == "num" && before_a_word(0))
+        || (word(0) == "number" && word(1) == "of")
+        || words.iter().any(|w| counts(w))
+}
+
+/// A name's words, lower case: split at `_`, `-` and other marks, where a lower-case
+/// letter meets an upper-case one (`maxResults`: max, results), and between letters and
+/// digits (`quantity1`: quantity, 1).
+fn words(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            prev = None;
+            out.push(String::new());
+            continue;
+        }
+        let split = prev.is_some_and(|p| {
+            (p.is_lowercase() && c.is_uppercase()) || (p.is_numeric() != c.is_numeric())
+        });
+        if split {
+            out.push(String::new());
+        }
+        prev = Some(c);
+        match out.last_mut() {
+            Some(w) => w.extend(c.to_lowercase()),
+            None => out.push(c.to_lowercase().collect()),
+        }
+    }
+    out.retain(|w| !w.is_empty());
+    out
 }
 
 /// Does a name say it identifies something?
@@ -320,7 +357,31 @@ mod tests {
     #[test]
     fn names_say_sizes_and_ids() {
         assert!(count_like("per_page") && count_like("maxResults") && count_like("n"));
+        for name in [
+            "perPage",
+            "top_k",
+            "topK",
+            "numResults",
+            "pageSize",
+            "item_count",
+            "limits",
+        ] {
+            assert!(count_like(name), "{name}");
+        }
+        assert!(count_like("numberOfItems") && count_like("MAX_RESULTS") && count_like("perpage"));
+        assert!(count_like("quantity1") && count_like("num_items") && count_like("top10"));
         assert!(!count_like("city"));
+        // An id, or a number that names one thing, is no count.
+        for name in [
+            "account_id",
+            "pullNumber",
+            "issue_number",
+            "topic",
+            "phoneNumber",
+            "stop",
+        ] {
+            assert!(!count_like(name), "{name}");
+        }
         assert!(id_like("ticket_id") && id_like("userId") && id_like("id"));
         assert!(!id_like("paid") && !id_like("valid"));
     }
