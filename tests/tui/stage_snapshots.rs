@@ -156,3 +156,37 @@ fn tab_from_the_bottom_of_a_page_never_jumps_to_a_block_above() {
         "past the last block, back to the page, not up to the first"
     );
 }
+
+#[test]
+fn a_focused_predict_table_says_enter_comes_before_the_number_keys() {
+    let mut app = stage((80, 24), ThemeName::Default, false, false, false);
+    let _ = press(&mut app, "<Tab>");
+    let focused = screen(&app);
+    assert!(
+        focused.contains("Enter, then pick an outcome: 1-5 or left/right."),
+        "{focused}"
+    );
+    // A number is not taken until the table is entered, as the words say.
+    let _ = press(&mut app, "1");
+    assert_eq!(screen(&app), focused);
+    let _ = press(&mut app, "<Enter>");
+    let entered = screen(&app);
+    assert!(
+        entered.contains("Pick an outcome: 1-5 or left/right."),
+        "{entered}"
+    );
+    assert!(!entered.contains("Enter, then pick"), "{entered}");
+    let _ = press(&mut app, "1");
+    assert!(
+        screen(&app).contains("Enter locks your prediction."),
+        "{}",
+        screen(&app)
+    );
+    // Back on the page with a pick not locked: Enter first, then Enter again locks.
+    let _ = press(&mut app, "<Esc>");
+    assert!(
+        screen(&app).contains("Enter, then Enter again locks your prediction."),
+        "{}",
+        screen(&app)
+    );
+}

@@ -22,14 +22,23 @@ const LABEL_W: usize = 9;
 /// the row's arguments and choices stay on screen with it.
 const SHORT_SCHEMA: usize = 3;
 
+/// Which keys reach the block: only the page's (another block or the page has focus), the
+/// few a focused block takes (`v`; Enter enters it), or all of them once it is entered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reach {
+    Page,
+    Focused,
+    Entered,
+}
+
 /// Lines of the pane at one width, with the theme they are drawn in.
 struct Pane<'a> {
     theme: &'a Theme,
     width: usize,
     /// Named schemas are shown whole, however long.
     schema_whole: bool,
-    /// Keys reach the block (so `v` works), or only the page's do.
-    focused: bool,
+    /// Which keys reach the block (`v` works from focused on; picks once entered).
+    reach: Reach,
     /// Shown to a room (presenter mode): no outcome is asked for.
     demo: bool,
     out: Vec<Line<'static>>,
@@ -66,7 +75,7 @@ impl Pane<'_> {
             return;
         }
         // `v` reaches a block with focus only; the way there is `Tab`, the page's key.
-        let how = if self.focused {
+        let how = if self.reach != Reach::Page {
             "v shows it whole"
         } else {
             "Tab, then v"
@@ -131,15 +140,15 @@ impl PredictWidget {
         })
     }
 
-    /// The detail lines at `width`; `focused`: keys reach the block; `demo`: shown to a
-    /// room. Laying out asks for the focused lines out of presenter mode, the longer ones.
+    /// The detail lines at `width`; `reach`: which keys reach the block; `demo`: shown to a
+    /// room. Laying out asks for the focused lines out of presenter mode, the longest ones.
     pub(super) fn detail_lines(
         &self,
         theme: &Theme,
         width: usize,
-        (focused, demo): (bool, bool),
+        (reach, demo): (Reach, bool),
     ) -> Vec<Line<'static>> {
-        self.detail_with_menu(theme, width, (focused, demo)).0
+        self.detail_with_menu(theme, width, (reach, demo)).0
     }
 
     /// The detail lines and where each outcome sits in the menu, for mouse clicks.
@@ -147,13 +156,13 @@ impl PredictWidget {
         &self,
         theme: &Theme,
         width: usize,
-        (focused, demo): (bool, bool),
+        (reach, demo): (Reach, bool),
     ) -> (Vec<Line<'static>>, Vec<MenuHit>) {
         let mut pane = Pane {
             theme,
             width: width.max(8),
             schema_whole: self.schema_whole,
-            focused,
+            reach,
             demo,
             out: Vec::new(),
         };
@@ -198,7 +207,7 @@ impl PredictWidget {
             let hint = if pane.demo {
                 "Not shown yet: Space shows the next row's real verdict.".to_owned()
             } else {
-                self.hint(row)
+                self.hint(row, pane.reach)
             };
             pane.out
                 .extend(wrap_prefixed(Vec::new(), &hint, pane.width, theme.dim));
@@ -266,22 +275,41 @@ impl PredictWidget {
         })
     }
 
-    /// What to do next on an unrevealed row (or the note a key left).
-    fn hint(&self, row: &Row) -> String {
-        match (&self.note, row.pick, row.locked) {
-            (Some(n), _, _) => n.clone(),
-            (None, None, _) => {
-                format!("Pick an outcome: 1-{} or left/right.", row.options().len())
-            }
-            (None, Some(_), false) => "Enter locks your prediction.".to_owned(),
-            (None, Some(_), true) => {
+    /// What to do next on an unrevealed row (or the note a key left). The keys that pick,
+    /// lock and reveal reach the block once it is entered: before that the hint says how
+    /// to get there (Tab to the table, Enter to enter it).
+    fn hint(&self, row: &Row, reach: Reach) -> String {
+        if let Some(n) = &self.note {
+            return n.clone();
+        }
+        let n = row.options().len();
+        match (reach, row.pick, row.locked) {
+            (Reach::Entered, None, _) => format!("Pick an outcome: 1-{n} or left/right."),
+            (Reach::Entered, Some(_), false) => "Enter locks your prediction.".to_owned(),
+            (Reach::Entered, Some(_), true) => {
                 "Locked. Enter reveals what the real code does (u unlocks).".to_owned()
+            }
+            (Reach::Focused, None, _) => {
+                format!("Enter, then pick an outcome: 1-{n} or left/right.")
+            }
+            (Reach::Focused, Some(_), false) => {
+                "Enter, then Enter again locks your prediction.".to_owned()
+            }
+            (Reach::Focused, Some(_), true) => {
+                "Locked. Enter, then Enter again reveals what the real code does.".to_owned()
+            }
+            (Reach::Page, None, _) => "Tab, then Enter to pick an outcome.".to_owned(),
+            (Reach::Page, Some(_), false) => "Tab, then Enter to lock your prediction.".to_owned(),
+            (Reach::Page, Some(_), true) => {
+                "Locked. Tab, then Enter to reveal what the real code does.".to_owned()
             }
         }
     }
 
     pub(super) fn detail_height(&self, width: usize) -> usize {
         let theme = Theme::new(ThemeName::Mono, false);
-        self.detail_lines(&theme, width, (true, false)).len().max(7)
+        self.detail_lines(&theme, width, (Reach::Focused, false))
+            .len()
+            .max(7)
     }
 }

@@ -8,6 +8,7 @@ use crate::tui::blocks::{BlockOutcome, BlockWidget, KeyHint};
 use crate::tui::theme::{Theme, ThemeName};
 
 use super::PredictWidget;
+use super::detail::Reach;
 
 impl PredictWidget {
     pub(super) fn on_key(&mut self, key: KeyEvent) -> BlockOutcome {
@@ -296,7 +297,7 @@ impl PredictWidget {
     /// key would.
     fn click_menu(&mut self, ly: usize, lx: usize, width: usize) -> BlockOutcome {
         let theme = Theme::new(ThemeName::Mono, false);
-        let (_, hits) = self.detail_with_menu(&theme, width, (true, self.room));
+        let (_, hits) = self.detail_with_menu(&theme, width, (Reach::Entered, self.room));
         let Some(&(_, _, _, opt)) = hits
             .iter()
             .find(|(l, x0, x1, _)| *l == ly && lx >= *x0 && lx < *x1)

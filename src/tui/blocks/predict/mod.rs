@@ -34,6 +34,7 @@ use crate::tui::blocks::playground::validator_run;
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
 use crate::validate::cases::{self as val_cases, NamedSchema, ValidatorCase};
 
+use detail::Reach;
 use exec_row::ExecRow;
 pub use rows::{Actual, FixtureKind};
 use rows::{Fixture, PredictRow, Row};
@@ -312,6 +313,13 @@ impl BlockWidget for PredictWidget {
         let look = table::Look {
             theme: ctx.theme,
             show_cursor: ctx.focused || ctx.active,
+            reach: if ctx.active {
+                Reach::Entered
+            } else if ctx.focused {
+                Reach::Focused
+            } else {
+                Reach::Page
+            },
             demo: ctx.demo,
         };
         self.draw(inner, buf, look);

@@ -11,6 +11,7 @@ use crate::tui::theme::{Theme, ThemeName};
 
 use super::PredictWidget;
 use super::cells::{distinct_fit, for_theme, shared_starts};
+use super::detail::Reach;
 use super::rows::Row;
 
 /// Inner width from which the row detail may go beside the table.
@@ -23,12 +24,13 @@ const ABOUT_ROOM: usize = 48;
 /// Table rows shown at once in the stacked layout (the table scrolls around the cursor).
 pub(super) const MAX_TABLE_ROWS: usize = 8;
 
-/// How the table is drawn: the theme, whether the cursor shows, and whether it is shown
-/// to a room (presenter mode).
+/// How the table is drawn: the theme, whether the cursor shows, which keys reach the
+/// block, and whether it is shown to a room (presenter mode).
 #[derive(Clone, Copy)]
 pub(super) struct Look<'a> {
     pub theme: &'a Theme,
     pub show_cursor: bool,
+    pub reach: Reach,
     pub demo: bool,
 }
 
@@ -159,6 +161,7 @@ impl PredictWidget {
             theme,
             show_cursor,
             demo,
+            ..
         } = look;
         let cols = self.columns(width, demo);
         let visible = self.visible();
@@ -277,7 +280,7 @@ impl PredictWidget {
             };
         }
         let theme = Theme::new(ThemeName::Mono, false);
-        let detail = self.detail_lines(&theme, inner_w as usize, (true, false));
+        let detail = self.detail_lines(&theme, inner_w as usize, (Reach::Focused, false));
         // The detail pane first (the selected row whole), the table takes the rest.
         let detail_h = (detail.len() as u16).min(inner_h.saturating_sub(2));
         let table_h = (table_len as u16)
@@ -367,11 +370,7 @@ impl PredictWidget {
             .intersection(inner)
         };
         let detail_a = at(g.detail);
-        let detail = self.detail_lines(
-            theme,
-            detail_a.width as usize,
-            (look.show_cursor, look.demo),
-        );
+        let detail = self.detail_lines(theme, detail_a.width as usize, (look.reach, look.demo));
         if g.wide {
             let left = Rect {
                 width: g.left_w,
@@ -413,7 +412,7 @@ impl PredictWidget {
         if revealed {
             // The end of the reveal (the row's reason) is what the learner reads next.
             let n = self
-                .detail_lines(&theme, g.detail.width as usize, (true, false))
+                .detail_lines(&theme, g.detail.width as usize, (Reach::Focused, false))
                 .len() as u16;
             return 1 + g.detail.y + n.saturating_sub(1).min(g.detail.height.saturating_sub(1));
         }
