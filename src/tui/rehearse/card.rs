@@ -37,6 +37,8 @@ fn one_line(text: &str) -> String {
 }
 
 impl Drill {
+    /// The scorecard's lines at width `w`, and the line where the transcript's status
+    /// starts.
     pub(super) fn scorecard_lines(&self, t: &Theme, w: usize) -> (Vec<Line<'static>>, usize) {
         let card = self.scorecard();
         let mut out = vec![Line::styled(card.headline(), t.heading)];
@@ -66,7 +68,8 @@ impl Drill {
             time.push_str(&format!("; slowest: {}", slow.join(", ")));
         }
         out.extend(hanging("", &time, w, t.base));
-        // Where the transcript went stays in view whatever the list below holds.
+        // Where the transcript went stays near the top whatever the list below holds.
+        let status_at = out.len();
         out.extend(self.transcript_status(t, w));
         out.push(Line::default());
         out.extend(self.revisit_lines(t, w));
@@ -74,7 +77,7 @@ impl Drill {
         for i in 0..self.questions.len() {
             out.extend(self.question_line(i, t, w));
         }
-        (out, 0)
+        (out, status_at)
     }
 
     /// One question: its mark, number, kind, how it ended, its time and its id in full,
@@ -232,7 +235,7 @@ impl Drill {
     }
 
     /// Where the transcript went, or where `w` puts it (and the second `w` it waits for).
-    fn transcript_status(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
+    pub(super) fn transcript_status(&self, t: &Theme, w: usize) -> Vec<Line<'static>> {
         let path = || {
             self.cfg
                 .transcript

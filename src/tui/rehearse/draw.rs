@@ -154,8 +154,14 @@ impl Drill {
         } else {
             self.question_lines(t, usize::from(body.width), usize::from(body.height))
         };
-        let h = usize::from(body.height);
         let total = lines.len();
+        let unpinned_most = total.saturating_sub(usize::from(body.height));
+        let (body, pinned) = if self.phase == Phase::Done {
+            self.pin_status(body, buf, t, (focus, total))
+        } else {
+            (body, false)
+        };
+        let h = usize::from(body.height);
         let most = total.saturating_sub(h);
         // The focus line stays clear of the last row, which may carry the "more" mark.
         let base = match self.phase {
@@ -163,7 +169,12 @@ impl Drill {
             _ => (focus + 2).saturating_sub(h).min(most),
         };
         let top = if self.phase == Phase::Done {
-            usize::from(self.scroll).min(most)
+            // A card scrolled to its end stays at its end when a pinned line takes rows.
+            if pinned && usize::from(self.scroll) >= unpinned_most {
+                most
+            } else {
+                usize::from(self.scroll).min(most)
+            }
         } else {
             let top = (i64::try_from(base).unwrap_or(0) + i64::from(self.shift))
                 .clamp(0, i64::try_from(most).unwrap_or(0));
@@ -183,6 +194,43 @@ impl Drill {
         };
         draw::mark_cut(body, buf, t, (top, total), (up, down));
         most
+    }
+
+    /// Right after `w` on the scorecard, its answer (saved where, or a file there to
+    /// replace) shows above the key bar when the card is scrolled so that the transcript's
+    /// own line, at `at` in the card's `total` lines, is out of view. Returns the rows left
+    /// for the card, and whether the answer took some.
+    fn pin_status(
+        &self,
+        body: Rect,
+        buf: &mut Buffer,
+        t: &Theme,
+        (at, total): (usize, usize),
+    ) -> (Rect, bool) {
+        if !self.pin_status {
+            return (body, false);
+        }
+        let status = self.transcript_status(t, usize::from(body.width));
+        let (n, h) = (status.len(), usize::from(body.height));
+        let top = usize::from(self.scroll).min(total.saturating_sub(h));
+        // The first and last rows carry the marks when lines are above or below.
+        let first = top + usize::from(top > 0);
+        let end = top + h - usize::from(top + h < total);
+        if (at >= first && at + n <= end) || n + 2 > h {
+            return (body, false);
+        }
+        let rows = u16::try_from(n).unwrap_or(body.height);
+        let card = Rect {
+            height: body.height - rows,
+            ..body
+        };
+        let pinned = Rect {
+            y: card.bottom(),
+            height: rows,
+            ..body
+        };
+        draw::draw_lines(pinned, buf, &status, 0);
+        (card, true)
     }
 
     /// The editor sits below the question while the learner types, and takes every row

@@ -118,6 +118,7 @@ impl Drill {
     fn scorecard_key(&mut self, key: KeyEvent) -> DrillUpdate {
         // A second `w` replaces the file the first one found; any other key keeps it.
         let confirming = self.confirm_overwrite.take();
+        self.pin_status = is_char(&key, 'w');
         if is_char(&key, 'q') {
             return self.leave();
         }

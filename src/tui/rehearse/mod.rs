@@ -93,6 +93,9 @@ pub struct Drill {
     saved: Option<Saved>,
     /// The scorecard's `w` found this file there: a second `w` replaces it.
     confirm_overwrite: Option<PathBuf>,
+    /// The last key was the scorecard's `w`: what it did shows above the key bar when the
+    /// transcript's line is scrolled out of view (until the next key).
+    pin_status: bool,
     /// The write-it round, while it is open.
     write: Option<write::WriteRound>,
     /// Every grading row; the round grades one function's.
@@ -135,6 +138,7 @@ impl Drill {
             view: std::cell::Cell::new((1, (0, 0))),
             saved: None,
             confirm_overwrite: None,
+            pin_status: false,
             write: None,
             grading: pool.grading.clone(),
             notify,

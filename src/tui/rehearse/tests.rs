@@ -691,3 +691,44 @@ fn the_key_popup_of_a_narrow_drill_shows_every_question_whole() {
     let t = draw_at(&d, 80, 24, false);
     assert!(t.contains("quits at once."), "{t}");
 }
+
+#[test]
+fn w_at_the_end_of_the_scorecard_says_where_it_saved_above_the_key_bar() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = pool();
+    let mut c = cfg(3);
+    c.dir = dir.path().to_path_buf();
+    let mut d = Drill::new(c, &p, &[], BTreeMap::new(), None);
+    run_through(&mut d);
+    let theme = crate::tui::theme::Theme::new(crate::tui::theme::ThemeName::Mono, false);
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let draw = |d: &Drill| {
+        let mut buf = ratatui::buffer::Buffer::empty(area);
+        d.render(area, &mut buf, &theme, false);
+        crate::text::screen_text(&buf)
+    };
+    let _ = draw(&d);
+    let _ = d.on_key(key('G'));
+    let end = draw(&d);
+    assert!(
+        !end.contains("w saves the transcript"),
+        "scrolled away: {end}"
+    );
+    let last = end.lines().rev().nth(2).unwrap().to_owned();
+    // A file already there: the question about it shows, then the save.
+    std::fs::write(d.default_transcript(), "my notes").unwrap();
+    let _ = d.on_key(key('w'));
+    let asked = draw(&d);
+    assert!(asked.contains("is already there: w again"), "{asked}");
+    let _ = d.on_key(key('w'));
+    let saved = draw(&d);
+    assert!(saved.contains("Transcript saved to"), "{saved}");
+    // The card stays at its end: its last line is still in view above the answer.
+    assert!(saved.contains(last.trim()), "{last:?} in {saved}");
+    let lines: Vec<&str> = saved.lines().collect();
+    let at = lines.iter().position(|l| l.contains("Transcript saved to"));
+    assert!(at.is_some_and(|i| i + 5 >= lines.len()), "{saved}");
+    // The next key puts the card back as it was.
+    let _ = d.on_key(key('k'));
+    assert!(!draw(&d).contains("Transcript saved to"));
+}
