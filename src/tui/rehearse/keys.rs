@@ -1,5 +1,5 @@
-//! Keys of the drill. While the answer editor has the keys every key types (`q` too) and
-//! `Esc` leaves it; otherwise the keys below act. `q` and `Esc` leave the drill (asking
+//! Keys of the drill. While the answer editor has the keys every key types (`q` and `s`
+//! too), `Esc` leaves it and `Ctrl-S` skips; otherwise the keys below act. `q` and `Esc` leave the drill (asking
 //! once while it runs): back to where it was opened, or out of the app when the drill is
 //! the whole app. `Ctrl-C` always quits.
 
@@ -37,6 +37,9 @@ impl Drill {
         if self.editing {
             if plain(&key, KeyCode::Esc) {
                 self.editing = false;
+            } else if ctrl(&key, 's') && self.phase == Phase::Ask {
+                // Skipping must not need a key that types: Ctrl-S (or Esc, then s).
+                return self.skip();
             } else {
                 self.editor.input(key);
             }
@@ -87,12 +90,8 @@ impl Drill {
             self.shift = self.shift.saturating_add(step).clamp(least, most);
             return DrillUpdate::Redraw;
         }
-        if self.phase == Phase::Ask && is_char(&key, 's') {
-            // Words already written are kept with the skip, for no points.
-            let text = self.editor.text();
-            self.answer(Given::Skipped { text }, 0);
-            self.next();
-            return self.after_step();
+        if self.phase == Phase::Ask && (is_char(&key, 's') || ctrl(&key, 's')) {
+            return self.skip();
         }
         let out = match self.questions.get(self.cur).cloned() {
             Some(Question::Predict(p)) => self.predict_key(key, &p.choices, &p.answer),
@@ -104,6 +103,15 @@ impl Drill {
             DrillUpdate::Redraw => self.after_step(),
             other => other,
         }
+    }
+
+    /// Skip the open question: words already written are kept with the skip, for no
+    /// points.
+    fn skip(&mut self) -> DrillUpdate {
+        let text = self.editor.text();
+        self.answer(Given::Skipped { text }, 0);
+        self.next();
+        self.after_step()
     }
 
     /// A step may have ended the drill.
@@ -318,10 +326,12 @@ impl Drill {
         use Rank::{Always, Focus, Rest, Scroll};
         let key = BarKey::new;
         if self.editing {
-            // Every key types, `q` and `?` too: Ctrl-C quits, Esc leads back to them.
+            // Every key types, `q`, `s` and `?` too: Ctrl-S skips, Ctrl-C quits, Esc leads
+            // back to the others.
             return vec![
-                key("Ctrl-C", "quit", Always),
                 key("Esc", "done typing", Always),
+                key("Ctrl-S", "skip", Always),
+                key("Ctrl-C", "quit", Always),
             ];
         }
         let mut out = match (self.phase, self.questions.get(self.cur)) {

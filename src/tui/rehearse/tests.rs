@@ -732,3 +732,28 @@ fn w_at_the_end_of_the_scorecard_says_where_it_saved_above_the_key_bar() {
     let _ = d.on_key(key('k'));
     assert!(!draw(&d).contains("Transcript saved to"));
 }
+
+#[test]
+fn ctrl_s_skips_an_explanation_while_typing_and_the_bar_says_so() {
+    let p = pool();
+    let mut d = Drill::new(cfg(7), &p, &[], BTreeMap::new(), None);
+    let _ = to_explain(&mut d);
+    let at = d.current();
+    assert!(d.editing(), "an explanation opens in the editor");
+    let bar: Vec<String> = d.hints().iter().map(|h| h.keys.to_string()).collect();
+    assert!(bar.iter().any(|k| k == "Ctrl-S"), "{bar:?}");
+    assert!(!bar.iter().any(|k| k == "s"), "s types here: {bar:?}");
+    for c in "budgets s".chars() {
+        let _ = d.on_key(key(c));
+    }
+    assert_eq!(d.current(), at, "s typed, not skipped");
+    let _ = d.on_key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+    assert_eq!(d.current(), at + 1, "Ctrl-S skips");
+    let a = d.answers().iter().find(|a| a.index == at).unwrap();
+    assert_eq!(a.status(), "skipped");
+    assert!(
+        matches!(&a.given, Given::Skipped { text } if text == "budgets s"),
+        "the words are kept: {:?}",
+        a.given
+    );
+}
