@@ -14,7 +14,7 @@ use crate::tools::strict::{Provider, StrictRule, Verdict};
 use crate::tui::blocks::{BlockWidget, RenderCtx};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{
-    self, above_mark, below_mark, draw_lines, highlight_json_text, text_popup, wrap_prefixed,
+    self, above_mark, below_mark, draw_lines, highlight_json_line, text_popup, wrap_prefixed,
 };
 use crate::tui::theme::Theme;
 
@@ -495,6 +495,21 @@ fn strict_lines(p: Provider, v: &Verdict, t: &Theme, w: usize, out: &mut Vec<Lin
     }
 }
 
+/// Pretty-printed JSON in `w` columns: a line too long wraps between words (a word longer
+/// than a line is cut by characters), its later rows indented two past the line's own
+/// indent, as lesson prose wraps under its bullet.
+fn wrapped_json(text: &str, w: usize, t: &Theme) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let body = line.trim_start_matches(' ');
+        let indent = (line.len() - body.len()).min(w / 2);
+        let spans = highlight_json_line(body, t).spans;
+        let (first, cont) = (" ".repeat(indent), " ".repeat((indent + 2).min(w / 2)));
+        out.extend(crate::tui::markdown::wrap(&spans, w, &first, &cont, t.base));
+    }
+    out
+}
+
 /// The fix list, the fixed declaration under it: when taller than the body, from where it
 /// is scrolled to, its first and last rows saying how many lines lie above and below.
 /// Returns whether it scrolls.
@@ -583,7 +598,7 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) -> bool {
     }
     if let Some(fixed) = s.fixed_declaration() {
         let text = serde_json::to_string_pretty(&fixed).unwrap_or_default();
-        lines.extend(highlight_json_text(&text, t));
+        lines.extend(wrapped_json(&text, w, t));
     }
     let max = lines.len().saturating_sub(usize::from(body.height));
     s.fix_view

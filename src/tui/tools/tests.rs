@@ -277,3 +277,49 @@ fn a_room_is_shown_the_traps_and_a_run_at_a_pace_it_can_follow() {
     };
     assert!((p.pb.speed() - 1.0).abs() < 1e-9);
 }
+
+#[test]
+fn the_fixed_declaration_wraps_its_long_lines_under_their_indent() {
+    let text = concat!(
+        r#"{"tools":[{"name":"fetch_page","description":"Fetch one page of a site the user "#,
+        r#"named, and return its text with the markup taken out, cut at the size the caller "#,
+        r#"asks for. LASTWORD","inputSchema":{"type":"object","properties":{"url":{"#,
+        r#""type":"string","pattern":"^https://[a-z0-9.-]+/[A-Za-z0-9/._-]*[A-Za-z0-9_-]+"#,
+        r#"(\\?[A-Za-z0-9=&_-]*)?(#[A-Za-z0-9_-]*)?$TAIL"}},"required":["url"]}}]}"#
+    );
+    let set = crate::tools::ToolSet::from_text(text, None).unwrap();
+    let mut s = ToolsScreen::new(
+        ToolsFile {
+            name: "fetch.json".into(),
+            set: Arc::new(set),
+        },
+        None,
+        false,
+    );
+    let _ = s.on_key(key(KeyCode::Char('f')));
+    // Every row the body shows, page by page to the end (the body starts a column in).
+    let mut seen: Vec<String> = Vec::new();
+    for _ in 0..10 {
+        let rows = drawn(&s, 80, 24);
+        seen.extend(
+            rows[2..23]
+                .iter()
+                .map(|r| r.chars().skip(1).collect::<String>()),
+        );
+        let _ = s.on_key(key(KeyCode::PageDown));
+    }
+    let all = seen.join("\n");
+    assert!(all.contains("LASTWORD"), "the description whole:\n{all}");
+    assert!(all.contains("$TAIL"), "a long word cut, not lost:\n{all}");
+    // The rows after the description's first are indented two past its key.
+    let at = seen
+        .iter()
+        .position(|r| r.starts_with(r#"  "description": "Fetch one page"#))
+        .unwrap_or_else(|| panic!("{all}"));
+    let next = &seen[at + 1];
+    assert!(
+        next.starts_with("    ") && !next.starts_with("     "),
+        "{all}"
+    );
+    assert!(!next.trim_start().starts_with('"'), "{all}");
+}
