@@ -503,6 +503,8 @@ impl ToolsScreen {
             return ToolsUpdate::Redraw;
         }
         if plain(key, KeyCode::Esc) || is_char(key, 'f') {
+            // What `w` said is about this view: it goes with it.
+            self.note = None;
             self.mode = Mode::Browse;
             return ToolsUpdate::Redraw;
         }

@@ -323,3 +323,18 @@ fn the_fixed_declaration_wraps_its_long_lines_under_their_indent() {
     );
     assert!(!next.trim_start().starts_with('"'), "{all}");
 }
+
+#[test]
+fn what_w_said_in_the_fix_list_goes_when_the_list_is_left() {
+    let mut s = screen();
+    let said = "Not replaced: search_issues.fixed.json exists.";
+    for leave in [KeyCode::Esc, KeyCode::Char('f')] {
+        let _ = s.on_key(key(KeyCode::Char('f')));
+        s.set_note(said);
+        assert!(drawn(&s, 80, 24).join("\n").contains(said));
+        let _ = s.on_key(key(leave));
+        assert_eq!(s.mode_name(), "browse");
+        let list = drawn(&s, 80, 24).join("\n");
+        assert!(!list.contains("Not replaced"), "{leave:?}:\n{list}");
+    }
+}
