@@ -90,6 +90,10 @@ pub struct AuditScreen {
     detail: RefCell<detail::Cache>,
     /// The widest label of the line column, and the widest line number in it (`:12`, `#12`).
     widest: (usize, usize),
+    /// The list has a line column: some record is not on the line its row number says
+    /// (several files, an MCP session over several lines, a blank line or a bad record
+    /// before it). Otherwise the row number is the line, and the room goes to findings.
+    lines_apart: bool,
     /// Each file's name as the list shows it, with what it shares with the most alike other
     /// (none for a log of one file).
     names: Vec<(String, draw::Shared)>,
@@ -104,6 +108,12 @@ impl AuditScreen {
         let order = (0..listing.convs.len()).collect();
         let widest = widest_labels(&listing);
         let names = file_names(&listing);
+        let lines_apart = listing.files.len() > 1
+            || listing
+                .convs
+                .iter()
+                .enumerate()
+                .any(|(i, c)| c.place.line != i + 1);
         let mut s = AuditScreen {
             listing,
             order,
@@ -116,6 +126,7 @@ impl AuditScreen {
             chosen: None,
             detail: RefCell::default(),
             widest,
+            lines_apart,
             names,
             room,
         };
@@ -385,15 +396,16 @@ impl AuditScreen {
             "in file order"
         };
         let column = self.line_column(w);
+        let line = if self.lines_apart {
+            format!("{} ", fit("line", column, ""))
+        } else {
+            String::new()
+        };
         lines.push(Line::styled(
             truncate(
                 &format!(
-                    "  {:>5}  {} {:<18} {:>5} {:>5}  findings ({order})",
-                    "#",
-                    fit("line", column, ""),
-                    "format",
-                    "turns",
-                    "calls"
+                    "  {:>5}  {line}{:<18} {:>5} {:>5}  findings ({order})",
+                    "#", "format", "turns", "calls"
                 ),
                 w,
                 t.sym.ellipsis,
@@ -554,10 +566,14 @@ impl AuditScreen {
                 .collect();
             parts.join(", ")
         };
+        let line = if self.lines_apart {
+            format!("{} ", self.label_in(i, column, t))
+        } else {
+            String::new()
+        };
         let text = format!(
-            "{mark} {:>5}  {} {:<18} {:>5} {:>5}  {findings}",
+            "{mark} {:>5}  {line}{:<18} {:>5} {:>5}  {findings}",
             i + 1,
-            self.label_in(i, column, t),
             s.format.title(),
             s.turns,
             s.calls
