@@ -20,7 +20,7 @@ const ARROW_LETTERS: [(&str, &str); 4] =
 /// What `A` does, where the app was given a log with `--audit`.
 const AUDIT_WORDS: &str = "the audit of the log";
 /// What `A` does on the home screen without one.
-const AUDIT_EXAMPLE_WORDS: &str = "the audit of an example log (tooldojo --audit FILE for yours)";
+const AUDIT_EXAMPLE_WORDS: &str = "the audit of an example log";
 
 /// One row of the help: the keys, what they do, the section it is listed under.
 type HelpRow = (String, String, Option<&'static str>);
