@@ -124,7 +124,20 @@ fn the_home_screen_shows_what_is_due_and_the_trend_and_r_starts_a_drill() {
         home.contains("1 due today: R starts a drill that asks them"),
         "{home}"
     );
-    assert!(home.contains("drills 62%"), "{home}");
+    assert!(home.contains("last drill 62%"), "{home}");
+    // Two drills read oldest first, joined by an arrow.
+    let mut progress = app.progress().clone();
+    progress.rehearsal.finish(review::DrillRecord {
+        day: today,
+        seed: 2,
+        asked: 4,
+        points: 0,
+    });
+    let lessons = tooldojo::course::load_lessons(&Content::embedded()).expect("shipped lessons");
+    let mut opts = options(ThemeName::Default, false);
+    opts.home = true;
+    let two = App::new(opts, env(), Ok(lessons), progress, Rect::new(0, 0, 120, 35));
+    assert!(screen(&two).contains("drills 62% → 0%"), "{}", screen(&two));
     press(&mut app, "R");
     assert!(app.drill().is_some());
 }

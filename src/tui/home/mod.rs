@@ -147,19 +147,23 @@ fn review_words(app: &App) -> String {
         0 => "nothing due today; R starts a timed drill".to_owned(),
         n => format!("{n} due today: R starts a drill that asks them"),
     };
-    if !trend.is_empty() {
-        let last: Vec<String> = trend
-            .iter()
-            .rev()
-            .take(5)
-            .rev()
-            .map(|p| format!("{p}%"))
-            .collect();
-        s.push_str(&format!(
-            " {} drills {}",
-            app.theme().sym.bullet,
-            last.join(" ")
-        ));
+    // The last drills' scores, oldest first, joined by arrows: "last drill 0%", "drills 48%
+    // → 0%".
+    let sym = &app.theme().sym;
+    let last: Vec<String> = trend
+        .iter()
+        .rev()
+        .take(5)
+        .rev()
+        .map(|p| format!("{p}%"))
+        .collect();
+    match last.as_slice() {
+        [] => {}
+        [one] => s.push_str(&format!(" {} last drill {one}", sym.bullet)),
+        many => {
+            let joined = many.join(&format!(" {} ", sym.arrow));
+            s.push_str(&format!(" {} drills {joined}", sym.bullet));
+        }
     }
     s
 }
