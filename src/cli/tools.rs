@@ -2,7 +2,8 @@
 //! shipped example), every declaration
 //! with its shape, whether the validator honours it, strict readiness for OpenAI and
 //! Anthropic, the trap report (rejected or let through, with the fix) and hygiene notes.
-//! Exit 0 when the file was read (findings are results), 2 when it could not be.
+//! Exit 0 when the file was read (findings are results), 2 when it could not be; with
+//! `--fail-on-traps`, 1 when a declaration is refused or lets a trap through.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -45,6 +46,10 @@ pub(crate) struct ToolsArgs {
     /// openai-responses, anthropic).
     #[arg(long, value_name = "F", value_parser = format_flag())]
     pub(crate) tools_format: Option<ToolsFormat>,
+    /// Exit 1 when a declaration is refused by the validator or lets a trap through (a gate
+    /// for CI); without it the exit is 0 whenever the file was read.
+    #[arg(long)]
+    pub(crate) fail_on_traps: bool,
 }
 
 /// Load a tools file for any command, its error as the command line says it.
@@ -76,7 +81,11 @@ pub(crate) fn run(args: ToolsArgs, content: &super::ContentArgs) -> super::CliRe
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut sum = Summary::default();
     let written = if args.json {
+        if args.fail_on_traps {
+            (0..set.tools.len()).for_each(|i| sum.add(&Report::of(&set, i)));
+        }
         report::json_lines(&set).try_for_each(|line| writeln!(out, "{}", dumps(&line)))
     } else {
         let mut numbers = false;
@@ -85,6 +94,7 @@ pub(crate) fn run(args: ToolsArgs, content: &super::ContentArgs) -> super::CliRe
                 (0..set.tools.len()).try_for_each(|i| {
                     let r = Report::of(&set, i);
                     numbers |= numeric_fix(&r);
+                    sum.add(&r);
                     write!(out, "{}", human(&r))
                 })
             })
@@ -92,10 +102,99 @@ pub(crate) fn run(args: ToolsArgs, content: &super::ContentArgs) -> super::CliRe
                 true => write!(out, "\n{}\n", crate::tools::traps::fix::STAND_IN),
                 false => Ok(()),
             })
+            .and_then(|()| write!(out, "{}", sum.words(&name)))
     };
     match written.and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ if args.fail_on_traps && sum.failing() => Ok(ExitCode::from(1)),
         _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// The whole file in a few numbers, for the report's last lines and `--fail-on-traps`.
+#[derive(Default)]
+struct Summary {
+    declarations: usize,
+    refused: usize,
+    tried: usize,
+    /// Each declaration that lets traps through: its name and how many.
+    through: Vec<(String, usize)>,
+    strict_openai: usize,
+    strict_anthropic: usize,
+}
+
+/// How many declarations the summary names by name, most traps let through first.
+const NAMED: usize = 5;
+
+impl Summary {
+    fn add(&mut self, r: &Report<'_>) {
+        self.declarations += 1;
+        self.refused += usize::from(!r.tool.honoured());
+        self.tried += r.traps.traps.len();
+        if r.traps.through() > 0 {
+            self.through.push((r.tool.name.clone(), r.traps.through()));
+        }
+        self.strict_openai += usize::from(r.strict.openai.ok);
+        self.strict_anthropic += usize::from(r.strict.anthropic.ok);
+    }
+
+    /// Does the file fail the gate of `--fail-on-traps`?
+    fn failing(&self) -> bool {
+        self.refused > 0 || !self.through.is_empty()
+    }
+
+    /// The summary after the declarations (nothing for a file with none).
+    fn words(&self, file: &str) -> String {
+        let mut s = String::new();
+        if self.declarations == 0 {
+            return s;
+        }
+        let n = self.declarations;
+        s.push('\n');
+        line(&mut s, &format!("summary of {file}"));
+        line(
+            &mut s,
+            &format!(
+                "  {}: {} honoured, {} refused",
+                plural(n, "declaration", "declarations"),
+                n - self.refused,
+                self.refused
+            ),
+        );
+        let let_through: usize = self.through.iter().map(|t| t.1).sum();
+        let thousands = crate::text::thousands;
+        let mut traps = format!(
+            "  traps: {} tried, {} let through",
+            thousands(self.tried),
+            thousands(let_through)
+        );
+        if !self.through.is_empty() {
+            let mut most = self.through.clone();
+            most.sort_by_key(|t| std::cmp::Reverse(t.1));
+            let named: Vec<String> = most
+                .iter()
+                .take(NAMED)
+                .map(|(name, k)| format!("{name} {k}"))
+                .collect();
+            let more = match most.len().saturating_sub(NAMED) {
+                0 => String::new(),
+                more => format!("; {more} more"),
+            };
+            traps.push_str(&format!(
+                ", by {} of the {n} (the most: {}{more})",
+                self.through.len(),
+                named.join(", ")
+            ));
+        }
+        line(&mut s, &traps);
+        line(
+            &mut s,
+            &format!(
+                "  strict mode ready: OpenAI {} of {n}, Anthropic {} of {n}",
+                self.strict_openai, self.strict_anthropic
+            ),
+        );
+        s
     }
 }
 

@@ -80,9 +80,9 @@ fn the_human_report_names_shape_verdicts_and_fixes() {
         "{text}"
     );
     assert!(
-        text.trim_end()
-            .ends_with("write the largest value your tool really takes."),
-        "a report whose fixes carry a number says once that the number is a stand-in: {text}"
+        text.contains("write the largest value your tool really takes.\n\nsummary of "),
+        "a report whose fixes carry a number says once, before its summary, that the number \
+         is a stand-in: {text}"
     );
     assert_eq!(text.matches("is a stand-in").count(), 1);
 }
@@ -493,9 +493,11 @@ fn example_reads_the_shipped_file_from_anywhere() {
         ),
         "{text}"
     );
+    // The same lines, but for the two that name the file.
+    let named = |l: &&str| !l.starts_with("summary of ");
     assert_eq!(
-        text.lines().skip(1).collect::<Vec<_>>(),
-        from_file.lines().skip(1).collect::<Vec<_>>()
+        text.lines().skip(1).filter(named).collect::<Vec<_>>(),
+        from_file.lines().skip(1).filter(named).collect::<Vec<_>>()
     );
     let json = run(&["tools", "--example", "--json"]);
     assert_eq!(lines(&json).len(), 3);
@@ -521,4 +523,46 @@ fn example_reads_the_shipped_file_from_anywhere() {
     ] {
         assert_eq!(run(args).status.code(), Some(2), "{args:?}");
     }
+}
+
+#[test]
+fn the_report_ends_with_a_summary_and_fail_on_traps_gates_on_it() {
+    let out = tooldojo(&["tools", EXAMPLE], None);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let tail: Vec<&str> = text.lines().rev().take(4).collect();
+    assert!(tail[3].starts_with("summary of "), "{text}");
+    assert_eq!(tail[2], "  3 declarations: 3 honoured, 0 refused");
+    assert!(
+        tail[1].starts_with("  traps: ")
+            && tail[1].contains(" let through, by 3 of the 3 (the most: "),
+        "{}",
+        tail[1]
+    );
+    assert!(
+        tail[0].starts_with("  strict mode ready: OpenAI "),
+        "{}",
+        tail[0]
+    );
+    // Traps get through the example: the gate fails it, in words and in JSON; without the
+    // flag the exit is 0.
+    assert_eq!(out.status.code(), Some(0));
+    for extra in [&[][..], &["--json"]] {
+        let args = [&["tools", EXAMPLE, "--fail-on-traps"][..], extra].concat();
+        assert_eq!(tooldojo(&args, None).status.code(), Some(1), "{args:?}");
+    }
+    // A declaration that lets nothing through passes the gate.
+    let dir = tempfile::tempdir().unwrap();
+    let tight = dir.path().join("tight.json");
+    let decl = r#"{"name": "t", "description": "d", "inputSchema": {"type": "object",
+        "properties": {"x": {"type": "string", "enum": ["a", "b"], "description": "x"}},
+        "required": ["x"], "additionalProperties": false}}"#;
+    std::fs::write(&tight, decl).unwrap();
+    let out = tooldojo(&["tools", tight.to_str().unwrap(), "--fail-on-traps"], None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("  traps: 8 tried, 0 let through\n"));
 }
