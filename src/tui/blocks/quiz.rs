@@ -166,7 +166,7 @@ impl QuizWidget {
         match self.picked {
             None => out.extend(wrap_prefixed(
                 Vec::new(),
-                "Pick an answer: a number key, or arrows and Enter.",
+                "Pick an answer: a number key (or Enter, then the arrows and Enter).",
                 width,
                 theme.dim,
             )),
