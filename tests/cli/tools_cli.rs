@@ -466,6 +466,13 @@ fn a_file_that_is_no_declaration_gets_advice_the_command_can_follow() {
     }
 }
 
+/// What a run that exited 0 wrote (its stderr in the failure, if it did not).
+fn stdout_of_success(out: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn example_reads_the_shipped_file_from_anywhere() {
     let dir = tempfile::tempdir().unwrap();
@@ -476,14 +483,7 @@ fn example_reads_the_shipped_file_from_anywhere() {
             .output()
             .unwrap()
     };
-    let out = run(&["tools", "--example"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout_of_success(&run(&["tools", "--example"]));
     let from_file = tooldojo(&["tools", EXAMPLE], None);
     let from_file = String::from_utf8_lossy(&from_file.stdout);
     // The same report, named as the lesson names the file.
@@ -502,14 +502,7 @@ fn example_reads_the_shipped_file_from_anywhere() {
     let json = run(&["tools", "--example", "--json"]);
     assert_eq!(lines(&json).len(), 3);
     // Audit's example too.
-    let out = run(&["audit", "--example"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout_of_success(&run(&["audit", "--example"]));
     assert!(
         text.starts_with("fixtures/audit/support-desk.jsonl: 4 conversations"),
         "{text}"
