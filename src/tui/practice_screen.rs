@@ -1,5 +1,7 @@
 //! The practice screen (`P`): the learner's own solution graded live. The learner edits
 //! the file in their own editor; every save grades it again and the results show here.
+//! With no solution in the directory yet, the screen first asks before it writes a starter
+//! there (Enter writes it, Esc goes back with nothing written).
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -40,6 +42,23 @@ const KEYS: [(&str, &str); 7] = [
     ("Ctrl-C", "quit now"),
 ];
 
+/// The keys while the screen asks before writing a starter, for its help.
+const ASK_KEYS: [(&str, &str); 4] = [
+    ("Enter", "write the starter and grade it"),
+    ("Esc", "back, nothing written"),
+    ("q", "quit"),
+    ("Ctrl-C", "quit now"),
+];
+
+/// The key bar while the screen asks before writing a starter.
+const ASK_BAR: [BarKey; 5] = [
+    BarKey::new("Enter", "write the starter", Rank::Focus).brief("Enter", "write"),
+    BarKey::new("j/k", "scroll", Rank::Scroll),
+    BarKey::new("Esc", "cancel", Rank::Focus),
+    BarKey::new("q", "quit", Rank::Always),
+    BarKey::new("?", "help", Rank::Always),
+];
+
 /// The practice screen's key bar.
 const BAR: [BarKey; 5] = [
     BarKey::new("g", "grade now", Rank::Focus).brief("g", "grade"),
@@ -49,9 +68,25 @@ const BAR: [BarKey; 5] = [
     BarKey::new("?", "help", Rank::Always),
 ];
 
+/// What grading a file needs, kept while the screen asks before writing a starter.
+#[derive(Default)]
+struct Start {
+    dir: PathBuf,
+    rows: Vec<Row>,
+    titles: BTreeMap<String, String>,
+    notify: Option<Notify>,
+}
+
+/// Asking before a starter is written, or grading the learner's file.
+enum Stage {
+    Ask(Box<Start>),
+    Grade(Box<LiveGrader>),
+}
+
 pub struct PracticeScreen {
-    pub grader: LiveGrader,
-    /// What was done about the file (a starter written, an existing file found).
+    stage: Stage,
+    /// What was done about the file (a starter written, an existing file found), or the
+    /// question asked before a starter is written.
     note: String,
     /// The first line shown, at most [`PracticeScreen::max_scroll`].
     scroll: usize,
@@ -62,21 +97,33 @@ pub struct PracticeScreen {
     help: bool,
 }
 
-/// The learner's solution in `dir`: `solution.py`, else `solution.js`; when neither is
-/// there a Python starter is written. Returns the file, its language and what was done.
-pub fn find_or_start(dir: &Path) -> (PathBuf, Lang, String) {
-    for lang in [Lang::Python, Lang::Js] {
+/// The learner's solution in `dir`, `solution.py` else `solution.js`, with its language
+/// and what the screen says about it; `None` when neither is there.
+fn find(dir: &Path) -> Option<(PathBuf, Lang, String)> {
+    [Lang::Python, Lang::Js].into_iter().find_map(|lang| {
         let path = dir.join(starter::file_name(lang));
-        if path.exists() {
-            let shown = crate::sanitize::clean(&path.display().to_string(), false);
-            return (path, lang, format!("Grading {shown}."));
-        }
+        path.exists()
+            .then(|| (path.clone(), lang, format!("Grading {}.", shown(&path))))
+    })
+}
+
+/// A path as the screen shows it.
+fn shown(path: &Path) -> String {
+    crate::sanitize::clean(&path.display().to_string(), false)
+}
+
+/// The learner's solution in `dir`: `solution.py`, else `solution.js`; when neither is
+/// there a Python starter is written (a file that is there is never replaced). Returns the
+/// file, its language and what was done.
+pub fn find_or_start(dir: &Path) -> (PathBuf, Lang, String) {
+    if let Some(found) = find(dir) {
+        return found;
     }
     match starter::write(dir, Lang::Python) {
         Ok(path) => {
-            let shown = crate::sanitize::clean(&path.display().to_string(), false);
             let note = format!(
-                "A starter is at {shown}: open it in your editor and fill in the functions."
+                "A starter is at {}: open it in your editor and fill in the functions.",
+                shown(&path)
             );
             (path, Lang::Python, note)
         }
@@ -84,23 +131,83 @@ pub fn find_or_start(dir: &Path) -> (PathBuf, Lang, String) {
     }
 }
 
+/// The question asked before a starter is written into `dir`.
+fn ask_note(dir: &Path) -> String {
+    let file = dir.join(starter::file_name(Lang::Python));
+    format!(
+        "There is no solution.py or solution.js in {}.\n\nWrite a starter at {}? Enter writes \
+         it, then edit it in your own editor: every save grades it. Esc goes back and writes \
+         nothing.",
+        shown(dir),
+        shown(&file)
+    )
+}
+
 impl PracticeScreen {
     /// Grade the learner's solution in `dir` against `rows`; a failing row names its
-    /// lesson by its title in `titles` (the lessons the app was started with).
+    /// lesson by its title in `titles` (the lessons the app was started with). With no
+    /// solution there yet, the screen asks before it writes a starter.
     pub fn open(
         dir: &Path,
         rows: Vec<Row>,
         titles: BTreeMap<String, String>,
         notify: Option<Notify>,
     ) -> PracticeScreen {
-        let (file, lang, note) = find_or_start(dir);
-        PracticeScreen {
-            grader: LiveGrader::new(file, lang, rows, titles, notify),
-            note,
+        let start = Start {
+            dir: dir.to_path_buf(),
+            rows,
+            titles,
+            notify,
+        };
+        let mut screen = PracticeScreen {
+            stage: Stage::Ask(Box::new(start)),
+            note: ask_note(dir),
             scroll: 0,
             drawn: Cell::new((0, 0)),
             help: false,
+        };
+        if find(dir).is_some() {
+            screen.start();
         }
+        screen
+    }
+
+    /// Grade the solution in the directory, writing the starter first when there is none
+    /// (a file that appeared meanwhile is graded as it is).
+    fn start(&mut self) {
+        let Stage::Ask(start) = &mut self.stage else {
+            return;
+        };
+        let Start {
+            dir,
+            rows,
+            titles,
+            notify,
+        } = std::mem::take(start.as_mut());
+        let (file, lang, note) = find_or_start(&dir);
+        self.stage = Stage::Grade(Box::new(LiveGrader::new(file, lang, rows, titles, notify)));
+        self.note = note;
+        self.scroll = 0;
+    }
+
+    /// The grader, once the screen grades a file (not while it asks before a starter).
+    pub fn grader(&self) -> Option<&LiveGrader> {
+        match &self.stage {
+            Stage::Grade(g) => Some(g),
+            Stage::Ask(_) => None,
+        }
+    }
+
+    pub(crate) fn grader_mut(&mut self) -> Option<&mut LiveGrader> {
+        match &mut self.stage {
+            Stage::Grade(g) => Some(g),
+            Stage::Ask(_) => None,
+        }
+    }
+
+    /// Does the screen ask before writing a starter?
+    pub fn asking(&self) -> bool {
+        matches!(self.stage, Stage::Ask(_))
     }
 
     /// The furthest the rows scroll: the last line at the bottom of the last frame.
@@ -140,8 +247,11 @@ impl PracticeScreen {
             PracticeUpdate::Quit
         } else if plain(&key, KeyCode::Esc) {
             PracticeUpdate::Leave
-        } else if is_char(&key, 'g') {
-            self.grader.grade();
+        } else if self.asking() && plain(&key, KeyCode::Enter) {
+            self.start();
+            PracticeUpdate::Redraw
+        } else if let Some(g) = self.grader_mut().filter(|_| is_char(&key, 'g')) {
+            g.grade();
             PracticeUpdate::Redraw
         } else if is_down(&key) {
             self.scroll_to(self.top() + 1)
@@ -164,36 +274,55 @@ impl PracticeScreen {
 
     pub fn render(&self, area: Rect, buf: &mut Buffer, t: &Theme, present: bool) {
         let draw::ScreenAreas { head, body, bar } = draw::screen(area, buf, t, present);
-        let title = format!(
-            " Practice: your own solution ({}), graded on every save",
-            self.grader.lang().name()
-        );
+        let title = match self.grader() {
+            Some(g) => format!(
+                " Practice: your own solution ({}), graded on every save",
+                g.lang().name()
+            ),
+            None => " Practice: your own solution, graded on every save".to_owned(),
+        };
         buf.set_line(head.x, head.y, &Line::styled(title, t.heading), head.width);
         let w = usize::from(body.width);
-        let mut lines: Vec<Line> = wrap(&self.note, w)
-            .into_iter()
+        let mut lines: Vec<Line> = self
+            .note
+            .split('\n')
+            .flat_map(|para| wrap(para, w))
             .map(|l| Line::styled(l, t.base))
             .collect();
-        if let Some(why) = self.grader.unwatched() {
-            lines.push(Line::styled(why.to_owned(), t.warn));
+        if let Some(g) = self.grader() {
+            if let Some(why) = g.unwatched() {
+                lines.push(Line::styled(why.to_owned(), t.warn));
+            }
+            lines.push(Line::default());
+            lines.extend(status_lines(g, t, w));
         }
-        lines.push(Line::default());
-        lines.extend(status_lines(&self.grader, t, w));
         let h = usize::from(body.height);
         let total = lines.len();
         self.drawn.set((total, h));
         let top = self.scroll.min(self.max_scroll());
         draw::draw_scrolled(body, buf, &lines, top, (t, "PgDn"));
-        let mut keys = BAR.to_vec();
+        let (mut keys, help_keys, about) = if self.asking() {
+            (
+                ASK_BAR.to_vec(),
+                &ASK_KEYS[..],
+                "Nothing is written until Enter; a file that is there is never replaced. Any key closes this.",
+            )
+        } else {
+            (
+                BAR.to_vec(),
+                &KEYS[..],
+                "Edit the file in your own editor: every save grades it again. Any key closes this.",
+            )
+        };
         keys.retain(|k| k.rank != Rank::Scroll || total > h);
         render_keys(&keys, None, t, bar, buf);
         if self.help {
-            let mut text: Vec<String> = KEYS.iter().map(|(k, w)| format!("{k:<8} {w}")).collect();
+            let mut text: Vec<String> = help_keys
+                .iter()
+                .map(|(k, w)| format!("{k:<8} {w}"))
+                .collect();
             text.push(String::new());
-            text.extend(wrap(
-                "Edit the file in your own editor: every save grades it again. Any key closes this.",
-                44,
-            ));
+            text.extend(wrap(about, 44));
             text_popup(area, buf, t, " Keys ", &text);
         }
     }

@@ -33,6 +33,7 @@ mod player_sources;
 mod player_tmux;
 mod player_wide;
 mod playground_wide;
+mod practice_app;
 mod present_app;
 mod rehearse_app;
 mod rehearse_tmux;

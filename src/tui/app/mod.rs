@@ -189,6 +189,8 @@ pub struct App {
     tools_file: Option<crate::tools::ToolsFile>,
     /// The progress file other windows may save to meanwhile (the live app sets it).
     watch: Option<live::Watch>,
+    /// Where `P` looks for the learner's solution: the current directory unless set.
+    practice_dir: Option<std::path::PathBuf>,
 }
 
 impl App {
@@ -238,6 +240,7 @@ impl App {
             audit: None,
             tools_file: None,
             watch: None,
+            practice_dir: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);
         app

@@ -34,9 +34,19 @@ impl App {
             .collect()
     }
 
-    /// Open the practice screen on the learner's solution in the current directory.
+    /// Grade the solution in `dir` on `P` instead of the current directory (a tool or test
+    /// working in a directory of its own).
+    pub fn set_practice_dir(&mut self, dir: std::path::PathBuf) {
+        self.practice_dir = Some(dir);
+    }
+
+    /// Open the practice screen on the learner's solution in the current directory (it
+    /// asks before writing a starter there).
     pub(super) fn open_practice(&mut self) -> Update {
-        let dir = std::env::current_dir().unwrap_or_else(|_| ".".into());
+        let dir = match &self.practice_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
+        };
         let rows = self.grading_rows();
         let screen = PracticeScreen::open(&dir, rows, self.lesson_titles(), self.notify());
         self.open_screen(Screen::Practice(Box::new(screen)));
@@ -71,8 +81,10 @@ impl App {
         let mut passed = Vec::new();
         match &mut self.screen {
             Screen::Practice(p) => {
-                changed |= p.grader.on_msg(msg);
-                passed.extend(p.grader.all_passed());
+                if let Some(g) = p.grader_mut() {
+                    changed |= g.on_msg(msg);
+                    passed.extend(g.all_passed());
+                }
             }
             Screen::Drill(d) => {
                 changed |= d.grader_msg(msg);
