@@ -11,6 +11,9 @@ use crate::tui::keys::{self, Action, Command, Context};
 
 /// `A` on the home screen of an app given a log to audit.
 const AUDIT_KEY: BarKey = BarKey::new("A", "audit the log", Rank::Focus).brief("A", "audit");
+/// Esc on a finding's lesson opened from the audit.
+const BACK_TO_AUDIT: BarKey =
+    BarKey::new("Esc", "back to the audit", Rank::Focus).brief("Esc", "audit");
 
 /// The app's key bar: the focused element's keys and the commands of its context.
 pub(crate) fn render_bar(app: &App, area: Rect, buf: &mut Buffer) {
@@ -105,6 +108,10 @@ pub(crate) fn app_keys(app: &App) -> Vec<BarKey> {
             .position(|k| k.keys == "Enter")
             .map_or(0, |i| i + 1);
         out.insert(at, AUDIT_KEY);
+    }
+    // A finding's lesson looked up from the audit: first, the way back there.
+    if ctx == Context::Reader && app.peeking() {
+        out.insert(0, BACK_TO_AUDIT);
     }
     // Quit first, then the help, on the right.
     out.sort_by_key(|k| (k.rank != Rank::Always, k.what != "quit"));

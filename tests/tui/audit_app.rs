@@ -112,15 +112,21 @@ fn keys_go_from_the_list_to_a_conversation_to_the_next_and_to_a_lesson_and_back(
     assert_eq!(lesson.id, "02-validate-tool-args");
     let page = &lesson.parsed.as_ref().unwrap().pages[a.page()];
     assert_eq!(page.title, "Errors teach the model");
-    // Back home, A comes back to the audit as it was left.
-    let _ = key(&mut a, KeyCode::Esc);
-    let _ = key(&mut a, KeyCode::Esc);
-    assert_eq!(a.screen().name(), "home");
     assert!(
-        text(&a).contains("A audits support-desk.jsonl"),
+        text(&a).contains("Esc or A goes back to the audit."),
         "{}",
         text(&a)
     );
+    // Once the message goes, the key bar says so.
+    let _ = key(&mut a, KeyCode::Char('j'));
+    assert!(text(&a).contains("Esc back to the audit"), "{}", text(&a));
+    // Esc comes back to the audit as it was left.
+    let _ = key(&mut a, KeyCode::Esc);
+    assert_eq!(a.screen().name(), "audit");
+    assert!(text(&a).contains("conversation 2 of 4"));
+    // So does A.
+    let _ = key(&mut a, KeyCode::Char('L'));
+    assert_eq!(a.screen().name(), "lesson");
     let _ = key(&mut a, KeyCode::Char('A'));
     assert_eq!(a.screen().name(), "audit");
     assert!(text(&a).contains("conversation 2 of 4"));
@@ -132,6 +138,11 @@ fn keys_go_from_the_list_to_a_conversation_to_the_next_and_to_a_lesson_and_back(
     assert!(frame.contains("findings (in file order)"), "{frame}");
     let _ = key(&mut a, KeyCode::Char('w'));
     assert!(text(&a).contains("worst first"));
+    // Out: the screen the audit was opened over (this screen's is the first lesson), not
+    // the finding's lesson.
+    let _ = key(&mut a, KeyCode::Esc);
+    assert_eq!(a.screen().name(), "lesson");
+    assert_eq!(a.lesson(), 0);
     let _ = key(&mut a, KeyCode::Esc);
     assert_eq!(a.screen().name(), "home");
     assert_eq!(key(&mut a, KeyCode::Char('q')), Update::Quit);

@@ -7,6 +7,7 @@ mod shared;
 mod tui_common;
 
 mod audit_app;
+mod audit_peek;
 mod blocks_fixtures;
 mod blocks_measure;
 mod blocks_polish;

@@ -204,7 +204,8 @@ impl App {
     }
 
     /// Esc: close the overlay, else leave the block, else give the focus to the page,
-    /// else (the page already has it) go back to the home screen.
+    /// else (the page already has it) go back to the home screen, or to the audit from a
+    /// finding's lesson opened there.
     fn back(&mut self) {
         if self.overlay.is_some() {
             self.overlay = None;
@@ -213,7 +214,11 @@ impl App {
         } else if self.focus != Focus::Page {
             self.focus = Focus::Page;
         } else if matches!(self.screen, super::Screen::Lesson) {
-            self.go_home();
+            if self.peeking() {
+                let _ = self.open_audit();
+            } else {
+                self.go_home();
+            }
         }
     }
 
@@ -319,6 +324,7 @@ impl App {
                     self.focus = Focus::Page;
                 } else if self.sidebar_sel < self.lessons.len() {
                     let sel = self.sidebar_sel;
+                    self.end_peek_here();
                     self.open(sel, self.resume_page(sel));
                     self.focus = Focus::Page;
                     return Update::Save;

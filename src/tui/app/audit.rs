@@ -1,11 +1,11 @@
 //! The audit screen as a screen of the app: opened by `tooldojo audit FILE --tui`, or with
 //! `A` from the home screen on the log the app was given (`tooldojo --audit FILE`), else on
-//! the shipped example. A finding's lesson (`L` in its player) opens over the course; `A`
-//! comes back to the audit as it was left.
+//! the shipped example. A finding's lesson (`L` in its player) opens as a peek (`peek`):
+//! Esc or `A` comes back to the audit as it was left.
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
-use super::{App, Focus, Screen, Update};
+use super::{App, Screen, Update};
 use crate::audit::listing::Listing;
 use crate::tui::audit_screen::{AuditScreen, AuditUpdate};
 use crate::tui::player::PlayerOutcome;
@@ -43,6 +43,8 @@ impl App {
         if matches!(self.screen, Screen::Audit(_)) {
             return Update::None;
         }
+        // Back from a finding's lesson: where the learner was goes back under the audit.
+        self.end_peek();
         match self.audit.take() {
             Some(screen) => {
                 self.open_screen(Screen::Audit(screen));
@@ -122,7 +124,8 @@ impl App {
         }
     }
 
-    /// A finding's lesson, at the page that teaches it (the audit kept for `A`).
+    /// A finding's lesson, at the page that teaches it, as a peek (the audit kept for Esc
+    /// and `A`).
     fn audit_lesson(&mut self, id: &str, page: &str) -> Update {
         let Some(lesson) = self.lessons.iter().position(|l| l.id == id) else {
             self.status = Some(format!("The lesson {id} is not among the loaded lessons."));
@@ -139,10 +142,8 @@ impl App {
         while !self.below.is_empty() {
             self.close_screen();
         }
-        self.set_base(Screen::Lesson);
-        self.focus = Focus::Page;
-        self.open(lesson, at);
-        self.status = Some("A comes back to the audit.".into());
+        self.peek_at(lesson, at);
+        self.status = Some("Esc or A goes back to the audit.".into());
         Update::Save
     }
 

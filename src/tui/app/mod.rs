@@ -9,7 +9,8 @@
 //! `scroll` (keeping the focus in view), `pages` (opening pages, building blocks, recording
 //! progress), `reload` (taking in lesson files changed on disk), `live` (taking in progress
 //! another window saved), `home` (the home screen's rows), `done` (what is left of each block and lesson), `present` (presenter
-//! mode's steps, resets and clock), and one file per screen opened over the lessons:
+//! mode's steps, resets and clock), `peek` (a finding's lesson looked up from the audit),
+//! and one file per screen opened over the lessons:
 //! `player`, `drill`, `practice`.
 
 mod actions;
@@ -20,6 +21,7 @@ mod home;
 mod layout;
 mod live;
 mod pages;
+mod peek;
 mod player;
 mod practice;
 mod present;
@@ -189,6 +191,8 @@ pub struct App {
     tools_file: Option<crate::tools::ToolsFile>,
     /// The progress file other windows may save to meanwhile (the live app sets it).
     watch: Option<live::Watch>,
+    /// A finding's lesson opened from the audit: where the learner was, for Esc to go back.
+    peek: Option<peek::Peek>,
     /// Where `P` looks for the learner's solution: the current directory unless set.
     practice_dir: Option<std::path::PathBuf>,
 }
@@ -240,6 +244,7 @@ impl App {
             audit: None,
             tools_file: None,
             watch: None,
+            peek: None,
             practice_dir: None,
         };
         app.start_at(opts.lesson.as_deref(), opts.home);

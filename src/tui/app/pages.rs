@@ -113,9 +113,10 @@ impl App {
         self.blocks.set(slots);
     }
 
-    /// Record that the current page was seen and which of its blocks are finished.
+    /// Record that the current page was seen and which of its blocks are finished (a
+    /// page looked up from the audit is not: see `peek`).
     pub(super) fn note_progress(&mut self) {
-        let Some(entry) = self.current() else {
+        let Some(entry) = self.current().filter(|_| self.peek.is_none()) else {
             return;
         };
         let id = entry.id.clone();
@@ -270,11 +271,13 @@ impl App {
                 }
             }
             // Where this window is, unless the position is another window's (taken in
-            // from the file) or one left earlier under the home screen.
+            // from the file), one left earlier under the home screen, or a page looked up
+            // from the audit.
             if let Some(cur) = p
                 .current
                 .as_mut()
                 .filter(|cur| cur.lesson == entry.id && cur.page == self.page)
+                .filter(|_| self.peek.is_none())
             {
                 cur.scroll = u16::try_from(self.scroll).unwrap_or(u16::MAX);
                 cur.block = self.focused_block();
