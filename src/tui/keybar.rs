@@ -39,9 +39,13 @@ pub(crate) fn app_keys(app: &App) -> Vec<BarKey> {
             .map_or(keys::LEAVE_BLOCK.what, |h| h.what);
         out.push(BarKey::new("Esc", esc, Rank::Always));
     }
+    // Presenter mode: Space is the presenter's, named below by what it does now.
+    let presenter_space = app.demo() && ctx == Context::BlockFocused;
+    let space_in_block = app.present_space();
     let hints: Vec<&KeyHint> = hints
         .iter()
         .filter(|h| !(ctx == Context::BlockActive && same_key(h.keys, "Esc")))
+        .filter(|h| !(presenter_space && h.keys == "Space"))
         .collect();
     out.extend(
         hints
@@ -58,6 +62,17 @@ pub(crate) fn app_keys(app: &App) -> Vec<BarKey> {
         }
         match c.action {
             Action::Quit | Action::ToggleHelp => out.push(BarKey::of(c, Rank::Always)),
+            // Space inside the last block shown: that block's word for it (a trace's play
+            // or pause), not the page's next step.
+            Action::Step if space_in_block.is_some() => {
+                let what = space_in_block.unwrap_or(c.what);
+                let rank = if ctx == Context::BlockFocused {
+                    Rank::Rest
+                } else {
+                    Rank::Focus
+                };
+                out.push(BarKey::new(c.label, what, rank));
+            }
             Action::Back if matches!(ctx, Context::Help | Context::Notice) => {
                 out.push(BarKey::of(c, Rank::Always));
             }

@@ -503,3 +503,45 @@ fn a_revealed_row_shows_its_whole_explanation_when_only_the_count_above_must_go(
         "the whole why: {text}"
     );
 }
+
+/// The key bar's text (its last two rows at 80x24: the bar may wrap).
+fn bar(app: &App) -> String {
+    let text = screen(app);
+    let rows: Vec<&str> = text.lines().collect();
+    rows[rows.len().saturating_sub(2)..].join("\n")
+}
+
+#[test]
+fn the_bar_says_what_space_does_to_a_trace_and_x_keeps_its_title_in_view() {
+    let mut app = presenter("02-validate-tool-args", 80, 24);
+    let _ = press(&mut app, "nnnnn    ");
+    step_shows(&app, "step 5/6");
+    assert!(bar(&app).contains("Space play"), "{}", bar(&app));
+    let _ = press(&mut app, " ");
+    assert!(app.animating());
+    assert!(bar(&app).contains("Space pause"), "{}", bar(&app));
+    for _ in 0..10 {
+        let _ = app.update(Input::Tick);
+    }
+    let _ = press(&mut app, " ");
+    step_shows(&app, "step 6/6");
+    assert!(bar(&app).contains("Space play on"), "{}", bar(&app));
+    assert!(!bar(&app).contains("next step"), "{}", bar(&app));
+    // x: the run back at its start, its title in view; the counter counts its play as the
+    // step Space shows next.
+    let _ = press(&mut app, "x");
+    let text = step_shows(&app, "step 5/6");
+    assert!(text.contains("Block reset."), "{text}");
+    assert!(
+        text.contains("╭ Trace: repair"),
+        "the title stays in view: {text}"
+    );
+    // With the focus on the page, Space still plays the trace, and the bar says so.
+    let _ = press(&mut app, "<Esc>");
+    assert!(bar(&app).contains("Space play"), "{}", bar(&app));
+    // Played to its end, Space goes on to the next page.
+    let _ = press(&mut app, " ");
+    run_out(&mut app);
+    step_shows(&app, "step 6/6");
+    assert!(bar(&app).contains("Space next step"), "{}", bar(&app));
+}

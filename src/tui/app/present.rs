@@ -161,6 +161,19 @@ impl App {
         Some((done, total))
     }
 
+    /// Presenter mode: what Space does now when it steps inside the last block shown,
+    /// in that block's words (a trace plays or pauses); `None` when it shows the page's
+    /// next step.
+    pub(crate) fn present_space(&self) -> Option<&'static str> {
+        let steps = steps_of(self.page_items());
+        let shown = self.blocks.steps_shown()?.min(steps.len());
+        let Some(Step::Block(slot)) = last_step(&steps, shown) else {
+            return None;
+        };
+        let hints = self.blocks.widget(slot)?.key_hints(false);
+        hints.iter().find(|h| h.keys == "Space").map(|h| h.what)
+    }
+
     /// Is step `n` of the page shown?
     pub(crate) fn step_shown(&self, n: usize) -> bool {
         self.blocks.steps_shown().is_none_or(|s| n < s)
@@ -380,14 +393,17 @@ impl App {
         Ok(widget)
     }
 
-    /// `x`: reset the focused block.
+    /// `x`: reset the focused block, shown from its top (whole when it fits). The page's
+    /// steps stay as they are; the steps inside the block (a trace played, rows shown)
+    /// count again from none, as the presenter's next Space shows them again.
     pub(super) fn reset_focused_block(&mut self) -> Update {
         match self.focus {
             Focus::Block(i) => {
                 self.rebuild_block(i);
                 self.active = false;
                 self.status = Some("Block reset.".into());
-                self.clamp_scroll();
+                self.reveal_focus();
+                self.view_moved = true;
             }
             _ => self.status = Some("Tab to a block first (X resets the whole page).".into()),
         }

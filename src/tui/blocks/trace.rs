@@ -199,6 +199,8 @@ pub struct TraceWidget {
     step_ms: u64,
     /// The learner reached the end once.
     finished: bool,
+    /// Shown to a room (presenter mode): the presenter's Space plays and pauses the run.
+    room: bool,
 }
 
 impl TraceWidget {
@@ -235,6 +237,7 @@ impl TraceWidget {
             clock_ms: 0,
             playing: false,
             finished: false,
+            room: false,
         }
     }
 
@@ -393,10 +396,25 @@ impl BlockWidget for TraceWidget {
 
     fn key_hints(&self, active: bool) -> Vec<KeyHint> {
         if !active {
-            return vec![
+            let mut v = vec![
                 KeyHint::new("Enter", "step through the trace"),
                 KeyHint::new("f", "full screen"),
             ];
+            // What the presenter's Space does to the run (played to its end, Space moves
+            // on past the block, as it does past any step).
+            if self.room {
+                let space = if self.playing {
+                    Some("pause")
+                } else if self.at_end() {
+                    None
+                } else if self.started() {
+                    Some("play on")
+                } else {
+                    Some("play")
+                };
+                v.extend(space.map(|what| KeyHint::new("Space", what)));
+            }
+            return v;
         }
         vec![
             KeyHint::new("f", "full screen"),
@@ -432,6 +450,10 @@ impl BlockWidget for TraceWidget {
         } else {
             vec!["the trace (play it to the end)".to_owned()]
         }
+    }
+
+    fn show_to_room(&mut self) {
+        self.room = true;
     }
 
     /// Presenter mode: Space plays the run (and pauses it, and plays on); once it has
