@@ -113,6 +113,15 @@ pub fn help_lines(app: &App) -> Vec<HelpRow> {
         };
         out.push(("A".into(), AUDIT_WORDS.into(), Some(section)));
     }
+    // A finding's lesson looked up from the audit: Esc goes back there, not home.
+    if app.peeking() {
+        for row in out
+            .iter_mut()
+            .filter(|r| r.0 == "Esc" && r.1 == "home screen")
+        {
+            row.1 = "back to the audit".into();
+        }
+    }
     out
 }
 

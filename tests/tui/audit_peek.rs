@@ -91,6 +91,18 @@ fn esc_from_a_findings_lesson_goes_back_to_the_audit_and_then_home() {
     key(&mut a, KeyCode::Char('A'));
     peek_from_the_audit(&mut a);
     nothing_recorded(&a);
+    // The help says where Esc goes, as the key bar does.
+    key(&mut a, KeyCode::Char('?'));
+    let help = text(&a);
+    let overlay: Vec<&str> = help.lines().filter(|l| l.contains("Esc ")).collect();
+    assert!(
+        overlay
+            .iter()
+            .any(|l| l.contains("back to the audit") && !l.ends_with("help")),
+        "{help}"
+    );
+    assert!(!overlay.iter().any(|l| l.contains("home screen")), "{help}");
+    key(&mut a, KeyCode::Char('?'));
     // Reading on is still a peek: the next page is not recorded either.
     key(&mut a, KeyCode::Char('n'));
     nothing_recorded(&a);
