@@ -71,8 +71,13 @@ fn a_two_minute_drill_runs_to_its_scorecard_and_saves_the_transcript() {
                 tmux.keys(&["Space", "Enter"]);
             }
             _ => {
-                // The round writes a starter beside the learner and grades it at once.
+                // The round asks before it writes a starter beside the learner; Enter
+                // writes it and grades it at once.
                 tmux.wait_for("Write it: execute_tool");
+                tmux.wait_for("Enter writes it");
+                assert!(!cwd.path().join("tooldojo-rehearsal-3.py").exists());
+                tmux.keys(&["Enter"]);
+                tmux.wait_for("A starter is at");
                 assert!(cwd.path().join("tooldojo-rehearsal-3.py").exists());
                 let python = std::process::Command::new("python3")
                     .arg("--version")

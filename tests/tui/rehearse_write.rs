@@ -15,7 +15,7 @@ use tooldojo::course::rehearsal::score::Given;
 use tooldojo::course::rehearsal::{DrillConfig, Mix, Pool, Question, Sitting, transcript};
 use tooldojo::practice::{Function, Lang, cases};
 use tooldojo::tui::grader::{GraderMsg, GraderState, LiveGrader, Notify};
-use tooldojo::tui::rehearse::Drill;
+use tooldojo::tui::rehearse::{Drill, DrillUpdate};
 
 use crate::tui_common::env;
 
@@ -143,6 +143,11 @@ fn key(code: KeyCode) -> KeyEvent {
 }
 
 fn write_drill(dir: &Path, lang: Lang, notify: Notify) -> Drill {
+    write_drill_with(dir, lang, notify, None)
+}
+
+/// A one-question drill (the write-it round) in `dir`, its clock stopped at `clock` if given.
+fn write_drill_with(dir: &Path, lang: Lang, notify: Notify, clock: Option<u64>) -> Drill {
     let content = Content::embedded();
     let lessons = tooldojo::course::load_lessons(&content).unwrap();
     let pool = Pool::build(&env(), &lessons);
@@ -154,6 +159,7 @@ fn write_drill(dir: &Path, lang: Lang, notify: Notify) -> Drill {
             write: true,
         },
         lang,
+        fixed_clock: clock,
         ..DrillConfig::new(2, 5)
     };
     Drill::new(cfg, &pool, &[], BTreeMap::new(), Some(notify))
@@ -177,11 +183,13 @@ fn the_write_it_round_writes_a_starter_grades_each_save_and_hands_in_the_report(
                 ..
             }
         ));
-        assert!(file.exists(), "a starter was written");
+        assert!(!file.exists(), "the round asks first");
     }
+    let _ = drill.lock().unwrap().on_key(key(KeyCode::Enter));
+    assert!(file.exists(), "Enter wrote a starter");
     let graded = |runs: u32| {
         let d = drill.lock().unwrap();
-        let g = &d.write_round().unwrap().grader;
+        let g = d.write_round().unwrap().grader().unwrap();
         g.runs() >= runs && finished(g)
     };
     // The starter solves nothing: it fails (or defines nothing that passes).
@@ -269,6 +277,10 @@ fn the_write_it_round_in_javascript_passes_a_correct_execute_tool_and_fails_a_pl
                 ..
             }
         ));
+        assert!(!file.exists(), "the round asks first");
+    }
+    let _ = drill.lock().unwrap().on_key(key(KeyCode::Enter));
+    {
         assert!(file.exists(), "a JavaScript starter was written");
         let starter = std::fs::read_to_string(&file).unwrap();
         assert!(starter.contains("executeTool"), "{starter}");
@@ -276,7 +288,7 @@ fn the_write_it_round_in_javascript_passes_a_correct_execute_tool_and_fails_a_pl
     }
     let graded = |runs: u32| {
         let d = drill.lock().unwrap();
-        let g = &d.write_round().unwrap().grader;
+        let g = d.write_round().unwrap().grader().unwrap();
         g.runs() >= runs && finished(g)
     };
     let wait = |runs: u32| {
@@ -304,7 +316,13 @@ fn the_write_it_round_in_javascript_passes_a_correct_execute_tool_and_fails_a_pl
     let mut d = drill.into_inner().unwrap();
     assert!(d.write_passed().is_empty());
     let failing: Vec<String> = {
-        let report = d.write_round().unwrap().grader.report().expect("graded");
+        let report = d
+            .write_round()
+            .unwrap()
+            .grader()
+            .unwrap()
+            .report()
+            .expect("graded");
         report
             .rows
             .iter()
@@ -394,4 +412,105 @@ fn the_transcript_never_overwrites_a_file_nor_writes_through_a_link() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
         .collect();
     assert!(tmp.is_empty());
+}
+
+fn draw_text(d: &Drill, w: u16, h: u16) -> String {
+    let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, w, h));
+    let theme = tooldojo::tui::theme::Theme::new(tooldojo::tui::theme::ThemeName::Mono, false);
+    d.render(buf.area, &mut buf, &theme, false);
+    tooldojo::text::screen_text(&buf)
+}
+
+#[test]
+fn the_write_it_round_asks_with_the_whole_path_and_a_skip_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (notify, _rx) = channel_notify();
+    let mut d = write_drill(dir.path(), Lang::Python, notify);
+    let file = dir.path().join("tooldojo-rehearsal-2.py");
+    let round = d.write_round().unwrap();
+    assert!(round.asking() && round.grader().is_none());
+    assert!(!file.exists(), "nothing is written before Enter");
+    let whole = std::path::absolute(&file).unwrap().display().to_string();
+    assert!(
+        round.note.contains(&format!("at {whole}?")),
+        "{}",
+        round.note
+    );
+    let shown = draw_text(&d, 120, 35);
+    assert!(shown.contains(&whole), "{shown}");
+    assert!(shown.contains("Enter write the starter"), "{shown}");
+    // Esc asks before leaving the drill; carrying on, the question is still there.
+    let _ = d.on_key(key(KeyCode::Esc));
+    assert!(d.confirming_quit());
+    let _ = d.on_key(key(KeyCode::Char('x')));
+    assert!(d.write_round().unwrap().asking() && !file.exists());
+    // s skips the round: nothing written, the drill goes on (here to its scorecard).
+    let _ = d.on_key(key(KeyCode::Char('s')));
+    assert!(!d.running());
+    assert_eq!(d.answers()[0].status(), "skipped");
+    assert!(!file.exists(), "a skip writes nothing");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn enter_writes_the_drill_starter_and_grades_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (notify, _rx) = channel_notify();
+    let mut d = write_drill(dir.path(), Lang::Python, notify);
+    let file = dir.path().join("tooldojo-rehearsal-2.py");
+    assert_eq!(d.on_key(key(KeyCode::Enter)), DrillUpdate::Redraw);
+    assert!(
+        d.running(),
+        "Enter wrote the starter; it did not hand the round in"
+    );
+    assert!(d.answers().is_empty());
+    let round = d.write_round().unwrap();
+    assert!(!round.asking());
+    assert_eq!(round.grader().unwrap().file(), file.as_path());
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        text,
+        tooldojo::tui::rehearse::write::drill_starter(Lang::Python, Function::Validate)
+    );
+    assert!(round.note.starts_with("A starter is at "), "{}", round.note);
+    assert!(draw_text(&d, 80, 24).contains("Enter hand in"));
+}
+
+#[test]
+fn a_file_made_while_the_round_asks_is_kept_and_graded_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let (notify, _rx) = channel_notify();
+    let mut d = write_drill(dir.path(), Lang::Python, notify);
+    let file = dir.path().join("tooldojo-rehearsal-2.py");
+    assert!(d.write_round().unwrap().asking());
+    std::fs::write(&file, "mine\n").unwrap();
+    let _ = d.on_key(key(KeyCode::Enter));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
+    let round = d.write_round().unwrap();
+    assert!(
+        round
+            .note
+            .contains("is already there: it is graded as it is"),
+        "{}",
+        round.note
+    );
+    assert_eq!(round.grader().unwrap().file(), file.as_path());
+    // A file there when the round opens is graded at once, without a question.
+    let (notify, _rx) = channel_notify();
+    let d = write_drill(dir.path(), Lang::Python, notify);
+    let round = d.write_round().unwrap();
+    assert!(!round.asking() && round.grader().is_some());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
+}
+
+#[test]
+fn the_clock_runs_out_on_the_question_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let (notify, _rx) = channel_notify();
+    let mut d = write_drill_with(dir.path(), Lang::Python, notify, Some(5 * 60_000));
+    assert!(d.write_round().unwrap().asking());
+    assert_eq!(d.tick(), DrillUpdate::Finished);
+    assert!(!d.running() && d.time_up());
+    assert_eq!(d.answers()[0].status(), "time's up");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

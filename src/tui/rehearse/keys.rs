@@ -276,6 +276,14 @@ impl Drill {
 
     fn write_key(&mut self, key: KeyEvent) -> DrillUpdate {
         match self.phase {
+            // The round asks before it writes a starter: Enter writes it (a skip, nothing).
+            Phase::Ask if plain(&key, KeyCode::Enter) && self.write_asking() => {
+                if let Some(round) = self.write.as_mut() {
+                    round.start();
+                }
+                self.shift = 0;
+                DrillUpdate::Redraw
+            }
             Phase::Ask if plain(&key, KeyCode::Enter) => {
                 let given = self.write_result();
                 let points = super::written_points(&given);
@@ -306,6 +314,11 @@ impl Drill {
         } else {
             self.phase = Phase::Reveal;
         }
+    }
+
+    /// The write-it round asks before it writes a starter.
+    fn write_asking(&self) -> bool {
+        self.write.as_ref().is_some_and(|w| w.asking())
     }
 
     /// The grader's last word on the learner's file.
@@ -356,6 +369,10 @@ impl Drill {
                 key("e", "edit answer", Focus).brief("e", "edit"),
                 key("Enter", "compare", Focus),
             ],
+            (Phase::Ask, Some(Question::Write { .. })) if self.write_asking() => vec![
+                key("Enter", "write the starter", Focus).brief("Enter", "write"),
+                key("s", "skip, nothing written", Focus).brief("s", "skip"),
+            ],
             (Phase::Ask, Some(Question::Write { .. })) => {
                 vec![key("Enter", "hand it in", Focus).brief("Enter", "hand in")]
             }
@@ -377,7 +394,7 @@ impl Drill {
             out.push(key("Ctrl-C", "quit", Always));
         }
         out.push(key("?", "help", Always));
-        if self.phase == Phase::Ask {
+        if self.phase == Phase::Ask && !self.write_asking() {
             out.push(key("s", "skip", Rest));
         }
         if self.phase != Phase::Done {

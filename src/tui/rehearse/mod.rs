@@ -266,7 +266,7 @@ impl Drill {
             if self.answers.last().is_none_or(|a| a.index != self.cur) {
                 let ms = self.elapsed_ms().saturating_sub(self.shown_at);
                 let (given, points) = match self.write.take() {
-                    Some(round) if round.grader.report().is_some() => {
+                    Some(round) if round.grader().is_some_and(|g| g.report().is_some()) => {
                         let given = round.written();
                         let points = written_points(&given);
                         (given, points)
@@ -355,14 +355,13 @@ impl Drill {
     /// A message from the round's watcher or grader; true when the screen changed. A new
     /// report brings the view back to its result line.
     pub fn grader_msg(&mut self, msg: GraderMsg) -> bool {
-        let Some(round) = self.write.as_mut() else {
+        let Some(grader) = self.write.as_mut().and_then(|w| w.grader_mut()) else {
             return false;
         };
-        let before = round.grader.runs();
-        let done_before = round.grader.report().is_some();
-        let changed = round.grader.on_msg(msg);
-        let regraded =
-            round.grader.runs() != before || (!done_before && round.grader.report().is_some());
+        let before = grader.runs();
+        let done_before = grader.report().is_some();
+        let changed = grader.on_msg(msg);
+        let regraded = grader.runs() != before || (!done_before && grader.report().is_some());
         if changed && regraded && self.phase == Phase::Ask {
             self.shift = 0;
         }
@@ -373,7 +372,8 @@ impl Drill {
     pub fn write_passed(&self) -> Vec<Function> {
         self.write
             .as_ref()
-            .map(|w| w.grader.all_passed())
+            .and_then(|w| w.grader())
+            .map(|g| g.all_passed())
             .unwrap_or_default()
     }
 

@@ -1,14 +1,16 @@
 //! The write-it round: the learner writes one function in their own editor, in a file the
-//! drill names (a starter is written when the file is not there yet), and the grader runs
-//! on every save of it, over that function's rows only.
+//! drill names, and the grader runs on every save of it, over that function's rows only.
+//! With no file there yet, the round first asks before it writes a starter (Enter writes
+//! it; a skip leaves nothing written); a file that is there is graded as it is.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ratatui::text::Line;
 
 use crate::course::rehearsal::{Failing, Given};
 use crate::practice::{Function, Lang, Row, starter};
+use crate::safe_file::WriteError;
 use crate::text::wrap;
 use crate::tui::grader::{LiveGrader, Notify, status_lines};
 use crate::tui::theme::Theme;
@@ -48,6 +50,11 @@ pub fn drill_starter(lang: Lang, function: Function) -> String {
     out
 }
 
+/// A path as the round shows it.
+fn shown(path: &Path) -> String {
+    crate::sanitize::clean(&path.display().to_string(), false)
+}
+
 /// How a row the function gave no answer to failed, from the grader's tag (`error`).
 fn no_answer_words(tag: &'static str) -> &'static str {
     match tag {
@@ -61,17 +68,35 @@ fn no_answer_words(tag: &'static str) -> &'static str {
     }
 }
 
+/// What grading the round's file needs, kept while the round asks before writing a starter.
+#[derive(Default)]
+struct Start {
+    rows: Vec<Row>,
+    titles: BTreeMap<String, String>,
+    notify: Option<Notify>,
+}
+
+/// Asking before a starter is written, or grading the learner's file.
+enum Stage {
+    Ask(Box<Start>),
+    Grade(Box<LiveGrader>),
+}
+
 pub struct WriteRound {
     pub function: Function,
     pub lang: Lang,
-    pub grader: LiveGrader,
-    /// What the round did about the file ("wrote a starter to ...").
+    /// The file graded, by its whole path.
+    file: PathBuf,
+    stage: Stage,
+    /// What the round did about the file ("A starter is at ..."), or the question asked
+    /// before a starter is written.
     pub note: String,
 }
 
 impl WriteRound {
-    /// Open the round: make sure the file exists, then grade it now and on every save
-    /// (a failing row names its lesson by its title in `titles`).
+    /// Open the round on `file` (a failing row names its lesson by its title in `titles`).
+    /// A file that is there is graded at once, as it is; with none, the round asks before
+    /// it writes a starter there ([`WriteRound::start`]).
     pub fn open(
         file: PathBuf,
         function: Function,
@@ -81,31 +106,102 @@ impl WriteRound {
         notify: Option<Notify>,
     ) -> WriteRound {
         let file = std::path::absolute(&file).unwrap_or(file);
-        let shown = crate::sanitize::clean(&file.display().to_string(), false);
-        let note = if notify.is_none() {
-            // Off screen (render, a test without a loop) nothing is graded or written.
-            format!("In the app, the grader watches {shown}.")
-        } else if file.exists() {
-            format!("Your file {shown} is already there: it is graded as it is.")
-        } else {
-            match std::fs::write(&file, drill_starter(lang, function)) {
-                Ok(()) => format!(
-                    "A starter is at {shown}: fill in {}.",
-                    function.name(lang.is_js())
-                ),
-                Err(e) => format!("Could not write a starter at {shown}: {e}"),
-            }
-        };
         let rows: Vec<Row> = rows
             .iter()
             .filter(|r| r.function == function)
             .cloned()
             .collect();
-        WriteRound {
+        let shown = shown(&file);
+        let name = function.name(lang.is_js());
+        let offscreen = notify.is_none();
+        let mut round = WriteRound {
             function,
             lang,
-            grader: LiveGrader::new(file, lang, rows, titles, notify),
-            note,
+            note: format!(
+                "There is no {} yet.\n\nWrite a starter for {name} at {shown}? Enter writes \
+                 it, then edit it in your own editor: every save grades it. s skips the round \
+                 and writes nothing.",
+                file.file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default()
+            ),
+            file,
+            stage: Stage::Ask(Box::new(Start {
+                rows,
+                titles,
+                notify,
+            })),
+        };
+        if offscreen {
+            // Off screen (render, a test without a loop) nothing is graded or written.
+            round.grade(format!(
+                "In the app, the grader watches {shown} (when it is not there, the drill asks \
+                 before it writes a starter)."
+            ));
+        } else if round.file.exists() {
+            round.grade(format!(
+                "Your file {shown} is already there: it is graded as it is."
+            ));
+        }
+        round
+    }
+
+    /// Write the starter (never over a file that is there, even one made since the round
+    /// asked: that one is graded as it is), then grade the file now and on every save.
+    pub fn start(&mut self) {
+        if !self.asking() {
+            return;
+        }
+        let shown = shown(&self.file);
+        let text = drill_starter(self.lang, self.function);
+        let note = match crate::safe_file::write(&self.file, text.as_bytes(), false) {
+            Ok(()) => format!(
+                "A starter is at {shown}: fill in {}.",
+                self.function.name(self.lang.is_js())
+            ),
+            Err(WriteError::Exists { link: false }) => {
+                format!("Your file {shown} is already there: it is graded as it is.")
+            }
+            Err(WriteError::Exists { link: true }) => format!(
+                "{shown} is a symbolic link: no starter is written through it, and it is graded as it is."
+            ),
+            Err(e) => format!("Could not write a starter at {shown}: {e}"),
+        };
+        self.grade(note);
+    }
+
+    /// Grade the file from now on, saying `note` about it.
+    fn grade(&mut self, note: String) {
+        let Stage::Ask(start) = &mut self.stage else {
+            return;
+        };
+        let Start {
+            rows,
+            titles,
+            notify,
+        } = std::mem::take(start.as_mut());
+        let grader = LiveGrader::new(self.file.clone(), self.lang, rows, titles, notify);
+        self.stage = Stage::Grade(Box::new(grader));
+        self.note = note;
+    }
+
+    /// Does the round ask before writing a starter?
+    pub fn asking(&self) -> bool {
+        matches!(self.stage, Stage::Ask(_))
+    }
+
+    /// The grader, once the round grades a file (not while it asks before a starter).
+    pub fn grader(&self) -> Option<&LiveGrader> {
+        match &self.stage {
+            Stage::Grade(g) => Some(g),
+            Stage::Ask(_) => None,
+        }
+    }
+
+    pub(crate) fn grader_mut(&mut self) -> Option<&mut LiveGrader> {
+        match &mut self.stage {
+            Stage::Grade(g) => Some(g),
+            Stage::Ask(_) => None,
         }
     }
 
@@ -113,9 +209,16 @@ impl WriteRound {
     /// transcript), and the rows that failed, with the trap each wrong answer fell into or
     /// how the function failed to answer.
     pub fn written(&self) -> Given {
-        let (passed, total) = self.grader.counts();
-        let failing = self
-            .grader
+        let Some(grader) = self.grader() else {
+            return Given::Written {
+                passed: 0,
+                total: 0,
+                report: vec!["not graded".to_owned()],
+                failing: Vec::new(),
+            };
+        };
+        let (passed, total) = grader.counts();
+        let failing = grader
             .report()
             .map(|r| {
                 r.rows
@@ -132,7 +235,7 @@ impl WriteRound {
         Given::Written {
             passed,
             total,
-            report: self.grader.report_lines(),
+            report: grader.report_lines(),
             failing,
         }
     }
@@ -148,19 +251,23 @@ impl WriteRound {
             t.heading,
         )];
         out.extend(
-            wrap(&self.note, w)
-                .into_iter()
+            self.note
+                .split('\n')
+                .flat_map(|para| wrap(para, w))
                 .map(|l| Line::styled(l, t.base)),
         );
+        let Some(grader) = self.grader() else {
+            return out;
+        };
         out.push(Line::styled(
             "Save the file to grade it again; Enter hands it in as it stands.",
             t.dim,
         ));
-        if let Some(why) = self.grader.unwatched() {
+        if let Some(why) = grader.unwatched() {
             out.push(Line::styled(why.to_owned(), t.warn));
         }
         out.push(Line::default());
-        out.extend(status_lines(&self.grader, t, w));
+        out.extend(status_lines(grader, t, w));
         out
     }
 }
