@@ -370,6 +370,49 @@ fn at_80x24_in_ascii_the_verdict_and_every_switch_under_it_show_whole() {
 }
 
 #[test]
+fn the_tools_playground_at_80x24_in_ascii_shows_its_verdict_and_every_switch_whole() {
+    // per_page 0 fails the value check, and the required check is off: the checks line
+    // ends "FAIL value FIRED" on a line of its own in ASCII marks, on one line in Unicode.
+    let keys = "<Enter><Up><Up><Up> \"per_page\": 0,<Esc><Tab> ";
+    let text = app_at(
+        "tools:playground",
+        keys,
+        (80, 24),
+        options(ThemeName::Default, true),
+    );
+    assert!(text.is_ascii(), "{text}");
+    for words in [
+        "at per_page (marked in the arguments)",
+        "FAIL value FIRED",
+        "> [off] required check",
+        "[on] value constraints",
+    ] {
+        assert!(text.contains(words), "{words}:\n{text}");
+    }
+    insta::assert_snapshot!(
+        "tools_playground_value_error_required_off_80x24_ascii",
+        text
+    );
+    // Drawn in ASCII for the first time (as `render --ascii` draws), on a projector: the
+    // verdict and the switches still show whole.
+    let mut opts = options(ThemeName::Projector, true);
+    opts.present = true;
+    let mut app = screens::build(
+        "tools:playground",
+        opts,
+        env(),
+        Ok(lessons()),
+        Rect::new(0, 0, 80, 24),
+    )
+    .unwrap();
+    let _ = press(&mut app, keys);
+    let first = screen(&app);
+    for words in ["FAIL value FIRED", "[on] value constraints"] {
+        assert!(first.contains(words), "{words}:\n{first}");
+    }
+}
+
+#[test]
 fn the_executor_playground_puts_the_rules_and_flips_beside_its_inputs() {
     // Tenant scoping off: the cross-tenant leak shows beside the envelope.
     let keys = format!("<Enter><Tab>{} ", "<Down>".repeat(4));

@@ -21,8 +21,8 @@ use crate::tui::blocks::common::{self, verdict_line, wrap_prefixed};
 use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::panels::{self, Flip};
 use crate::tui::blocks::playground::side::{
-    ARGS_LEAST, ARGS_SPARE, EDITOR_H, WIDE, body_height, columns, draw_verdict, editor_rows,
-    rows_u16,
+    ARGS_LEAST, ARGS_SPARE, EDITOR_H, EDITOR_LEAST, WIDE, body_height, columns, draw_verdict,
+    editor_rows, rows_u16,
 };
 use crate::tui::blocks::playground::{
     ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell,
@@ -180,7 +180,12 @@ impl ToolEngine {
             let room = left
                 .height
                 .saturating_sub(res + shell.under_height(left.width));
-            self.narrow_rows(shell, left.width, room).min(left.height)
+            // As measured; fewer, at least EDITOR_LEAST, when drawn in longer marks than
+            // measured (ASCII, before its first draw), so the verdict and the rules keep
+            // their rows.
+            self.narrow_rows(shell, left.width, room)
+                .min(room.max(EDITOR_LEAST))
+                .min(left.height)
         };
         let args = Rect { height: ed, ..left };
         let result = Rect {
@@ -214,13 +219,11 @@ impl ToolEngine {
         editor_rows(full, room, crowded)
     }
 
-    /// Rows the verdict takes at `width` cells.
+    /// Rows the verdict takes at `width` cells, in the marks of the last draw (ASCII
+    /// marks can take a line more).
     fn result_height(&self, shell: &Shell<Rule>, width: u16) -> u16 {
-        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
-        rows_u16(
-            self.result_lines(&theme, usize::from(width), shell.off())
-                .len(),
-        )
+        let lines = self.result_lines(&shell.drawn_theme(), usize::from(width), shell.off());
+        rows_u16(lines.len())
     }
 
     /// Mark the row of the arguments editor in `area` that holds the failing member.

@@ -338,3 +338,41 @@ fn what_w_said_in_the_fix_list_goes_when_the_list_is_left() {
         assert!(!list.contains("Not replaced"), "{leave:?}:\n{list}");
     }
 }
+
+#[test]
+fn a_playground_measured_before_its_first_draw_in_ascii_keeps_its_last_line() {
+    // Drawn off-screen at the height measured before its first draw (in Unicode marks),
+    // as a playground taller than its window is. In ASCII the verdict takes a line more
+    // (the checks line ends "FAIL value FIRED" on a line of its own): the arguments box
+    // gives that row up, not the last line of the rows that flip.
+    let s = screen();
+    let a = s.analysis(0).unwrap();
+    let args = serde_json::json!({"repo": "a/a", "query": "example", "per_page": 0});
+    let mut p = engine::playground(
+        "search_issues",
+        a.validator.clone().unwrap(),
+        a.traps.traps.clone(),
+        &args,
+    );
+    for k in [key(KeyCode::Tab), key(KeyCode::Char(' '))] {
+        let _ = p.handle_key(k, true);
+    }
+    let height = p.height_for(80, 0);
+    let mut buf = Buffer::empty(Rect::new(0, 0, 80, height));
+    let theme = Theme::new(crate::tui::theme::ThemeName::Mono, true);
+    let ctx = crate::tui::blocks::RenderCtx {
+        theme: &theme,
+        focused: true,
+        active: true,
+        demo: false,
+    };
+    p.render(buf.area, &mut buf, &ctx);
+    let text = crate::text::screen_text(&buf);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(text.contains("FAIL value FIRED"), "{text}");
+    assert!(text.contains("[on] value constraints"), "{text}");
+    // The last of the three rows, whole above the bottom border.
+    let last = &lines[lines.len() - 4..lines.len() - 1];
+    assert!(last[0].contains("empty object"), "{text}");
+    assert!(last[2].contains("-> OK let through"), "{text}");
+}
