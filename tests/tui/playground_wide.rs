@@ -413,6 +413,30 @@ fn the_tools_playground_at_80x24_in_ascii_shows_its_verdict_and_every_switch_who
 }
 
 #[test]
+fn on_a_projector_at_120x35_the_hint_beside_the_inputs_keeps_off_the_border() {
+    let mut opts = options(ThemeName::Projector, false);
+    opts.present = true;
+    let text = app_at("playground:validator", "", (120, 35), opts);
+    let lines: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    // The playground's right border, and the column just inside it.
+    let top = lines
+        .iter()
+        .find(|l| l.iter().collect::<String>().contains("rejected ╮"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let inside = top.iter().rposition(|&c| c == '╮').unwrap() - 1;
+    let at = text
+        .lines()
+        .position(|l| l.contains("Switch a rule off"))
+        .unwrap_or_else(|| panic!("{text}"));
+    // Wrapped a column short of the border, as what each rule checks is.
+    for line in &lines[at..at + 2] {
+        assert_eq!(line[inside], ' ', "{text}");
+    }
+    assert!(text.contains("why the rule exists."), "{text}");
+    insta::assert_snapshot!("validator_playground_120x35_present", text);
+}
+
+#[test]
 fn the_executor_playground_puts_the_rules_and_flips_beside_its_inputs() {
     // Tenant scoping off: the cross-tenant leak shows beside the envelope.
     let keys = format!("<Enter><Tab>{} ", "<Down>".repeat(4));

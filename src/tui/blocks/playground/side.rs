@@ -123,8 +123,14 @@ struct Parts {
 
 fn parts(p: &RulesPanel, theme: &Theme, width: usize) -> Parts {
     let rules = panels::rule_lines(theme, p.labels, p.off, p.cursor, width.min(RULES_W));
-    let (head, rows) = flips(p, theme, width);
+    let (head, rows) = flips(p, theme, (width, words_width(width)));
     Parts { rules, head, rows }
+}
+
+/// Columns the words of the side column `width` wide wrap in: a column short of the
+/// block's border keeps them off it.
+fn words_width(width: usize) -> usize {
+    width.saturating_sub(1)
 }
 
 /// Where each row that flips starts among the lines of its table `width` wide (the line
@@ -143,15 +149,19 @@ fn starts(theme: &Theme, flips: &[Flip], width: usize) -> Vec<usize> {
 
 /// The heading over the rows that flip (with the line naming their columns), and the
 /// rows, `width` wide. With no rule off, or none of the rows depending on it, the
-/// heading says so and there are no rows.
-fn flips(p: &RulesPanel, theme: &Theme, width: usize) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+/// heading says so, in words wrapped in `words` columns, and there are no rows.
+fn flips(
+    p: &RulesPanel,
+    theme: &Theme,
+    (width, words): (usize, usize),
+) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
     let Some(rule) = p.off.and_then(|i| p.labels.get(i).copied()) else {
         let mut head = vec![Line::styled("Rows that flip", theme.heading)];
         let hint = format!(
             "Switch a rule off to see which {} change: that is why the rule exists.",
             p.rows
         );
-        head.extend(wrap_prefixed(Vec::new(), &hint, width, theme.dim));
+        head.extend(wrap_prefixed(Vec::new(), &hint, words, theme.dim));
         return (head, Vec::new());
     };
     let count = format!("{} of {} {} flip", p.flips.len(), p.flip_total, p.rows);
@@ -170,7 +180,7 @@ fn flips(p: &RulesPanel, theme: &Theme, width: usize) -> (Vec<Line<'static>>, Ve
         head.extend(wrap_prefixed(
             Vec::new(),
             "No row depends on it alone (another check still catches them).",
-            width,
+            words,
             theme.dim,
         ));
         return (head, Vec::new());
@@ -237,8 +247,7 @@ fn draw_about(p: &RulesPanel, theme: &Theme, (area, spill): (Rect, Rect), buf: &
         lines.extend(about_entries(p, theme, from, width).into_iter().flatten());
         lines
     };
-    // A column short of the block's border keeps the words off it.
-    let width = usize::from(area.width.saturating_sub(1));
+    let width = words_width(usize::from(area.width));
     let whole = headed(HEAD, 0, width);
     if whole.len() <= usize::from(area.height) {
         draw_lines(area, buf, &whole, 0);
@@ -633,7 +642,8 @@ fn beside_rules(width: u16) -> u16 {
 /// The rows that flip, heading first, beside the switches in `width` columns.
 fn beside_flips(p: &RulesPanel, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let fw = width.saturating_sub(beside_rules(width) + 1);
-    let (mut head, rows) = flips(p, theme, usize::from(fw));
+    let fw = usize::from(fw);
+    let (mut head, rows) = flips(p, theme, (fw, fw));
     head.extend(rows);
     head
 }
@@ -779,7 +789,7 @@ mod tests {
             flip_total: 0,
             rows: "trap rows",
         };
-        let (head, rows) = flips(&p, &theme, 40);
+        let (head, rows) = flips(&p, &theme, (40, 40));
         let head = text(&head);
         assert_eq!(head[0], "Rows that flip");
         assert!(
@@ -789,7 +799,7 @@ mod tests {
         assert!(rows.is_empty());
         p.off = Some(0);
         p.flip_total = 12;
-        let (head, rows) = flips(&p, &theme, 40);
+        let (head, rows) = flips(&p, &theme, (40, 40));
         let head = text(&head).join(" ");
         assert!(
             head.contains("Without the type check: 0 of 12 trap rows flip"),
