@@ -809,23 +809,26 @@ mod tests {
         assert!(rows.is_empty());
     }
 
-    #[test]
-    fn room_under_the_rows_says_what_each_rule_checks_when_the_words_fit_whole() {
-        let theme = Theme::new(ThemeName::Mono, false);
-        let labels = ["required check", "type check"];
-        let about = [
-            "Every required name is present.",
-            "Each value has its declared type.",
-        ];
-        let p = RulesPanel {
-            labels: &labels,
-            about: &about,
+    /// Two rules, each with what it checks, and no row that flips.
+    fn two_rules() -> RulesPanel<'static> {
+        RulesPanel {
+            labels: &["required check", "type check"],
+            about: &[
+                "Every required name is present.",
+                "Each value has its declared type.",
+            ],
             off: None,
             cursor: None,
             flips: &[],
             flip_total: 0,
             rows: "trap rows",
-        };
+        }
+    }
+
+    #[test]
+    fn room_under_the_rows_says_what_each_rule_checks_when_the_words_fit_whole() {
+        let theme = Theme::new(ThemeName::Mono, false);
+        let p = two_rules();
         let drawn = |h: u16| {
             let area = Rect::new(0, 0, 60, h);
             let mut buf = Buffer::empty(area);
@@ -862,20 +865,7 @@ mod tests {
     #[test]
     fn what_each_rule_checks_goes_on_under_the_verdict_when_the_column_cannot_hold_it() {
         let theme = Theme::new(ThemeName::Mono, false);
-        let labels = ["required check", "type check"];
-        let about = [
-            "Every required name is present.",
-            "Each value has its declared type.",
-        ];
-        let p = RulesPanel {
-            labels: &labels,
-            about: &about,
-            off: None,
-            cursor: None,
-            flips: &[],
-            flip_total: 0,
-            rows: "trap rows",
-        };
+        let p = two_rules();
         // The column at the right, the room under the verdict at the left.
         let drawn = |h: u16, spill_h: u16| {
             let mut buf = Buffer::empty(Rect::new(0, 0, 100, 20));
