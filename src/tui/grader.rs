@@ -47,6 +47,35 @@ pub enum GraderState {
     Failed(String),
 }
 
+/// A screen that grades a file it may have to write first: asking before it writes a
+/// starter (with what it needs to start, `S`), or grading the file.
+pub(crate) enum Grading<S> {
+    Ask(Box<S>),
+    Grade(Box<LiveGrader>),
+}
+
+impl<S> Grading<S> {
+    /// Does it ask before writing a starter?
+    pub(crate) fn asking(&self) -> bool {
+        matches!(self, Grading::Ask(_))
+    }
+
+    /// The grader, once it grades a file.
+    pub(crate) fn grader(&self) -> Option<&LiveGrader> {
+        match self {
+            Grading::Grade(g) => Some(g),
+            Grading::Ask(_) => None,
+        }
+    }
+
+    pub(crate) fn grader_mut(&mut self) -> Option<&mut LiveGrader> {
+        match self {
+            Grading::Grade(g) => Some(g),
+            Grading::Ask(_) => None,
+        }
+    }
+}
+
 pub struct LiveGrader {
     file: PathBuf,
     lang: Lang,

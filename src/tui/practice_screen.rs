@@ -16,7 +16,7 @@ use crate::practice::{Lang, Row, starter};
 use crate::text::wrap;
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, text_popup};
-use crate::tui::grader::{LiveGrader, Notify, status_lines};
+use crate::tui::grader::{Grading, LiveGrader, Notify, status_lines};
 use crate::tui::keys::{is_char, is_down, is_up, plain};
 use crate::tui::theme::Theme;
 
@@ -77,14 +77,8 @@ struct Start {
     notify: Option<Notify>,
 }
 
-/// Asking before a starter is written, or grading the learner's file.
-enum Stage {
-    Ask(Box<Start>),
-    Grade(Box<LiveGrader>),
-}
-
 pub struct PracticeScreen {
-    stage: Stage,
+    stage: Grading<Start>,
     /// What was done about the file (a starter written, an existing file found), or the
     /// question asked before a starter is written.
     note: String,
@@ -160,7 +154,7 @@ impl PracticeScreen {
             notify,
         };
         let mut screen = PracticeScreen {
-            stage: Stage::Ask(Box::new(start)),
+            stage: Grading::Ask(Box::new(start)),
             note: ask_note(dir),
             scroll: 0,
             drawn: Cell::new((0, 0)),
@@ -175,7 +169,7 @@ impl PracticeScreen {
     /// Grade the solution in the directory, writing the starter first when there is none
     /// (a file that appeared meanwhile is graded as it is).
     fn start(&mut self) {
-        let Stage::Ask(start) = &mut self.stage else {
+        let Grading::Ask(start) = &mut self.stage else {
             return;
         };
         let Start {
@@ -185,29 +179,23 @@ impl PracticeScreen {
             notify,
         } = std::mem::take(start.as_mut());
         let (file, lang, note) = find_or_start(&dir);
-        self.stage = Stage::Grade(Box::new(LiveGrader::new(file, lang, rows, titles, notify)));
+        self.stage = Grading::Grade(Box::new(LiveGrader::new(file, lang, rows, titles, notify)));
         self.note = note;
         self.scroll = 0;
     }
 
     /// The grader, once the screen grades a file (not while it asks before a starter).
     pub fn grader(&self) -> Option<&LiveGrader> {
-        match &self.stage {
-            Stage::Grade(g) => Some(g),
-            Stage::Ask(_) => None,
-        }
+        self.stage.grader()
     }
 
     pub(crate) fn grader_mut(&mut self) -> Option<&mut LiveGrader> {
-        match &mut self.stage {
-            Stage::Grade(g) => Some(g),
-            Stage::Ask(_) => None,
-        }
+        self.stage.grader_mut()
     }
 
     /// Does the screen ask before writing a starter?
     pub fn asking(&self) -> bool {
-        matches!(self.stage, Stage::Ask(_))
+        self.stage.asking()
     }
 
     /// The furthest the rows scroll: the last line at the bottom of the last frame.

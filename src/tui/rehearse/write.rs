@@ -12,7 +12,7 @@ use crate::course::rehearsal::{Failing, Given};
 use crate::practice::{Function, Lang, Row, starter};
 use crate::safe_file::WriteError;
 use crate::text::wrap;
-use crate::tui::grader::{LiveGrader, Notify, status_lines};
+use crate::tui::grader::{Grading, LiveGrader, Notify, status_lines};
 use crate::tui::theme::Theme;
 
 /// The round's starter: a header naming the one function graded and how the drill grades
@@ -76,18 +76,12 @@ struct Start {
     notify: Option<Notify>,
 }
 
-/// Asking before a starter is written, or grading the learner's file.
-enum Stage {
-    Ask(Box<Start>),
-    Grade(Box<LiveGrader>),
-}
-
 pub struct WriteRound {
     pub function: Function,
     pub lang: Lang,
     /// The file graded, by its whole path.
     file: PathBuf,
-    stage: Stage,
+    stage: Grading<Start>,
     /// What the round did about the file ("A starter is at ..."), or the question asked
     /// before a starter is written.
     pub note: String,
@@ -126,7 +120,7 @@ impl WriteRound {
                     .unwrap_or_default()
             ),
             file,
-            stage: Stage::Ask(Box::new(Start {
+            stage: Grading::Ask(Box::new(Start {
                 rows,
                 titles,
                 notify,
@@ -172,7 +166,7 @@ impl WriteRound {
 
     /// Grade the file from now on, saying `note` about it.
     fn grade(&mut self, note: String) {
-        let Stage::Ask(start) = &mut self.stage else {
+        let Grading::Ask(start) = &mut self.stage else {
             return;
         };
         let Start {
@@ -181,28 +175,22 @@ impl WriteRound {
             notify,
         } = std::mem::take(start.as_mut());
         let grader = LiveGrader::new(self.file.clone(), self.lang, rows, titles, notify);
-        self.stage = Stage::Grade(Box::new(grader));
+        self.stage = Grading::Grade(Box::new(grader));
         self.note = note;
     }
 
     /// Does the round ask before writing a starter?
     pub fn asking(&self) -> bool {
-        matches!(self.stage, Stage::Ask(_))
+        self.stage.asking()
     }
 
     /// The grader, once the round grades a file (not while it asks before a starter).
     pub fn grader(&self) -> Option<&LiveGrader> {
-        match &self.stage {
-            Stage::Grade(g) => Some(g),
-            Stage::Ask(_) => None,
-        }
+        self.stage.grader()
     }
 
     pub(crate) fn grader_mut(&mut self) -> Option<&mut LiveGrader> {
-        match &mut self.stage {
-            Stage::Grade(g) => Some(g),
-            Stage::Ask(_) => None,
-        }
+        self.stage.grader_mut()
     }
 
     /// The round as handed in: rows passed of rows graded, the report in lines (for the
