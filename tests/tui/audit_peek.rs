@@ -16,12 +16,7 @@ use tooldojo::tui::{Config, screens};
 
 /// A learner on page 3 of lesson 06 (lessons before it not begun).
 fn begun() -> Progress {
-    serde_json::from_value(serde_json::json!({
-        "version": 1,
-        "current": {"lesson": "06-get-ticket-contract", "page": 2},
-        "lessons": {"06-get-ticket-contract": {"pages_seen": [0, 1, 2], "last_page": 2}}
-    }))
-    .expect("a progress file")
+    crate::tui_common::lesson_six_begun()
 }
 
 /// The app on the home screen (`home`) or in lesson 06, with `begun` progress.

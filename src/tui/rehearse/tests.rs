@@ -236,14 +236,19 @@ fn the_transcript_is_written_where_asked() {
     assert!(text.starts_with("# tooldojo rehearsal, seed 1"));
 }
 
+/// A drill of seed 3 run through to its scorecard, writing into `dir`.
+fn finished_in(dir: &std::path::Path) -> Drill {
+    let mut c = cfg(3);
+    c.dir = dir.to_path_buf();
+    let mut d = Drill::new(c, &pool(), &[], BTreeMap::new(), None);
+    run_through(&mut d);
+    d
+}
+
 #[test]
 fn w_on_a_file_that_is_there_asks_for_a_second_w_naming_it() {
     let dir = tempfile::tempdir().unwrap();
-    let p = pool();
-    let mut c = cfg(3);
-    c.dir = dir.path().to_path_buf();
-    let mut d = Drill::new(c, &p, &[], BTreeMap::new(), None);
-    run_through(&mut d);
+    let mut d = finished_in(dir.path());
     let path = d.default_transcript();
     std::fs::write(&path, "my notes").unwrap();
     let _ = d.on_key(key('w'));
@@ -695,11 +700,7 @@ fn the_key_popup_of_a_narrow_drill_shows_every_question_whole() {
 #[test]
 fn w_at_the_end_of_the_scorecard_says_where_it_saved_above_the_key_bar() {
     let dir = tempfile::tempdir().unwrap();
-    let p = pool();
-    let mut c = cfg(3);
-    c.dir = dir.path().to_path_buf();
-    let mut d = Drill::new(c, &p, &[], BTreeMap::new(), None);
-    run_through(&mut d);
+    let mut d = finished_in(dir.path());
     let theme = crate::tui::theme::Theme::new(crate::tui::theme::ThemeName::Mono, false);
     let area = ratatui::layout::Rect::new(0, 0, 80, 24);
     let draw = |d: &Drill| {
