@@ -47,17 +47,39 @@ pub enum GraderState {
     Failed(String),
 }
 
+/// What grading a file needs, kept while a screen asks before it writes a starter.
+#[derive(Default)]
+pub(crate) struct Pending {
+    pub(crate) rows: Vec<Row>,
+    pub(crate) titles: BTreeMap<String, String>,
+    pub(crate) notify: Option<Notify>,
+}
+
 /// A screen that grades a file it may have to write first: asking before it writes a
-/// starter (with what it needs to start, `S`), or grading the file.
-pub(crate) enum Grading<S> {
-    Ask(Box<S>),
+/// starter (keeping what grading will need), or grading the file.
+pub(crate) enum Grading {
+    Ask(Box<Pending>),
     Grade(Box<LiveGrader>),
 }
 
-impl<S> Grading<S> {
+impl Grading {
     /// Does it ask before writing a starter?
     pub(crate) fn asking(&self) -> bool {
         matches!(self, Grading::Ask(_))
+    }
+
+    /// Grade `file` in `lang` from now on, now and on every save (nothing when it grades
+    /// already).
+    pub(crate) fn grade(&mut self, file: PathBuf, lang: Lang) {
+        let Grading::Ask(pending) = self else {
+            return;
+        };
+        let Pending {
+            rows,
+            titles,
+            notify,
+        } = std::mem::take(pending.as_mut());
+        *self = Grading::Grade(Box::new(LiveGrader::new(file, lang, rows, titles, notify)));
     }
 
     /// The grader, once it grades a file.
@@ -74,6 +96,11 @@ impl<S> Grading<S> {
             Grading::Ask(_) => None,
         }
     }
+}
+
+/// A path as a grading screen shows it: whole, cleaned for the terminal.
+pub(crate) fn shown_path(path: &Path) -> String {
+    clean(&path.display().to_string(), false)
 }
 
 pub struct LiveGrader {

@@ -16,7 +16,7 @@ use crate::practice::{Lang, Row, starter};
 use crate::text::wrap;
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, text_popup};
-use crate::tui::grader::{Grading, LiveGrader, Notify, status_lines};
+use crate::tui::grader::{Grading, LiveGrader, Notify, Pending, shown_path, status_lines};
 use crate::tui::keys::{is_char, is_down, is_up, plain};
 use crate::tui::theme::Theme;
 
@@ -68,17 +68,10 @@ const BAR: [BarKey; 5] = [
     BarKey::new("?", "help", Rank::Always),
 ];
 
-/// What grading a file needs, kept while the screen asks before writing a starter.
-#[derive(Default)]
-struct Start {
-    dir: PathBuf,
-    rows: Vec<Row>,
-    titles: BTreeMap<String, String>,
-    notify: Option<Notify>,
-}
-
 pub struct PracticeScreen {
-    stage: Grading<Start>,
+    /// The directory the learner's solution is in (or a starter goes).
+    dir: PathBuf,
+    stage: Grading,
     /// What was done about the file (a starter written, an existing file found), or the
     /// question asked before a starter is written.
     note: String,
@@ -96,14 +89,14 @@ pub struct PracticeScreen {
 fn find(dir: &Path) -> Option<(PathBuf, Lang, String)> {
     [Lang::Python, Lang::Js].into_iter().find_map(|lang| {
         let path = dir.join(starter::file_name(lang));
-        path.exists()
-            .then(|| (path.clone(), lang, format!("Grading {}.", shown(&path))))
+        path.exists().then(|| {
+            (
+                path.clone(),
+                lang,
+                format!("Grading {}.", shown_path(&path)),
+            )
+        })
     })
-}
-
-/// A path as the screen shows it.
-fn shown(path: &Path) -> String {
-    crate::sanitize::clean(&path.display().to_string(), false)
 }
 
 /// The learner's solution in `dir`: `solution.py`, else `solution.js`; when neither is
@@ -117,7 +110,7 @@ pub fn find_or_start(dir: &Path) -> (PathBuf, Lang, String) {
         Ok(path) => {
             let note = format!(
                 "A starter is at {}: open it in your editor and fill in the functions.",
-                shown(&path)
+                shown_path(&path)
             );
             (path, Lang::Python, note)
         }
@@ -132,8 +125,8 @@ fn ask_note(dir: &Path) -> String {
         "There is no solution.py or solution.js in {}.\n\nWrite a starter at {}? Enter writes \
          it, then edit it in your own editor: every save grades it. Esc goes back and writes \
          nothing.",
-        shown(dir),
-        shown(&file)
+        shown_path(dir),
+        shown_path(&file)
     )
 }
 
@@ -147,14 +140,14 @@ impl PracticeScreen {
         titles: BTreeMap<String, String>,
         notify: Option<Notify>,
     ) -> PracticeScreen {
-        let start = Start {
-            dir: dir.to_path_buf(),
+        let pending = Pending {
             rows,
             titles,
             notify,
         };
         let mut screen = PracticeScreen {
-            stage: Grading::Ask(Box::new(start)),
+            dir: dir.to_path_buf(),
+            stage: Grading::Ask(Box::new(pending)),
             note: ask_note(dir),
             scroll: 0,
             drawn: Cell::new((0, 0)),
@@ -169,17 +162,11 @@ impl PracticeScreen {
     /// Grade the solution in the directory, writing the starter first when there is none
     /// (a file that appeared meanwhile is graded as it is).
     fn start(&mut self) {
-        let Grading::Ask(start) = &mut self.stage else {
+        if !self.asking() {
             return;
-        };
-        let Start {
-            dir,
-            rows,
-            titles,
-            notify,
-        } = std::mem::take(start.as_mut());
-        let (file, lang, note) = find_or_start(&dir);
-        self.stage = Grading::Grade(Box::new(LiveGrader::new(file, lang, rows, titles, notify)));
+        }
+        let (file, lang, note) = find_or_start(&self.dir);
+        self.stage.grade(file, lang);
         self.note = note;
         self.scroll = 0;
     }

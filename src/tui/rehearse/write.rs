@@ -4,7 +4,7 @@
 //! it; a skip leaves nothing written); a file that is there is graded as it is.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ratatui::text::Line;
 
@@ -12,7 +12,7 @@ use crate::course::rehearsal::{Failing, Given};
 use crate::practice::{Function, Lang, Row, starter};
 use crate::safe_file::WriteError;
 use crate::text::wrap;
-use crate::tui::grader::{Grading, LiveGrader, Notify, status_lines};
+use crate::tui::grader::{Grading, LiveGrader, Notify, Pending, shown_path, status_lines};
 use crate::tui::theme::Theme;
 
 /// The round's starter: a header naming the one function graded and how the drill grades
@@ -50,11 +50,6 @@ pub fn drill_starter(lang: Lang, function: Function) -> String {
     out
 }
 
-/// A path as the round shows it.
-fn shown(path: &Path) -> String {
-    crate::sanitize::clean(&path.display().to_string(), false)
-}
-
 /// How a row the function gave no answer to failed, from the grader's tag (`error`).
 fn no_answer_words(tag: &'static str) -> &'static str {
     match tag {
@@ -68,20 +63,12 @@ fn no_answer_words(tag: &'static str) -> &'static str {
     }
 }
 
-/// What grading the round's file needs, kept while the round asks before writing a starter.
-#[derive(Default)]
-struct Start {
-    rows: Vec<Row>,
-    titles: BTreeMap<String, String>,
-    notify: Option<Notify>,
-}
-
 pub struct WriteRound {
     pub function: Function,
     pub lang: Lang,
     /// The file graded, by its whole path.
     file: PathBuf,
-    stage: Grading<Start>,
+    stage: Grading,
     /// What the round did about the file ("A starter is at ..."), or the question asked
     /// before a starter is written.
     pub note: String,
@@ -105,7 +92,7 @@ impl WriteRound {
             .filter(|r| r.function == function)
             .cloned()
             .collect();
-        let shown = shown(&file);
+        let shown = shown_path(&file);
         let name = function.name(lang.is_js());
         let offscreen = notify.is_none();
         let mut round = WriteRound {
@@ -120,7 +107,7 @@ impl WriteRound {
                     .unwrap_or_default()
             ),
             file,
-            stage: Grading::Ask(Box::new(Start {
+            stage: Grading::Ask(Box::new(Pending {
                 rows,
                 titles,
                 notify,
@@ -146,7 +133,7 @@ impl WriteRound {
         if !self.asking() {
             return;
         }
-        let shown = shown(&self.file);
+        let shown = shown_path(&self.file);
         let text = drill_starter(self.lang, self.function);
         let note = match crate::safe_file::write(&self.file, text.as_bytes(), false) {
             Ok(()) => format!(
@@ -166,17 +153,10 @@ impl WriteRound {
 
     /// Grade the file from now on, saying `note` about it.
     fn grade(&mut self, note: String) {
-        let Grading::Ask(start) = &mut self.stage else {
-            return;
-        };
-        let Start {
-            rows,
-            titles,
-            notify,
-        } = std::mem::take(start.as_mut());
-        let grader = LiveGrader::new(self.file.clone(), self.lang, rows, titles, notify);
-        self.stage = Grading::Grade(Box::new(grader));
-        self.note = note;
+        if self.asking() {
+            self.stage.grade(self.file.clone(), self.lang);
+            self.note = note;
+        }
     }
 
     /// Does the round ask before writing a starter?
