@@ -166,12 +166,12 @@ fn log_with(
 }
 
 /// The shipped example log: its name (as the fixtures show it) and its text.
-fn example(content: &super::ContentArgs) -> Result<(String, Arc<str>), UserError> {
+fn example(content: &super::ContentArgs) -> Result<(String, String), UserError> {
     let file = content
         .content()
         .fixtures
         .read(crate::content::AUDIT_EXAMPLE)?;
-    Ok((file.display, file.text.into()))
+    Ok((file.display, file.text))
 }
 
 pub(crate) fn run(args: AuditArgs, content: &super::ContentArgs) -> super::CliResult {
@@ -182,7 +182,7 @@ pub(crate) fn run(args: AuditArgs, content: &super::ContentArgs) -> super::CliRe
         let limits = args.limits.unwrap_or_default();
         let log = match example {
             Some((name, text)) => {
-                Listing::from_text_with(&name, text, args.format, limits, catalog)
+                Listing::from_text_with(&name, text.into(), args.format, limits, catalog)
             }
             None => log_with(&files, args.format, limits, catalog)?,
         };
@@ -199,7 +199,7 @@ pub(crate) fn run(args: AuditArgs, content: &super::ContentArgs) -> super::CliRe
     let inputs = match example {
         Some((name, text)) => vec![Input {
             name,
-            reader: Box::new(io::Cursor::new(text.as_bytes().to_vec())),
+            reader: Box::new(io::Cursor::new(text.into_bytes())),
         }],
         None => open(&args.files)?,
     };
