@@ -32,6 +32,9 @@ pub(super) struct Cache {
     /// A hash of the first [`HEAD`] bytes of every kept schema's text (see
     /// [`Cache::may_hold`]).
     heads: foldhash::HashSet<u64>,
+    /// A hash of the first [`LONG_HEAD`] bytes of every kept schema at least that long (see
+    /// [`Cache::may_hold_long`]).
+    long_heads: foldhash::HashSet<u64>,
     /// A schema compiled for one case only (see [`Cache::once`]).
     once: Option<Compiled>,
 }
@@ -81,6 +84,17 @@ impl Cache {
             .contains(&head_hash(&text[..text.len().min(HEAD)]))
     }
 
+    /// [`Cache::may_hold`] for the schema of a line that does not start as any earlier line
+    /// did (a new prefix), which is mostly a new schema: worth looking up only when a kept
+    /// schema starts with the same [`LONG_HEAD`] bytes. Many declarations share their first
+    /// [`HEAD`] bytes (`{"type": "function", "function": {"name": "`), and skipping over a
+    /// new one only to find it unknown costs a seventh of reading it. A kept schema shorter
+    /// than that is read again rather than looked up first (and still found by its text
+    /// before compiling), which costs little for a schema so short.
+    pub(super) fn may_hold_long(&self, text: &[u8]) -> bool {
+        text.len() >= LONG_HEAD && self.long_heads.contains(&head_hash(&text[..LONG_HEAD]))
+    }
+
     /// Entry `at`'s compiled schema, if there is one.
     pub(super) fn try_get(&self, at: usize) -> Option<&Compiled> {
         self.entries.get(at).map(|e| &e.schema)
@@ -105,9 +119,13 @@ impl Cache {
             self.entries.clear();
             self.by_text.clear();
             self.heads.clear();
+            self.long_heads.clear();
         }
         let b = schema_text.as_bytes();
         self.heads.insert(head_hash(&b[..b.len().min(HEAD)]));
+        if b.len() >= LONG_HEAD {
+            self.long_heads.insert(head_hash(&b[..LONG_HEAD]));
+        }
         self.by_text
             .entry(text_hash(schema_text))
             .or_default()
@@ -131,6 +149,8 @@ impl Cache {
 
 /// How many bytes of a schema's text [`Cache::may_hold`] looks at.
 pub(super) const HEAD: usize = 48;
+/// How many bytes of a schema's text [`Cache::may_hold_long`] looks at.
+pub(super) const LONG_HEAD: usize = 256;
 
 /// A hash of the first bytes of a schema's text.
 fn head_hash(b: &[u8]) -> u64 {

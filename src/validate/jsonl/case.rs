@@ -170,7 +170,10 @@ impl<'a> RawCase<'a> {
                     }
                     self.read_args_value(which, p)?;
                 }
-                ("schema", _) => self.read_schema(p, cache)?,
+                ("schema", _) => {
+                    let new_prefix = prefixes.is_some() && !self.late_now();
+                    self.read_schema(p, cache, new_prefix)?
+                }
                 ("required", _) => {
                     if self.seen_required {
                         return Err(repeated("required"));
@@ -199,13 +202,25 @@ impl<'a> RawCase<'a> {
 
     /// After the args, a schema or required list is not the prefix's.
     fn note_late(&mut self) {
-        if self.args.is_some() || self.args_text.is_some() {
+        if self.late_now() {
             self.late = true;
         }
     }
 
+    /// Have the args been read (so a member read now comes after them)?
+    fn late_now(&self) -> bool {
+        self.args.is_some() || self.args_text.is_some()
+    }
+
     /// The `schema` member: its raw text, matched against the cache before it is parsed.
-    fn read_schema(&mut self, p: &mut Parser<'a>, cache: &Cache) -> Result<(), CaseError> {
+    /// `new_prefix`: the line did not start as an earlier one did, and its args are still
+    /// to come (so its schema is mostly new).
+    fn read_schema(
+        &mut self,
+        p: &mut Parser<'a>,
+        cache: &Cache,
+        new_prefix: bool,
+    ) -> Result<(), CaseError> {
         if self.schema_text.is_some() {
             return Err(repeated("schema"));
         }
@@ -223,9 +238,12 @@ impl<'a> RawCase<'a> {
         // An older one: its bytes found by matching brackets, then looked up by text
         // (unless no schema kept starts as this one does: then it is new).
         let at = p.offset();
-        if cache.may_hold(p.ahead(super::cache::HEAD))
-            && let Some(raw) = p.skip_raw()
-        {
+        let may_hold = if new_prefix {
+            cache.may_hold_long(p.ahead(super::cache::LONG_HEAD))
+        } else {
+            cache.may_hold(p.ahead(super::cache::HEAD))
+        };
+        if may_hold && let Some(raw) = p.skip_raw() {
             if let Some(i) = cache.with_text(raw).next() {
                 self.schema_hit = Some(i);
                 self.schema_text = Some(raw);

@@ -277,6 +277,40 @@ fn schemas_after_a_changing_member_are_found_again_or_read_new() {
 }
 
 #[test]
+fn long_schemas_on_new_prefixes_are_found_again_or_read_new() {
+    // Two declarations alike in their first 256 bytes and more (told apart only at the end),
+    // a short one, each line on a prefix of its own (its `id` comes first), and then with
+    // the args first: whether a schema is looked up before it is read or read at once,
+    // every line gets its own verdict.
+    let words = "a word ".repeat(40);
+    let long = format!(
+        r#"{{"type": "object", "description": "{words}", "properties": {{"q": {{"type": "string"}}}}, "required": ["q"]}}"#
+    );
+    let alike = long.replace(r#"["q"]"#, "[]");
+    assert!(long.len() > 256 && long[..256] == alike[..256]);
+    let short = r#"{"type": "object", "required": ["n"]}"#;
+    let mut input = String::new();
+    for (i, schema) in [&long, &alike, &long, short, &alike, short]
+        .iter()
+        .enumerate()
+    {
+        for args in [r#"{"q": "a"}"#, "{}", r#"{"q": 1}"#] {
+            input.push_str(&format!(
+                "{{\"id\": {i}, \"schema\": {schema}, \"args\": {args}}}\n"
+            ));
+            input.push_str(&format!("{{\"args\": {args}, \"schema\": {schema}}}\n"));
+        }
+    }
+    let got = same_as_alone(&input, false);
+    assert_eq!(got.len(), 36);
+    let missing_q = r#"{"ok": false, "error": "missing required arg: q"}"#;
+    let passed = r#"{"ok": true, "error": ""}"#;
+    // `long` requires q, `alike` does not, whichever was seen first.
+    assert_eq!([&got[2], &got[3], &got[14], &got[15]], [missing_q; 4]);
+    assert_eq!([&got[8], &got[9], &got[26], &got[27]], [passed; 4]);
+}
+
+#[test]
 fn nested_args_that_pass_are_judged_from_their_bytes() {
     let schema = r#"{"schema": {"name": "find", "inputSchema": {"type": "object", "properties": {"filter": {"type": "object", "properties": {"since": {"type": "string", "format": "date"}}, "required": ["since"]}, "tags": {"type": "array", "items": {"enum": ["a", "b"]}}}}}, "args": "#;
     let args = [
