@@ -201,3 +201,43 @@ fn bad_trace_blocks_are_errors() {
         .unwrap();
     assert!(e.contains("scenario=NAME"), "{e}");
 }
+
+/// The trace block drawn at 80x40 before it is played, with keys (`active`) or not.
+fn at_start(t: &dyn BlockWidget, active: bool) -> String {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use tooldojo::tui::blocks::RenderCtx;
+    let area = Rect::new(0, 0, 80, 40);
+    let mut buf = Buffer::empty(area);
+    let theme = Theme::new(ThemeName::Default, false);
+    let ctx = RenderCtx {
+        theme: &theme,
+        focused: true,
+        active,
+        demo: false,
+    };
+    t.render(area, &mut buf, &ctx);
+    tooldojo::text::cell_text(&buf)
+}
+
+#[test]
+fn the_line_at_the_start_names_the_keys_that_play_the_run_where_it_is() {
+    let page = trace("partial-success");
+    // On a page, the block takes the keys on Enter; then Space and the arrows are its own.
+    let screen = at_start(page.as_ref(), false);
+    assert!(
+        screen.contains("at the start: Enter, then Space plays and ←/→ steps"),
+        "{screen}"
+    );
+    let screen = at_start(page.as_ref(), true);
+    assert!(
+        screen.contains("at the start: Space plays, ←/→ steps"),
+        "{screen}"
+    );
+    // Shown to a room, the arrows move between the page's steps: only Space is named.
+    let mut room = trace("partial-success");
+    room.show_to_room();
+    let screen = at_start(room.as_ref(), false);
+    assert!(screen.contains("at the start: Space plays"), "{screen}");
+    assert!(!screen.contains("steps"), "{screen}");
+}

@@ -12,6 +12,7 @@ use serde_json::json;
 use tooldojo::orchestrator::Category;
 use tooldojo::replay::warn::WarnKind;
 use tooldojo::replay::{CallSpec, Clock, ResultSpec, Run, RunBuilder, TurnSpec, Validation};
+use tooldojo::tui::player::panes::StartKeys;
 use tooldojo::tui::player::{Player, frame, inline};
 use tooldojo::tui::theme::{Theme, ThemeName};
 
@@ -89,7 +90,13 @@ fn frames(theme: &Theme, w: u16, h: u16) -> Vec<String> {
         out.push(tooldojo::text::screen_text(&buf));
     }
     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
-    inline::render(&p, p.tl.end_ms, buf.area, &mut buf, theme);
+    inline::render(
+        &p,
+        (p.tl.end_ms, StartKeys::Player),
+        buf.area,
+        &mut buf,
+        theme,
+    );
     assert_eq!(raw_in(&buf), Vec::<char>::new(), "inline at {w}x{h}");
     out.push(tooldojo::text::screen_text(&buf));
     out

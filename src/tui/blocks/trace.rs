@@ -14,6 +14,7 @@ use crate::orchestrator::{Category, EventKind};
 use crate::sanitize::clean;
 use crate::tui::blocks::common::{self, frame, is_char, is_left, is_right, plain};
 use crate::tui::blocks::{BlockEnv, BlockOutcome, BlockWidget, KeyHint, RenderCtx};
+use crate::tui::player::panes::StartKeys;
 use crate::tui::player::{Player, inline};
 use crate::tui::theme::{Theme, ThemeName};
 
@@ -341,7 +342,14 @@ impl BlockWidget for TraceWidget {
         if inner.is_empty() {
             return;
         }
-        inline::render(&self.player, self.clock_ms, inner, buf, theme);
+        let keys = if ctx.active {
+            StartKeys::Player
+        } else if self.room {
+            StartKeys::Room
+        } else {
+            StartKeys::Page
+        };
+        inline::render(&self.player, (self.clock_ms, keys), inner, buf, theme);
     }
 
     fn full_screen(&self) -> Option<Player> {

@@ -243,7 +243,8 @@ fn body(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme) {
     } else if ended {
         end_view(p, rest, &end_lines, buf, th, g);
     } else {
-        let mut lines = panes::events(&p.tl, t, rest.height as usize, rest.width as usize, th, g);
+        let size = (rest.height as usize, rest.width as usize);
+        let mut lines = panes::events(&p.tl, t, size, panes::StartKeys::Player, th, g);
         if !wide && t == 0 {
             // At the start the room reads what to watch for: the note where it fits, else
             // where to find it.
@@ -369,14 +370,8 @@ fn end_view(
     let y = (y + lines.len() as u16).min(bottom);
     if bottom > y + 1 {
         let ev = Rect::new(area.x, y + 1, area.width, bottom - y - 1);
-        let lines = panes::events(
-            &p.tl,
-            p.t_ms(),
-            ev.height as usize,
-            ev.width as usize,
-            th,
-            g,
-        );
+        let size = (ev.height as usize, ev.width as usize);
+        let lines = panes::events(&p.tl, p.t_ms(), size, panes::StartKeys::Player, th, g);
         draw_lines(ev, buf, &lines, 0);
     }
 }

@@ -12,6 +12,7 @@ use crate::tui::theme::Theme;
 
 use super::Player;
 use super::glyphs::Glyphs;
+use super::panes::StartKeys;
 use super::timeline::{TimelineView, rows_wanted};
 use super::{gauges, panes};
 
@@ -50,14 +51,20 @@ pub fn height(p: &Player, width: u16, th: &Theme) -> u16 {
 }
 
 /// The lines under the gauges: the latest events, or at the end the stop and the summary.
-fn tail_lines(p: &Player, t: u64, width: u16, height: u16, th: &Theme) -> Vec<Line<'static>> {
+fn tail_lines(
+    p: &Player,
+    t: u64,
+    (width, height): (u16, u16),
+    keys: StartKeys,
+    th: &Theme,
+) -> Vec<Line<'static>> {
     let g = Glyphs::for_theme(th);
     if t >= p.tl.end_ms {
         let mut lines = vec![panes::stop_line(&p.tl, th, g)];
         lines.extend(panes::end_lines(&p.tl, width as usize, th, g));
         lines
     } else {
-        panes::events(&p.tl, t, height as usize, width as usize, th, g)
+        panes::events(&p.tl, t, (height as usize, width as usize), keys, th, g)
     }
 }
 
@@ -67,7 +74,8 @@ pub fn focus_row(p: &Player, t: u64, width: u16, th: &Theme) -> u16 {
     let top = note_lines(p, width, th).len() as u16
         + timeline_rows(p)
         + gauge_lines(p, width, th).len() as u16;
-    let lines = tail_lines(p, t, width, TAIL_ROWS, th);
+    // The line naming the keys is one line whichever keys it names.
+    let lines = tail_lines(p, t, (width, TAIL_ROWS), StartKeys::Player, th);
     let at = if t >= p.tl.end_ms {
         0
     } else {
@@ -83,8 +91,8 @@ pub fn focus_row(p: &Player, t: u64, width: u16, th: &Theme) -> u16 {
     top + (at as u16).min(TAIL_ROWS - 1)
 }
 
-/// Draw the inline player at virtual time `t` into `area`.
-pub fn render(p: &Player, t: u64, area: Rect, buf: &mut Buffer, th: &Theme) {
+/// Draw the inline player at virtual time `t` into `area`; `keys`: which keys play it.
+pub fn render(p: &Player, (t, keys): (u64, StartKeys), area: Rect, buf: &mut Buffer, th: &Theme) {
     let area = area.intersection(buf.area);
     if area.is_empty() {
         return;
@@ -114,6 +122,6 @@ pub fn render(p: &Player, t: u64, area: Rect, buf: &mut Buffer, th: &Theme) {
     draw_lines(Rect::new(area.x, y, area.width, gh), buf, &gauges, 0);
     y += gh;
     let tail = Rect::new(area.x, y, area.width, bottom - y);
-    let lines = tail_lines(p, t, tail.width, tail.height, th);
+    let lines = tail_lines(p, t, (tail.width, tail.height), keys, th);
     draw_lines(tail, buf, &lines, 0);
 }

@@ -247,13 +247,40 @@ fn attempts(
     }
 }
 
+/// Which keys play the run where its events are shown: what the line at its start says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartKeys {
+    /// The player's own: Space plays, Left/Right step (the full-screen player, a trace
+    /// block that has the keys).
+    Player,
+    /// A trace block on a page that does not have the keys yet: Enter gives them to it.
+    Page,
+    /// A trace block shown to a room that does not have the keys: the presenter's Space
+    /// plays it (Left/Right move between steps of the page).
+    Room,
+}
+
+impl StartKeys {
+    /// The line shown before the run is played (always one line).
+    fn hint(self, gl: &Glyphs) -> String {
+        match self {
+            StartKeys::Player => format!("at the start: Space plays, {} steps", gl.left_right),
+            StartKeys::Page => format!(
+                "at the start: Enter, then Space plays and {} steps",
+                gl.left_right
+            ),
+            StartKeys::Room => "at the start: Space plays".to_owned(),
+        }
+    }
+}
+
 /// The events up to `t`, newest last; the newest wrapped in full, the others on one line.
-/// Warnings that are true by `t` come first.
+/// Warnings that are true by `t` come first; before anything happened, which keys play it.
 pub fn events(
     tl: &Run,
     t: u64,
-    height: usize,
-    width: usize,
+    (height, width): (usize, usize),
+    keys: StartKeys,
     th: &Theme,
     gl: &Glyphs,
 ) -> Vec<Line<'static>> {
@@ -295,10 +322,7 @@ pub fn events(
     }
     let n = tl.events_until(t);
     if t == 0 {
-        out.push(Line::from(Span::styled(
-            format!("at the start: Space plays, {} steps", gl.left_right),
-            th.dim,
-        )));
+        out.push(Line::from(Span::styled(keys.hint(gl), th.dim)));
     }
     if n == 0 {
         return out;
