@@ -95,7 +95,9 @@ pub fn help_lines(app: &App) -> Vec<HelpRow> {
         Context::BlockFocused => cmds.extend(page(Context::Reader)),
         // So does one an entered block leaves alone, unless it takes text (then every key
         // types); Enter and Esc stay the block's.
-        Context::BlockActive if !typing => cmds.extend(
+        // Typing, Ctrl-Z undoes in the block's editor rather than suspending the app.
+        Context::BlockActive if typing => cmds.retain(|(c, _)| c.action != Action::Suspend),
+        Context::BlockActive => cmds.extend(
             page(Context::BlockFocused)
                 .chain(page(Context::Reader))
                 .filter(|(c, _)| !matches!(c.action, Action::Activate | Action::Back)),

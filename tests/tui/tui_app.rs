@@ -111,6 +111,26 @@ fn ctrl_c_quits_even_inside_a_text_block() {
 }
 
 #[test]
+fn ctrl_z_undoes_in_a_text_block_and_suspends_anywhere_else() {
+    let mut app = new_app(80, 24, ThemeName::Default, false);
+    app.replace_widget(0, Fake::boxed(6, true));
+    let _ = press(&mut app, "<Tab><Enter>");
+    assert!(app.active());
+    // Typing, the key is the block's (a real editor undoes on it).
+    assert_ne!(press(&mut app, "<C-z>"), vec![Update::Suspend]);
+    assert!(screen(&app).contains("typed=z"), "{}", screen(&app));
+    let _ = press(&mut app, "?");
+    let _ = press(&mut app, "<Esc>");
+    assert_eq!(press(&mut app, "<C-z>"), vec![Update::Suspend]);
+    // A block entered that takes no text leaves it to the app.
+    let mut app = new_app(80, 24, ThemeName::Default, false);
+    app.replace_widget(0, Fake::boxed(6, false));
+    let _ = press(&mut app, "<Tab><Enter>");
+    assert!(app.active());
+    assert_eq!(press(&mut app, "<C-z>"), vec![Update::Suspend]);
+}
+
+#[test]
 fn tall_blocks_scroll_through_the_view() {
     let mut app = new_app(80, 24, ThemeName::Default, false);
     app.replace_widget(0, Fake::boxed(60, false));

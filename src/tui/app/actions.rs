@@ -91,8 +91,11 @@ impl App {
 
     /// A key while block `i` is entered: the block's own keys first, page keys after.
     fn key_to_entered_block(&mut self, i: usize, key: KeyEvent) -> Update {
+        // A block that takes text takes Ctrl-Z too: its editor undoes (as Ctrl-U does).
+        let typing = self.blocks.widget(i).is_some_and(|w| w.captures_text());
         if let Some(c) = keys::lookup(Context::BlockActive, &key)
             && c.action != Action::Back
+            && !(typing && c.action == Action::Suspend)
         {
             return self.apply(c.action);
         }

@@ -227,7 +227,7 @@ impl ExplainWidget {
         if self.editing {
             return wrap_prefixed(
                 Vec::new(),
-                "Typing: Esc stops editing; Ctrl+U undoes.",
+                "Typing: Esc stops editing; Ctrl+U (or Ctrl+Z) undoes.",
                 width,
                 theme.dim,
             );

@@ -31,7 +31,8 @@ impl Drill {
         if ctrl(&key, 'c') {
             return DrillUpdate::Quit;
         }
-        if ctrl(&key, 'z') {
+        // While an answer is being typed, Ctrl-Z undoes (as Ctrl-U does).
+        if ctrl(&key, 'z') && !self.editing {
             return DrillUpdate::Suspend;
         }
         if self.editing {

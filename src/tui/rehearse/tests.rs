@@ -758,3 +758,26 @@ fn ctrl_s_skips_an_explanation_while_typing_and_the_bar_says_so() {
         a.given
     );
 }
+
+#[test]
+fn ctrl_z_undoes_while_typing_and_suspends_otherwise() {
+    let p = pool();
+    let mut d = Drill::new(cfg(7), &p, &[], BTreeMap::new(), None);
+    let _ = to_explain(&mut d);
+    let at = d.current();
+    for c in "budgets".chars() {
+        let _ = d.on_key(key(c));
+    }
+    let ctrl_z = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL);
+    assert_eq!(d.on_key(ctrl_z), DrillUpdate::Redraw, "typing: an undo");
+    let _ = d.on_key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+    let a = d.answers().iter().find(|a| a.index == at).unwrap();
+    assert!(
+        matches!(&a.given, Given::Skipped { text } if text != "budgets"),
+        "the last typing was undone: {:?}",
+        a.given
+    );
+    let _ = d.on_key(esc());
+    assert!(!d.editing());
+    assert_eq!(d.on_key(ctrl_z), DrillUpdate::Suspend);
+}

@@ -269,7 +269,8 @@ impl ToolsScreen {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
             KeyCode::Char('c') if ctrl => return ToolsUpdate::Quit,
-            KeyCode::Char('z') if ctrl => return ToolsUpdate::Suspend,
+            // While the arguments are being typed, Ctrl-Z undoes (as Ctrl-U does).
+            KeyCode::Char('z') if ctrl && !self.takes_text() => return ToolsUpdate::Suspend,
             _ => {}
         }
         if self.help {

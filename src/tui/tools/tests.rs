@@ -376,3 +376,19 @@ fn a_playground_measured_before_its_first_draw_in_ascii_keeps_its_last_line() {
     assert!(last[0].contains("empty object"), "{text}");
     assert!(last[2].contains("-> OK let through"), "{text}");
 }
+
+#[test]
+fn ctrl_z_undoes_while_the_arguments_are_typed_and_suspends_otherwise() {
+    let mut s = screen();
+    let ctrl_z = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL);
+    assert!(matches!(s.on_key(ctrl_z), ToolsUpdate::Suspend));
+    let _ = s.on_key(key(KeyCode::Char('p')));
+    assert_eq!(s.mode_name(), "playground");
+    let _ = s.on_key(key(KeyCode::Char('e')));
+    assert!(s.takes_text(), "e starts typing the arguments");
+    assert!(!matches!(s.on_key(ctrl_z), ToolsUpdate::Suspend));
+    assert!(s.takes_text(), "still typing after the undo");
+    let _ = s.on_key(key(KeyCode::Esc));
+    assert!(!s.takes_text());
+    assert!(matches!(s.on_key(ctrl_z), ToolsUpdate::Suspend));
+}

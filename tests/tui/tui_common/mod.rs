@@ -100,7 +100,7 @@ pub fn new_app(w: u16, h: u16, name: ThemeName, ascii: bool) -> App {
 }
 
 /// Press keys given as a script: single characters, or `<Tab>`, `<S-Tab>`, `<Esc>`,
-/// `<Enter>`, `<Down>`, `<Up>`, `<Left>`, `<PgDn>`, `<PgUp>`, `<C-c>`.
+/// `<Enter>`, `<Down>`, `<Up>`, `<Left>`, `<PgDn>`, `<PgUp>`, `<C-c>`, `<C-z>`.
 pub fn press(app: &mut App, script: &str) -> Vec<Update> {
     let mut out = Vec::new();
     let mut rest = script;
@@ -119,6 +119,7 @@ pub fn press(app: &mut App, script: &str) -> Vec<Update> {
                 "PgDn" => KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE),
                 "PgUp" => KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE),
                 "C-c" => KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+                "C-z" => KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL),
                 other => panic!("unknown key <{other}>"),
             };
             (key, &rest[end + 1..])
