@@ -82,6 +82,14 @@ impl Grading {
         *self = Grading::Grade(Box::new(LiveGrader::new(file, lang, rows, titles, notify)));
     }
 
+    /// What grading will need, while it asks before writing a starter.
+    pub(crate) fn pending(&self) -> Option<&Pending> {
+        match self {
+            Grading::Ask(p) => Some(p),
+            Grading::Grade(_) => None,
+        }
+    }
+
     /// The grader, once it grades a file.
     pub(crate) fn grader(&self) -> Option<&LiveGrader> {
         match self {

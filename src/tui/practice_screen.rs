@@ -12,7 +12,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use crate::practice::{Lang, Row, starter};
+use crate::practice::{Function, Lang, Row, starter};
 use crate::text::wrap;
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, text_popup};
@@ -128,6 +128,44 @@ fn ask_note(dir: &Path) -> String {
         shown_path(dir),
         shown_path(&file)
     )
+}
+
+/// Under the question asked before a starter is written: what grading it will take, and
+/// the starter itself (the functions to fill in and their rules), so the learner knows what
+/// Enter writes before it is written.
+fn starter_lines(rows: &[Row], t: &Theme, width: usize) -> Vec<Line<'static>> {
+    let count = |f: Function| rows.iter().filter(|r| r.function == f).count();
+    let graded = format!(
+        "Then every save grades it on {} rows: {} for {} and {} for {}. A function you delete \
+         is not graded.",
+        rows.len(),
+        count(Function::Validate),
+        Function::Validate.name(false),
+        count(Function::Execute),
+        Function::Execute.name(false),
+    );
+    let mut out = vec![Line::default()];
+    out.extend(
+        wrap(&graded, width)
+            .into_iter()
+            .map(|l| Line::styled(l, t.base)),
+    );
+    out.push(Line::default());
+    let file = starter::file_name(Lang::Python);
+    out.push(Line::styled(format!("The starter, {file}:"), t.heading));
+    // Code as it is written; a line too long for the window goes on under its indent.
+    for line in starter::text(Lang::Python).lines() {
+        if crate::text::width(line) + 2 <= width {
+            out.push(Line::styled(format!("  {line}"), t.dim));
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let pad = " ".repeat(2 + indent);
+        for piece in wrap(line.trim_start(), width.saturating_sub(pad.len()).max(8)) {
+            out.push(Line::styled(format!("{pad}{piece}"), t.dim));
+        }
+    }
+    out
 }
 
 impl PracticeScreen {
@@ -264,6 +302,9 @@ impl PracticeScreen {
             .flat_map(|para| wrap(para, w))
             .map(|l| Line::styled(l, t.base))
             .collect();
+        if let Some(p) = self.stage.pending() {
+            lines.extend(starter_lines(&p.rows, t, w));
+        }
         if let Some(g) = self.grader() {
             if let Some(why) = g.unwatched() {
                 lines.push(Line::styled(why.to_owned(), t.warn));
@@ -359,6 +400,42 @@ mod tests {
         s.drawn.set((20, 10));
         let _ = s.on_key(key(KeyCode::Char('k')));
         assert_eq!(s.scroll, 9);
+    }
+
+    #[test]
+    fn before_it_writes_a_starter_it_shows_the_starter_and_what_it_will_grade() {
+        let dir = tempfile::tempdir().unwrap();
+        let rows = crate::practice::cases::load(&crate::content::Content::embedded()).unwrap();
+        let validate = rows
+            .iter()
+            .filter(|r| r.function == Function::Validate)
+            .count();
+        let s = PracticeScreen::open(dir.path(), rows.clone(), BTreeMap::new(), None);
+        assert!(s.asking());
+        let mut buf = Buffer::empty(Rect::new(0, 0, 120, 60));
+        let theme = Theme::new(crate::tui::theme::ThemeName::Default, false);
+        s.render(buf.area, &mut buf, &theme, false);
+        let text = crate::text::screen_text(&buf);
+        let counts = format!(
+            "on {} rows: {validate} for validate_tool_args and {} for execute_tool",
+            rows.len(),
+            rows.len() - validate
+        );
+        assert!(text.contains(&counts), "{text}");
+        assert!(text.contains("The starter, solution.py:"), "{text}");
+        // The code as the file will hold it, spaces and all.
+        assert!(
+            text.contains("  def execute_tool(name, args, context, records):"),
+            "{text}"
+        );
+        assert!(
+            text.contains("#   tooldojo practice THIS_FILE   "),
+            "{text}"
+        );
+        assert!(
+            !dir.path().join("solution.py").exists(),
+            "nothing written yet"
+        );
     }
 
     #[test]
