@@ -106,6 +106,60 @@ impl Grading {
     }
 }
 
+/// Under the question a grading screen asks before it writes a starter: how many rows every
+/// save will grade, for each function, and the starter itself (`file`, `text`) as the file
+/// will hold it, so the learner knows what Enter writes before it is written. Code lines are
+/// kept as written; one too long for `width` goes on under its indent.
+pub(crate) fn starter_lines(
+    rows: &[Row],
+    lang: Lang,
+    (file, text): (&str, &str),
+    t: &Theme,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let per: Vec<(usize, &str)> = (Function::ALL.iter())
+        .map(|&f| {
+            (
+                rows.iter().filter(|r| r.function == f).count(),
+                f.name(lang.is_js()),
+            )
+        })
+        .filter(|&(n, _)| n > 0)
+        .collect();
+    let graded = match per.as_slice() {
+        [] => "There are no rows to grade it on.".to_owned(),
+        [(n, name)] => format!("Then every save grades it on {n} rows for {name}."),
+        many => {
+            let each: Vec<String> = many.iter().map(|(n, f)| format!("{n} for {f}")).collect();
+            format!(
+                "Then every save grades it on {} rows: {}. A function you delete is not graded.",
+                rows.len(),
+                each.join(" and ")
+            )
+        }
+    };
+    let mut out = vec![Line::default()];
+    out.extend(
+        wrap(&graded, width)
+            .into_iter()
+            .map(|l| Line::styled(l, t.base)),
+    );
+    out.push(Line::default());
+    out.push(Line::styled(format!("The starter, {file}:"), t.heading));
+    for line in text.lines() {
+        if crate::text::width(line) + 2 <= width {
+            out.push(Line::styled(format!("  {line}"), t.dim));
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let pad = " ".repeat(2 + indent);
+        for piece in wrap(line.trim_start(), width.saturating_sub(pad.len()).max(8)) {
+            out.push(Line::styled(format!("{pad}{piece}"), t.dim));
+        }
+    }
+    out
+}
+
 /// A path as a grading screen shows it: whole, cleaned for the terminal.
 pub(crate) fn shown_path(path: &Path) -> String {
     clean(&path.display().to_string(), false)

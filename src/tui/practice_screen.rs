@@ -12,11 +12,13 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use crate::practice::{Function, Lang, Row, starter};
+use crate::practice::{Lang, Row, starter};
 use crate::text::wrap;
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, text_popup};
-use crate::tui::grader::{Grading, LiveGrader, Notify, Pending, shown_path, status_lines};
+use crate::tui::grader::{
+    Grading, LiveGrader, Notify, Pending, shown_path, starter_lines, status_lines,
+};
 use crate::tui::keys::{is_char, is_down, is_up, plain};
 use crate::tui::theme::Theme;
 
@@ -128,44 +130,6 @@ fn ask_note(dir: &Path) -> String {
         shown_path(dir),
         shown_path(&file)
     )
-}
-
-/// Under the question asked before a starter is written: what grading it will take, and
-/// the starter itself (the functions to fill in and their rules), so the learner knows what
-/// Enter writes before it is written.
-fn starter_lines(rows: &[Row], t: &Theme, width: usize) -> Vec<Line<'static>> {
-    let count = |f: Function| rows.iter().filter(|r| r.function == f).count();
-    let graded = format!(
-        "Then every save grades it on {} rows: {} for {} and {} for {}. A function you delete \
-         is not graded.",
-        rows.len(),
-        count(Function::Validate),
-        Function::Validate.name(false),
-        count(Function::Execute),
-        Function::Execute.name(false),
-    );
-    let mut out = vec![Line::default()];
-    out.extend(
-        wrap(&graded, width)
-            .into_iter()
-            .map(|l| Line::styled(l, t.base)),
-    );
-    out.push(Line::default());
-    let file = starter::file_name(Lang::Python);
-    out.push(Line::styled(format!("The starter, {file}:"), t.heading));
-    // Code as it is written; a line too long for the window goes on under its indent.
-    for line in starter::text(Lang::Python).lines() {
-        if crate::text::width(line) + 2 <= width {
-            out.push(Line::styled(format!("  {line}"), t.dim));
-            continue;
-        }
-        let indent = line.len() - line.trim_start().len();
-        let pad = " ".repeat(2 + indent);
-        for piece in wrap(line.trim_start(), width.saturating_sub(pad.len()).max(8)) {
-            out.push(Line::styled(format!("{pad}{piece}"), t.dim));
-        }
-    }
-    out
 }
 
 impl PracticeScreen {
@@ -303,7 +267,9 @@ impl PracticeScreen {
             .map(|l| Line::styled(l, t.base))
             .collect();
         if let Some(p) = self.stage.pending() {
-            lines.extend(starter_lines(&p.rows, t, w));
+            let file = starter::file_name(Lang::Python);
+            let starter = (file, starter::text(Lang::Python));
+            lines.extend(starter_lines(&p.rows, Lang::Python, starter, t, w));
         }
         if let Some(g) = self.grader() {
             if let Some(why) = g.unwatched() {
@@ -408,7 +374,7 @@ mod tests {
         let rows = crate::practice::cases::load(&crate::content::Content::embedded()).unwrap();
         let validate = rows
             .iter()
-            .filter(|r| r.function == Function::Validate)
+            .filter(|r| r.function == crate::practice::Function::Validate)
             .count();
         let s = PracticeScreen::open(dir.path(), rows.clone(), BTreeMap::new(), None);
         assert!(s.asking());

@@ -439,6 +439,18 @@ fn the_write_it_round_asks_with_the_whole_path_and_a_skip_writes_nothing() {
     let shown = draw_text(&d, 120, 35);
     assert!(shown.contains(&whole), "{shown}");
     assert!(shown.contains("Enter write the starter"), "{shown}");
+    // Under the question: what every save grades, and the starter as the file would hold it.
+    let tall = draw_text(&d, 120, 60);
+    assert!(tall.contains("rows for validate_tool_args."), "{tall}");
+    assert!(
+        tall.contains("The starter, tooldojo-rehearsal-2.py:"),
+        "{tall}"
+    );
+    assert!(
+        tall.contains("  def validate_tool_args(schema, required, args):"),
+        "{tall}"
+    );
+    assert!(!tall.contains("def execute_tool"), "one function: {tall}");
     // Esc asks before leaving the drill; carrying on, the question is still there.
     let _ = d.on_key(key(KeyCode::Esc));
     assert!(d.confirming_quit());

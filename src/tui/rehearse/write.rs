@@ -12,7 +12,9 @@ use crate::course::rehearsal::{Failing, Given};
 use crate::practice::{Function, Lang, Row, starter};
 use crate::safe_file::WriteError;
 use crate::text::wrap;
-use crate::tui::grader::{Grading, LiveGrader, Notify, Pending, shown_path, status_lines};
+use crate::tui::grader::{
+    Grading, LiveGrader, Notify, Pending, shown_path, starter_lines, status_lines,
+};
 use crate::tui::theme::Theme;
 
 /// The round's starter: a header naming the one function graded and how the drill grades
@@ -224,6 +226,19 @@ impl WriteRound {
                 .flat_map(|para| wrap(para, w))
                 .map(|l| Line::styled(l, t.base)),
         );
+        if let Grading::Ask(pending) = &self.stage {
+            let file = (self.file.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = drill_starter(self.lang, self.function);
+            out.extend(starter_lines(
+                &pending.rows,
+                self.lang,
+                (&file, &text),
+                t,
+                w,
+            ));
+        }
         let Some(grader) = self.grader() else {
             return out;
         };
