@@ -83,10 +83,8 @@ pub(crate) fn run(args: ToolsArgs, content: &super::ContentArgs) -> super::CliRe
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut sum = Summary::default();
     let written = if args.json {
-        if args.fail_on_traps {
-            (0..set.tools.len()).for_each(|i| sum.add(&Report::of(&set, i)));
-        }
-        report::json_lines(&set).try_for_each(|line| writeln!(out, "{}", dumps(&line)))
+        report::json_lines(&set, |r| sum.add(r))
+            .try_for_each(|line| writeln!(out, "{}", dumps(&line)))
     } else {
         let mut numbers = false;
         write!(out, "{}", header(&name, &set))

@@ -121,8 +121,12 @@ pub fn skipped_json(set: &ToolSet, s: &Skipped) -> Value {
     })
 }
 
-/// Every line of `tools --json`, in file order (skipped entries where they stand).
-pub fn json_lines(set: &ToolSet) -> impl Iterator<Item = Value> + '_ {
+/// Every line of `tools --json`, in file order (skipped entries where they stand); `seen` is
+/// handed each declaration's report as its line is made.
+pub fn json_lines<'a>(
+    set: &'a ToolSet,
+    mut seen: impl FnMut(&Report<'_>) + 'a,
+) -> impl Iterator<Item = Value> + 'a {
     let mut tools = 0..set.tools.len();
     let mut skipped = set.skipped.iter().peekable();
     let mut next_tool = tools.next();
@@ -133,7 +137,9 @@ pub fn json_lines(set: &ToolSet) -> impl Iterator<Item = Value> + '_ {
             (Some(_), _) => {
                 let i = next_tool?;
                 next_tool = tools.next();
-                Some(Report::of(set, i).to_json())
+                let r = Report::of(set, i);
+                seen(&r);
+                Some(r.to_json())
             }
             (None, Some(_)) => skipped.next().map(|s| skipped_json(set, s)),
             (None, None) => None,

@@ -108,8 +108,8 @@ impl Grading {
 
 /// Under the question a grading screen asks before it writes a starter: how many rows every
 /// save will grade, for each function, and the starter itself (`file`, `text`) as the file
-/// will hold it, so the learner knows what Enter writes before it is written. Code lines are
-/// kept as written; one too long for `width` goes on under its indent.
+/// will hold it, so the learner knows what Enter writes before it is written. Code lines keep
+/// every space; one too long for `width` goes on under its indent.
 pub(crate) fn starter_lines(
     rows: &[Row],
     lang: Lang,
@@ -147,13 +147,9 @@ pub(crate) fn starter_lines(
     out.push(Line::default());
     out.push(Line::styled(format!("The starter, {file}:"), t.heading));
     for line in text.lines() {
-        if crate::text::width(line) + 2 <= width {
-            out.push(Line::styled(format!("  {line}"), t.dim));
-            continue;
-        }
         let indent = line.len() - line.trim_start().len();
         let pad = " ".repeat(2 + indent);
-        for piece in wrap(line.trim_start(), width.saturating_sub(pad.len()).max(8)) {
+        for piece in wrap_exact(line.trim_start(), width.saturating_sub(pad.len()).max(8)) {
             out.push(Line::styled(format!("{pad}{piece}"), t.dim));
         }
     }

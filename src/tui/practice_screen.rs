@@ -155,8 +155,9 @@ impl PracticeScreen {
             drawn: Cell::new((0, 0)),
             help: false,
         };
-        if find(dir).is_some() {
-            screen.start();
+        if let Some((file, lang, note)) = find(dir) {
+            screen.stage.grade(file, lang);
+            screen.note = note;
         }
         screen
     }
@@ -260,10 +261,8 @@ impl PracticeScreen {
         };
         buf.set_line(head.x, head.y, &Line::styled(title, t.heading), head.width);
         let w = usize::from(body.width);
-        let mut lines: Vec<Line> = self
-            .note
-            .split('\n')
-            .flat_map(|para| wrap(para, w))
+        let mut lines: Vec<Line> = wrap(&self.note, w)
+            .into_iter()
             .map(|l| Line::styled(l, t.base))
             .collect();
         if let Some(p) = self.stage.pending() {

@@ -232,12 +232,7 @@ fn audit_screen(
     lessons: UserResult<Vec<LessonEntry>>,
     size: Rect,
 ) -> Result<App, UserError> {
-    let file = env.content.fixtures.read(crate::content::AUDIT_EXAMPLE)?;
-    let listing = crate::audit::listing::Listing::from_text(
-        &file.display,
-        file.text.into(),
-        crate::audit::Limits::default(),
-    );
+    let listing = crate::tui::app::example_log(&env.content)?;
     let mut app = App::new(opts, env, lessons, Progress::default(), size);
     app.set_audit_log(listing);
     let _ = app.open_audit_now();

@@ -10,6 +10,16 @@ use crate::audit::listing::Listing;
 use crate::tui::audit_screen::{AuditScreen, AuditUpdate};
 use crate::tui::player::PlayerOutcome;
 
+/// The shipped example log (named by its place among the fixtures), read with the default
+/// limits: what `A` opens without a log, and what `render audit` draws.
+pub(crate) fn example_log(
+    content: &crate::content::Content,
+) -> Result<Listing, crate::error::UserError> {
+    let file = content.fixtures.read(crate::content::AUDIT_EXAMPLE)?;
+    let limits = crate::audit::Limits::default();
+    Ok(Listing::from_text(&file.display, file.text.into(), limits))
+}
+
 impl App {
     /// The log `A` audits.
     pub fn set_audit_log(&mut self, listing: Listing) {
@@ -57,26 +67,14 @@ impl App {
         }
     }
 
-    /// The audit screen on the shipped example log (named by its place among the fixtures),
-    /// kept for `A` as a given log is.
+    /// The audit screen on the shipped example log, kept for `A` as a given log is.
     fn open_audit_example(&mut self) {
-        let file = match self
-            .env
-            .content
-            .fixtures
-            .read(crate::content::AUDIT_EXAMPLE)
-        {
-            Ok(file) => file,
-            Err(e) => {
-                self.status = Some(e.message);
-                return;
-            }
-        };
-        let limits = crate::audit::Limits::default();
-        let listing = Listing::from_text(&file.display, file.text.into(), limits);
-        self.open_screen(Screen::Audit(Box::new(AuditScreen::new(
-            listing, self.demo,
-        ))));
+        match example_log(&self.env.content) {
+            Ok(listing) => self.open_screen(Screen::Audit(Box::new(AuditScreen::new(
+                listing, self.demo,
+            )))),
+            Err(e) => self.status = Some(e.message),
+        }
     }
 
     /// Open the audit screen at start (`audit --tui`).

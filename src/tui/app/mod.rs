@@ -43,6 +43,7 @@ use crate::tui::blocks::{BlockEnv, BlockWidget, KeyHint};
 use crate::tui::keys::Context;
 use crate::tui::theme::{Theme, ThemeName};
 
+pub(crate) use audit::example_log;
 pub(crate) use layout::{PageView, SegKind};
 use slots::PageBlocks;
 pub(crate) use state::Slot;

@@ -221,9 +221,8 @@ impl WriteRound {
             t.heading,
         )];
         out.extend(
-            self.note
-                .split('\n')
-                .flat_map(|para| wrap(para, w))
+            wrap(&self.note, w)
+                .into_iter()
                 .map(|l| Line::styled(l, t.base)),
         );
         if let Grading::Ask(pending) = &self.stage {
