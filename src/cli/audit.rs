@@ -1,7 +1,8 @@
-//! `tooldojo audit FILE...|--example [--tools FILE] [--format F] [--limits turns=N,calls=N,repairs=N]
-//! [--json]`: every tool call in recorded conversations, checked again. Every file is opened
-//! before anything is printed, so a missing one exits 2 with nothing half written; a record
-//! that cannot be read is reported with its line and the run goes on.
+//! `tooldojo audit FILE...|--example [--tools FILE] [--format F]
+//! [--limits turns=N,calls=N,repairs=N] [--json]`: every tool call in recorded
+//! conversations, checked again. Every file is opened before anything is printed, so a
+//! missing one exits 2 with nothing half written; a record that cannot be read is reported
+//! with its line and the run goes on.
 
 use std::io::{self, Read};
 use std::process::ExitCode;

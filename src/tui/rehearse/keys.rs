@@ -1,7 +1,7 @@
 //! Keys of the drill. While the answer editor has the keys every key types (`q` and `s`
-//! too), `Esc` leaves it and `Ctrl-S` skips; otherwise the keys below act. `q` and `Esc` leave the drill (asking
-//! once while it runs): back to where it was opened, or out of the app when the drill is
-//! the whole app. `Ctrl-C` always quits.
+//! too), `Esc` leaves it, `Ctrl-S` skips and `Ctrl-Z` undoes; otherwise the keys below act.
+//! `q` and `Esc` leave the drill (asking once while it runs): back to where it was opened,
+//! or out of the app when the drill is the whole app. `Ctrl-C` always quits.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
