@@ -416,6 +416,9 @@ impl Editor {
             }
         }
         (&ta).render(inner, buf);
+        // Where the bottom border is free from: the cut note comes first, and the place
+        // in the text shows only where it does not run into the note.
+        let mut free = area.x + 1;
         if self.cut {
             // Said where the learner looks, until the next edit.
             let note = format!(" cut: holds {} KiB ", MAX_BYTES / 1024);
@@ -427,13 +430,14 @@ impl Editor {
                     &Line::styled(note, theme.warn),
                     w,
                 );
+                free = area.x + 2 + w;
             }
         }
         if rows > shown {
             let top = usize::from(ta.scroll_offset().0);
             let pos = format!(" {}-{} of {rows} ", top + 1, (top + shown).min(rows));
             let w = crate::text::width(&pos) as u16;
-            if w + 4 <= area.width {
+            if w + 4 <= area.width && area.right().saturating_sub(w + 1) > free {
                 let x = area.right().saturating_sub(w + 1);
                 buf.set_line(x, area.bottom() - 1, &Line::styled(pos, theme.dim), w);
             }
@@ -511,5 +515,30 @@ mod tests {
         assert!(e.reset());
         assert_eq!(e.text(), "{\"a\": 1}");
         assert_eq!(e.cursor(), (0, 8));
+    }
+
+    #[test]
+    fn a_narrow_box_says_it_was_cut_whole_before_it_says_where_it_is() {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Mono, false);
+        let mut e = Editor::new("");
+        assert_eq!(e.paste(&"x".repeat(2 * MAX_BYTES)), (true, true));
+        let bottom = |width: u16| {
+            let area = Rect::new(0, 0, width, 6);
+            let mut buf = Buffer::empty(area);
+            e.render(area, &mut buf, &theme, false, "arguments", false);
+            (0..width)
+                .map(|x| buf[(x, 5)].symbol().to_owned())
+                .collect::<String>()
+        };
+        // Room for both: the note on the left, the place in the text on the right.
+        let wide = bottom(60);
+        assert!(
+            wide.contains(" cut: holds 16 KiB ") && wide.contains(" of "),
+            "{wide}"
+        );
+        // Room for one: the note, whole.
+        let narrow = bottom(34);
+        assert!(narrow.contains(" cut: holds 16 KiB "), "{narrow}");
+        assert!(!narrow.contains(" of "), "{narrow}");
     }
 }

@@ -22,7 +22,7 @@ use crate::tui::blocks::editor::Editor;
 use crate::tui::blocks::panels::{self, Flip};
 use crate::tui::blocks::playground::side::{
     ARGS_LEAST, ARGS_SPARE, EDITOR_H, EDITOR_LEAST, WIDE, body_height, columns, draw_verdict,
-    editor_rows, rows_u16,
+    editor_rows, rows_u16, words_width,
 };
 use crate::tui::blocks::playground::{
     ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell,
@@ -98,6 +98,7 @@ impl ToolEngine {
     }
 
     fn result_lines(&self, t: &Theme, width: usize, off: Option<Rule>) -> Vec<Line<'static>> {
+        let width = words_width(width);
         let mut out = Vec::new();
         let name = crate::sanitize::clean(&self.name, false);
         match &self.run.first {

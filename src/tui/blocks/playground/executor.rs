@@ -13,7 +13,7 @@ use ratatui::text::{Line, Span};
 use serde_json::{Map, Value, json};
 
 use super::executor_run::{ExecRun, Stage, run_exec, run_exec_case};
-use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
+use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell, side};
 use crate::content::lessons::Block;
 use crate::executor::cases::ExecCase;
 use crate::executor::{Context, Record, Safeguard};
@@ -161,6 +161,7 @@ impl ExecutorEngine {
         width: usize,
         off: Option<Safeguard>,
     ) -> Vec<Line<'static>> {
+        let width = side::words_width(width);
         let mut out = Vec::new();
         let outcome = self.run.outcome();
         let ok = outcome == "ok";

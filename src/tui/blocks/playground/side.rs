@@ -127,9 +127,9 @@ fn parts(p: &RulesPanel, theme: &Theme, width: usize) -> Parts {
     Parts { rules, head, rows }
 }
 
-/// Columns the words of the side column `width` wide wrap in: a column short of the
-/// block's border keeps them off it.
-fn words_width(width: usize) -> usize {
+/// Columns the words of a part `width` wide wrap in: a column short of the block's
+/// border keeps them off it (a verdict, the rows that flip, the notes).
+pub(crate) fn words_width(width: usize) -> usize {
     width.saturating_sub(1)
 }
 
@@ -641,8 +641,7 @@ fn beside_rules(width: u16) -> u16 {
 
 /// The rows that flip, heading first, beside the switches in `width` columns.
 fn beside_flips(p: &RulesPanel, theme: &Theme, width: u16) -> Vec<Line<'static>> {
-    let fw = width.saturating_sub(beside_rules(width) + 1);
-    let fw = usize::from(fw);
+    let fw = words_width(usize::from(width.saturating_sub(beside_rules(width) + 1)));
     let (mut head, rows) = flips(p, theme, (fw, fw));
     head.extend(rows);
     head

@@ -14,7 +14,7 @@ use super::validator_run::{
     JsonError, VAL_STAGES, ValRun, load_named_schemas, parse_schema_text, run_validator,
     run_validator_case, schema_text, schema_text_at, stage_label,
 };
-use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell};
+use super::{ArgsInput, Canvas, Engine, KeyEffect, Panel, Playground, Shell, side};
 use crate::content::lessons::Block;
 use crate::tui::blocks::common::{
     self, is_char, is_left, is_right, verdict_line, verdict_lines, wrap_prefixed,
@@ -205,6 +205,7 @@ impl ValidatorEngine {
     }
 
     fn result_lines(&self, theme: &Theme, width: usize, off: Option<Rule>) -> Vec<Line<'static>> {
+        let width = side::words_width(width);
         let mut out = Vec::new();
         match &self.outcome {
             Outcome::SchemaError(msg) => {
