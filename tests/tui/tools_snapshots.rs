@@ -47,3 +47,26 @@ fn tools_playground_120x35() {
 fn tools_fixes_80x24() {
     insta::assert_snapshot!(render("tools:fixes", 80, 24, None, false));
 }
+
+/// In one column (under 110 columns) the arguments box takes the rows the verdict and the
+/// rules leave: no blank rows under the rules.
+#[test]
+fn tools_playground_100x30_fills_its_screen() {
+    let text = render("tools:playground", 100, 30, None, false);
+    let lines: Vec<&str> = text.lines().collect();
+    let bottom = lines.iter().rposition(|l| l.contains('╰')).unwrap();
+    let above = lines[bottom - 1];
+    assert!(above.contains("value constraints"), "{text}");
+    // The box holds the arguments and more than the least rows to type in.
+    let top = lines
+        .iter()
+        .position(|l| l.contains("╭ arguments"))
+        .unwrap();
+    let end = lines
+        .iter()
+        .skip(top)
+        .position(|l| l.contains("╰─"))
+        .unwrap();
+    assert!(end > 8, "{text}");
+    insta::assert_snapshot!(text);
+}

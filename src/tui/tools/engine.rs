@@ -214,10 +214,13 @@ impl ToolEngine {
 
     /// Rows of the arguments box in one column `width` wide when `room` rows are free
     /// for it: crowded when a rule is off and the rows that flip would not all show.
+    /// Otherwise it takes every free row: the playground fills its screen, and rows that
+    /// nothing else needs are room to type, not blank rows under the rules.
     fn narrow_rows(&self, shell: &Shell<Rule>, width: u16, room: u16) -> u16 {
         let full = self.args.full_height(width);
         let crowded = shell.off().is_some() && full.max(EDITOR_H) > room;
-        editor_rows(full, room, crowded)
+        let rows = editor_rows(full, room, crowded);
+        if crowded { rows } else { rows.max(room) }
     }
 
     /// Rows the verdict takes at `width` cells, in the marks of the last draw (ASCII
