@@ -290,7 +290,7 @@ impl Drill {
             .map(|h| format!("{:<6} {}", h.keys, h.what))
             .collect();
         let note = wrap(
-            "While you type an answer every key types, q and s included; Esc leaves the editor, Ctrl-S skips. Ctrl-C quits at once.",
+            "Typing an answer, every key types (q and s too): Esc leaves the editor, Ctrl-Z undoes, Ctrl-S skips. Ctrl-C quits at once.",
             44,
         );
         if let Some(marks) = marks {
