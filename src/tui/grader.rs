@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -146,11 +146,18 @@ pub(crate) fn starter_lines(
     );
     out.push(Line::default());
     out.push(Line::styled(format!("The starter, {file}:"), t.heading));
+    // A line too long for the width goes on under itself, marked in the gutter, so that
+    // the rest of a comment never reads as code.
+    let more = format!("{:<2}", t.sym.arrow);
     for line in text.lines() {
-        let indent = line.len() - line.trim_start().len();
-        let pad = " ".repeat(2 + indent);
-        for piece in wrap_exact(line.trim_start(), width.saturating_sub(pad.len()).max(8)) {
-            out.push(Line::styled(format!("{pad}{piece}"), t.dim));
+        let indent = " ".repeat(line.len() - line.trim_start().len());
+        let room = width.saturating_sub(2 + indent.len()).max(8);
+        for (i, piece) in wrap_exact(line.trim_start(), room).into_iter().enumerate() {
+            let gutter = if i == 0 { "  " } else { more.as_str() };
+            out.push(Line::from(vec![
+                Span::styled(gutter.to_owned(), t.base),
+                Span::styled(format!("{indent}{piece}"), t.dim),
+            ]));
         }
     }
     out
@@ -795,5 +802,36 @@ mod tests {
         let lines = shown(&g, false, 80);
         assert!(lines.iter().all(|l| !l.contains('\u{b7}')), "{lines:#?}");
         assert!(!lines.contains(&marks_legend(false)), "{lines:#?}");
+    }
+
+    #[test]
+    fn a_starter_line_too_long_goes_on_under_itself_marked_in_the_gutter() {
+        let text = "def f():\n    # run it with tooldojo practice THIS_FILE (add --watch to re-grade)\n    return 1\n";
+        for ascii in [false, true] {
+            let t = Theme::new(ThemeName::Mono, ascii);
+            let lines: Vec<String> = starter_lines(&[], Lang::Python, ("s.py", text), &t, 40)
+                .iter()
+                .map(|l| l.to_string())
+                .collect();
+            let at = lines.iter().position(|l| l == "  def f():").unwrap();
+            let code = &lines[at..];
+            assert_eq!(
+                code[1], "      # run it with tooldojo practice ",
+                "{code:?}"
+            );
+            // The rest of the comment: the gutter says it goes on, the indent is kept.
+            let mark = if ascii { "->" } else { "→ " };
+            assert_eq!(
+                code[2],
+                format!("{mark}    THIS_FILE (add --watch to "),
+                "{code:?}"
+            );
+            assert!(code[3].starts_with(mark), "{code:?}");
+            assert_eq!(code[4], "      return 1", "{code:?}");
+            assert!(
+                lines.iter().all(|l| crate::text::width(l) <= 40),
+                "{lines:?}"
+            );
+        }
     }
 }
