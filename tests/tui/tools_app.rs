@@ -239,6 +239,28 @@ fn long_trap_names_read_whole_at_80x24() {
 }
 
 #[test]
+fn a_trap_with_long_args_keeps_its_choices_on_screen_at_80x24() {
+    let mut a = app_on(example(), 80, 24, false);
+    // The predict table, on the row whose argument is 1000 characters long.
+    press(&mut a, "<Enter>");
+    for _ in 0..15 {
+        press(&mut a, "<Down>");
+    }
+    let text = screen(&a);
+    assert!(text.contains("over-long string (1000 chars)"), "{text}");
+    assert!(
+        text.contains("predict  ( ) 1 rejected  ( ) 2 let through"),
+        "{text}"
+    );
+    assert!(text.contains("lines in all (v shows it whole)"), "{text}");
+    // v shows the whole value, and again folds it.
+    press(&mut a, "v");
+    assert!(!screen(&a).contains("lines in all"), "{}", screen(&a));
+    press(&mut a, "v");
+    assert_eq!(screen(&a), text);
+}
+
+#[test]
 fn the_help_lists_the_keys_of_the_view_on_screen() {
     let mut a = app_on(example(), 80, 24, false);
     press(&mut a, "?");

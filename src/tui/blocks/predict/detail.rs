@@ -12,6 +12,19 @@ use super::PredictWidget;
 use super::cells::for_theme;
 use super::rows::{PromptField, Row};
 
+/// What `v` can show whole: a long named schema, a long JSON value, or both.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct LongFields {
+    pub(super) schema: bool,
+    pub(super) json: bool,
+}
+
+impl LongFields {
+    pub(super) fn any(self) -> bool {
+        self.schema || self.json
+    }
+}
+
 /// One outcome in the menu: (detail line, first column, end column, option index).
 pub(super) type MenuHit = (usize, usize, usize, usize);
 
@@ -21,6 +34,11 @@ const LABEL_W: usize = 9;
 /// A named schema longer than this many lines shows as its name (`v` shows it whole), so
 /// the row's arguments and choices stay on screen with it.
 const SHORT_SCHEMA: usize = 3;
+
+/// A JSON value (a row's arguments, what the code returned) longer than this many lines
+/// shows its first lines and how long it is (`v` shows it whole), so the outcome menu
+/// under it stays on screen.
+const SHORT_JSON: usize = 6;
 
 /// Which keys reach the block: only the page's (another block or the page has focus), the
 /// few a focused block takes (`v`; Enter enters it), or all of them once it is entered.
@@ -49,12 +67,35 @@ impl Pane<'_> {
         vec![Span::styled(format!("{name:<LABEL_W$}"), self.theme.dim)]
     }
 
-    /// A labelled value wrapped and coloured as JSON.
+    /// A labelled value wrapped and coloured as JSON: whole when it is short or asked
+    /// for, else its first lines and how many there are.
     fn json(&mut self, name: &str, text: &str) {
-        let text = &for_theme(text, self.theme.ascii);
-        let label = self.label(name);
-        let lines = common::wrap_json(label, text, self.width, self.theme);
+        let mut lines = json_lines(self.theme, name, text, self.width);
+        if self.schema_whole || lines.len() <= SHORT_JSON {
+            self.out.extend(lines);
+            return;
+        }
+        let n = lines.len();
+        lines.truncate(SHORT_JSON - 1);
         self.out.extend(lines);
+        let more = format!(
+            "{} {n} lines in all ({})",
+            self.theme.sym.ellipsis,
+            self.how_whole()
+        );
+        let indent = vec![Span::raw(" ".repeat(LABEL_W))];
+        let more = wrap_prefixed(indent, &more, self.width, self.theme.dim);
+        self.out.extend(more);
+    }
+
+    /// How to show a folded value whole: `v` reaches a block with focus only; the way
+    /// there is `Tab`, the page's key.
+    fn how_whole(&self) -> &'static str {
+        if self.reach != Reach::Page {
+            "v shows it whole"
+        } else {
+            "Tab, then v"
+        }
     }
 
     /// A labelled line of plain words.
@@ -74,13 +115,7 @@ impl Pane<'_> {
             self.out.extend(lines);
             return;
         }
-        // `v` reaches a block with focus only; the way there is `Tab`, the page's key.
-        let how = if self.reach != Reach::Page {
-            "v shows it whole"
-        } else {
-            "Tab, then v"
-        };
-        let short = format!("{name} ({} lines: {how})", lines.len());
+        let short = format!("{name} ({} lines: {})", lines.len(), self.how_whole());
         let short = for_theme(&short, self.theme.ascii);
         let lines = wrap_prefixed(label, &short, self.width, self.theme.base);
         self.out.extend(lines);
@@ -116,6 +151,13 @@ impl Pane<'_> {
     }
 }
 
+/// A JSON value's whole lines, under its label, at `width`.
+fn json_lines(theme: &Theme, name: &str, text: &str, width: usize) -> Vec<Line<'static>> {
+    let text = for_theme(text, theme.ascii);
+    let label = vec![Span::styled(format!("{name:<LABEL_W$}"), theme.dim)];
+    common::wrap_json(label, &text, width, theme)
+}
+
 /// A named schema's whole lines, under its label, at `width`.
 fn schema_lines(theme: &Theme, name: &str, text: &str, width: usize) -> Vec<Line<'static>> {
     let whole = for_theme(&format!("{name}: {text}"), theme.ascii);
@@ -124,20 +166,25 @@ fn schema_lines(theme: &Theme, name: &str, text: &str, width: usize) -> Vec<Line
 }
 
 impl PredictWidget {
-    /// Does some row name a schema too long to show whole in the detail pane as last
-    /// drawn (so `v` has something to show)?
-    pub(super) fn has_long_schema(&self) -> bool {
+    /// Which of a named schema and a JSON value does some row have too long to show
+    /// whole in the detail pane as last drawn (so `v` has something to show)?
+    pub(super) fn long_fields(&self) -> LongFields {
         let (w, h) = self.drawn.get();
         let width = usize::from(self.geometry(w, h).detail.width).max(8);
         let theme = Theme::new(ThemeName::Mono, self.drawn_ascii.get());
-        self.rows.iter().any(|r| {
-            r.case.prompt().iter().any(|f| match f {
+        let mut long = LongFields::default();
+        for f in self.rows.iter().flat_map(|r| r.case.prompt()) {
+            match f {
                 PromptField::Schema(name, text) => {
-                    schema_lines(&theme, name, text, width).len() > SHORT_SCHEMA
+                    long.schema |= schema_lines(&theme, &name, &text, width).len() > SHORT_SCHEMA;
                 }
-                _ => false,
-            })
-        })
+                PromptField::Json(name, text) => {
+                    long.json |= json_lines(&theme, name, &text, width).len() > SHORT_JSON;
+                }
+                PromptField::Text(..) => {}
+            }
+        }
+        long
     }
 
     /// The detail lines at `width`; `reach`: which keys reach the block; `demo`: shown to a

@@ -81,10 +81,10 @@ impl PredictWidget {
         BlockOutcome::Ignored
     }
 
-    /// `v`: show long named schemas whole, or by their name again (only when a row has
-    /// one to fold).
+    /// `v`: show long named schemas and long JSON values whole, or folded again (only
+    /// when a row has one to fold).
     pub(super) fn schema_key(&mut self, key: &KeyEvent) -> Option<BlockOutcome> {
-        if !is_char(key, 'v') || !self.has_long_schema() {
+        if !is_char(key, 'v') || !self.long_fields().any() {
             return None;
         }
         self.schema_whole = !self.schema_whole;
@@ -179,11 +179,13 @@ impl PredictWidget {
 
     pub(super) fn hints(&self, active: bool) -> Vec<KeyHint> {
         let demo = self.room;
-        let schema = self.has_long_schema().then(|| {
-            let what = if self.schema_whole {
-                "schema by name"
-            } else {
-                "whole schema"
+        let long = self.long_fields();
+        let schema = long.any().then(|| {
+            let what = match (long.schema, long.json, self.schema_whole) {
+                (true, false, true) => "schema by name",
+                (true, false, false) => "whole schema",
+                (_, _, true) => "fold long values",
+                (_, _, false) => "long values whole",
             };
             KeyHint::new("v", what)
         });

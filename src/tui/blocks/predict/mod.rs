@@ -63,7 +63,7 @@ pub struct PredictWidget {
     pass: Vec<String>,
     /// A one-line note after a key that could not act (e.g. Enter with no pick).
     note: Option<String>,
-    /// Long named schemas are shown whole in the detail (`v`), not by their name.
+    /// Long named schemas and JSON values are shown whole in the detail (`v`), not folded.
     schema_whole: bool,
     /// Presenter mode: each row a step showed, in order, with the row the cursor was on
     /// before it (so a step is taken back exactly).
