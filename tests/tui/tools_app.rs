@@ -248,6 +248,8 @@ fn a_trap_with_long_args_keeps_its_choices_on_screen_at_80x24() {
     }
     let text = screen(&a);
     assert!(text.contains("over-long string (1000 chars)"), "{text}");
+    // The header says which of the 36 rows the table shows.
+    assert!(text.contains("Trap (rows 12-19 of 36)"), "{text}");
     assert!(
         text.contains("predict  ( ) 1 rejected  ( ) 2 let through"),
         "{text}"

@@ -167,9 +167,17 @@ impl PredictWidget {
         let visible = self.visible();
         let shared = &self.measure.shared[usize::from(theme.ascii)];
         let mut out = Vec::new();
+        // The rows these lines reach, as the header counts them.
+        let shown = (
+            first.saturating_sub(1),
+            first
+                .saturating_add(count)
+                .saturating_sub(1)
+                .min(visible.len()),
+        );
         for k in first..first.saturating_add(count) {
             let Some(pos) = k.checked_sub(1) else {
-                out.push(self.header_line(theme, &cols, demo));
+                out.push(self.header_line(theme, &cols, demo, shown));
                 continue;
             };
             match visible.get(pos) {
@@ -183,11 +191,25 @@ impl PredictWidget {
         out
     }
 
-    fn header_line(&self, theme: &Theme, cols: &Columns, demo: bool) -> Line<'static> {
+    /// The line naming the columns; while the table shows only some of its rows
+    /// (`shown`: the first and the end of those drawn), its first column's name says which.
+    fn header_line(
+        &self,
+        theme: &Theme,
+        cols: &Columns,
+        demo: bool,
+        (from, to): (usize, usize),
+    ) -> Line<'static> {
         let e = theme.sym.ellipsis;
         let [h1, h2] = self.fixture.headers;
+        let total = self.visible().len();
+        let h1 = if from > 0 || to < total {
+            format!("{h1} (rows {}-{to} of {total})", from + 1)
+        } else {
+            h1.to_owned()
+        };
         let mut header = vec![
-            Span::styled(format!("    {} ", fit(h1, cols.flex, e)), theme.dim),
+            Span::styled(format!("    {} ", fit(&h1, cols.flex, e)), theme.dim),
             Span::styled(format!("{} ", fit(h2, cols.context, e)), theme.dim),
         ];
         if cols.compact {
@@ -389,13 +411,19 @@ impl PredictWidget {
         // Header stays; rows scroll around the cursor.
         if !ta.is_empty() {
             let w = inner.width as usize;
-            let header = self.table_window(look, w, 0, 1);
-            common::draw_lines(ta, buf, &header, 0);
             let rows_area = Rect {
                 y: ta.y + 1,
                 height: ta.height.saturating_sub(1),
                 ..ta
             };
+            let shown = (g.row_skip, g.row_skip + usize::from(rows_area.height));
+            let header = self.header_line(
+                look.theme,
+                &self.columns(w, look.demo),
+                look.demo,
+                (shown.0, shown.1.min(self.visible().len())),
+            );
+            common::draw_lines(ta, buf, &[header], 0);
             let first = 1 + g.row_skip;
             let rows = self.table_window(look, w, first, rows_area.height as usize);
             common::draw_lines(rows_area, buf, &rows, 0);
