@@ -70,3 +70,14 @@ fn tools_playground_100x30_fills_its_screen() {
     assert!(end > 8, "{text}");
     insta::assert_snapshot!(text);
 }
+
+/// A wide window lays the fixed declaration out to its width: the whole of it shows,
+/// each line a fix added or changed marked `+`.
+#[test]
+fn tools_fixes_160x45_shows_the_whole_declaration() {
+    let text = render("tools:fixes", 160, 45, None, false);
+    assert!(!text.contains("more lines below"), "{text}");
+    assert!(text.contains(r#" +     "additionalProperties": false"#), "{text}");
+    assert!(text.contains(r#"       "required": ["repo", "query"],"#), "{text}");
+    insta::assert_snapshot!(text);
+}

@@ -13,9 +13,7 @@ use crate::text::{fit, plural, truncate, width, wrap};
 use crate::tools::strict::{Provider, StrictRule, Verdict};
 use crate::tui::blocks::{BlockWidget, RenderCtx};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
-use crate::tui::draw::{
-    self, above_mark, below_mark, draw_lines, highlight_json_line, text_popup, wrap_prefixed,
-};
+use crate::tui::draw::{self, above_mark, below_mark, draw_lines, text_popup, wrap_prefixed};
 use crate::tui::theme::Theme;
 
 /// The list's keys; the last three (home, quit, help) are all a file with no declaration
@@ -495,21 +493,6 @@ fn strict_lines(p: Provider, v: &Verdict, t: &Theme, w: usize, out: &mut Vec<Lin
     }
 }
 
-/// Pretty-printed JSON in `w` columns: a line too long wraps between words (a word longer
-/// than a line is cut by characters), its later rows indented two past the line's own
-/// indent, as lesson prose wraps under its bullet.
-fn wrapped_json(text: &str, w: usize, t: &Theme) -> Vec<Line<'static>> {
-    let mut out = Vec::new();
-    for line in text.split('\n') {
-        let body = line.trim_start_matches(' ');
-        let indent = (line.len() - body.len()).min(w / 2);
-        let spans = highlight_json_line(body, t).spans;
-        let (first, cont) = (" ".repeat(indent), " ".repeat((indent + 2).min(w / 2)));
-        out.extend(crate::tui::markdown::wrap(&spans, w, &first, &cont, t.base));
-    }
-    out
-}
-
 /// The fix list, the fixed declaration under it: when taller than the body, from where it
 /// is scrolled to, its first and last rows saying how many lines lie above and below.
 /// Returns whether it scrolls.
@@ -589,16 +572,16 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) -> bool {
     lines.push(Line::default());
     let heading = if fixes.iter().any(|f| a.left_out(f)) {
         "The declaration with every fix applied but those that cost the strict mode it asks \
-         for (w writes it as NAME.fixed.json):"
+         for, + marking each line they add or change (w writes it as NAME.fixed.json):"
     } else {
-        "The declaration with every fix applied (w writes it as NAME.fixed.json):"
+        "The declaration with every fix applied, + marking each line the fixes add or change \
+         (w writes it as NAME.fixed.json):"
     };
     for l in wrap(heading, w) {
         lines.push(Line::styled(l, t.heading));
     }
-    if let Some(fixed) = s.fixed_declaration() {
-        let text = serde_json::to_string_pretty(&fixed).unwrap_or_default();
-        lines.extend(wrapped_json(&text, w, t));
+    if let (Some(tool), Some(fixed)) = (s.tool(), s.fixed_declaration()) {
+        lines.extend(super::fixed_view::lines(&tool.declaration, &fixed, w, t));
     }
     let max = lines.len().saturating_sub(usize::from(body.height));
     s.fix_view

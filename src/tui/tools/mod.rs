@@ -15,6 +15,7 @@
 
 mod draw;
 pub mod engine;
+mod fixed_view;
 mod help;
 mod list;
 pub mod run;
