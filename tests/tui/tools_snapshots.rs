@@ -77,7 +77,13 @@ fn tools_playground_100x30_fills_its_screen() {
 fn tools_fixes_160x45_shows_the_whole_declaration() {
     let text = render("tools:fixes", 160, 45, None, false);
     assert!(!text.contains("more lines below"), "{text}");
-    assert!(text.contains(r#" +     "additionalProperties": false"#), "{text}");
-    assert!(text.contains(r#"       "required": ["repo", "query"],"#), "{text}");
+    assert!(
+        text.contains(r#" +     "additionalProperties": false"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"       "required": ["repo", "query"],"#),
+        "{text}"
+    );
     insta::assert_snapshot!(text);
 }

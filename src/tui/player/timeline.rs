@@ -470,12 +470,18 @@ impl TimelineView<'_> {
         let mut free_from = plot.x;
         let cx = plot.col(self.t);
         let now = format!("{} now {}", g.now, self.tl.clock.at(self.t));
-        if cx + width_of(&now) as u16 <= plot.x + plot.w {
-            buf.set_string(cx, y, &now, th.focus);
-            free_from = cx + width_of(&now) as u16 + 1;
+        let now_w = width_of(&now) as u16;
+        let now_x = if cx + now_w <= plot.x + plot.w {
+            free_from = cx + now_w + 1;
+            cx
         } else {
-            let w = width_of(&now) as u16;
-            buf.set_string((plot.x + plot.w).saturating_sub(w), y, &now, th.focus);
+            (plot.x + plot.w).saturating_sub(now_w)
+        };
+        buf.set_string(now_x, y, &now, th.focus);
+        // A mark past the axis, said in the note column, keeps two cells off the now label
+        // when that label ends at the axis's end: one would read as one label.
+        if now_x + now_w >= plot.x + plot.w {
+            note_x += 1;
         }
         for (mark, at) in self.tl.marks() {
             let (sym, word) = match mark {
