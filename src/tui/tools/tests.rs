@@ -311,14 +311,15 @@ fn the_fixed_declaration_wraps_its_long_lines_under_their_indent() {
     let all = seen.join("\n");
     assert!(all.contains("LASTWORD"), "the description whole:\n{all}");
     assert!(all.contains("$TAIL"), "a long word cut, not lost:\n{all}");
-    // The rows after the description's first are indented two past its key.
+    // The rows after the description's first are indented two past its key (all of them
+    // after the two-column gutter that marks changed lines).
     let at = seen
         .iter()
-        .position(|r| r.starts_with(r#"  "description": "Fetch one page"#))
+        .position(|r| r.starts_with(r#"    "description": "Fetch one page"#))
         .unwrap_or_else(|| panic!("{all}"));
     let next = &seen[at + 1];
     assert!(
-        next.starts_with("    ") && !next.starts_with("     "),
+        next.starts_with("      ") && !next.starts_with("       "),
         "{all}"
     );
     assert!(!next.trim_start().starts_with('"'), "{all}");
