@@ -11,8 +11,9 @@ use crate::tui::theme::Theme;
 /// Columns of the gutter that marks a changed line.
 const GUTTER: usize = 2;
 
-/// Past this many line pairs the lines are shown unmarked (the comparison is quadratic).
-const MOST_PAIRS: usize = 4_000_000;
+/// Past this many pairs of lines between the first and the last that differ, the lines
+/// are shown unmarked (the comparison is quadratic, and it runs on every draw).
+const MOST_PAIRS: usize = 1_000_000;
 
 /// The lines of `fixed`, `width` columns wide, those not in `original` (as laid out alike)
 /// marked in the gutter.
@@ -109,17 +110,42 @@ fn compact(v: &Value) -> String {
 }
 
 /// For each line of `after`, whether it is not one of `before`'s kept in order (a longest
-/// common run of lines, a trailing comma aside); none marked when the two are too long to
-/// compare.
+/// common run of lines, a trailing comma aside). The lines the two start and end with
+/// alike are kept as they are, and only those between compared; none is marked when
+/// those are too many to compare.
 fn added_lines(before: &[String], after: &[String]) -> Vec<bool> {
-    let (n, m) = (before.len(), after.len());
-    if n.saturating_mul(m) > MOST_PAIRS {
-        return vec![false; m];
-    }
     // A line that only gained or lost its comma (a member added after it) is unchanged.
     let bare = |l: &String| l.strip_suffix(',').unwrap_or(l).to_owned();
     let before: Vec<String> = before.iter().map(bare).collect();
     let after: Vec<String> = after.iter().map(bare).collect();
+    let head = before
+        .iter()
+        .zip(&after)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let tail = before[head..]
+        .iter()
+        .rev()
+        .zip(after[head..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (b, a) = (
+        &before[head..before.len() - tail],
+        &after[head..after.len() - tail],
+    );
+    let mut added = vec![false; after.len()];
+    if b.len().saturating_mul(a.len()) <= MOST_PAIRS {
+        for (mark, new) in added[head..].iter_mut().zip(middle_added(b, a)) {
+            *mark = new;
+        }
+    }
+    added
+}
+
+/// For each line of `after`, whether it is not in a longest common run of lines with
+/// `before`.
+fn middle_added(before: &[String], after: &[String]) -> Vec<bool> {
+    let (n, m) = (before.len(), after.len());
     // common[i][j]: the longest common run of before[i..] and after[j..].
     let mut common = vec![vec![0u32; m + 1]; n + 1];
     for i in (0..n).rev() {
@@ -204,5 +230,16 @@ mod tests {
                 "  }",
             ]
         );
+    }
+
+    #[test]
+    fn a_long_declaration_is_compared_between_its_first_and_last_change() {
+        let before: Vec<String> = (0..3000).map(|i| format!("\"p{i}\": 1,")).collect();
+        let mut after = before.clone();
+        after.insert(1500, "\"maxLength\": 256,".to_owned());
+        after[1510] = "\"p1509\": 2,".to_owned();
+        let added = added_lines(&before, &after);
+        let marked: Vec<usize> = (0..added.len()).filter(|&i| added[i]).collect();
+        assert_eq!(marked, vec![1500, 1510]);
     }
 }

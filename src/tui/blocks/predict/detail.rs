@@ -53,8 +53,8 @@ pub(super) enum Reach {
 struct Pane<'a> {
     theme: &'a Theme,
     width: usize,
-    /// Named schemas are shown whole, however long.
-    schema_whole: bool,
+    /// Named schemas and JSON values are shown whole, however long.
+    long_whole: bool,
     /// Which keys reach the block (`v` works from focused on; picks once entered).
     reach: Reach,
     /// Shown to a room (presenter mode): no outcome is asked for.
@@ -71,7 +71,7 @@ impl Pane<'_> {
     /// for, else its first lines and how many there are.
     fn json(&mut self, name: &str, text: &str) {
         let mut lines = json_lines(self.theme, name, text, self.width);
-        if self.schema_whole || lines.len() <= SHORT_JSON {
+        if self.long_whole || lines.len() <= SHORT_JSON {
             self.out.extend(lines);
             return;
         }
@@ -111,7 +111,7 @@ impl Pane<'_> {
     fn schema(&mut self, name: &str, text: &str) {
         let label = self.label("schema");
         let lines = schema_lines(self.theme, name, text, self.width);
-        if self.schema_whole || lines.len() <= SHORT_SCHEMA {
+        if self.long_whole || lines.len() <= SHORT_SCHEMA {
             self.out.extend(lines);
             return;
         }
@@ -160,9 +160,7 @@ fn json_lines(theme: &Theme, name: &str, text: &str, width: usize) -> Vec<Line<'
 
 /// A named schema's whole lines, under its label, at `width`.
 fn schema_lines(theme: &Theme, name: &str, text: &str, width: usize) -> Vec<Line<'static>> {
-    let whole = for_theme(&format!("{name}: {text}"), theme.ascii);
-    let label = vec![Span::styled(format!("{:<LABEL_W$}", "schema"), theme.dim)];
-    common::wrap_json(label, &whole, width, theme)
+    json_lines(theme, "schema", &format!("{name}: {text}"), width)
 }
 
 impl PredictWidget {
@@ -208,7 +206,7 @@ impl PredictWidget {
         let mut pane = Pane {
             theme,
             width: width.max(8),
-            schema_whole: self.schema_whole,
+            long_whole: self.long_whole,
             reach,
             demo,
             out: Vec::new(),

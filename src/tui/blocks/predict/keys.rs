@@ -83,11 +83,11 @@ impl PredictWidget {
 
     /// `v`: show long named schemas and long JSON values whole, or folded again (only
     /// when a row has one to fold).
-    pub(super) fn schema_key(&mut self, key: &KeyEvent) -> Option<BlockOutcome> {
+    pub(super) fn whole_key(&mut self, key: &KeyEvent) -> Option<BlockOutcome> {
         if !is_char(key, 'v') || !self.long_fields().any() {
             return None;
         }
-        self.schema_whole = !self.schema_whole;
+        self.long_whole = !self.long_whole;
         Some(BlockOutcome::Consumed)
     }
 
@@ -181,7 +181,7 @@ impl PredictWidget {
         let demo = self.room;
         let long = self.long_fields();
         let schema = long.any().then(|| {
-            let what = match (long.schema, long.json, self.schema_whole) {
+            let what = match (long.schema, long.json, self.long_whole) {
                 (true, false, true) => "schema by name",
                 (true, false, false) => "whole schema",
                 (_, _, true) => "fold long values",

@@ -64,7 +64,7 @@ pub struct PredictWidget {
     /// A one-line note after a key that could not act (e.g. Enter with no pick).
     note: Option<String>,
     /// Long named schemas and JSON values are shown whole in the detail (`v`), not folded.
-    schema_whole: bool,
+    long_whole: bool,
     /// Presenter mode: each row a step showed, in order, with the row the cursor was on
     /// before it (so a step is taken back exactly).
     steps: Vec<(usize, usize)>,
@@ -190,7 +190,7 @@ impl PredictWidget {
             pass: Vec::new(),
             queue: Vec::new(),
             note: None,
-            schema_whole: false,
+            long_whole: false,
             steps: Vec::new(),
         }
     }
@@ -327,7 +327,7 @@ impl BlockWidget for PredictWidget {
 
     fn handle_key(&mut self, key: KeyEvent, active: bool) -> BlockOutcome {
         // `v` works on a focused block too: a presenter shows the schema to the room.
-        if let Some(done) = self.schema_key(&key) {
+        if let Some(done) = self.whole_key(&key) {
             return done;
         }
         if !active {
