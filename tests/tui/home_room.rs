@@ -171,6 +171,30 @@ fn a_scrolled_lesson_list_says_how_many_lessons_are_above() {
     insta::assert_snapshot!("home_scrolled_80x24", text);
 }
 
+#[test]
+fn the_blank_row_above_the_keys_goes_to_the_list_when_it_is_all_the_list_lacks() {
+    // At 100x30 the list is one row short of the 17 lessons: the blank row holds lesson 17.
+    let text = screen(&home(100, 30, shipped()));
+    assert!(text.contains("17 Checklist, interview"), "{text}");
+    assert!(!text.contains("more below"), "{text}");
+    let rows: Vec<&str> = text.lines().collect();
+    let last = rows
+        .iter()
+        .position(|l| l.contains("17 Checklist"))
+        .unwrap();
+    assert!(rows[last + 1].contains("Tab moves"), "{text}");
+    // Shorter still, the blank row stays and the list says what is below.
+    let text = screen(&home(100, 29, shipped()));
+    assert!(text.contains(" more below"), "{text}");
+    let rows: Vec<&str> = text.lines().collect();
+    let keys = rows.iter().position(|l| l.contains("Tab moves")).unwrap();
+    assert_eq!(
+        rows[keys - 1].trim_matches(|c| c == '│' || c == ' '),
+        "",
+        "{text}"
+    );
+}
+
 /// A lesson of one page, ten minutes long.
 fn one_page(id: &str, title: &str) -> LessonEntry {
     LessonEntry::from_lesson(Lesson {

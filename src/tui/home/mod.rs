@@ -226,9 +226,16 @@ fn home_layout(app: &App, area: Rect) -> Vec<(u16, usize, EntryRows)> {
     }
     let first_lesson = usize::from(has_continue);
     let top = inner.y + HEAD_ROWS;
-    // One row at the bottom for the keys, one blank above it.
-    let room = inner.bottom().saturating_sub(top).saturating_sub(2);
-    let rows = lesson_rows(app, area, room);
+    // One row at the bottom for the keys, one blank above it, unless that blank row is all
+    // that keeps the last lesson out of view.
+    let mut room = inner.bottom().saturating_sub(top).saturating_sub(2);
+    let mut rows = lesson_rows(app, area, room);
+    if total_height(&rows) > usize::from(room) {
+        let taller = lesson_rows(app, area, room + 1);
+        if total_height(&taller) <= usize::from(room + 1) {
+            (room, rows) = (room + 1, taller);
+        }
+    }
     let heights: Vec<u16> = rows.iter().map(|r| r.height()).collect();
     // The chosen lesson in view: the selected one, or the one Continue opens.
     let (skip, count) = rows_in_view(&heights, chosen_lesson(app), room);
@@ -246,6 +253,11 @@ fn home_layout(app: &App, area: Rect) -> Vec<(u16, usize, EntryRows)> {
         y = y.saturating_add(r.height());
     }
     out
+}
+
+/// Rows the lesson entries take in all.
+fn total_height(rows: &[EntryRows]) -> usize {
+    rows.iter().map(|r| usize::from(r.height())).sum()
 }
 
 /// How each lesson's entry is drawn in `room` rows: what is left of it wrapped whole where
