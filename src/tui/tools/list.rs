@@ -21,11 +21,12 @@ pub(super) struct Marks {
 }
 
 /// One-cell marks, so that the names keep the room (`OK`/`FAIL` would take eight cells).
+/// In ASCII a cross is `x`: a `-` would read as a list's dash.
 pub(super) fn marks(t: &Theme) -> Marks {
     if t.ascii {
         Marks {
             yes: "+",
-            no: "-",
+            no: "x",
             one: "~",
         }
     } else {
@@ -59,15 +60,25 @@ pub(super) fn legend(t: &Theme) -> [(&'static str, String); 3] {
     ]
 }
 
-/// The legend as drawn in `w` cells: short, a mark never parted from its word.
+/// The legend as drawn in `w` cells: short, a mark never parted from its word. In ASCII,
+/// where `+` also reads as "plus", the label ends in a colon and the items are parted by
+/// commas.
 fn legend_lines(t: &Theme, w: usize) -> Vec<String> {
     let m = marks(t);
+    let (label, comma) = if t.ascii {
+        ("strict:", ",")
+    } else {
+        ("strict", "")
+    };
     let entries = [
-        vec![format!("{} honoured", m.yes), format!("{} refused", m.no)],
         vec![
-            "strict".to_owned(),
-            format!("{} both", m.yes),
-            format!("{} one", m.one),
+            format!("{} honoured{comma}", m.yes),
+            format!("{} refused", m.no),
+        ],
+        vec![
+            label.to_owned(),
+            format!("{} both{comma}", m.yes),
+            format!("{} one{comma}", m.one),
             format!("{} none", m.no),
         ],
         vec!["n = let through".to_owned()],
