@@ -124,15 +124,15 @@ impl Renderer<'_> {
             Event::End(tag) => self.end(tag),
             Event::Text(t) => {
                 let s = self.style();
-                self.spans.push(Span::styled(clean(&t, false), s));
+                self.spans.push(Span::styled(self.shown(&t), s));
             }
             Event::Code(t) => {
                 let s = self.theme.code;
                 // Without colour (mono) or in plain ASCII, the backticks mark the code.
                 let text = if self.theme.name == ThemeName::Mono || self.theme.ascii {
-                    format!("`{}`", clean(&t, false))
+                    format!("`{}`", self.shown(&t))
                 } else {
-                    clean(&t, false)
+                    self.shown(&t)
                 };
                 self.spans.push(Span::styled(text, s));
             }
@@ -165,7 +165,7 @@ impl Renderer<'_> {
             Event::Html(_) | Event::InlineHtml(_) => {}
             Event::FootnoteReference(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
                 let s = self.style();
-                self.spans.push(Span::styled(clean(&t, false), s));
+                self.spans.push(Span::styled(self.shown(&t), s));
             }
         }
     }
@@ -294,6 +294,20 @@ impl Renderer<'_> {
         }
     }
 
+    /// Text as drawn: controls cleaned, and with `--ascii` the marks the app itself draws
+    /// in ASCII (the flag, the ellipsis, the arrow) as it draws them. Letters stay: a
+    /// lesson's `été` is its own example of UTF-8.
+    fn shown(&self, text: &str) -> String {
+        let text = clean(text, false);
+        if !self.theme.ascii || text.is_ascii() {
+            return text;
+        }
+        let warn = crate::tui::player::glyphs::Glyphs::for_theme(self.theme).warn;
+        text.replace('⚑', warn)
+            .replace('…', self.theme.sym.ellipsis)
+            .replace('→', self.theme.sym.arrow)
+    }
+
     fn end_code(&mut self) {
         let Some((lang, text)) = self.code.take() else {
             return;
@@ -304,7 +318,7 @@ impl Renderer<'_> {
         let avail = self.width.saturating_sub(width_of(&indent)).max(1);
         let json = matches!(lang.as_str(), "json" | "jsonc" | "jsonl" | "json5");
         for raw in text.trim_end_matches('\n').split('\n') {
-            let raw = clean(raw, false);
+            let raw = self.shown(raw);
             let spans = if json {
                 crate::tui::draw::highlight_json_line(&raw, self.theme).spans
             } else {
@@ -530,6 +544,18 @@ mod tests {
         let lines = render(&"x".repeat(50), 10, &t);
         assert!(lines.iter().all(|l| l.width() <= 10));
         assert_eq!(lines.len(), 5);
+    }
+
+    #[test]
+    fn ascii_draws_the_apps_own_marks_as_it_draws_them_and_keeps_letters() {
+        let src = "the gauge is flagged with `⚑`; keys like `run-…/c1` → here; `été`";
+        let ascii = text(&render(src, 80, &Theme::new(ThemeName::Default, true))).concat();
+        assert!(ascii.contains("`!`"), "{ascii}");
+        assert!(ascii.contains("`run-.../c1`"), "{ascii}");
+        assert!(ascii.contains("-> here"), "{ascii}");
+        assert!(ascii.contains("été"), "{ascii}");
+        let unicode = text(&render(src, 80, &Theme::new(ThemeName::Default, false))).concat();
+        assert!(unicode.contains("⚑") && unicode.contains("run-…/c1") && unicode.contains('→'));
     }
 
     #[test]
