@@ -43,7 +43,8 @@ pub fn wrap_prefixed(
 /// styles, e.g. a code span followed by a comma).
 fn rich_words(text: &str, base: Style, theme: &Theme) -> Vec<Vec<Vec<(String, Style)>>> {
     let keep_ticks = theme.ascii || theme.name == crate::tui::theme::ThemeName::Mono;
-    let code = theme.code;
+    // Code keeps what the text around it has (a selected row's highlight), in code's colour.
+    let code = base.patch(theme.code);
     let mut paras = Vec::new();
     for para in text.split('\n') {
         let chars: Vec<char> = para.chars().collect();
@@ -324,7 +325,28 @@ pub fn mark_cut(
 
 #[cfg(test)]
 mod tests {
-    use super::{above_mark, below_mark};
+    use super::{above_mark, below_mark, wrap_rich};
+    use crate::tui::theme::{Theme, ThemeName};
+
+    #[test]
+    fn inline_code_in_a_highlighted_row_keeps_the_highlight() {
+        let theme = Theme::new(ThemeName::Default, false);
+        let lines = wrap_rich(
+            Vec::new(),
+            "run `tooldojo practice` now",
+            80,
+            theme.selected,
+            &theme,
+        );
+        let spans = &lines[0].spans;
+        let code = spans
+            .iter()
+            .find(|s| s.content == "tooldojo")
+            .unwrap();
+        assert_eq!(code.style.bg, theme.selected.bg);
+        assert_eq!(code.style.fg, theme.code.fg);
+        assert!(spans.iter().all(|s| s.style.bg == theme.selected.bg));
+    }
 
     #[test]
     fn marks_count_lines_in_words_a_reader_expects() {
