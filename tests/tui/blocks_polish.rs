@@ -409,3 +409,41 @@ fn trace_focus_is_the_cursor_event() {
         assert!(line.contains('▶'), "focus {f} @{width}: {line:?}\n{screen}");
     }
 }
+
+#[test]
+fn the_selected_predict_row_is_highlighted_end_to_end() {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use tooldojo::tui::blocks::RenderCtx;
+    let theme = Theme::new(ThemeName::Default, false);
+    let bg = theme.selected.bg.expect("the highlight has a background");
+    // Row 1 not yet picked (its "You" cell waits), then row 1 picked, locked and revealed.
+    let mut p = predict(&[("fixture", "get_ticket"), ("group", "row")]);
+    for reveal in [false, true] {
+        if reveal {
+            press(&mut p, &[ch('1'), key(KeyCode::Enter), key(KeyCode::Enter)]);
+        }
+        let (width, height) = (80, p.height(80));
+        let area = Rect::new(0, 0, width, height);
+        let mut buf = Buffer::empty(area);
+        let ctx = RenderCtx {
+            theme: &theme,
+            focused: true,
+            active: true,
+            demo: false,
+        };
+        p.render(area, &mut buf, &ctx);
+        let pointer = theme.sym.pointer;
+        let y = (0..height)
+            .find(|&y| buf[(1, y)].symbol() == pointer)
+            .expect("the selected row");
+        // From the row number to the last drawn character, every cell has the highlight.
+        let cells: Vec<_> = (2..width - 1).map(|x| &buf[(x, y)]).collect();
+        let last = cells.iter().rposition(|c| c.symbol() != " ").unwrap();
+        let holes: Vec<u16> = (0..=last)
+            .filter(|&k| cells[k].bg != bg)
+            .map(|k| k as u16 + 2)
+            .collect();
+        assert!(holes.is_empty(), "reveal {reveal}: holes at {holes:?}");
+    }
+}

@@ -254,16 +254,21 @@ impl PredictWidget {
             (Some(w), true) => w.to_owned(),
             (Some(w), false) => format!("{w}?"),
         };
-        let you_style = if row.locked { base } else { theme.dim };
+        // Marks keep the row's own style under their colour (a selected row's highlight).
+        let you_style = if row.locked {
+            base
+        } else {
+            base.patch(theme.dim)
+        };
         let real = match (&row.actual, row.revealed) {
             (Some(a), true) => {
                 // A row shown without a prediction (presenter mode) is neither.
                 let (mark, st) = if row.pick.is_none() {
                     (theme.sym.arrow, base)
                 } else if row.is_right() {
-                    (theme.sym.ok, theme.ok)
+                    (theme.sym.ok, base.patch(theme.ok))
                 } else {
-                    (theme.sym.bad, theme.bad)
+                    (theme.sym.bad, base.patch(theme.bad))
                 };
                 let text = format!("{mark} {}", a.outcome);
                 Some(Span::styled(fit(&text, cols.real, e), st))
