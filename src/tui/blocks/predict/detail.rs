@@ -12,6 +12,9 @@ use super::PredictWidget;
 use super::cells::for_theme;
 use super::rows::{PromptField, Row};
 
+/// A block's inner width and height as last drawn, and whether in ASCII.
+pub(super) type DrawnAt = (u16, u16, bool);
+
 /// What `v` can show whole: a long named schema, a long JSON value, or both.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct LongFields {
@@ -168,6 +171,20 @@ impl PredictWidget {
     /// whole in the detail pane as last drawn (so `v` has something to show)?
     pub(super) fn long_fields(&self) -> LongFields {
         let (w, h) = self.drawn.get();
+        let at = (w, h, self.drawn_ascii.get());
+        if let Some((seen, long)) = self.long.get()
+            && seen == at
+        {
+            return long;
+        }
+        let long = self.lay_out_long_fields(w, h);
+        self.long.set(Some((at, long)));
+        long
+    }
+
+    /// [`PredictWidget::long_fields`] worked out: every row's named schema and JSON value
+    /// laid out at the detail pane's width for a block drawn `w` by `h`.
+    fn lay_out_long_fields(&self, w: u16, h: u16) -> LongFields {
         let width = usize::from(self.geometry(w, h).detail.width).max(8);
         let theme = Theme::new(ThemeName::Mono, self.drawn_ascii.get());
         let mut long = LongFields::default();

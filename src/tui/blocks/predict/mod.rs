@@ -47,6 +47,9 @@ pub struct PredictWidget {
     drawn: std::cell::Cell<(u16, u16)>,
     /// Was it last drawn in ASCII (where escapes make a schema longer)?
     drawn_ascii: std::cell::Cell<bool>,
+    /// What `v` can show whole, for the size and look it was worked out at (the rows'
+    /// prompts never change, and the key bar asks on every draw).
+    long: std::cell::Cell<Option<(detail::DrawnAt, detail::LongFields)>>,
     /// Shown to a room (presenter mode: nothing predicted, rows only shown).
     room: bool,
     fixture: &'static Fixture,
@@ -181,6 +184,7 @@ impl PredictWidget {
         PredictWidget {
             drawn: std::cell::Cell::new((0, 0)),
             drawn_ascii: std::cell::Cell::new(false),
+            long: std::cell::Cell::new(None),
             room: false,
             fixture,
             measure: table::Measure::new(&rows),
