@@ -100,6 +100,57 @@ pub fn wrap_keeping_groups(text: &str, max: usize) -> Vec<String> {
     out
 }
 
+/// As [`wrap`], but a double-quoted string (a JSON string in a call's arguments, a value
+/// a message quotes) that fits on a line is not broken at its spaces: the line breaks
+/// before it instead, so a break never reads as a newline inside the string. A longer one
+/// breaks at its spaces as [`wrap`] would.
+pub fn wrap_keeping_strings(text: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let mut line = Line::default();
+        let words: Vec<&str> = para.split_whitespace().collect();
+        let mut i = 0;
+        let mut open = false;
+        while i < words.len() {
+            // A string that word `i` opens: the words up to the one that closes it.
+            let mut end = i;
+            let mut still_open = !open && odd_quotes(words[i]);
+            while still_open && end + 1 < words.len() {
+                end += 1;
+                still_open ^= odd_quotes(words[end]);
+            }
+            let group = words[i..=end].join(" ");
+            if end > i && !still_open && width(&group) <= max {
+                line.place(&group, max, &mut out);
+                i = end + 1;
+            } else {
+                line.place(words[i], max, &mut out);
+                open ^= odd_quotes(words[i]);
+                i += 1;
+            }
+        }
+        out.push(line.text);
+    }
+    out
+}
+
+/// Does `word` hold an odd number of double quotes not escaped by a backslash (so that it
+/// opens or closes a string)?
+fn odd_quotes(word: &str) -> bool {
+    let mut odd = false;
+    let mut escaped = false;
+    for c in word.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => odd = !odd,
+            _ => {}
+        }
+    }
+    odd
+}
+
 /// Wrap into lines of at most `max` cells without losing a character: a line breaks after
 /// a run of spaces, which stays at the end of the line with the word before it (and goes on
 /// to the next line when even alone they do not fit), a word longer than a line is split, and
@@ -341,6 +392,33 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_quoted_string_that_fits_is_never_broken_at_its_spaces() {
+        // Compact JSON has no spaces but those in its strings: it moves to a line of its own.
+        let args = r#"passed | {"query":"login timeout","page_size":20}"#;
+        assert_eq!(
+            wrap_keeping_strings(args, 42),
+            ["passed |", r#"{"query":"login timeout","page_size":20}"#]
+        );
+        assert_eq!(wrap(args, 42)[1], r#"timeout","page_size":20}"#);
+        // Where the string fits, the line breaks before it, never inside it.
+        let lines = wrap_keeping_strings(r#"got "a b c" then more words here"#, 10);
+        assert_eq!(lines, ["got", "\"a b c\"", "then more", "words here"]);
+        assert_eq!(
+            wrap(r#"got "a b c" then more words here"#, 10)[0],
+            "got \"a b"
+        );
+        // An escaped quote does not close the string.
+        let lines = wrap_keeping_strings(r#"x "say \"hi there\" now" y"#, 22);
+        assert_eq!(lines, ["x", r#""say \"hi there\" now""#, "y"]);
+        // A string longer than a line breaks at its spaces, as wrap does.
+        let long = r#"{"q":"one two three four five six"}"#;
+        assert_eq!(wrap_keeping_strings(long, 12), wrap(long, 12));
+        // An unclosed quote keeps nothing together that does not fit.
+        let lines = wrap_keeping_strings(r#"a "b c d e f g h i j k l m"#, 6);
+        assert!(lines.iter().all(|l| width(l) <= 6), "{lines:?}");
+    }
 
     #[test]
     fn prose_joins_soft_breaks_and_keeps_paragraphs() {

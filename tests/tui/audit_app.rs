@@ -622,3 +622,22 @@ fn the_line_column_shows_only_when_a_record_is_not_on_the_line_its_number_says()
     assert!(head.contains("line"), "{frame}");
     assert!(frame.contains("  3  #4 "), "{frame}");
 }
+
+#[test]
+fn a_calls_json_arguments_never_wrap_inside_a_string() {
+    // At 80 columns the call line of conversation 3 is too long for one row: it breaks
+    // before its arguments, never between "login" and "timeout".
+    let mut a = app("audit", 80, 24);
+    let _ = key(&mut a, KeyCode::Down);
+    let _ = key(&mut a, KeyCode::Down);
+    let frame = text(&a);
+    assert!(frame.contains("call   toolu_c1 search_tickets"), "{frame}");
+    assert!(
+        frame.contains(r#"{"query":"login timeout","page_size":20}"#),
+        "{frame}"
+    );
+    assert!(
+        !frame.lines().any(|l| l.trim_end().ends_with(r#""login"#)),
+        "{frame}"
+    );
+}

@@ -11,7 +11,7 @@ use crate::audit::report::{counts, finding_head};
 use crate::audit::steps::Speaker;
 use crate::audit::{Conversation, Kind};
 use crate::sanitize::clean;
-use crate::tui::draw::wrap_prefixed;
+use crate::tui::draw::wrap_prefixed_keeping_strings;
 use crate::tui::theme::Theme;
 
 /// What goes under a finding's head line starts this far in.
@@ -152,10 +152,12 @@ struct Out {
 }
 
 impl Out {
-    /// `lead` and then `text`, cleaned and wrapped under itself.
+    /// `lead` and then `text`, cleaned and wrapped under itself (a quoted string, such as
+    /// one in a call's arguments, kept on one line where it fits).
     fn put(&mut self, lead: &str, text: &str, style: Style) {
         let lead = vec![Span::styled(lead.to_owned(), style)];
-        let lines = wrap_prefixed(lead, &clean(text, false), self.width, style);
+        let text = clean(text, false);
+        let lines = wrap_prefixed_keeping_strings(lead, &text, self.width, style);
         self.lines.extend(lines);
     }
 }

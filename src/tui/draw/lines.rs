@@ -22,10 +22,38 @@ pub fn wrap_prefixed(
     width: usize,
     style: Style,
 ) -> Vec<Line<'static>> {
+    hang(prefix, text, width, style, wrap)
+}
+
+/// [`wrap_prefixed`] that keeps a quoted string whole where it fits on a line
+/// ([`crate::text::wrap_keeping_strings`]): for lines that quote JSON.
+pub fn wrap_prefixed_keeping_strings(
+    prefix: Vec<Span<'static>>,
+    text: &str,
+    width: usize,
+    style: Style,
+) -> Vec<Line<'static>> {
+    hang(
+        prefix,
+        text,
+        width,
+        style,
+        crate::text::wrap_keeping_strings,
+    )
+}
+
+/// `text` wrapped by `wrap_with` under `prefix`, its other lines indented as far.
+fn hang(
+    prefix: Vec<Span<'static>>,
+    text: &str,
+    width: usize,
+    style: Style,
+    wrap_with: fn(&str, usize) -> Vec<String>,
+) -> Vec<Line<'static>> {
     let pw: usize = prefix.iter().map(|s| s.width()).sum();
     let body = width.saturating_sub(pw).max(1);
     let mut out = Vec::new();
-    for (i, l) in wrap(text, body).into_iter().enumerate() {
+    for (i, l) in wrap_with(text, body).into_iter().enumerate() {
         let mut spans = if i == 0 {
             prefix.clone()
         } else {
@@ -339,10 +367,7 @@ mod tests {
             &theme,
         );
         let spans = &lines[0].spans;
-        let code = spans
-            .iter()
-            .find(|s| s.content == "tooldojo")
-            .unwrap();
+        let code = spans.iter().find(|s| s.content == "tooldojo").unwrap();
         assert_eq!(code.style.bg, theme.selected.bg);
         assert_eq!(code.style.fg, theme.code.fg);
         assert!(spans.iter().all(|s| s.style.bg == theme.selected.bg));
