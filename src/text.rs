@@ -72,32 +72,15 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
 /// As [`wrap`], but a bracketed group (`(pages 2, 4)`) that fits on a line is not broken:
 /// the line breaks before it instead.
 pub fn wrap_keeping_groups(text: &str, max: usize) -> Vec<String> {
-    let max = max.max(1);
-    let closes = |w: &str| w.trim_end_matches([',', ';', '.', ':']).ends_with(')');
-    let mut out = Vec::new();
-    for para in text.split('\n') {
-        let mut line = Line::default();
-        let words: Vec<&str> = para.split_whitespace().collect();
-        let mut i = 0;
-        while i < words.len() {
-            let mut unit = words[i].to_owned();
-            let mut next = i + 1;
-            if words[i].starts_with('(') && !closes(words[i]) {
-                let end = (i + 1..words.len()).find(|&j| closes(words[j]));
-                if let Some(end) = end {
-                    let group = words[i..=end].join(" ");
-                    if width(&group) <= max {
-                        unit = group;
-                        next = end + 1;
-                    }
-                }
-            }
-            line.place(&unit, max, &mut out);
-            i = next;
-        }
-        out.push(line.text);
-    }
-    out
+    wrap_keeping(text, max, |words| {
+        let closes = |w: &str| w.trim_end_matches([',', ';', '.', ':']).ends_with(')');
+        (0..words.len())
+            .map(|i| {
+                let opens = words[i].starts_with('(') && !closes(words[i]);
+                opens.then(|| (i + 1..words.len()).find(|&j| closes(words[j])))?
+            })
+            .collect()
+    })
 }
 
 /// As [`wrap`], but a double-quoted string (a JSON string in a call's arguments, a value
@@ -105,29 +88,51 @@ pub fn wrap_keeping_groups(text: &str, max: usize) -> Vec<String> {
 /// before it instead, so a break never reads as a newline inside the string. A longer one
 /// breaks at its spaces as [`wrap`] would.
 pub fn wrap_keeping_strings(text: &str, max: usize) -> Vec<String> {
+    wrap_keeping(text, max, |words| {
+        let mut open = false;
+        (0..words.len())
+            .map(|i| {
+                let opens = !open && odd_quotes(words[i]);
+                open ^= odd_quotes(words[i]);
+                // The word that closes the string word `i` opens, if one does.
+                let mut still_open = opens;
+                opens.then(|| {
+                    (i + 1..words.len()).find(|&j| {
+                        still_open ^= odd_quotes(words[j]);
+                        !still_open
+                    })
+                })?
+            })
+            .collect()
+    })
+}
+
+/// As [`wrap`], but the words from `i` to `ends(words)[i]` (a group that opens at word `i`
+/// and closes there) go on one line where they fit: the line breaks before them instead.
+/// A group longer than a line breaks as words do.
+fn wrap_keeping(
+    text: &str,
+    max: usize,
+    ends: impl Fn(&[&str]) -> Vec<Option<usize>>,
+) -> Vec<String> {
     let max = max.max(1);
     let mut out = Vec::new();
     for para in text.split('\n') {
         let mut line = Line::default();
         let words: Vec<&str> = para.split_whitespace().collect();
+        let ends = ends(&words);
         let mut i = 0;
-        let mut open = false;
         while i < words.len() {
-            // A string that word `i` opens: the words up to the one that closes it.
-            let mut end = i;
-            let mut still_open = !open && odd_quotes(words[i]);
-            while still_open && end + 1 < words.len() {
-                end += 1;
-                still_open ^= odd_quotes(words[end]);
-            }
-            let group = words[i..=end].join(" ");
-            if end > i && !still_open && width(&group) <= max {
-                line.place(&group, max, &mut out);
-                i = end + 1;
-            } else {
-                line.place(words[i], max, &mut out);
-                open ^= odd_quotes(words[i]);
-                i += 1;
+            let group = ends[i].map(|end| (end, words[i..=end].join(" ")));
+            match group {
+                Some((end, group)) if width(&group) <= max => {
+                    line.place(&group, max, &mut out);
+                    i = end + 1;
+                }
+                _ => {
+                    line.place(words[i], max, &mut out);
+                    i += 1;
+                }
             }
         }
         out.push(line.text);

@@ -11,7 +11,8 @@ use crate::audit::report::{counts, finding_head};
 use crate::audit::steps::Speaker;
 use crate::audit::{Conversation, Kind};
 use crate::sanitize::clean;
-use crate::tui::draw::wrap_prefixed_keeping_strings;
+use crate::text::wrap_keeping_strings;
+use crate::tui::draw::wrap_prefixed_with;
 use crate::tui::theme::Theme;
 
 /// What goes under a finding's head line starts this far in.
@@ -157,7 +158,7 @@ impl Out {
     fn put(&mut self, lead: &str, text: &str, style: Style) {
         let lead = vec![Span::styled(lead.to_owned(), style)];
         let text = clean(text, false);
-        let lines = wrap_prefixed_keeping_strings(lead, &text, self.width, style);
+        let lines = wrap_prefixed_with(lead, &text, self.width, style, wrap_keeping_strings);
         self.lines.extend(lines);
     }
 }

@@ -22,28 +22,12 @@ pub fn wrap_prefixed(
     width: usize,
     style: Style,
 ) -> Vec<Line<'static>> {
-    hang(prefix, text, width, style, wrap)
+    wrap_prefixed_with(prefix, text, width, style, wrap)
 }
 
-/// [`wrap_prefixed`] that keeps a quoted string whole where it fits on a line
-/// ([`crate::text::wrap_keeping_strings`]): for lines that quote JSON.
-pub fn wrap_prefixed_keeping_strings(
-    prefix: Vec<Span<'static>>,
-    text: &str,
-    width: usize,
-    style: Style,
-) -> Vec<Line<'static>> {
-    hang(
-        prefix,
-        text,
-        width,
-        style,
-        crate::text::wrap_keeping_strings,
-    )
-}
-
-/// `text` wrapped by `wrap_with` under `prefix`, its other lines indented as far.
-fn hang(
+/// [`wrap_prefixed`] with the text wrapped by `wrap_with` (such as
+/// [`crate::text::wrap_keeping_strings`], for lines that quote JSON).
+pub fn wrap_prefixed_with(
     prefix: Vec<Span<'static>>,
     text: &str,
     width: usize,

@@ -13,6 +13,6 @@ pub use frame::{ScreenAreas, bordered, centered, popup, screen, text_popup};
 pub use json::{highlight_json_line, highlight_json_text, wrap_json};
 pub use lines::{
     above_mark, below_mark, dot, draw_lines, draw_scrolled, mark_cut, scroll_to, verdict_line,
-    verdict_lines, wrap_prefixed, wrap_prefixed_keeping_strings, wrap_rich,
+    verdict_lines, wrap_prefixed, wrap_prefixed_with, wrap_rich,
 };
 pub use names::{Shared, cut_middle, shared};

@@ -275,20 +275,19 @@ fn lesson_rows(app: &App, area: Rect, room: u16) -> Vec<EntryRows> {
         pages,
     };
     let n = app.lessons().len();
-    let total = |rows: &[EntryRows]| rows.iter().map(|r| usize::from(r.height())).sum::<usize>();
     let chosen = chosen_lesson(app).filter(|c| *c < n);
     // Lines beyond the first that lesson `i`'s pages need in `w` columns.
     let extra = |i: usize, w: usize| pages::page_lines_needed(app, i, w).saturating_sub(1);
     let chosen_extra = chosen.filter(|_| pages > 0).map_or(0, |c| extra(c, w));
     let mut rows: Vec<EntryRows> = (0..n).map(|i| entry(i, true)).collect();
-    if total(&rows) + chosen_extra > usize::from(room) {
+    if total_height(&rows) + chosen_extra > usize::from(room) {
         rows = (0..n).map(|i| entry(i, chosen == Some(i))).collect();
     }
     if pages == 0 {
         return rows;
     }
     let room = usize::from(room);
-    let mut used = total(&rows);
+    let mut used = total_height(&rows);
     let mut needs: Vec<usize> = (0..n).map(|i| extra(i, w)).collect();
     // Where the chosen lesson's pages do not fit whole, the lessons farthest from it give
     // up their line of pages.

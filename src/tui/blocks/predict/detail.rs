@@ -177,16 +177,16 @@ impl PredictWidget {
         {
             return long;
         }
-        let long = self.lay_out_long_fields(w, h);
+        let long = self.lay_out_long_fields(at);
         self.long.set(Some((at, long)));
         long
     }
 
     /// [`PredictWidget::long_fields`] worked out: every row's named schema and JSON value
-    /// laid out at the detail pane's width for a block drawn `w` by `h`.
-    fn lay_out_long_fields(&self, w: u16, h: u16) -> LongFields {
+    /// laid out at the detail pane's width for a block drawn at `(w, h, ascii)`.
+    fn lay_out_long_fields(&self, (w, h, ascii): DrawnAt) -> LongFields {
         let width = usize::from(self.geometry(w, h).detail.width).max(8);
-        let theme = Theme::new(ThemeName::Mono, self.drawn_ascii.get());
+        let theme = Theme::new(ThemeName::Mono, ascii);
         let mut long = LongFields::default();
         for f in self.rows.iter().flat_map(|r| r.case.prompt()) {
             match f {
