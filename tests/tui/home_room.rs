@@ -308,3 +308,23 @@ fn what_is_left_wraps_before_a_bracket_not_inside_it() {
         "{text}"
     );
 }
+
+#[test]
+fn a_tall_window_shows_how_the_chosen_lesson_begins_in_the_rows_its_pages_leave() {
+    // At 160x45 the chosen lesson (6, begun) has its pages named whole and rows to spare.
+    let text = screen(&home(160, 45, shipped()));
+    let flat = folded(&text);
+    let at = flat
+        .find("How it begins")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        flat[at..].contains("Time to put the pieces together in one small, complete tool."),
+        "{text}"
+    );
+    assert!(flat.find("Pages of 06").is_some_and(|p| p < at), "{text}");
+    // Where the pages take the room, the opening is not squeezed in.
+    for (w, h) in [(120, 35), (100, 30), (80, 24)] {
+        let text = screen(&home(w, h, shipped()));
+        assert!(!text.contains("How it begins"), "{w}x{h}:\n{text}");
+    }
+}

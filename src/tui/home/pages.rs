@@ -5,11 +5,13 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 
 use super::{chosen_lesson, cut, inner_area, lesson_row_height, number};
+use crate::content::lessons::{Item, Lesson};
 use crate::text::width as width_of;
 use crate::tui::app::App;
+use crate::tui::theme::Theme;
 
 /// Columns the line of a lesson's pages is indented by, under its title.
 pub(super) const PAGES_INDENT: usize = 7;
@@ -205,10 +207,11 @@ pub(super) fn draw_chosen_pages(app: &App, area: Rect, buf: &mut Buffer, map_w: 
         .map(|(k, p)| format!("{} {}", k + 1, crate::sanitize::clean(&p.title, false)))
         .collect();
     if titles.len() < room {
-        // One a line.
+        // One a line, and in the rows still free how the lesson begins.
         for title in &titles {
             lines.push(Line::styled(cut(&format!("  {title}"), w, t), t.dim));
         }
+        lines.extend(opening_lines(lesson, t, w, room - lines.len()));
     } else {
         // Else one after another, as many lines as there is room for.
         let room_w = w.saturating_sub(2).max(8);
@@ -222,12 +225,122 @@ pub(super) fn draw_chosen_pages(app: &App, area: Rect, buf: &mut Buffer, map_w: 
     }
 }
 
+/// Columns the opening paragraph is wrapped to, at most (a line stays easy to read).
+const OPENING_MAX_W: usize = 96;
+
+/// The lesson's opening paragraph (the first prose on its first page), as Markdown; `None`
+/// when the page starts with anything else (a heading, a list, a block).
+fn opening(lesson: &Lesson) -> Option<&str> {
+    let Item::Markdown(md) = lesson.pages.first()?.items.first()? else {
+        return None;
+    };
+    let para = md.trim_start().split("\n\n").next()?.trim();
+    let prose = para
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphanumeric() || c == '"' || c == '(');
+    prose.then_some(para)
+}
+
+/// In `rows` free rows under the chosen lesson's pages: a blank row, a heading and the
+/// lesson's opening paragraph, `w` columns wide at most (its last line ends in an ellipsis
+/// when it is cut; the lesson shows it whole). Nothing when not one of its lines would fit.
+fn opening_lines(lesson: &Lesson, t: &Theme, w: usize, rows: usize) -> Vec<Line<'static>> {
+    let Some(para) = opening(lesson).filter(|_| rows >= 3) else {
+        return Vec::new();
+    };
+    let text_w = w.saturating_sub(2).min(OPENING_MAX_W);
+    let mut text = crate::tui::markdown::render(para, u16::try_from(text_w).unwrap_or(u16::MAX), t);
+    let room = rows - 2;
+    if text.len() > room {
+        text.truncate(room);
+        if let Some(last) = text.last_mut() {
+            let words: String = last.spans.iter().map(|s| s.content.as_ref()).collect();
+            let style = last.spans.first().map_or(t.base, |s| s.style);
+            // A space and the ellipsis after the words that leave room for them.
+            let room = text_w.saturating_sub(1 + width_of(t.sym.ellipsis));
+            let mut kept = crate::text::truncate(&words, room, "");
+            if kept.len() < words.len() && !words[kept.len()..].starts_with(' ') {
+                // Cut inside a word: end before it instead.
+                kept.truncate(kept.rfind(' ').unwrap_or(kept.len()));
+            }
+            let cut_words = format!("{} {}", kept.trim_end(), t.sym.ellipsis);
+            *last = Line::styled(cut_words, style);
+        }
+    }
+    let mut lines = vec![Line::default(), Line::styled("How it begins", t.heading)];
+    for line in text {
+        let mut spans = vec![Span::raw("  ")];
+        spans.extend(line.spans);
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn titles(names: &[&str]) -> Vec<String> {
         names.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn every_shipped_lesson_opens_with_a_paragraph_and_a_cut_one_ends_in_an_ellipsis() {
+        let content = crate::content::Content::embedded();
+        let lessons = crate::course::load_lessons(&content).expect("shipped lessons");
+        let t = Theme::new(crate::tui::theme::ThemeName::Default, false);
+        for entry in &lessons {
+            let lesson = entry.parsed.as_ref().expect("a shipped lesson parses");
+            let para = opening(lesson).unwrap_or_else(|| panic!("{}: no opening", lesson.id));
+            assert!(para.len() > 40 && !para.contains("\n\n"), "{}", lesson.id);
+            // Room for all of it: a blank row, the heading, then its words in full.
+            let whole = opening_lines(lesson, &t, 60, 40);
+            assert_eq!(whole[1].to_string(), "How it begins");
+            let words: String = whole[2..].iter().map(|l| format!("{l} ")).collect();
+            let first = para.split_whitespace().next().unwrap();
+            assert!(
+                words.trim_start().starts_with(first),
+                "{}: {words}",
+                lesson.id
+            );
+            assert!(!words.contains('…'), "{}: {words}", lesson.id);
+            // Room for one of its lines: that line ends in an ellipsis.
+            let cut = opening_lines(lesson, &t, 60, 3);
+            assert_eq!(cut.len(), 3, "{}", lesson.id);
+            let last = cut[2].to_string();
+            assert!(last.ends_with(" …"), "{}: {last}", lesson.id);
+            // Whole words only, from the start of the paragraph.
+            let kept = last.trim_end_matches(" …").trim_start();
+            let plain = para.replace('`', "");
+            let said: Vec<&str> = plain
+                .split_whitespace()
+                .take(kept.split(' ').count())
+                .collect();
+            assert_eq!(kept, said.join(" "), "{}", lesson.id);
+            // Fewer rows than that: nothing at all.
+            assert!(opening_lines(lesson, &t, 60, 2).is_empty());
+        }
+    }
+
+    #[test]
+    fn a_first_page_that_starts_with_anything_but_prose_has_no_opening() {
+        let lesson = |md: &str| Lesson {
+            id: "x".into(),
+            title: "X".into(),
+            minutes: 1,
+            file: "x.md".into(),
+            pages: vec![crate::content::lessons::Page {
+                title: "X".into(),
+                items: vec![Item::Markdown(md.into())],
+            }],
+        };
+        assert_eq!(opening(&lesson("- a list\n- of two")), None);
+        assert_eq!(opening(&lesson("| a | table |")), None);
+        assert_eq!(
+            opening(&lesson("\nFirst words here.\n\nSecond paragraph.")),
+            Some("First words here.")
+        );
     }
 
     #[test]
