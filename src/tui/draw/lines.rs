@@ -7,7 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::sanitize::clean;
-use crate::text::{width as width_of, wrap};
+use crate::text::{width as width_of, wrap, wrap_keeping_strings};
 use crate::tui::theme::Theme;
 
 /// The separator between status items: a middle dot, or `|` in ASCII mode.
@@ -220,15 +220,23 @@ pub fn verdict_lines(
     if width < hw + 12 {
         // Too narrow for a hanging indent: the detail goes under the word.
         let mut out = vec![Line::from(Span::styled(format!("{mark} {word}"), style))];
-        out.extend(wrap_prefixed(
+        out.extend(wrap_prefixed_with(
             Vec::new(),
             &clean(detail, false),
             width,
             theme.base,
+            wrap_keeping_strings,
         ));
         return out;
     }
-    wrap_prefixed(head, &clean(detail, false), width, theme.base)
+    // A value the detail quotes (`got "login timeout"`) stays on one line where it fits.
+    wrap_prefixed_with(
+        head,
+        &clean(detail, false),
+        width,
+        theme.base,
+        wrap_keeping_strings,
+    )
 }
 
 /// Render pre-built lines into `area`, skipping the first `skip` lines; lines are cut
@@ -337,8 +345,33 @@ pub fn mark_cut(
 
 #[cfg(test)]
 mod tests {
-    use super::{above_mark, below_mark, wrap_rich};
+    use super::{above_mark, below_mark, verdict_lines, wrap_rich};
     use crate::tui::theme::{Theme, ThemeName};
+
+    #[test]
+    fn a_verdict_breaks_before_a_quoted_value_rather_than_inside_it() {
+        let theme = Theme::new(ThemeName::Default, true);
+        let detail = "value error: query must be at most 8 characters, got \"login timeout\"";
+        let text = |width| {
+            verdict_lines(&theme, false, "rejected", detail, width)
+                .iter()
+                .map(|l| l.to_string().trim_end().to_owned())
+                .collect::<Vec<_>>()
+        };
+        // Where a plain wrap would end a line at `"login`, the string moves down whole.
+        let lines = text(42);
+        assert!(
+            lines.iter().any(|l| l.ends_with("\"login timeout\"")),
+            "{lines:?}"
+        );
+        assert!(!lines.iter().any(|l| l.ends_with("\"login")), "{lines:?}");
+        // Too narrow for a hanging indent: the detail under the word keeps it whole too.
+        let lines = text(23);
+        assert!(
+            lines.iter().any(|l| l.trim() == "\"login timeout\""),
+            "{lines:?}"
+        );
+    }
 
     #[test]
     fn inline_code_in_a_highlighted_row_keeps_the_highlight() {
