@@ -170,6 +170,36 @@ fn h_at_a_pages_first_step_goes_back_to_the_page_as_it_was_left() {
 }
 
 #[test]
+fn h_walks_back_through_several_pages_each_as_it_was_left() {
+    // Lesson 9's trace page played to its end, then on across two pages (the last one
+    // in the next lesson), then back with h: each page comes back as it was left.
+    let mut app = presenter("09-bounded-loop", 80, 24);
+    let _ = press(&mut app, "n     ");
+    run_out(&mut app);
+    let trace_page = step_shows(&app, "step 6/6");
+    let start = (app.lesson(), app.page());
+    let mut left = Vec::new();
+    while app.lesson() == start.0 {
+        let before = (app.lesson(), app.page());
+        let _ = press(&mut app, " ");
+        if (app.lesson(), app.page()) != before && (app.lesson(), app.page()) != start {
+            left.push(before);
+        }
+        run_out(&mut app);
+    }
+    assert!(left.len() >= 2, "crossed pages {left:?}");
+    // Back to the trace page, a step at a time.
+    while (app.lesson(), app.page()) != start {
+        let _ = press(&mut app, "h");
+    }
+    assert_eq!(
+        screen(&app),
+        trace_page,
+        "the trace page as it was left, its trace played to the end"
+    );
+}
+
+#[test]
 fn the_presenter_help_lists_every_key_that_works_on_a_focused_block() {
     let mut app = presenter("15-the-wire", 80, 24);
     let _ = press(&mut app, "nnn   ?");

@@ -175,9 +175,9 @@ pub struct App {
     /// Page and scroll the learner had when a reload cut the lesson short (say, while the
     /// file did not parse); restored when the lesson is whole again.
     held_place: Option<(String, usize, usize)>,
-    /// Presenter mode: the page last left, as it was (`h` at a page's first step goes back
-    /// to it).
-    left_page: Option<present::LeftPage>,
+    /// Presenter mode: the pages left, as they were, the last left last (`h` at a page's
+    /// first step goes back to the page before, as it was left).
+    left_pages: Vec<present::LeftPage>,
     /// The page layout for the current lesson, page, view size and blocks' version.
     view: RefCell<Option<layout::CachedView>>,
     /// The Markdown the last page layout wrapped, for the next layout to reuse.
@@ -237,7 +237,7 @@ impl App {
             progress,
             size,
             held_place: None,
-            left_page: None,
+            left_pages: Vec::new(),
             view: RefCell::new(None),
             texts: RefCell::new(layout::TextCache::default()),
             background_jobs: false,

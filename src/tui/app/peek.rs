@@ -22,8 +22,8 @@ pub(crate) struct Peek {
     focus: Focus,
     slots: Vec<Slot>,
     steps: Option<usize>,
-    /// Presenter mode: the page left before it, for `h`.
-    left_page: Option<LeftPage>,
+    /// Presenter mode: the pages left before it, for `h`.
+    left_pages: Vec<LeftPage>,
 }
 
 impl App {
@@ -51,7 +51,7 @@ impl App {
                 focus: self.focus,
                 steps: self.blocks.steps_shown(),
                 slots: self.blocks.take(),
-                left_page: self.left_page.take(),
+                left_pages: std::mem::take(&mut self.left_pages),
             });
         }
         self.set_base(Screen::Lesson);
@@ -89,7 +89,7 @@ impl App {
             }
             None => self.show(0, 0),
         }
-        self.left_page = peek.left_page;
+        self.left_pages = peek.left_pages;
         self.active = false;
         self.set_base(match peek.home {
             Some(sel) => Screen::Home { sel },

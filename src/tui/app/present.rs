@@ -1,7 +1,8 @@
 //! Presenter mode (`--present`): a page is shown a step at a time (a paragraph, a block,
 //! then a block's rows one by one through `present_step`), each step brought into view from
 //! its first line; `h` undoes one step, and at a page's first step goes back to the page
-//! left, kept aside as it was. Blocks can be put back as they were before the class, and a
+//! before, kept aside as it was left (every page left is kept so, however far back `h`
+//! walks). Blocks can be put back as they were before the class, and a
 //! clock counts the session's time. Nothing is read from or
 //! written to the learner's progress in this mode (the caller keeps progress in memory).
 
@@ -32,6 +33,9 @@ pub(crate) struct LeftPage {
     scroll: usize,
     focus: Focus,
 }
+
+/// The most pages kept aside as they were left (a class walks back through fewer).
+const LEFT_PAGES: usize = 64;
 
 /// The last step shown when `shown` steps are.
 fn last_step(steps: &[Step], shown: usize) -> Option<Step> {
@@ -318,12 +322,21 @@ impl App {
         self.widget_mut(slot).is_some_and(|w| w.present_unstep())
     }
 
-    /// Presenter mode, a page about to be left: keep it aside as it is.
+    /// Presenter mode, a page about to be left: keep it aside as it is (in place of what
+    /// was kept of it before; past [`LEFT_PAGES`] pages, the one left longest ago goes).
     pub(super) fn remember_page(&mut self) {
-        let built = self.current().is_some() && self.blocks.steps_shown().is_some();
-        self.left_page = built.then(|| LeftPage {
-            lesson: self.lesson,
-            page: self.page,
+        if self.current().is_none() || self.blocks.steps_shown().is_none() {
+            return;
+        }
+        let (lesson, page) = (self.lesson, self.page);
+        self.left_pages
+            .retain(|l| (l.lesson, l.page) != (lesson, page));
+        if self.left_pages.len() >= LEFT_PAGES {
+            self.left_pages.remove(0);
+        }
+        self.left_pages.push(LeftPage {
+            lesson,
+            page,
             steps: self.blocks.steps_shown(),
             scroll: self.scroll,
             focus: self.focus,
@@ -338,10 +351,9 @@ impl App {
             self.status = Some("This is the first page.".into());
             return;
         };
-        let left = self
-            .left_page
-            .take()
-            .filter(|l| l.lesson == lesson && l.page == page);
+        let left = (self.left_pages.iter())
+            .rposition(|l| (l.lesson, l.page) == (lesson, page))
+            .map(|at| self.left_pages.remove(at));
         self.open(lesson, page);
         match left {
             Some(l) if l.slots.len() == self.blocks.len() => {
