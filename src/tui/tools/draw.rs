@@ -501,13 +501,8 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) -> bool {
         return false;
     };
     let w = usize::from(body.width);
+    let body = pinned_note(s.note.as_deref(), body, buf, t);
     let mut lines: Vec<Line<'static>> = Vec::new();
-    if let Some(note) = &s.note {
-        for l in wrap(note, w) {
-            lines.push(Line::styled(l, t.warn));
-        }
-        lines.push(Line::default());
-    }
     let fixes = a.fixes();
     if fixes.is_empty() {
         lines.push(Line::styled(
@@ -590,4 +585,27 @@ fn fixes(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) -> bool {
     draw_lines(body, buf, &lines, at);
     draw::mark_cut(body, buf, t, (at, lines.len()), ("k/PgUp", "j/PgDn"));
     max > 0
+}
+
+/// What `w` said, on the rows at the top of `body` (at most half of it), above a blank
+/// row, where it shows however far the list under it is scrolled; the rows left under it.
+fn pinned_note(note: Option<&str>, body: Rect, buf: &mut Buffer, t: &Theme) -> Rect {
+    let Some(note) = note else {
+        return body;
+    };
+    let lines: Vec<Line<'static>> = wrap(note, usize::from(body.width))
+        .into_iter()
+        .map(|l| Line::styled(l, t.warn))
+        .collect();
+    let room = usize::from(body.height / 2).max(1);
+    let shown = lines.len().min(room);
+    draw_lines(body, buf, &lines[..shown], 0);
+    let taken = u16::try_from(shown + 1)
+        .unwrap_or(body.height)
+        .min(body.height);
+    Rect {
+        y: body.y + taken,
+        height: body.height - taken,
+        ..body
+    }
 }

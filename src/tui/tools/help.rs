@@ -28,10 +28,11 @@ const BROWSE: [(&str, &str); 12] = [
 ];
 
 /// The fix list's keys.
-const FIXES: [(&str, &str); 7] = [
+const FIXES: [(&str, &str); 8] = [
     ("w", "write the fixed declaration as NAME.fixed.json"),
     ("Up/Down j/k", "scroll"),
     ("PgUp/PgDn", "scroll"),
+    ("g/G Home/End", "the top / the end"),
     ("Esc or f", "back to the list"),
     ("?", "this help"),
     ("q", "quit"),

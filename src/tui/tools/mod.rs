@@ -527,6 +527,10 @@ impl ToolsScreen {
             at.saturating_add(page)
         } else if plain(key, KeyCode::PageUp) {
             at.saturating_sub(page)
+        } else if plain(key, KeyCode::Home) || is_char(key, 'g') {
+            0
+        } else if plain(key, KeyCode::End) || is_char(key, 'G') {
+            max
         } else {
             return ToolsUpdate::None;
         };

@@ -341,6 +341,33 @@ fn what_w_said_in_the_fix_list_goes_when_the_list_is_left() {
 }
 
 #[test]
+fn what_w_said_shows_however_far_the_fix_list_is_scrolled_and_g_and_g_go_to_its_ends() {
+    let mut s = screen();
+    let _ = s.on_key(key(KeyCode::Char('f')));
+    let top = drawn(&s, 80, 24).join("\n");
+    // Scrolled down, then w: what it said is on screen at once.
+    let _ = s.on_key(key(KeyCode::Char('j')));
+    let _ = s.on_key(key(KeyCode::Char('j')));
+    let said = "Not replaced: search_issues.fixed.json exists.";
+    s.set_note(said);
+    let rows = drawn(&s, 80, 24).join("\n");
+    assert!(rows.contains(said), "{rows}");
+    assert!(rows.contains("lines above"), "still scrolled:\n{rows}");
+    // G goes to the end of the list, g back to its top; the note stays in view.
+    let _ = s.on_key(key(KeyCode::Char('G')));
+    let end = drawn(&s, 80, 24).join("\n");
+    assert!(end.contains(said) && !end.contains("below"), "{end}");
+    let _ = s.on_key(key(KeyCode::Char('g')));
+    let back = drawn(&s, 80, 24).join("\n");
+    assert!(
+        back.contains(said) && !back.contains("lines above"),
+        "{back}"
+    );
+    let first_fix = top.lines().find(|l| l.contains("•")).unwrap_or_default();
+    assert!(back.contains(first_fix), "{back}");
+}
+
+#[test]
 fn a_playground_measured_before_its_first_draw_in_ascii_keeps_its_last_line() {
     // Drawn off-screen at the height measured before its first draw (in Unicode marks),
     // as a playground taller than its window is. In ASCII the verdict takes a line more
