@@ -144,3 +144,29 @@ fn a_block_without_focus_says_how_to_reach_v() {
         "with focus, `v` itself:\n{text}"
     );
 }
+
+#[test]
+fn a_resize_keeps_the_chosen_checklist_item_in_view() {
+    let mut app = course_at("17-checklist-and-interview", false, 80, 24);
+    while !screen(&app).contains("The completion checklist") {
+        let page = app.page();
+        let _ = press(&mut app, "n");
+        assert_ne!(app.page(), page, "the checklist page is there");
+    }
+    // Into the checklist, down to its eleventh item.
+    let _ = press(&mut app, "<Tab><Enter>");
+    let _ = press(&mut app, &"j".repeat(10));
+    let chosen = |app: &App| {
+        let text = screen(app);
+        let row = text.lines().find(|l| l.contains('▶')).map(str::to_owned);
+        (text, row)
+    };
+    let (text, row) = chosen(&app);
+    let row = row.unwrap_or_else(|| panic!("the chosen item is marked:\n{text}"));
+    for (w, h) in [(40, 12), (60, 16), (120, 35), (80, 24)] {
+        let _ = app.update(tooldojo::tui::app::Input::Resize(w, h));
+        let (text, now) = chosen(&app);
+        assert!(now.is_some(), "{w}x{h}: the chosen item in view:\n{text}");
+    }
+    assert_eq!(chosen(&app).1.as_deref(), Some(row.as_str()));
+}
