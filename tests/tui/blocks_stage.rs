@@ -351,7 +351,7 @@ fn editors_start_at_the_end_and_keys_clear_reset_format_undo() {
     assert_eq!(
         v.args_text(),
         r#"{"city": "Paris", "days": 3}"#,
-        "Ctrl+U undoes while typing"
+        "Ctrl-U undoes while typing"
     );
 }
 

@@ -208,7 +208,7 @@ impl Editor {
         self.cut
     }
 
-    /// Feed one key press; returns true when the text changed. Ctrl+Z undoes as Ctrl+U
+    /// Feed one key press; returns true when the text changed. Ctrl-Z undoes as Ctrl-U
     /// does. A full editor takes no more characters.
     pub fn input(&mut self, key: KeyEvent) -> bool {
         if self.single_line && key.code == KeyCode::Enter {

@@ -227,7 +227,7 @@ impl ExplainWidget {
         if self.editing {
             return wrap_prefixed(
                 Vec::new(),
-                "Typing: Esc stops editing; Ctrl+U (or Ctrl+Z) undoes.",
+                "Typing: Esc stops editing; Ctrl-U (or Ctrl-Z) undoes.",
                 width,
                 theme.dim,
             );
@@ -540,7 +540,7 @@ impl BlockWidget for ExplainWidget {
         if self.editing {
             return vec![
                 KeyHint::new("Esc", "stop editing"),
-                KeyHint::new("Ctrl+U", "undo"),
+                KeyHint::new("Ctrl-U", "undo"),
             ];
         }
         let edit = if self.showing { "e" } else { "Enter/e" };

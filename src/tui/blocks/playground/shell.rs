@@ -524,7 +524,7 @@ impl<E: Engine> BlockWidget for Playground<E> {
         if self.shell.editing {
             return vec![
                 KeyHint::new("Esc", "stop editing"),
-                KeyHint::new("Ctrl+U", "undo"),
+                KeyHint::new("Ctrl-U", "undo"),
                 KeyHint::new("Tab", "next panel"),
             ];
         }
