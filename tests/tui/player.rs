@@ -379,7 +379,7 @@ fn the_whole_legend_is_readable_at_80x24_by_scrolling() {
         for want in [
             "where the loop decided to stop",
             "the cursor (now)",
-            "warning, budget hit; STOP: cause",
+            "budget warning/hit; STOP: cause",
             "grouped lanes: runs per column",
             "differs from the run before",
             "the start (g);",

@@ -30,7 +30,13 @@ pub fn render(p: &Player, area: Rect, buf: &mut Buffer, th: &Theme, present: boo
         return;
     }
     let inner = border(p, area, buf, th);
-    let pad = u16::from(present && inner.width >= 100);
+    // A column of room inside the border, so text never runs into it; two on a
+    // projector in a wide window.
+    let pad = match inner.width {
+        w if present && w >= 100 => 2,
+        w if w >= 60 => 1,
+        _ => 0,
+    };
     let inner = Rect::new(inner.x + pad, inner.y, inner.width - 2 * pad, inner.height);
     let mut legend_scrolls = false;
     match p.panel {

@@ -143,7 +143,7 @@ fn mark_lines(g: &Glyphs, width: usize, th: &Theme) -> Vec<Line<'static>> {
         (g.cancel.into(), th.warn, "the user's cancel"),
         (g.stop.into(), th.dim, "where the loop decided to stop"),
         (g.cursor.into(), th.focus, "the cursor (now)"),
-        (g.warn.into(), th.warn, "warning, budget hit; STOP: cause"),
+        (g.warn.into(), th.warn, "budget warning/hit; STOP: cause"),
         (
             g.density[4..].concat(),
             th.accent,
