@@ -276,10 +276,18 @@ fn browse(s: &ToolsScreen, body: Rect, buf: &mut Buffer, t: &Theme) {
         ..body
     };
     let block = draw::bordered(t, s.pane == Pane::List).title(" Tools ");
-    let inner = block.inner(list);
+    // A column of room before the right border, so a row's count never touches it.
+    let inner = block
+        .clone()
+        .padding(ratatui::widgets::Padding::right(1))
+        .inner(list);
     ratatui::widgets::Widget::render(block, list, buf);
     super::list::draw(s, inner, buf, t);
     let mut block = draw::bordered(t, s.pane == Pane::Detail);
+    if detail.width >= 42 {
+        // A column of room inside the border, so the text never runs into it.
+        block = block.padding(ratatui::widgets::Padding::horizontal(1));
+    }
     let inner = block.inner(detail);
     if let Some(a) = s.analysis(s.sel) {
         let lines = detail_lines(s, &a, t, usize::from(inner.width));

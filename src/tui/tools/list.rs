@@ -129,9 +129,10 @@ pub(super) fn width_for(s: &ToolsScreen, body_w: u16) -> u16 {
         .max()
         .unwrap_or(0);
     let most = usize::from(body_w / 3).max(20);
-    let mut want = longest + row_extra(2, true) + 2;
+    // Two columns of border and one of room before the right one.
+    let mut want = longest + row_extra(2, true) + 3;
     if want > most {
-        want = longest + row_extra(2, false) + 2;
+        want = longest + row_extra(2, false) + 3;
     }
     u16::try_from(want.clamp(20, most))
         .unwrap_or(u16::MAX)
