@@ -98,6 +98,11 @@ pub(crate) fn text_of(mut bytes: Vec<u8>, display: &str) -> UserResult<String> {
     })
 }
 
+/// `FILE:LINE:COL: not JSON: what`, how a loader says a file is not JSON.
+pub(crate) fn not_json(display: &str, line: usize, column: usize, what: &str) -> String {
+    format!("{display}:{line}:{column}: not JSON: {what}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

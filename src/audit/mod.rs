@@ -163,6 +163,23 @@ pub trait Sink {
     fn conversation(&mut self, conv: &Conversation) -> io::Result<()>;
     /// A record that could not be read (where, and why); the run goes on.
     fn bad_record(&mut self, place: Place, why: String) -> io::Result<()>;
+    /// A record that is not JSON: the line of the file and the column in it where the
+    /// reading stopped, and what the parser says. A bad record (its why saying the column,
+    /// and the line when the record starts on another) unless the sink says it otherwise.
+    fn not_json(&mut self, place: Place, at: (usize, usize), what: String) -> io::Result<()> {
+        let why = not_json_why(&place, at, &what);
+        self.bad_record(place, why)
+    }
+}
+
+/// Why a record is not JSON, beside its place (`file:line`): the position said once, the
+/// column alone when the reading stopped on the record's first line.
+fn not_json_why(place: &Place, (line, column): (usize, usize), what: &str) -> String {
+    if line == place.line {
+        format!("not JSON: {what} at column {column}")
+    } else {
+        format!("not JSON: {what} at line {line}, column {column}")
+    }
 }
 
 /// Counts of a run.
@@ -382,8 +399,17 @@ impl<'s> Audit<'s> {
         };
         let root = match parsed {
             Ok(v) => v,
+            Err(ParseError::Syntax { what, line, column }) => {
+                // The parser counts from the record's first line; the file, from its own.
+                let at = (place.line + line - 1, column);
+                self.totals.bad_records += 1;
+                if let Err(e) = self.sink.not_json(place.clone(), at, what) {
+                    self.failed = Some(e);
+                }
+                return true;
+            }
             Err(e) => {
-                self.bad(place.clone(), format!("not JSON: {e}"));
+                self.bad(place.clone(), e.to_string());
                 return true;
             }
         };

@@ -119,6 +119,16 @@ impl<S: Sink> Sink for Noting<'_, S> {
         say_bad(&place, &why);
         self.0.bad_record(place, why)
     }
+
+    fn not_json(&mut self, place: Place, at: (usize, usize), what: String) -> io::Result<()> {
+        // `FILE:LINE:COL: not JSON: what`, as every loader says it.
+        let said = crate::input::not_json(&place.file, at.0, at.1, &what);
+        super::print_err(&format!(
+            "tooldojo: {}",
+            crate::sanitize::clean(&said, false)
+        ));
+        self.0.not_json(place, at, what)
+    }
 }
 
 /// On stderr, a record that could not be read and why.

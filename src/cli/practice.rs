@@ -169,23 +169,29 @@ fn refuse_short_limits(args: &PracticeArgs) -> Result<(), UserError> {
     Ok(())
 }
 
-/// The language to grade `file` in: `--lang`, else its extension.
+/// The language to grade `file` in: `--lang`, else its extension. A file that is not there
+/// is said to be missing first (the language of a file that is not there is no question),
+/// except when watching for a file still to be written whose language is known.
 fn lang_of(args: &PracticeArgs, file: &std::path::Path) -> Result<Lang, UserError> {
-    if file.is_dir() {
-        return Err(UserError::new(format!(
-            "{}: is a directory; give the solution file to grade (.py or .js)",
-            file.display()
-        )));
-    }
-    args.lang
-        .map(Lang::from)
-        .or_else(|| Lang::of_path(file))
-        .ok_or_else(|| {
-            UserError::new(format!(
-                "{}: cannot tell the language from the file name; add --lang python or --lang js",
+    let lang = args.lang.map(Lang::from).or_else(|| Lang::of_path(file));
+    match std::fs::metadata(file) {
+        Ok(meta) if meta.is_dir() => {
+            return Err(UserError::new(format!(
+                "{}: is a directory; give the solution file to grade (.py or .js)",
                 file.display()
-            ))
-        })
+            )));
+        }
+        Err(e) if !(args.watch && lang.is_some()) => {
+            return Err(UserError::new(format!("{}: {e}", file.display())));
+        }
+        _ => {}
+    }
+    lang.ok_or_else(|| {
+        UserError::new(format!(
+            "{}: cannot tell the language from the file name; add --lang python or --lang js",
+            file.display()
+        ))
+    })
 }
 
 fn write_starter(args: &PracticeArgs) -> Result<PathBuf, UserError> {

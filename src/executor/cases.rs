@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{Context, Envelope, ExecRules, Record, Store, execute_text, execute_with};
 use crate::content::{Content, parse_json, present};
-use crate::error::{UserError, UserResult};
+use crate::error::UserResult;
 
 /// The file of get_ticket rows, relative to the fixtures tree.
 pub(crate) const GET_TICKET_CASES: &str = "get_ticket_cases.json";
@@ -55,7 +55,12 @@ pub(crate) fn records_from_flag(value: &str) -> UserResult<Vec<Record>> {
         crate::input::MAX_FILE_BYTES,
         path,
     )?;
-    serde_json::from_str(&text).map_err(|e| UserError::json(path, &e))
+    let shape = crate::validate::json::JsonFile {
+        object: false,
+        is: "a records file is one JSON array of tickets \
+             ([{\"tenant\", \"id\", \"title\", \"status\"}, ...])",
+    };
+    crate::validate::json::parse_json_file(&text, path, &shape)
 }
 
 /// The title a `mutate_result` row writes through the returned handle.

@@ -41,14 +41,21 @@ pub use trace::{
 };
 pub use truncate::truncate_result;
 
-use crate::content::{Content, TextFile, parse_json};
+use crate::content::{Content, TextFile};
 use crate::error::{UserError, UserResult};
 
 /// The folder of the fixtures tree that holds the scenarios.
 pub const SCENARIO_DIR: &str = "scenarios";
 
+/// What a scenario file is, for a file that holds something else.
+const SCENARIO_FILE: crate::validate::json::JsonFile = crate::validate::json::JsonFile {
+    object: true,
+    is: "a scenario file is one JSON object ({\"title\", \"context\", \"turns\", ...})",
+};
+
 /// Load a scenario: a path to a file, or a name under `fixtures/scenarios/`. A file that does
-/// not parse is reported as `file:line:col: what`.
+/// not parse is reported as `file:line:col: what` (text that is not JSON first, as
+/// `file:line:col: not JSON: what`).
 pub fn load_scenario(content: &Content, name_or_path: &str) -> UserResult<Scenario> {
     let looks_like_path = name_or_path.contains('/')
         || name_or_path.contains('\\')
@@ -75,7 +82,8 @@ pub fn load_scenario(content: &Content, name_or_path: &str) -> UserResult<Scenar
         }
         content.fixtures.read(&rel)?
     };
-    let mut scenario: Scenario = parse_json(&file)?;
+    let mut scenario: Scenario =
+        crate::validate::json::parse_json_file(&file.text, &file.display, &SCENARIO_FILE)?;
     scenario.name = Path::new(&file.rel)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

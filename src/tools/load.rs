@@ -321,7 +321,7 @@ fn in_file(file: &str, inner: &LoadError) -> String {
     match inner {
         LoadError::Read(msg) => msg.clone(),
         LoadError::NotJson { what, line, column } => {
-            format!("{file}:{line}:{column}: not JSON: {what}")
+            crate::input::not_json(file, *line, *column, what)
         }
         other => format!("{file}: {other}"),
     }

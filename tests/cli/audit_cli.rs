@@ -247,7 +247,7 @@ fn a_bad_record_is_reported_with_its_line_and_the_run_goes_on() {
     let f = write(&dir, "log.jsonl", &text);
     let (code, out, err) = run(&["audit", "--json", &f]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("log.jsonl:2: not JSON"), "{err}");
+    assert!(err.contains("log.jsonl:2:1: not JSON"), "{err}");
     assert!(
         err.contains("log.jsonl:3: not a record this audit reads"),
         "{err}"
@@ -268,6 +268,37 @@ fn a_bad_record_is_reported_with_its_line_and_the_run_goes_on() {
     assert_eq!(code, 0);
     assert!(out.contains("2 records could not be read"), "{out}");
     assert!(out.contains("#2: not JSON"), "{out}");
+}
+
+#[test]
+fn a_record_that_is_not_json_says_its_line_and_column_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(&dir, "a3.jsonl", "{\"x\": 1}\ngarbage\n");
+    let (code, out, err) = run(&["audit", &f]);
+    assert_eq!(code, 2, "{err}");
+    let said = format!("tooldojo: {f}:2:1: not JSON: expected a value\n");
+    assert!(err.contains(&said), "{err}");
+    assert!(!err.contains("line 1 column 1"), "{err}");
+    assert!(
+        out.contains("#2: not JSON: expected a value at column 1"),
+        "{out}"
+    );
+    // A document over several lines: the file's line, not the record's.
+    let f = write(
+        &dir,
+        "pretty.json",
+        "{\n  \"messages\": [\n    {\"role\": \"user\", \"content\": \"hi\"},\n  ]\n}\n",
+    );
+    let (_, out, err) = run(&["audit", "--json", &f]);
+    assert!(
+        err.contains(&format!("{f}:4:3: not JSON: expected a value")),
+        "{err}"
+    );
+    let lines = json_lines(&out);
+    assert_eq!(
+        lines[0]["bad_record"],
+        json!("not JSON: expected a value at line 4, column 3")
+    );
 }
 
 #[test]

@@ -590,6 +590,34 @@ fn an_unknown_extension_needs_lang() {
 }
 
 #[test]
+fn a_missing_file_is_said_to_be_missing_before_its_language_is_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["practice", "good.txt"][..],
+        &["practice", "good.txt", "--watch"],
+        &["practice", "good.py"],
+    ] {
+        let o = tooldojo(args, dir.path());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        let name = args[1];
+        assert!(
+            err.starts_with(&format!("tooldojo: {name}: No such file")),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("cannot tell the language"), "{args:?}: {err}");
+    }
+    // A file that is there with a name that says no language keeps its own words.
+    std::fs::write(dir.path().join("good.txt"), "x").unwrap();
+    let o = tooldojo(&["practice", "good.txt"], dir.path());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("good.txt: cannot tell the language from the file name"),
+        "{err}"
+    );
+}
+
+#[test]
 fn javascript_mistakes_are_caught_on_their_rows() {
     if !has("node") {
         return;

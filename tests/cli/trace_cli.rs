@@ -146,6 +146,55 @@ fn a_broken_scenario_exits_2_with_file_line_col() {
 }
 
 #[test]
+fn a_file_that_is_not_a_scenario_object_says_what_a_scenario_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f.json");
+    let name = file.to_str().unwrap();
+    std::fs::write(&file, "[1,2]\n").unwrap();
+    for cmd in ["trace", "play"] {
+        let out = tooldojo(&[cmd, name]);
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "tooldojo: {name}:1:1: a scenario file is one JSON object \
+                 ({{\"title\", \"context\", \"turns\", ...}}), not an array"
+            ),
+            "{cmd}"
+        );
+    }
+}
+
+#[test]
+fn a_scenario_cut_short_is_not_json_before_it_is_the_wrong_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cut.json");
+    let name = file.to_str().unwrap();
+    // Cut inside an array's first object: read field by field, it would be "a map, expected
+    // a string" at 1:1.
+    std::fs::write(&file, "[{\"tenant\": \"alpha\",\n").unwrap();
+    let out = tooldojo(&["trace", name]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim_end(),
+        format!("tooldojo: {name}:2:1: not JSON: unterminated object, expected a key")
+    );
+    // The tools loader says the same of the same text.
+    let tools = tooldojo(&["tools", name]);
+    assert_eq!(String::from_utf8_lossy(&tools.stderr), err);
+    // An object cut short, too: not serde's "EOF while parsing a value".
+    std::fs::write(&file, "{\"title\": \"x\",").unwrap();
+    let out = tooldojo(&["trace", name]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim_end(),
+        format!("tooldojo: {name}:1:15: not JSON: unterminated object, expected a key")
+    );
+}
+
+#[test]
 fn a_scenario_file_on_disk_runs_like_a_shipped_one() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("mine.json");

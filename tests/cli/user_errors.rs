@@ -146,6 +146,42 @@ fn a_bad_lesson_id_names_the_known_ids_in_one_line() {
     );
 }
 
+#[test]
+fn a_records_file_says_what_it_must_hold_and_where_it_stops_being_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "obj.json",
+            "{\"tenant\": \"alpha\"}\n",
+            ":1:1: a records file is one JSON array of tickets ([{\"tenant\", \"id\", \"title\", \"status\"}, ...]), not an object",
+        ),
+        (
+            "cut.json",
+            "[{\"tenant\": \"alpha\",",
+            ":1:21: not JSON: unterminated object, expected a key",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let path = dir.path().join(name).display().to_string();
+        std::fs::write(&path, text).unwrap();
+        let records = format!("@{path}");
+        let args = [
+            "exec",
+            "--tool",
+            "get_ticket",
+            "--args",
+            "{}",
+            "--tenant",
+            "alpha",
+            "--records",
+            &records,
+        ];
+        let (code, _, stderr) = refused(&args);
+        assert_eq!(code, Some(2), "{name}");
+        assert_eq!(stderr.trim_end(), format!("tooldojo: {path}{want}"));
+    }
+}
+
 /// Run `tooldojo ARGS` with its stdout and stderr pipes already closed by their reader (as
 /// in `2>&1 | true`): its exit code.
 fn with_readers_gone(args: &[&str]) -> Option<i32> {

@@ -14,16 +14,18 @@
 //! string cannot hold it (the value is still a `str`, as in Python).
 //!
 //! `parse.rs` holds the reader; `owned.rs` the owned copies compiled schemas keep and the
-//! exact text messages show.
+//! exact text messages show; `file.rs` reads a whole file the user wrote into a type.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
+mod file;
 pub mod number;
 mod owned;
 mod parse;
 
+pub(crate) use file::{JsonFile, parse_json_file};
 pub use parse::ParseError;
 pub(crate) use parse::flat::{
     FLAT_MAX, FlatMember, flat_object, flat_value, plain_string, value_kind,
