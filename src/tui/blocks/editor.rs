@@ -416,6 +416,15 @@ impl Editor {
             }
         }
         (&ta).render(inner, buf);
+        if !editing && ta.is_empty() {
+            // The textarea's placeholder follows a cell kept for its cursor; read, not
+            // edited, it starts where typed text would.
+            let line = Line::from(vec![
+                Span::styled("(empty)", theme.code.patch(theme.dim)),
+                Span::styled(" ", theme.code),
+            ]);
+            buf.set_line(inner.x, inner.y, &line, inner.width);
+        }
         // Where the bottom border is free from: the cut note comes first, and the place
         // in the text shows only where it does not run into the note.
         let mut free = area.x + 1;
@@ -479,6 +488,26 @@ mod tests {
         let mut one = Editor::single("");
         assert_eq!(one.paste("get\nticket"), (true, false));
         assert_eq!(one.text(), "get ticket");
+    }
+
+    #[test]
+    fn an_empty_box_read_says_so_where_typed_text_starts() {
+        let theme = Theme::new(crate::tui::theme::ThemeName::Default, false);
+        let row = |e: &Editor, editing: bool| {
+            let area = Rect::new(0, 0, 30, 4);
+            let mut buf = Buffer::empty(area);
+            e.render(area, &mut buf, &theme, editing, "Your answer", false);
+            (0..30)
+                .map(|x| buf[(x, 1)].symbol().to_owned())
+                .collect::<String>()
+        };
+        let typed = row(&Editor::new("ab"), false);
+        assert!(typed.starts_with("│ab "), "{typed}");
+        let empty = row(&Editor::new(""), false);
+        assert!(empty.starts_with("│(empty) "), "{empty}");
+        // Editing, the cursor's cell comes first.
+        let editing = row(&Editor::new(""), true);
+        assert!(editing.starts_with("│ (empty)"), "{editing}");
     }
 
     #[test]
