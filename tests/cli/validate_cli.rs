@@ -177,7 +177,7 @@ fn jsonl_from_stdin_and_file() {
         "\n",
         r#"{"ok": false, "error": "missing required arg: city"}"#,
         "\n",
-        r#"{"ok": false, "error": "bad case: a case must be a JSON object"}"#,
+        r#"{"ok": false, "error": "bad case: not JSON: expected a value at line 1 column 1"}"#,
         "\n",
         r#"{"ok": false, "error": "type error: days expected int, got float"}"#,
         "\n",

@@ -128,7 +128,11 @@ pub(super) fn read<'a>(
         return Err(CaseError::Bad("empty line".into()));
     }
     if !text.trim_start().starts_with('{') {
-        return Err(CaseError::Bad("a case must be a JSON object".into()));
+        // Not JSON at all, or JSON of another kind.
+        return Err(match crate::validate::json::parse(text) {
+            Err(e @ ParseError::Syntax { .. }) => syntax(e),
+            _ => CaseError::Bad("a case must be a JSON object".into()),
+        });
     }
     let mut p = Parser::new(text);
     p.allow_duplicates = allow_duplicates;

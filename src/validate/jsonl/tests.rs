@@ -36,7 +36,7 @@ fn one_verdict_per_line_in_order() {
         [
             r#"{"ok": true, "error": ""}"#,
             r#"{"ok": false, "error": "missing required arg: city"}"#,
-            r#"{"ok": false, "error": "bad case: a case must be a JSON object"}"#,
+            r#"{"ok": false, "error": "bad case: not JSON: expected a value at line 1 column 1"}"#,
             r#"{"ok": false, "error": "duplicate arg: city"}"#,
             r#"{"ok": false, "error": "duplicate arg: days"}"#,
             r#"{"ok": true, "error": ""}"#,
@@ -98,6 +98,20 @@ fn a_line_over_the_cap_stops_the_run_with_an_error() {
     assert!(
         err.to_string().starts_with("line 1 is longer than"),
         "{err}"
+    );
+}
+
+#[test]
+fn a_line_that_is_not_json_says_so_and_json_of_another_kind_says_what_a_case_is() {
+    let got = lines("oops\n[1, 2]\n\"a case\"\n{\"schema\": \n", false);
+    assert_eq!(
+        got,
+        [
+            r#"{"ok": false, "error": "bad case: not JSON: expected a value at line 1 column 1"}"#,
+            r#"{"ok": false, "error": "bad case: a case must be a JSON object"}"#,
+            r#"{"ok": false, "error": "bad case: a case must be a JSON object"}"#,
+            r#"{"ok": false, "error": "bad case: not JSON: expected a value, found the end of the text at line 1 column 12"}"#,
+        ]
     );
 }
 
