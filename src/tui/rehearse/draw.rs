@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 
 use super::{Drill, Phase};
 use crate::course::rehearsal::score::{clock, failing_list};
-use crate::course::rehearsal::{Explain, Given, Predict, Question, Sitting};
+use crate::course::rehearsal::{Explain, Given, Question, Sitting};
 use crate::text::{truncate, width as width_of, wrap};
 use crate::tui::draw::keybar::{BarKey, Rank, render_keys};
 use crate::tui::draw::{self, text_popup};
@@ -15,66 +15,6 @@ use crate::tui::draw::{self, text_popup};
 /// The narrowest body that keeps a side column beside the question, and that column's width.
 const SIDE_FROM: u16 = 110;
 const SIDE_W: u16 = 40;
-
-/// A prompt's JSON (after a leading name, as in `find_tickets {...}`) laid out one member a
-/// line, when it is an object or an array; the name stays on the first line. Only the
-/// whitespace between tokens changes: every token stays as written (a number as long as it
-/// is, a repeated key repeated, an escape escaped), since the question may be about exactly
-/// that. `None` when the text is not one JSON value, or when a line would still not fit in
-/// `width` (then the text is wrapped as it is).
-fn laid_out(text: &str, width: usize) -> Option<Vec<String>> {
-    let at = text.find(['{', '['])?;
-    let (name, json) = text.split_at(at);
-    // Any JSON value at all: no map is built, so a repeated key is not a refusal.
-    serde_json::from_str::<serde::de::IgnoredAny>(json).ok()?;
-    let mut lines = vec![name.to_owned()];
-    let mut depth = 0usize;
-    let (mut in_string, mut escaped) = (false, false);
-    let mut chars = json.chars().peekable();
-    let new_line = |lines: &mut Vec<String>, depth: usize| lines.push("  ".repeat(depth));
-    while let Some(c) = chars.next() {
-        let line = lines.last_mut()?;
-        if in_string {
-            line.push(c);
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => {
-                in_string = true;
-                line.push(c);
-            }
-            '{' | '[' => {
-                line.push(c);
-                while chars.next_if(|c| c.is_whitespace()).is_some() {}
-                if let Some(close) = chars.next_if(|&n| matches!(n, '}' | ']')) {
-                    line.push(close);
-                } else {
-                    depth += 1;
-                    new_line(&mut lines, depth);
-                }
-            }
-            '}' | ']' => {
-                depth = depth.saturating_sub(1);
-                new_line(&mut lines, depth);
-                lines.last_mut()?.push(c);
-            }
-            ',' => {
-                line.push(c);
-                new_line(&mut lines, depth);
-            }
-            ':' => line.push_str(": "),
-            c if c.is_whitespace() => {}
-            c => line.push(c),
-        }
-    }
-    lines.iter().all(|l| width_of(l) <= width).then_some(lines)
-}
 
 /// The body, and a column on its right for the drill's progress and keys when it is wide.
 fn split_side(body: Rect) -> (Rect, Option<Rect>) {
@@ -94,6 +34,16 @@ fn split_side(body: Rect) -> (Rect, Option<Rect>) {
 }
 use crate::tui::theme::Theme;
 
+/// What PgUp/PgDn do when the prompt entry `label` scrolls alone.
+fn scroll_what(label: &str) -> &'static str {
+    match label {
+        "schema" => "scroll the schema",
+        "args" => "scroll the arguments",
+        "calls" => "scroll the calls",
+        _ => "scroll the prompt",
+    }
+}
+
 /// Below this many seconds the countdown turns to a warning.
 const HURRY_MS: u64 = 30_000;
 
@@ -107,10 +57,16 @@ impl Drill {
             _ => split_side(body),
         };
         self.render_head(head, buf, t, side.is_none());
-        let most = self.render_body(body, buf, t);
-        // Scrolling earns a place among the keys only when something is out of view.
+        let (most, pane) = self.render_body(body, buf, t);
+        // Scrolling earns a place among the keys only when something is out of view; when a
+        // prediction's schema scrolls alone, the keys say so.
         let mut keys = self.hints();
         keys.retain(|k| k.rank != Rank::Scroll || most > 0);
+        if let Some(label) = pane {
+            for k in keys.iter_mut().filter(|k| k.rank == Rank::Scroll) {
+                k.what = scroll_what(label);
+            }
+        }
         if let Some(side) = side {
             let lines = self.side_lines(t, usize::from(side.width), &keys);
             draw::draw_lines(side, buf, &lines, 0);
@@ -147,12 +103,19 @@ impl Drill {
     /// The question (opened at its top; once answered, the outcome or the rubric point in
     /// view, moved by PgUp/PgDn) or the scrolled scorecard, with a mark on the first row
     /// when lines are above and on the last when more are below. Returns how far the view
-    /// can scroll.
-    fn render_body(&self, body: Rect, buf: &mut Buffer, t: &Theme) -> usize {
+    /// can scroll, and the label of the prompt entry that scrolls alone (a prediction's
+    /// schema, when the whole does not fit).
+    fn render_body(&self, body: Rect, buf: &mut Buffer, t: &Theme) -> (usize, Option<&str>) {
+        if let (Some(Question::Predict(p)), Phase::Ask | Phase::Locked | Phase::Reveal) =
+            (self.questions.get(self.cur), self.phase)
+            && let Some((most, label)) = self.render_predict(p, body, buf, t)
+        {
+            return (most, Some(label));
+        }
         let (lines, focus) = if self.phase == Phase::Done {
             self.scorecard_lines(t, usize::from(body.width))
         } else {
-            self.question_lines(t, usize::from(body.width), usize::from(body.height))
+            self.question_lines(t, usize::from(body.width))
         };
         let total = lines.len();
         let unpinned_most = total.saturating_sub(usize::from(body.height));
@@ -193,7 +156,7 @@ impl Drill {
             ("PgUp", "PgDn")
         };
         draw::mark_cut(body, buf, t, (top, total), (up, down));
-        most
+        (most, None)
     }
 
     /// Right after `w` on the scorecard, its answer (saved where, or a file there to
@@ -399,20 +362,11 @@ impl Drill {
         buf.set_line(area.x, area.y + 1, &Line::styled(bar, style), area.width);
     }
 
-    /// The open question's lines and the line to keep in view.
-    /// The open question's lines for a body `w` wide and `room` tall, and the line to keep
-    /// in view.
-    fn question_lines(&self, t: &Theme, w: usize, room: usize) -> (Vec<Line<'static>>, usize) {
+    /// The open question's lines for a body `w` wide, and the line to keep in view.
+    fn question_lines(&self, t: &Theme, w: usize) -> (Vec<Line<'static>>, usize) {
         match self.questions.get(self.cur) {
             Some(Question::Predict(p)) => {
-                // A tall window shows the JSON laid out whole, when all of it fits.
-                let mut lines = self.predict_lines(p, t, w, false);
-                if lines.len() < room {
-                    let tall = self.predict_lines(p, t, w, true);
-                    if tall.len() <= room {
-                        lines = tall;
-                    }
-                }
+                let lines = self.predict_parts(p, t, w).joined();
                 // Every choice while choosing (a blank line follows them), the outcome once
                 // answered.
                 let focus = match self.phase {
@@ -425,80 +379,6 @@ impl Drill {
             Some(Question::Write { .. }) => (self.write_lines(t, w), 0),
             None => (Vec::new(), 0),
         }
-    }
-
-    fn predict_lines(&self, p: &Predict, t: &Theme, w: usize, tall: bool) -> Vec<Line<'static>> {
-        let mut out = vec![Line::styled(
-            format!("What does {} say? ({})", p.who, p.source.word()),
-            t.heading,
-        )];
-        for (label, text) in &p.prompt {
-            // Laid out only when it would wrap: a short object reads best on one line.
-            if tall
-                && width_of(label) + 2 + width_of(text) > w
-                && let Some(laid) = laid_out(text, w.saturating_sub(2))
-            {
-                out.push(Line::styled(format!("{label}:"), t.dim));
-                for l in laid {
-                    out.push(draw::highlight_json_line(&format!("  {l}"), t));
-                }
-                continue;
-            }
-            let indent = width_of(label) + 2;
-            for (i, part) in wrap(text, w.saturating_sub(indent)).into_iter().enumerate() {
-                let head = if i == 0 {
-                    format!("{label}: ")
-                } else {
-                    " ".repeat(indent)
-                };
-                out.push(Line::from(vec![
-                    Span::styled(head, t.dim),
-                    Span::styled(part, t.code),
-                ]));
-            }
-        }
-        out.push(Line::default());
-        let pick = self.answers.last().filter(|a| a.index == self.cur);
-        for (i, c) in p.choices.iter().enumerate() {
-            let here = i == self.choice;
-            let mark = if here { t.sym.pointer } else { " " };
-            let style = if here { t.selected } else { t.base };
-            out.push(Line::styled(format!(" {mark} {} {c}", i + 1), style));
-        }
-        out.push(Line::default());
-        match (self.phase, pick) {
-            (Phase::Locked, Some(_)) => out.push(Line::styled(
-                "Answer locked. Interviewer: press r to reveal the real outcome.",
-                t.accent,
-            )),
-            (Phase::Reveal, Some(a)) => {
-                let (mark, word, style) = if a.right() {
-                    (t.sym.ok, "right", t.ok)
-                } else {
-                    (t.sym.bad, "wrong", t.bad)
-                };
-                out.push(Line::styled(
-                    format!("{mark} {word}: {} answered {}", p.who, p.answer),
-                    style,
-                ));
-                for l in wrap(&p.result, w) {
-                    out.push(Line::styled(l, t.code));
-                }
-                for l in wrap(&p.reason, w) {
-                    out.push(Line::styled(l, t.base));
-                }
-                for l in wrap(&format!("Tests: {}", p.tests), w) {
-                    out.push(Line::styled(l, t.base));
-                }
-                out.push(Line::styled(
-                    format!("Lesson: {}", self.title_of(&p.lesson)),
-                    t.dim,
-                ));
-                out.push(Line::styled("Enter: the next question.", t.dim));
-            }
-            _ => {}
-        }
-        out
     }
 
     fn explain_lines(&self, e: &Explain, t: &Theme, w: usize) -> (Vec<Line<'static>>, usize) {
@@ -656,54 +536,5 @@ impl Drill {
         ));
         out.push(Line::styled("Enter: the next question.", t.dim));
         out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::laid_out;
-
-    #[test]
-    fn a_laid_out_prompt_keeps_every_token_as_written() {
-        let text = r#"{"city": "Paris", "days": 123456789012345678901234567890, "n": 1e2, "s": "a\u202eb, {\"x\": [1]}", "e": {}, "l": []}"#;
-        let laid = laid_out(text, 80).expect("one JSON object");
-        assert_eq!(
-            laid,
-            [
-                "{",
-                r#"  "city": "Paris","#,
-                r#"  "days": 123456789012345678901234567890,"#,
-                r#"  "n": 1e2,"#,
-                r#"  "s": "a\u202eb, {\"x\": [1]}","#,
-                r#"  "e": {},"#,
-                r#"  "l": []"#,
-                "}",
-            ]
-        );
-    }
-
-    #[test]
-    fn a_repeated_key_stays_repeated_and_a_name_stays_in_front() {
-        let laid = laid_out(
-            r#"get_ticket {"ticket_id": "TKT-999", "ticket_id": "TKT-104"}"#,
-            80,
-        )
-        .expect("laid out");
-        assert_eq!(
-            laid,
-            [
-                "get_ticket {",
-                r#"  "ticket_id": "TKT-999","#,
-                r#"  "ticket_id": "TKT-104""#,
-                "}"
-            ]
-        );
-    }
-
-    #[test]
-    fn a_line_too_wide_or_a_text_that_is_not_json_is_left_to_wrap() {
-        let long = format!(r#"{{"note": "{}"}}"#, "x".repeat(100));
-        assert_eq!(laid_out(&long, 80), None);
-        assert_eq!(laid_out(r#"{"a": 1"#, 80), None);
     }
 }

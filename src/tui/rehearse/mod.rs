@@ -9,7 +9,9 @@
 
 mod card;
 pub(crate) mod draw;
+mod fold;
 mod keys;
+mod predict;
 pub mod write;
 
 use std::collections::BTreeMap;
@@ -426,3 +428,6 @@ fn written_points(given: &Given) -> u32 {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod fit_tests;
