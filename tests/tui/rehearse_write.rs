@@ -207,6 +207,8 @@ fn the_write_it_round_writes_a_starter_grades_each_save_and_hands_in_the_report(
         d.render(buf.area, &mut buf, &theme, false);
         tooldojo::text::screen_text(&buf)
     };
+    let failing = draw(&drill.lock().unwrap());
+    assert!(failing.contains("A starter is at"), "{failing}");
     {
         // The report is longer than the window: PgDn pages it, the result line goes out of view.
         let mut d = drill.lock().unwrap();
@@ -231,6 +233,11 @@ fn the_write_it_round_writes_a_starter_grades_each_save_and_hands_in_the_report(
         "a re-grade shows its result line:\n{regraded}"
     );
     assert_eq!(d.write_passed(), vec![Function::Validate]);
+    // Passing, the round says so rather than what to fill in.
+    let words = regraded.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!words.contains("A starter is at"), "{regraded}");
+    assert!(words.contains("Your validate_tool_args in"), "{regraded}");
+    assert!(words.contains("passes every row."), "{regraded}");
     let _ = d.on_key(key(KeyCode::Enter));
     assert!(d.running(), "handing in shows the round's outcome first");
     let _ = d.on_key(key(KeyCode::Enter));
