@@ -14,7 +14,10 @@ use super::{Mode, ToolsScreen};
 /// no declaration offers.
 const BROWSE: [(&str, &str); 12] = [
     ("Up/Down j/k", "choose a declaration (or scroll the detail)"),
-    ("g/G Home/End", "the first / the last declaration"),
+    (
+        "g/G Home/End",
+        "the first / the last declaration (or the detail's top / end)",
+    ),
     ("Tab", "list / detail"),
     ("PgUp/PgDn", "scroll the detail"),
     ("Enter", "predict its traps"),

@@ -389,6 +389,10 @@ impl ToolsScreen {
         } else if is_up(key) || plain(key, KeyCode::PageUp) {
             let by = if plain(key, KeyCode::PageUp) { 10 } else { 1 };
             self.scroll = self.scroll.min(self.detail_max.get()).saturating_sub(by);
+        } else if (plain(key, KeyCode::Home) || is_char(key, 'g')) && self.pane == Pane::Detail {
+            self.scroll = 0;
+        } else if (plain(key, KeyCode::End) || is_char(key, 'G')) && self.pane == Pane::Detail {
+            self.scroll = self.detail_max.get();
         } else if plain(key, KeyCode::Home) || is_char(key, 'g') {
             self.select(0);
         } else if plain(key, KeyCode::End) || is_char(key, 'G') {

@@ -368,6 +368,28 @@ fn what_w_said_shows_however_far_the_fix_list_is_scrolled_and_g_and_g_go_to_its_
 }
 
 #[test]
+fn g_and_g_move_the_pane_that_has_the_focus() {
+    let mut s = screen();
+    let _ = s.on_key(key(KeyCode::Char('G')));
+    assert_eq!(s.selected(), 2, "the list: its last declaration");
+    let _ = s.on_key(key(KeyCode::Char('g')));
+    assert_eq!(s.selected(), 0);
+    // With the detail focused, they scroll it and leave the choice alone.
+    let _ = s.on_key(key(KeyCode::Tab));
+    let top = drawn(&s, 80, 24).join("\n");
+    let _ = s.on_key(key(KeyCode::Char('G')));
+    let end = drawn(&s, 80, 24).join("\n");
+    assert_eq!(s.selected(), 0, "{end}");
+    assert!(
+        end.contains("lines above") && !end.contains("below"),
+        "{end}"
+    );
+    let _ = s.on_key(key(KeyCode::End));
+    let _ = s.on_key(key(KeyCode::Home));
+    assert_eq!(drawn(&s, 80, 24).join("\n"), top);
+}
+
+#[test]
 fn a_playground_measured_before_its_first_draw_in_ascii_keeps_its_last_line() {
     // Drawn off-screen at the height measured before its first draw (in Unicode marks),
     // as a playground taller than its window is. In ASCII the verdict takes a line more
