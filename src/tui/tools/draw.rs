@@ -97,8 +97,8 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
             render_keys(&keys, None, t, bar, buf);
         }
         Mode::Predict(widget) => {
-            widget.render(body, buf, &hosted_ctx(s, t));
-            let keys = super::help::hosted_bar(widget.as_ref(), false);
+            let scrolls = scrolled(s, widget.as_ref(), body, buf, t);
+            let keys = super::help::hosted_bar(widget.as_ref(), scrolls);
             render_keys(&keys, None, t, bar, buf);
         }
         Mode::Play(p) => {
@@ -228,7 +228,8 @@ fn hosted_ctx<'a>(s: &ToolsScreen, t: &'a Theme) -> RenderCtx<'a> {
     }
 }
 
-/// The playground in the body: whole when it fits; else drawn off-screen at its full height
+/// The predict table or the playground in the body: whole when it fits; else drawn
+/// off-screen at its full height
 /// and its rows from where it is scrolled to copied in, the first and last rows saying how
 /// many lines lie above and below. Returns whether it scrolls.
 fn scrolled(
@@ -242,7 +243,7 @@ fn scrolled(
     let shown = usize::from(body.height);
     if full <= body.height || shown < 3 {
         widget.render(body, buf, &hosted_ctx(s, t));
-        s.play_view.set((0, shown, body.width));
+        s.view_rows.set((0, shown, body.width));
         return false;
     }
     let mut off = Buffer::empty(Rect::new(0, 0, body.width, full));
@@ -250,8 +251,8 @@ fn scrolled(
     widget.render(off.area, &mut off, &hosted_ctx(s, t));
     let total = usize::from(full);
     let max = total - shown;
-    let at = s.play_scroll.min(max);
-    s.play_view.set((max, shown, body.width));
+    let at = s.view_scroll.min(max);
+    s.view_rows.set((max, shown, body.width));
     for (row, y) in (at..at + shown).zip(body.top()..body.bottom()) {
         let Ok(row) = u16::try_from(row) else { break };
         for (col, x) in (0..body.width).zip(body.left()..body.right()) {

@@ -121,11 +121,14 @@ fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
         Mode::Predict(widget) => hosted(widget.as_ref()),
         Mode::Play(p) => hosted(p.as_ref()),
     };
-    if matches!(s.mode, Mode::Play(_)) && s.play_view.get().0 > 0 {
+    if matches!(s.mode, Mode::Play(_)) && s.view_rows.get().0 > 0 {
         keys.push((
             "PgUp/PgDn",
             "scroll the playground (and Up/Down where no pane takes them)",
         ));
+    }
+    if matches!(s.mode, Mode::Predict(_)) && s.view_rows.get().0 > 0 {
+        keys.push(("PgUp/PgDn", "scroll the table and its detail"));
     }
     let typing = match &s.mode {
         Mode::Predict(w) => w.captures_text(),

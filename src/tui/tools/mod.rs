@@ -134,10 +134,11 @@ pub struct ToolsScreen {
     fix_scroll: u16,
     /// The fix list's last frame: how far it scrolls, and how many lines it showed.
     fix_view: std::cell::Cell<(u16, u16)>,
-    /// Rows of the playground scrolled away, when it is taller than the body.
-    play_scroll: usize,
-    /// The playground's last frame: how far it scrolls, how many rows it showed, how wide.
-    play_view: std::cell::Cell<(usize, usize, u16)>,
+    /// Rows of the hosted view (the predict table or the playground) scrolled away, when
+    /// it is taller than the body.
+    view_scroll: usize,
+    /// The hosted view's last frame: how far it scrolls, how many rows it showed, how wide.
+    view_rows: std::cell::Cell<(usize, usize, u16)>,
     /// A line saying what the last action did (a copy written, nothing to predict).
     note: Option<String>,
     cache: RefCell<HashMap<usize, Rc<Analysis>>>,
@@ -169,8 +170,8 @@ impl ToolsScreen {
             help_view: std::cell::Cell::new((0, 0)),
             fix_scroll: 0,
             fix_view: std::cell::Cell::new((0, 0)),
-            play_scroll: 0,
-            play_view: std::cell::Cell::new((0, 0, 0)),
+            view_scroll: 0,
+            view_rows: std::cell::Cell::new((0, 0, 0)),
             note: None,
             cache: RefCell::new(HashMap::new()),
             list_top: std::cell::Cell::new(0),
@@ -280,11 +281,11 @@ impl ToolsScreen {
         match &mut self.mode {
             Mode::Predict(w) => {
                 let out = w.handle_key(key, true);
-                return self.after_block(out, &key);
+                return self.after_hosted(out, &key);
             }
             Mode::Play(p) => {
                 let out = p.handle_key(key, true);
-                return self.after_play(out, &key);
+                return self.after_hosted(out, &key);
             }
             Mode::Fixes => return self.fixes_key(&key),
             Mode::Browse => {}
@@ -311,12 +312,12 @@ impl ToolsScreen {
         }
     }
 
-    /// A key the playground handled or gave back: the scroll keys it gave back scroll it
-    /// when it is taller than the body, and after one it handled, the row it works on
-    /// (its focus line) is kept in view.
-    fn after_play(&mut self, out: BlockOutcome, key: &KeyEvent) -> ToolsUpdate {
-        let (max, shown, width) = self.play_view.get();
-        let at = self.play_scroll.min(max);
+    /// A key the predict table or the playground handled or gave back: the scroll keys it
+    /// gave back scroll it when it is taller than the body, and after one it handled, the
+    /// row it works on (its focus line) is kept in view.
+    fn after_hosted(&mut self, out: BlockOutcome, key: &KeyEvent) -> ToolsUpdate {
+        let (max, shown, width) = self.view_rows.get();
+        let at = self.view_scroll.min(max);
         if out == BlockOutcome::Ignored && max > 0 {
             let page = shown.saturating_sub(3).max(1);
             let to = if is_down(key) {
@@ -331,13 +332,18 @@ impl ToolsScreen {
                 None
             };
             if let Some(to) = to {
-                self.play_scroll = to.min(max);
+                self.view_scroll = to.min(max);
                 return ToolsUpdate::Redraw;
             }
         }
-        if let (Mode::Play(p), BlockOutcome::Changed | BlockOutcome::Consumed) = (&self.mode, out) {
-            let focus = usize::from(p.focus_line(width).unwrap_or(0));
-            self.play_scroll = in_view(focus, at, max, shown);
+        let hosted: Option<&dyn BlockWidget> = match &self.mode {
+            Mode::Play(p) => Some(p.as_ref()),
+            Mode::Predict(w) => Some(w.as_ref()),
+            _ => None,
+        };
+        if let (Some(w), BlockOutcome::Changed | BlockOutcome::Consumed) = (hosted, out) {
+            let focus = usize::from(w.focus_line(width).unwrap_or(0));
+            self.view_scroll = in_view(focus, at, max, shown);
         }
         self.after_block(out, key)
     }
@@ -445,6 +451,7 @@ impl ToolsScreen {
             w.restore(saved);
         }
         self.mode = Mode::Predict(Box::new(w));
+        self.view_scroll = 0;
     }
 
     fn open_playground(&mut self) {
@@ -466,7 +473,7 @@ impl ToolsScreen {
             p.show_to_room();
         }
         self.mode = Mode::Play(Box::new(p));
-        self.play_scroll = 0;
+        self.view_scroll = 0;
     }
 
     fn open_trace(&mut self) -> ToolsUpdate {

@@ -21,6 +21,53 @@ fn screen() -> ToolsScreen {
     )
 }
 
+/// The Your tools screen on one declaration of `text`.
+fn screen_on(text: &str) -> ToolsScreen {
+    let set = crate::tools::ToolSet::from_text(text, None).unwrap();
+    ToolsScreen::new(
+        ToolsFile {
+            name: "mine.json".into(),
+            set: Arc::new(set),
+        },
+        None,
+        false,
+    )
+}
+
+#[test]
+fn a_field_v_shows_whole_scrolls_in_the_predict_table() {
+    // A list with no bound: its trap row holds a thousand items.
+    let mut s = screen_on(
+        r#"[{"name": "batch", "description": "Run calls.", "input_schema": {"type": "object",
+        "properties": {"calls": {"type": "array", "items": {"type": "object",
+        "properties": {"name": {"type": "string"}}}}}, "required": ["calls"]}}]"#,
+    );
+    let _ = s.on_key(key(KeyCode::Enter));
+    assert_eq!(s.mode_name(), "predict");
+    let mut text = drawn(&s, 80, 24).join("\n");
+    for _ in 0..20 {
+        if text.contains("v shows it whole") {
+            break;
+        }
+        let _ = s.on_key(key(KeyCode::Down));
+        text = drawn(&s, 80, 24).join("\n");
+    }
+    assert!(text.contains("v shows it whole"), "{text}");
+    let _ = s.on_key(key(KeyCode::Char('v')));
+    let whole = drawn(&s, 80, 24).join("\n");
+    assert!(whole.contains("more lines below: PgDn"), "{whole}");
+    let _ = s.on_key(key(KeyCode::PageDown));
+    let paged = drawn(&s, 80, 24).join("\n");
+    assert!(paged.contains("lines above: PgUp"), "{paged}");
+    let _ = s.on_key(key(KeyCode::PageUp));
+    let _ = s.on_key(key(KeyCode::PageUp));
+    assert_eq!(drawn(&s, 80, 24).join("\n"), whole);
+    // The help says the keys scroll it.
+    let _ = s.on_key(key(KeyCode::Char('?')));
+    let help = drawn(&s, 80, 24).join("\n");
+    assert!(help.contains("scroll the table and its detail"), "{help}");
+}
+
 #[test]
 fn keys_choose_predict_play_fix_and_leave() {
     let mut s = screen();
