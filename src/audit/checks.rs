@@ -132,6 +132,71 @@ fn unanswered(conv: &Conversation, out: &mut Vec<Finding>) {
     }
 }
 
+/// Words in a tool's name that say it changes something (`resources_create_or_update`,
+/// `deleteFile`, `pods-run`).
+const CHANGING_WORDS: [&str; 33] = [
+    "add",
+    "apply",
+    "assign",
+    "book",
+    "cancel",
+    "close",
+    "create",
+    "delete",
+    "edit",
+    "exec",
+    "execute",
+    "insert",
+    "install",
+    "merge",
+    "modify",
+    "move",
+    "patch",
+    "post",
+    "push",
+    "put",
+    "remove",
+    "rename",
+    "run",
+    "scale",
+    "send",
+    "set",
+    "start",
+    "stop",
+    "transfer",
+    "uninstall",
+    "update",
+    "upload",
+    "write",
+];
+
+/// Does the tool's name say it changes something? Its words (split at `_`, `-`, `.`, `/`
+/// and at a capital after a small letter) are looked up in [`CHANGING_WORDS`].
+fn changes(tool: &str) -> bool {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for ch in tool.chars() {
+        if !ch.is_alphanumeric() || (ch.is_uppercase() && prev_lower) {
+            words.push(std::mem::take(&mut word));
+        }
+        if ch.is_alphanumeric() {
+            word.extend(ch.to_lowercase());
+        }
+        prev_lower = ch.is_lowercase();
+    }
+    words.push(word);
+    words.iter().any(|w| CHANGING_WORDS.contains(&w.as_str()))
+}
+
+/// Did a call to another tool, between two alike calls to `tool`, ask to change something
+/// (so the second reads what the change left, and is no repeat)?
+fn changed_between(between: &[super::convo::Call], tool: &str) -> bool {
+    between
+        .iter()
+        .any(|b| b.tool != tool && b.verdict.ok() != Some(false) && changes(&b.tool))
+}
+
 /// What needs the calls in order: the same call again after it worked, storms of failing
 /// retries, repairs, and the longest failing streak. A call answers to an earlier one only
 /// when the model had the earlier one's result as it made it (`Call::saw`): calls made side
@@ -151,8 +216,12 @@ fn in_order(conv: &mut Conversation, out: &mut Vec<Finding>) {
         let failing = c.failing();
         streak = if failing { streak + 1 } else { 0 };
         longest = longest.max(streak);
-        if let Some(&first) = worked.get(&c.key)
+        let first = worked.get(&c.key).copied();
+        // Something may have changed what the first one read: this one checks the change.
+        let changed = first.is_some_and(|f| changed_between(&conv.calls[f + 1..i], &c.tool));
+        if let Some(first) = first
             && c.saw(&conv.calls[first])
+            && !changed
         {
             let earlier = &conv.calls[first];
             out.push(on_call(
@@ -170,7 +239,7 @@ fn in_order(conv: &mut Conversation, out: &mut Vec<Finding>) {
         } else if !failing
             && c.result.is_some()
             && c.verdict.ok() != Some(false)
-            && !worked.contains_key(&c.key)
+            && (first.is_none() || changed)
         {
             worked.insert(c.key, i);
         }

@@ -158,7 +158,9 @@ impl Kind {
             Kind::RepeatedCall => {
                 "The model asked again for what it already had: the same tool with the same \
                  arguments after a successful result. It costs a call and a turn; a write \
-                 repeated this way may apply twice."
+                 repeated this way may apply twice. A call to another tool whose name says it \
+                 changes something (create, update, delete, run...) in between makes it a \
+                 check of that change, not a repeat."
             }
             Kind::RetryStorm => {
                 "The same call failed again and again, unchanged. Retrying a definite failure \

@@ -206,6 +206,40 @@ fn each_format_keeps_its_own_turns_apart() {
 }
 
 #[test]
+fn a_read_again_after_a_change_checks_it_and_is_no_repeat() {
+    // get, delete, the same get (after a change: no repeat), a list, the same get again
+    // (nothing changed since the last one: a repeat).
+    let tools = r#"{"jsonrpc": "2.0", "id": 0, "result": {"tools": [{"name": "pods_get", "inputSchema": {"type": "object"}}, {"name": "podsDelete", "inputSchema": {"type": "object"}}, {"name": "pods_list", "inputSchema": {"type": "object"}}]}}"#;
+    let mut lines = vec![tools.to_owned()];
+    for (id, tool, args) in [
+        (1, "pods_get", r#"{"name": "web"}"#),
+        (2, "podsDelete", r#"{"name": "web"}"#),
+        (3, "pods_get", r#"{"name": "web"}"#),
+        (4, "pods_list", "{}"),
+        (5, "pods_get", r#"{"name": "web"}"#),
+    ] {
+        lines.push(format!(
+            r#"{{"jsonrpc": "2.0", "id": {id}, "method": "tools/call", "params": {{"name": "{tool}", "arguments": {args}}}}}"#
+        ));
+        lines.push(format!(
+            r#"{{"jsonrpc": "2.0", "id": {id}, "result": {{"content": [{{"type": "text", "text": "done"}}]}}}}"#
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "k8s.jsonl", &(lines.join("\n") + "\n"));
+    let (code, out, err) = run(&["audit", "--json", &path]);
+    assert_eq!(code, 0, "{err}");
+    let found = json_lines(&out);
+    assert!(kinds(&found, "3").is_empty(), "{out}");
+    assert_eq!(kinds(&found, "5"), ["repeated_call"], "{out}");
+    let said = call(&found, "5")["details"].to_string();
+    assert!(
+        said.contains("repeats call 3"),
+        "the read since the change: {said}"
+    );
+}
+
+#[test]
 fn a_wrong_format_reports_every_record_that_does_not_fit() {
     let good = r#"{"room": "hall"}"#;
     let anthropic_log = [
