@@ -240,7 +240,12 @@ fn header(file: &str, set: &ToolSet) -> String {
             &mut s,
             &format!(
                 "  skipped {}{name}: a {} tool, not a function",
-                sk.at,
+                // A file of one entry has no place to name: it is the entry.
+                if sk.at.is_empty() {
+                    "the entry"
+                } else {
+                    &sk.at
+                },
                 quote(&sk.kind)
             ),
         );

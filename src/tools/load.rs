@@ -162,11 +162,15 @@ impl Shape {
         match (self.container, self.format) {
             (Container::ToolsList, Some(ToolsFormat::Mcp)) => "MCP tools/list result".into(),
             (Container::RpcResponse, _) => "MCP tools/list JSON-RPC response".into(),
+            (Container::ToolsList, None) => "{\"tools\"} object (no function tools)".into(),
             (Container::ToolsList, _) => format!("{label} tools in a {{\"tools\"}} object"),
+            (Container::Request, None) => "request body (no function tools)".into(),
             (Container::Request, _) => format!("{label} request body"),
+            (Container::Exchange, None) => "recorded exchange (no function tools)".into(),
             (Container::Exchange, _) => format!("{label} recorded exchange"),
             (Container::Array, None) => "tools array (no function tools)".into(),
             (Container::Array, Some(_)) => format!("{label} tools array"),
+            (Container::Single, None) => "one entry (not a function tool)".into(),
             (Container::Single, _) => format!("one {label} declaration"),
         }
     }
@@ -563,7 +567,10 @@ fn read_format(
             other: b.name(),
         }))),
         [] => match (container, first_candidate) {
-            (Container::ToolsList | Container::RpcResponse, _) => Ok(Some(ToolsFormat::Mcp)),
+            // An empty tools/list is an MCP server's; one holding only a provider's own
+            // tools (web search) is no MCP file.
+            (Container::RpcResponse, _) => Ok(Some(ToolsFormat::Mcp)),
+            (Container::ToolsList, _) if entries.is_empty() => Ok(Some(ToolsFormat::Mcp)),
             (_, None) => Ok(None),
             (_, Some(i)) => Err(not_a_declaration(entries[i], &at(i))),
         },

@@ -174,6 +174,36 @@ fn skipped_entries_have_a_line_of_their_own() {
 }
 
 #[test]
+fn a_file_with_no_function_tool_names_its_container_and_nothing_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = r#"{"type": "web_search"}"#;
+    for (text, says) in [
+        (
+            format!(r#"{{"tools": [{server}]}}"#),
+            "{\"tools\"} object (no function tools)",
+        ),
+        (
+            format!(
+                r#"{{"request": {{"model": "m", "input": "x", "tools": [{server}]}}, "response": {{}}}}"#
+            ),
+            "recorded exchange (no function tools)",
+        ),
+        (server.to_owned(), "one entry (not a function tool)"),
+        (r#"{"tools": []}"#.to_owned(), "MCP tools/list result"),
+    ] {
+        let f = dir.path().join("t.json");
+        std::fs::write(&f, &text).unwrap();
+        let out = tooldojo(&["tools", f.to_str().unwrap()], None);
+        let shown = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            shown.contains(&format!("t.json: {says}, 0 declarations")),
+            "{text}: {shown}"
+        );
+        assert!(!shown.contains("skipped :"), "{shown}");
+    }
+}
+
+#[test]
 fn validate_judges_one_call_against_a_declaration_of_the_file() {
     let run = |args: &str| {
         let out = tooldojo(
