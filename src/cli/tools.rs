@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use crate::error::UserError;
 use crate::sanitize::quote;
-use crate::text::plural;
+use crate::text::{plural, thousands};
 use crate::tools::report::{self, Report};
 use crate::tools::strict::{Provider, StrictRule, Verdict};
 use crate::tools::{ToolSet, ToolsFormat};
@@ -155,12 +155,11 @@ impl Summary {
             &format!(
                 "  {}: {} honoured, {} refused",
                 plural(n, "declaration", "declarations"),
-                n - self.refused,
-                self.refused
+                thousands(n - self.refused),
+                thousands(self.refused)
             ),
         );
         let let_through: usize = self.through.iter().map(|t| t.1).sum();
-        let thousands = crate::text::thousands;
         let mut traps = format!(
             "  traps: {} tried, {} let through",
             thousands(self.tried),
@@ -172,15 +171,16 @@ impl Summary {
             let named: Vec<String> = most
                 .iter()
                 .take(NAMED)
-                .map(|(name, k)| format!("{name} {k}"))
+                .map(|(name, k)| format!("{name} {}", thousands(*k)))
                 .collect();
             let more = match most.len().saturating_sub(NAMED) {
                 0 => String::new(),
-                more => format!("; {more} more"),
+                more => format!("; {} more", thousands(more)),
             };
             traps.push_str(&format!(
-                ", by {} of the {n} (the most: {}{more})",
-                self.through.len(),
+                ", by {} of the {} (the most: {}{more})",
+                thousands(self.through.len()),
+                thousands(n),
                 named.join(", ")
             ));
         }
@@ -188,8 +188,11 @@ impl Summary {
         line(
             &mut s,
             &format!(
-                "  strict mode ready: OpenAI {} of {n}, Anthropic {} of {n}",
-                self.strict_openai, self.strict_anthropic
+                "  strict mode ready: OpenAI {} of {}, Anthropic {} of {}",
+                thousands(self.strict_openai),
+                thousands(n),
+                thousands(self.strict_anthropic),
+                thousands(n)
             ),
         );
         s
@@ -227,7 +230,7 @@ fn header(file: &str, set: &ToolSet) -> String {
                 ""
             },
             plural(set.tools.len(), "declaration", "declarations"),
-            set.honoured()
+            thousands(set.honoured())
         ),
     );
     for sk in &set.skipped {

@@ -204,6 +204,35 @@ fn a_file_with_no_function_tool_names_its_container_and_nothing_more() {
 }
 
 #[test]
+fn every_count_of_a_large_file_marks_its_thousands() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("many.json");
+    let many: Vec<String> = (0..1000)
+        .map(|i| format!(r#"{{"name": "t{i}", "input_schema": {{"type": "object"}}}}"#))
+        .collect();
+    std::fs::write(&f, format!("[{}]", many.join(", "))).unwrap();
+    let out = tooldojo(&["tools", f.to_str().unwrap()], None);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains("1,000 declarations, 1,000 honoured"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1,000 declarations: 1,000 honoured, 0 refused"),
+        "{text}"
+    );
+    assert!(text.contains("by 1,000 of the 1,000"), "{text}");
+    assert!(
+        text.contains("OpenAI 0 of 1,000, Anthropic 0 of 1,000"),
+        "{text}"
+    );
+    assert!(
+        text.contains("traps: 1,000 tried, 1,000 let through"),
+        "{text}"
+    );
+}
+
+#[test]
 fn validate_judges_one_call_against_a_declaration_of_the_file() {
     let run = |args: &str| {
         let out = tooldojo(
