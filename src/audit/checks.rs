@@ -6,7 +6,7 @@
 type HashMap<K, V> = foldhash::HashMap<K, V>;
 
 use super::Verdict;
-use super::convo::{Conversation, Finding};
+use super::convo::{Call, Conversation, Finding};
 use super::heuristics;
 use super::steps::Format;
 use super::{Kind, Limits};
@@ -170,8 +170,16 @@ const CHANGING_WORDS: [&str; 33] = [
     "write",
 ];
 
+/// Words that open a tool's name that only reads (`get_post`, `list_runs`).
+const READING_WORDS: [&str; 12] = [
+    "check", "describe", "fetch", "find", "get", "list", "lookup", "query", "read", "search",
+    "show", "view",
+];
+
 /// Does the tool's name say it changes something? Its words (split at `_`, `-`, `.`, `/`
-/// and at a capital after a small letter) are looked up in [`CHANGING_WORDS`].
+/// and at a capital after a small letter): its first or its last is one of
+/// [`CHANGING_WORDS`] (`create_issue`, `podsDelete`), and its first is none of
+/// [`READING_WORDS`] (`get_data_set` reads).
 fn changes(tool: &str) -> bool {
     let mut words = Vec::new();
     let mut word = String::new();
@@ -186,15 +194,51 @@ fn changes(tool: &str) -> bool {
         prev_lower = ch.is_lowercase();
     }
     words.push(word);
-    words.iter().any(|w| CHANGING_WORDS.contains(&w.as_str()))
+    words.retain(|w| !w.is_empty());
+    let is = |w: Option<&String>, list: &[&str]| w.is_some_and(|w| list.contains(&w.as_str()));
+    let (first, last) = (words.first(), words.last());
+    !is(first, &READING_WORDS) && (is(first, &CHANGING_WORDS) || is(last, &CHANGING_WORDS))
 }
 
-/// Did a call to another tool, between two alike calls to `tool`, ask to change something
-/// (so the second reads what the change left, and is no repeat)?
-fn changed_between(between: &[super::convo::Call], tool: &str) -> bool {
-    between
-        .iter()
-        .any(|b| b.tool != tool && b.verdict.ok() != Some(false) && changes(&b.tool))
+/// The latest calls that asked to change something, to tell a read again after a change
+/// (a check of it) from a repeat, in constant time a call.
+#[derive(Default)]
+struct Changes<'c> {
+    /// Whether each tool's name says it changes something, worked out once a tool.
+    named: HashMap<&'c str, bool>,
+    /// The latest changing call: where it came, and its tool.
+    last: Option<(usize, &'c str)>,
+    /// The latest changing call to a tool other than `last`'s.
+    other: Option<usize>,
+}
+
+impl<'c> Changes<'c> {
+    /// Call `i`, `c`, has been made (a call refused before it ran changed nothing).
+    fn see(&mut self, i: usize, c: &'c Call) {
+        if c.verdict.ok() == Some(false) {
+            return;
+        }
+        let tool = c.tool.as_str();
+        if !*self.named.entry(tool).or_insert_with(|| changes(tool)) {
+            return;
+        }
+        if let Some((at, t)) = self.last
+            && t != tool
+        {
+            self.other = Some(at);
+        }
+        self.last = Some((i, tool));
+    }
+
+    /// Did a call to a tool other than `tool` ask to change something after call `first`?
+    fn since(&self, first: usize, tool: &str) -> bool {
+        let latest = match self.last {
+            Some((at, t)) if t != tool => Some(at),
+            Some(_) => self.other,
+            None => None,
+        };
+        latest.is_some_and(|at| at > first)
+    }
 }
 
 /// What needs the calls in order: the same call again after it worked, storms of failing
@@ -212,13 +256,15 @@ fn in_order(conv: &mut Conversation, out: &mut Vec<Finding>) {
     let mut asked: HashMap<&str, Vec<usize>> = HashMap::default();
     let mut errors_read: HashMap<&str, u32> = HashMap::default();
     let (mut streak, mut longest, mut repairs) = (0u32, 0u32, 0u32);
+    let mut changed_by = Changes::default();
     for (i, c) in conv.calls.iter().enumerate() {
         let failing = c.failing();
         streak = if failing { streak + 1 } else { 0 };
         longest = longest.max(streak);
         let first = worked.get(&c.key).copied();
         // Something may have changed what the first one read: this one checks the change.
-        let changed = first.is_some_and(|f| changed_between(&conv.calls[f + 1..i], &c.tool));
+        let changed = first.is_some_and(|f| changed_by.since(f, &c.tool));
+        changed_by.see(i, c);
         if let Some(first) = first
             && c.saw(&conv.calls[first])
             && !changed
@@ -393,6 +439,38 @@ fn over_limits(conv: &Conversation, limits: &Limits, out: &mut Vec<Finding>) {
                 excerpt: String::new(),
                 id: None,
             });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::changes;
+
+    #[test]
+    fn a_name_changes_something_by_its_first_or_last_word_unless_it_opens_with_a_read() {
+        for tool in [
+            "resources_create_or_update",
+            "podsDelete",
+            "pods_run",
+            "helm_install",
+            "book_reservation",
+            "send-email",
+            "set_lamp",
+        ] {
+            assert!(changes(tool), "{tool}");
+        }
+        for tool in [
+            "get_post",
+            "get_run_status",
+            "get_data_set",
+            "get_close_price",
+            "list_runs",
+            "pods_log",
+            "search",
+            "",
+        ] {
+            assert!(!changes(tool), "{tool}");
         }
     }
 }
