@@ -569,8 +569,8 @@ fn read_format(
         [] => match (container, first_candidate) {
             // An empty tools/list is an MCP server's; one holding only a provider's own
             // tools (web search) is no MCP file.
-            (Container::RpcResponse, _) => Ok(Some(ToolsFormat::Mcp)),
-            (Container::ToolsList, _) if entries.is_empty() => Ok(Some(ToolsFormat::Mcp)),
+            (Container::ToolsList, None) if !entries.is_empty() => Ok(None),
+            (Container::ToolsList | Container::RpcResponse, _) => Ok(Some(ToolsFormat::Mcp)),
             (_, None) => Ok(None),
             (_, Some(i)) => Err(not_a_declaration(entries[i], &at(i))),
         },

@@ -180,23 +180,35 @@ fn a_file_with_no_function_tool_names_its_container_and_nothing_more() {
     for (text, says) in [
         (
             format!(r#"{{"tools": [{server}]}}"#),
-            "{\"tools\"} object (no function tools)",
+            "{\"tools\"} object (no function tools), 0 declarations",
         ),
         (
             format!(
                 r#"{{"request": {{"model": "m", "input": "x", "tools": [{server}]}}, "response": {{}}}}"#
             ),
-            "recorded exchange (no function tools)",
+            "recorded exchange (no function tools), 0 declarations",
         ),
-        (server.to_owned(), "one entry (not a function tool)"),
-        (r#"{"tools": []}"#.to_owned(), "MCP tools/list result"),
+        (
+            server.to_owned(),
+            "one entry (not a function tool), 0 declarations",
+        ),
+        (
+            r#"{"tools": []}"#.to_owned(),
+            "MCP tools/list result, 0 declarations",
+        ),
+        // An entry that reads as no declaration is an MCP one refused, beside a server
+        // tool or alone.
+        (
+            format!(r#"{{"tools": [{server}, {{"name": "x", "description": "d"}}]}}"#),
+            "MCP tools/list result, 1 declaration, 0 honoured",
+        ),
     ] {
         let f = dir.path().join("t.json");
         std::fs::write(&f, &text).unwrap();
         let out = tooldojo(&["tools", f.to_str().unwrap()], None);
         let shown = String::from_utf8_lossy(&out.stdout).to_string();
         assert!(
-            shown.contains(&format!("t.json: {says}, 0 declarations")),
+            shown.contains(&format!("t.json: {says}")),
             "{text}: {shown}"
         );
         assert!(!shown.contains("skipped :"), "{shown}");
