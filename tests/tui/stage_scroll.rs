@@ -170,3 +170,21 @@ fn a_resize_keeps_the_chosen_checklist_item_in_view() {
     }
     assert_eq!(chosen(&app).1.as_deref(), Some(row.as_str()));
 }
+
+#[test]
+fn a_resize_leaves_the_readers_place_when_a_block_is_only_focused() {
+    let mut app = course_at("17-checklist-and-interview", false, 80, 24);
+    for _ in 0..10 {
+        if screen(&app).contains("The completion checklist") {
+            break;
+        }
+        let _ = press(&mut app, "n");
+    }
+    // The checklist focused, not entered; the page read on to its end.
+    let _ = press(&mut app, "<Tab>");
+    let _ = press(&mut app, &"j".repeat(30));
+    assert!(screen(&app).contains("end of page"), "{}", screen(&app));
+    let _ = app.update(tooldojo::tui::app::Input::Resize(90, 26));
+    let text = screen(&app);
+    assert!(text.contains("end of page"), "still at the end:\n{text}");
+}

@@ -539,8 +539,11 @@ impl App {
             Input::Resize(w, h) => {
                 self.size = Rect::new(0, 0, w, h);
                 self.clamp_scroll();
-                // The page rewraps: the line the focused block points at stays in view.
-                self.keep_focus_line(0, 0);
+                // The page rewraps: the line an entered block points at stays in view (a
+                // block only focused leaves the reader's place alone).
+                if self.active {
+                    self.keep_focus_line(0, 0);
+                }
                 Update::Redraw
             }
             Input::Lessons(result) => self.reload(result),
