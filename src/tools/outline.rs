@@ -95,7 +95,12 @@ fn spot(kind: TrapKind) -> Option<&'static str> {
 fn weak(traps: &TrapReport, path: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for t in traps.traps.iter().filter(|t| t.ok && t.path == path) {
-        if let Some(w) = spot(t.kind)
+        let w = match t.kind {
+            // Anchoring fixes a pattern that is not; one that is matches the value itself.
+            TrapKind::PatternMiss if t.fix.is_none() => Some("pattern matches it"),
+            kind => spot(kind),
+        };
+        if let Some(w) = w
             && !out.iter().any(|o| o == w)
         {
             out.push(w.to_owned());
@@ -243,5 +248,36 @@ mod tests {
             rows[3].weak
         );
         assert_eq!(rows[5].weak, ["extra keys allowed"]);
+    }
+
+    #[test]
+    fn a_pattern_that_lets_a_trap_through_says_whether_anchoring_would_stop_it() {
+        let decl = json!({"name": "t", "input_schema": {"type": "object", "properties": {
+            "loose": {"type": "string", "pattern": "[a-z]+"},
+            "wide": {"type": "string", "pattern": "^.+$"}
+        }}});
+        let set = ToolSet::from_value(&decl, None).unwrap();
+        let t = &set.tools[0];
+        let report = traps::report(t);
+        let through = |field: &str| {
+            report
+                .traps
+                .iter()
+                .any(|x| x.ok && x.kind == TrapKind::PatternMiss && x.path.ends_with(field))
+        };
+        let rows = rows(t.schema(), &report);
+        assert!(through("loose"), "{:?}", report.traps);
+        assert!(
+            rows[0].weak.contains(&"pattern not anchored".to_owned()),
+            "{:?}",
+            rows[0]
+        );
+        assert!(through("wide"), "{:?}", report.traps);
+        assert!(
+            rows[1].weak.contains(&"pattern matches it".to_owned()),
+            "{:?}",
+            rows[1]
+        );
+        assert!(!rows[1].weak.contains(&"pattern not anchored".to_owned()));
     }
 }
