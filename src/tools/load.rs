@@ -504,14 +504,8 @@ fn tools_array<'v>(tools: Option<&'v Value>, at: &str) -> Result<Vec<&'v Value>,
 }
 
 fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+    use crate::validate::json::{kind_of_value, kind_words};
+    kind_words(kind_of_value(v))
 }
 
 /// The `type` of an entry that is not a function tool: a provider's built-in or server tool

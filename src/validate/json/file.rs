@@ -36,12 +36,7 @@ pub(crate) fn parse_json_file<T: serde::de::DeserializeOwned>(
     let found = match top {
         Json::Object(_) if shape.object => None,
         Json::Array(_) if !shape.object => None,
-        Json::Object(_) => Some("an object"),
-        Json::Array(_) => Some("an array"),
-        Json::Str(_) => Some("a string"),
-        Json::Int(_) | Json::BigInt(_) | Json::Float(_) => Some("a number"),
-        Json::Bool(_) => Some("true or false"),
-        Json::Null => Some("null"),
+        other => Some(super::kind_words(super::kind_of(&other))),
     };
     if let Some(found) = found {
         let (line, column) = start_of_value(text);

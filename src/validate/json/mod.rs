@@ -83,6 +83,32 @@ pub(crate) fn kind_of(v: &Json<'_>) -> u8 {
     }
 }
 
+/// The kind bit of a serde value (a whole number is an integer literal, as serde read it).
+pub(crate) fn kind_of_value(v: &Value) -> u8 {
+    match v {
+        Value::Null => kind::NULL,
+        Value::Bool(_) => kind::BOOL,
+        Value::Number(n) if n.is_i64() || n.is_u64() => kind::INT,
+        Value::Number(_) => kind::FLOAT,
+        Value::String(_) => kind::STR,
+        Value::Array(_) => kind::ARRAY,
+        Value::Object(_) => kind::OBJECT,
+    }
+}
+
+/// A value of kind bit `k` in words, as a message names what it found (`an array`,
+/// `a boolean`).
+pub(crate) fn kind_words(k: u8) -> &'static str {
+    match k {
+        kind::NULL => "null",
+        kind::BOOL => "a boolean",
+        kind::INT | kind::FLOAT => "a number",
+        kind::STR => "a string",
+        kind::ARRAY => "an array",
+        _ => "an object",
+    }
+}
+
 /// Python's name for the type of a value of kind bit `k` (as [`Json::py_type`] names a value).
 pub(crate) fn py_type_of(k: u8) -> &'static str {
     match k {
