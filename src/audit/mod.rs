@@ -303,8 +303,13 @@ impl<'s> Audit<'s> {
     }
 
     fn bad(&mut self, place: Place, why: String) {
+        self.counted_bad(|sink| sink.bad_record(place, why));
+    }
+
+    /// Count a bad record and tell the sink with `tell` (keeping the first error it gives).
+    fn counted_bad(&mut self, tell: impl FnOnce(&mut dyn Sink) -> io::Result<()>) {
         self.totals.bad_records += 1;
-        if let Err(e) = self.sink.bad_record(place, why) {
+        if let Err(e) = tell(&mut *self.sink) {
             self.failed = Some(e);
         }
     }
@@ -402,10 +407,7 @@ impl<'s> Audit<'s> {
             Err(ParseError::Syntax { what, line, column }) => {
                 // The parser counts from the record's first line; the file, from its own.
                 let at = (place.line + line - 1, column);
-                self.totals.bad_records += 1;
-                if let Err(e) = self.sink.not_json(place.clone(), at, what) {
-                    self.failed = Some(e);
-                }
+                self.counted_bad(|sink| sink.not_json(place.clone(), at, what));
                 return true;
             }
             Err(e) => {

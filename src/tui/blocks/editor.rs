@@ -34,6 +34,9 @@ fn fitting(text: &str, room: usize) -> &str {
     &text[..end]
 }
 
+/// What an editor with no text says in its box.
+const EMPTY: &str = "(empty)";
+
 /// A themed text editor: `ratatui-textarea` underneath, never our own editing code.
 #[derive(Clone)]
 pub struct Editor {
@@ -377,7 +380,7 @@ impl Editor {
         } else {
             ta.set_cursor_style(theme.code);
         }
-        ta.set_placeholder_text("(empty)");
+        ta.set_placeholder_text(EMPTY);
         ta.set_placeholder_style(theme.dim);
         if area.height < 3 || area.width < 6 {
             (&ta).render(area, buf);
@@ -420,7 +423,7 @@ impl Editor {
             // The textarea's placeholder follows a cell kept for its cursor; read, not
             // edited, it starts where typed text would.
             let line = Line::from(vec![
-                Span::styled("(empty)", theme.code.patch(theme.dim)),
+                Span::styled(EMPTY, theme.code.patch(theme.dim)),
                 Span::styled(" ", theme.code),
             ]);
             buf.set_line(inner.x, inner.y, &line, inner.width);

@@ -1,9 +1,10 @@
 //! A prompt's JSON laid out compactly for a body of a given width: one member a line, a
 //! nested value kept on one line where it fits, a nested value of plain members (a
 //! property's `{"type": ..., "maxLength": ...}`, an `enum` list) filled onto as few lines as
-//! it takes, and the brackets that close a value at the end of its last member's line. Only the whitespace between tokens changes: every token stays as written (a
-//! number as long as it is, a repeated key repeated, an escape escaped), since the question
-//! may be about exactly that.
+//! it takes, and the brackets that close a value at the end of its last member's line.
+//! Only the whitespace between tokens changes: every token stays as written (a number as
+//! long as it is, a repeated key repeated, an escape escaped), since the question may be
+//! about exactly that; a token longer than a line goes on over the next.
 
 use crate::text::{width as width_of, wrap_exact};
 
