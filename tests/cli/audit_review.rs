@@ -269,6 +269,19 @@ fn a_wrong_format_reports_every_record_that_does_not_fit() {
             assert!(err.contains("--format anthropic"), "{format}: {err}");
         }
     }
+    // An exchange whose response is a provider's error body (a rate limit) holds no
+    // JSON-RPC error: read as MCP, it fits no better than an Anthropic record does.
+    let limited = write(
+        &dir,
+        "limited.jsonl",
+        "{\"request\": {\"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"x\"}]}, \"response\": {\"error\": {\"message\": \"rate limited\", \"code\": 429}}}\n",
+    );
+    let (code, _, err) = run(&["audit", "--format", "mcp", &limited]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("limited.jsonl:1: read as mcp (--format)"),
+        "{err}"
+    );
     // One record fits, one does not: the one is audited, the other reported.
     let mixed = write(
         &dir,

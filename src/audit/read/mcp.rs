@@ -190,7 +190,11 @@ fn response<'j>(m: &'j Json<'j>, at: Option<u64>, rec: &mut Record<'j>, beside: 
             optional: false,
             at_ms: at,
         }));
-    } else if let Some(err) = m.get("error") {
+    } else if let Some(err) = m.get("error")
+        && (m.get("id").is_some() || m.get("jsonrpc").is_some())
+    {
+        // A JSON-RPC error always carries its id (null when the request could not be
+        // read); an object with only an `error` (a provider's HTTP error body) is none.
         let code = err.get("code").map(Json::to_text).unwrap_or_default();
         let what = str_at(err, "message").unwrap_or("");
         rec.steps.push(Step::Result(ResultStep {
