@@ -1,5 +1,6 @@
 //! Plain-text helpers measured in terminal cells: width, greedy word wrap, truncation with
-//! an ellipsis, and the text of a drawn buffer; and counts in words (`1,164 tool calls`).
+//! an ellipsis, and the text of a drawn buffer; counts in words (`1,164 tool calls`); and the
+//! words of a name (`maxResults`: max, results).
 //! A leaf: it uses nothing else of the crate.
 
 use ratatui::buffer::Buffer;
@@ -364,6 +365,34 @@ pub fn thousands(n: usize) -> String {
 /// `1 tool call`, `2 tool calls`, `1,164 tool calls`.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
+/// A name's words, lower case: split at `_`, `-` and other marks, where a lower-case
+/// letter meets an upper-case one (`maxResults`: max, results), and between letters and
+/// digits (`quantity1`: quantity, 1).
+pub fn name_words(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        if !c.is_alphanumeric() {
+            prev = None;
+            out.push(String::new());
+            continue;
+        }
+        let split = prev.is_some_and(|p| {
+            (p.is_lowercase() && c.is_uppercase()) || (p.is_numeric() != c.is_numeric())
+        });
+        if split {
+            out.push(String::new());
+        }
+        prev = Some(c);
+        match out.last_mut() {
+            Some(w) => w.extend(c.to_lowercase()),
+            None => out.push(c.to_lowercase().collect()),
+        }
+    }
+    out.retain(|w| !w.is_empty());
+    out
 }
 
 #[cfg(test)]

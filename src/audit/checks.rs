@@ -176,25 +176,12 @@ const READING_WORDS: [&str; 12] = [
     "show", "view",
 ];
 
-/// Does the tool's name say it changes something? Its words (split at `_`, `-`, `.`, `/`
-/// and at a capital after a small letter): its first or its last is one of
+/// Does the tool's name say it changes something? Its words ([`crate::text::name_words`]):
+/// its first or its last is one of
 /// [`CHANGING_WORDS`] (`create_issue`, `podsDelete`), and its first is none of
 /// [`READING_WORDS`] (`get_data_set` reads).
 fn changes(tool: &str) -> bool {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut prev_lower = false;
-    for ch in tool.chars() {
-        if !ch.is_alphanumeric() || (ch.is_uppercase() && prev_lower) {
-            words.push(std::mem::take(&mut word));
-        }
-        if ch.is_alphanumeric() {
-            word.extend(ch.to_lowercase());
-        }
-        prev_lower = ch.is_lowercase();
-    }
-    words.push(word);
-    words.retain(|w| !w.is_empty());
+    let words = crate::text::name_words(tool);
     let is = |w: Option<&String>, list: &[&str]| w.is_some_and(|w| list.contains(&w.as_str()));
     let (first, last) = (words.first(), words.last());
     !is(first, &READING_WORDS) && (is(first, &CHANGING_WORDS) || is(last, &CHANGING_WORDS))

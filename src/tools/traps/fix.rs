@@ -229,7 +229,7 @@ pub(crate) fn count_like(name: &str) -> bool {
         "limit", "size", "count", "perpage", "top", "max", "maximum", "page", "offset", "depth",
         "length", "len", "quantity", "qty", "total", "retries",
     ];
-    let words = words(name);
+    let words = crate::text::name_words(name);
     let counts =
         |w: &str| COUNTS.contains(&w) || w.strip_suffix('s').is_some_and(|w| COUNTS.contains(&w));
     let word = |i: usize| words.get(i).map_or("", String::as_str);
@@ -240,34 +240,6 @@ pub(crate) fn count_like(name: &str) -> bool {
         || (word(0) == "num" && before_a_word(0))
         || (word(0) == "number" && word(1) == "of")
         || words.iter().any(|w| counts(w))
-}
-
-/// A name's words, lower case: split at `_`, `-` and other marks, where a lower-case
-/// letter meets an upper-case one (`maxResults`: max, results), and between letters and
-/// digits (`quantity1`: quantity, 1).
-fn words(name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut prev: Option<char> = None;
-    for c in name.chars() {
-        if !c.is_alphanumeric() {
-            prev = None;
-            out.push(String::new());
-            continue;
-        }
-        let split = prev.is_some_and(|p| {
-            (p.is_lowercase() && c.is_uppercase()) || (p.is_numeric() != c.is_numeric())
-        });
-        if split {
-            out.push(String::new());
-        }
-        prev = Some(c);
-        match out.last_mut() {
-            Some(w) => w.extend(c.to_lowercase()),
-            None => out.push(c.to_lowercase().collect()),
-        }
-    }
-    out.retain(|w| !w.is_empty());
-    out
 }
 
 /// Does a name say it identifies something?
