@@ -96,15 +96,12 @@ pub(super) fn render(s: &ToolsScreen, area: Rect, buf: &mut Buffer, t: &Theme, p
             };
             render_keys(&keys, None, t, bar, buf);
         }
-        Mode::Predict(widget) => {
-            let scrolls = scrolled(s, widget.as_ref(), body, buf, t);
-            let keys = super::help::hosted_bar(widget.as_ref(), scrolls);
-            render_keys(&keys, None, t, bar, buf);
-        }
-        Mode::Play(p) => {
-            let scrolls = scrolled(s, p.as_ref(), body, buf, t);
-            let keys = super::help::hosted_bar(p.as_ref(), scrolls);
-            render_keys(&keys, None, t, bar, buf);
+        Mode::Predict(_) | Mode::Play(_) => {
+            if let Some(widget) = s.mode.hosted() {
+                let scrolls = scrolled(s, widget, body, buf, t);
+                let keys = super::help::hosted_bar(widget, scrolls);
+                render_keys(&keys, None, t, bar, buf);
+            }
         }
     }
     if s.help {
@@ -229,9 +226,9 @@ fn hosted_ctx<'a>(s: &ToolsScreen, t: &'a Theme) -> RenderCtx<'a> {
 }
 
 /// The predict table or the playground in the body: whole when it fits; else drawn
-/// off-screen at its full height
-/// and its rows from where it is scrolled to copied in, the first and last rows saying how
-/// many lines lie above and below. Returns whether it scrolls.
+/// off-screen at its full height and its rows from where it is scrolled to copied in, the
+/// first and last rows saying how many lines lie above and below. Returns whether it
+/// scrolls.
 fn scrolled(
     s: &ToolsScreen,
     widget: &dyn BlockWidget,

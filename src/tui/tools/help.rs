@@ -118,8 +118,7 @@ fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
         Mode::Browse if s.file.set.tools.is_empty() => BROWSE[8..].to_vec(),
         Mode::Browse => BROWSE.to_vec(),
         Mode::Fixes => FIXES.to_vec(),
-        Mode::Predict(widget) => hosted(widget.as_ref()),
-        Mode::Play(p) => hosted(p.as_ref()),
+        Mode::Predict(_) | Mode::Play(_) => s.mode.hosted().map(hosted).unwrap_or_default(),
     };
     if matches!(s.mode, Mode::Play(_)) && s.view_rows.get().0 > 0 {
         keys.push((
@@ -130,12 +129,8 @@ fn lines(s: &ToolsScreen, t: &Theme, w: usize, h: usize) -> Vec<String> {
     if matches!(s.mode, Mode::Predict(_)) && s.view_rows.get().0 > 0 {
         keys.push(("PgUp/PgDn", "scroll the table and its detail"));
     }
-    let typing = match &s.mode {
-        Mode::Predict(w) => w.captures_text(),
-        Mode::Play(p) => p.captures_text(),
-        _ => false,
-    };
-    if !matches!(s.mode, Mode::Browse | Mode::Fixes) {
+    let typing = s.mode.hosted().is_some_and(|w| w.captures_text());
+    if s.mode.hosted().is_some() {
         keys.push(("?", "this help"));
         if !typing {
             keys.push(("q", "quit"));

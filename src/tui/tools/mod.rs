@@ -108,6 +108,17 @@ enum Mode {
     Fixes,
 }
 
+impl Mode {
+    /// The block hosted in the body (the predict table or the playground), if one is.
+    fn hosted(&self) -> Option<&dyn BlockWidget> {
+        match self {
+            Mode::Predict(w) => Some(w.as_ref()),
+            Mode::Play(p) => Some(p.as_ref()),
+            Mode::Browse | Mode::Fixes => None,
+        }
+    }
+}
+
 /// Which half of the browse view takes the arrows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pane {
@@ -336,12 +347,8 @@ impl ToolsScreen {
                 return ToolsUpdate::Redraw;
             }
         }
-        let hosted: Option<&dyn BlockWidget> = match &self.mode {
-            Mode::Play(p) => Some(p.as_ref()),
-            Mode::Predict(w) => Some(w.as_ref()),
-            _ => None,
-        };
-        if let (Some(w), BlockOutcome::Changed | BlockOutcome::Consumed) = (hosted, out) {
+        if let (Some(w), BlockOutcome::Changed | BlockOutcome::Consumed) = (self.mode.hosted(), out)
+        {
             let focus = usize::from(w.focus_line(width).unwrap_or(0));
             self.view_scroll = in_view(focus, at, max, shown);
         }
@@ -395,14 +402,17 @@ impl ToolsScreen {
         } else if is_up(key) || plain(key, KeyCode::PageUp) {
             let by = if plain(key, KeyCode::PageUp) { 10 } else { 1 };
             self.scroll = self.scroll.min(self.detail_max.get()).saturating_sub(by);
-        } else if (plain(key, KeyCode::Home) || is_char(key, 'g')) && self.pane == Pane::Detail {
-            self.scroll = 0;
-        } else if (plain(key, KeyCode::End) || is_char(key, 'G')) && self.pane == Pane::Detail {
-            self.scroll = self.detail_max.get();
         } else if plain(key, KeyCode::Home) || is_char(key, 'g') {
-            self.select(0);
+            // The focused pane's top: the detail's, or the list's first declaration.
+            match self.pane {
+                Pane::Detail => self.scroll = 0,
+                Pane::List => self.select(0),
+            }
         } else if plain(key, KeyCode::End) || is_char(key, 'G') {
-            self.select(n.saturating_sub(1));
+            match self.pane {
+                Pane::Detail => self.scroll = self.detail_max.get(),
+                Pane::List => self.select(n.saturating_sub(1)),
+            }
         } else if plain(key, KeyCode::Enter) {
             self.open_predict();
         } else if is_char(key, 'p') {
