@@ -257,14 +257,10 @@ fn opening_lines(lesson: &Lesson, t: &Theme, w: usize, rows: usize) -> Vec<Line<
         if let Some(last) = text.last_mut() {
             let words: String = last.spans.iter().map(|s| s.content.as_ref()).collect();
             let style = last.spans.first().map_or(t.base, |s| s.style);
-            // A space and the ellipsis after the words that leave room for them.
+            // The whole words that leave room for a space and the ellipsis after them.
             let room = text_w.saturating_sub(1 + width_of(t.sym.ellipsis));
-            let mut kept = crate::text::truncate(&words, room, "");
-            if kept.len() < words.len() && !words[kept.len()..].starts_with(' ') {
-                // Cut inside a word: end before it instead.
-                kept.truncate(kept.rfind(' ').unwrap_or(kept.len()));
-            }
-            let cut_words = format!("{} {}", kept.trim_end(), t.sym.ellipsis);
+            let kept = crate::text::wrap(&words, room).into_iter().next();
+            let cut_words = format!("{} {}", kept.unwrap_or_default(), t.sym.ellipsis);
             *last = Line::styled(cut_words, style);
         }
     }
