@@ -2,7 +2,7 @@
 
 use std::process::Output;
 
-use crate::support::tooldojo;
+use crate::support::{exec_with_records, tooldojo};
 
 fn out(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -153,38 +153,12 @@ fn records_from_a_file_and_bad_files() {
     );
     assert!(out(&o).contains("not_found"));
     std::fs::write(&path, "[\n  {\"tenant\": \"t1\",}\n]").unwrap();
-    let o = tooldojo(
-        &[
-            "exec",
-            "--tool",
-            "get_ticket",
-            "--args",
-            "{}",
-            "--tenant",
-            "t1",
-            "--records",
-            &at,
-        ],
-        None,
-    );
+    let o = tooldojo(&exec_with_records("t1", &at), None);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("r.json:2:"), "{err}");
     std::fs::write(&path, r#"[{"tenant": "a", "id": "TKT-001", "title": "x", "status": "open"}, {"tenant": "a", "id": "TKT-001", "title": "y", "status": "open"}]"#).unwrap();
-    let o = tooldojo(
-        &[
-            "exec",
-            "--tool",
-            "get_ticket",
-            "--args",
-            "{}",
-            "--tenant",
-            "a",
-            "--records",
-            &at,
-        ],
-        None,
-    );
+    let o = tooldojo(&exec_with_records("a", &at), None);
     assert_eq!(o.status.code(), Some(2));
 }
 

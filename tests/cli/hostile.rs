@@ -2,6 +2,7 @@
 //! terminal, and an environment that asks for backtraces. Every case ends in a clean result or
 //! a one-line exit 2, fast, and nothing raw reaches stdout or stderr.
 
+use crate::support::exec_with_records;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -46,17 +47,7 @@ fn endless_input_is_refused_quickly_with_exit_2() {
         &["exec", "--jsonl", "/dev/zero"],
         &["validate", "--schema", "weather", "--args", "@/dev/zero"],
         &["trace", "/dev/zero"],
-        &[
-            "exec",
-            "--tool",
-            "get_ticket",
-            "--args",
-            "{}",
-            "--tenant",
-            "alpha",
-            "--records",
-            "@/dev/zero",
-        ],
+        &exec_with_records("alpha", "@/dev/zero"),
     ];
     for args in cases {
         let start = Instant::now();

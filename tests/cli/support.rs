@@ -19,3 +19,19 @@ pub fn tooldojo(args: &[&str], stdin: Option<&str>) -> Output {
     drop(pipe);
     child.wait_with_output().expect("wait for tooldojo")
 }
+
+/// `exec` of `get_ticket` with empty arguments for `tenant`, its tickets read from `records`
+/// (`@FILE`): the call the records-file tests make.
+pub fn exec_with_records<'a>(tenant: &'a str, records: &'a str) -> [&'a str; 9] {
+    [
+        "exec",
+        "--tool",
+        "get_ticket",
+        "--args",
+        "{}",
+        "--tenant",
+        tenant,
+        "--records",
+        records,
+    ]
+}

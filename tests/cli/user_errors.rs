@@ -2,6 +2,7 @@
 //! clean refusal (exit 2), never a report with a `Location:`, a backtrace or colour codes
 //! in a pipe. Our own errors are one line; clap's usage errors keep clap's short form.
 
+use crate::support::exec_with_records;
 use std::process::{Command, Stdio};
 
 /// `tooldojo ARGS` with every backtrace switch on, no terminal anywhere, its progress in a
@@ -70,17 +71,7 @@ fn no_user_error_of_any_subcommand_carries_a_location_or_backtrace() {
         vec!["validate", "--jsonl", &missing],
         vec!["validate", "--schema", &records, "--args", "{}"],
         vec!["exec", "--jsonl", &missing],
-        vec![
-            "exec",
-            "--tool",
-            "get_ticket",
-            "--args",
-            "{}",
-            "--tenant",
-            "alpha",
-            "--records",
-            &records,
-        ],
+        exec_with_records("alpha", &records).to_vec(),
         vec!["check", "--fixtures", &missing],
         vec!["check", "--lessons", &missing],
         vec!["check", "--lessons", &no_lessons],
@@ -165,17 +156,7 @@ fn a_records_file_says_what_it_must_hold_and_where_it_stops_being_json() {
         let path = dir.path().join(name).display().to_string();
         std::fs::write(&path, text).unwrap();
         let records = format!("@{path}");
-        let args = [
-            "exec",
-            "--tool",
-            "get_ticket",
-            "--args",
-            "{}",
-            "--tenant",
-            "alpha",
-            "--records",
-            &records,
-        ];
+        let args = exec_with_records("alpha", &records);
         let (code, _, stderr) = refused(&args);
         assert_eq!(code, Some(2), "{name}");
         assert_eq!(stderr.trim_end(), format!("tooldojo: {path}{want}"));
