@@ -18,12 +18,19 @@ pub(crate) struct JsonFile {
 /// that is not JSON first (a file that ends early included), worded as the tools loader
 /// words it (`FILE:LINE:COL: not JSON: what`); then a top level of the wrong kind
 /// (`FILE:LINE:COL: <what the file is>, not an array`); then the fields, where serde finds
-/// a problem (`FILE:LINE:COL: what`). A repeated key is left to the fields' reading.
+/// a problem (`FILE:LINE:COL: what`). A repeated key is left to the fields' reading. A
+/// file that reads is read once; only one that does not is read again to word why.
 pub(crate) fn parse_json_file<T: serde::de::DeserializeOwned>(
     text: &str,
     display: &str,
     shape: &JsonFile,
 ) -> UserResult<T> {
+    let opens = if shape.object { '{' } else { '[' };
+    let first_error = match serde_json::from_str(text) {
+        Ok(v) if text.trim_start_matches(WHITESPACE).starts_with(opens) => return Ok(v),
+        Ok(_) => None,
+        Err(e) => Some(e),
+    };
     let top = match super::parse_allowing_duplicates(text) {
         Ok(top) => top,
         Err(ParseError::Syntax { what, line, column }) => {
@@ -45,13 +52,19 @@ pub(crate) fn parse_json_file<T: serde::de::DeserializeOwned>(
             shape.is
         )));
     }
-    serde_json::from_str(text).map_err(|e| UserError::json(display, &e))
+    match first_error {
+        Some(e) => Err(UserError::json(display, &e)),
+        None => serde_json::from_str(text).map_err(|e| UserError::json(display, &e)),
+    }
 }
+
+/// JSON's whitespace.
+const WHITESPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 
 /// The line and column (from 1, columns in characters) where the first value of `text`
 /// starts, past JSON's whitespace.
 fn start_of_value(text: &str) -> (usize, usize) {
-    let lead = &text[..text.len() - text.trim_start_matches([' ', '\t', '\n', '\r']).len()];
+    let lead = &text[..text.len() - text.trim_start_matches(WHITESPACE).len()];
     let line = lead.matches('\n').count() + 1;
     let column = lead.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
